@@ -1,0 +1,97 @@
+# kubectl-dynamo_interconnect
+#
+#   make              build ./kubectl-dynamo_interconnect
+#   make test         unit + end-to-end tests, then again under ASan+UBSan
+#   make install      PREFIX=/usr/local DESTDIR=
+#   make demo         run the plugin against the bundled test cluster
+
+PROG     := kubectl-dynamo_interconnect
+VERSION  := 0.1.0
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+BUILD    ?= build
+CC       ?= cc
+PKGS     := libcurl yaml-0.1 libcjson libcrypto
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SAN_FLAGS) \
+	     -DPROG_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
+LIBS     := $(PKG_LIBS) -lpthread
+
+ifeq ($(SAN),1)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+LIB_SRCS  := $(sort $(wildcard src/*/*.c))
+CMD_SRCS  := $(sort $(wildcard cmd/*.c))
+TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+GEN_SRCS  := $(BUILD)/gen/probe_script.c
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o
+CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
+TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test check unit-tests install uninstall demo clean fuzz bench
+
+all: $(PROG)
+
+$(PROG): $(BUILD)/$(PROG)
+	cp $< $@
+
+$(BUILD)/$(PROG): $(CMD_OBJS) $(BUILD)/libdi.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libdi.a $(LIBS)
+
+$(BUILD)/libdi.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The probe script is embedded as a C string so the binary is self-contained.
+$(BUILD)/gen/probe_script.c: src/probe/probe.sh tests/tools/embed.sh
+	@mkdir -p $(dir $@)
+	sh tests/tools/embed.sh probe_script $< > $@
+
+$(BUILD)/gen/probe_script.o: $(BUILD)/gen/probe_script.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdi.a tests/unit/t.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libdi.a $(LIBS)
+
+unit-tests: $(TEST_BINS) $(BUILD)/$(PROG)
+
+# One pass: the normal build.  A second pass: the same tests built with
+# AddressSanitizer and UndefinedBehaviorSanitizer in build/san.
+test check: unit-tests
+	sh tests/run.sh $(BUILD)
+	$(MAKE) --no-print-directory BUILD=build/san SAN=1 unit-tests
+	sh tests/run.sh build/san
+
+install: $(PROG)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
+	install -m 0755 completions/kubectl_complete-dynamo_interconnect \
+		$(DESTDIR)$(BINDIR)/kubectl_complete-dynamo_interconnect
+	install -m 0644 man/$(PROG).1 $(DESTDIR)$(MANDIR)/man1/$(PROG).1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/$(PROG) \
+	      $(DESTDIR)$(BINDIR)/kubectl_complete-dynamo_interconnect \
+	      $(DESTDIR)$(MANDIR)/man1/$(PROG).1
+
+demo: $(PROG)
+	sh tests/tools/demo.sh
+
+clean:
+	rm -rf build $(PROG)
+
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d)

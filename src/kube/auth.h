@@ -1,0 +1,20 @@
+/* Credentials that need work before the first request: exec credential
+ * plugins (client.authentication.k8s.io v1 and v1beta1) and token files.
+ *
+ * auth_prepare() runs the plugin once, with a real argv and no shell, and
+ * stores the token or client certificate in cfg; it is called once before
+ * parallel work starts.  auth_refresh() is called at most once after a 401:
+ * it re-runs the plugin or re-reads the token file.  Neither is thread-safe;
+ * callers serialise them.
+ */
+#ifndef KUBE_AUTH_H
+#define KUBE_AUTH_H
+
+#include "kubeconfig.h"
+
+int auth_prepare(struct kube_config *cfg, struct err *e);
+/* Returns 0 when fresh credentials were obtained, -1 when there is nothing
+ * to refresh or the refresh failed (message in e). */
+int auth_refresh(struct kube_config *cfg, struct err *e);
+
+#endif

@@ -1,0 +1,80 @@
+/* HTTP to the API server through libcurl: GETs with Status errors, retries
+ * and re-authentication, and pre-configured easy handles for the exec
+ * upgrade (exec.h), which talks raw HTTP/1.1 over CURLOPT_CONNECT_ONLY.
+ *
+ * One struct http_client per run.  It borrows the struct kube_config (which
+ * must outlive it) and owns a curl share handle so that parallel requests
+ * reuse TLS sessions and DNS answers.  Safe to use from several threads:
+ * each request uses its own easy handle.
+ */
+#ifndef KUBE_HTTP_H
+#define KUBE_HTTP_H
+
+#include <curl/curl.h>
+#include <stddef.h>
+
+#include "../util/buf.h"
+#include "../util/err.h"
+#include "kubeconfig.h"
+
+#define HTTP_MAX_BODY (64u << 20)   /* cap on any response body */
+
+struct http_client;
+
+struct http_response {
+	long status;
+	struct buf body;   /* owned; release with http_response_release() */
+};
+
+/* Returns a new client; free with http_client_free().  Call after
+ * auth_prepare().  curl_global_init() must have been called. */
+struct http_client *http_client_new(struct kube_config *cfg);
+void http_client_free(struct http_client *c);
+const struct kube_config *http_client_config(const struct http_client *c);
+/* Counters for the benchmark and tests. */
+unsigned long http_client_requests(const struct http_client *c);
+
+/* GET server+path (path starts with '/', query already escaped).  Follows
+ * kubectl: gzip, the request timeout, 429/503 with Retry-After honoured a
+ * bounded number of times, one credential refresh after a 401.  Returns 0
+ * for a 2xx answer; otherwise -1 with the error worded as kubectl does
+ * ("Error from server (Forbidden): ...", "Unable to connect to the server:
+ * ...").  resp is filled in both cases when an answer came. */
+int http_get(struct http_client *c, const char *path,
+	     struct http_response *resp, struct err *e);
+void http_response_release(struct http_response *r);
+
+/* An easy handle with TLS, proxy, timeouts and the share handle set for
+ * URL server+path; the caller owns it (curl_easy_cleanup).  Used by exec
+ * with CURLOPT_CONNECT_ONLY and HTTP/1.1 only.  NULL with e set on error. */
+CURL *http_easy_new(struct http_client *c, const char *path, struct err *e);
+
+/* The "Authorization: ..." header line (no CRLF) for the current
+ * credentials, or NULL when none; the caller frees it.  *generation tells
+ * which credentials those were, for http_client_reauth(). */
+char *http_client_auth_header(struct http_client *c, unsigned *generation);
+/* After a 401 seen with credentials of `generation`: refresh them once
+ * (exec plugin re-run or token file re-read) unless another thread already
+ * did.  0 when a retry makes sense. */
+int http_client_reauth(struct http_client *c, unsigned generation,
+		       struct err *e);
+
+/* "Host: ..." value for the server URL (what curl would send). Caller frees. */
+char *http_client_host_header(const struct http_client *c);
+
+/* Turns a non-2xx answer into kubectl's wording, from a metav1.Status body
+ * when there is one: "Error from server (NotFound): pods \"x\" not found",
+ * "error: You must be logged in to the server (Unauthorized)". */
+int http_status_error(long status, const char *body, size_t len,
+		      struct err *e);
+/* Turns a curl failure into kubectl's wording ("Unable to connect to the
+ * server: ...", "The connection to the server H:P was refused - ..."). */
+int http_curl_error(const struct http_client *c, CURLcode rc,
+		    const char *errbuf, struct err *e);
+/* How long to wait before retrying a 429/503, from Retry-After (seconds),
+ * or -1 when the status is not one to retry or attempts are used up. */
+long http_retry_delay_ms(long status, const char *retry_after, int attempt);
+/* Percent-encodes everything outside RFC 3986's unreserved set.  Caller frees. */
+char *http_escape(const char *s);
+
+#endif

@@ -1,0 +1,45 @@
+#!/bin/sh
+# tests/run.sh BUILD_DIR: runs every test against the binaries in BUILD_DIR
+# and prints one closing line "BUILD_DIR: N passed, N failed".
+#
+# Each suite prints its own "NAME: N passed, N failed" line; this adds them
+# up.  The test cluster's conformance suite does not depend on the C build,
+# so it runs once, with the plain build.
+set -u
+build=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+
+run() {
+	echo "== $*"
+	"$@" 2>&1 | tee -a "$log" | grep -v '^ok ' || true
+	# tee hides the exit status; the summary lines carry it.
+}
+
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	out=$("$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | tee -a "$log" | tail -n 20
+	if [ $rc -ne 0 ] && ! printf '%s' "$out" | grep -q ' [1-9][0-9]* failed'; then
+		# A crash (sanitizer report, signal) leaves no count: count it.
+		echo "$(basename "$t"): 0 passed, 1 failed (exit $rc)" | tee -a "$log"
+	fi
+done
+
+export DI_PLUGIN="$(cd "$build" && pwd)/kubectl-dynamo_interconnect"
+for s in "$here"/e2e/run.sh; do
+	[ -f "$s" ] && run sh "$s"
+done
+if [ "$build" = build ] && [ -f "$here/cluster/run_tests.sh" ]; then
+	run sh "$here/cluster/run_tests.sh"
+fi
+
+pass=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$log" | awk '{p+=$1} END {print p+0}')
+fail=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$log" | awk '{f+=$3} END {print f+0}')
+[ "$fail" -eq 0 ] || status=1
+[ "$pass" -gt 0 ] || status=1
+echo "$build: $pass passed, $fail failed"
+exit $status

@@ -36,6 +36,10 @@ GEN_SRCS  := $(BUILD)/gen/probe_script.c
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o
 CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Test-only programs that drive the library directly (e.g. di_exec runs any
+# argv in a pod: never part of the product, which execs only its probe).
+TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
 .PHONY: all test check unit-tests install uninstall demo clean fuzz bench
 
@@ -67,7 +71,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdi.a tests/unit/t.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libdi.a $(LIBS)
 
-unit-tests: $(TEST_BINS) $(BUILD)/$(PROG)
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libdi.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libdi.a $(LIBS)
+
+unit-tests: $(TEST_BINS) $(TOOL_BINS) $(BUILD)/$(PROG)
 
 # One pass: the normal build.  A second pass: the same tests built with
 # AddressSanitizer and UndefinedBehaviorSanitizer in build/san.

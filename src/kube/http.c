@@ -1,0 +1,567 @@
+#define _GNU_SOURCE
+#include "http.h"
+
+#include <cjson/cJSON.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "../util/log.h"
+#include "../util/xalloc.h"
+#include "auth.h"
+
+#define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
+#define MAX_RETRIES 5
+/* Without --request-timeout kubectl waits forever; a triage tool must not,
+ * so a stalled transfer (under 1 byte/s for this long) is abandoned. */
+#define STALL_SECONDS 30L
+#define CONNECT_TIMEOUT_MS 15000L
+
+struct http_client {
+	struct kube_config *cfg;
+	CURLSH *share;
+	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
+	pthread_mutex_t auth_lock;
+	unsigned auth_generation;
+	atomic_ulong requests;
+	char *url_host;      /* host[:port] as written in the server URL */
+	char *connect_to;    /* CURLOPT_CONNECT_TO entry for tls-server-name */
+	char *base_url;      /* server URL, host swapped for tls-server-name */
+};
+
+static void share_lock(CURL *h, curl_lock_data d, curl_lock_access a, void *u)
+{
+	struct http_client *c = u;
+
+	(void)h;
+	(void)a;
+	pthread_mutex_lock(&c->share_locks[d]);
+}
+
+static void share_unlock(CURL *h, curl_lock_data d, void *u)
+{
+	struct http_client *c = u;
+
+	(void)h;
+	pthread_mutex_unlock(&c->share_locks[d]);
+}
+
+/* Splits "scheme://host[:port]/prefix" into its parts; all outputs owned
+ * by the caller. */
+static void split_server(const char *server, char **scheme, char **hostport,
+			 char **prefix)
+{
+	const char *p = strstr(server, "://");
+	const char *h = p ? p + 3 : server;
+	const char *slash = strchr(h, '/');
+
+	*scheme = p ? xstrndup(server, (size_t)(p - server)) : xstrdup("https");
+	*hostport = slash ? xstrndup(h, (size_t)(slash - h)) : xstrdup(h);
+	*prefix = xstrdup(slash ? slash : "");
+}
+
+static const char *default_port(const char *scheme)
+{
+	return strcmp(scheme, "http") ? "443" : "80";
+}
+
+/* The port part of host[:port] (IPv6 literals are bracketed), or NULL. */
+static const char *port_of(const char *hostport)
+{
+	const char *close = strrchr(hostport, ']');
+	const char *colon = strrchr(close ? close : hostport, ':');
+
+	return colon ? colon + 1 : NULL;
+}
+
+/* tls-server-name has no curl option in 7.88: put the name in the URL so
+ * that SNI and verification use it, and CONNECT_TO the real address. */
+static void setup_server_name(struct http_client *c)
+{
+	char *scheme, *hostport, *prefix;
+	const char *port;
+	char *host;
+
+	split_server(c->cfg->server, &scheme, &hostport, &prefix);
+	c->url_host = xstrdup(hostport);
+	port = port_of(hostport);
+	if (c->cfg->tls_server_name && *c->cfg->tls_server_name) {
+		host = port ? xstrndup(hostport, (size_t)(port - 1 - hostport))
+			    : xstrdup(hostport);
+		if (!port)
+			port = default_port(scheme);
+		c->connect_to = xasprintf("%s:%s:%s:%s", c->cfg->tls_server_name,
+					  port, host, port);
+		c->base_url = xasprintf("%s://%s:%s%s", scheme,
+					c->cfg->tls_server_name, port, prefix);
+		free(host);
+	} else {
+		c->base_url = xstrdup(c->cfg->server);
+	}
+	free(scheme);
+	free(hostport);
+	free(prefix);
+}
+
+struct http_client *http_client_new(struct kube_config *cfg)
+{
+	struct http_client *c = xcalloc(1, sizeof(*c));
+	int i;
+
+	c->cfg = cfg;
+	for (i = 0; i < CURL_LOCK_DATA_LAST; i++)
+		pthread_mutex_init(&c->share_locks[i], NULL);
+	pthread_mutex_init(&c->auth_lock, NULL);
+	c->share = curl_share_init();
+	if (c->share) {
+		curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, share_lock);
+		curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
+		curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
+		curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+		curl_share_setopt(c->share, CURLSHOPT_SHARE,
+				  CURL_LOCK_DATA_SSL_SESSION);
+	}
+	setup_server_name(c);
+	return c;
+}
+
+void http_client_free(struct http_client *c)
+{
+	int i;
+
+	if (!c)
+		return;
+	if (c->share)
+		curl_share_cleanup(c->share);
+	for (i = 0; i < CURL_LOCK_DATA_LAST; i++)
+		pthread_mutex_destroy(&c->share_locks[i]);
+	pthread_mutex_destroy(&c->auth_lock);
+	free(c->url_host);
+	free(c->connect_to);
+	free(c->base_url);
+	free(c);
+}
+
+const struct kube_config *http_client_config(const struct http_client *c)
+{
+	return c->cfg;
+}
+
+unsigned long http_client_requests(const struct http_client *c)
+{
+	return atomic_load(&((struct http_client *)c)->requests);
+}
+
+char *http_client_host_header(const struct http_client *c)
+{
+	return xstrdup(c->url_host);
+}
+
+static void set_blob(CURL *h, CURLoption opt, char *data, size_t len)
+{
+	struct curl_blob blob = { data, len, CURL_BLOB_COPY };
+
+	curl_easy_setopt(h, opt, &blob);
+}
+
+static void setup_tls(CURL *h, const struct kube_config *cfg)
+{
+	if (cfg->insecure) {
+		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+	} else if (cfg->ca_pem) {
+		set_blob(h, CURLOPT_CAINFO_BLOB, cfg->ca_pem, cfg->ca_pem_len);
+	}
+	if (cfg->client_cert_pem && cfg->client_key_pem) {
+		/* In memory: private keys never touch the disk. */
+		set_blob(h, CURLOPT_SSLCERT_BLOB, cfg->client_cert_pem,
+			 cfg->client_cert_pem_len);
+		curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+		set_blob(h, CURLOPT_SSLKEY_BLOB, cfg->client_key_pem,
+			 cfg->client_key_pem_len);
+		curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+	}
+}
+
+CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
+{
+	const struct kube_config *cfg = c->cfg;
+	CURL *h = curl_easy_init();
+	char *url;
+
+	if (!h) {
+		err_set(e, ERR_OTHER, "cannot initialise libcurl");
+		return NULL;
+	}
+	url = xasprintf("%s%s", c->base_url, path);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	free(url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+			 cfg->timeout_ms > 0 && cfg->timeout_ms < CONNECT_TIMEOUT_MS
+				 ? cfg->timeout_ms : CONNECT_TIMEOUT_MS);
+	if (c->share)
+		curl_easy_setopt(h, CURLOPT_SHARE, c->share);
+	if (c->connect_to) {
+		struct curl_slist *ct = curl_slist_append(NULL, c->connect_to);
+		/* curl keeps the list pointer: attach it to the handle's life. */
+		curl_easy_setopt(h, CURLOPT_CONNECT_TO, ct);
+		curl_easy_setopt(h, CURLOPT_PRIVATE, ct);
+	}
+	if (cfg->proxy_url)
+		curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
+	setup_tls(h, cfg);
+	return h;
+}
+
+/* Frees what http_easy_new attached besides the handle itself. */
+static void easy_free(CURL *h)
+{
+	struct curl_slist *ct = NULL;
+
+	curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&ct);
+	curl_easy_cleanup(h);
+	curl_slist_free_all(ct);
+}
+
+static char *basic_auth_header(const char *user, const char *pass)
+{
+	char *plain = xasprintf("%s:%s", user, pass ? pass : "");
+	size_t n = strlen(plain);
+	unsigned char *b64 = xmalloc(4 * ((n + 2) / 3) + 1);
+	char *line;
+
+	EVP_EncodeBlock(b64, (const unsigned char *)plain, (int)n);
+	line = xasprintf("Authorization: Basic %s", (char *)b64);
+	OPENSSL_cleanse(plain, n);
+	free(plain);
+	free(b64);
+	return line;
+}
+
+char *http_client_auth_header(struct http_client *c, unsigned *generation)
+{
+	char *line = NULL;
+
+	pthread_mutex_lock(&c->auth_lock);
+	if (generation)
+		*generation = c->auth_generation;
+	if (c->cfg->token && *c->cfg->token)
+		line = xasprintf("Authorization: Bearer %s", c->cfg->token);
+	else if (c->cfg->username && *c->cfg->username)
+		line = basic_auth_header(c->cfg->username, c->cfg->password);
+	pthread_mutex_unlock(&c->auth_lock);
+	return line;
+}
+
+int http_client_reauth(struct http_client *c, unsigned generation,
+		       struct err *e)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&c->auth_lock);
+	if (c->auth_generation == generation) {
+		rc = auth_refresh(c->cfg, e);
+		if (rc == 0)
+			c->auth_generation++;
+	}
+	pthread_mutex_unlock(&c->auth_lock);
+	return rc;
+}
+
+/* ---- GET ---- */
+
+struct get_state {
+	struct buf *body;
+	char retry_after[32];
+};
+
+static size_t on_body(char *p, size_t size, size_t n, void *u)
+{
+	struct get_state *st = u;
+
+	if (buf_append(st->body, p, size * n) < 0)
+		return 0;   /* curl aborts with CURLE_WRITE_ERROR */
+	return size * n;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *u)
+{
+	struct get_state *st = u;
+	size_t len = size * n;
+	static const char name[] = "retry-after:";
+
+	if (len > sizeof(name) && !strncasecmp(p, name, sizeof(name) - 1)) {
+		size_t i = sizeof(name) - 1, o = 0;
+		while (i < len && isspace((unsigned char)p[i]))
+			i++;
+		while (i < len && o + 1 < sizeof(st->retry_after) &&
+		       !isspace((unsigned char)p[i]))
+			st->retry_after[o++] = p[i++];
+		st->retry_after[o] = '\0';
+	}
+	return len;
+}
+
+static struct curl_slist *get_headers(struct http_client *c, unsigned *gen)
+{
+	struct curl_slist *hl = NULL;
+	char *auth = http_client_auth_header(c, gen);
+
+	hl = curl_slist_append(hl, "Accept: application/json");
+	log_header("Accept", "application/json");
+	if (auth) {
+		hl = curl_slist_append(hl, auth);
+		log_header("Authorization", auth + strlen("Authorization: "));
+		OPENSSL_cleanse(auth, strlen(auth));
+		free(auth);
+	}
+	log_header("User-Agent", USER_AGENT);
+	return hl;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0)
+		;
+}
+
+static double elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* One attempt.  Returns the CURLcode; resp->status and retry_after set. */
+static CURLcode get_once(struct http_client *c, const char *path,
+			 struct http_response *resp, struct get_state *st,
+			 unsigned *gen, char *errbuf, struct err *e)
+{
+	struct curl_slist *hl;
+	struct timespec t0;
+	CURLcode rc;
+	CURL *h = http_easy_new(c, path, e);
+
+	if (!h)
+		return CURLE_FAILED_INIT;
+	log_at(6, "GET %s%s", c->cfg->server, path);
+	hl = get_headers(c, gen);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, st);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, st);
+	if (!c->cfg->disable_compression)
+		curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+	if (c->cfg->timeout_ms > 0)
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->cfg->timeout_ms);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
+	buf_reset(&resp->body);
+	st->retry_after[0] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	errbuf[0] = '\0';
+	rc = curl_easy_perform(h);
+	atomic_fetch_add(&c->requests, 1);
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
+	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->cfg->server, path,
+	       resp->status, elapsed_ms(&t0));
+	log_body("Response Body", buf_str(&resp->body), resp->body.len);
+	curl_slist_free_all(hl);
+	easy_free(h);
+	return rc;
+}
+
+int http_get(struct http_client *c, const char *path,
+	     struct http_response *resp, struct err *e)
+{
+	char errbuf[CURL_ERROR_SIZE];
+	struct get_state st = { &resp->body, "" };
+	int attempt, reauthed = 0;
+	unsigned gen = 0;
+
+	resp->status = 0;
+	buf_init(&resp->body, HTTP_MAX_BODY);
+	for (attempt = 0;; attempt++) {
+		long delay;
+		CURLcode rc = get_once(c, path, resp, &st, &gen, errbuf, e);
+
+		if (rc == CURLE_FAILED_INIT)
+			return -1;
+		if (rc == CURLE_WRITE_ERROR && resp->body.overflowed)
+			return err_set(e, ERR_PROTOCOL,
+				       "response from the server is larger than %u MiB",
+				       HTTP_MAX_BODY >> 20);
+		if (rc != CURLE_OK)
+			return http_curl_error(c, rc, errbuf, e);
+		if (resp->status >= 200 && resp->status < 300)
+			return 0;
+		if (resp->status == 401 && !reauthed) {
+			reauthed = 1;
+			if (http_client_reauth(c, gen, NULL) == 0)
+				continue;
+		}
+		delay = http_retry_delay_ms(resp->status, st.retry_after, attempt);
+		if (delay < 0)
+			break;
+		log_at(6, "server answered %ld, retrying in %ld ms", resp->status,
+		       delay);
+		sleep_ms(delay);
+	}
+	return http_status_error(resp->status, buf_str(&resp->body),
+				 resp->body.len, e);
+}
+
+void http_response_release(struct http_response *r)
+{
+	buf_release(&r->body);
+}
+
+long http_retry_delay_ms(long status, const char *retry_after, int attempt)
+{
+	long secs = -1;
+
+	if ((status != 429 && status != 503) || attempt >= MAX_RETRIES)
+		return -1;
+	if (retry_after && *retry_after) {
+		char *end;
+		long v = strtol(retry_after, &end, 10);
+		if (end != retry_after && *end == '\0' && v >= 0)
+			secs = v;
+	}
+	if (secs < 0)
+		secs = 1L << attempt;   /* no advice: back off */
+	if (secs > 10)
+		secs = 10;              /* a server may not park us for minutes */
+	return secs ? secs * 1000 : 100;
+}
+
+/* ---- errors in kubectl's words ---- */
+
+/* client-go's messages for answers that carry no Status (errors.go,
+ * NewGenericServerResponse). */
+static void generic_reason(long status, const char **reason, const char **msg)
+{
+	static const struct { long code; const char *reason, *msg; } t[] = {
+		{ 400, "BadRequest", "the server rejected our request for an unknown reason" },
+		{ 401, "Unauthorized", "the server has asked for the client to provide credentials" },
+		{ 403, "Forbidden", "the server does not allow access to the requested resource" },
+		{ 404, "NotFound", "the server could not find the requested resource" },
+		{ 405, "MethodNotAllowed", "the server does not allow this method on the requested resource" },
+		{ 409, "Conflict", "the server reported a conflict" },
+		{ 422, "Invalid", "the server rejected our request due to an error in our request" },
+		{ 429, "TooManyRequests", "the server has received too many requests and has asked us to try again later" },
+		{ 503, "ServiceUnavailable", "the server is currently unable to handle the request" },
+		{ 504, "Timeout", "the server was unable to return a response in the time allotted, but may still be processing the request" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].code == status) {
+			*reason = t[i].reason;
+			*msg = t[i].msg;
+			return;
+		}
+	*reason = status >= 500 ? "InternalError" : "";
+	*msg = NULL;
+}
+
+static int status_from_json(long status, const cJSON *j, struct err *e)
+{
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(j, "message");
+	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(j, "reason");
+	const char *m = cJSON_IsString(msg) ? msg->valuestring : "";
+	const char *r = cJSON_IsString(reason) ? reason->valuestring : "";
+
+	if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "Status"))
+		return 0;
+	if (status == 401 || !strcmp(r, "Unauthorized"))
+		err_set(e, ERR_AUTH, "You must be logged in to the server (%s)",
+			*m ? m : "Unauthorized");
+	else if (*r)
+		err_setp(e, ERR_API, "Error from server (%s): %s", r, m);
+	else
+		err_setp(e, ERR_API, "Error from server: %s", m);
+	return 1;
+}
+
+int http_status_error(long status, const char *body, size_t len,
+		      struct err *e)
+{
+	cJSON *j = len ? cJSON_ParseWithLength(body, len) : NULL;
+	const char *reason, *msg;
+	int done = j && status_from_json(status, j, e);
+
+	cJSON_Delete(j);
+	if (e)
+		e->http_status = status;
+	if (done)
+		return -1;
+	generic_reason(status, &reason, &msg);
+	if (status == 401)
+		return err_set(e, ERR_AUTH,
+			       "You must be logged in to the server (Unauthorized)");
+	if (!msg) {
+		/* Bodies are the server's words: keep them, bounded, one line. */
+		return err_setp(e, ERR_API,
+				"Error from server (%s): an error on the server (\"%.200s\") "
+				"has prevented the request from succeeding",
+				*reason ? reason : "Unknown", len ? body : "unknown");
+	}
+	return err_setp(e, ERR_API, "Error from server (%s): %s", reason, msg);
+}
+
+int http_curl_error(const struct http_client *c, CURLcode rc,
+		    const char *errbuf, struct err *e)
+{
+	const char *why = errbuf && *errbuf ? errbuf : curl_easy_strerror(rc);
+
+	if (rc == CURLE_COULDNT_CONNECT && strstr(why, "refused"))
+		return err_setp(e, ERR_CONNECT,
+				"The connection to the server %s was refused - "
+				"did you specify the right host or port?",
+				c->url_host);
+	if (rc == CURLE_OPERATION_TIMEDOUT)
+		return err_setp(e, ERR_TIMEOUT,
+				"Unable to connect to the server: %s", why);
+	if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE)
+		return err_setp(e, ERR_CONNECT,
+				"Unable to connect to the server: tls: failed to "
+				"verify certificate: %s", why);
+	return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %s", why);
+}
+
+char *http_escape(const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(s), o = 0, i;
+	char *out = xmalloc(3 * n + 1);
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
+			out[o++] = (char)ch;
+		} else {
+			out[o++] = '%';
+			out[o++] = hex[ch >> 4];
+			out[o++] = hex[ch & 15];
+		}
+	}
+	out[o] = '\0';
+	return out;
+}

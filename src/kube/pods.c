@@ -1,0 +1,340 @@
+#define _GNU_SOURCE
+#include "pods.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/log.h"
+#include "../util/xalloc.h"
+
+#define LABEL_TYPE "nvidia.com/dynamo-component-type"
+#define LABEL_SUBTYPE "nvidia.com/dynamo-sub-component-type"
+#define LABEL_GRAPH "nvidia.com/dynamo-graph-deployment-name"
+#define ANNOT_DEFAULT_CONTAINER "kubectl.kubernetes.io/default-container"
+#define MAX_PAGES 100000
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Walks a.b.c through objects; NULL when any step is missing. */
+static const cJSON *jpath(const cJSON *o, const char *const *keys)
+{
+	for (; o && *keys; keys++)
+		o = cJSON_GetObjectItemCaseSensitive(o, *keys);
+	return o;
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return xstrdup(s ? s : "");
+}
+
+const char *pods_role(const char *type, const char *sub)
+{
+	if (!type)
+		return "";
+	if (!strcmp(type, "prefill") || !strcmp(type, "decode"))
+		return type;
+	if (!strcmp(type, "worker")) {
+		if (sub && (!strcmp(sub, "prefill") || !strcmp(sub, "decode")))
+			return sub;
+		return "worker";
+	}
+	if (!strcmp(type, "frontend") || !strcmp(type, "planner") ||
+	    !strcmp(type, "epp"))
+		return NULL;
+	return "";   /* a type we do not know: keep it, unclassified */
+}
+
+static int has_container(const cJSON *containers, const char *name)
+{
+	const cJSON *ct;
+
+	cJSON_ArrayForEach(ct, containers) {
+		const char *n = jstr(ct, "name");
+		if (n && !strcmp(n, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* main, else the default-container annotation, else the first (kubectl). */
+static const char *choose_container(const cJSON *pod, const char *want)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+	static const char *const ak[] = { "metadata", "annotations", NULL };
+	const cJSON *containers = jpath(pod, ck);
+	const char *annot = jstr(jpath(pod, ak), ANNOT_DEFAULT_CONTAINER);
+	const cJSON *first = cJSON_GetArrayItem(containers, 0);
+
+	if (want)
+		return want;
+	if (has_container(containers, "main"))
+		return "main";
+	if (annot && has_container(containers, annot))
+		return annot;
+	return first ? jstr(first, "name") : NULL;
+}
+
+static const cJSON *find_named(const cJSON *arr, const char *name)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, arr) {
+		const char *n = jstr(it, "name");
+		if (n && name && !strcmp(n, name))
+			return it;
+	}
+	return NULL;
+}
+
+static time_t parse_time(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	if (!s)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return end ? timegm(&tm) : 0;
+}
+
+/* What kubectl's STATUS column would say for this container, and whether
+ * the container can be exec'd into. */
+static const char *container_state(const cJSON *pod, const char *container,
+				   int *running)
+{
+	static const char *const sk[] = { "status", "containerStatuses", NULL };
+	const cJSON *cs = find_named(jpath(pod, sk), container);
+	const cJSON *state = cJSON_GetObjectItemCaseSensitive(cs, "state");
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(state, "waiting");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(state, "terminated");
+
+	*running = cJSON_GetObjectItemCaseSensitive(state, "running") != NULL;
+	if (w)
+		return jstr(w, "reason") ? jstr(w, "reason") : "Waiting";
+	if (t)
+		return jstr(t, "reason") ? jstr(t, "reason") : "Terminated";
+	if (!cs)
+		*running = 1;  /* no status reported: let the exec tell */
+	return NULL;
+}
+
+static void decide_probe(struct pod_info *p, const cJSON *pod)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+	static const char *const dk[] = { "metadata", "deletionTimestamp", NULL };
+	const char *reason;
+	int running = 0;
+
+	p->status = xstrdup(p->phase);
+	if (strcmp(p->phase, "Running")) {
+		p->skip_reason = xasprintf("pod is %s", *p->phase ? p->phase : "in an unknown phase");
+		return;
+	}
+	if (!*p->container || !has_container(jpath(pod, ck), p->container)) {
+		p->skip_reason = xasprintf("container \"%s\" not found in pod", p->container);
+		return;
+	}
+	reason = container_state(pod, p->container, &running);
+	if (reason) {
+		free(p->status);
+		p->status = xstrdup(reason);
+	}
+	if (!running) {
+		p->skip_reason = xasprintf("container \"%s\" is not running%s%s%s",
+					   p->container, reason ? " (" : "",
+					   reason ? reason : "", reason ? ")" : "");
+		return;
+	}
+	if (jpath(pod, dk)) {
+		free(p->status);
+		p->status = xstrdup("Terminating");
+	}
+	p->probe = 1;
+	p->skip_reason = xstrdup("");
+}
+
+static const char *container_image(const cJSON *pod, const char *container)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+
+	return jstr(find_named(jpath(pod, ck), container), "image");
+}
+
+/* Fills p from one item of a PodList; returns 0, or 1 for a pod that is
+ * not a worker (skipped). */
+static int pod_from_json(const cJSON *pod, const struct pods_query *q,
+			 struct pod_info *p)
+{
+	static const char *const lk[] = { "metadata", "labels", NULL };
+	static const char *const mk[] = { "metadata", NULL };
+	static const char *const sk[] = { "spec", NULL };
+	static const char *const stk[] = { "status", NULL };
+	const cJSON *labels = jpath(pod, lk), *meta = jpath(pod, mk);
+	const cJSON *status = jpath(pod, stk);
+	const char *role = pods_role(jstr(labels, LABEL_TYPE), jstr(labels, LABEL_SUBTYPE));
+
+	if (!role)
+		return 1;
+	memset(p, 0, sizeof(*p));
+	p->namespace = dup_or_empty(jstr(meta, "namespace"));
+	p->name = dup_or_empty(jstr(meta, "name"));
+	p->role = xstrdup(role);
+	p->graph = dup_or_empty(jstr(labels, LABEL_GRAPH));
+	p->node = dup_or_empty(jstr(jpath(pod, sk), "nodeName"));
+	p->node_ip = dup_or_empty(jstr(status, "hostIP"));
+	p->pod_ip = dup_or_empty(jstr(status, "podIP"));
+	p->container = dup_or_empty(choose_container(pod, q->container));
+	p->image = dup_or_empty(container_image(pod, p->container));
+	p->phase = dup_or_empty(jstr(status, "phase"));
+	p->created = parse_time(jstr(meta, "creationTimestamp"));
+	decide_probe(p, pod);
+	return 0;
+}
+
+static void pod_info_release(struct pod_info *p)
+{
+	free(p->namespace);
+	free(p->name);
+	free(p->role);
+	free(p->graph);
+	free(p->node);
+	free(p->node_ip);
+	free(p->pod_ip);
+	free(p->container);
+	free(p->image);
+	free(p->phase);
+	free(p->status);
+	free(p->skip_reason);
+}
+
+void pod_list_release(struct pod_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		pod_info_release(&l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+static struct pod_info *pod_list_add(struct pod_list *l)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->items = xrealloc(l->items, l->cap * sizeof(*l->items));
+	}
+	return &l->items[l->n++];
+}
+
+static char *list_path(const struct pods_query *q, const char *cont)
+{
+	char *sel = http_escape(q->selector ? q->selector : PODS_DEFAULT_SELECTOR);
+	char *ns = q->all_namespaces ? NULL : http_escape(q->namespace);
+	char *name = q->name ? http_escape(q->name) : NULL;
+	char *c = cont ? http_escape(cont) : NULL;
+	char *path;
+
+	path = xasprintf("%s%s%s?labelSelector=%s&limit=%ld%s%s%s%s",
+			 ns ? "/api/v1/namespaces/" : "/api/v1/pods",
+			 ns ? ns : "", ns ? "/pods" : "", sel,
+			 q->page_size > 0 ? q->page_size : (long)PODS_PAGE_SIZE,
+			 name ? "&fieldSelector=metadata.name%3D" : "",
+			 name ? name : "", c ? "&continue=" : "", c ? c : "");
+	free(sel);
+	free(ns);
+	free(name);
+	free(c);
+	return path;
+}
+
+/* Adds one page's pods to out; *next gets the continue token (owned) or
+ * NULL at the end. */
+static int add_page(const char *body, size_t len, const struct pods_query *q,
+		    struct pod_list *out, char **next, struct err *e)
+{
+	static const char *const ck[] = { "metadata", "continue", NULL };
+	cJSON *j = cJSON_ParseWithLength(body, len);
+	const cJSON *items, *it, *cont;
+	const char *kind = jstr(j, "kind");
+
+	*next = NULL;
+	if (!j)
+		return err_set(e, ERR_PROTOCOL,
+			       "cannot decode the pod list from the server: invalid JSON (%zu bytes)",
+			       len);
+	items = cJSON_GetObjectItemCaseSensitive(j, "items");
+	if (!kind || strcmp(kind, "PodList") || !(cJSON_IsArray(items) || cJSON_IsNull(items))) {
+		cJSON_Delete(j);
+		return err_set(e, ERR_PROTOCOL,
+			       "cannot decode the pod list from the server: not a PodList");
+	}
+	cJSON_ArrayForEach(it, items) {
+		struct pod_info p;
+		if (pod_from_json(it, q, &p))
+			out->skipped_components++;
+		else
+			*pod_list_add(out) = p;
+	}
+	cont = jpath(j, ck);
+	if (cJSON_IsString(cont) && *cont->valuestring)
+		*next = xstrdup(cont->valuestring);
+	cJSON_Delete(j);
+	return 0;
+}
+
+static int by_namespace_name(const void *a, const void *b)
+{
+	const struct pod_info *x = a, *y = b;
+	int c = strcmp(x->namespace, y->namespace);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+int pods_list(struct http_client *c, const struct pods_query *q,
+	      struct pod_list *out, struct err *e)
+{
+	char *cont = NULL, *prev = NULL;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	do {
+		struct http_response resp;
+		char *path = list_path(q, cont);
+
+		rc = http_get(c, path, &resp, e);
+		free(path);
+		out->pages++;
+		free(prev);
+		prev = cont;
+		cont = NULL;
+		if (rc == 0)
+			rc = add_page(buf_str(&resp.body), resp.body.len, q, out, &cont, e);
+		http_response_release(&resp);
+		/* A server that hands back the same token forever would keep us
+		 * here: the token must change and the pages must end. */
+		if (rc == 0 && cont && prev && !strcmp(cont, prev))
+			rc = err_set(e, ERR_PROTOCOL,
+				     "the server returned the same continue token twice");
+		else if (rc == 0 && out->pages >= MAX_PAGES && cont)
+			rc = err_set(e, ERR_PROTOCOL,
+				     "the pod list did not end after %d pages", MAX_PAGES);
+	} while (rc == 0 && cont);
+	free(cont);
+	free(prev);
+	if (rc) {
+		pod_list_release(out);
+		return -1;
+	}
+	if (out->n > 1)
+		qsort(out->items, out->n, sizeof(*out->items), by_namespace_name);
+	log_at(6, "found %zu pods in %u pages", out->n, out->pages);
+	return 0;
+}

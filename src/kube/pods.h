@@ -1,0 +1,67 @@
+/* Pod discovery: which pods `check` probes, with their Dynamo role and the
+ * container to exec into (product.md "Pod discovery", dynamo.md §3).
+ *
+ * Lists pods page by page (limit/continue) so memory stays proportional to
+ * the pods kept, not to the size of the server's answers.
+ */
+#ifndef KUBE_PODS_H
+#define KUBE_PODS_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "../util/err.h"
+#include "http.h"
+
+/* The selector used when -l is not given: every worker role. */
+#define PODS_DEFAULT_SELECTOR \
+	"nvidia.com/dynamo-component-type in (worker,prefill,decode)"
+#define PODS_PAGE_SIZE 500
+
+struct pods_query {
+	const char *namespace;     /* ignored with all_namespaces */
+	int all_namespaces;
+	const char *selector;      /* NULL: PODS_DEFAULT_SELECTOR */
+	const char *container;     /* -c: overrides the container choice */
+	const char *name;          /* list just this pod (fieldSelector) */
+	long page_size;            /* 0: PODS_PAGE_SIZE */
+};
+
+/* One pod as the rest of the program sees it.  All strings owned; never
+ * NULL ("" when absent). */
+struct pod_info {
+	char *namespace;
+	char *name;
+	char *role;        /* prefill, decode, worker, or "" when unlabelled */
+	char *graph;       /* nvidia.com/dynamo-graph-deployment-name */
+	char *node;
+	char *node_ip;
+	char *pod_ip;
+	char *container;   /* the one to probe */
+	char *image;       /* of that container */
+	char *phase;       /* status.phase */
+	char *status;      /* what kubectl shows: phase or a container reason */
+	time_t created;    /* 0 when unknown */
+	int probe;         /* 1: Running with the container running */
+	char *skip_reason; /* why not probed, one line; "" when probe */
+};
+
+struct pod_list {
+	struct pod_info *items;
+	size_t n;
+	size_t cap;
+	size_t skipped_components;  /* frontend/planner/epp pods left out */
+	unsigned pages;             /* list requests made */
+};
+
+/* Lists and classifies; the caller releases out with pod_list_release().
+ * Pods come sorted by namespace, then name.  -1 with e set on error. */
+int pods_list(struct http_client *c, const struct pods_query *q,
+	      struct pod_list *out, struct err *e);
+void pod_list_release(struct pod_list *l);
+
+/* Role from the two label contracts; NULL for a pod that is not a worker
+ * (frontend, planner, epp).  Exposed for tests. */
+const char *pods_role(const char *component_type, const char *sub_type);
+
+#endif

@@ -1,0 +1,66 @@
+/* What the subcommands share: the global flags, the exit codes, and the
+ * path from flags to a connected client.  Only cmd/ prints and exits. */
+#ifndef CMD_CMD_H
+#define CMD_CMD_H
+
+#include "kube/http.h"
+#include "kube/kubeconfig.h"
+#include "util/err.h"
+#include "util/opts.h"
+
+/* product.md "Exit codes". */
+enum exit_code {
+	EXIT_READY = 0,
+	EXIT_ERROR = 1,
+	EXIT_NOT_READY = 2,
+	EXIT_UNVERIFIED = 3,
+};
+
+struct globals {
+	struct kube_overrides ov;
+	const char *request_timeout;
+	const char *selector;
+	const char *container;
+	const char *output;
+	const char *color;
+	int all_namespaces;
+	int no_headers;
+	int verbosity;
+	int help;
+	int insecure;           /* --insecure-skip-tls-verify, -1 unset */
+};
+
+struct cmd_ctx {
+	const char *usage_name; /* "kubectl dynamo-interconnect" or argv[0] */
+	struct globals g;
+};
+
+struct subcommand {
+	const char *name;
+	const char *summary;
+	int (*run)(struct cmd_ctx *ctx, int argc, char **argv);
+};
+
+/* The kubectl flags every subcommand accepts. */
+extern const struct opt cmd_global_opts[];
+
+/* Parses argv (after the subcommand name) against the globals plus the
+ * subcommand's own table (may be NULL).  Returns 0 to go on, -1 when help
+ * was printed (exit 0), or EXIT_ERROR after reporting a bad flag. */
+int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
+	      const char *const *help_text, int argc, char **argv,
+	      char **pos, int *npos);
+
+/* kubeconfig -> credentials -> client.  On failure prints the error and
+ * returns -1.  Release with cmd_disconnect(). */
+int cmd_connect(struct cmd_ctx *ctx, struct kube_config *cfg,
+		struct http_client **client);
+void cmd_disconnect(struct kube_config *cfg, struct http_client *client);
+
+/* Prints "error: ..." (or kubectl's own prefix) to stderr; returns EXIT_ERROR. */
+int cmd_fail(const struct err *e);
+
+int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_version(struct cmd_ctx *ctx, int argc, char **argv);
+
+#endif

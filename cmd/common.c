@@ -1,0 +1,109 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "kube/auth.h"
+#include "util/log.h"
+
+static struct globals G;  /* the tables below point into it; see cmd_parse */
+
+const struct opt cmd_global_opts[] = {
+	{ "namespace", 'n', OPT_STRING, &G.ov.namespace, "NS", "If present, the namespace scope for this CLI request" },
+	{ "all-namespaces", 'A', OPT_BOOL, &G.all_namespaces, NULL, "If present, list across all namespaces" },
+	{ "selector", 'l', OPT_STRING, &G.selector, "SELECTOR", "Label selector; replaces the default Dynamo worker selector" },
+	{ "container", 'c', OPT_STRING, &G.container, "NAME", "Container to probe (default: main, else the default-container annotation, else the first)" },
+	{ "output", 'o', OPT_STRING, &G.output, "FORMAT", "Output format" },
+	{ "no-headers", 0, OPT_BOOL, &G.no_headers, NULL, "Don't print headers" },
+	{ "color", 0, OPT_STRING, &G.color, "WHEN", "Colour status words: auto, always, never" },
+	{ "kubeconfig", 0, OPT_STRING, &G.ov.kubeconfig, "FILE", "Path to the kubeconfig file to use" },
+	{ "context", 0, OPT_STRING, &G.ov.context, "NAME", "The name of the kubeconfig context to use" },
+	{ "cluster", 0, OPT_STRING, &G.ov.cluster, "NAME", "The name of the kubeconfig cluster to use" },
+	{ "user", 0, OPT_STRING, &G.ov.user, "NAME", "The name of the kubeconfig user to use" },
+	{ "server", 's', OPT_STRING, &G.ov.server, "URL", "The address and port of the Kubernetes API server" },
+	{ "token", 0, OPT_STRING, &G.ov.token, "TOKEN", "Bearer token for authentication to the API server" },
+	{ "username", 0, OPT_STRING, &G.ov.username, "NAME", "Username for basic authentication" },
+	{ "password", 0, OPT_STRING, &G.ov.password, "PASS", "Password for basic authentication" },
+	{ "certificate-authority", 0, OPT_STRING, &G.ov.certificate_authority, "FILE", "Path to a cert file for the certificate authority" },
+	{ "client-certificate", 0, OPT_STRING, &G.ov.client_certificate, "FILE", "Path to a client certificate file for TLS" },
+	{ "client-key", 0, OPT_STRING, &G.ov.client_key, "FILE", "Path to a client key file for TLS" },
+	{ "tls-server-name", 0, OPT_STRING, &G.ov.tls_server_name, "NAME", "Server name to use for certificate validation" },
+	{ "insecure-skip-tls-verify", 0, OPT_BOOL, &G.insecure, NULL, "Don't check the server's certificate (insecure)" },
+	{ "request-timeout", 0, OPT_STRING, &G.request_timeout, "DURATION", "Time to wait per request, e.g. 5s, 1m (0: no limit)" },
+	{ "v", 'v', OPT_INT, &G.verbosity, "N", "Log level: 6 URLs, 7 headers, 8 bodies (stderr)" },
+	{ "help", 'h', OPT_BOOL, &G.help, NULL, "Help for this command" },
+	OPT_TABLE_END
+};
+
+int cmd_fail(const struct err *e)
+{
+	fprintf(stderr, "%s%s\n", err_prefix(e), e->msg);
+	return EXIT_ERROR;
+}
+
+static void print_help(const struct cmd_ctx *ctx, const char *sub,
+		       const struct opt *own, const char *const *help_text)
+{
+	const struct opt *tables[3] = { own ? own : cmd_global_opts,
+					own ? cmd_global_opts : NULL, NULL };
+
+	for (; help_text && *help_text; help_text++)
+		printf("%s\n", *help_text);
+	printf("\nOptions:\n");
+	opts_print_help(tables, stdout);
+	printf("\nUsage:\n  %s %s [options]\n", ctx->usage_name, sub);
+}
+
+int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
+	      const char *const *help_text, int argc, char **argv,
+	      char **pos, int *npos)
+{
+	const struct opt *tables[3] = { cmd_global_opts, own, NULL };
+	struct err e;
+	long ms = 0;
+
+	memset(&G, 0, sizeof(G));
+	G.insecure = -1;
+	G.ov.insecure_skip_tls_verify = -1;
+	err_clear(&e);
+	if (opts_parse(argc, argv, tables, pos, npos, &e) < 0) {
+		fprintf(stderr, "error: %s\nSee '%s %s -h' for help and examples\n",
+			e.msg, ctx->usage_name, sub);
+		return EXIT_ERROR;
+	}
+	if (G.help) {
+		print_help(ctx, sub, own, help_text);
+		return -1;
+	}
+	if (G.request_timeout &&
+	    kubeconfig_parse_timeout(G.request_timeout, &ms, &e) < 0)
+		return cmd_fail(&e);
+	G.ov.request_timeout_ms = ms;
+	G.ov.insecure_skip_tls_verify = G.insecure;
+	log_set_level(G.verbosity);
+	ctx->g = G;
+	return 0;
+}
+
+int cmd_connect(struct cmd_ctx *ctx, struct kube_config *cfg,
+		struct http_client **client)
+{
+	struct err e;
+
+	err_clear(&e);
+	*client = NULL;
+	if (kubeconfig_load(&ctx->g.ov, cfg, &e) < 0)
+		return cmd_fail(&e), -1;
+	if (auth_prepare(cfg, &e) < 0) {
+		kubeconfig_release(cfg);
+		return cmd_fail(&e), -1;
+	}
+	*client = http_client_new(cfg);
+	return 0;
+}
+
+void cmd_disconnect(struct kube_config *cfg, struct http_client *client)
+{
+	http_client_free(client);
+	kubeconfig_release(cfg);
+}

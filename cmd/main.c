@@ -1,0 +1,90 @@
+/* kubectl-dynamo_interconnect: the entry point and the subcommand table. */
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const struct subcommand commands[] = {
+	{ "pods", "List the Dynamo worker pods that check would probe", cmd_pods },
+	{ "version", "Print the plugin version", cmd_version },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* curl's habit: make sure fds 0-2 exist, so that a socket or file we open
+ * can never be mistaken for stdout. */
+static void check_fds(void)
+{
+	int fd;
+
+	do {
+		fd = open("/dev/null", O_RDWR);
+	} while (fd >= 0 && fd <= 2);
+	if (fd > 2)
+		close(fd);
+}
+
+/* kubectl runs us with argv[0] = the full path of kubectl-dynamo_interconnect. */
+static const char *usage_name(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+
+	base = base ? base + 1 : argv0;
+	return strncmp(base, "kubectl-", 8) ? base : "kubectl dynamo-interconnect";
+}
+
+static void print_usage(const char *name, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "Check that the fast transport of an NVIDIA Dynamo deployment "
+		"(NIXL over UCX/libfabric: RDMA, NVLink) can be trusted.\n"
+		"Read-only: it lists pods and execs a fixed probe; nothing is changed.\n\n"
+		"Available Commands:\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nUsage:\n  %s COMMAND [options]\n\n"
+		"Use \"%s COMMAND -h\" for more information about a command.\n",
+		name, name);
+}
+
+static int dispatch(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		print_usage(ctx->usage_name, argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_ERROR : 0;
+	}
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(ctx, argc - 2, argv + 2);
+	fprintf(stderr, "error: unknown command \"%s\" for \"%s\"\n"
+		"Run '%s --help' for usage.\n", argv[1], ctx->usage_name,
+		ctx->usage_name);
+	return EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+	struct cmd_ctx ctx;
+	int rc;
+
+	check_fds();
+	/* A closed socket or `| head` must not kill us mid-run. */
+	signal(SIGPIPE, SIG_IGN);
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fputs("error: cannot initialise libcurl\n", stderr);
+		return EXIT_ERROR;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.usage_name = usage_name(argc > 0 ? argv[0] : "kubectl-dynamo_interconnect");
+	rc = dispatch(&ctx, argc, argv);
+	curl_global_cleanup();
+	return rc;
+}

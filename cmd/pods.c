@@ -1,0 +1,107 @@
+/* `pods`: the pods that `check` would probe, with their role. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "util/xalloc.h"
+#include "kube/pods.h"
+#include "report/table.h"
+
+static const char *const help[] = {
+	"List the Dynamo worker pods that `check` would probe, with their role.",
+	"",
+	"Pods are found by the label nvidia.com/dynamo-component-type in (worker,",
+	"prefill, decode); -l replaces that selector. Frontend, planner and epp pods",
+	"are left out. Pods that are not Running are listed with their phase.",
+	"",
+	"Examples:",
+	"  # Workers in the current namespace",
+	"  kubectl dynamo-interconnect pods",
+	"",
+	"  # Workers of one graph, in every namespace",
+	"  kubectl dynamo-interconnect pods -A -l nvidia.com/dynamo-graph-deployment-name=qwen",
+	NULL,
+};
+
+static struct table *pods_table(const struct pod_list *l, int all_ns, int wide)
+{
+	static const char *const h[] = { "NAMESPACE", "POD", "ROLE", "NODE", "CONTAINER",
+					 "STATUS", "AGE", "IP", "IMAGE" };
+	int first = all_ns ? 0 : 1, ncols = (wide ? 9 : 7) - first;
+	struct table *t = table_new(ncols, h + first);
+	time_t now = time(NULL);
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct pod_info *p = &l->items[i];
+		char age[32];
+		const char *row[9];
+		table_age(p->created, now, age, sizeof(age));
+		row[0] = p->namespace, row[1] = p->name, row[2] = p->role;
+		row[3] = p->node, row[4] = p->container, row[5] = p->status;
+		row[6] = age, row[7] = p->pod_ip, row[8] = p->image;
+		table_add_row(t, row + first);
+	}
+	return t;
+}
+
+static int check_output(const struct cmd_ctx *ctx, int *wide)
+{
+	const char *o = ctx->g.output;
+
+	*wide = o && !strcmp(o, "wide");
+	if (!o || !*o || *wide)
+		return 0;
+	fprintf(stderr, "error: unable to match a printer suitable for the output "
+		"format \"%s\", allowed formats are: wide\n", o);
+	return -1;
+}
+
+int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	struct pods_query q;
+	struct kube_config cfg;
+	struct http_client *c;
+	struct pod_list l;
+	struct err e;
+	int npos, rc, wide;
+
+	rc = cmd_parse(ctx, "pods", NULL, help, argc, argv, pos, &npos);
+	if (rc == 0 && npos > 0) {
+		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s pods -h' for help and examples\n",
+			pos[0], ctx->usage_name);
+		rc = EXIT_ERROR;
+	}
+	free(pos);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (check_output(ctx, &wide) < 0 || cmd_connect(ctx, &cfg, &c) < 0)
+		return EXIT_ERROR;
+	memset(&q, 0, sizeof(q));
+	q.namespace = cfg.namespace;
+	q.all_namespaces = ctx->g.all_namespaces;
+	q.selector = ctx->g.selector;
+	q.container = ctx->g.container;
+	err_clear(&e);
+	rc = pods_list(c, &q, &l, &e);
+	if (rc < 0) {
+		cmd_disconnect(&cfg, c);
+		return cmd_fail(&e);
+	}
+	if (l.n == 0) {
+		if (q.all_namespaces)
+			fprintf(stderr, "No resources found\n");
+		else
+			fprintf(stderr, "No resources found in %s namespace.\n", q.namespace);
+	} else {
+		struct table *t = pods_table(&l, q.all_namespaces, wide);
+		table_print(t, stdout, ctx->g.no_headers);
+		table_free(t);
+	}
+	pod_list_release(&l);
+	cmd_disconnect(&cfg, c);
+	return fflush(stdout) == 0 ? 0 : EXIT_ERROR;
+}

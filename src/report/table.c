@@ -1,0 +1,129 @@
+#include "table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/xalloc.h"
+
+#define MIN_WIDTH 6
+#define PADDING 3
+
+struct table {
+	int ncols;
+	char **cells;      /* (rows + 1) * ncols, row 0 = headers */
+	size_t rows;       /* data rows */
+	size_t cap;        /* rows allocated, headers included */
+};
+
+static char *cell_dup(const char *s)
+{
+	return xstrdup(s && *s ? s : "<none>");
+}
+
+struct table *table_new(int ncols, const char *const *headers)
+{
+	struct table *t = xcalloc(1, sizeof(*t));
+	int i;
+
+	t->ncols = ncols;
+	t->cap = 16;
+	t->cells = xcalloc(t->cap * (size_t)ncols, sizeof(char *));
+	for (i = 0; i < ncols; i++)
+		t->cells[i] = xstrdup(headers[i]);
+	return t;
+}
+
+void table_free(struct table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < (t->rows + 1) * (size_t)t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t);
+}
+
+void table_add_row(struct table *t, const char *const *cells)
+{
+	size_t base;
+	int i;
+
+	if (t->rows + 1 == t->cap) {
+		t->cap *= 2;
+		t->cells = xrealloc(t->cells, t->cap * (size_t)t->ncols * sizeof(char *));
+	}
+	t->rows++;
+	base = t->rows * (size_t)t->ncols;
+	for (i = 0; i < t->ncols; i++)
+		t->cells[base + (size_t)i] = cell_dup(cells[i]);
+}
+
+size_t table_rows(const struct table *t)
+{
+	return t->rows;
+}
+
+void table_print(const struct table *t, FILE *out, int no_headers)
+{
+	size_t *width = xcalloc((size_t)t->ncols, sizeof(size_t));
+	size_t r, first = no_headers ? 1 : 0;
+	int c;
+
+	for (r = first; r <= t->rows; r++)
+		for (c = 0; c < t->ncols; c++) {
+			size_t w = strlen(t->cells[r * (size_t)t->ncols + (size_t)c]) + PADDING;
+			if (w < MIN_WIDTH)
+				w = MIN_WIDTH;
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (r = first; r <= t->rows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * (size_t)t->ncols + (size_t)c];
+			if (c == t->ncols - 1)
+				fputs(s, out);
+			else
+				fprintf(out, "%-*s", (int)width[c], s);
+		}
+		fputc('\n', out);
+	}
+	free(width);
+}
+
+void table_age(time_t then, time_t now, char *out, size_t n)
+{
+	long long s = (long long)now - (long long)then;
+	long long m, h, d, y;
+
+	if (then == 0) {
+		snprintf(out, n, "<unknown>");
+		return;
+	}
+	if (s < -1) {
+		snprintf(out, n, "<invalid>");
+		return;
+	}
+	if (s < 0)
+		s = 0;
+	m = s / 60, h = s / 3600, d = h / 24, y = d / 365;
+	if (s < 120)
+		snprintf(out, n, "%llds", s);
+	else if (m < 10)
+		s % 60 ? snprintf(out, n, "%lldm%llds", m, s % 60) : snprintf(out, n, "%lldm", m);
+	else if (h < 3)
+		snprintf(out, n, "%lldm", m);
+	else if (h < 8)
+		m % 60 ? snprintf(out, n, "%lldh%lldm", h, m % 60) : snprintf(out, n, "%lldh", h);
+	else if (h < 48)
+		snprintf(out, n, "%lldh", h);
+	else if (h < 192)
+		h % 24 ? snprintf(out, n, "%lldd%lldh", d, h % 24) : snprintf(out, n, "%lldd", d);
+	else if (y < 2)
+		snprintf(out, n, "%lldd", d);
+	else if (y < 8)
+		d % 365 ? snprintf(out, n, "%lldy%lldd", y, d % 365) : snprintf(out, n, "%lldy", y);
+	else
+		snprintf(out, n, "%lldy", y);
+}

@@ -1,0 +1,28 @@
+/* kubectl's table geometry (cli-runtime tabwriter: minwidth 6, padding 3,
+ * last column unpadded, no trailing spaces) and its AGE format.
+ *
+ * A table copies every cell it is given; it only formats, it knows nothing
+ * of pods or checks.
+ */
+#ifndef REPORT_TABLE_H
+#define REPORT_TABLE_H
+
+#include <stdio.h>
+#include <time.h>
+
+struct table;
+
+/* A table with ncols columns and these (uppercase) headers.  Free with
+ * table_free(). */
+struct table *table_new(int ncols, const char *const *headers);
+void table_free(struct table *t);
+/* Copies ncols cells; NULL or "" cells print as "<none>". */
+void table_add_row(struct table *t, const char *const *cells);
+size_t table_rows(const struct table *t);
+void table_print(const struct table *t, FILE *out, int no_headers);
+
+/* apimachinery's duration.HumanDuration of now - then ("95s", "3m5s",
+ * "5h7m", "3d4h", "<invalid>"), into out (at least 16 bytes). */
+void table_age(time_t then, time_t now, char *out, size_t n);
+
+#endif

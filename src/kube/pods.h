@@ -27,6 +27,22 @@ struct pods_query {
 	long page_size;            /* 0: PODS_PAGE_SIZE */
 };
 
+/* What the pod spec says about the transport (checks.md M), read from the
+ * API object so that no exec is needed.  -1 = not stated. */
+struct pod_spec_facts {
+	long gpus;              /* nvidia.com/gpu limit (or request) */
+	long rdma_devices;      /* sum of rdma/* resources (rdma/ib, rdma/shared_ib, ...) */
+	char rdma_resource[128];/* the first rdma/* resource name, "" when none */
+	long efa_devices;       /* vpc.amazonaws.com/efa */
+	int ipc_lock;           /* capabilities.add has IPC_LOCK (or privileged) */
+	int sys_resource;       /* capabilities.add has SYS_RESOURCE (or privileged) */
+	int privileged;
+	int host_ipc;
+	int host_network;
+	long long shm_bytes;    /* sizeLimit of a memory emptyDir on /dev/shm; 0 none, -1 unlimited */
+	int has_resource_claims;/* DRA claims (ComputeDomain, dranet) */
+};
+
 /* One pod as the rest of the program sees it.  All strings owned; never
  * NULL ("" when absent). */
 struct pod_info {
@@ -43,6 +59,7 @@ struct pod_info {
 	char *status;      /* what kubectl shows: phase or a container reason */
 	time_t created;    /* 0 when unknown */
 	int probe;         /* 1: Running with the container running */
+	struct pod_spec_facts spec; /* of the probed container */
 	char *skip_reason; /* why not probed, one line; "" when probe */
 };
 

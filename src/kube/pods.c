@@ -2,6 +2,8 @@
 #include "pods.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +163,126 @@ static void decide_probe(struct pod_info *p, const cJSON *pod)
 	p->skip_reason = xstrdup("");
 }
 
+/* A resource quantity ("4", 4, "40Gi", "8G", "512Mi") in units; -1 when
+ * it does not parse.  Only the suffixes pod specs use for counts and
+ * memory sizes. */
+static long long quantity(const cJSON *v)
+{
+	static const struct { const char *sfx; long long mul; } u[] = {
+		{ "Ki", 1LL << 10 }, { "Mi", 1LL << 20 }, { "Gi", 1LL << 30 },
+		{ "Ti", 1LL << 40 }, { "k", 1000LL }, { "M", 1000000LL },
+		{ "G", 1000000000LL }, { "T", 1000000000000LL }, { "", 1 },
+	};
+	char *end;
+	long long n;
+	size_t i;
+
+	if (cJSON_IsNumber(v))
+		return (long long)v->valuedouble;
+	if (!cJSON_IsString(v))
+		return -1;
+	n = strtoll(v->valuestring, &end, 10);
+	if (end == v->valuestring || n < 0)
+		return -1;
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (!strcmp(end, u[i].sfx))
+			return n > LLONG_MAX / u[i].mul ? -1 : n * u[i].mul;
+	return -1;
+}
+
+/* limits win over requests, as the scheduler counts extended resources. */
+static const cJSON *resource(const cJSON *ct, const char *name)
+{
+	static const char *const lk[] = { "resources", "limits", NULL };
+	static const char *const rk[] = { "resources", "requests", NULL };
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(jpath(ct, lk), name);
+
+	return v ? v : cJSON_GetObjectItemCaseSensitive(jpath(ct, rk), name);
+}
+
+static void rdma_resources(const cJSON *ct, struct pod_spec_facts *f)
+{
+	static const char *const lk[] = { "resources", "limits", NULL };
+	static const char *const rk[] = { "resources", "requests", NULL };
+	const cJSON *maps[2] = { jpath(ct, lk), jpath(ct, rk) };
+	const cJSON *it;
+	int m;
+
+	for (m = 0; m < 2 && f->rdma_devices < 0; m++)
+		cJSON_ArrayForEach(it, maps[m]) {
+			long long q = quantity(it);
+			if (strncmp(it->string, "rdma/", 5) || q < 0)
+				continue;
+			if (!f->rdma_resource[0])
+				snprintf(f->rdma_resource, sizeof(f->rdma_resource), "%s", it->string);
+			f->rdma_devices = (f->rdma_devices < 0 ? 0 : f->rdma_devices) + (long)q;
+		}
+}
+
+static int has_cap(const cJSON *ct, const char *cap)
+{
+	static const char *const ak[] = { "securityContext", "capabilities", "add", NULL };
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, jpath(ct, ak)) {
+		const char *c = cJSON_IsString(it) ? it->valuestring : "";
+		/* Both spellings occur in manifests. */
+		if (!strcmp(c, cap) || (!strncmp(c, "CAP_", 4) && !strcmp(c + 4, cap)))
+			return 1;
+	}
+	return 0;
+}
+
+/* /dev/shm from a memory-backed emptyDir mounted there. */
+static long long shm_bytes(const cJSON *pod, const cJSON *ct)
+{
+	static const char *const vk[] = { "spec", "volumes", NULL };
+	static const char *const mk[] = { "volumeMounts", NULL };
+	const cJSON *m, *vol;
+
+	cJSON_ArrayForEach(m, jpath(ct, mk)) {
+		const char *path = jstr(m, "mountPath");
+		const cJSON *ed;
+		if (!path || strcmp(path, "/dev/shm"))
+			continue;
+		vol = find_named(jpath(pod, vk), jstr(m, "name"));
+		ed = cJSON_GetObjectItemCaseSensitive(vol, "emptyDir");
+		if (!ed)
+			continue;
+		if (!cJSON_GetObjectItemCaseSensitive(ed, "sizeLimit"))
+			return -1;
+		return quantity(cJSON_GetObjectItemCaseSensitive(ed, "sizeLimit"));
+	}
+	return 0;
+}
+
+static void spec_facts(const cJSON *pod, const char *container,
+		       struct pod_spec_facts *f)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+	static const char *const pk[] = { "securityContext", "privileged", NULL };
+	static const char *const sk[] = { "spec", NULL };
+	const cJSON *ct = find_named(jpath(pod, ck), container);
+	const cJSON *spec = jpath(pod, sk);
+	long long q;
+
+	memset(f, 0, sizeof(*f));
+	q = quantity(resource(ct, "nvidia.com/gpu"));
+	f->gpus = q < 0 ? -1 : (long)q;
+	f->rdma_devices = -1;
+	rdma_resources(ct, f);
+	q = quantity(resource(ct, "vpc.amazonaws.com/efa"));
+	f->efa_devices = q < 0 ? -1 : (long)q;
+	f->privileged = cJSON_IsTrue(jpath(ct, pk));
+	f->ipc_lock = f->privileged || has_cap(ct, "IPC_LOCK");
+	f->sys_resource = f->privileged || has_cap(ct, "SYS_RESOURCE");
+	f->host_ipc = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "hostIPC"));
+	f->host_network = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(spec, "hostNetwork"));
+	f->shm_bytes = shm_bytes(pod, ct);
+	f->has_resource_claims =
+		cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(spec, "resourceClaims")) > 0;
+}
+
 static const char *container_image(const cJSON *pod, const char *container)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
@@ -195,6 +317,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->image = dup_or_empty(container_image(pod, p->container));
 	p->phase = dup_or_empty(jstr(status, "phase"));
 	p->created = parse_time(jstr(meta, "creationTimestamp"));
+	spec_facts(pod, p->container, &p->spec);
 	decide_probe(p, pod);
 	return 0;
 }

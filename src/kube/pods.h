@@ -31,8 +31,8 @@ struct pods_query {
  * API object so that no exec is needed.  -1 = not stated. */
 struct pod_spec_facts {
 	long gpus;              /* nvidia.com/gpu limit (or request) */
-	long rdma_devices;      /* sum of rdma/* resources (rdma/ib, rdma/shared_ib, ...) */
-	char rdma_resource[128];/* the first rdma/* resource name, "" when none */
+	long rdma_devices;      /* sum of the rdma/ resources (rdma/ib, rdma/shared_ib, ...) */
+	char rdma_resource[128];/* the first rdma/ resource name, "" when none */
 	long efa_devices;       /* vpc.amazonaws.com/efa */
 	int ipc_lock;           /* capabilities.add has IPC_LOCK (or privileged) */
 	int sys_resource;       /* capabilities.add has SYS_RESOURCE (or privileged) */

@@ -1,0 +1,115 @@
+#include "engine.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/log.h"
+#include "../util/xalloc.h"
+
+struct pool {
+	struct http_client *client;
+	const struct pod_list *pods;
+	const struct engine_job *job;
+	struct exec_result *results;
+	pthread_mutex_t lock;
+	size_t next;        /* next pod index to take */
+	size_t done;
+	size_t total;       /* pods to probe */
+};
+
+/* Next pod to probe, or (size_t)-1 when none are left. */
+static size_t take(struct pool *p)
+{
+	size_t i;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->next < p->pods->n && !p->pods->items[p->next].probe)
+		p->next++;
+	i = p->next < p->pods->n ? p->next++ : (size_t)-1;
+	pthread_mutex_unlock(&p->lock);
+	return i;
+}
+
+static void finished(struct pool *p)
+{
+	pthread_mutex_lock(&p->lock);
+	p->done++;
+	if (p->job->progress)
+		p->job->progress(p->done, p->total, p->job->progress_arg);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	while ((i = take(p)) != (size_t)-1) {
+		const struct pod_info *pod = &p->pods->items[i];
+		struct exec_request rq = {
+			.namespace = pod->namespace,
+			.pod = pod->name,
+			.container = pod->container,
+			.argv = p->job->argv,
+			.timeout_ms = p->job->timeout_ms,
+			.max_output = p->job->max_output,
+		};
+		exec_run(p->client, &rq, &p->results[i]);
+		log_at(6, "exec %s/%s: %s", pod->namespace, pod->name,
+		       exec_outcome_name(p->results[i].outcome));
+		finished(p);
+	}
+	return NULL;
+}
+
+static void mark_unprobed(const struct pod_info *pod, struct exec_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->out, 1);
+	buf_init(&r->err, 1);
+	r->outcome = EXEC_ERROR;
+	snprintf(r->message, sizeof(r->message), "not probed: %s", pod->skip_reason);
+}
+
+static int pool_size(const struct engine_job *job, size_t total)
+{
+	int n = job->parallel > 0 ? job->parallel : ENGINE_DEFAULT_PARALLEL;
+
+	if (n > ENGINE_MAX_PARALLEL)
+		n = ENGINE_MAX_PARALLEL;
+	return (size_t)n > total ? (int)total : n;
+}
+
+void engine_run(struct http_client *c, const struct pod_list *l,
+		const struct engine_job *job, struct exec_result *results)
+{
+	struct pool p = { c, l, job, results, PTHREAD_MUTEX_INITIALIZER, 0, 0, 0 };
+	pthread_t *threads;
+	pthread_attr_t attr;
+	int n, started = 0, i;
+	size_t k;
+
+	for (k = 0; k < l->n; k++) {
+		if (l->items[k].probe)
+			p.total++;
+		else
+			mark_unprobed(&l->items[k], &results[k]);
+	}
+	n = pool_size(job, p.total);
+	threads = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*threads));
+	pthread_attr_init(&attr);
+	/* Workers need little stack; keep many of them cheap. */
+	pthread_attr_setstacksize(&attr, 1024 * 1024);
+	for (i = 0; i < n; i++)
+		if (pthread_create(&threads[started], &attr, worker, &p) == 0)
+			started++;
+	if (started == 0 && p.total > 0)
+		worker(&p);   /* no threads to be had: do the work here */
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_attr_destroy(&attr);
+	pthread_mutex_destroy(&p.lock);
+	free(threads);
+}

@@ -1,0 +1,37 @@
+/* Fan-out: one exec per pod, at most `parallel` at a time.
+ *
+ * A fixed pool of worker threads takes pods in list order and stores each
+ * result at the pod's index, so the output order is stable whatever order
+ * the execs finish in.  Workers block in poll() inside exec_run; nothing
+ * spins.  The engine knows nothing of what the command is.
+ */
+#ifndef ENGINE_ENGINE_H
+#define ENGINE_ENGINE_H
+
+#include <stddef.h>
+
+#include "../kube/exec.h"
+#include "../kube/pods.h"
+
+#define ENGINE_DEFAULT_PARALLEL 32
+#define ENGINE_MAX_PARALLEL 512
+
+struct engine_job {
+	const char *const *argv;   /* the same command for every pod */
+	int parallel;              /* 0: ENGINE_DEFAULT_PARALLEL */
+	long timeout_ms;           /* per exec */
+	size_t max_output;         /* per stream, per pod */
+	/* Called after each finished exec (from a worker thread, serialised),
+	 * e.g. for a progress line.  May be NULL. */
+	void (*progress)(size_t done, size_t total, void *arg);
+	void *progress_arg;
+};
+
+/* Runs job on every pod of l with probe set; results[i] belongs to
+ * l->items[i] (pods not probed get outcome EXEC_ERROR with their reason
+ * and http_status 0).  results must hold l->n entries; the caller releases
+ * each with exec_result_release(). */
+void engine_run(struct http_client *c, const struct pod_list *l,
+		const struct engine_job *job, struct exec_result *results);
+
+#endif

@@ -49,4 +49,19 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 void exec_result_release(struct exec_result *res);
 const char *exec_outcome_name(enum exec_outcome o);
 
+/* For tests: the parts of exec_run that work on bytes alone. */
+
+/* The status code of a response head ("HTTP/1.1 101 ..."), -1 if it is not
+ * an HTTP/1.x status line. */
+long exec_head_status(const char *head, size_t len);
+/* Checks a 101 head against the key we sent: Upgrade/Connection tokens,
+ * the exact Sec-WebSocket-Accept, a subprotocol we offered (v5 or v4; sets
+ * *protocol), no extensions.  -1 with a one-line reason in msg. */
+int exec_check_upgrade(const char *head, size_t len, const char *key,
+		       int *protocol, char *msg, size_t msgsz);
+/* Decodes the channel-3 bytes (a metav1.Status) into res->outcome,
+ * exit_code and message, the way client-go's errorDecoderV4 does. */
+void exec_decode_status(const char *json, size_t len,
+			struct exec_result *res);
+
 #endif

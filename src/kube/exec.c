@@ -1,0 +1,1137 @@
+/* Pod exec over WebSocket (exec.h), by hand on libcurl CONNECT_ONLY.
+ *
+ * libcurl 7.88 connects (proxy, TLS) and then only moves bytes: we write
+ * the HTTP/1.1 upgrade request, read the head, and run RFC 6455 framing
+ * (ws.h) and the Kubernetes channel protocol ourselves (exec-protocol.md
+ * §3, §6-§8).  Every wait is a poll() bounded by the exec's deadline.
+ * No globals: exec_run is called from many threads at once.
+ */
+#include "exec.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <openssl/crypto.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "../util/log.h"
+#include "../util/xalloc.h"
+#include "ws.h"
+
+#define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
+#define PROTOCOLS "v5.channel.k8s.io, v4.channel.k8s.io"
+#define DEFAULT_TIMEOUT_MS 60000L
+#define DEFAULT_MAX_OUTPUT (16u << 20)
+#define HEAD_MAX (64u << 10)            /* response head, like client-go */
+#define BODY_MAX (64u << 10)            /* error body read before giving up */
+#define BODY_WAIT_MS 5000L              /* an error body is not worth more */
+#define STATUS_MAX (1u << 20)
+#define MESSAGE_MAX (16u << 20)         /* one reassembled WebSocket message */
+#define RECV_CHUNK (16u << 10)          /* well under ws.h's feed slack */
+#define PATH_MAX_BYTES (1u << 20)       /* Go servers refuse longer heads */
+#define MAX_ATTEMPTS 6
+
+enum io { IO_OK, IO_EOF, IO_TIMEOUT, IO_ERROR };
+
+/* One connection attempt.  Owns h and scratch. */
+struct conn {
+	struct http_client *c;
+	CURL *h;
+	curl_socket_t sock;
+	struct timespec start;
+	long long deadline;      /* CLOCK_MONOTONIC, ms */
+	long timeout_ms;
+	const char *waiting_for; /* for the timeout message */
+	const char *io_error;    /* static string from curl */
+	char *scratch;           /* RECV_CHUNK bytes */
+};
+
+/* ---- small helpers ---- */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static long remaining_ms(long long deadline)
+{
+	long long left = deadline - now_ms();
+
+	return left < 0 ? 0 : left > 0x7fffffff ? 0x7fffffff : (long)left;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* res->message is one line of printable text whatever the server sent. */
+__attribute__((format(printf, 3, 4)))
+static void set_msg(struct exec_result *res, enum exec_outcome o,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	res->outcome = o;
+	va_start(ap, fmt);
+	vsnprintf(res->message, sizeof(res->message), fmt, ap);
+	va_end(ap);
+	for (p = res->message; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+}
+
+static void set_timeout(struct exec_result *res, const struct conn *k)
+{
+	long ms = k->timeout_ms;
+
+	if (ms % 1000)
+		set_msg(res, EXEC_TIMEOUT, "timed out after %.1fs waiting for %s",
+			ms / 1000.0, k->waiting_for);
+	else
+		set_msg(res, EXEC_TIMEOUT, "timed out after %lds waiting for %s",
+			ms / 1000, k->waiting_for);
+}
+
+static const char *find_crlfcrlf(const char *p, size_t len, size_t from)
+{
+	size_t i;
+
+	for (i = from; i + 4 <= len; i++)
+		if (!memcmp(p + i, "\r\n\r\n", 4))
+			return p + i;
+	return NULL;
+}
+
+/* ---- the request ---- */
+
+static int append_param(struct buf *b, int *n, const char *name,
+			const char *value)
+{
+	char *v = http_escape(value);
+	int rc = buf_appendf(b, "%c%s=%s", (*n)++ ? '&' : '?', name, v);
+
+	free(v);
+	return rc;
+}
+
+/* Keys in the order kubectl's sorted url.Values gives them. */
+static char *exec_path(const struct exec_request *rq)
+{
+	struct buf b = BUF_INIT(PATH_MAX_BYTES);
+	char *ns = http_escape(rq->namespace), *pod = http_escape(rq->pod);
+	const char *const *a;
+	int rc, n = 0;
+
+	rc = buf_appendf(&b, "/api/v1/namespaces/%s/pods/%s/exec", ns, pod);
+	free(ns);
+	free(pod);
+	for (a = rq->argv; rc == 0 && a && *a; a++)
+		rc = append_param(&b, &n, "command", *a);
+	if (rc == 0 && rq->container)
+		rc = append_param(&b, &n, "container", rq->container);
+	if (rc == 0)
+		rc = append_param(&b, &n, "stderr", "true");
+	if (rc == 0)
+		rc = append_param(&b, &n, "stdout", "true");
+	return rc == 0 ? buf_detach(&b, NULL) : NULL;
+}
+
+static void add_header(struct buf *b, const char *name, const char *value)
+{
+	buf_appendf(b, "%s: %s\r\n", name, value);
+	log_header(name, value);
+}
+
+/* The whole upgrade request; the caller cleanses and releases req. */
+static int build_request(struct conn *k, const char *path, const char *key,
+			 unsigned *gen, struct buf *req)
+{
+	char *host = http_client_host_header(k->c);
+	char *auth = http_client_auth_header(k->c, gen);
+
+	buf_appendf(req, "GET %s HTTP/1.1\r\n", path);
+	add_header(req, "Host", host);
+	if (auth) {
+		const char *v = strchr(auth, ':');
+		v = v ? v + 1 + strspn(v + 1, " ") : "";
+		add_header(req, "Authorization", v);
+		OPENSSL_cleanse(auth, strlen(auth));
+	}
+	add_header(req, "User-Agent", USER_AGENT);
+	add_header(req, "Connection", "Upgrade");
+	add_header(req, "Upgrade", "websocket");
+	add_header(req, "Sec-WebSocket-Version", "13");
+	add_header(req, "Sec-WebSocket-Key", key);
+	add_header(req, "Sec-WebSocket-Protocol", PROTOCOLS);
+	free(host);
+	free(auth);
+	return buf_appends(req, "\r\n");
+}
+
+/* ---- I/O under the deadline ---- */
+
+/* 1 when the socket is ready (or in error: the next call reports it). */
+static int wait_socket(struct conn *k, short events, long long deadline)
+{
+	struct pollfd pfd = { k->sock, events, 0 };
+
+	for (;;) {
+		long left = remaining_ms(deadline);
+		int rc;
+
+		if (left <= 0)
+			return 0;
+		rc = poll(&pfd, 1, (int)left);
+		if (rc > 0)
+			return 1;
+		if (rc < 0 && errno != EINTR) {
+			k->io_error = "poll failed";
+			return -1;
+		}
+	}
+}
+
+/* Up to RECV_CHUNK bytes into k->scratch.  Recv before poll: TLS may hold
+ * decrypted bytes that poll() cannot see. */
+static enum io conn_recv(struct conn *k, long long deadline, size_t *n)
+{
+	for (;;) {
+		CURLcode rc;
+		int w;
+
+		*n = 0;
+		rc = curl_easy_recv(k->h, k->scratch, RECV_CHUNK, n);
+		if (rc == CURLE_OK)
+			return *n ? IO_OK : IO_EOF;
+		if (rc != CURLE_AGAIN) {
+			k->io_error = curl_easy_strerror(rc);
+			return IO_ERROR;
+		}
+		w = wait_socket(k, POLLIN, deadline);
+		if (w <= 0)
+			return w ? IO_ERROR : IO_TIMEOUT;
+	}
+}
+
+static enum io conn_send(struct conn *k, const void *p, size_t len)
+{
+	const char *s = p;
+
+	while (len) {
+		size_t n = 0;
+		CURLcode rc = curl_easy_send(k->h, s, len, &n);
+		int w;
+
+		if (rc == CURLE_OK) {
+			s += n;
+			len -= n;
+			continue;
+		}
+		if (rc != CURLE_AGAIN) {
+			k->io_error = curl_easy_strerror(rc);
+			return IO_ERROR;
+		}
+		w = wait_socket(k, POLLOUT, k->deadline);
+		if (w <= 0)
+			return w ? IO_ERROR : IO_TIMEOUT;
+	}
+	return IO_OK;
+}
+
+static enum io send_frame(struct conn *k, enum ws_opcode op,
+			  const void *payload, size_t len)
+{
+	struct buf f = BUF_INIT(256);
+	enum io rc = IO_ERROR;
+
+	if (ws_encode(&f, op, payload, len, NULL) == 0)
+		rc = conn_send(k, f.data, f.len);
+	buf_release(&f);
+	return rc;
+}
+
+/* Best effort: the peer may already be gone. */
+static void send_close(struct conn *k, int code)
+{
+	unsigned char p[2] = { (unsigned char)(code >> 8), (unsigned char)code };
+	int sendable = code >= 1000 && code <= 4999 && code != 1005 &&
+		       code != 1006 && code != 1015;
+
+	send_frame(k, WS_CLOSE, p, sendable ? 2 : 0);
+}
+
+/* ---- the response head ---- */
+
+/* Reads until the blank line; bytes after it stay in head past *head_len. */
+static int read_head(struct conn *k, struct buf *head, size_t *head_len,
+		     struct exec_result *res)
+{
+	for (;;) {
+		size_t from = head->len > 3 ? head->len - 3 : 0, n;
+		enum io io = conn_recv(k, k->deadline, &n);
+		const char *end;
+
+		if (io == IO_TIMEOUT) {
+			set_timeout(res, k);
+			return -1;
+		}
+		if (io != IO_OK) {
+			set_msg(res, EXEC_ERROR, "connection closed before the "
+				"upgrade response: %s", io == IO_EOF ?
+				"end of stream" : k->io_error);
+			return -1;
+		}
+		if (buf_append(head, k->scratch, n) < 0) {
+			set_msg(res, EXEC_ERROR, "upgrade response head is "
+				"larger than %u KiB", HEAD_MAX >> 10);
+			return -1;
+		}
+		end = find_crlfcrlf(head->data, head->len, from);
+		if (end && (size_t)(end - head->data) + 4 <= HEAD_MAX) {
+			*head_len = (size_t)(end - head->data) + 4;
+			return 0;
+		}
+		if (head->len > HEAD_MAX) {
+			set_msg(res, EXEC_ERROR, "upgrade response head is "
+				"larger than %u KiB", HEAD_MAX >> 10);
+			return -1;
+		}
+	}
+}
+
+long exec_head_status(const char *head, size_t len)
+{
+	long st = 0;
+	size_t i;
+
+	if (len < 12 || memcmp(head, "HTTP/1.", 7) || head[8] != ' ')
+		return -1;
+	for (i = 9; i < 12; i++) {
+		if (head[i] < '0' || head[i] > '9')
+			return -1;
+		st = st * 10 + (head[i] - '0');
+	}
+	if (len > 12 && head[12] != ' ' && head[12] != '\r')
+		return -1;
+	return st;
+}
+
+/* Walks "Name: value" lines after the status line. */
+struct hdr_iter {
+	const char *p, *end;
+};
+
+static void hdr_start(struct hdr_iter *it, const char *head, size_t len)
+{
+	const char *nl = memchr(head, '\n', len);
+
+	it->p = nl ? nl + 1 : head + len;
+	it->end = head + len;
+}
+
+static int is_ows(char ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+static int hdr_next(struct hdr_iter *it, const char **name, size_t *nlen,
+		    const char **val, size_t *vlen)
+{
+	while (it->p < it->end) {
+		const char *line = it->p, *eol = memchr(line, '\n', it->end - line);
+		const char *colon, *v, *ve;
+
+		eol = eol ? eol : it->end;
+		it->p = eol < it->end ? eol + 1 : eol;
+		colon = memchr(line, ':', eol - line);
+		if (!colon)
+			continue;     /* the blank line, or junk */
+		ve = eol;
+		if (ve > colon && ve[-1] == '\r')
+			ve--;
+		for (v = colon + 1; v < ve && is_ows(*v); v++)
+			;
+		while (ve > v && is_ows(ve[-1]))
+			ve--;
+		*name = line;
+		*nlen = (size_t)(colon - line);
+		*val = v;
+		*vlen = (size_t)(ve - v);
+		return 1;
+	}
+	return 0;
+}
+
+static int name_is(const char *n, size_t len, const char *want)
+{
+	return strlen(want) == len && !strncasecmp(n, want, len);
+}
+
+/* The first value of header `want`; 0 when absent. */
+static int hdr_get(const char *head, size_t len, const char *want,
+		   const char **val, size_t *vlen)
+{
+	struct hdr_iter it;
+	const char *n;
+	size_t nl;
+
+	hdr_start(&it, head, len);
+	while (hdr_next(&it, &n, &nl, val, vlen))
+		if (name_is(n, nl, want))
+			return 1;
+	return 0;
+}
+
+/* Whether a comma-separated value holds token, case-insensitively. */
+static int has_token(const char *v, size_t len, const char *token)
+{
+	size_t tl = strlen(token), i = 0;
+
+	while (i < len) {
+		size_t s, e;
+
+		while (i < len && (is_ows(v[i]) || v[i] == ','))
+			i++;
+		s = i;
+		while (i < len && v[i] != ',')
+			i++;
+		e = i;
+		while (e > s && is_ows(v[e - 1]))
+			e--;
+		if (e - s == tl && !strncasecmp(v + s, token, tl))
+			return 1;
+	}
+	return 0;
+}
+
+/* Token in any of the header's lines (Connection may repeat). */
+static int hdr_has_token(const char *head, size_t len, const char *want,
+			 const char *token)
+{
+	struct hdr_iter it;
+	const char *n, *v;
+	size_t nl, vl;
+
+	hdr_start(&it, head, len);
+	while (hdr_next(&it, &n, &nl, &v, &vl))
+		if (name_is(n, nl, want) && has_token(v, vl, token))
+			return 1;
+	return 0;
+}
+
+static int check_protocol(const char *head, size_t len, int *protocol,
+			  char *msg, size_t msgsz)
+{
+	const char *v;
+	size_t vl;
+
+	if (!hdr_get(head, len, "Sec-WebSocket-Protocol", &v, &vl) || !vl) {
+		snprintf(msg, msgsz, "server chose no subprotocol, expected "
+			 "one of [" PROTOCOLS "]");
+		return -1;
+	}
+	if (vl == 17 && !memcmp(v, "v5.channel.k8s.io", 17))
+		*protocol = 5;
+	else if (vl == 17 && !memcmp(v, "v4.channel.k8s.io", 17))
+		*protocol = 4;
+	else {
+		snprintf(msg, msgsz, "invalid protocol, expected one of ["
+			 PROTOCOLS "], got \"%.*s\"", (int)(vl > 100 ? 100 : vl), v);
+		return -1;
+	}
+	return 0;
+}
+
+int exec_check_upgrade(const char *head, size_t len, const char *key,
+		       int *protocol, char *msg, size_t msgsz)
+{
+	char want[29];
+	const char *v;
+	size_t vl;
+
+	*protocol = 0;
+	if (exec_head_status(head, len) != 101) {
+		snprintf(msg, msgsz, "expected status 101 Switching Protocols");
+		return -1;
+	}
+	if (!hdr_has_token(head, len, "Upgrade", "websocket")) {
+		snprintf(msg, msgsz, "upgrade response lacks \"Upgrade: websocket\"");
+		return -1;
+	}
+	if (!hdr_has_token(head, len, "Connection", "upgrade")) {
+		snprintf(msg, msgsz, "upgrade response lacks \"Connection: Upgrade\"");
+		return -1;
+	}
+	ws_accept_for(key, want);
+	if (!hdr_get(head, len, "Sec-WebSocket-Accept", &v, &vl) ||
+	    vl != strlen(want) || memcmp(v, want, vl)) {
+		snprintf(msg, msgsz, "bad Sec-WebSocket-Accept in the upgrade "
+			 "response (want \"%s\")", want);
+		return -1;
+	}
+	if (hdr_get(head, len, "Sec-WebSocket-Extensions", &v, &vl) && vl) {
+		snprintf(msg, msgsz, "server chose WebSocket extensions we did "
+			 "not offer: \"%.*s\"", (int)(vl > 100 ? 100 : vl), v);
+		return -1;
+	}
+	return check_protocol(head, len, protocol, msg, msgsz);
+}
+
+static void log_response_head(const char *head, size_t len)
+{
+	struct hdr_iter it;
+	const char *n, *v;
+	size_t nl, vl;
+
+	if (!log_enabled(7))
+		return;
+	log_at(7, "Response Headers:");
+	hdr_start(&it, head, len);
+	while (hdr_next(&it, &n, &nl, &v, &vl)) {
+		char *name = xstrndup(n, nl), *val = xstrndup(v, vl);
+		log_header(name, val);
+		free(name);
+		free(val);
+	}
+}
+
+/* ---- non-101: the error body ---- */
+
+/* Decodes a chunked body.  1 complete, 0 incomplete, -1 malformed. */
+static int dechunk(const char *p, size_t len, struct buf *out)
+{
+	size_t pos = 0;
+
+	buf_reset(out);
+	for (;;) {
+		const char *crlf = memchr(p + pos, '\n', len - pos);
+		unsigned long long size = 0;
+		size_t i = pos;
+
+		if (!crlf)
+			return 0;
+		for (; p + i < crlf && p[i] != ';' && p[i] != '\r'; i++) {
+			int d = p[i] >= '0' && p[i] <= '9' ? p[i] - '0' :
+				p[i] >= 'a' && p[i] <= 'f' ? p[i] - 'a' + 10 :
+				p[i] >= 'A' && p[i] <= 'F' ? p[i] - 'A' + 10 : -1;
+			if (d < 0 || size > (1ull << 40))
+				return -1;
+			size = size * 16 + (unsigned)d;
+		}
+		if (i == pos)
+			return -1;
+		pos = (size_t)(crlf - p) + 1;
+		if (size == 0)
+			return 1;
+		if (len - pos < size + 2)
+			return 0;
+		if (buf_append(out, p + pos, (size_t)size) < 0)
+			return 1;   /* capped: what we have is enough */
+		pos += (size_t)size + 2;
+	}
+}
+
+enum body_kind { BODY_NONE, BODY_LENGTH, BODY_CHUNKED, BODY_EOF };
+
+static enum body_kind body_kind(const char *head, size_t len, long status,
+				size_t *clen)
+{
+	const char *v;
+	size_t vl;
+
+	if (status == 204 || status == 304 || status < 200)
+		return BODY_NONE;
+	if (hdr_get(head, len, "Transfer-Encoding", &v, &vl) &&
+	    has_token(v, vl, "chunked"))
+		return BODY_CHUNKED;
+	if (hdr_get(head, len, "Content-Length", &v, &vl)) {
+		char tmp[24];
+		if (vl == 0 || vl >= sizeof(tmp))
+			return BODY_EOF;
+		memcpy(tmp, v, vl);
+		tmp[vl] = '\0';
+		*clen = (size_t)strtoull(tmp, NULL, 10);
+		return BODY_LENGTH;
+	}
+	return BODY_EOF;
+}
+
+/* Whether raw already holds the whole body; the decoded body goes to out. */
+static int body_done(enum body_kind kind, size_t clen, const struct buf *raw,
+		     struct buf *out)
+{
+	int rc;
+
+	switch (kind) {
+	case BODY_NONE:
+		return 1;
+	case BODY_LENGTH:
+		return raw->len >= clen || raw->len >= BODY_MAX;
+	case BODY_CHUNKED:
+		rc = dechunk(buf_str(raw), raw->len, out);
+		return rc != 0 || raw->len >= BODY_MAX;
+	default:
+		return raw->len >= BODY_MAX;
+	}
+}
+
+/* Reads the error body (bounded in size and time) after the head. */
+static void read_body(struct conn *k, const char *head, size_t head_len,
+		      long status, struct buf *raw, struct buf *out)
+{
+	long long deadline = now_ms() + BODY_WAIT_MS;
+	size_t clen = 0, n;
+	enum body_kind kind = body_kind(head, head_len, status, &clen);
+
+	if (deadline > k->deadline)
+		deadline = k->deadline;
+	while (!body_done(kind, clen, raw, out)) {
+		if (conn_recv(k, deadline, &n) != IO_OK)
+			break;
+		if (buf_append(raw, k->scratch, n) < 0)
+			break;
+	}
+	if (kind == BODY_CHUNKED)
+		return;
+	buf_reset(out);
+	buf_append(out, buf_str(raw),
+		   kind == BODY_LENGTH && raw->len > clen ? clen : raw->len);
+}
+
+/* ---- the stream ---- */
+
+struct session {
+	struct conn *k;
+	struct exec_result *res;
+	struct ws_reader rd;
+	struct buf status;      /* channel 3, concatenated */
+	int got_close;
+	int close_code;
+	int failed;             /* res already says why */
+};
+
+static void capped_append(struct buf *b, const uint8_t *p, size_t n,
+			  int *truncated)
+{
+	size_t room = b->max - b->len;
+
+	if (n > room) {
+		n = room;
+		*truncated = 1;
+	}
+	if (n)
+		buf_append(b, p, n);
+}
+
+static void demux(struct session *s, const uint8_t *p, size_t len)
+{
+	if (len == 0)
+		return;        /* no channel byte: nothing to route */
+	switch (p[0]) {
+	case 1:
+		capped_append(&s->res->out, p + 1, len - 1, &s->res->truncated);
+		break;
+	case 2:
+		capped_append(&s->res->err, p + 1, len - 1, &s->res->truncated);
+		break;
+	case 3:
+		/* On overflow the buffer marks itself; finish() reports it. */
+		buf_append(&s->status, p + 1, len - 1);
+		break;
+	default:
+		log_at(8, "exec: dropping a message on channel %u", p[0]);
+		break;
+	}
+}
+
+static void protocol_error(struct session *s, int code, const char *why)
+{
+	send_close(s->k, code);
+	s->failed = 1;
+	set_msg(s->res, EXEC_ERROR, "websocket protocol error: %s", why);
+}
+
+/* Handles the events parsed so far.  1 when the stream is over. */
+static int drain(struct session *s)
+{
+	struct ws_event ev;
+
+	for (;;) {
+		ws_reader_next(&s->rd, &ev);
+		switch (ev.kind) {
+		case WS_EV_NONE:
+			return 0;
+		case WS_EV_MESSAGE:
+			/* Binary only: we offer no base64 protocol (§3). */
+			if (ev.opcode != WS_BINARY) {
+				protocol_error(s, 1003, "unexpected text message");
+				return 1;
+			}
+			demux(s, ev.data, ev.len);
+			break;
+		case WS_EV_PING:
+			send_frame(s->k, WS_PONG, ev.data, ev.len);
+			break;
+		case WS_EV_PONG:
+			break;   /* we never ping, but a pong is harmless */
+		case WS_EV_CLOSE:
+			s->got_close = 1;
+			s->close_code = ev.close_code;
+			send_close(s->k, ev.close_code);
+			return 1;
+		case WS_EV_ERROR:
+			protocol_error(s, ev.close_code, ev.error);
+			return 1;
+		}
+	}
+}
+
+/* Reads until Close, EOF, a violation or the deadline. */
+static enum io pump(struct session *s)
+{
+	for (;;) {
+		size_t n;
+		enum io io;
+
+		if (drain(s))
+			return IO_OK;
+		io = conn_recv(s->k, s->k->deadline, &n);
+		if (io != IO_OK)
+			return io;
+		/* A failed feed leaves the reader failed: drain reports it. */
+		ws_reader_feed(&s->rd, s->k->scratch, n);
+	}
+}
+
+/* Like Go's json.Unmarshal: trailing bytes are an error.  cJSON checks
+ * for them only when the NUL is inside the length it is given. */
+static cJSON *parse_json(const char *p, size_t len)
+{
+	char *tmp = xmalloc(len + 1);
+	cJSON *j;
+
+	if (len)
+		memcpy(tmp, p, len);
+	tmp[len] = '\0';
+	j = cJSON_ParseWithLengthOpts(tmp, len + 1, NULL, 1);
+	free(tmp);
+	return j;
+}
+
+static int status_parses(const struct buf *b)
+{
+	cJSON *j = b->len ? parse_json(b->data, b->len) : NULL;
+
+	cJSON_Delete(j);
+	return j != NULL;
+}
+
+static void finish(struct session *s, enum io io)
+{
+	struct exec_result *res = s->res;
+
+	if (s->failed)
+		return;
+	if (s->status.overflowed) {
+		set_msg(res, EXEC_ERROR, "error stream protocol error: status "
+			"larger than %u KiB", STATUS_MAX >> 10);
+		return;
+	}
+	/* The status is the server's last word; if it is whole, a missing
+	 * Close or a late hang does not change what the command did. */
+	if (s->status.len && (io != IO_TIMEOUT || status_parses(&s->status))) {
+		exec_decode_status(s->status.data, s->status.len, res);
+		return;
+	}
+	if (io == IO_TIMEOUT)
+		set_timeout(res, s->k);
+	else if (io == IO_ERROR)
+		set_msg(res, EXEC_ERROR, "connection to the server failed before "
+			"the exec status arrived: %s", s->k->io_error);
+	else if (!s->got_close)
+		set_msg(res, EXEC_ERROR, "connection closed before the exec status "
+			"arrived (no WebSocket Close)");
+	else if (s->close_code == 1000 || s->close_code == 1005)
+		set_msg(res, EXEC_NO_STATUS, "stream ended without an exec status");
+	else
+		set_msg(res, EXEC_ERROR, "connection closed by the server with "
+			"code %d before the exec status arrived", s->close_code);
+}
+
+static void run_stream(struct conn *k, const char *early, size_t n,
+		       struct exec_result *res)
+{
+	struct session s;
+	enum io io;
+
+	memset(&s, 0, sizeof(s));
+	s.k = k;
+	s.res = res;
+	buf_init(&s.status, STATUS_MAX);
+	ws_reader_init(&s.rd, MESSAGE_MAX);
+	k->waiting_for = "the command to finish";
+	if (n)
+		ws_reader_feed(&s.rd, early, n);
+	io = pump(&s);
+	finish(&s, io);
+	ws_reader_release(&s.rd);
+	buf_release(&s.status);
+}
+
+/* ---- one attempt ---- */
+
+/* What the caller needs to decide on a retry. */
+struct attempt {
+	long status;           /* non-101 answer, 0 otherwise */
+	unsigned gen;          /* credentials used */
+	char retry_after[32];
+};
+
+static int conn_open(struct conn *k, const char *path, struct exec_result *res)
+{
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct err e;
+	CURLcode rc;
+
+	err_clear(&e);
+	k->h = http_easy_new(k->c, path, &e);
+	if (!k->h) {
+		set_msg(res, EXEC_ERROR, "%s", e.msg);
+		return -1;
+	}
+	curl_easy_setopt(k->h, CURLOPT_CONNECT_ONLY, 1L);
+	/* Never h2: an Upgrade cannot ride an HTTP/2 connection (§7). */
+	curl_easy_setopt(k->h, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1);
+	/* Plain http through a proxy must tunnel, or the proxy reads our bytes. */
+	curl_easy_setopt(k->h, CURLOPT_HTTPPROXYTUNNEL, 1L);
+	curl_easy_setopt(k->h, CURLOPT_TIMEOUT_MS, remaining_ms(k->deadline) + 1);
+	curl_easy_setopt(k->h, CURLOPT_ERRORBUFFER, errbuf);
+	k->waiting_for = "the connection to the server";
+	rc = curl_easy_perform(k->h);
+	curl_easy_setopt(k->h, CURLOPT_ERRORBUFFER, NULL);
+	if (rc == CURLE_OPERATION_TIMEDOUT && remaining_ms(k->deadline) <= 0) {
+		set_timeout(res, k);
+		return -1;
+	}
+	if (rc != CURLE_OK) {
+		http_curl_error(k->c, rc, errbuf, &e);
+		set_msg(res, EXEC_ERROR, "%s", e.msg);
+		return -1;
+	}
+	if (curl_easy_getinfo(k->h, CURLINFO_ACTIVESOCKET, &k->sock) != CURLE_OK ||
+	    k->sock == CURL_SOCKET_BAD) {
+		set_msg(res, EXEC_ERROR, "no socket after connecting");
+		return -1;
+	}
+	return 0;
+}
+
+/* Frees what http_easy_new attached (its CONNECT_TO list) and the handle. */
+static void conn_close(struct conn *k)
+{
+	struct curl_slist *ct = NULL;
+
+	if (k->h) {
+		curl_easy_getinfo(k->h, CURLINFO_PRIVATE, (char **)&ct);
+		curl_easy_cleanup(k->h);
+		curl_slist_free_all(ct);
+	}
+	free(k->scratch);
+}
+
+static int send_request(struct conn *k, const char *path, const char *key,
+			struct attempt *at, struct exec_result *res)
+{
+	struct buf req = BUF_INIT(PATH_MAX_BYTES + (64u << 10));
+	enum io io;
+
+	log_at(6, "GET %s%s", http_client_config(k->c)->server, path);
+	log_at(7, "Request Headers:");
+	if (build_request(k, path, key, &at->gen, &req) < 0) {
+		set_msg(res, EXEC_ERROR, "exec request is too large");
+		return -1;
+	}
+	k->waiting_for = "the upgrade response";
+	io = conn_send(k, req.data, req.len);
+	OPENSSL_cleanse(req.data, req.len);
+	buf_release(&req);
+	if (io == IO_TIMEOUT)
+		set_timeout(res, k);
+	else if (io != IO_OK)
+		set_msg(res, EXEC_ERROR, "sending the exec request: %s",
+			k->io_error);
+	return io == IO_OK ? 0 : -1;
+}
+
+/* "101 Switching Protocols in 12 milliseconds", as kubectl -v6 logs it. */
+static void log_status(struct conn *k, const char *path, const char *head,
+		       size_t len)
+{
+	const char *eol = memchr(head, '\r', len);
+	size_t n = eol ? (size_t)(eol - head) : 0;
+	struct timespec t1;
+	double ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (double)(t1.tv_sec - k->start.tv_sec) * 1e3 +
+	     (double)(t1.tv_nsec - k->start.tv_nsec) / 1e6;
+	log_at(6, "GET %s%s %.*s in %.0f milliseconds",
+	       http_client_config(k->c)->server, path,
+	       n > 9 ? (int)(n - 9) : 0, n > 9 ? head + 9 : "", ms);
+	log_response_head(head, len);
+}
+
+static void upgrade_failed(struct conn *k, struct buf *head, size_t head_len,
+			   struct attempt *at, struct exec_result *res)
+{
+	struct buf raw = BUF_INIT(BODY_MAX + RECV_CHUNK);
+	struct buf body = BUF_INIT(BODY_MAX);
+	const char *v;
+	size_t vl;
+	struct err e;
+
+	buf_append(&raw, head->data + head_len, head->len - head_len);
+	read_body(k, head->data, head_len, at->status, &raw, &body);
+	log_body("Response Body", buf_str(&body), body.len);
+	if (hdr_get(head->data, head_len, "Retry-After", &v, &vl) &&
+	    vl < sizeof(at->retry_after)) {
+		memcpy(at->retry_after, v, vl);
+		at->retry_after[vl] = '\0';
+	}
+	err_clear(&e);
+	http_status_error(at->status, buf_str(&body), body.len, &e);
+	set_msg(res, EXEC_ERROR, "%s", e.msg);
+	buf_release(&raw);
+	buf_release(&body);
+}
+
+static void upgraded(struct conn *k, struct buf *head, size_t head_len,
+		     const char *key, struct exec_result *res)
+{
+	char why[256];
+
+	if (exec_check_upgrade(head->data, head_len, key, &res->protocol, why,
+			       sizeof(why)) < 0) {
+		res->protocol = 0;
+		set_msg(res, EXEC_ERROR, "unable to upgrade streaming request: %s",
+			why);
+		return;
+	}
+	run_stream(k, head->data + head_len, head->len - head_len, res);
+}
+
+static void attempt_once(struct http_client *c, const char *path,
+			 long long deadline, long timeout_ms,
+			 struct attempt *at, struct exec_result *res)
+{
+	struct conn k;
+	struct buf head = BUF_INIT(HEAD_MAX + RECV_CHUNK);
+	size_t head_len = 0;
+	char key[25];
+
+	memset(&k, 0, sizeof(k));
+	memset(at, 0, sizeof(*at));
+	res->http_status = 0;
+	res->protocol = 0;
+	k.c = c;
+	k.deadline = deadline;
+	k.timeout_ms = timeout_ms;
+	k.scratch = xmalloc(RECV_CHUNK);
+	clock_gettime(CLOCK_MONOTONIC, &k.start);
+	if (ws_make_key(key) < 0) {
+		set_msg(res, EXEC_ERROR, "cannot generate a WebSocket key");
+	} else if (conn_open(&k, path, res) == 0 &&
+		   send_request(&k, path, key, at, res) == 0 &&
+		   read_head(&k, &head, &head_len, res) == 0) {
+		res->http_status = exec_head_status(head.data, head_len);
+		log_status(&k, path, head.data, head_len);
+		if (res->http_status < 0) {
+			res->http_status = 0;
+			set_msg(res, EXEC_ERROR, "malformed HTTP status line in "
+				"the upgrade response");
+		} else if (res->http_status != 101) {
+			at->status = res->http_status;
+			upgrade_failed(&k, &head, head_len, at, res);
+		} else {
+			upgraded(&k, &head, head_len, key, res);
+		}
+	}
+	buf_release(&head);
+	conn_close(&k);
+}
+
+/* ---- public ---- */
+
+static void result_init(struct exec_result *res, size_t max_output)
+{
+	memset(res, 0, sizeof(*res));
+	res->outcome = EXEC_ERROR;
+	res->exit_code = -1;
+	buf_init(&res->out, max_output);
+	buf_init(&res->err, max_output);
+}
+
+int exec_run(struct http_client *c, const struct exec_request *rq,
+	     struct exec_result *res)
+{
+	long timeout_ms = rq->timeout_ms > 0 ? rq->timeout_ms : DEFAULT_TIMEOUT_MS;
+	long long deadline = now_ms() + timeout_ms;
+	char *path = rq->namespace && rq->pod ? exec_path(rq) : NULL;
+	int attempt, reauthed = 0;
+
+	result_init(res, rq->max_output ? rq->max_output : DEFAULT_MAX_OUTPUT);
+	if (!rq->namespace || !rq->pod || !rq->argv || !rq->argv[0]) {
+		free(path);
+		set_msg(res, EXEC_ERROR, "exec needs a namespace, a pod and a command");
+		return -1;
+	}
+	if (!path) {
+		set_msg(res, EXEC_ERROR, "exec command line is too long");
+		return -1;
+	}
+	for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+		struct attempt at;
+		long delay;
+
+		attempt_once(c, path, deadline, timeout_ms, &at, res);
+		if (at.status == 401 && !reauthed) {
+			reauthed = 1;
+			if (http_client_reauth(c, at.gen, NULL) == 0)
+				continue;
+		}
+		delay = http_retry_delay_ms(at.status, at.retry_after, attempt);
+		if (delay < 0 || delay >= remaining_ms(deadline))
+			break;
+		log_at(6, "exec: server answered %ld, retrying in %ld ms",
+		       at.status, delay);
+		sleep_ms(delay);
+	}
+	free(path);
+	return res->outcome == EXEC_SUCCESS || res->outcome == EXEC_EXIT_CODE
+		       ? 0 : -1;
+}
+
+void exec_result_release(struct exec_result *res)
+{
+	buf_release(&res->out);
+	buf_release(&res->err);
+}
+
+const char *exec_outcome_name(enum exec_outcome o)
+{
+	switch (o) {
+	case EXEC_SUCCESS:
+		return "success";
+	case EXEC_EXIT_CODE:
+		return "exit-code";
+	case EXEC_FAILED:
+		return "failed";
+	case EXEC_NO_STATUS:
+		return "no-status";
+	case EXEC_ERROR:
+		return "error";
+	case EXEC_TIMEOUT:
+		return "timeout";
+	}
+	return "unknown";
+}
+
+/* ---- the status channel ---- */
+
+static const char *json_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* strconv.ParseUint(s, 10, 8): digits only, 0..255. */
+static int parse_exit_code(const char *s)
+{
+	int v = 0;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (v > 255)
+			return -1;
+	}
+	return v;
+}
+
+static void decode_exit(const cJSON *j, struct exec_result *res)
+{
+	const cJSON *details = cJSON_GetObjectItemCaseSensitive(j, "details");
+	const cJSON *causes = cJSON_GetObjectItemCaseSensitive(details, "causes");
+	const cJSON *list = cJSON_IsArray(causes) ? causes : NULL;
+	const cJSON *cause;
+
+	if (!cJSON_IsObject(details)) {
+		set_msg(res, EXEC_ERROR, "error stream protocol error: details "
+			"must be set");
+		return;
+	}
+	cJSON_ArrayForEach(cause, list) {
+		const char *reason = json_str(cause, "reason");
+		const char *msg = json_str(cause, "message");
+		int code;
+
+		if (!reason || strcmp(reason, "ExitCode"))
+			continue;
+		code = parse_exit_code(msg);
+		if (code < 0) {
+			set_msg(res, EXEC_ERROR, "error stream protocol error: "
+				"invalid exit code value \"%.64s\"", msg ? msg : "");
+			return;
+		}
+		res->exit_code = code;
+		set_msg(res, EXEC_EXIT_CODE, "command terminated with exit code %d",
+			code);
+		return;
+	}
+	set_msg(res, EXEC_ERROR, "error stream protocol error: no ExitCode "
+		"cause given");
+}
+
+void exec_decode_status(const char *json, size_t len, struct exec_result *res)
+{
+	cJSON *j = parse_json(json, len);
+	const char *status = json_str(j, "status");
+
+	res->exit_code = -1;
+	if (!cJSON_IsObject(j)) {
+		set_msg(res, EXEC_ERROR, "error stream protocol error: invalid "
+			"JSON in \"%.200s\"", len ? json : "");
+	} else if (status && !strcmp(status, "Success")) {
+		res->exit_code = 0;
+		set_msg(res, EXEC_SUCCESS, "%s", "");
+	} else if (status && !strcmp(status, "Failure")) {
+		const char *reason = json_str(j, "reason");
+		const char *msg = json_str(j, "message");
+		if (reason && !strcmp(reason, "NonZeroExitCode"))
+			decode_exit(j, res);
+		else
+			set_msg(res, EXEC_FAILED, "%s", msg && *msg ? msg :
+				"the server could not run the command");
+	} else {
+		set_msg(res, EXEC_ERROR, "error stream protocol error: unknown "
+			"error");
+	}
+	cJSON_Delete(j);
+}

@@ -1,0 +1,147 @@
+/* Checks: facts in, results out (checks.md A-I and M).
+ *
+ * A check never sees a socket, JSON or the probe's raw text: it judges
+ * struct probe_facts (what the probe read inside the pod) and struct
+ * pod_spec_facts (what the pod object asks for), plus a small
+ * struct check_context for what one pod cannot know about itself.
+ *
+ * Every check is defined once, in the table behind check_def() (name,
+ * family, rank, default remedy), so output, ranking and docs agree.
+ *
+ * Ownership: struct check_results owns its array and every detail and
+ * remedy string in it; check_results_release() frees them all.  The name
+ * of a result points into the static table (or, for results the caller
+ * adds, to a string that must outlive the results).
+ */
+#ifndef CHECK_CHECK_H
+#define CHECK_CHECK_H
+
+#include <stddef.h>
+
+struct probe_facts;
+struct pod_spec_facts;
+
+enum check_status {
+	CHECK_OK = 0,
+	CHECK_WARN,
+	CHECK_FAIL,
+	CHECK_SKIPPED,  /* could not look, or not applicable: never a pass */
+};
+
+/* "ok", "warn", "fail", "skipped" (product.md). */
+const char *check_status_name(enum check_status s);
+
+/* product.md's column families, in table order. */
+enum check_family {
+	FAM_RDMA = 0,
+	FAM_GPUDIRECT,
+	FAM_GDRCOPY,
+	FAM_NVLINK,
+	FAM_UCX,
+	FAM_NIXL,
+	FAM_EFA,
+	FAM_ENV,
+	FAM_LIMITS,
+	FAM_POD,
+	FAM_LOGS,
+	FAM_TRANSFER,
+	FAM__COUNT
+};
+
+/* "RDMA", "GPUDIRECT", ... exactly as product.md spells them. */
+const char *check_family_name(enum check_family f);
+
+/* The fabric KV transfer rides on. */
+enum fabric {
+	FABRIC_UNKNOWN = 0,
+	FABRIC_INFINIBAND,
+	FABRIC_ROCE,
+	FABRIC_EFA,
+	FABRIC_NVLINK,  /* single pod / single process tree, or GB200 MNNVL */
+	FABRIC_TCP,     /* no RDMA device: KV moves over sockets */
+};
+
+/* "unknown", "infiniband", "roce", "efa", "nvlink", "tcp". */
+const char *fabric_name(enum fabric f);
+
+/* Result flags. */
+#define CHECK_F_NA 0x1  /* skipped because the check does not apply here
+			 * (EFA rules on InfiniBand, NVSwitch on PCIe): it
+			 * leaves nothing unproven, unlike "could not look". */
+
+struct check_result {
+	const char *name;         /* stable id, e.g. "gpudirect-peermem" */
+	enum check_family family;
+	enum check_status status;
+	char *detail;             /* owned; one line, what was seen; never NULL */
+	char *remedy;             /* owned; one line; NULL when status is ok */
+	int rank;                 /* smaller = more fundamental (fix first) */
+	unsigned flags;           /* CHECK_F_* */
+};
+
+struct check_results {
+	struct check_result *v;
+	size_t n, cap;
+	enum fabric fabric;       /* what check_pod() concluded for this pod */
+};
+
+#define CHECK_RESULTS_INIT { NULL, 0, 0, FABRIC_UNKNOWN }
+
+void check_results_init(struct check_results *r);
+/* Appends a copy of *res (detail and remedy are duplicated; name is not). */
+void check_results_add(struct check_results *r, const struct check_result *res);
+/* Frees all strings and the array; r may be reused after check_results_init. */
+void check_results_release(struct check_results *r);
+/* The first result with this name, or NULL. */
+const struct check_result *check_results_find(const struct check_results *r,
+					      const char *name);
+/* Worst status among results of one family; CHECK_SKIPPED when the family
+ * has only skipped results, and -1 when it has none (the table prints "-"). */
+int check_results_family_status(const struct check_results *r,
+				enum check_family f);
+
+/* One check of the table. */
+struct check_def {
+	const char *name;
+	enum check_family family;
+	int rank;
+	const char *rule;         /* one line: what it judges (checks.md id) */
+	const char *remedy;       /* default remedy when not ok */
+};
+
+/* NULL when name is unknown. */
+const struct check_def *check_def(const char *name);
+/* The whole table, in rank order; *n receives its length. */
+const struct check_def *check_defs(size_t *n);
+
+/* What a pod alone does not know.  Zero-initialise, then set what is
+ * known; all fields are optional. */
+struct check_context {
+	const char *node;         /* for remedies ("on node gpu-a2"); NULL unknown */
+	const char *role;         /* "prefill", "decode", "worker"; NULL unknown */
+	/* 1: KV moves between pods (disaggregated P/D in separate pods), so
+	 * NVLink cannot carry it and RDMA is required (checks.md D1, N2);
+	 * 0: one pod / aggregated; -1 or 0-initialised with kv_known == 0:
+	 * unknown, assumed 1 for prefill/decode roles. */
+	int kv_cross_pod;
+	/* 1: prefill and decode run on different nodes. */
+	int kv_cross_node;
+	int kv_known;             /* 1 when the two fields above were set */
+	size_t npods;             /* worker pods in the deployment, 0 unknown */
+	enum fabric expected;     /* from the recipe; FABRIC_UNKNOWN if not known */
+	long expected_rate_gbps;  /* fleet's RDMA port rate; 0: per-pod mode */
+};
+
+/* Runs every check on one probed pod and appends results to out (which
+ * the caller initialised); sets out->fabric.  spec and ctx may be NULL. */
+void check_pod(const struct probe_facts *f, const struct pod_spec_facts *spec,
+	       const struct check_context *ctx, struct check_results *out);
+
+/* For a pod that could not be probed (not Running, exec refused, report
+ * unparseable): one skipped "pod-probe" result carrying reason, plus the
+ * pod-spec checks (checks.md M) that need no exec when spec is given. */
+void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,
+			const struct check_context *ctx,
+			struct check_results *out);
+
+#endif

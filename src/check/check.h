@@ -74,18 +74,31 @@ struct check_result {
 	enum check_family family;
 	enum check_status status;
 	char *detail;             /* owned; one line, what was seen; never NULL */
-	char *remedy;             /* owned; one line; NULL when status is ok */
+	char *remedy;             /* owned; one line; NULL when ok or not applicable */
 	int rank;                 /* smaller = more fundamental (fix first) */
 	unsigned flags;           /* CHECK_F_* */
+};
+
+/* What check_pod() saw of the software stack, for -o wide and for the
+ * prefill/decode comparison in verdict.c.  "" when unknown; values longer
+ * than the arrays are truncated (display only). */
+struct check_summary {
+	char ucx_version[32];
+	char nixl_version[32];
+	char nixl_backend[32];      /* "UCX", "LIBFABRIC", "UCX,GDS"... */
+	char libfabric_version[32];
+	char driver_version[32];
+	char ucx_tls[128];          /* effective UCX_TLS, "" when unset */
 };
 
 struct check_results {
 	struct check_result *v;
 	size_t n, cap;
 	enum fabric fabric;       /* what check_pod() concluded for this pod */
+	struct check_summary summary;
 };
 
-#define CHECK_RESULTS_INIT { NULL, 0, 0, FABRIC_UNKNOWN }
+#define CHECK_RESULTS_INIT { 0 }
 
 void check_results_init(struct check_results *r);
 /* Appends a copy of *res (detail and remedy are duplicated; name is not). */

@@ -1,0 +1,90 @@
+/* Shared by the check families; not part of the API (see check.h). */
+#ifndef CHECK_INTERNAL_H
+#define CHECK_INTERNAL_H
+
+#include "check/check.h"
+
+/* Index into the definition table; order here is table order. */
+enum check_id {
+	CK_POD_PROBE,
+	CK_LIMITS_GPUS,
+	CK_RDMA_DEVICES,
+	CK_EFA_DEVICES,
+	CK_POD_RDMA_RESOURCE,
+	CK_RDMA_PORTS,
+	CK_RDMA_VERBS,
+	CK_EFA_PROVIDER,
+	CK_LIMITS_MEMLOCK,
+	CK_POD_IPC_LOCK,
+	CK_UCX_RDMA,
+	CK_ENV_UCX_TLS,
+	CK_ENV_UCX_NET_DEVICES,
+	CK_ENV_FI,
+	CK_UCX_CUDA,
+	CK_GPUDIRECT_PEERMEM,
+	CK_EFA_HMEM,
+	CK_GPUDIRECT_UCX_MD,
+	CK_ENV_UCX_GPUDIRECT,
+	CK_NIXL_INSTALLED,
+	CK_NIXL_PLUGIN,
+	CK_NIXL_BACKEND,
+	CK_ENV_UCX_RNDV,
+	CK_UCX_VERSION,
+	CK_ENV_NCCL_NET,
+	CK_ENV_NCCL_P2P,
+	CK_RDMA_ROCE,
+	CK_NVLINK_IMEX,
+	CK_NVLINK_FABRIC,
+	CK_NVLINK_LINKS,
+	CK_RDMA_RATE,
+	CK_GPUDIRECT_AFFINITY,
+	CK_LIMITS_DRIVER,
+	CK_POD_SHM,
+	CK_POD_HOST_IPC,
+	CK_GDRCOPY_DRIVER,
+	CK_GDRCOPY_UCX,
+	CK__COUNT
+};
+
+/* Everything a family needs, resolved once by check_pod(). */
+struct check_input {
+	const struct probe_facts *f;        /* NULL for unprobed pods */
+	const struct pod_spec_facts *spec;  /* never NULL (all -1 if unknown) */
+	const struct check_context *ctx;    /* never NULL */
+	enum fabric fabric;                 /* detected (check_fabric) */
+	int cross_pod;                      /* resolved: KV leaves the pod */
+	char on_node[96];                   /* " on node X" or "" */
+};
+
+/* Appends one result; remedy NULL takes the table's default (ignored for
+ * ok).  detail is printf-formatted. */
+void emit(struct check_results *out, enum check_id id, enum check_status st,
+	  const char *remedy, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* A not-applicable skip (CHECK_F_NA). */
+void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* 1 when KV transfer needs RDMA on this pod (cross-pod on IB/RoCE/EFA,
+ * or unknown fabric with RDMA hardware). */
+int needs_rdma(const struct check_input *in);
+int is_rdma_fabric(enum fabric f);
+
+/* The families: each appends its results. */
+void check_rdma(const struct check_input *in, struct check_results *out);
+void check_gpudirect(const struct check_input *in, struct check_results *out);
+void check_gdrcopy(const struct check_input *in, struct check_results *out);
+void check_nvlink(const struct check_input *in, struct check_results *out);
+void check_ucx(const struct check_input *in, struct check_results *out);
+void check_nixl(const struct check_input *in, struct check_results *out);
+void check_efa(const struct check_input *in, struct check_results *out);
+void check_env(const struct check_input *in, struct check_results *out);
+void check_limits(const struct check_input *in, struct check_results *out);
+void check_podspec(const struct check_input *in, struct check_results *out);
+
+/* Fabric detection from facts and context (checks.md N1). */
+enum fabric check_fabric(const struct probe_facts *f,
+			 const struct pod_spec_facts *spec,
+			 const struct check_context *ctx);
+
+#endif

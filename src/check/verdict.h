@@ -1,0 +1,81 @@
+/* Verdicts: per pod and over the whole deployment (product.md "Results",
+ * checks.md N).
+ *
+ *   READY       fast-path evidence for the fabric the pod will use, no
+ *               warn, no fail, and nothing skipped that could have
+ *               disproved it (a not-applicable skip, CHECK_F_NA, is fine).
+ *   NOT READY   at least one fail (or a fail across pods, e.g. prefill
+ *               and decode on different NIXL backends).
+ *   UNVERIFIED  no fail, but a warn, a skip, an unprobed pod or a missing
+ *               fast path leaves the fast path unproven.
+ *
+ * Ownership: struct pod_record only borrows; struct verdict owns every
+ * string and array in it and is freed with verdict_release().
+ */
+#ifndef CHECK_VERDICT_H
+#define CHECK_VERDICT_H
+
+#include <stddef.h>
+
+#include "check/check.h"
+
+enum verdict_status {
+	VERDICT_READY = 0,
+	VERDICT_NOT_READY,
+	VERDICT_UNVERIFIED,
+};
+
+/* "READY", "NOT READY", "UNVERIFIED". */
+const char *verdict_name(enum verdict_status v);
+/* 0, 2, 3 (product.md exit codes). */
+int verdict_exit_code(enum verdict_status v);
+
+/* One worker pod as the caller (cmd/check.c) saw it.  All borrowed. */
+struct pod_record {
+	const char *name;
+	const char *node;                    /* NULL or "" when unknown */
+	const char *role;                    /* prefill, decode, worker, "" */
+	int probed;                          /* 0: error says why */
+	const char *error;
+	const struct check_results *results; /* may be NULL when !probed */
+};
+
+enum verdict_status verdict_pod(const struct pod_record *p);
+
+/* A line below the table.  Grouped across pods: one finding per check
+ * and status, naming the pods it affects; heterogeneity findings have
+ * name "heterogeneity". */
+struct verdict_finding {
+	const char *name;         /* check name (static) */
+	enum check_family family;
+	enum check_status status;
+	int rank;
+	char *text;               /* owned, one line */
+	char *remedy;             /* owned, one line, or NULL */
+};
+
+struct verdict {
+	enum verdict_status status;
+	int exit_code;
+	enum fabric fabric;       /* most common among probed pods */
+	char *fix_first;          /* owned; one line; NULL unless NOT READY */
+	char *unconfirmed;        /* owned; one line; NULL unless UNVERIFIED */
+	struct verdict_finding *findings;  /* owned; worst first, then rank */
+	size_t nfindings;
+	size_t npods, nprobed, nready, nnot_ready, nunverified;
+};
+
+/* Consolidates n pods (n may be 0: UNVERIFIED, "no worker pods").  The
+ * caller releases out with verdict_release(). */
+void verdict_compute(const struct pod_record *pods, size_t n,
+		     struct verdict *out);
+void verdict_release(struct verdict *v);
+
+/* "3 of 8 pods: a, b, c" / "all 8 pods" with at most max names, then
+ * "and N more".  Exposed for tests and for the table's finding lines.
+ * idx lists the affected pods by index into pods; returns an owned
+ * string. */
+char *verdict_pod_list(const struct pod_record *pods, size_t npods,
+		       const size_t *idx, size_t nidx, size_t max);
+
+#endif

@@ -1,0 +1,541 @@
+/* Facts read from one pod (or the local node) by the probe script.
+ *
+ * This is the data model the checks (src/check/) are written against: the
+ * probe report (report.h) is split into sections, and one parser per tool
+ * output fills one part of a struct probe_facts.  Checks never see report
+ * text, only these fields.
+ *
+ * Every source carries a struct probe_src saying whether it was looked at,
+ * was absent (tool or file missing: exit 127), failed (with its exit status
+ * and the first error-looking line) or answered.  A check must turn
+ * NOT_LOOKED and ABSENT into "skipped, because ...", never into a pass or a
+ * fail, and must not trust an empty list when the source is not OK.  A
+ * source can be FAILED and still hold data: ibstat prints the devices it
+ * could stat before an ibpanic (exit 255).
+ *
+ * Sizes: everything is held in fixed arrays so that facts from a hostile or
+ * broken pod stay bounded; a list that had more entries than fit counts them
+ * in its `dropped` field.  Strings are NUL-terminated and truncated to fit.
+ * The few heap fields (env, NIXL lines, UCX configure line) belong to the
+ * struct and are freed by probe_facts_release().
+ *
+ * Numbers: -1 means "not reported" where 0 is a meaningful value.
+ */
+#ifndef PROBE_FACTS_H
+#define PROBE_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/err.h"
+
+/* ---- Provenance of every fact -------------------------------------- */
+
+enum probe_status {
+	PROBE_NOT_LOOKED = 0, /* section missing from the report */
+	PROBE_ABSENT,         /* rc 127: tool, file or directory not there */
+	PROBE_FAILED,         /* other non-zero rc (124: timed out) */
+	PROBE_OK,             /* rc 0 (the data may still be empty) */
+};
+
+struct probe_src {
+	enum probe_status status;
+	int rc;               /* exit status as reported; -1 if cut short */
+	int timed_out;        /* rc 124 */
+	char err[160];        /* FAILED: first error-looking line of output */
+};
+
+const char *probe_status_name(enum probe_status s);
+
+/* ---- RDMA devices (A1-A7) ------------------------------------------ */
+
+#define PROBE_MAX_RDMA_DEVS 32
+#define PROBE_MAX_PORTS 4
+#define PROBE_MAX_GID_INDEX 64  /* GID facts kept for indices below this */
+
+enum probe_link_layer { PROBE_LL_UNKNOWN = 0, PROBE_LL_IB, PROBE_LL_ETH };
+
+/* IB port state codes as the kernel numbers them (state file "4: ACTIVE"). */
+enum probe_port_state {
+	PROBE_PORT_UNKNOWN = 0,
+	PROBE_PORT_DOWN = 1,
+	PROBE_PORT_INIT = 2,
+	PROBE_PORT_ARMED = 3,
+	PROBE_PORT_ACTIVE = 4,
+	PROBE_PORT_ACTIVE_DEFER = 5,
+};
+
+/* Physical state codes ("5: LinkUp"). */
+enum probe_phys_state {
+	PROBE_PHYS_UNKNOWN = 0,
+	PROBE_PHYS_SLEEP = 1,
+	PROBE_PHYS_POLLING = 2,
+	PROBE_PHYS_DISABLED = 3,
+	PROBE_PHYS_TRAINING = 4,
+	PROBE_PHYS_LINKUP = 5,
+	PROBE_PHYS_ERROR_RECOVERY = 6,
+	PROBE_PHYS_PHY_TEST = 7,
+};
+
+struct probe_rdma_port {
+	int num;                        /* port number, 1-based */
+	enum probe_port_state state;
+	enum probe_phys_state phys_state;
+	double rate_gbps;               /* 0 = not reported */
+	char rate_str[32];              /* "4X NDR" when given */
+	enum probe_link_layer link_layer;
+	int base_lid, sm_lid;           /* -1 = not reported */
+	int active_mtu, max_mtu;        /* bytes (ibv_devinfo); -1 = not reported */
+	/* GID table (sysfs only; RoCE A6), indices < PROBE_MAX_GID_INDEX. */
+	int n_gids;                     /* non-zero GIDs seen */
+	int n_roce_v1, n_roce_v2;       /* typed "IB/RoCE v1", "RoCE v2" */
+	int first_roce_v2;              /* index, -1 when none */
+	uint64_t roce_v2_mask;          /* bit i: GID i is RoCE v2 */
+	uint64_t ipv4_mask;             /* bit i: GID i is IPv4-mapped */
+	char gid_ndev[32];              /* netdev of the first RoCE v2 GID */
+	int netdev_up;                  /* ibdev2netdev: 1 Up, 0 Down, -1 n/a */
+};
+
+struct probe_rdma_dev {
+	char name[32];                  /* mlx5_0, rdmap79s0, efa_0 */
+	char hca_type[24];              /* "MT4129" (sysfs, ibstat) */
+	int part_id;                    /* 4129 (ConnectX-7); -1 unknown */
+	char fw_ver[32];
+	char board_id[32];
+	char transport[24];             /* ibv_devinfo "InfiniBand (0)" */
+	char netdev[32];                /* sysfs device/net or ibdev2netdev */
+	int nports_declared;            /* "Number of ports"/phys_port_cnt; -1 */
+	int nports;
+	struct probe_rdma_port port[PROBE_MAX_PORTS];
+};
+
+/* One list per source: sysfs, ibstat, ibstatus, ibv_devinfo, ibdev2netdev. */
+struct probe_rdma_list {
+	struct probe_src src;
+	int ndevs;
+	int dropped;                    /* devices beyond PROBE_MAX_RDMA_DEVS */
+	int no_devices;                 /* tool said "No IB devices found" */
+	int truncated;                  /* last device cut short (excerpt/panic) */
+	struct probe_rdma_dev dev[PROBE_MAX_RDMA_DEVS];
+};
+
+/* /dev/infiniband (A1). */
+struct probe_dev_ib {
+	struct probe_src src;           /* ABSENT: no /dev/infiniband */
+	int n_uverbs;                   /* uverbsN character devices */
+	int rdma_cm;                    /* /dev/infiniband/rdma_cm present */
+	int n_umad;
+};
+
+/* ---- Kernel modules and GPUDirect plumbing (B1-B3, C1) ------------- */
+
+enum probe_module {
+	PROBE_MOD_NVIDIA = 0,
+	PROBE_MOD_NVIDIA_PEERMEM,
+	PROBE_MOD_NV_PEER_MEM,
+	PROBE_MOD_GDRDRV,
+	PROBE_MOD_EFA,
+	PROBE_MOD_IB_CORE,
+	PROBE_MOD_IB_UVERBS,
+	PROBE_MOD_MLX5_IB,
+	PROBE_MOD_MLX5_CORE,
+	PROBE_MOD_NVIDIA_UVM,
+	PROBE_MOD_NVIDIA_FS,
+	PROBE_MOD_COUNT,
+};
+
+const char *probe_module_name(enum probe_module m);
+
+struct probe_modules {
+	struct probe_src proc_src;      /* /proc/modules (or lsmod text) */
+	struct probe_src sys_src;       /* /sys/module/<name> */
+	int loaded[PROBE_MOD_COUNT];    /* 1 loaded, 0 not seen */
+	int live[PROBE_MOD_COUNT];      /* /proc/modules state "Live" */
+	char version[PROBE_MOD_COUNT][24]; /* /sys/module/<m>/version */
+	/* /sys/kernel/mm/memory_peers (legacy peer-memory API). */
+	struct probe_src peers_src;     /* ABSENT: directory missing */
+	int nv_mem_peer;                /* memory_peers/nv_mem present */
+	char nv_mem_version[24];
+	/* /dev/gdrdrv and /proc/devices. */
+	struct probe_src gdrdrv_src;
+	int gdrdrv_dev;                 /* /dev/gdrdrv is a char device */
+	int gdrdrv_in_proc_devices;     /* -1 unknown */
+};
+
+/* /proc/driver/nvidia/version (B2, H6). */
+struct probe_nvdriver {
+	struct probe_src src;
+	int open_module;                /* 1 open, 0 proprietary, -1 unknown */
+	char version[32];               /* "535.161.08" */
+};
+
+/* ---- GPUs, topology, NVLink, fabric (D, B4, H6-H7) ----------------- */
+
+#define PROBE_MAX_GPUS 16
+#define PROBE_MAX_NICS 32
+#define PROBE_MAX_NVLINKS 24
+
+enum probe_fabric_state {
+	PROBE_FABRIC_UNKNOWN = 0,       /* not reported */
+	PROBE_FABRIC_NA,                /* "N/A" (PCIe boards; SKIP) */
+	PROBE_FABRIC_NOT_STARTED,
+	PROBE_FABRIC_IN_PROGRESS,
+	PROBE_FABRIC_COMPLETED,
+	PROBE_FABRIC_OTHER,
+};
+
+struct probe_gpu {
+	char bus_id[24];                /* "00000000:19:00.0" */
+	char name[64];                  /* "NVIDIA H100 80GB HBM3" */
+	char uuid[48];
+	enum probe_fabric_state fabric_state;
+	char fabric_state_str[32];      /* as printed */
+	char fabric_status[40];         /* "Success", "N/A", ... */
+	char clique_id[24];
+	char cluster_uuid[48];
+	char health_summary[32];        /* "Healthy", "Unhealthy", "" */
+	char health_bandwidth[32];      /* "Full", "" */
+};
+
+/* nvidia-smi -q (filtered in the pod to the lines below). */
+struct probe_nvsmi {
+	struct probe_src src;
+	char driver_version[32];
+	char cuda_version[16];
+	int attached;                   /* "Attached GPUs"; -1 not reported */
+	int ngpus;
+	int dropped;
+	struct probe_gpu gpu[PROBE_MAX_GPUS];
+};
+
+enum probe_topo_link {
+	PROBE_TOPO_UNKNOWN = 0,
+	PROBE_TOPO_SELF,                /* X */
+	PROBE_TOPO_NV,                  /* NV#, count in .nv */
+	PROBE_TOPO_PIX,
+	PROBE_TOPO_PXB,
+	PROBE_TOPO_PHB,
+	PROBE_TOPO_NODE,
+	PROBE_TOPO_SYS,
+};
+
+struct probe_topo_cell {
+	unsigned char link;             /* enum probe_topo_link */
+	unsigned char nv;               /* number of bonded NVLinks for NV# */
+};
+
+/* nvidia-smi topo -m. */
+struct probe_topo {
+	struct probe_src src;
+	int ngpus;                      /* GPU columns in the header */
+	int nnics;                      /* NIC columns in the header */
+	int gpu_rows;                   /* GPU rows actually printed */
+	char nic_name[PROBE_MAX_NICS][32]; /* NIC Legend ("mlx5_0"), else "NIC0" */
+	struct probe_topo_cell gpu_gpu[PROBE_MAX_GPUS][PROBE_MAX_GPUS];
+	struct probe_topo_cell gpu_nic[PROBE_MAX_GPUS][PROBE_MAX_NICS];
+	char cpu_affinity[PROBE_MAX_GPUS][48];
+	int numa[PROBE_MAX_GPUS];       /* -1 when N/A or absent */
+};
+
+const char *probe_topo_link_name(enum probe_topo_link l);
+
+struct probe_nvlink_gpu {
+	int index;
+	char name[64];
+	int nlinks;
+	double speed_gbs[PROBE_MAX_NVLINKS]; /* GB/s; 0 when <inactive> */
+	int inactive[PROBE_MAX_NVLINKS];
+	int n_inactive;
+};
+
+/* nvidia-smi nvlink --status.  Empty output on PCIe boards (ngpus 0). */
+struct probe_nvlink {
+	struct probe_src src;
+	int ngpus;
+	int dropped;
+	struct probe_nvlink_gpu gpu[PROBE_MAX_GPUS];
+};
+
+/* The most common active link speed of one GPU (the "nominal" one the
+ * degraded links are compared with); 0 when it has no active link. */
+double probe_nvlink_mode_speed(const struct probe_nvlink_gpu *g);
+
+/* ---- UCX (E1-E5) ---------------------------------------------------- */
+
+#define PROBE_MAX_UCX_MDS 48
+#define PROBE_MAX_UCX_TLS 128
+
+/* How the configure line treats an optional feature. */
+enum probe_cfg { PROBE_CFG_DEFAULT = 0, PROBE_CFG_WITH, PROBE_CFG_WITHOUT };
+
+enum probe_ucx_feature {
+	PROBE_UCXF_CUDA = 0,
+	PROBE_UCXF_GDRCOPY,
+	PROBE_UCXF_VERBS,
+	PROBE_UCXF_MLX5,                /* --with-mlx5-dv / --without-mlx5 */
+	PROBE_UCXF_RDMACM,
+	PROBE_UCXF_EFA,
+	PROBE_UCXF_KNEM,
+	PROBE_UCXF_XPMEM,
+	PROBE_UCXF_ROCM,
+	PROBE_UCXF_COUNT,
+};
+
+/* Transports the checks ask about by name. */
+enum probe_ucx_tl {
+	PROBE_TL_CUDA_COPY = 0,
+	PROBE_TL_CUDA_IPC,
+	PROBE_TL_GDR_COPY,
+	PROBE_TL_RC_MLX5,
+	PROBE_TL_DC_MLX5,
+	PROBE_TL_UD_MLX5,
+	PROBE_TL_RC_VERBS,
+	PROBE_TL_UD_VERBS,
+	PROBE_TL_TCP,
+	PROBE_TL_SRD,
+	PROBE_TL_POSIX,
+	PROBE_TL_SYSV,
+	PROBE_TL_CMA,
+	PROBE_TL_SELF,
+	PROBE_TL_COUNT,
+};
+
+const char *probe_ucx_tl_name(enum probe_ucx_tl t);
+
+struct probe_ucx_md {
+	char name[32];                  /* "mlx5_0", "cuda_cpy", "tcp" */
+	char component[32];             /* "ib", "cuda_cpy", "tcp", ... */
+	int host;                       /* memory types list host */
+	int cuda;                       /* memory types list cuda (not managed) */
+	int cuda_dmabuf;                /* cuda (...) flags contain dmabuf */
+	char cuda_flags[64];            /* "access,alloc,reg,detect" */
+};
+
+struct probe_ucx_tl_entry {
+	char name[24];                  /* "rc_mlx5" */
+	char device[32];                /* "mlx5_0:1", "cuda", "eth0" */
+	char md[32];                    /* memory domain it was listed under */
+	char type[16];                  /* "network", "accelerator", ... */
+};
+
+struct probe_ucx {
+	struct probe_src v_src;         /* ucx_info -v */
+	struct probe_src d_src;         /* ucx_info -d */
+	char version[32];               /* "1.17.0" */
+	int major, minor, patch;        /* -1 when unknown */
+	char library_path[256];
+	char *configured;               /* whole configure line, owned; may be NULL */
+	enum probe_cfg feature[PROBE_UCXF_COUNT];
+	int nmds, mds_dropped;
+	struct probe_ucx_md md[PROBE_MAX_UCX_MDS];
+	int ntls, tls_dropped;
+	struct probe_ucx_tl_entry tl[PROBE_MAX_UCX_TLS];
+	int tl_count[PROBE_TL_COUNT];   /* instances of each known transport */
+	/* Summaries of the memory domains. */
+	int n_ib_mds;                   /* component "ib" */
+	int n_ib_mds_cuda;              /* ... of which list cuda memory */
+	int cuda_cpy_dmabuf;            /* cuda_cpy md lists dmabuf: 1/0, -1 n/a */
+};
+
+/* ---- libfabric / EFA (G2, G3) --------------------------------------- */
+
+#define PROBE_MAX_FI 32
+
+struct probe_fi_entry {
+	char provider[32];              /* "efa", "efa;ofi_rxd" */
+	char fabric[64];
+	char domain[40];                /* "efa_0-rdm", "rdmap79s0-rdm" */
+	char version[16];
+	char type[24];                  /* "FI_EP_RDM" */
+	char protocol[24];
+};
+
+struct probe_fi {
+	struct probe_src src;           /* fi_info -p efa (FI_LOG_LEVEL=warn) */
+	struct probe_src hmem_src;      /* fi_info -p efa -c FI_HMEM */
+	int nentries, dropped;
+	struct probe_fi_entry entry[PROBE_MAX_FI];
+	int n_efa_rdm;                  /* provider exactly "efa", FI_EP_RDM */
+	int n_hmem_entries;             /* entries listed with -c FI_HMEM */
+	int no_data;                    /* "fi_getinfo: -61" */
+	int hmem_p2p_unavailable;       /* log: FI_HMEM_CUDA P2P not available */
+	int hmem_cuda_reg_failed;       /* log: failed to register CUDA buffer */
+};
+
+/* ---- Limits and capabilities (E5, H1, H2) --------------------------- */
+
+#define PROBE_UNLIMITED (-2LL)
+
+#define PROBE_CAP_IPC_LOCK 14
+#define PROBE_CAP_SYS_ADMIN 21
+#define PROBE_CAP_SYS_RESOURCE 24
+
+struct probe_limits {
+	struct probe_src limits_src;    /* /proc/<pid>/limits */
+	struct probe_src status_src;    /* /proc/<pid>/status */
+	long long memlock_soft;         /* bytes, PROBE_UNLIMITED, -1 unknown */
+	long long memlock_hard;
+	int have_caps;                  /* CapEff was read */
+	uint64_t cap_eff, cap_prm, cap_bnd;
+	int ipc_lock;                   /* CapEff bit 14 */
+	int sys_resource;               /* CapEff bit 24 */
+	int sys_admin;                  /* CapEff bit 21 */
+};
+
+/* ---- NIXL (F1, F2) -------------------------------------------------- */
+
+#define PROBE_MAX_NIXL_PLUGINS 32
+
+enum probe_nixl_tool {
+	PROBE_NIXL_TOOL_NIXLBENCH = 0,
+	PROBE_NIXL_TOOL_NIXL_EXAMPLE,
+	PROBE_NIXL_TOOL_KVBENCH,
+	PROBE_NIXL_TOOL_COUNT,
+};
+
+struct probe_nixl {
+	struct probe_src plugins_src;   /* plugin directories listing */
+	struct probe_src tools_src;
+	struct probe_src python_src;    /* python3 -c 'import nixl' */
+	struct probe_src versions_src;  /* /opt/dynamo/nixl-versions.txt */
+	char prefix[256];               /* NIXL_PREFIX */
+	char plugin_dir[256];           /* first directory that had plugins */
+	int nplugins, plugins_dropped;
+	char plugin[PROBE_MAX_NIXL_PLUGINS][48]; /* "libplugin_UCX.so" */
+	int tool[PROBE_NIXL_TOOL_COUNT];/* 1 on PATH */
+	int python_ok;                  /* import worked */
+	char python_version[32];        /* distribution version, "0.9.0" */
+	char python_dist[24];           /* "nixl", "nixl-cu12" */
+	char python_module[256];        /* nixl.__file__ */
+	char **version_lines;           /* nixl-versions.txt, owned */
+	size_t nversion_lines;
+};
+
+/* Plugin "libplugin_UCX.so" listed?  name is "UCX", "LIBFABRIC", ... */
+int probe_nixl_has_plugin(const struct probe_nixl *n, const char *name);
+
+/* ---- Transport environment (I) --------------------------------------- */
+
+struct probe_env_var {
+	char *name;                     /* owned */
+	char *value;                    /* owned */
+};
+
+/* /proc/1/environ, filtered in the pod to transport prefixes. */
+struct probe_env {
+	struct probe_src src;
+	size_t n;
+	struct probe_env_var *var;      /* owned array of n */
+	size_t dropped;
+};
+
+/* Value of NAME, or NULL when unset. */
+const char *probe_env_get(const struct probe_env *env, const char *name);
+
+/* ---- Kernel ----------------------------------------------------------- */
+
+struct probe_kernel {
+	struct probe_src src;
+	char release[64];               /* "5.15.0-105-generic" */
+	int major, minor;               /* -1 when unknown */
+};
+
+/* ---- The whole pod ---------------------------------------------------- */
+
+struct probe_facts {
+	int version;                    /* report format version (1) */
+	int complete;                   /* the report ended with its done line */
+	char timeout_mode[16];          /* "coreutils", "busybox", "none" */
+	struct probe_kernel kernel;
+	struct probe_nvdriver nvdriver;
+	struct probe_rdma_list sysfs_ib;    /* /sys/class/infiniband */
+	struct probe_rdma_list ibstat;
+	struct probe_rdma_list ibstatus;
+	struct probe_rdma_list ibv_devinfo;
+	struct probe_rdma_list ibdev2netdev;
+	struct probe_dev_ib dev_ib;
+	struct probe_modules modules;
+	struct probe_nvsmi nvsmi;
+	struct probe_topo topo;
+	struct probe_nvlink nvlink;
+	struct probe_ucx ucx;
+	struct probe_fi fi;
+	struct probe_limits limits_self;    /* the probe's own shell */
+	struct probe_limits limits_pid1;    /* the container's main process */
+	struct probe_nixl nixl;
+	struct probe_env env;
+};
+
+/* init: everything NOT_LOOKED and empty; release: frees the heap fields
+ * and re-inits.  new/free for callers that keep many (the struct is large,
+ * ~150 KiB: do not put it on a small stack). */
+void probe_facts_init(struct probe_facts *f);
+void probe_facts_release(struct probe_facts *f);
+struct probe_facts *probe_facts_new(void);
+void probe_facts_free(struct probe_facts *f);
+
+/* Parses a whole probe report (report.h) into f, which must have been
+ * initialised.  -1 with e set (ERR_PROTOCOL) when the text is not a
+ * probe report or has a version this build does not understand; f is then
+ * left initialised and empty.  Sections it does not know are ignored. */
+int probe_parse_report(const char *text, size_t len, struct probe_facts *f,
+		       struct err *e);
+
+/* ---- One parser per tool output --------------------------------------
+ *
+ * Pure functions: bytes in, facts out, no I/O.  They accept what the tool
+ * prints (tabs or spaces, CRLF, missing final newline, excerpts cut off
+ * anywhere, prompt lines around it) and ignore lines they do not know.
+ * They fill data fields only, never the probe_src of the part they fill
+ * (probe_parse_report does that from the section's rc).  Each returns the
+ * number of top-level items it found (devices, GPUs, entries...). */
+
+/* "dev/attr=value" lines (see probe.sh, section sysfs_ib). */
+int probe_parse_sysfs_ib(const char *t, size_t n, struct probe_rdma_list *l);
+int probe_parse_ibstat(const char *t, size_t n, struct probe_rdma_list *l);
+int probe_parse_ibstatus(const char *t, size_t n, struct probe_rdma_list *l);
+int probe_parse_ibv_devinfo(const char *t, size_t n, struct probe_rdma_list *l);
+int probe_parse_ibdev2netdev(const char *t, size_t n, struct probe_rdma_list *l);
+/* "uverbs0 c" lines (section dev_infiniband). */
+int probe_parse_dev_ib(const char *t, size_t n, struct probe_dev_ib *d);
+
+/* /proc/modules or lsmod lines. */
+int probe_parse_modules(const char *t, size_t n, struct probe_modules *m);
+/* "name version=..." lines (section sys_module). */
+int probe_parse_sys_module(const char *t, size_t n, struct probe_modules *m);
+/* Section memory_peers ("nv_mem version=...") and gdrdrv ("dev=char",
+ * "proc_devices=yes|no"). */
+int probe_parse_memory_peers(const char *t, size_t n, struct probe_modules *m);
+int probe_parse_gdrdrv(const char *t, size_t n, struct probe_modules *m);
+int probe_parse_nvdriver(const char *t, size_t n, struct probe_nvdriver *d);
+
+int probe_parse_nvsmi_q(const char *t, size_t n, struct probe_nvsmi *s);
+int probe_parse_topo(const char *t, size_t n, struct probe_topo *tp);
+int probe_parse_nvlink(const char *t, size_t n, struct probe_nvlink *nv);
+
+int probe_parse_ucx_v(const char *t, size_t n, struct probe_ucx *u);
+int probe_parse_ucx_d(const char *t, size_t n, struct probe_ucx *u);
+
+/* fi_info -p efa output, with libfabric log lines mixed in. */
+int probe_parse_fi_info(const char *t, size_t n, struct probe_fi *fi);
+
+int probe_parse_limits(const char *t, size_t n, struct probe_limits *l);
+int probe_parse_status_caps(const char *t, size_t n, struct probe_limits *l);
+
+/* Sections nixl_plugins ("prefix=", "dir=", "plugin="), nixl_tools
+ * ("nixlbench=/path" or "nixlbench="), nixl_python ("module=",
+ * "version=DIST VERSION"), nixl_versions (raw lines). */
+int probe_parse_nixl_plugins(const char *t, size_t n, struct probe_nixl *x);
+int probe_parse_nixl_tools(const char *t, size_t n, struct probe_nixl *x);
+int probe_parse_nixl_python(const char *t, size_t n, struct probe_nixl *x);
+int probe_parse_nixl_versions(const char *t, size_t n, struct probe_nixl *x);
+
+/* NAME=VALUE lines; lines whose name is not a transport variable are
+ * dropped again here, so a bad probe cannot smuggle other variables in. */
+int probe_parse_env(const char *t, size_t n, struct probe_env *env);
+/* 1 if NAME is one of the transport variables the probe may report. */
+int probe_env_allowed(const char *name, size_t len);
+
+int probe_parse_kernel(const char *t, size_t n, struct probe_kernel *k);
+
+#endif

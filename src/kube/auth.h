@@ -17,4 +17,8 @@ int auth_prepare(struct kube_config *cfg, struct err *e);
  * to refresh or the refresh failed (message in e). */
 int auth_refresh(struct kube_config *cfg, struct err *e);
 
+/* For tests: how long an exec plugin may run before it is killed
+ * (default 60 s; ms <= 0 restores the default). */
+void auth_set_plugin_timeout_ms(long ms);
+
 #endif

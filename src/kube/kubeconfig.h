@@ -30,6 +30,12 @@ struct kube_overrides {
 	const char *password;
 	int insecure_skip_tls_verify; /* -1 unset, 0, 1 */
 	long request_timeout_ms;      /* 0: none given */
+	/* impersonation: --as, --as-uid, --as-group (repeatable),
+	 * --as-user-extra ("key=value", repeatable); lists NULL-terminated */
+	const char *as;
+	const char *as_uid;
+	const char *const *as_groups;
+	const char *const *as_user_extra;
 };
 
 #define KUBE_OVERRIDES_INIT { .insecure_skip_tls_verify = -1 }
@@ -43,6 +49,9 @@ struct kube_exec_plugin {
 	char *install_hint;
 	char *interactive_mode; /* Never | IfAvailable | Always */
 	int provide_cluster_info;
+	/* The cluster's extension "client.authentication.k8s.io/exec" as
+	 * JSON, passed as spec.cluster.config; NULL when absent. */
+	char *cluster_config_json;
 };
 
 /* Resolved settings; every string is owned by the struct. */
@@ -74,6 +83,19 @@ struct kube_config {
 	int disable_compression;
 	long timeout_ms;          /* --request-timeout; 0 = none */
 	int in_cluster;
+
+	/* Impersonation headers (Impersonate-User, -Uid, -Group,
+	 * -Extra-<key>); lists NULL-terminated, "key=value" for extras. */
+	char *impersonate_user;
+	char *impersonate_uid;
+	char **impersonate_groups;
+	char **impersonate_extra;
+
+	/* Set by auth_prepare() when the token or client certificate came
+	 * from the exec plugin (auth_refresh() then re-runs it), with the
+	 * plugin's expirationTimestamp in Unix seconds (0: none given). */
+	int creds_from_exec;
+	long long exec_expiry;
 };
 
 /* Loads and resolves.  On failure returns -1 with a kubectl-worded message
@@ -86,5 +108,18 @@ void kubeconfig_release(struct kube_config *cfg);
 /* Parses --request-timeout as kubectl does ("0", "5", "5s", "2m", "1h30m").
  * Returns 0 and the value in ms, or -1 with kubectl's error text in e. */
 int kubeconfig_parse_timeout(const char *s, long *ms, struct err *e);
+
+/* For tests and fuzzing. */
+
+/* kubeconfig_load() with data as the one and only kubeconfig file, named
+ * path (for messages and relative paths); ov->kubeconfig is ignored. */
+int kubeconfig_load_buffer(const char *data, size_t len, const char *path,
+			   const struct kube_overrides *ov,
+			   struct kube_config *cfg, struct err *e);
+
+/* Test-only: the environment variable DI_SERVICEACCOUNT_DIR replaces
+ * /var/run/secrets/kubernetes.io/serviceaccount (token, ca.crt, namespace)
+ * so that in-cluster loading can be tested outside a pod. */
+#define KUBECONFIG_SA_DIR_ENV "DI_SERVICEACCOUNT_DIR"
 
 #endif

@@ -47,7 +47,8 @@ struct material {
 struct problems {
 	char *msg[MAX_CONFIG_ERRORS];
 	size_t n;
-	int empty_cluster;
+	int empty_cluster;  /* "cluster has no server defined" */
+	int no_server;      /* the cluster has other settings but no server */
 };
 
 static const char *nonempty(const char *s)
@@ -323,7 +324,7 @@ static void validate_cluster(const struct selection *s, struct problems *p,
 		problem(p, xstrdup("cluster has no server defined"));
 		return;
 	}
-	if (!c->server)
+	if (!c->server && ++p->no_server)
 		problem(p, *s->cluster_name ?
 			   xasprintf("no server found for cluster \"%s\"", s->cluster_name) :
 			   xstrdup("default cluster has no server defined"));
@@ -566,25 +567,29 @@ static int resolve(const struct kc_set *set, const struct kube_overrides *ov,
 		   struct kube_config *cfg, struct err *e)
 {
 	struct selection sel;
-	struct problems p = { { NULL }, 0, 0 };
+	struct problems p = { { NULL }, 0, 0, 0 };
 	struct material m;
-	int rc;
+	int rc, files_empty;
 
 	memset(cfg, 0, sizeof(*cfg));
 	memset(&m, 0, sizeof(m));
 	if (select_entries(set, ov, &sel, e) < 0)
 		return -1;
+	files_empty = cluster_is_empty(&sel.cluster);
 	override_cluster(&sel.cluster, ov);
 	override_user(&sel.user, ov);
 	validate(&sel, &p, &m);
-	if (p.n == 1 && p.empty_cluster) {
+	/* Nothing configured but perhaps a CA or TLS flag: the in-cluster
+	 * case.  --server is a configuration of its own: client-go then does
+	 * not send the pod's token. */
+	if (p.n == 1 && (p.empty_cluster || (p.no_server && files_empty && !nonempty(ov->server)))) {
 		problems_release(&p);
 		material_release(&m);
 		memset(&m, 0, sizeof(m));
 		rc = empty_config(&sel, ov, cfg, e);
 		if (rc <= 0)
 			return rc;
-		p.empty_cluster = 0;
+		p.empty_cluster = p.no_server = 0;
 		validate(&sel, &p, &m);
 	}
 	rc = p.n ? config_error(&p, e) : fill_config(&sel, ov, &m, cfg, e);

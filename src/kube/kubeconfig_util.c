@@ -81,7 +81,9 @@ char *kc_abs_path(const char *dir, const char *path)
 		return NULL;
 	if (path[0] == '/' || !dir)
 		return xstrdup(path);
-	return xasprintf("%s/%s", dir, path);
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;   /* filepath.Join cleans "./x" to "x" */
+	return xasprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", path);
 }
 
 /* Go's StdEncoding skips only CR and LF; anything else outside the

@@ -1,0 +1,84 @@
+/* The transport environment of the container's main process (I).  The
+ * probe already filtered it in the pod; the same list is applied again
+ * here so that nothing else is ever kept, whatever the pod sent. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/xalloc.h"
+
+#define MAX_ENV 512
+
+/* Prefixes (ending in '_') and exact names; env-vars.md sections 1-6. */
+static const char *const allowed[] = {
+	"UCX_", "NIXL_", "NCCL_", "FI_", "OFI_NCCL_", "MOONCAKE_", "VLLM_NIXL_",
+	"GLOO_SOCKET_IFNAME", "TP_SOCKET_IFNAME", "OMPI_MCA_btl_tcp_if_include",
+	"VLLM_HOST_IP", "MASTER_ADDR",
+};
+
+int probe_env_allowed(const char *name, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
+		n = strlen(allowed[i]);
+		if (allowed[i][n - 1] == '_' ? (len > n && !memcmp(name, allowed[i], n))
+					     : (len == n && !memcmp(name, allowed[i], n)))
+			return 1;
+	}
+	return 0;
+}
+
+static int name_ok(struct pslice k)
+{
+	size_t i;
+
+	for (i = 0; i < k.n; i++) {
+		char c = k.s[i];
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		      (c >= '0' && c <= '9') || c == '_'))
+			return 0;
+	}
+	return k.n > 0 && k.n <= 128;
+}
+
+const char *probe_env_get(const struct probe_env *env, const char *name)
+{
+	size_t i;
+
+	/* The last definition wins, as in a process environment. */
+	for (i = env->n; i-- > 0;)
+		if (!strcmp(env->var[i].name, name))
+			return env->var[i].value;
+	return NULL;
+}
+
+int probe_parse_env(const char *t, size_t n, struct probe_env *env)
+{
+	struct ptext it;
+	struct pslice line;
+	int added = 0;
+
+	ptext_init(&it, t, n);
+	while (ptext_line(&it, &line)) {
+		const char *eq = line.n ? memchr(line.s, '=', line.n) : NULL;
+		struct pslice k, v;
+		if (!eq)
+			continue;
+		k = ps_make(line.s, (size_t)(eq - line.s));
+		v = ps_from(line, k.n + 1);
+		if (!name_ok(k) || !probe_env_allowed(k.s, k.n))
+			continue;
+		if (env->n >= MAX_ENV) {
+			env->dropped++;
+			continue;
+		}
+		env->var = xrealloc(env->var, (env->n + 1) * sizeof *env->var);
+		env->var[env->n].name = xstrndup(k.s, k.n);
+		env->var[env->n].value = xstrndup(v.s, v.n < 4096 ? v.n : 4096);
+		env->n++;
+		added++;
+	}
+	return added;
+}

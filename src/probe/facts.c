@@ -1,0 +1,256 @@
+/* The facts' lifecycle and the whole-report parser: each known section is
+ * handed to its parser and its rc turned into the source's status. */
+#include "facts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "report.h"
+#include "../util/xalloc.h"
+
+const char *probe_status_name(enum probe_status s)
+{
+	switch (s) {
+	case PROBE_NOT_LOOKED: return "not looked";
+	case PROBE_ABSENT: return "absent";
+	case PROBE_FAILED: return "failed";
+	case PROBE_OK: return "ok";
+	}
+	return "?";
+}
+
+static void rdma_list_init(struct probe_rdma_list *l)
+{
+	memset(l, 0, sizeof *l);
+}
+
+static void limits_init(struct probe_limits *l)
+{
+	memset(l, 0, sizeof *l);
+	l->memlock_soft = l->memlock_hard = -1;
+}
+
+void probe_facts_init(struct probe_facts *f)
+{
+	int i;
+
+	memset(f, 0, sizeof *f);
+	f->kernel.major = f->kernel.minor = -1;
+	f->nvdriver.open_module = -1;
+	rdma_list_init(&f->sysfs_ib);
+	f->modules.gdrdrv_in_proc_devices = -1;
+	f->nvsmi.attached = -1;
+	for (i = 0; i < PROBE_MAX_GPUS; i++)
+		f->topo.numa[i] = -1;
+	f->ucx.major = f->ucx.minor = f->ucx.patch = -1;
+	f->ucx.cuda_cpy_dmabuf = -1;
+	limits_init(&f->limits_self);
+	limits_init(&f->limits_pid1);
+}
+
+void probe_facts_release(struct probe_facts *f)
+{
+	size_t i;
+
+	free(f->ucx.configured);
+	for (i = 0; i < f->nixl.nversion_lines; i++)
+		free(f->nixl.version_lines[i]);
+	free(f->nixl.version_lines);
+	for (i = 0; i < f->env.n; i++) {
+		free(f->env.var[i].name);
+		free(f->env.var[i].value);
+	}
+	free(f->env.var);
+	probe_facts_init(f);
+}
+
+struct probe_facts *probe_facts_new(void)
+{
+	struct probe_facts *f = xmalloc(sizeof *f);
+	probe_facts_init(f);
+	return f;
+}
+
+void probe_facts_free(struct probe_facts *f)
+{
+	if (!f)
+		return;
+	probe_facts_release(f);
+	free(f);
+}
+
+/* The line most likely to say what went wrong: the first one that looks
+ * like an error, else the first non-empty one. */
+static void first_error(char *dst, size_t dstsz, const char *t, size_t n)
+{
+	static const char *const words[] = {
+		"error", "fail", "panic", "not found", "denied", "no such",
+		"unable", "cannot", "invalid", "not permitted", "timed out",
+	};
+	struct ptext it;
+	struct pslice line, first = { NULL, 0 };
+	size_t i;
+
+	ptext_init(&it, t, n);
+	while (ptext_line(&it, &line)) {
+		line = ps_trim(line);
+		if (!line.n)
+			continue;
+		if (!first.s)
+			first = line;
+		for (i = 0; i < sizeof words / sizeof words[0]; i++)
+			if (ps_find_ci(line, words[i]) >= 0)
+				goto found;
+	}
+	line = first;
+found:
+	ps_copy(dst, dstsz, line);
+	for (i = 0; dst[i]; i++)
+		if ((unsigned char)dst[i] < 0x20 || (unsigned char)dst[i] == 0x7f)
+			dst[i] = ' ';
+}
+
+static void src_set(struct probe_src *s, const struct probe_section *sec)
+{
+	s->rc = sec->complete ? sec->rc : -1;
+	s->timed_out = sec->rc == 124;
+	s->err[0] = '\0';
+	if (sec->complete && sec->rc == 0) {
+		s->status = PROBE_OK;
+	} else if (sec->complete && sec->rc == 127) {
+		s->status = PROBE_ABSENT;
+	} else {
+		s->status = PROBE_FAILED;
+		if (!sec->complete)
+			strcpy(s->err, "output cut short");
+		else if (s->timed_out)
+			strcpy(s->err, "timed out");
+		else
+			first_error(s->err, sizeof s->err, sec->body, sec->len);
+	}
+}
+
+typedef void handler_fn(const struct probe_section *s, struct probe_facts *f);
+
+/* Sets the source from the rc and, unless absent, parses the body. */
+#define SECTION(fn, srcexpr, parser, target)                                 \
+	static void fn(const struct probe_section *s, struct probe_facts *f) \
+	{                                                                    \
+		src_set(&(srcexpr), s);                                      \
+		if ((srcexpr).status != PROBE_ABSENT)                        \
+			(void)parser(s->body, s->len, &(target));            \
+	}
+
+SECTION(h_kernel, f->kernel.src, probe_parse_kernel, f->kernel)
+SECTION(h_nvdriver, f->nvdriver.src, probe_parse_nvdriver, f->nvdriver)
+SECTION(h_sysfs_ib, f->sysfs_ib.src, probe_parse_sysfs_ib, f->sysfs_ib)
+SECTION(h_dev_ib, f->dev_ib.src, probe_parse_dev_ib, f->dev_ib)
+SECTION(h_ibstat, f->ibstat.src, probe_parse_ibstat, f->ibstat)
+SECTION(h_ibstatus, f->ibstatus.src, probe_parse_ibstatus, f->ibstatus)
+SECTION(h_ibv, f->ibv_devinfo.src, probe_parse_ibv_devinfo, f->ibv_devinfo)
+SECTION(h_ibdev2netdev, f->ibdev2netdev.src, probe_parse_ibdev2netdev, f->ibdev2netdev)
+SECTION(h_modules, f->modules.proc_src, probe_parse_modules, f->modules)
+SECTION(h_sys_module, f->modules.sys_src, probe_parse_sys_module, f->modules)
+SECTION(h_peers, f->modules.peers_src, probe_parse_memory_peers, f->modules)
+SECTION(h_gdrdrv, f->modules.gdrdrv_src, probe_parse_gdrdrv, f->modules)
+SECTION(h_nvsmi, f->nvsmi.src, probe_parse_nvsmi_q, f->nvsmi)
+SECTION(h_topo, f->topo.src, probe_parse_topo, f->topo)
+SECTION(h_nvlink, f->nvlink.src, probe_parse_nvlink, f->nvlink)
+SECTION(h_ucx_v, f->ucx.v_src, probe_parse_ucx_v, f->ucx)
+SECTION(h_ucx_d, f->ucx.d_src, probe_parse_ucx_d, f->ucx)
+SECTION(h_fi, f->fi.src, probe_parse_fi_info, f->fi)
+SECTION(h_lim_self, f->limits_self.limits_src, probe_parse_limits, f->limits_self)
+SECTION(h_st_self, f->limits_self.status_src, probe_parse_status_caps, f->limits_self)
+SECTION(h_lim_pid1, f->limits_pid1.limits_src, probe_parse_limits, f->limits_pid1)
+SECTION(h_st_pid1, f->limits_pid1.status_src, probe_parse_status_caps, f->limits_pid1)
+SECTION(h_nixl_plugins, f->nixl.plugins_src, probe_parse_nixl_plugins, f->nixl)
+SECTION(h_nixl_tools, f->nixl.tools_src, probe_parse_nixl_tools, f->nixl)
+SECTION(h_nixl_python, f->nixl.python_src, probe_parse_nixl_python, f->nixl)
+SECTION(h_nixl_versions, f->nixl.versions_src, probe_parse_nixl_versions, f->nixl)
+SECTION(h_env, f->env.src, probe_parse_env, f->env)
+
+/* fi_info -c FI_HMEM lists only the entries that support FI_HMEM. */
+static void h_fi_hmem(const struct probe_section *s, struct probe_facts *f)
+{
+	struct probe_fi *tmp;
+
+	src_set(&f->fi.hmem_src, s);
+	if (f->fi.hmem_src.status == PROBE_ABSENT)
+		return;
+	tmp = xcalloc(1, sizeof *tmp);
+	probe_parse_fi_info(s->body, s->len, tmp);
+	f->fi.n_hmem_entries = tmp->nentries;
+	f->fi.hmem_p2p_unavailable |= tmp->hmem_p2p_unavailable;
+	f->fi.hmem_cuda_reg_failed |= tmp->hmem_cuda_reg_failed;
+	free(tmp);
+}
+
+static void h_meta(const struct probe_section *s, struct probe_facts *f)
+{
+	struct ptext it;
+	struct pslice line, k, v;
+
+	ptext_init(&it, s->body, s->len);
+	while (ptext_line(&it, &line))
+		if (ps_split(line, '=', &k, &v) && ps_eq(k, "timeout"))
+			ps_copy(f->timeout_mode, sizeof f->timeout_mode, v);
+}
+
+static const struct {
+	const char *name;
+	handler_fn *fn;
+} handlers[] = {
+	{ "meta", h_meta },
+	{ "kernel", h_kernel },
+	{ "nvidia_driver", h_nvdriver },
+	{ "sysfs_ib", h_sysfs_ib },
+	{ "dev_infiniband", h_dev_ib },
+	{ "ibstat", h_ibstat },
+	{ "ibstatus", h_ibstatus },
+	{ "ibv_devinfo", h_ibv },
+	{ "ibdev2netdev", h_ibdev2netdev },
+	{ "proc_modules", h_modules },
+	{ "sys_module", h_sys_module },
+	{ "memory_peers", h_peers },
+	{ "gdrdrv", h_gdrdrv },
+	{ "nvsmi_q", h_nvsmi },
+	{ "nvsmi_topo", h_topo },
+	{ "nvsmi_nvlink", h_nvlink },
+	{ "ucx_info_v", h_ucx_v },
+	{ "ucx_info_d", h_ucx_d },
+	{ "fi_info", h_fi },
+	{ "fi_info_hmem", h_fi_hmem },
+	{ "limits_self", h_lim_self },
+	{ "status_self", h_st_self },
+	{ "limits_pid1", h_lim_pid1 },
+	{ "status_pid1", h_st_pid1 },
+	{ "nixl_plugins", h_nixl_plugins },
+	{ "nixl_tools", h_nixl_tools },
+	{ "nixl_python", h_nixl_python },
+	{ "nixl_versions", h_nixl_versions },
+	{ "env_pid1", h_env },
+};
+
+int probe_parse_report(const char *text, size_t len, struct probe_facts *f,
+		       struct err *e)
+{
+	struct probe_report *r = xmalloc(sizeof *r);
+	size_t i;
+	int j;
+
+	if (probe_report_split(text, len, r, e) < 0) {
+		free(r);
+		return -1;
+	}
+	f->version = r->version;
+	f->complete = r->done;
+	/* Duplicates: the first section of a name counts, like find(). */
+	for (j = 0; j < r->nsections; j++)
+		for (i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+			if (!strcmp(r->section[j].name, handlers[i].name) &&
+			    probe_report_find(r, handlers[i].name) == &r->section[j])
+				handlers[i].fn(&r->section[j], f);
+	free(r);
+	return 0;
+}

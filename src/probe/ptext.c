@@ -1,0 +1,255 @@
+#include "ptext.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+static int blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+void ptext_init(struct ptext *it, const char *t, size_t n)
+{
+	it->p = t;
+	it->end = t ? t + n : t;
+}
+
+int ptext_line(struct ptext *it, struct pslice *line)
+{
+	const char *nl;
+
+	if (!it->p || it->p >= it->end)
+		return 0;
+	nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+	line->s = it->p;
+	line->n = (size_t)((nl ? nl : it->end) - it->p);
+	it->p = nl ? nl + 1 : it->end;
+	if (line->n && line->s[line->n - 1] == '\r')
+		line->n--;
+	return 1;
+}
+
+struct pslice ps_make(const char *s, size_t n)
+{
+	struct pslice x = { s, n };
+	return x;
+}
+
+struct pslice ps_trim(struct pslice x)
+{
+	while (x.n && blank((unsigned char)x.s[0])) {
+		x.s++;
+		x.n--;
+	}
+	while (x.n && blank((unsigned char)x.s[x.n - 1]))
+		x.n--;
+	return x;
+}
+
+size_t ps_indent(struct pslice x)
+{
+	size_t i, col = 0;
+
+	for (i = 0; i < x.n && (x.s[i] == ' ' || x.s[i] == '\t'); i++)
+		col += x.s[i] == '\t' ? 8 : 1;
+	return col;
+}
+
+int ps_eq(struct pslice x, const char *lit)
+{
+	size_t n = strlen(lit);
+	return x.n == n && !memcmp(x.s, lit, n);
+}
+
+int ps_eq_ci(struct pslice x, const char *lit)
+{
+	return x.n == strlen(lit) && ps_starts_ci(x, lit);
+}
+
+int ps_starts(struct pslice x, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return x.n >= n && !memcmp(x.s, prefix, n);
+}
+
+int ps_starts_ci(struct pslice x, const char *prefix)
+{
+	size_t i, n = strlen(prefix);
+
+	if (x.n < n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (lower((unsigned char)x.s[i]) != lower((unsigned char)prefix[i]))
+			return 0;
+	return 1;
+}
+
+static long find(struct pslice x, const char *needle, int ci)
+{
+	size_t i, n = strlen(needle);
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i + n <= x.n; i++) {
+		struct pslice at = { x.s + i, x.n - i };
+		if (ci ? ps_starts_ci(at, needle) : ps_starts(at, needle))
+			return (long)i;
+	}
+	return -1;
+}
+
+long ps_find(struct pslice x, const char *needle)
+{
+	return find(x, needle, 0);
+}
+
+long ps_find_ci(struct pslice x, const char *needle)
+{
+	return find(x, needle, 1);
+}
+
+int ps_split(struct pslice x, char sep, struct pslice *key, struct pslice *val)
+{
+	const char *at = x.n ? memchr(x.s, sep, x.n) : NULL;
+
+	if (!at)
+		return 0;
+	*key = ps_trim(ps_make(x.s, (size_t)(at - x.s)));
+	*val = ps_trim(ps_make(at + 1, x.n - (size_t)(at - x.s) - 1));
+	return 1;
+}
+
+int ps_token(struct pslice *rest, struct pslice *tok)
+{
+	size_t i = 0, j;
+
+	while (i < rest->n && blank((unsigned char)rest->s[i]))
+		i++;
+	if (i == rest->n) {
+		rest->s += rest->n;
+		rest->n = 0;
+		return 0;
+	}
+	for (j = i; j < rest->n && !blank((unsigned char)rest->s[j]); j++)
+		;
+	*tok = ps_make(rest->s + i, j - i);
+	rest->s += j;
+	rest->n -= j;
+	return 1;
+}
+
+struct pslice ps_from(struct pslice x, size_t off)
+{
+	if (off > x.n)
+		off = x.n;
+	return ps_make(x.s + off, x.n - off);
+}
+
+void ps_copy(char *dst, size_t dstsz, struct pslice x)
+{
+	size_t n;
+
+	if (!dstsz)
+		return;
+	n = x.n < dstsz - 1 ? x.n : dstsz - 1;
+	if (n)
+		memcpy(dst, x.s, n);
+	dst[n] = '\0';
+}
+
+/* Numbers are copied to a small NUL-terminated buffer first: strtol and
+ * strtod must never run past the slice. */
+static size_t numbuf(struct pslice x, char *buf, size_t bufsz)
+{
+	x = ps_trim(x);
+	ps_copy(buf, bufsz, x);
+	return strlen(buf);
+}
+
+int ps_long(struct pslice x, long *out)
+{
+	char buf[32], *end;
+	long v;
+
+	if (!numbuf(x, buf, sizeof buf))
+		return 0;
+	if (!(buf[0] >= '0' && buf[0] <= '9') && buf[0] != '-' && buf[0] != '+')
+		return 0;
+	v = strtol(buf, &end, 10);
+	if (end == buf)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int ps_long_auto(struct pslice x, long *out)
+{
+	char buf[32], *end;
+	long v;
+
+	if (!numbuf(x, buf, sizeof buf) || !(buf[0] >= '0' && buf[0] <= '9'))
+		return 0;
+	v = strtol(buf, &end, 0);
+	if (end == buf)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int ps_double(struct pslice x, double *out)
+{
+	char buf[32], *end;
+	double v;
+	size_t i;
+
+	if (!numbuf(x, buf, sizeof buf) || !(buf[0] >= '0' && buf[0] <= '9'))
+		return 0;
+	/* Only plain decimals: strtod would also take hex, inf and nan. */
+	for (i = 0; buf[i] && ((buf[i] >= '0' && buf[i] <= '9') || buf[i] == '.'); i++)
+		;
+	buf[i] = '\0';
+	v = strtod(buf, &end);
+	if (end == buf)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int ps_hex64(struct pslice x, unsigned long long *out)
+{
+	unsigned long long v = 0;
+	size_t i, digits = 0;
+
+	x = ps_trim(x);
+	for (i = 0; i < x.n && digits < 16; i++, digits++) {
+		int c = lower((unsigned char)x.s[i]), d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else
+			break;
+		v = (v << 4) | (unsigned)d;
+	}
+	if (!digits)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int ps_is_digits(struct pslice x)
+{
+	size_t i;
+
+	if (!x.n)
+		return 0;
+	for (i = 0; i < x.n; i++)
+		if (x.s[i] < '0' || x.s[i] > '9')
+			return 0;
+	return 1;
+}

@@ -1,0 +1,218 @@
+/* ucx_info -v (E2) and ucx_info -d (B1b, B2, C2, E3).  Lines start with '#'
+ * in both; prompt lines and other tools' output around them are skipped. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/xalloc.h"
+
+static const char *const tl_names[PROBE_TL_COUNT] = {
+	"cuda_copy", "cuda_ipc", "gdr_copy", "rc_mlx5", "dc_mlx5", "ud_mlx5",
+	"rc_verbs", "ud_verbs", "tcp", "srd", "posix", "sysv", "cma", "self",
+};
+
+const char *probe_ucx_tl_name(enum probe_ucx_tl t)
+{
+	return (unsigned)t < PROBE_TL_COUNT ? tl_names[t] : "?";
+}
+
+/* configure switches: name as in --with-NAME / --without-NAME. */
+static const struct { const char *opt; enum probe_ucx_feature f; } features[] = {
+	{ "cuda", PROBE_UCXF_CUDA }, { "gdrcopy", PROBE_UCXF_GDRCOPY },
+	{ "verbs", PROBE_UCXF_VERBS }, { "mlx5-dv", PROBE_UCXF_MLX5 },
+	{ "mlx5", PROBE_UCXF_MLX5 }, { "rdmacm", PROBE_UCXF_RDMACM },
+	{ "efa", PROBE_UCXF_EFA }, { "knem", PROBE_UCXF_KNEM },
+	{ "xpmem", PROBE_UCXF_XPMEM }, { "rocm", PROBE_UCXF_ROCM },
+};
+
+static void configure_flags(struct probe_ucx *u, struct pslice v)
+{
+	struct pslice rest = v, tok, name;
+	size_t i;
+
+	while (ps_token(&rest, &tok)) {
+		enum probe_cfg how;
+		if (ps_starts(tok, "--without-")) {
+			how = PROBE_CFG_WITHOUT;
+			name = ps_from(tok, 10);
+		} else if (ps_starts(tok, "--with-")) {
+			how = PROBE_CFG_WITH;
+			name = ps_from(tok, 7);
+		} else {
+			continue;
+		}
+		if (ps_find(name, "=") >= 0) {
+			long eq = ps_find(name, "=");
+			struct pslice val = ps_from(name, (size_t)eq + 1);
+			name.n = (size_t)eq;
+			if (ps_eq(val, "no"))
+				how = PROBE_CFG_WITHOUT;
+		}
+		for (i = 0; i < sizeof features / sizeof features[0]; i++)
+			if (ps_eq(name, features[i].opt))
+				u->feature[features[i].f] = how;
+	}
+}
+
+static void version(struct probe_ucx *u, struct pslice v)
+{
+	long x;
+	struct pslice rest = v, tok;
+
+	if (!ps_token(&rest, &tok))
+		return;
+	ps_copy(u->version, sizeof u->version, tok);
+	u->major = ps_long(tok, &x) ? (int)x : -1;
+	for (int part = 1; part <= 2; part++) {
+		long dot = ps_find(tok, ".");
+		if (dot < 0)
+			break;
+		tok = ps_from(tok, (size_t)dot + 1);
+		if (!ps_long(tok, &x))
+			break;
+		*(part == 1 ? &u->minor : &u->patch) = (int)x;
+	}
+}
+
+/* "# Key: value" -> key and value; 0 for other lines. */
+static int hash_kv(struct pslice line, struct pslice *k, struct pslice *v)
+{
+	line = ps_trim(line);
+	if (!ps_starts(line, "#"))
+		return 0;
+	return ps_split(ps_from(line, 1), ':', k, v);
+}
+
+int probe_parse_ucx_v(const char *t, size_t n, struct probe_ucx *u)
+{
+	struct ptext it;
+	struct pslice line, k, v;
+	int found = 0;
+
+	ptext_init(&it, t, n);
+	while (ptext_line(&it, &line)) {
+		if (!hash_kv(line, &k, &v))
+			continue;
+		if (ps_eq(k, "Library version") || ps_eq(k, "UCT version")) {
+			version(u, v);
+			found = 1;
+		} else if (ps_eq(k, "Library path")) {
+			ps_copy(u->library_path, sizeof u->library_path, v);
+		} else if (ps_eq(k, "Configured with")) {
+			free(u->configured);
+			u->configured = xstrndup(v.s, v.n < 4096 ? v.n : 4096);
+			configure_flags(u, v);
+		}
+	}
+	return found;
+}
+
+/* "host (access,reg,cache), cuda (access,alloc,reg,detect), cuda-managed (...)" */
+static void memory_types(struct probe_ucx_md *md, struct pslice v)
+{
+	while (v.n) {
+		long open = ps_find(v, "("), close;
+		struct pslice name, flags;
+		if (open < 0)
+			break;
+		name = ps_trim(ps_make(v.s, (size_t)open));
+		while (name.n && name.s[0] == ',')
+			name = ps_trim(ps_from(name, 1));
+		flags = ps_from(v, (size_t)open + 1);
+		close = ps_find(flags, ")");
+		if (close < 0)
+			close = (long)flags.n;
+		flags.n = (size_t)close;
+		if (ps_eq(name, "host")) {
+			md->host = 1;
+		} else if (ps_eq(name, "cuda")) {
+			md->cuda = 1;
+			md->cuda_dmabuf = ps_find(flags, "dmabuf") >= 0;
+			ps_copy(md->cuda_flags, sizeof md->cuda_flags, flags);
+		}
+		v = ps_from(v, (size_t)open + 1 + (size_t)close + 1);
+	}
+}
+
+static struct probe_ucx_md *new_md(struct probe_ucx *u, struct pslice name)
+{
+	struct probe_ucx_md *md;
+
+	if (u->nmds >= PROBE_MAX_UCX_MDS) {
+		u->mds_dropped++;
+		return NULL;
+	}
+	md = &u->md[u->nmds++];
+	memset(md, 0, sizeof *md);
+	ps_copy(md->name, sizeof md->name, name);
+	return md;
+}
+
+static struct probe_ucx_tl_entry *new_tl(struct probe_ucx *u, struct pslice name,
+					 const struct probe_ucx_md *md)
+{
+	struct probe_ucx_tl_entry *tl;
+	int i;
+
+	for (i = 0; i < PROBE_TL_COUNT; i++)
+		if (ps_eq(name, tl_names[i]))
+			u->tl_count[i]++;
+	if (u->ntls >= PROBE_MAX_UCX_TLS) {
+		u->tls_dropped++;
+		return NULL;
+	}
+	tl = &u->tl[u->ntls++];
+	memset(tl, 0, sizeof *tl);
+	ps_copy(tl->name, sizeof tl->name, name);
+	if (md)
+		memcpy(tl->md, md->name, sizeof tl->md);
+	return tl;
+}
+
+static void summarise(struct probe_ucx *u)
+{
+	int i;
+
+	u->n_ib_mds = u->n_ib_mds_cuda = 0;
+	u->cuda_cpy_dmabuf = -1;
+	for (i = 0; i < u->nmds; i++) {
+		const struct probe_ucx_md *md = &u->md[i];
+		if (!strcmp(md->component, "ib")) {
+			u->n_ib_mds++;
+			u->n_ib_mds_cuda += md->cuda;
+		}
+		if (!strcmp(md->component, "cuda_cpy") || !strcmp(md->name, "cuda_cpy"))
+			u->cuda_cpy_dmabuf = md->cuda_dmabuf;
+	}
+}
+
+int probe_parse_ucx_d(const char *t, size_t n, struct probe_ucx *u)
+{
+	struct ptext it;
+	struct pslice line, k, v;
+	struct probe_ucx_md *md = NULL;
+	struct probe_ucx_tl_entry *tl = NULL;
+
+	ptext_init(&it, t, n);
+	while (ptext_line(&it, &line)) {
+		if (!hash_kv(line, &k, &v))
+			continue;
+		if (ps_eq(k, "Memory domain")) {
+			md = new_md(u, v);
+			tl = NULL;
+		} else if (ps_eq(k, "Component") && md) {
+			ps_copy(md->component, sizeof md->component, v);
+		} else if (ps_eq(k, "memory types") && md) {
+			memory_types(md, v);
+		} else if (ps_eq(k, "Transport")) {
+			tl = new_tl(u, v, md);
+		} else if (ps_eq(k, "Device") && tl) {
+			ps_copy(tl->device, sizeof tl->device, v);
+		} else if (ps_eq(k, "Type") && tl) {
+			ps_copy(tl->type, sizeof tl->type, v);
+		}
+	}
+	summarise(u);
+	return u->ntls;
+}

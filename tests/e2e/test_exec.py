@@ -1,0 +1,356 @@
+#!/usr/bin/python3
+"""End-to-end tests of pod exec (src/kube/exec.c) against the test cluster.
+
+Runs build/tools/di_exec (the TEST-ONLY driver for exec_run) against
+tests/cluster/fakecluster in v5 mode (API server >= 1.30, stream translator)
+and v4 mode (legacy kubelet path), and with each exec fault the server can
+inject.  Every case runs under a deadline and checks the outcome, the
+numbers and the wording of the message.
+
+    /usr/bin/python3 tests/e2e/test_exec.py [-v] [-k PATTERN]
+
+Environment: DI_TOOLS (directory holding di_exec; default build/tools).
+Prints "e2e-exec: N passed, N failed" last; exits non-zero on failure.
+"""
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOLS = os.environ.get("DI_TOOLS") or os.path.join(ROOT, "build", "tools")
+DI_EXEC = os.path.join(os.path.abspath(TOOLS), "di_exec")
+FAKECLUSTER = os.path.join(ROOT, "tests", "cluster", "fakecluster")
+SCENARIO = os.path.join(ROOT, "tests", "cluster", "scenarios", "basic.yaml")
+
+NS = "demo"
+POD = "qwen-prefill-0"           # running, one container "main"
+NOT_RUNNING = "crashing-0"       # container "main" in the spec, not running
+READY_WAIT_S = 60
+# Slack on top of an exec's own deadline for process start and teardown.
+SLACK_S = 5.0
+
+
+class Cluster:
+    """One fakecluster process; start() returns once it prints READY."""
+
+    def __init__(self, mode, faults=(), env=None):
+        self.mode = mode
+        self.faults = faults
+        self.env = env or {}
+        self.dir = tempfile.mkdtemp(prefix="e2e-exec-")
+        self.kubeconfig = os.path.join(self.dir, "kc")
+        self.proc = None
+        self.log = None
+
+    def start(self):
+        argv = ["/usr/bin/python3", FAKECLUSTER, "--scenario", SCENARIO,
+                "--kubeconfig", self.kubeconfig, "--mode", self.mode,
+                "--log", os.path.join(self.dir, "requests.jsonl")]
+        for f in self.faults:
+            argv += ["--fault", f]
+        env = dict(os.environ)
+        env.update(self.env)
+        self.log = open(os.path.join(self.dir, "server.err"), "wb")
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.log,
+                                     env=env, cwd=self.dir)
+        line = self._read_line(READY_WAIT_S)
+        if not line.startswith("READY "):
+            self.stop()
+            raise RuntimeError("fakecluster did not start (%r); see %s" %
+                               (line, os.path.join(self.dir, "server.err")))
+
+    def _read_line(self, timeout):
+        end = time.monotonic() + timeout
+        data = b""
+        while not data.endswith(b"\n"):
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            r, _, _ = select.select([self.proc.stdout], [], [], left)
+            if not r:
+                break
+            ch = os.read(self.proc.stdout.fileno(), 1)
+            if not ch:
+                break
+            data += ch
+        return data.decode(errors="replace").strip()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc:
+            self.proc.stdout.close()
+        if self.log:
+            self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class ClusterCase(unittest.TestCase):
+    """Starts one server per class; di() runs di_exec against it."""
+
+    MODE = "v5"
+    FAULTS = ()
+    ENV = None
+    cluster = None
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(DI_EXEC, os.X_OK):
+            raise RuntimeError("%s not built (make unit-tests)" % DI_EXEC)
+        cls.cluster = Cluster(cls.MODE, cls.FAULTS, cls.ENV)
+        cls.cluster.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.cluster:
+            cls.cluster.stop()
+
+    def di(self, argv, pod=POD, container=None, context=None, timeout_ms=10000,
+           max_output=None):
+        """Runs one exec; returns (result dict, seconds taken)."""
+        cmd = [DI_EXEC, "--kubeconfig", self.cluster.kubeconfig, "-n", NS]
+        if context:
+            cmd += ["--context", context]
+        if container:
+            cmd += ["-c", container]
+        if timeout_ms is not None:
+            cmd += ["--timeout-ms", str(timeout_ms)]
+        if max_output is not None:
+            cmd += ["--max-output", str(max_output)]
+        cmd += [pod, "--"] + list(argv)
+        wall = (timeout_ms or 60000) / 1000.0 + SLACK_S
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=wall)
+        took = time.monotonic() - t0
+        self.assertEqual(p.returncode, 0, "di_exec failed: %r" % p.stderr[-2000:])
+        lines = p.stdout.decode().splitlines()
+        self.assertEqual(len(lines), 1, "want one JSON line, got %r" % p.stdout[:500])
+        res = json.loads(lines[0])
+        if timeout_ms:
+            self.assertLess(took, timeout_ms / 1000.0 + SLACK_S)
+        return res, took
+
+    def protocol(self):
+        return 5 if self.MODE == "v5" else 4
+
+    def assertOutcome(self, res, outcome, message=None):
+        self.assertEqual(res["outcome"], outcome, res)
+        if message is not None:
+            self.assertIn(message, res["message"], res)
+        # Messages are one line.
+        self.assertNotIn("\n", res["message"])
+
+
+class ExecBehaviour:
+    """Cases that hold in both modes (mixed into a ClusterCase)."""
+
+    def test_streams_are_separated(self):
+        res, _ = self.di(["sh", "-c", "echo out-1; echo err-1 >&2; echo out-2; exit 0"])
+        self.assertOutcome(res, "success")
+        self.assertEqual(res["stdout"], "out-1\nout-2\n")
+        self.assertEqual(res["stderr"], "err-1\n")
+        self.assertEqual(res["exitCode"], 0)
+        self.assertEqual(res["protocol"], self.protocol())
+        self.assertEqual(res["httpStatus"], 101)
+        self.assertFalse(res["truncated"])
+
+    def test_exit_code_3(self):
+        res, _ = self.di(["sh", "-c", "echo before; echo oops >&2; exit 3"])
+        self.assertOutcome(res, "exit-code", "command terminated with exit code 3")
+        self.assertEqual(res["exitCode"], 3)
+        self.assertEqual(res["stdout"], "before\n")
+        self.assertEqual(res["stderr"], "oops\n")
+
+    def test_exit_0(self):
+        res, _ = self.di(["true"])
+        self.assertOutcome(res, "success")
+        self.assertEqual(res["exitCode"], 0)
+        self.assertEqual(res["stdout"], "")
+
+    def test_exit_255_and_signal(self):
+        res, _ = self.di(["sh", "-c", "exit 255"])
+        self.assertOutcome(res, "exit-code")
+        self.assertEqual(res["exitCode"], 255)
+        res, _ = self.di(["sh", "-c", "kill -9 $$"])
+        self.assertOutcome(res, "exit-code")
+        self.assertEqual(res["exitCode"], 137)
+
+    def test_argv_is_passed_verbatim(self):
+        # One command= per element: spaces and URL metacharacters survive.
+        args = ["a b", "c&d=e+f", "#?%/", "", "ünï"]
+        res, _ = self.di(["printf", "[%s]"] + args)
+        self.assertOutcome(res, "success")
+        self.assertEqual(res["stdout"], "".join("[%s]" % a for a in args))
+
+    def test_large_output(self):
+        n = 3000000
+        res, _ = self.di(["sh", "-c", "head -c %d /dev/zero | tr '\\0' x" % n],
+                         timeout_ms=30000)
+        self.assertOutcome(res, "success")
+        self.assertEqual(res["stdoutBytes"], n)
+        self.assertEqual(res["stdout"], "x" * n)
+        self.assertFalse(res["truncated"])
+
+    def test_many_lines(self):
+        res, _ = self.di(["seq", "1", "200000"], timeout_ms=30000)
+        self.assertOutcome(res, "success")
+        self.assertEqual(res["stdout"], "".join("%d\n" % i for i in range(1, 200001)))
+
+    def test_output_cap_truncates_but_keeps_status(self):
+        res, _ = self.di(["sh", "-c", "seq 1 100000; echo tail >&2; exit 4"],
+                         max_output=1000, timeout_ms=30000)
+        self.assertOutcome(res, "exit-code")
+        self.assertEqual(res["exitCode"], 4)
+        self.assertTrue(res["truncated"])
+        self.assertEqual(res["stdoutBytes"], 1000)
+        self.assertEqual(res["stdout"], "".join("%d\n" % i for i in range(1, 100001))[:1000])
+        self.assertEqual(res["stderr"], "tail\n")
+
+    def test_missing_container(self):
+        res, _ = self.di(["true"], container="nope")
+        self.assertOutcome(res, "error", "container nope is not valid for pod %s" % POD)
+        self.assertEqual(res["httpStatus"], 400)
+        self.assertEqual(res["protocol"], 0)
+
+    def test_missing_pod(self):
+        res, _ = self.di(["true"], pod="no-such-pod")
+        self.assertOutcome(res, "error", 'pods "no-such-pod" not found')
+        self.assertEqual(res["httpStatus"], 404)
+
+    def test_forbidden_user(self):
+        res, _ = self.di(["true"], context="fakecluster-viewer")
+        self.assertOutcome(res, "error", "forbidden")
+        self.assertIn("pods/exec", res["message"])
+        self.assertEqual(res["httpStatus"], 403)
+
+
+class V5(ExecBehaviour, ClusterCase):
+    MODE = "v5"
+
+    def test_container_not_running(self):
+        # The translator accepts first, then the kubelet fails (§4).
+        res, _ = self.di(["true"], pod=NOT_RUNNING, container="main")
+        self.assertOutcome(res, "failed", 'container not found ("main")')
+        self.assertEqual(res["httpStatus"], 101)
+        self.assertEqual(res["protocol"], 5)
+
+
+class V4(ExecBehaviour, ClusterCase):
+    MODE = "v4"
+
+    def test_container_not_running(self):
+        res, _ = self.di(["true"], pod=NOT_RUNNING, container="main")
+        self.assertOutcome(res, "error", 'container not found ("main")')
+        self.assertEqual(res["httpStatus"], 500)
+        self.assertEqual(res["protocol"], 0)
+
+
+def fault_case(name, fault, mode, check, env=None):
+    """A ClusterCase class whose server injects one fault."""
+    def test(self):
+        check(self)
+    cls = type(name, (ClusterCase,), {"MODE": mode, "FAULTS": (fault,), "ENV": env,
+                                       "test_" + fault.split("=")[0].replace("-", "_"): test})
+    globals()[name] = cls
+    return cls
+
+
+def expect_error(fragment, timeout_ms=10000):
+    def check(self):
+        res, _ = self.di(["sh", "-c", "echo hi; exit 0"], timeout_ms=timeout_ms)
+        self.assertOutcome(res, "error", fragment)
+    return check
+
+
+def check_hang(self):
+    res, took = self.di(["sh", "-c", "echo hi"], timeout_ms=2000)
+    self.assertOutcome(res, "timeout", "timed out after 2s waiting for")
+    self.assertGreaterEqual(took, 1.9)
+    self.assertLess(took, 2.0 + SLACK_S)
+
+
+def check_no_status(self):
+    res, _ = self.di(["sh", "-c", "echo hi"])
+    self.assertOutcome(res, "no-status")
+    self.assertEqual(res["stdout"], "hi\n")
+
+
+def check_no_close(self):
+    # The status came; a missing Close after it changes nothing.
+    res, _ = self.di(["sh", "-c", "echo hi; exit 5"])
+    self.assertOutcome(res, "exit-code")
+    self.assertEqual(res["exitCode"], 5)
+
+
+def check_oversized(self):
+    res, _ = self.di(["true"], max_output=1 << 20, timeout_ms=30000)
+    self.assertOutcome(res, "success")
+    self.assertTrue(res["truncated"])
+    self.assertEqual(res["stdoutBytes"], 1 << 20)
+
+
+def check_429(self):
+    res, took = self.di(["sh", "-c", "echo hi"])
+    self.assertOutcome(res, "success")
+    self.assertEqual(res["stdout"], "hi\n")
+    self.assertGreaterEqual(took, 0.9)   # Retry-After: 1 honoured
+
+
+def check_unauthorized(self):
+    res, _ = self.di(["true"])
+    self.assertOutcome(res, "error", "You must be logged in to the server (Unauthorized)")
+    self.assertEqual(res["httpStatus"], 401)
+
+
+for _mode in ("v5", "v4"):
+    _m = _mode.upper()
+    fault_case("Fault%sHang" % _m, "exec-hang", _mode, check_hang)
+    fault_case("Fault%sBadAccept" % _m, "exec-bad-accept", _mode,
+               expect_error("Sec-WebSocket-Accept"))
+    fault_case("Fault%sUnofferedProtocol" % _m, "exec-unoffered-protocol", _mode,
+               expect_error('invalid protocol, expected one of [v5.channel.k8s.io, '
+                            'v4.channel.k8s.io], got "v9.channel.k8s.io"'))
+    fault_case("Fault%sMaskedFrame" % _m, "exec-masked-frame", _mode,
+               expect_error("websocket protocol error: masked frame from server"))
+    fault_case("Fault%sReservedOpcode" % _m, "exec-reserved-opcode", _mode,
+               expect_error("websocket protocol error: reserved opcode"))
+    fault_case("Fault%sHugeLength" % _m, "exec-huge-length", _mode,
+               expect_error("64-bit frame length with the top bit set"))
+    fault_case("Fault%sOrphanContinuation" % _m, "exec-orphan-continuation", _mode,
+               expect_error("continuation frame without a message start"))
+    fault_case("Fault%sGarbageStatus" % _m, "exec-garbage-status", _mode,
+               expect_error('error stream protocol error: invalid JSON in "this is {not json"'))
+    fault_case("Fault%sNoStatus" % _m, "exec-no-status", _mode, check_no_status)
+    fault_case("Fault%sDropMidFrame" % _m, "exec-drop-mid-frame", _mode,
+               expect_error("connection closed before the exec status arrived"))
+    fault_case("Fault%sNoClose" % _m, "exec-no-close", _mode, check_no_close)
+fault_case("FaultV5Oversized", "exec-oversized-output", "v5", check_oversized,
+           env={"FAKECLUSTER_OVERSIZED_BYTES": str(8 << 20)})
+fault_case("FaultV5TooManyRequests", "exec-429", "v5", check_429)
+fault_case("FaultV5Unauthorized", "token-expire=0", "v5", check_unauthorized)
+
+
+def main():
+    prog = unittest.main(module=__name__, exit=False, verbosity=1)
+    r = prog.result
+    failed = len(r.failures) + len(r.errors) + len(r.unexpectedSuccesses)
+    passed = r.testsRun - failed - len(r.skipped)
+    print("e2e-exec: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed or not r.testsRun else 0)
+
+
+if __name__ == "__main__":
+    main()

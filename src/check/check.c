@@ -3,9 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check/internal.h"
 #include "kube/pods.h"
+#include "probe/facts.h"
 #include "util/xalloc.h"
 
 /* Rank order follows checks.md N and product.md: a pod that cannot see an
@@ -273,4 +275,288 @@ void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)
 	va_start(ap, fmt);
 	vemit(out, id, CHECK_SKIPPED, CHECK_F_NA, NULL, fmt, ap);
 	va_end(ap);
+}
+
+/* ---- helpers shared by the families -------------------------------- */
+
+int is_rdma_fabric(enum fabric f)
+{
+	return f == FABRIC_INFINIBAND || f == FABRIC_ROCE || f == FABRIC_EFA;
+}
+
+/* KV leaving the pod over anything but NVLink needs RDMA; a pod whose
+ * devices are missing (FABRIC_TCP) needs it all the more. */
+int needs_rdma(const struct check_input *in)
+{
+	return in->cross_pod && in->fabric != FABRIC_NVLINK;
+}
+
+enum check_status hard(const struct check_input *in)
+{
+	return needs_rdma(in) ? CHECK_FAIL : CHECK_WARN;
+}
+
+int src_known(const struct probe_src *s)
+{
+	return s->status == PROBE_OK || s->status == PROBE_ABSENT;
+}
+
+const char *src_why(const struct probe_src *s, const char *what, char *b,
+		    size_t n)
+{
+	switch (s->status) {
+	case PROBE_NOT_LOOKED:
+		snprintf(b, n, "%s not in the probe report", what);
+		break;
+	case PROBE_ABSENT:
+		snprintf(b, n, "%s not found in the container", what);
+		break;
+	case PROBE_FAILED:
+		if (s->timed_out)
+			snprintf(b, n, "%s timed out", what);
+		else
+			snprintf(b, n, "%s failed (rc %d%s%s)", what, s->rc,
+				 s->err[0] ? ": " : "", s->err);
+		break;
+	default:
+		snprintf(b, n, "%s gave no data", what);
+	}
+	return b;
+}
+
+const char *envv(const struct check_input *in, const char *name)
+{
+	if (!in->f || in->f->env.src.status != PROBE_OK)
+		return NULL;
+	return probe_env_get(&in->f->env, name);
+}
+
+int env_readable(const struct check_input *in)
+{
+	return in->f && in->f->env.src.status == PROBE_OK;
+}
+
+int is_no(const char *v)
+{
+	return v && (!strcasecmp(v, "n") || !strcasecmp(v, "no") ||
+		     !strcmp(v, "0") || !strcasecmp(v, "off") ||
+		     !strcasecmp(v, "false"));
+}
+
+int is_yes(const char *v)
+{
+	return v && (!strcasecmp(v, "y") || !strcasecmp(v, "yes") ||
+		     !strcmp(v, "1") || !strcasecmp(v, "on") ||
+		     !strcasecmp(v, "true"));
+}
+
+int dev_is_efa(const struct probe_rdma_dev *d)
+{
+	return !strncmp(d->name, "rdmap", 5) || !strncmp(d->name, "efa", 3);
+}
+
+/* sysfs first (present in every container, checks.md conventions); a
+ * missing /sys/class/infiniband is a fact (no device), not a gap.  Then
+ * the tools, which may hold partial data even when they failed (A4). */
+const struct probe_rdma_list *rdma_list(const struct probe_facts *f)
+{
+	const struct probe_rdma_list *tools[] = {
+		&f->ibstat, &f->ibstatus, &f->ibv_devinfo,
+	};
+
+	if (f->sysfs_ib.src.status == PROBE_OK && f->sysfs_ib.ndevs > 0)
+		return &f->sysfs_ib;
+	for (size_t i = 0; i < 3; i++)
+		if (tools[i]->ndevs > 0)
+			return tools[i];
+	if (src_known(&f->sysfs_ib.src))
+		return &f->sysfs_ib;
+	return NULL;
+}
+
+void rdma_count(const struct probe_rdma_list *l, int *nib, int *nefa)
+{
+	*nib = *nefa = 0;
+	for (int i = 0; l && i < l->ndevs; i++) {
+		if (dev_is_efa(&l->dev[i]))
+			(*nefa)++;
+		else
+			(*nib)++;
+	}
+}
+
+void dev_names(const struct probe_rdma_list *l, int efa, char *b, size_t n)
+{
+	size_t used = 0;
+	int shown = 0, total = 0;
+
+	b[0] = '\0';
+	for (int i = 0; l && i < l->ndevs; i++) {
+		if (dev_is_efa(&l->dev[i]) != efa)
+			continue;
+		total++;
+		if (shown < 4 && used < n) {
+			int k = snprintf(b + used, n - used, "%s%s",
+					 shown ? ", " : "", l->dev[i].name);
+			if (k > 0)
+				used += (size_t)k;
+			shown++;
+		}
+	}
+	if (total > shown && used < n)
+		snprintf(b + used, n - used, " and %d more", total - shown);
+}
+
+/* ---- fabric (checks.md N1) ----------------------------------------- */
+
+static enum fabric link_fabric(const struct probe_rdma_list *l)
+{
+	int ib = 0, eth = 0, ib_up = 0, eth_up = 0;
+
+	for (int i = 0; i < l->ndevs; i++) {
+		if (dev_is_efa(&l->dev[i]))
+			continue;
+		for (int p = 0; p < l->dev[i].nports; p++) {
+			const struct probe_rdma_port *pt = &l->dev[i].port[p];
+			int up = pt->state == PROBE_PORT_ACTIVE;
+
+			if (pt->link_layer == PROBE_LL_IB) {
+				ib++;
+				ib_up += up;
+			} else if (pt->link_layer == PROBE_LL_ETH) {
+				eth++;
+				eth_up += up;
+			}
+		}
+	}
+	if (ib_up || eth_up)
+		return ib_up ? FABRIC_INFINIBAND : FABRIC_ROCE;
+	if (ib || eth)
+		return ib >= eth ? FABRIC_INFINIBAND : FABRIC_ROCE;
+	return FABRIC_UNKNOWN;
+}
+
+static int mnnvl_configured(const struct probe_facts *f)
+{
+	const char *v;
+
+	if (f->env.src.status != PROBE_OK)
+		return 0;
+	v = probe_env_get(&f->env, "UCX_CUDA_IPC_ENABLE_MNNVL");
+	return v && (is_yes(v));
+}
+
+static int resolve_cross_pod(const struct check_context *ctx)
+{
+	if (ctx->kv_known)
+		return ctx->kv_cross_pod > 0;
+	/* An aggregated worker keeps its KV; anything else may ship it. */
+	return !(ctx->role && !strcmp(ctx->role, "worker"));
+}
+
+enum fabric check_fabric(const struct probe_facts *f,
+			 const struct pod_spec_facts *spec,
+			 const struct check_context *ctx)
+{
+	const struct probe_rdma_list *l = f ? rdma_list(f) : NULL;
+	int nib, nefa;
+	enum fabric lf;
+
+	if (!resolve_cross_pod(ctx))
+		return FABRIC_NVLINK;
+	rdma_count(l, &nib, &nefa);
+	if (nefa || (f && f->fi.n_efa_rdm > 0))
+		return FABRIC_EFA;
+	if (f && mnnvl_configured(f) && !nib)
+		return FABRIC_NVLINK;
+	if (nib) {
+		lf = l ? link_fabric(l) : FABRIC_UNKNOWN;
+		if (lf != FABRIC_UNKNOWN)
+			return lf;
+		return ctx->expected == FABRIC_ROCE ? FABRIC_ROCE
+						    : FABRIC_INFINIBAND;
+	}
+	if (!l)  /* could not look at all */
+		return spec && spec->efa_devices > 0 ? FABRIC_EFA : FABRIC_UNKNOWN;
+	return FABRIC_TCP;
+}
+
+/* ---- the driver ---------------------------------------------------- */
+
+static const struct pod_spec_facts unknown_spec = {
+	-1, -1, "", -1, -1, -1, -1, -1, -1, -1, -1,
+};
+static const struct check_context unknown_ctx = { 0 };
+
+static void input_init(struct check_input *in, const struct probe_facts *f,
+		       const struct pod_spec_facts *spec,
+		       const struct check_context *ctx)
+{
+	memset(in, 0, sizeof(*in));
+	in->f = f;
+	in->spec = spec ? spec : &unknown_spec;
+	in->ctx = ctx ? ctx : &unknown_ctx;
+	in->cross_pod = resolve_cross_pod(in->ctx);
+	if (in->ctx->node && *in->ctx->node)
+		snprintf(in->on_node, sizeof(in->on_node), " on node %s",
+			 in->ctx->node);
+}
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+	snprintf(dst, n, "%s", src ? src : "");
+}
+
+static void fill_summary(const struct check_input *in, struct check_summary *s)
+{
+	const struct probe_facts *f = in->f;
+	const char *fi = "";
+
+	copy_str(s->ucx_version, sizeof(s->ucx_version), f->ucx.version);
+	copy_str(s->nixl_version, sizeof(s->nixl_version),
+		 f->nixl.python_ok ? f->nixl.python_version : "");
+	copy_str(s->nixl_backend, sizeof(s->nixl_backend), in->ctx->nixl_backend);
+	for (int i = 0; i < f->fi.nentries && !*fi; i++)
+		fi = f->fi.entry[i].version;
+	copy_str(s->libfabric_version, sizeof(s->libfabric_version), fi);
+	copy_str(s->driver_version, sizeof(s->driver_version),
+		 f->nvsmi.driver_version[0] ? f->nvsmi.driver_version
+					    : f->nvdriver.version);
+	copy_str(s->ucx_tls, sizeof(s->ucx_tls), envv(in, "UCX_TLS"));
+}
+
+void check_pod(const struct probe_facts *f, const struct pod_spec_facts *spec,
+	       const struct check_context *ctx, struct check_results *out)
+{
+	struct check_input in;
+
+	input_init(&in, f, spec, ctx);
+	in.fabric = check_fabric(f, in.spec, in.ctx);
+	out->fabric = in.fabric;
+	fill_summary(&in, &out->summary);
+	check_rdma(&in, out);
+	check_gpudirect(&in, out);
+	check_gdrcopy(&in, out);
+	check_nvlink(&in, out);
+	check_ucx(&in, out);
+	check_nixl(&in, out);
+	check_efa(&in, out);
+	check_env(&in, out);
+	check_limits(&in, out);
+	check_podspec(&in, out);
+}
+
+void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,
+			const struct check_context *ctx,
+			struct check_results *out)
+{
+	struct check_input in;
+
+	input_init(&in, NULL, spec, ctx);
+	in.fabric = check_fabric(NULL, in.spec, in.ctx);
+	out->fabric = in.fabric;
+	emit(out, CK_POD_PROBE, CHECK_SKIPPED, NULL, "not probed: %s",
+	     reason && *reason ? reason : "unknown reason");
+	if (spec)
+		check_podspec(&in, out);
 }

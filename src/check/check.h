@@ -142,6 +142,10 @@ struct check_context {
 	int kv_known;             /* 1 when the two fields above were set */
 	size_t npods;             /* worker pods in the deployment, 0 unknown */
 	enum fabric expected;     /* from the recipe; FABRIC_UNKNOWN if not known */
+	/* NIXL backend the workers are configured with ("UCX", "LIBFABRIC"),
+	 * from the recipe (vLLM kv_connector_extra_config.backends); NULL
+	 * unknown: the pod's own facts do not say which one is used. */
+	const char *nixl_backend;
 	long expected_rate_gbps;  /* fleet's RDMA port rate; 0: per-pod mode */
 };
 

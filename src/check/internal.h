@@ -3,6 +3,7 @@
 #define CHECK_INTERNAL_H
 
 #include "check/check.h"
+#include "probe/facts.h"
 
 /* Index into the definition table; order here is table order. */
 enum check_id {
@@ -64,6 +65,50 @@ void emit(struct check_results *out, enum check_id id, enum check_status st,
 /* A not-applicable skip (CHECK_F_NA). */
 void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* CHECK_FAIL where the pod ships KV across pods over RDMA, else
+ * CHECK_WARN: the same gap is fatal in one deployment and a note in an
+ * aggregated one. */
+enum check_status hard(const struct check_input *in);
+/* OK or ABSENT: the source answered (ABSENT of a directory is a fact). */
+int src_known(const struct probe_src *s);
+/* "ucx_info not found in the container" etc., into b. */
+const char *src_why(const struct probe_src *s, const char *what, char *b,
+		    size_t n);
+/* Transport variable of the main process; NULL when unset or unreadable. */
+const char *envv(const struct check_input *in, const char *name);
+int env_readable(const struct check_input *in);
+int is_no(const char *v);
+int is_yes(const char *v);
+int dev_is_efa(const struct probe_rdma_dev *d);
+/* The best device list (sysfs, else a tool with data); NULL when nothing
+ * could be read. */
+const struct probe_rdma_list *rdma_list(const struct probe_facts *f);
+void rdma_count(const struct probe_rdma_list *l, int *nib, int *nefa);
+/* "mlx5_0, mlx5_1 and 6 more" (efa selects EFA or non-EFA devices). */
+void dev_names(const struct probe_rdma_list *l, int efa, char *b, size_t n);
+
+/* rdma.c: does the workload use this port (UCX_NET_DEVICES, else
+ * NCCL_IB_HCA, else every port)?  *named: a variable chose it. */
+int port_in_use(const struct check_input *in, const struct probe_rdma_dev *d,
+		int port, int *named);
+/* The port as the best source saw it (sysfs, else a tool). */
+const struct probe_rdma_port *port_view(const struct probe_facts *f,
+					const struct probe_rdma_dev *d, int p);
+
+/* gpudirect.c: nvidia_peermem/nv_peer_mem/memory_peers: 1, 0, -1 unknown. */
+int peermem_loaded(const struct probe_facts *f);
+/* DMA-BUF: 1 UCX lists it, 0 impossible/absent, 2 likely, -1 unknown. */
+int dmabuf_path(const struct probe_facts *f);
+
+/* UCX_TLS semantics (env.c): bit PROBE_TL_x set when transport x is
+ * allowed; handles aliases (rc, rc_x, dc, ud, ib, cuda, sm, shm, all) and
+ * the leading ^ of a deny-list.  NULL or "" allows all. */
+unsigned ucx_tls_allowed(const char *tls);
+#define TLB(x) (1u << (x))
+#define TL_RDMA_IB (TLB(PROBE_TL_RC_MLX5) | TLB(PROBE_TL_DC_MLX5) | \
+		    TLB(PROBE_TL_UD_MLX5) | TLB(PROBE_TL_RC_VERBS) | \
+		    TLB(PROBE_TL_UD_VERBS))
 
 /* 1 when KV transfer needs RDMA on this pod (cross-pod on IB/RoCE/EFA,
  * or unknown fabric with RDMA hardware). */

@@ -1,0 +1,67 @@
+/* GDRCOPY family (checks.md C).  GDRCopy is a latency feature, never
+ * required (NIXL README): not installed is "not used", not a failure;
+ * only a half-installed GDRCopy is worth a warning. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "probe/facts.h"
+
+static void driver(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_modules *m = &in->f->modules;
+	int loaded = m->loaded[PROBE_MOD_GDRDRV];
+	char why[200];
+
+	if (!src_known(&m->proc_src) && !src_known(&m->sys_src) &&
+	    !src_known(&m->gdrdrv_src)) {
+		emit(out, CK_GDRCOPY_DRIVER, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&m->proc_src, "/proc/modules", why, sizeof(why)));
+		return;
+	}
+	if (!loaded && !m->gdrdrv_dev)
+		emit_na(out, CK_GDRCOPY_DRIVER,
+			"GDRCopy not installed%s (optional)", in->on_node);
+	else if (loaded && m->gdrdrv_in_proc_devices == 0)
+		emit(out, CK_GDRCOPY_DRIVER, CHECK_WARN,
+		     "reload gdrdrv on the node (its major number is missing from /proc/devices)",
+		     "gdrdrv loaded but absent from /proc/devices: driver broken");
+	else if (!m->gdrdrv_dev)
+		emit(out, CK_GDRCOPY_DRIVER, CHECK_WARN,
+		     "mount /dev/gdrdrv into the worker container (hostPath or device plugin)",
+		     "gdrdrv loaded%s but /dev/gdrdrv not in the pod", in->on_node);
+	else
+		emit(out, CK_GDRCOPY_DRIVER, CHECK_OK, NULL,
+		     "gdrdrv loaded%s%s, /dev/gdrdrv present",
+		     m->version[PROBE_MOD_GDRDRV][0] ? " version " : "",
+		     m->version[PROBE_MOD_GDRDRV]);
+}
+
+static void ucx_gdr(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_facts *f = in->f;
+	const char *tls = envv(in, "UCX_TLS");
+
+	if (f->ucx.d_src.status != PROBE_OK) {
+		emit_na(out, CK_GDRCOPY_UCX, "UCX transports not known");
+		return;
+	}
+	if (f->ucx.tl_count[PROBE_TL_GDR_COPY] > 0) {
+		emit(out, CK_GDRCOPY_UCX, CHECK_OK, NULL,
+		     "UCX has gdr_copy%s",
+		     !(ucx_tls_allowed(tls) & TLB(PROBE_TL_GDR_COPY)) ?
+		     " (excluded by UCX_TLS, a known workaround)" : "");
+		return;
+	}
+	if (f->modules.gdrdrv_dev)
+		emit(out, CK_GDRCOPY_UCX, CHECK_WARN, NULL,
+		     "/dev/gdrdrv present but UCX lacks gdr_copy (libgdrapi.so not found?)");
+	else
+		emit_na(out, CK_GDRCOPY_UCX, "no gdr_copy: GDRCopy not in the pod");
+}
+
+void check_gdrcopy(const struct check_input *in, struct check_results *out)
+{
+	driver(in, out);
+	ucx_gdr(in, out);
+}

@@ -1,0 +1,126 @@
+/* NIXL family: installed, plugin for the backend, backend vs fabric
+ * (checks.md F, G4). */
+#include <stdio.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "probe/facts.h"
+#include "util/buf.h"
+
+/* The backend in use: the recipe's, else the one the fabric calls for. */
+static const char *backend(const struct check_input *in)
+{
+	if (in->ctx->nixl_backend && *in->ctx->nixl_backend)
+		return in->ctx->nixl_backend;
+	return in->fabric == FABRIC_EFA ? "LIBFABRIC" : "UCX";
+}
+
+static void installed(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_nixl *x = &in->f->nixl;
+	char why[200];
+
+	if (!in->cross_pod) {
+		emit_na(out, CK_NIXL_INSTALLED, "KV stays inside this pod");
+		return;
+	}
+	if (x->python_ok)
+		emit(out, CK_NIXL_INSTALLED, CHECK_OK, NULL, "%s %s",
+		     x->python_dist[0] ? x->python_dist : "nixl",
+		     x->python_version[0] ? x->python_version : "(version unknown)");
+	else if (x->python_src.status == PROBE_FAILED)
+		emit(out, CK_NIXL_INSTALLED, CHECK_FAIL, NULL,
+		     "import nixl failed%s%s", x->python_src.err[0] ? ": " : "",
+		     x->python_src.err);
+	else if (x->nplugins > 0)
+		emit(out, CK_NIXL_INSTALLED, CHECK_OK, NULL,
+		     "NIXL plugins in %s (python module not checked: %s)",
+		     x->plugin_dir,
+		     src_why(&x->python_src, "python3", why, sizeof(why)));
+	else
+		emit(out, CK_NIXL_INSTALLED, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&x->python_src, "python3 -c 'import nixl'", why,
+			     sizeof(why)));
+}
+
+static void plugins_list(const struct probe_nixl *x, struct buf *b)
+{
+	for (int i = 0; i < x->nplugins && i < PROBE_MAX_NIXL_PLUGINS; i++)
+		buf_appendf(b, "%s%s", i ? ", " : "", x->plugin[i]);
+	if (!x->nplugins)
+		buf_appends(b, "none");
+}
+
+static void plugin(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_nixl *x = &in->f->nixl;
+	const char *be = backend(in);
+	struct buf have = BUF_INIT(1024);
+	char why[200];
+
+	if (!in->cross_pod) {
+		emit_na(out, CK_NIXL_PLUGIN, "KV stays inside this pod");
+		return;
+	}
+	plugins_list(x, &have);
+	if (x->plugins_src.status != PROBE_OK)
+		emit(out, CK_NIXL_PLUGIN, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&x->plugins_src, "NIXL plugin directory", why,
+			     sizeof(why)));
+	else if (probe_nixl_has_plugin(x, be))
+		emit(out, CK_NIXL_PLUGIN, CHECK_OK, NULL,
+		     "libplugin_%s.so in %s", be,
+		     x->plugin_dir[0] ? x->plugin_dir : "the plugin directory");
+	else
+		emit(out, CK_NIXL_PLUGIN, CHECK_FAIL, NULL,
+		     "backend %s has no plugin (libplugin_%s.so) in %s; found: %s",
+		     be, be, x->plugin_dir[0] ? x->plugin_dir : "any plugin directory",
+		     buf_str(&have));
+	buf_release(&have);
+}
+
+/* G4: UCX cannot drive EFA (software RMA over TCP, ray PR #62339). */
+static void backend_fit(const struct check_input *in, struct check_results *out)
+{
+	const char *be = in->ctx->nixl_backend;
+	const struct probe_nixl *x = &in->f->nixl;
+
+	if (!in->cross_pod || in->fabric == FABRIC_TCP ||
+	    in->fabric == FABRIC_UNKNOWN) {
+		emit_na(out, CK_NIXL_BACKEND, "no RDMA fabric to match");
+		return;
+	}
+	if (in->fabric != FABRIC_EFA) {
+		if (be && !strcmp(be, "LIBFABRIC"))
+			emit(out, CK_NIXL_BACKEND, CHECK_WARN,
+			     "use the NIXL UCX backend on InfiniBand/RoCE",
+			     "LIBFABRIC backend on %s", fabric_name(in->fabric));
+		else if (be)
+			emit(out, CK_NIXL_BACKEND, CHECK_OK, NULL, "%s on %s", be,
+			     fabric_name(in->fabric));
+		else
+			emit_na(out, CK_NIXL_BACKEND,
+				"backend not configured by the recipe: UCX default");
+		return;
+	}
+	if (be && !strcmp(be, "LIBFABRIC"))
+		emit(out, CK_NIXL_BACKEND, CHECK_OK, NULL, "LIBFABRIC on EFA");
+	else if (be)
+		emit(out, CK_NIXL_BACKEND, CHECK_WARN, NULL,
+		     "%s backend on EFA: UCX drives EFA only through srd with host staging, or degrades to TCP",
+		     be);
+	else if (x->plugins_src.status == PROBE_OK &&
+		 !probe_nixl_has_plugin(x, "LIBFABRIC"))
+		emit(out, CK_NIXL_BACKEND, CHECK_WARN, NULL,
+		     "EFA, but NIXL has no LIBFABRIC plugin: it can only use UCX");
+	else
+		emit(out, CK_NIXL_BACKEND, CHECK_SKIPPED, NULL,
+		     "EFA: the configured NIXL backend is not visible in the pod (pass --recipe)");
+}
+
+void check_nixl(const struct check_input *in, struct check_results *out)
+{
+	installed(in, out);
+	plugin(in, out);
+	backend_fit(in, out);
+}

@@ -1,0 +1,168 @@
+/* NVLINK family: links, NVSwitch fabric, multi-node NVLink (checks.md D). */
+#include <stdio.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "kube/pods.h"
+#include "probe/facts.h"
+#include "util/buf.h"
+
+/* D1: GPUs of this pod that reach each other only over PCIe. */
+static int pcie_only_pairs(const struct probe_topo *t)
+{
+	int n = 0;
+
+	for (int a = 0; a < t->gpu_rows && a < PROBE_MAX_GPUS; a++)
+		for (int b = a + 1; b < t->ngpus && b < PROBE_MAX_GPUS; b++)
+			n += t->gpu_gpu[a][b].link >= PROBE_TOPO_PIX;
+	return n;
+}
+
+struct link_tally {
+	int gpus, links, inactive, dead_gpus, slow;
+	struct buf bad;
+};
+
+/* D2: inactive links, and links slower than the GPU's own mode. */
+static void tally_gpu(const struct probe_nvlink_gpu *g, struct link_tally *t)
+{
+	double mode = probe_nvlink_mode_speed(g);
+	int slow = 0;
+
+	t->gpus++;
+	t->links += g->nlinks;
+	t->inactive += g->n_inactive;
+	if (g->nlinks && g->n_inactive == g->nlinks)
+		t->dead_gpus++;
+	for (int l = 0; l < g->nlinks && l < PROBE_MAX_NVLINKS; l++)
+		if (!g->inactive[l] && mode > 0 && g->speed_gbs[l] < 0.9 * mode)
+			slow++;
+	t->slow += slow;
+	if (g->n_inactive || slow)
+		buf_appendf(&t->bad, "%sGPU%d %d inactive, %d slow (of %d at %.3f GB/s)",
+			    t->bad.len ? "; " : "", g->index, g->n_inactive,
+			    slow, g->nlinks, mode);
+}
+
+static void links(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_nvlink *nv = &in->f->nvlink;
+	struct link_tally t = { 0 };
+	int pairs = pcie_only_pairs(&in->f->topo);
+	char why[200];
+
+	if (nv->src.status != PROBE_OK) {
+		emit(out, CK_NVLINK_LINKS, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&nv->src, "nvidia-smi nvlink", why, sizeof(why)));
+		return;
+	}
+	buf_init(&t.bad, 1024);
+	for (int i = 0; i < nv->ngpus && i < PROBE_MAX_GPUS; i++)
+		tally_gpu(&nv->gpu[i], &t);
+	if (!t.links && pairs)
+		emit(out, CK_NVLINK_LINKS, CHECK_WARN,
+		     "use NVLink-connected GPUs for TP groups, or expect slow all-reduce and staged cuda_ipc",
+		     "no NVLink: %d GPU pair%s in the pod talk over PCIe (TP all-reduce and cuda_ipc slow)",
+		     pairs, pairs == 1 ? "" : "s");
+	else if (!t.links)
+		emit_na(out, CK_NVLINK_LINKS, "no NVLink (PCIe board or single GPU)");
+	else if (t.dead_gpus == t.gpus)
+		emit(out, CK_NVLINK_LINKS, CHECK_FAIL, NULL,
+		     "all NVLinks inactive on %d GPUs (fabric manager down?)", t.gpus);
+	else if (t.inactive || t.slow)
+		emit(out, CK_NVLINK_LINKS, CHECK_WARN, NULL,
+		     "degraded NVLink: %s", buf_str(&t.bad));
+	else
+		emit(out, CK_NVLINK_LINKS, CHECK_OK, NULL,
+		     "%d GPUs, %d NVLinks active at full speed", t.gpus, t.links);
+	buf_release(&t.bad);
+}
+
+static int zero_id(const char *s)
+{
+	return !*s || strspn(s, "0-:x") == strlen(s);
+}
+
+/* D3: four-field rule (State, Status, CliqueId, ClusterUUID); N/A is a
+ * PCIe board (skip), never a pass. */
+static void fabric(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_nvsmi *s = &in->f->nvsmi;
+	int bad = 0, unhealthy = 0, done = 0;
+	char why[200], first[128] = "";
+
+	if (s->src.status != PROBE_OK) {
+		emit(out, CK_NVLINK_FABRIC, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&s->src, "nvidia-smi -q", why, sizeof(why)));
+		return;
+	}
+	for (int i = 0; i < s->ngpus && i < PROBE_MAX_GPUS; i++) {
+		const struct probe_gpu *g = &s->gpu[i];
+
+		if (g->fabric_state == PROBE_FABRIC_NA ||
+		    g->fabric_state == PROBE_FABRIC_UNKNOWN)
+			continue;
+		if (g->fabric_state != PROBE_FABRIC_COMPLETED ||
+			   strcmp(g->fabric_status, "Success")) {
+			if (!bad++)
+				snprintf(first, sizeof(first), "GPU%d State %s, Status %s",
+					 i, g->fabric_state_str, g->fabric_status);
+		} else if (!strcmp(g->health_summary, "Unhealthy") ||
+			   (g->health_bandwidth[0] &&
+			    strcmp(g->health_bandwidth, "Full"))) {
+			if (!unhealthy++ && !bad)
+				snprintf(first, sizeof(first), "GPU%d Health %s, Bandwidth %s",
+					 i, g->health_summary, g->health_bandwidth);
+		} else {
+			done++;
+		}
+	}
+	if (bad)
+		emit(out, CK_NVLINK_FABRIC, CHECK_FAIL, NULL,
+		     "NVSwitch fabric not ready on %d GPU%s: %s", bad,
+		     bad == 1 ? "" : "s", first);
+	else if (unhealthy)
+		emit(out, CK_NVLINK_FABRIC, CHECK_WARN, NULL,
+		     "NVLink fabric degraded on %d GPU%s: %s", unhealthy,
+		     unhealthy == 1 ? "" : "s", first);
+	else if (done)
+		emit(out, CK_NVLINK_FABRIC, CHECK_OK, NULL,
+		     "fabric Completed/Success on %d GPU%s", done,
+		     done == 1 ? "" : "s");
+	else
+		emit_na(out, CK_NVLINK_FABRIC, "fabric state N/A (no NVSwitch)");
+}
+
+/* D4: KV over cuda_ipc across trays needs an IMEX channel and a clique. */
+static void imex(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_nvsmi *s = &in->f->nvsmi;
+	int clique = 0;
+
+	if (!is_yes(envv(in, "UCX_CUDA_IPC_ENABLE_MNNVL")) &&
+	    !is_yes(envv(in, "NCCL_MNNVL_ENABLE"))) {
+		emit_na(out, CK_NVLINK_IMEX, "multi-node NVLink not configured");
+		return;
+	}
+	for (int i = 0; i < s->ngpus && i < PROBE_MAX_GPUS; i++)
+		clique += !zero_id(s->gpu[i].clique_id) &&
+			  !zero_id(s->gpu[i].cluster_uuid);
+	if (in->spec->has_resource_claims > 0 && clique)
+		emit(out, CK_NVLINK_IMEX, CHECK_OK, NULL,
+		     "MNNVL: resource claim present, %d GPU%s in an NVLink clique",
+		     clique, clique == 1 ? "" : "s");
+	else
+		emit(out, CK_NVLINK_IMEX,
+		     in->fabric == FABRIC_NVLINK && in->cross_pod ?
+		     CHECK_FAIL : CHECK_WARN, NULL,
+		     "MNNVL configured but %s: cross-node KV cannot use cuda_ipc",
+		     clique ? "no ComputeDomain/IMEX resource claim" :
+		     "no GPU reports a non-zero CliqueId/ClusterUUID");
+}
+
+void check_nvlink(const struct check_input *in, struct check_results *out)
+{
+	links(in, out);
+	fabric(in, out);
+	imex(in, out);
+}

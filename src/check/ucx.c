@@ -1,0 +1,132 @@
+/* UCX family: version/build, RDMA and CUDA transports (checks.md E). */
+#include <stdio.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "probe/facts.h"
+#include "util/buf.h"
+
+/* On EFA with the LIBFABRIC backend NIXL does not load UCX at all. */
+static int ucx_unused(const struct check_input *in)
+{
+	const char *b = in->ctx->nixl_backend;
+
+	return in->fabric == FABRIC_EFA && b && !strcmp(b, "LIBFABRIC");
+}
+
+static const char *cfg_flag(const struct probe_ucx *u, enum probe_ucx_feature f,
+			    const char *with)
+{
+	return u->feature[f] == PROBE_CFG_WITH ? with : "";
+}
+
+static void version(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+	char why[200];
+
+	if (ucx_unused(in)) {
+		emit_na(out, CK_UCX_VERSION, "NIXL uses LIBFABRIC on EFA");
+		return;
+	}
+	if (u->v_src.status != PROBE_OK || u->major < 0) {
+		emit(out, CK_UCX_VERSION, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&u->v_src, "ucx_info", why, sizeof(why)));
+		return;
+	}
+	if (u->major < 1 || (u->major == 1 && u->minor < 14))
+		emit(out, CK_UCX_VERSION, CHECK_WARN, NULL,
+		     "UCX %s is older than 1.14: no DMA-BUF GPUDirect", u->version);
+	else if (u->feature[PROBE_UCXF_CUDA] == PROBE_CFG_WITHOUT)
+		emit(out, CK_UCX_VERSION, CHECK_WARN, NULL,
+		     "UCX %s configured --without-cuda", u->version);
+	else
+		emit(out, CK_UCX_VERSION, CHECK_OK, NULL, "UCX %s%s%s%s",
+		     u->version, cfg_flag(u, PROBE_UCXF_CUDA, " --with-cuda"),
+		     cfg_flag(u, PROBE_UCXF_VERBS, " --with-verbs"),
+		     cfg_flag(u, PROBE_UCXF_GDRCOPY, " --with-gdrcopy"));
+}
+
+/* "rc_mlx5/mlx5_0:1, dc_mlx5/mlx5_0:1 ..." for the detail line. */
+static void rdma_tls(const struct probe_ucx *u, struct buf *b, int *n)
+{
+	static const char *const rdma[] = {
+		"rc_mlx5", "dc_mlx5", "ud_mlx5", "rc_verbs", "ud_verbs",
+	};
+
+	*n = 0;
+	for (int i = 0; i < u->ntls; i++)
+		for (size_t k = 0; k < sizeof(rdma) / sizeof(rdma[0]); k++)
+			if (!strcmp(u->tl[i].name, rdma[k]) && (*n)++ < 3)
+				buf_appendf(b, "%s%s/%s", *n > 1 ? ", " : "",
+					    u->tl[i].name, u->tl[i].device);
+}
+
+static void rdma(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+	struct buf list = BUF_INIT(512);
+	int n, accel;
+	char why[200];
+
+	if (in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE) {
+		emit_na(out, CK_UCX_RDMA, "no InfiniBand/RoCE device (%s)",
+			fabric_name(in->fabric));
+		return;
+	}
+	if (u->d_src.status != PROBE_OK) {
+		emit(out, CK_UCX_RDMA, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&u->d_src, "ucx_info -d", why, sizeof(why)));
+		return;
+	}
+	rdma_tls(u, &list, &n);
+	accel = u->tl_count[PROBE_TL_RC_MLX5] + u->tl_count[PROBE_TL_DC_MLX5] +
+		u->tl_count[PROBE_TL_UD_MLX5];
+	if (!n)
+		emit(out, CK_UCX_RDMA, hard(in), NULL,
+		     "ucx_info -d lists no rc/dc/ud transport although RDMA devices exist: UCX will use %s",
+		     u->tl_count[PROBE_TL_TCP] ? "tcp" : "no network transport");
+	else if (!accel)
+		emit(out, CK_UCX_RDMA, CHECK_WARN,
+		     "use a UCX built with mlx5 support (--with-mlx5-dv) for rc_mlx5/dc_mlx5",
+		     "only generic verbs transports (%s): no DC, fewer offloads",
+		     buf_str(&list));
+	else
+		emit(out, CK_UCX_RDMA, CHECK_OK, NULL, "%s%s", buf_str(&list),
+		     n > 3 ? ", ..." : "");
+	buf_release(&list);
+}
+
+static void cuda(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+	int copy = u->tl_count[PROBE_TL_CUDA_COPY], ipc = u->tl_count[PROBE_TL_CUDA_IPC];
+	char why[200];
+
+	if (ucx_unused(in)) {
+		emit_na(out, CK_UCX_CUDA, "NIXL uses LIBFABRIC on EFA");
+		return;
+	}
+	if (u->d_src.status != PROBE_OK) {
+		emit(out, CK_UCX_CUDA, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&u->d_src, "ucx_info -d", why, sizeof(why)));
+		return;
+	}
+	if (!copy)
+		emit(out, CK_UCX_CUDA, in->cross_pod ? CHECK_FAIL : CHECK_WARN, NULL,
+		     "ucx_info -d lists no cuda_copy%s: GPU memory is not recognised, NIXL VRAM registration fails",
+		     ipc ? "" : " or cuda_ipc");
+	else if (!ipc)
+		emit(out, CK_UCX_CUDA, CHECK_WARN, NULL,
+		     "cuda_copy but no cuda_ipc: same-node GPU transfers are staged");
+	else
+		emit(out, CK_UCX_CUDA, CHECK_OK, NULL, "cuda_copy and cuda_ipc%s",
+		     u->tl_count[PROBE_TL_GDR_COPY] ? " and gdr_copy" : "");
+}
+
+void check_ucx(const struct check_input *in, struct check_results *out)
+{
+	version(in, out);
+	rdma(in, out);
+	cuda(in, out);
+}

@@ -1,0 +1,526 @@
+/* Per-pod and consolidated verdicts, fix-first, and cross-pod findings. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/verdict.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+#define LINE_MAX_BYTES 4096
+#define NAMES_SHOWN 5
+
+static const char *const verdict_names[] = {
+	"READY", "NOT READY", "UNVERIFIED",
+};
+
+const char *verdict_name(enum verdict_status v)
+{
+	return (unsigned)v <= VERDICT_UNVERIFIED ? verdict_names[v] : "UNVERIFIED";
+}
+
+int verdict_exit_code(enum verdict_status v)
+{
+	switch (v) {
+	case VERDICT_READY:
+		return 0;
+	case VERDICT_NOT_READY:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+/* A skip that is not "not applicable" is a question left open. */
+static int unproven(const struct check_result *r)
+{
+	return r->status == CHECK_WARN ||
+	       (r->status == CHECK_SKIPPED && !(r->flags & CHECK_F_NA));
+}
+
+static int fast_fabric(enum fabric f)
+{
+	return f == FABRIC_INFINIBAND || f == FABRIC_ROCE ||
+	       f == FABRIC_EFA || f == FABRIC_NVLINK;
+}
+
+enum verdict_status verdict_pod(const struct pod_record *p)
+{
+	const struct check_results *r = p->results;
+	int open = 0;
+
+	if (!p->probed || !r)
+		return VERDICT_UNVERIFIED;
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->v[i].status == CHECK_FAIL)
+			return VERDICT_NOT_READY;
+		open |= unproven(&r->v[i]);
+	}
+	/* No result at all proves nothing either. */
+	if (open || r->n == 0 || !fast_fabric(r->fabric))
+		return VERDICT_UNVERIFIED;
+	return VERDICT_READY;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+char *verdict_pod_list(const struct pod_record *pods, size_t npods,
+		       const size_t *idx, size_t nidx, size_t max)
+{
+	struct buf b = BUF_INIT(LINE_MAX_BYTES);
+
+	if (nidx == npods && npods > 1)
+		buf_appendf(&b, "all %zu pods: ", npods);
+	else
+		buf_appendf(&b, "%zu of %zu pod%s: ", nidx, npods,
+			    npods == 1 ? "" : "s");
+	for (size_t i = 0; i < nidx && i < max; i++)
+		buf_appendf(&b, "%s%s", i ? ", " : "",
+			    or_empty(pods[idx[i]].name));
+	if (nidx > max)
+		buf_appendf(&b, " and %zu more", nidx - max);
+	return buf_detach(&b, NULL);
+}
+
+/* Distinct nodes of the listed pods, "node a, b" or "" when none known. */
+static char *node_list(const struct pod_record *pods, const size_t *idx,
+		       size_t nidx)
+{
+	struct buf b = BUF_INIT(LINE_MAX_BYTES);
+	size_t shown = 0, total = 0;
+
+	for (size_t i = 0; i < nidx; i++) {
+		const char *node = pods[idx[i]].node;
+		int seen = 0;
+
+		if (!node || !*node)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = pods[idx[j]].node &&
+			       !strcmp(pods[idx[j]].node, node);
+		if (seen)
+			continue;
+		total++;
+		if (shown < NAMES_SHOWN)
+			buf_appendf(&b, "%s%s", shown++ ? ", " : "", node);
+	}
+	if (total > shown)
+		buf_appendf(&b, " and %zu more", total - shown);
+	if (!total)
+		return xstrdup("");
+	{
+		char *list = buf_detach(&b, NULL);
+		char *s = xasprintf("; node%s %s", total == 1 ? "" : "s", list);
+
+		free(list);
+		return s;
+	}
+}
+
+/* ---- findings ------------------------------------------------------ */
+
+struct findings {
+	struct verdict_finding *v;
+	size_t n, cap;
+};
+
+static void findings_add(struct findings *fs, const struct verdict_finding *f)
+{
+	if (fs->n == fs->cap) {
+		fs->cap = fs->cap ? 2 * fs->cap : 16;
+		fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
+	}
+	fs->v[fs->n++] = *f;
+}
+
+static int status_order(enum check_status s)
+{
+	static const int o[] = { 3, 1, 0, 2 };  /* fail, warn, skipped, ok */
+	return (unsigned)s < 4 ? o[s] : 4;
+}
+
+static int finding_cmp(const void *a, const void *b)
+{
+	const struct verdict_finding *x = a, *y = b;
+
+	if (status_order(x->status) != status_order(y->status))
+		return status_order(x->status) - status_order(y->status);
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return strcmp(x->name, y->name);
+}
+
+/* Pods (indices) whose results hold check `name` with status st; the
+ * first such result is returned for its detail and remedy. */
+static const struct check_result *
+pods_with(const struct pod_record *pods, size_t n, const char *name,
+	  enum check_status st, size_t *idx, size_t *nidx)
+{
+	const struct check_result *first = NULL;
+
+	*nidx = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct check_results *r = pods[i].results;
+
+		if (!pods[i].probed || !r)
+			continue;
+		for (size_t j = 0; j < r->n; j++) {
+			if (strcmp(r->v[j].name, name) || r->v[j].status != st)
+				continue;
+			if (!first)
+				first = &r->v[j];
+			idx[(*nidx)++] = i;
+			break;
+		}
+	}
+	return first;
+}
+
+static int grouped_already(const struct findings *fs, const char *name,
+			   enum check_status st)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->v[i].status == st && !strcmp(fs->v[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* One finding per (check, status) that is not ok and not n/a. */
+static void group_results(const struct pod_record *pods, size_t n,
+			  struct findings *fs)
+{
+	size_t *idx = xcalloc(n ? n : 1, sizeof(*idx));
+
+	for (size_t i = 0; i < n; i++) {
+		const struct check_results *r = pods[i].results;
+
+		for (size_t j = 0; pods[i].probed && r && j < r->n; j++) {
+			const struct check_result *c = &r->v[j];
+			const struct check_result *first;
+			struct verdict_finding f;
+			char *who, *nodes;
+			size_t k;
+
+			if (c->status == CHECK_OK || (c->flags & CHECK_F_NA) ||
+			    grouped_already(fs, c->name, c->status))
+				continue;
+			first = pods_with(pods, n, c->name, c->status, idx, &k);
+			who = verdict_pod_list(pods, n, idx, k, NAMES_SHOWN);
+			nodes = node_list(pods, idx, k);
+			f.name = c->name;
+			f.family = c->family;
+			f.status = c->status;
+			f.rank = c->rank;
+			f.text = xasprintf("%s %s on %s%s: %s", c->name,
+					   check_status_name(c->status), who,
+					   nodes, first->detail);
+			f.remedy = xstrdup(first->remedy);
+			findings_add(fs, &f);
+			free(who);
+			free(nodes);
+		}
+	}
+	free(idx);
+}
+
+static void add_unprobed(const struct pod_record *pods, size_t n,
+			 struct findings *fs)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct verdict_finding f = {
+			"pod-probe", FAM_POD, CHECK_SKIPPED, 5, NULL, NULL,
+		};
+
+		if (pods[i].probed)
+			continue;
+		f.text = xasprintf("pod-probe skipped on %s%s%s: %s",
+				   or_empty(pods[i].name),
+				   pods[i].node && *pods[i].node ? " on node " : "",
+				   or_empty(pods[i].node),
+				   pods[i].error ? pods[i].error : "not probed");
+		findings_add(fs, &f);
+	}
+}
+
+/* ---- heterogeneity ------------------------------------------------- */
+
+typedef const char *(*field_fn)(const struct check_summary *s);
+
+static const char *f_ucx(const struct check_summary *s) { return s->ucx_version; }
+static const char *f_nixl(const struct check_summary *s) { return s->nixl_version; }
+static const char *f_backend(const struct check_summary *s) { return s->nixl_backend; }
+static const char *f_tls(const struct check_summary *s) { return s->ucx_tls; }
+static const char *f_fi(const struct check_summary *s) { return s->libfabric_version; }
+static const char *f_drv(const struct check_summary *s) { return s->driver_version; }
+
+struct hetero_rule {
+	const char *what;
+	field_fn get;
+	enum check_family family;
+	enum check_status status;  /* when values differ */
+	int rank;
+	int unset_counts;          /* "" is a value (UCX_TLS unset = all) */
+	const char *remedy;
+};
+
+/* M6 and I: version skew is a warning (vLLM pinned nixl<0.10 after a
+ * regression); prefill and decode on different NIXL backends cannot
+ * talk at all (modelexpress PR #259), hence fail. */
+static const struct hetero_rule hetero_rules[] = {
+	{ "NIXL backend", f_backend, FAM_NIXL, CHECK_FAIL, 47, 0,
+	  "configure the same NIXL backend on prefill and decode workers" },
+	{ "UCX_TLS", f_tls, FAM_ENV, CHECK_WARN, 49, 1,
+	  "set the same UCX_TLS on prefill and decode workers" },
+	{ "UCX version", f_ucx, FAM_UCX, CHECK_WARN, 56, 0,
+	  "run prefill and decode from the same image (same UCX)" },
+	{ "NIXL version", f_nixl, FAM_NIXL, CHECK_WARN, 57, 0,
+	  "run prefill and decode from the same image (same NIXL)" },
+	{ "libfabric version", f_fi, FAM_EFA, CHECK_WARN, 58, 0,
+	  "run prefill and decode from the same image (same libfabric)" },
+	{ "NVIDIA driver", f_drv, FAM_LIMITS, CHECK_WARN, 77, 0,
+	  "run the same NVIDIA driver version on all GPU nodes" },
+};
+
+static int summary_usable(const struct pod_record *p)
+{
+	return p->probed && p->results;
+}
+
+/* "1.18.0 on 4 pods (a, b), 1.16.0 on 1 pod (c)" for each distinct value. */
+static char *describe_values(const struct pod_record *pods, size_t n,
+			     const struct hetero_rule *h)
+{
+	struct buf b = BUF_INIT(LINE_MAX_BYTES);
+	size_t *idx = xcalloc(n, sizeof(*idx));
+	int first = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *v;
+		size_t k = 0;
+		int seen = 0;
+
+		if (!summary_usable(&pods[i]))
+			continue;
+		v = h->get(&pods[i].results->summary);
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = summary_usable(&pods[j]) &&
+			       !strcmp(h->get(&pods[j].results->summary), v);
+		if (seen || (!*v && !h->unset_counts))
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (summary_usable(&pods[j]) &&
+			    !strcmp(h->get(&pods[j].results->summary), v))
+				idx[k++] = j;
+		{
+			char *who = verdict_pod_list(pods, n, idx, k, 3);
+
+			buf_appendf(&b, "%s%s on %s", first ? "" : "; ",
+				    *v ? v : "(unset)", who);
+			free(who);
+		}
+		first = 0;
+	}
+	free(idx);
+	return buf_detach(&b, NULL);
+}
+
+static int values_differ(const struct pod_record *pods, size_t n,
+			 const struct hetero_rule *h)
+{
+	const char *ref = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *v;
+
+		if (!summary_usable(&pods[i]))
+			continue;
+		v = h->get(&pods[i].results->summary);
+		if (!*v && !h->unset_counts)
+			continue;
+		if (!ref)
+			ref = v;
+		else if (strcmp(ref, v))
+			return 1;
+	}
+	return 0;
+}
+
+/* A check that is ok on some pods and fail/warn on others: the classic
+ * "one node lacks nvidia_peermem" (nccl #897). */
+static void mixed_checks(const struct pod_record *pods, size_t n,
+			 const struct findings *grouped, struct findings *fs)
+{
+	size_t *idx = xcalloc(n ? n : 1, sizeof(*idx));
+
+	for (size_t g = 0; g < grouped->n; g++) {
+		const struct verdict_finding *gf = &grouped->v[g];
+		struct verdict_finding f;
+		size_t nok, nbad;
+		char *ok_who, *nodes;
+
+		if (gf->status != CHECK_FAIL && gf->status != CHECK_WARN)
+			continue;
+		if (!strcmp(gf->name, "heterogeneity") ||
+		    !strcmp(gf->name, "pod-probe"))
+			continue;
+		if (!pods_with(pods, n, gf->name, CHECK_OK, idx, &nok) || !nok)
+			continue;
+		ok_who = verdict_pod_list(pods, n, idx, nok, 3);
+		pods_with(pods, n, gf->name, gf->status, idx, &nbad);
+		nodes = node_list(pods, idx, nbad);
+		f.name = "heterogeneity";
+		f.family = gf->family;
+		f.status = CHECK_WARN;
+		f.rank = gf->rank;
+		f.text = xasprintf("%s differs across pods: %s on %zu pod%s%s, ok on %s",
+				   gf->name, check_status_name(gf->status), nbad,
+				   nbad == 1 ? "" : "s", nodes, ok_who);
+		f.remedy = xasprintf("make the odd node%s match the others",
+				     nbad == 1 ? "" : "s");
+		findings_add(fs, &f);
+		free(ok_who);
+		free(nodes);
+	}
+	free(idx);
+}
+
+static void heterogeneity(const struct pod_record *pods, size_t n,
+			  struct findings *fs)
+{
+	size_t nrules = sizeof(hetero_rules) / sizeof(hetero_rules[0]);
+
+	for (size_t r = 0; r < nrules; r++) {
+		const struct hetero_rule *h = &hetero_rules[r];
+		struct verdict_finding f;
+		char *vals;
+
+		if (!values_differ(pods, n, h))
+			continue;
+		vals = describe_values(pods, n, h);
+		f.name = "heterogeneity";
+		f.family = h->family;
+		f.status = h->status;
+		f.rank = h->rank;
+		f.text = xasprintf("%s differs across pods: %s", h->what, vals);
+		f.remedy = xstrdup(h->remedy);
+		findings_add(fs, &f);
+		free(vals);
+	}
+}
+
+/* ---- consolidation ------------------------------------------------- */
+
+static enum fabric common_fabric(const struct pod_record *pods, size_t n)
+{
+	size_t count[FABRIC_TCP + 1] = { 0 };
+	enum fabric best = FABRIC_UNKNOWN;
+
+	for (size_t i = 0; i < n; i++)
+		if (pods[i].probed && pods[i].results &&
+		    (unsigned)pods[i].results->fabric <= FABRIC_TCP)
+			count[pods[i].results->fabric]++;
+	for (int f = FABRIC_INFINIBAND; f <= FABRIC_TCP; f++)
+		if (count[f] > count[best])
+			best = (enum fabric)f;
+	return best;
+}
+
+static char *fix_first_line(const struct findings *fs)
+{
+	const struct verdict_finding *f = &fs->v[0];  /* sorted: worst first */
+
+	if (f->remedy)
+		return xasprintf("%s; fix: %s", f->text, f->remedy);
+	return xstrdup(f->text);
+}
+
+/* "not confirmed: a (..); b (..); and N more" from the first open items. */
+static char *unconfirmed_line(const struct findings *fs, size_t nunprobed)
+{
+	struct buf b = BUF_INIT(LINE_MAX_BYTES);
+	size_t shown = 0, open = 0;
+
+	buf_appends(&b, "not confirmed: ");
+	if (nunprobed) {
+		buf_appendf(&b, "%zu pod%s not probed", nunprobed,
+			    nunprobed == 1 ? "" : "s");
+		shown++;
+	}
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct verdict_finding *f = &fs->v[i];
+
+		if (f->status != CHECK_WARN && f->status != CHECK_SKIPPED)
+			continue;
+		if (!strcmp(f->name, "pod-probe") ||
+		    !strcmp(f->name, "heterogeneity"))
+			continue;
+		if (shown < 3)
+			buf_appendf(&b, "%s%s", shown++ ? "; " : "", f->text);
+		else
+			open++;
+	}
+	if (open)
+		buf_appendf(&b, "; and %zu more", open);
+	if (!shown)
+		buf_appends(&b, "no fast-path evidence (no RDMA or NVLink path found)");
+	return buf_detach(&b, NULL);
+}
+
+void verdict_compute(const struct pod_record *pods, size_t n,
+		     struct verdict *out)
+{
+	struct findings fs = { 0 }, extra = { 0 };
+	int any_fail_finding = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->npods = n;
+	for (size_t i = 0; i < n; i++) {
+		enum verdict_status v = verdict_pod(&pods[i]);
+
+		out->nprobed += pods[i].probed != 0;
+		out->nready += v == VERDICT_READY;
+		out->nnot_ready += v == VERDICT_NOT_READY;
+		out->nunverified += v == VERDICT_UNVERIFIED;
+	}
+	group_results(pods, n, &fs);
+	mixed_checks(pods, n, &fs, &extra);
+	heterogeneity(pods, n, &extra);
+	add_unprobed(pods, n, &extra);
+	for (size_t i = 0; i < extra.n; i++) {
+		any_fail_finding |= extra.v[i].status == CHECK_FAIL;
+		findings_add(&fs, &extra.v[i]);
+	}
+	free(extra.v);
+	if (fs.n)
+		qsort(fs.v, fs.n, sizeof(*fs.v), finding_cmp);
+	out->findings = fs.v;
+	out->nfindings = fs.n;
+	out->fabric = common_fabric(pods, n);
+
+	if (out->nnot_ready || any_fail_finding)
+		out->status = VERDICT_NOT_READY;
+	else if (!n || out->nunverified)
+		out->status = VERDICT_UNVERIFIED;
+	else
+		out->status = VERDICT_READY;
+	out->exit_code = verdict_exit_code(out->status);
+	if (out->status == VERDICT_NOT_READY)
+		out->fix_first = fix_first_line(&fs);
+	else if (out->status == VERDICT_UNVERIFIED)
+		out->unconfirmed = n ? unconfirmed_line(&fs, n - out->nprobed)
+				     : xstrdup("not confirmed: no worker pods found");
+}
+
+void verdict_release(struct verdict *v)
+{
+	for (size_t i = 0; i < v->nfindings; i++) {
+		free(v->findings[i].text);
+		free(v->findings[i].remedy);
+	}
+	free(v->findings);
+	free(v->fix_first);
+	free(v->unconfirmed);
+	memset(v, 0, sizeof(*v));
+}

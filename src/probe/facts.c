@@ -133,13 +133,13 @@ static void src_set(struct probe_src *s, const struct probe_section *sec)
 
 typedef void handler_fn(const struct probe_section *s, struct probe_facts *f);
 
-/* Sets the source from the rc and, unless absent, parses the body. */
+/* Sets the source from the rc and parses the body: an absent tool has
+ * none, and some sections say more than the rc (gdrdrv's proc_devices). */
 #define SECTION(fn, srcexpr, parser, target)                                 \
 	static void fn(const struct probe_section *s, struct probe_facts *f) \
 	{                                                                    \
 		src_set(&(srcexpr), s);                                      \
-		if ((srcexpr).status != PROBE_ABSENT)                        \
-			(void)parser(s->body, s->len, &(target));            \
+		(void)parser(s->body, s->len, &(target));                    \
 	}
 
 SECTION(h_kernel, f->kernel.src, probe_parse_kernel, f->kernel)
@@ -176,8 +176,6 @@ static void h_fi_hmem(const struct probe_section *s, struct probe_facts *f)
 	struct probe_fi *tmp;
 
 	src_set(&f->fi.hmem_src, s);
-	if (f->fi.hmem_src.status == PROBE_ABSENT)
-		return;
 	tmp = xcalloc(1, sizeof *tmp);
 	probe_parse_fi_info(s->body, s->len, tmp);
 	f->fi.n_hmem_entries = tmp->nentries;

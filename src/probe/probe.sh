@@ -1,3 +1,404 @@
 #!/bin/sh
-# The read-only probe; its sections are defined by issue 3.
-echo "dynamo-interconnect-probe v0"
+# dynamo-interconnect probe, report format v1 (parsed by src/probe/report.c).
+#
+# Read-only: reads files and runs read-only tools, writes nothing, takes no
+# input.  POSIX sh; works with only sh, cat, ls, grep, sed, awk, head, tr
+# (each optional except sh), and without `timeout` (tools then run unbounded).
+#
+# Output: "dynamo-interconnect-probe v1", then sections
+#   @@@ NAME
+#   ...output, lines starting "@@@" escaped as " @@@", capped per section...
+#   @@@ end NAME rc=N        (127: absent, 124: timed out)
+# and "@@@ done" last.  Environment variables are filtered here, in the pod,
+# to transport names: no other variable ever leaves it.
+
+PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin:/opt/amazon/efa/bin:/usr/local/ucx/bin:/opt/hpcx/ucx/bin
+export PATH
+LC_ALL=C
+export LC_ALL
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# How to bound a tool: coreutils/new busybox `timeout 5 cmd`, old busybox
+# `timeout -t 5 cmd` (exits 143 on expiry), or not at all.
+TMODE=none
+if have timeout; then
+	if timeout 5 sh -c : >/dev/null 2>&1; then
+		TMODE=coreutils
+	elif timeout -t 5 sh -c : >/dev/null 2>&1; then
+		TMODE=busybox
+	fi
+fi
+
+# bounded SECONDS CMD...: runs CMD under the time limit when possible.
+bounded() {
+	_s=$1
+	shift
+	case $TMODE in
+	coreutils) timeout "$_s" "$@" ;;
+	busybox) timeout -t "$_s" "$@" ;;
+	*) "$@" ;;
+	esac
+}
+
+# emit MAXBYTES: copies stdin, escaping marker lines and stopping at the cap.
+emit() {
+	if have awk; then
+		awk -v max="$1" '{
+			n += length($0) + 1
+			if (n > max) { print "[probe: output truncated]"; exit }
+			if (substr($0, 1, 3) == "@@@") $0 = " " $0
+			print
+		}'
+	elif have sed && have head; then
+		head -c "$1" | sed 's/^@@@/ @@@/'
+		echo
+	else
+		while IFS= read -r _l; do
+			case $_l in @@@*) _l=" $_l" ;; esac
+			printf '%s\n' "$_l"
+		done
+	fi
+}
+
+begin() { echo "@@@ $1"; }
+end() { echo "@@@ end $1 rc=$2"; }
+
+# tool NAME MAXBYTES SECONDS CMD...: one section with CMD's output and status.
+tool() {
+	_n=$1 _m=$2 _t=$3
+	shift 3
+	begin "$_n"
+	if ! have "$1"; then
+		end "$_n" 127
+		return
+	fi
+	_out=$(bounded "$_t" "$@" 2>&1 </dev/null)
+	_rc=$?
+	if [ "$TMODE" = busybox ] && [ "$_rc" = 143 ]; then
+		_rc=124
+	fi
+	[ -n "$_out" ] && printf '%s\n' "$_out" | emit "$_m"
+	end "$_n" "$_rc"
+}
+
+# readfile NAME PATH: one section with a file's content, 127 when it is absent.
+readfile() {
+	begin "$1"
+	if [ -r "$2" ]; then
+		emit 65536 <"$2"
+		end "$1" 0
+	elif [ -e "$2" ]; then
+		echo "permission denied: $2"
+		end "$1" 1
+	else
+		end "$1" 127
+	fi
+}
+
+# rd PATH: the first line of a sysfs attribute into $v (no fork; sysfs files
+# may lack a final newline, and unused GID slots fail to read).
+rd() {
+	v=
+	IFS= read -r v <"$1" 2>/dev/null || [ -n "$v" ]
+}
+
+# Transport variable names (env-vars.md sections 1-6).
+env_filter() {
+	if have grep; then
+		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_)[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR)='
+	else
+		while IFS= read -r _l; do
+			case $_l in
+			UCX_?*=* | NIXL_?*=* | NCCL_?*=* | FI_?*=* | OFI_NCCL_?*=* | \
+			MOONCAKE_?*=* | VLLM_NIXL_?*=* | GLOO_SOCKET_IFNAME=* | \
+			TP_SOCKET_IFNAME=* | OMPI_MCA_btl_tcp_if_include=* | \
+			VLLM_HOST_IP=* | MASTER_ADDR=*)
+				printf '%s\n' "$_l" ;;
+			esac
+		done
+	fi
+}
+
+echo "dynamo-interconnect-probe v1"
+
+begin meta
+echo "timeout=$TMODE"
+end meta 0
+
+begin kernel
+if rd /proc/sys/kernel/osrelease && [ -n "$v" ]; then
+	echo "$v"
+	end kernel 0
+elif have uname; then
+	uname -r
+	end kernel $?
+else
+	end kernel 127
+fi
+
+readfile nvidia_driver /proc/driver/nvidia/version
+
+# --- RDMA devices (checks.md A) ---
+sysfs_port() {
+	_p=$1 _pre=$2
+	for _a in state phys_state rate link_layer lid sm_lid; do
+		[ -e "$_p/$_a" ] && rd "$_p/$_a" && echo "$_pre/$_a=$v"
+	done
+	rd "$_p/link_layer"
+	[ "$v" = Ethernet ] || return 0
+	_i=0
+	while [ $_i -lt 16 ]; do
+		if [ -e "$_p/gids/$_i" ] && rd "$_p/gids/$_i" && [ -n "$v" ]; then
+			case $v in
+			0000:0000:0000:0000:0000:0000:0000:0000) ;;
+			*)
+				echo "$_pre/gids/$_i=$v"
+				rd "$_p/gid_attrs/types/$_i" && echo "$_pre/gid_attrs/types/$_i=$v"
+				rd "$_p/gid_attrs/ndevs/$_i" && echo "$_pre/gid_attrs/ndevs/$_i=$v"
+				;;
+			esac
+		fi
+		_i=$((_i + 1))
+	done
+}
+
+begin sysfs_ib
+if [ -d /sys/class/infiniband ]; then
+	_nd=0
+	for _d in /sys/class/infiniband/*; do
+		[ -d "$_d" ] || continue
+		_nd=$((_nd + 1))
+		[ $_nd -le 32 ] || break
+		_dn=${_d##*/}
+		for _a in hca_type fw_ver board_id node_type; do
+			[ -e "$_d/$_a" ] && rd "$_d/$_a" && echo "$_dn/$_a=$v"
+		done
+		for _n in "$_d"/device/net/*; do
+			[ -e "$_n" ] && echo "$_dn/net=${_n##*/}"
+		done
+		for _p in "$_d"/ports/*; do
+			[ -d "$_p" ] && sysfs_port "$_p" "$_dn/ports/${_p##*/}"
+		done
+	done
+	end sysfs_ib 0
+else
+	end sysfs_ib 127
+fi
+
+begin dev_infiniband
+if [ -d /dev/infiniband ]; then
+	for _f in /dev/infiniband/*; do
+		[ -e "$_f" ] || continue
+		if [ -c "$_f" ]; then echo "${_f##*/} c"; else echo "${_f##*/} -"; fi
+	done
+	end dev_infiniband 0
+else
+	end dev_infiniband 127
+fi
+
+tool ibstat 65536 5 ibstat
+tool ibstatus 65536 5 ibstatus
+tool ibv_devinfo 65536 5 ibv_devinfo
+tool ibdev2netdev 16384 5 ibdev2netdev
+
+# --- Kernel modules, GPUDirect, GDRCopy (B, C) ---
+begin proc_modules
+if [ -r /proc/modules ]; then
+	while IFS= read -r _l; do
+		case $_l in
+		"nvidia "* | nvidia_* | "nv_peer_mem "* | "gdrdrv "* | "efa "* | \
+		"ib_core "* | "ib_uverbs "* | "mlx5_ib "* | "mlx5_core "*)
+			printf '%s\n' "$_l" ;;
+		esac
+	done </proc/modules
+	end proc_modules 0
+else
+	end proc_modules 127
+fi
+
+begin sys_module
+if [ -d /sys/module ]; then
+	for _m in nvidia nvidia_peermem nv_peer_mem gdrdrv efa ib_core ib_uverbs \
+		mlx5_ib mlx5_core nvidia_uvm nvidia_fs; do
+		[ -d "/sys/module/$_m" ] || continue
+		if [ -e "/sys/module/$_m/version" ] && rd "/sys/module/$_m/version"; then
+			echo "$_m version=$v"
+		else
+			echo "$_m"
+		fi
+	done
+	end sys_module 0
+else
+	end sys_module 127
+fi
+
+begin memory_peers
+if [ -d /sys/kernel/mm/memory_peers ]; then
+	for _m in /sys/kernel/mm/memory_peers/*; do
+		[ -e "$_m" ] || continue
+		if rd "$_m/version"; then echo "${_m##*/} version=$v"; else echo "${_m##*/}"; fi
+	done
+	end memory_peers 0
+else
+	end memory_peers 127
+fi
+
+begin gdrdrv
+_pd=no
+if [ -r /proc/devices ]; then
+	while IFS= read -r _l; do
+		case $_l in *" gdrdrv") _pd=yes ;; esac
+	done </proc/devices
+else
+	_pd=unknown
+fi
+echo "proc_devices=$_pd"
+if [ -c /dev/gdrdrv ]; then
+	echo "dev=char"
+	end gdrdrv 0
+elif [ -e /dev/gdrdrv ]; then
+	echo "dev=other"
+	end gdrdrv 0
+else
+	end gdrdrv 127
+fi
+
+# --- GPUs, topology, NVLink, fabric (D, B4) ---
+begin nvsmi_q
+if have nvidia-smi; then
+	# Top-level and indent-4 lines keep the structure; of the deeper ones
+	# only the fabric keys are needed (the whole -q is ~10 KiB per GPU).
+	_out=$(bounded 10 nvidia-smi -q 2>&1 </dev/null)
+	_rc=$?
+	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
+	if have grep; then
+		printf '%s\n' "$_out" | grep -E '^[^ ]|^    [^ ]|^ +(State|Status|CliqueId|ClusterUUID|Health|Summary|Bandwidth) ' | emit 131072
+	else
+		printf '%s\n' "$_out" | emit 524288
+	fi
+	end nvsmi_q "$_rc"
+else
+	end nvsmi_q 127
+fi
+tool nvsmi_topo 65536 5 nvidia-smi topo -m
+tool nvsmi_nvlink 65536 5 nvidia-smi nvlink --status
+
+# --- UCX (E) ---
+tool ucx_info_v 16384 5 ucx_info -v
+tool ucx_info_d 262144 5 ucx_info -d
+
+# --- libfabric / EFA (G); warn level shows a failed CUDA registration ---
+begin fi_info
+if have fi_info; then
+	_out=$(FI_LOG_LEVEL=warn bounded 5 fi_info -p efa 2>&1 </dev/null)
+	_rc=$?
+	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
+	printf '%s\n' "$_out" | emit 65536
+	end fi_info "$_rc"
+else
+	end fi_info 127
+fi
+tool fi_info_hmem 65536 5 fi_info -p efa -c FI_HMEM
+
+# --- Limits and capabilities (E5, H) ---
+readfile limits_self /proc/self/limits
+begin status_self
+if [ -r /proc/self/status ]; then
+	while IFS= read -r _l; do
+		case $_l in Cap*) printf '%s\n' "$_l" ;; esac
+	done </proc/self/status
+	end status_self 0
+else
+	end status_self 127
+fi
+readfile limits_pid1 /proc/1/limits
+begin status_pid1
+if [ -r /proc/1/status ]; then
+	while IFS= read -r _l; do
+		case $_l in Cap*) printf '%s\n' "$_l" ;; esac
+	done </proc/1/status
+	end status_pid1 0
+else
+	end status_pid1 127
+fi
+
+# --- Transport environment of the main process (I) ---
+begin env_pid1
+if [ ! -e /proc/1/environ ] || ! have tr; then
+	end env_pid1 127
+elif ! (: </proc/1/environ) 2>/dev/null; then
+	echo "permission denied: /proc/1/environ"
+	end env_pid1 1
+else
+	_env=$( (tr '\0' '\n' </proc/1/environ) 2>/dev/null | env_filter)
+	[ -n "$_env" ] && printf '%s\n' "$_env" | emit 65536
+	end env_pid1 0
+fi
+
+# --- NIXL (F) ---
+# NIXL_PREFIX / NIXL_PLUGIN_DIR from the main process, else our own.
+_nixl_var() {
+	_val=
+	if have tr && (: </proc/1/environ) 2>/dev/null; then
+		_val=$( (tr '\0' '\n' </proc/1/environ) 2>/dev/null | while IFS= read -r _l; do
+			case $_l in "$1"=*) printf '%s' "${_l#*=}" ;; esac
+		done)
+	fi
+	[ -n "$_val" ] || eval "_val=\${$1:-}"
+}
+
+begin nixl_plugins
+_nixl_var NIXL_PREFIX
+_prefix=$_val
+_nixl_var NIXL_PLUGIN_DIR
+_pdir=$_val
+[ -n "$_prefix" ] && echo "prefix=$_prefix"
+_found=127
+for _d in "$_pdir" "${_prefix:+$_prefix/lib/x86_64-linux-gnu/plugins}" \
+	"${_prefix:+$_prefix/lib64/plugins}" "${_prefix:+$_prefix/lib/plugins}" \
+	/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/plugins \
+	/opt/nvidia/nvda_nixl/lib/aarch64-linux-gnu/plugins \
+	/opt/nvidia/nvda_nixl/lib64/plugins /usr/local/nixl/lib/x86_64-linux-gnu/plugins; do
+	[ -n "$_d" ] && [ -d "$_d" ] || continue
+	echo "dir=$_d"
+	_found=0
+	for _f in "$_d"/libplugin_*.so; do
+		[ -e "$_f" ] && echo "plugin=${_f##*/}"
+	done
+done
+end nixl_plugins $_found
+
+begin nixl_tools
+_any=127
+for _t in nixlbench nixl_example kvbench; do
+	if have "$_t"; then
+		echo "$_t=$(command -v "$_t")"
+		_any=0
+	else
+		echo "$_t="
+	fi
+done
+end nixl_tools $_any
+
+tool nixl_python 16384 15 python3 -c 'import glob, os
+import nixl
+print("module=" + str(getattr(nixl, "__file__", "")))
+try:
+    import importlib.metadata as m
+    for d in ("nixl", "nixl-cu12", "nixl-cu13"):
+        try:
+            print("version=" + d + " " + m.version(d))
+        except Exception:
+            pass
+except Exception:
+    pass
+site = os.path.dirname(os.path.dirname(os.path.abspath(nixl.__file__)))
+for d in sorted(glob.glob(os.path.join(site, ".nixl*.mesonpy.libs", "plugins"))):
+    print("plugin_dir=" + d)
+    for f in sorted(glob.glob(os.path.join(d, "libplugin_*.so"))):
+        print("plugin=" + os.path.basename(f))'
+
+readfile nixl_versions /opt/dynamo/nixl-versions.txt
+
+echo "@@@ done"

@@ -57,12 +57,14 @@ struct ws_reader {
 	struct buf msg;       /* data message being reassembled */
 	int in_message;
 	enum ws_opcode msg_opcode;
-	size_t consumed;      /* bytes of `in` used by the last event */
+	size_t consumed;      /* bytes of `in` parsed; dropped at the next feed */
 	uint8_t ctl[125];     /* control payload of the last event */
 	int failed;
 };
 
-/* max_message caps one reassembled data message. */
+/* max_message caps one data message (longer ones: WS_EV_ERROR, 1009).
+ * The input buffer holds one frame plus up to 1 MiB more: drain events
+ * after each feed of at most that much. */
 void ws_reader_init(struct ws_reader *r, size_t max_message);
 void ws_reader_release(struct ws_reader *r);
 /* Adds received bytes; -1 if the input buffer cap is passed. */

@@ -37,6 +37,24 @@ static int mod_name_ok(struct pslice x)
 	return x.n > 0;
 }
 
+/* A module that uses another ("ib_core ... 9 rdma_cm,nvidia_peermem,...")
+ * is loaded itself, even when grep cut its own line. */
+static void users(struct probe_modules *m, struct pslice list)
+{
+	struct pslice k, v;
+	int i;
+
+	while (list.n) {
+		if (!ps_split(list, ',', &k, &v)) {
+			k = list;
+			v = ps_make(list.s + list.n, 0);
+		}
+		if ((i = mod_index(k)) >= 0)
+			m->loaded[i] = 1;
+		list = v;
+	}
+}
+
 /* /proc/modules: "name size refs deps state addr"; lsmod: "name size refs
  * [users]".  Shell prompts and other lines fail the name/size test. */
 int probe_parse_modules(const char *t, size_t n, struct probe_modules *m)
@@ -52,12 +70,15 @@ int probe_parse_modules(const char *t, size_t n, struct probe_modules *m)
 		    !ps_token(&rest, &size) || !ps_is_digits(size))
 			continue;
 		count++;
-		if ((i = mod_index(name)) < 0)
-			continue;
-		m->loaded[i] = 1;
-		for (field = 3; ps_token(&rest, &tok); field++)
-			if (field == 5 && ps_eq(tok, "Live"))
+		i = mod_index(name);
+		if (i >= 0)
+			m->loaded[i] = 1;
+		for (field = 3; ps_token(&rest, &tok); field++) {
+			if (field == 4)
+				users(m, tok);
+			else if (field == 5 && i >= 0 && ps_eq(tok, "Live"))
 				m->live[i] = 1;
+		}
 	}
 	return count;
 }

@@ -105,7 +105,8 @@ int probe_parse_sysfs_ib(const char *t, size_t n, struct probe_rdma_list *l)
 	ptext_init(&it, t, n);
 	while (ptext_line(&it, &line)) {
 		struct probe_rdma_dev *d;
-		if (!ps_split(line, '=', &key, &v) || !ps_split(key, '/', &dev, &path))
+		if (!ps_split(line, '=', &key, &v) || !ps_split(key, '/', &dev, &path) ||
+		    !path.n)
 			continue;
 		if (!(d = rdma_dev_get(l, dev)))
 			continue;

@@ -209,29 +209,32 @@ const struct check_result *check_results_find(const struct check_results *r,
 	return NULL;
 }
 
-/* fail > warn > skipped > ok for a cell: a family with one skipped and one
- * ok result is not shown as a clean pass. */
-static int severity(enum check_status s)
+/* fail > warn > skipped > ok > not applicable, for a cell: a family with
+ * one skipped and one ok result is not shown as a clean pass, but a rule
+ * that does not apply here does not hide the ones that passed. */
+static int severity(const struct check_result *r)
 {
-	static const int sev[] = { 0, 2, 3, 1 };
-	return (unsigned)s < 4 ? sev[s] : 0;
+	static const int sev[] = { 1, 3, 4, 2 };
+
+	if (r->flags & CHECK_F_NA)
+		return 0;
+	return (unsigned)r->status < 4 ? sev[r->status] : 0;
 }
 
 int check_results_family_status(const struct check_results *r,
 				enum check_family f)
 {
-	int worst = -1;
+	const struct check_result *worst = NULL;
 
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->v[i].family != f)
 			continue;
-		if (worst < 0 || severity(r->v[i].status) > severity(worst))
-			worst = (int)r->v[i].status;
+		if (!worst || severity(&r->v[i]) > severity(worst))
+			worst = &r->v[i];
 	}
-	return worst;
+	return worst ? (int)worst->status : -1;
 }
 
-__attribute__((format(printf, 6, 0)))
 static void vemit(struct check_results *out, enum check_id id,
 		  enum check_status st, unsigned flags, const char *remedy,
 		  const char *fmt, va_list ap)

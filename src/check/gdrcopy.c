@@ -50,7 +50,7 @@ static void ucx_gdr(const struct check_input *in, struct check_results *out)
 		emit(out, CK_GDRCOPY_UCX, CHECK_OK, NULL,
 		     "UCX has gdr_copy%s",
 		     !(ucx_tls_allowed(tls) & TLB(PROBE_TL_GDR_COPY)) ?
-		     " (excluded by UCX_TLS, a known workaround)" : "");
+		     " (not allowed by UCX_TLS)" : "");
 		return;
 	}
 	if (f->modules.gdrdrv_dev)

@@ -1,0 +1,658 @@
+/* Checks on hand-built facts: one healthy node per fabric, then one
+ * broken thing at a time (checks.md A-I, M; user-pain.md cases). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/internal.h"
+#include "check/verdict.h"
+#include "kube/pods.h"
+#include "probe/facts.h"
+#include "t.h"
+
+static void set_ok(struct probe_src *s)
+{
+	s->status = PROBE_OK;
+	s->rc = 0;
+}
+
+static void set_env(struct probe_facts *f, const char *text)
+{
+	set_ok(&f->env.src);
+	probe_parse_env(text, strlen(text), &f->env);
+}
+
+static void add_port(struct probe_rdma_dev *d, enum probe_link_layer ll,
+		     double rate)
+{
+	struct probe_rdma_port *p = &d->port[d->nports++];
+
+	p->num = d->nports;
+	p->state = PROBE_PORT_ACTIVE;
+	p->phys_state = PROBE_PHYS_LINKUP;
+	p->rate_gbps = rate;
+	p->link_layer = ll;
+	p->first_roce_v2 = -1;
+}
+
+static void add_dev(struct probe_facts *f, const char *name,
+		    enum probe_link_layer ll, double rate)
+{
+	struct probe_rdma_dev *d = &f->sysfs_ib.dev[f->sysfs_ib.ndevs++];
+
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	add_port(d, ll, rate);
+}
+
+static void add_tl(struct probe_ucx *u, const char *tl, const char *dev,
+		   enum probe_ucx_tl id)
+{
+	struct probe_ucx_tl_entry *e = &u->tl[u->ntls++];
+
+	snprintf(e->name, sizeof(e->name), "%s", tl);
+	snprintf(e->device, sizeof(e->device), "%s", dev);
+	u->tl_count[id]++;
+}
+
+static void add_md(struct probe_ucx *u, const char *name, const char *comp,
+		   int cuda)
+{
+	struct probe_ucx_md *m = &u->md[u->nmds++];
+
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->component, sizeof(m->component), "%s", comp);
+	m->host = 1;
+	m->cuda = cuda;
+	if (!strcmp(comp, "ib")) {
+		u->n_ib_mds++;
+		u->n_ib_mds_cuda += cuda;
+	}
+}
+
+static void gpus(struct probe_facts *f, int n, int nvlink)
+{
+	set_ok(&f->nvsmi.src);
+	snprintf(f->nvsmi.driver_version, 32, "550.54.15");
+	f->nvsmi.ngpus = f->nvsmi.attached = n;
+	set_ok(&f->topo.src);
+	f->topo.ngpus = f->topo.gpu_rows = n;
+	set_ok(&f->nvlink.src);
+	for (int g = 0; g < n; g++) {
+		snprintf(f->nvsmi.gpu[g].name, 64, "NVIDIA H100 80GB HBM3");
+		f->nvsmi.gpu[g].fabric_state = nvlink ? PROBE_FABRIC_COMPLETED
+						      : PROBE_FABRIC_NA;
+		snprintf(f->nvsmi.gpu[g].fabric_status, 40, nvlink ? "Success" : "N/A");
+		snprintf(f->nvsmi.gpu[g].health_summary, 32, nvlink ? "Healthy" : "");
+		for (int h = 0; h < n; h++) {
+			f->topo.gpu_gpu[g][h].link = g == h ? PROBE_TOPO_SELF :
+				nvlink ? PROBE_TOPO_NV : PROBE_TOPO_PHB;
+			f->topo.gpu_gpu[g][h].nv = nvlink ? 18 : 0;
+		}
+		if (!nvlink)
+			continue;
+		f->nvlink.gpu[g].index = g;
+		f->nvlink.gpu[g].nlinks = 18;
+		for (int l = 0; l < 18; l++)
+			f->nvlink.gpu[g].speed_gbs[l] = 26.562;
+		f->nvlink.ngpus++;
+	}
+}
+
+/* An HGX H100 decode pod with two 400G InfiniBand rails, everything right. */
+static struct probe_facts *healthy_ib(void)
+{
+	struct probe_facts *f = probe_facts_new();
+	struct probe_ucx *u = &f->ucx;
+
+	set_ok(&f->kernel.src);
+	snprintf(f->kernel.release, 64, "5.15.0-105-generic");
+	f->kernel.major = 5;
+	f->kernel.minor = 15;
+	set_ok(&f->nvdriver.src);
+	f->nvdriver.open_module = 1;
+	snprintf(f->nvdriver.version, 32, "550.54.15");
+	set_ok(&f->sysfs_ib.src);
+	add_dev(f, "mlx5_0", PROBE_LL_IB, 400);
+	add_dev(f, "mlx5_1", PROBE_LL_IB, 400);
+	set_ok(&f->dev_ib.src);
+	f->dev_ib.n_uverbs = 2;
+	set_ok(&f->modules.proc_src);
+	f->modules.loaded[PROBE_MOD_NVIDIA] = 1;
+	f->modules.loaded[PROBE_MOD_NVIDIA_PEERMEM] = 1;
+	f->modules.loaded[PROBE_MOD_GDRDRV] = 1;
+	f->modules.gdrdrv_dev = 1;
+	gpus(f, 2, 1);
+	f->topo.nnics = 2;
+	snprintf(f->topo.nic_name[0], 32, "mlx5_0");
+	snprintf(f->topo.nic_name[1], 32, "mlx5_1");
+	for (int g = 0; g < 2; g++) {
+		f->topo.gpu_nic[g][g].link = PROBE_TOPO_PIX;
+		f->topo.gpu_nic[g][1 - g].link = PROBE_TOPO_SYS;
+	}
+	set_ok(&u->v_src);
+	set_ok(&u->d_src);
+	snprintf(u->version, 32, "1.17.0");
+	u->major = 1;
+	u->minor = 17;
+	u->patch = 0;
+	u->feature[PROBE_UCXF_CUDA] = PROBE_CFG_WITH;
+	add_md(u, "mlx5_0", "ib", 1);
+	add_md(u, "mlx5_1", "ib", 1);
+	add_md(u, "cuda_cpy", "cuda_cpy", 1);
+	u->cuda_cpy_dmabuf = 1;
+	add_tl(u, "rc_mlx5", "mlx5_0:1", PROBE_TL_RC_MLX5);
+	add_tl(u, "dc_mlx5", "mlx5_0:1", PROBE_TL_DC_MLX5);
+	add_tl(u, "ud_mlx5", "mlx5_0:1", PROBE_TL_UD_MLX5);
+	add_tl(u, "rc_mlx5", "mlx5_1:1", PROBE_TL_RC_MLX5);
+	add_tl(u, "cuda_copy", "cuda", PROBE_TL_CUDA_COPY);
+	add_tl(u, "cuda_ipc", "cuda", PROBE_TL_CUDA_IPC);
+	add_tl(u, "gdr_copy", "gdr_copy", PROBE_TL_GDR_COPY);
+	add_tl(u, "tcp", "eth0", PROBE_TL_TCP);
+	f->fi.src.status = PROBE_ABSENT;
+	f->fi.src.rc = 127;
+	set_ok(&f->limits_pid1.limits_src);
+	f->limits_pid1.memlock_soft = PROBE_UNLIMITED;
+	set_ok(&f->nixl.python_src);
+	set_ok(&f->nixl.plugins_src);
+	f->nixl.python_ok = 1;
+	snprintf(f->nixl.python_version, 32, "0.9.0");
+	snprintf(f->nixl.plugin_dir, 256, "/opt/nvidia/nvda_nixl/lib/plugins");
+	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_UCX.so");
+	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_GDS.so");
+	set_env(f, "UCX_TLS=rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc\nUCX_RNDV_THRESH=0\n");
+	return f;
+}
+
+static const struct pod_spec_facts ib_spec = {
+	2, 2, "rdma/ib", 0, 1, 0, 0, 0, 0, 16LL << 30, 0,
+};
+static const struct check_context decode_ctx = {
+	.node = "gpu-a2", .role = "decode", .kv_cross_pod = 1,
+	.kv_cross_node = 1, .kv_known = 1, .npods = 8,
+};
+
+static void run(const struct probe_facts *f, const struct pod_spec_facts *s,
+		const struct check_context *c, struct check_results *r)
+{
+	check_results_init(r);
+	check_pod(f, s, c, r);
+}
+
+static int status_of(const struct check_results *r, const char *name)
+{
+	const struct check_result *c = check_results_find(r, name);
+
+	if (!c)
+		fprintf(stderr, "no result %s\n", name);
+	return c ? (int)c->status : -1;
+}
+
+static enum verdict_status pod_verdict(const struct check_results *r)
+{
+	struct pod_record p = { "p", "n", "decode", 1, NULL, r };
+
+	return verdict_pod(&p);
+}
+
+static void dump_unexpected(const struct check_results *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (getenv("T_DUMP") || (r->v[i].status != CHECK_OK &&
+					 !(r->v[i].flags & CHECK_F_NA)))
+			fprintf(stderr, "  %s %s: %s\n", r->v[i].name,
+				check_status_name(r->v[i].status), r->v[i].detail);
+}
+
+static void test_table(void)
+{
+	size_t n;
+	const struct check_def *d = check_defs(&n);
+
+	CHECK_INT(n, CK__COUNT);
+	for (size_t i = 0; i < n; i++) {
+		CHECK(d[i].name && d[i].remedy && d[i].rule);
+		CHECK(check_def(d[i].name) == &d[i]);
+		if (i)
+			CHECK(d[i].rank >= d[i - 1].rank);
+	}
+	CHECK(check_def("rdma-devices")->rank < check_def("rdma-ports")->rank);
+	CHECK(check_def("rdma-ports")->rank < check_def("gpudirect-peermem")->rank);
+	CHECK(check_def("nope") == NULL);
+	CHECK_STR(check_family_name(FAM_GPUDIRECT), "GPUDIRECT");
+	CHECK_STR(check_family_name(FAM_TRANSFER), "TRANSFER");
+	CHECK_STR(check_status_name(CHECK_SKIPPED), "skipped");
+	CHECK_STR(fabric_name(FABRIC_INFINIBAND), "infiniband");
+	CHECK_STR(fabric_name(FABRIC_TCP), "tcp");
+}
+
+static void test_ucx_tls(void)
+{
+	unsigned a = ucx_tls_allowed("rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc");
+
+	CHECK(a & TLB(PROBE_TL_RC_MLX5));
+	CHECK(a & TLB(PROBE_TL_UD_MLX5));
+	CHECK(!(a & TLB(PROBE_TL_TCP)));
+	CHECK(ucx_tls_allowed(NULL) & TLB(PROBE_TL_DC_MLX5));
+	CHECK(!(ucx_tls_allowed("tcp") & TL_RDMA_IB));
+	a = ucx_tls_allowed("^cuda_ipc");
+	CHECK(!(a & TLB(PROBE_TL_CUDA_IPC)) && (a & TLB(PROBE_TL_RC_MLX5)));
+	a = ucx_tls_allowed("^rc,dc,ud");
+	CHECK(!(a & TL_RDMA_IB) && (a & TLB(PROBE_TL_TCP)));
+	CHECK(ucx_tls_allowed("cuda,sm") & TLB(PROBE_TL_GDR_COPY));
+	CHECK(ucx_tls_allowed("rc_mlx5:aux,ud") & TLB(PROBE_TL_RC_MLX5));
+}
+
+static void test_healthy_ib(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(r.fabric, FABRIC_INFINIBAND);
+	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	dump_unexpected(&r);
+	CHECK_INT(status_of(&r, "rdma-devices"), CHECK_OK);
+	CHECK_HAS(check_results_find(&r, "rdma-devices")->detail, "mlx5_0, mlx5_1");
+	CHECK_INT(status_of(&r, "rdma-ports"), CHECK_OK);
+	CHECK_INT(status_of(&r, "gpudirect-peermem"), CHECK_OK);
+	CHECK_INT(status_of(&r, "gpudirect-ucx-md"), CHECK_OK);
+	CHECK_INT(status_of(&r, "nvlink-links"), CHECK_OK);
+	CHECK_INT(status_of(&r, "nvlink-fabric"), CHECK_OK);
+	CHECK_INT(status_of(&r, "efa-devices"), CHECK_SKIPPED);
+	CHECK(check_results_find(&r, "efa-devices")->flags & CHECK_F_NA);
+	CHECK(check_results_find(&r, "rdma-ports")->remedy == NULL);
+	CHECK_INT(check_results_family_status(&r, FAM_RDMA), CHECK_OK);
+	CHECK_INT(check_results_family_status(&r, FAM_LOGS), -1);
+	CHECK_STR(r.summary.ucx_version, "1.17.0");
+	CHECK_STR(r.summary.ucx_tls, "rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc");
+	for (size_t i = 0; i < r.n; i++)
+		CHECK(check_def(r.v[i].name) != NULL);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+/* One broken fact; the named check must fail and the pod is NOT READY. */
+struct broken {
+	const char *what;
+	void (*breakit)(struct probe_facts *f);
+	const char *check;
+	const char *detail;
+};
+
+static void no_uverbs(struct probe_facts *f) { f->dev_ib.n_uverbs = 0; }
+static void port_down(struct probe_facts *f)
+{
+	for (int i = 0; i < 2; i++) {
+		f->sysfs_ib.dev[i].port[0].state = PROBE_PORT_DOWN;
+		f->sysfs_ib.dev[i].port[0].phys_state = PROBE_PHYS_POLLING;
+	}
+}
+static void no_gdr(struct probe_facts *f)
+{
+	f->modules.loaded[PROBE_MOD_NVIDIA_PEERMEM] = 0;
+	f->ucx.cuda_cpy_dmabuf = 0;
+}
+static void ucx_no_cuda(struct probe_facts *f)
+{
+	f->ucx.tl_count[PROBE_TL_CUDA_COPY] = 0;
+	f->ucx.tl_count[PROBE_TL_CUDA_IPC] = 0;
+}
+static void ucx_no_rdma(struct probe_facts *f)
+{
+	for (int t = PROBE_TL_RC_MLX5; t <= PROBE_TL_UD_VERBS; t++)
+		f->ucx.tl_count[t] = 0;
+	f->ucx.ntls = 0;
+}
+static void tls_tcp(struct probe_facts *f) { set_env(f, "UCX_TLS=tcp,cuda_copy\n"); }
+static void memlock64k(struct probe_facts *f)
+{
+	f->limits_pid1.memlock_soft = 64 * 1024;
+	f->limits_pid1.have_caps = 1;
+}
+static void nixl_no_ucx(struct probe_facts *f)
+{
+	f->nixl.nplugins = 1;
+	snprintf(f->nixl.plugin[0], 48, "libplugin_GDS.so");
+}
+static void nccl_ib_off(struct probe_facts *f) { set_env(f, "NCCL_IB_DISABLE=1\n"); }
+static void net_dev_eth(struct probe_facts *f) { set_env(f, "UCX_NET_DEVICES=eth0\n"); }
+static void gdr_env_off(struct probe_facts *f) { set_env(f, "UCX_IB_GPU_DIRECT_RDMA=no\n"); }
+static void nixl_import(struct probe_facts *f)
+{
+	f->nixl.python_ok = 0;
+	f->nixl.python_src.status = PROBE_FAILED;
+	f->nixl.python_src.rc = 1;
+	snprintf(f->nixl.python_src.err, 160, "ModuleNotFoundError: No module named 'nixl'");
+}
+static void no_gpu(struct probe_facts *f) { f->nvsmi.ngpus = f->nvsmi.attached = 0; }
+static void fabric_down(struct probe_facts *f)
+{
+	f->nvsmi.gpu[1].fabric_state = PROBE_FABRIC_NOT_STARTED;
+	snprintf(f->nvsmi.gpu[1].fabric_state_str, 32, "Not Started");
+}
+static void p2p_off(struct probe_facts *f) { set_env(f, "NCCL_P2P_DISABLE=1\n"); }
+
+static const struct broken broken[] = {
+	{ "no uverbs in the pod", no_uverbs, "rdma-devices", "no /dev/infiniband/uverbs" },
+	{ "ports down", port_down, "rdma-ports", "mlx5_0 port 1 Down (Polling)" },
+	{ "no peermem, no dmabuf", no_gdr, "gpudirect-peermem", "no DMA-BUF" },
+	{ "UCX without CUDA", ucx_no_cuda, "ucx-cuda", "no cuda_copy" },
+	{ "UCX without RDMA", ucx_no_rdma, "ucx-rdma", "tcp" },
+	{ "UCX_TLS=tcp", tls_tcp, "env-ucx-tls", "UCX_TLS=tcp,cuda_copy" },
+	{ "memlock 64k", memlock64k, "limits-memlock", "64 KiB" },
+	{ "NIXL without UCX plugin", nixl_no_ucx, "nixl-plugin", "libplugin_UCX.so" },
+	{ "NCCL_IB_DISABLE=1", nccl_ib_off, "env-nccl-net", "NCCL_IB_DISABLE=1" },
+	{ "UCX_NET_DEVICES=eth0", net_dev_eth, "env-ucx-net-devices", "eth0 not an RDMA device" },
+	{ "UCX_IB_GPU_DIRECT_RDMA=no", gdr_env_off, "env-ucx-gpudirect", "staged" },
+	{ "import nixl fails", nixl_import, "nixl-installed", "No module named" },
+	{ "no GPU", no_gpu, "limits-gpus", "no GPU" },
+	{ "fabric manager down", fabric_down, "nvlink-fabric", "Not Started" },
+	{ "NCCL_P2P_DISABLE=1 on NVLink", p2p_off, "env-nccl-p2p", "NVLink" },
+};
+
+static void test_broken(void)
+{
+	for (size_t i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		struct probe_facts *f = healthy_ib();
+		const struct check_result *c;
+		struct check_results r;
+
+		broken[i].breakit(f);
+		run(f, &ib_spec, &decode_ctx, &r);
+		c = check_results_find(&r, broken[i].check);
+		CHECK(c != NULL);
+		if (c && c->status != CHECK_FAIL)
+			fprintf(stderr, "%s: %s is %s: %s\n", broken[i].what,
+				c->name, check_status_name(c->status), c->detail);
+		CHECK(c && c->status == CHECK_FAIL);
+		CHECK_HAS(c ? c->detail : NULL, broken[i].detail);
+		CHECK(c && c->remedy && *c->remedy);
+		CHECK_INT(pod_verdict(&r), VERDICT_NOT_READY);
+		check_results_release(&r);
+		probe_facts_free(f);
+	}
+}
+
+static void test_gdr_ucx_md(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+
+	no_gdr(f);
+	f->ucx.md[0].cuda = f->ucx.md[1].cuda = 0;
+	f->ucx.n_ib_mds_cuda = 0;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "gpudirect-ucx-md"), CHECK_FAIL);
+	CHECK_HAS(check_results_find(&r, "gpudirect-ucx-md")->detail, "only host");
+	CHECK_HAS(check_results_find(&r, "gpudirect-peermem")->detail, "on node gpu-a2");
+	check_results_release(&r);
+	/* DMA-BUF alone is a working GPUDirect path. */
+	f->ucx.cuda_cpy_dmabuf = 1;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "gpudirect-peermem"), CHECK_OK);
+	CHECK_HAS(check_results_find(&r, "gpudirect-peermem")->detail, "DMA-BUF");
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+/* A port that is up but slow, one of two down, a mgmt Ethernet port. */
+static void test_ports_partial(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+
+	f->sysfs_ib.dev[1].port[0].state = PROBE_PORT_DOWN;
+	f->sysfs_ib.dev[1].port[0].phys_state = PROBE_PHYS_DISABLED;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "rdma-ports"), CHECK_WARN);
+	CHECK_HAS(check_results_find(&r, "rdma-ports")->detail, "mlx5_1 port 1 Down (Disabled)");
+	CHECK_INT(pod_verdict(&r), VERDICT_UNVERIFIED);
+	check_results_release(&r);
+	/* Named in UCX_NET_DEVICES: fatal. */
+	set_env(f, "UCX_NET_DEVICES=mlx5_1:1\n");
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "rdma-ports"), CHECK_FAIL);
+	CHECK_INT(status_of(&r, "env-ucx-net-devices"), CHECK_FAIL);
+	check_results_release(&r);
+	probe_facts_free(f);
+
+	f = healthy_ib();
+	f->sysfs_ib.dev[1].port[0].rate_gbps = 100;
+	add_port(&f->sysfs_ib.dev[1], PROBE_LL_ETH, 0);
+	f->sysfs_ib.dev[1].port[1].state = PROBE_PORT_DOWN;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "rdma-rate"), CHECK_WARN);
+	CHECK_HAS(check_results_find(&r, "rdma-rate")->detail, "mlx5_1 port 1 100 Gb/s");
+	CHECK_INT(status_of(&r, "rdma-ports"), CHECK_OK);
+	CHECK_HAS(check_results_find(&r, "rdma-ports")->detail, "ignored");
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+static void test_tool_missing(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+	const struct check_result *c;
+
+	memset(&f->ucx, 0, sizeof(f->ucx));
+	f->ucx.v_src.status = f->ucx.d_src.status = PROBE_ABSENT;
+	f->ucx.v_src.rc = f->ucx.d_src.rc = 127;
+	f->ucx.major = f->ucx.minor = f->ucx.patch = -1;
+	f->ucx.cuda_cpy_dmabuf = -1;
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "gpudirect-ucx-md");
+	CHECK_INT(c->status, CHECK_SKIPPED);
+	CHECK(!(c->flags & CHECK_F_NA));
+	CHECK_HAS(c->detail, "ucx_info not found");
+	CHECK_INT(status_of(&r, "ucx-rdma"), CHECK_SKIPPED);
+	CHECK_INT(status_of(&r, "ucx-version"), CHECK_SKIPPED);
+	/* peermem still proves GPUDirect by itself */
+	CHECK_INT(status_of(&r, "gpudirect-peermem"), CHECK_OK);
+	CHECK_INT(pod_verdict(&r), VERDICT_UNVERIFIED);
+	check_results_release(&r);
+	/* env unreadable: every ENV check skipped, never ok */
+	probe_facts_release(f);
+	probe_facts_init(f);
+	run(f, NULL, NULL, &r);
+	CHECK_INT(status_of(&r, "env-ucx-tls"), CHECK_SKIPPED);
+	CHECK_INT(status_of(&r, "rdma-devices"), CHECK_SKIPPED);
+	CHECK_INT(pod_verdict(&r), VERDICT_UNVERIFIED);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+static void test_roce(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+
+	for (int i = 0; i < 2; i++) {
+		struct probe_rdma_port *p = &f->sysfs_ib.dev[i].port[0];
+
+		p->link_layer = PROBE_LL_ETH;
+		p->rate_gbps = 200;
+		p->n_gids = 4;
+		p->n_roce_v2 = 2;
+		p->roce_v2_mask = 0xa;  /* indices 1 and 3 */
+	}
+	set_env(f, "UCX_IB_GID_INDEX=3\n");
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(r.fabric, FABRIC_ROCE);
+	CHECK_INT(status_of(&r, "rdma-roce"), CHECK_OK);
+	dump_unexpected(&r);
+	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	check_results_release(&r);
+	set_env(f, "UCX_IB_GID_INDEX=2\n");
+	probe_facts_release(f);
+	probe_facts_free(f);
+	f = healthy_ib();
+	for (int i = 0; i < 2; i++) {
+		f->sysfs_ib.dev[i].port[0].link_layer = PROBE_LL_ETH;
+		f->sysfs_ib.dev[i].port[0].n_gids = 4;
+		f->sysfs_ib.dev[i].port[0].roce_v2_mask = 0x8;
+	}
+	set_env(f, "NCCL_IB_GID_INDEX=0\n");
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "rdma-roce"), CHECK_FAIL);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+static void test_efa(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct pod_spec_facts spec = ib_spec;
+	struct check_context ctx = decode_ctx;
+	struct check_results r;
+
+	f->sysfs_ib.ndevs = 0;
+	add_dev(f, "rdmap79s0", PROBE_LL_UNKNOWN, 100);
+	add_dev(f, "rdmap80s0", PROBE_LL_UNKNOWN, 100);
+	f->modules.loaded[PROBE_MOD_NVIDIA_PEERMEM] = 0;
+	f->modules.loaded[PROBE_MOD_GDRDRV] = 0;
+	f->modules.gdrdrv_dev = 0;
+	snprintf(f->topo.nic_name[0], 32, "rdmap79s0");
+	snprintf(f->topo.nic_name[1], 32, "rdmap80s0");
+	set_ok(&f->fi.src);
+	set_ok(&f->fi.hmem_src);
+	f->fi.nentries = 1;
+	f->fi.n_efa_rdm = 2;
+	f->fi.n_hmem_entries = 2;
+	snprintf(f->fi.entry[0].domain, 40, "rdmap79s0-rdm");
+	snprintf(f->fi.entry[0].version, 16, "122.0");
+	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_LIBFABRIC.so");
+	set_env(f, "FI_EFA_USE_DEVICE_RDMA=1\nNCCL_IB_DISABLE=1\n");
+	spec.rdma_devices = 0;
+	spec.rdma_resource[0] = '\0';
+	spec.efa_devices = 2;
+	spec.host_ipc = 1;
+	ctx.nixl_backend = "LIBFABRIC";
+	run(f, &spec, &ctx, &r);
+	CHECK_INT(r.fabric, FABRIC_EFA);
+	dump_unexpected(&r);
+	CHECK_INT(status_of(&r, "efa-devices"), CHECK_OK);
+	CHECK_INT(status_of(&r, "efa-provider"), CHECK_OK);
+	CHECK_INT(status_of(&r, "nixl-backend"), CHECK_OK);
+	CHECK(check_results_find(&r, "rdma-devices")->flags & CHECK_F_NA);
+	CHECK(check_results_find(&r, "gpudirect-peermem")->flags & CHECK_F_NA);
+	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	check_results_release(&r);
+
+	/* UCX backend on EFA with get_zcopy, and libfabric without FI_HMEM. */
+	ctx.nixl_backend = "UCX";
+	set_env(f, "UCX_RNDV_SCHEME=get_zcopy\nFI_PROVIDER=tcp\n");
+	f->fi.hmem_p2p_unavailable = 1;
+	run(f, &spec, &ctx, &r);
+	CHECK_INT(status_of(&r, "nixl-backend"), CHECK_WARN);
+	CHECK_INT(status_of(&r, "env-ucx-rndv"), CHECK_FAIL);
+	CHECK_INT(status_of(&r, "env-fi"), CHECK_FAIL);
+	CHECK_INT(status_of(&r, "efa-hmem"), CHECK_FAIL);
+	check_results_release(&r);
+
+	/* EFA requested but the pod sees none. */
+	f->sysfs_ib.ndevs = 0;
+	f->fi.n_efa_rdm = 0;
+	f->fi.no_data = 1;
+	run(f, &spec, &ctx, &r);
+	CHECK_INT(status_of(&r, "efa-devices"), CHECK_FAIL);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+static void test_pcie_single_node(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_context agg = {
+		.node = "gpu-b1", .role = "worker", .kv_known = 1, .npods = 1,
+	};
+	struct pod_spec_facts spec = ib_spec;
+	struct check_results r;
+
+	/* PCIe board, no NVLink, no RDMA; an aggregated single-pod worker. */
+	spec.gpus = 1;
+	memset(&f->nvlink, 0, sizeof(f->nvlink));
+	memset(&f->nvsmi.gpu, 0, sizeof(f->nvsmi.gpu));
+	gpus(f, 1, 0);
+	f->sysfs_ib.ndevs = 0;
+	f->sysfs_ib.src.status = PROBE_ABSENT;
+	f->dev_ib.n_uverbs = 0;
+	run(f, &spec, &agg, &r);
+	CHECK_INT(r.fabric, FABRIC_NVLINK);
+	CHECK(check_results_find(&r, "rdma-devices")->flags & CHECK_F_NA);
+	CHECK(check_results_find(&r, "nvlink-fabric")->flags & CHECK_F_NA);
+	CHECK(check_results_find(&r, "nvlink-links")->flags & CHECK_F_NA);
+	dump_unexpected(&r);
+	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	check_results_release(&r);
+
+	/* Two PCIe GPUs in one pod: NVLink absent is a warning (D1). */
+	gpus(f, 2, 0);
+	run(f, NULL, &agg, &r);
+	CHECK_INT(status_of(&r, "nvlink-links"), CHECK_WARN);
+	CHECK_HAS(check_results_find(&r, "nvlink-links")->detail, "PCIe");
+	check_results_release(&r);
+
+	/* The same pod in a disaggregated deployment: KV goes over TCP. */
+	run(f, NULL, &decode_ctx, &r);
+	CHECK_INT(r.fabric, FABRIC_TCP);
+	CHECK_INT(status_of(&r, "rdma-devices"), CHECK_FAIL);
+	CHECK_HAS(check_results_find(&r, "rdma-devices")->detail, "TCP");
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+static void test_degraded_nvlink(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+
+	f->nvlink.gpu[1].speed_gbs[3] = 1.562;
+	f->nvlink.gpu[0].inactive[5] = 1;
+	f->nvlink.gpu[0].speed_gbs[5] = 0;
+	f->nvlink.gpu[0].n_inactive = 1;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "nvlink-links"), CHECK_WARN);
+	CHECK_HAS(check_results_find(&r, "nvlink-links")->detail, "GPU1 0 inactive, 1 slow");
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+static void test_unprobed(void)
+{
+	struct pod_spec_facts spec = ib_spec;
+	struct check_results r;
+
+	check_results_init(&r);
+	spec.rdma_devices = 0;
+	spec.rdma_resource[0] = '\0';
+	spec.ipc_lock = 0;
+	check_pod_unprobed("pod is Pending", &spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "pod-probe"), CHECK_SKIPPED);
+	CHECK_HAS(check_results_find(&r, "pod-probe")->detail, "Pending");
+	CHECK_INT(status_of(&r, "pod-rdma-resource"), CHECK_FAIL);
+	CHECK_INT(status_of(&r, "pod-ipc-lock"), CHECK_WARN);
+	check_results_release(&r);
+	check_results_init(&r);
+	check_pod_unprobed(NULL, NULL, NULL, &r);
+	CHECK_INT(r.n, 1);
+	check_results_release(&r);
+}
+
+int main(void)
+{
+	test_table();
+	test_ucx_tls();
+	test_healthy_ib();
+	test_broken();
+	test_gdr_ucx_md();
+	test_ports_partial();
+	test_tool_missing();
+	test_roce();
+	test_efa();
+	test_pcie_single_node();
+	test_degraded_nvlink();
+	test_unprobed();
+	return T_DONE("test_checks");
+}

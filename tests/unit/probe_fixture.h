@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *fx_dir(void)
+static inline const char *fx_dir(void)
 {
 	static const char *const cands[] = {
 		"../shared/fixtures/tools", "/work/shared/fixtures/tools",
@@ -27,7 +27,7 @@ static const char *fx_dir(void)
 	return cands[0];
 }
 
-static char *fx_read_path(const char *path, size_t *len)
+static inline char *fx_read_path(const char *path, size_t *len)
 {
 	FILE *fp = fopen(path, "rb");
 	char *buf = NULL;
@@ -53,7 +53,7 @@ static char *fx_read_path(const char *path, size_t *len)
 
 /* Loads NAME, dropping the "# source: ..." header line.  Aborts the test
  * program (loudly) when a fixture is missing: a silent skip would hide it. */
-static char *fx_load(const char *name, size_t *len)
+static inline char *fx_load(const char *name, size_t *len)
 {
 	char path[1024];
 	char *buf;
@@ -75,7 +75,7 @@ static char *fx_load(const char *name, size_t *len)
 	return buf;
 }
 
-static void fx_append(char **out, size_t *len, const char *s)
+static inline void fx_append(char **out, size_t *len, const char *s)
 {
 	size_t n = strlen(s);
 	*out = realloc(*out, *len + n + 1);
@@ -86,7 +86,7 @@ static void fx_append(char **out, size_t *len, const char *s)
 }
 
 /* Walks dir/rel; every regular file becomes "rel/file=first line". */
-static void fx_walk(const char *root, const char *rel, char **out, size_t *len)
+static inline void fx_walk(const char *root, const char *rel, char **out, size_t *len)
 {
 	char path[2048], sub[1024], line[4096];
 	struct dirent *de;
@@ -120,7 +120,7 @@ static void fx_walk(const char *root, const char *rel, char **out, size_t *len)
 	closedir(d);
 }
 
-static char *fx_sysfs(const char *name, size_t *len)
+static inline char *fx_sysfs(const char *name, size_t *len)
 {
 	char root[1024];
 	char *out = NULL;

@@ -1,0 +1,282 @@
+/* Verdicts over pods: READY / NOT READY / UNVERIFIED, exit codes,
+ * fix-first, list compression, heterogeneity (product.md, checks.md N). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/verdict.h"
+#include "t.h"
+
+#define NPODS 8
+
+static void add(struct check_results *r, const char *name,
+		enum check_status st, const char *detail)
+{
+	const struct check_def *d = check_def(name);
+	struct check_result res = {
+		d->name, d->family, st, (char *)detail,
+		st == CHECK_OK ? NULL : (char *)d->remedy, d->rank, 0,
+	};
+
+	check_results_add(r, &res);
+}
+
+static void add_na(struct check_results *r, const char *name)
+{
+	const struct check_def *d = check_def(name);
+	struct check_result res = {
+		d->name, d->family, CHECK_SKIPPED, "n/a", NULL, d->rank, CHECK_F_NA,
+	};
+
+	check_results_add(r, &res);
+}
+
+/* A healthy InfiniBand pod, as check_pod() would report it. */
+static void healthy(struct check_results *r)
+{
+	check_results_init(r);
+	r->fabric = FABRIC_INFINIBAND;
+	snprintf(r->summary.ucx_version, 32, "1.18.0");
+	snprintf(r->summary.nixl_version, 32, "0.9.0");
+	snprintf(r->summary.nixl_backend, 32, "UCX");
+	add(r, "rdma-devices", CHECK_OK, "2 RDMA devices (mlx5_0, mlx5_1), 2 uverbs nodes");
+	add(r, "rdma-ports", CHECK_OK, "2 ports Active/LinkUp");
+	add(r, "gpudirect-peermem", CHECK_OK, "nvidia_peermem loaded");
+	add(r, "ucx-rdma", CHECK_OK, "rc_mlx5/mlx5_0:1");
+	add_na(r, "efa-devices");
+}
+
+struct fleet {
+	char names[NPODS][16], nodes[NPODS][16];
+	struct check_results res[NPODS];
+	struct pod_record pods[NPODS];
+};
+
+static void fleet_init(struct fleet *fl)
+{
+	for (int i = 0; i < NPODS; i++) {
+		snprintf(fl->names[i], 16, "%s-%d", i < 4 ? "prefill" : "decode", i % 4);
+		snprintf(fl->nodes[i], 16, "gpu-a%d", i);
+		healthy(&fl->res[i]);
+		fl->pods[i].name = fl->names[i];
+		fl->pods[i].node = fl->nodes[i];
+		fl->pods[i].role = i < 4 ? "prefill" : "decode";
+		fl->pods[i].probed = 1;
+		fl->pods[i].error = NULL;
+		fl->pods[i].results = &fl->res[i];
+	}
+}
+
+static void fleet_release(struct fleet *fl)
+{
+	for (int i = 0; i < NPODS; i++)
+		check_results_release(&fl->res[i]);
+}
+
+/* Replace the status of one check in one pod's results. */
+static void set_status(struct check_results *r, const char *name,
+		       enum check_status st, const char *detail)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		if (strcmp(r->v[i].name, name))
+			continue;
+		r->v[i].status = st;
+		free(r->v[i].detail);
+		r->v[i].detail = strdup(detail);
+		free(r->v[i].remedy);
+		r->v[i].remedy = st == CHECK_OK ? NULL : strdup(check_def(name)->remedy);
+	}
+}
+
+static const struct verdict_finding *find(const struct verdict *v,
+					  const char *needle)
+{
+	for (size_t i = 0; i < v->nfindings; i++)
+		if (strstr(v->findings[i].text, needle))
+			return &v->findings[i];
+	return NULL;
+}
+
+static void test_names(void)
+{
+	CHECK_STR(verdict_name(VERDICT_READY), "READY");
+	CHECK_STR(verdict_name(VERDICT_NOT_READY), "NOT READY");
+	CHECK_STR(verdict_name(VERDICT_UNVERIFIED), "UNVERIFIED");
+	CHECK_INT(verdict_exit_code(VERDICT_READY), 0);
+	CHECK_INT(verdict_exit_code(VERDICT_NOT_READY), 2);
+	CHECK_INT(verdict_exit_code(VERDICT_UNVERIFIED), 3);
+}
+
+static void test_pod_list(void)
+{
+	struct fleet fl;
+	size_t idx[NPODS] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	char *s;
+
+	fleet_init(&fl);
+	s = verdict_pod_list(fl.pods, NPODS, idx, 3, 5);
+	CHECK_STR(s, "3 of 8 pods: prefill-0, prefill-1, prefill-2");
+	free(s);
+	s = verdict_pod_list(fl.pods, NPODS, idx, NPODS, 5);
+	CHECK_STR(s, "all 8 pods: prefill-0, prefill-1, prefill-2, prefill-3, decode-0 and 3 more");
+	free(s);
+	s = verdict_pod_list(fl.pods, 1, idx, 1, 5);
+	CHECK_STR(s, "1 of 1 pod: prefill-0");
+	free(s);
+	fleet_release(&fl);
+}
+
+static void test_ready(void)
+{
+	struct fleet fl;
+	struct verdict v;
+
+	fleet_init(&fl);
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_INT(v.status, VERDICT_READY);
+	CHECK_INT(v.exit_code, 0);
+	CHECK_INT(v.fabric, FABRIC_INFINIBAND);
+	CHECK(v.fix_first == NULL && v.unconfirmed == NULL);
+	CHECK_INT(v.nfindings, 0);
+	CHECK_INT(v.nready, NPODS);
+	verdict_release(&v);
+	fleet_release(&fl);
+}
+
+/* One node among eight lacks nvidia_peermem (nccl #897). */
+static void test_one_node_without_peermem(void)
+{
+	struct fleet fl;
+	struct verdict v;
+
+	fleet_init(&fl);
+	set_status(&fl.res[5], "gpudirect-peermem", CHECK_FAIL,
+		   "no nvidia_peermem and no DMA-BUF on node gpu-a5");
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_INT(v.status, VERDICT_NOT_READY);
+	CHECK_INT(v.exit_code, 2);
+	CHECK_INT(v.nnot_ready, 1);
+	CHECK_HAS(v.fix_first, "gpudirect-peermem fail on 1 of 8 pods: decode-1; node gpu-a5");
+	CHECK_HAS(v.fix_first, "fix: load nvidia_peermem");
+	CHECK(find(&v, "gpudirect-peermem differs across pods") != NULL);
+	CHECK_INT(find(&v, "differs")->status, CHECK_WARN);
+	CHECK_INT(v.findings[0].status, CHECK_FAIL);
+	verdict_release(&v);
+	fleet_release(&fl);
+}
+
+/* Fix first: no RDMA device outranks a down port outranks GPUDirect. */
+static void test_fix_first_rank(void)
+{
+	struct fleet fl;
+	struct verdict v;
+
+	fleet_init(&fl);
+	set_status(&fl.res[0], "gpudirect-peermem", CHECK_FAIL, "no peermem");
+	set_status(&fl.res[1], "rdma-ports", CHECK_FAIL, "no Active port: mlx5_0 port 1 Down (Polling)");
+	set_status(&fl.res[2], "rdma-ports", CHECK_FAIL, "no Active port: mlx5_0 port 1 Down (Polling)");
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_HAS(v.fix_first, "rdma-ports fail on 2 of 8 pods: prefill-1, prefill-2; nodes gpu-a1, gpu-a2");
+	verdict_release(&v);
+	set_status(&fl.res[7], "rdma-devices", CHECK_FAIL, "no /dev/infiniband/uverbs* in the pod");
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_HAS(v.fix_first, "rdma-devices fail on 1 of 8 pods: decode-3");
+	CHECK_INT(v.nnot_ready, 4);
+	verdict_release(&v);
+	fleet_release(&fl);
+}
+
+static void test_unverified(void)
+{
+	struct fleet fl;
+	struct verdict v;
+
+	fleet_init(&fl);
+	for (int i = 0; i < NPODS; i++)
+		set_status(&fl.res[i], "ucx-rdma", CHECK_SKIPPED, "ucx_info not found in the container");
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_INT(v.status, VERDICT_UNVERIFIED);
+	CHECK_INT(v.exit_code, 3);
+	CHECK_HAS(v.unconfirmed, "ucx-rdma skipped on all 8 pods");
+	CHECK_HAS(v.unconfirmed, "ucx_info not found");
+	CHECK(v.fix_first == NULL);
+	verdict_release(&v);
+
+	/* An unprobed pod is never a pass. */
+	fleet_release(&fl);
+	fleet_init(&fl);
+	fl.pods[3].probed = 0;
+	fl.pods[3].error = "pod is Pending";
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_INT(v.status, VERDICT_UNVERIFIED);
+	CHECK_HAS(v.unconfirmed, "1 pod not probed");
+	CHECK(find(&v, "pod is Pending") != NULL);
+	CHECK_INT(v.nprobed, 7);
+	verdict_release(&v);
+
+	/* A pod that found no fast path at all (fabric tcp, nothing failed). */
+	fl.pods[3].probed = 1;
+	fl.res[2].fabric = FABRIC_TCP;
+	CHECK_INT(verdict_pod(&fl.pods[2]), VERDICT_UNVERIFIED);
+	fleet_release(&fl);
+
+	verdict_compute(NULL, 0, &v);
+	CHECK_INT(v.status, VERDICT_UNVERIFIED);
+	CHECK_HAS(v.unconfirmed, "no worker pods");
+	verdict_release(&v);
+}
+
+/* Prefill and decode on different UCX (warn) or NIXL backends (fail). */
+static void test_heterogeneity(void)
+{
+	struct fleet fl;
+	struct verdict v;
+	const struct verdict_finding *f;
+
+	fleet_init(&fl);
+	for (int i = 4; i < NPODS; i++)
+		snprintf(fl.res[i].summary.ucx_version, 32, "1.16.0");
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_INT(v.status, VERDICT_READY);
+	f = find(&v, "UCX version differs");
+	CHECK(f != NULL);
+	CHECK_INT(f ? (int)f->status : -1, CHECK_WARN);
+	CHECK_HAS(f ? f->text : NULL, "1.18.0 on 4 of 8 pods: prefill-0");
+	CHECK_HAS(f ? f->text : NULL, "1.16.0 on 4 of 8 pods: decode-0");
+	verdict_release(&v);
+
+	snprintf(fl.res[6].summary.nixl_backend, 32, "LIBFABRIC");
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_INT(v.status, VERDICT_NOT_READY);
+	CHECK_HAS(v.fix_first, "NIXL backend differs across pods");
+	CHECK_HAS(v.fix_first, "LIBFABRIC on 1 of 8 pods: decode-2");
+	verdict_release(&v);
+	fleet_release(&fl);
+}
+
+/* check_pod_unprobed results feed the verdict the same way. */
+static void test_unprobed_results(void)
+{
+	struct check_results r;
+	struct pod_record p = { "qwen-decode-0", "gpu-a2", "decode", 0,
+				"exec refused", &r };
+
+	check_results_init(&r);
+	check_pod_unprobed("exec refused", NULL, NULL, &r);
+	CHECK_INT(verdict_pod(&p), VERDICT_UNVERIFIED);
+	check_results_release(&r);
+}
+
+int main(void)
+{
+	test_names();
+	test_pod_list();
+	test_ready();
+	test_one_node_without_peermem();
+	test_fix_first_rank();
+	test_unverified();
+	test_heterogeneity();
+	test_unprobed_results();
+	return T_DONE("test_verdict");
+}

@@ -827,7 +827,7 @@ static int conn_open(struct conn *k, const char *path, struct exec_result *res)
 		return -1;
 	}
 	if (rc != CURLE_OK) {
-		http_curl_error(k->c, rc, errbuf, &e);
+		http_curl_error(k->c, k->h, rc, errbuf, &e);
 		set_msg(res, EXEC_ERROR, "%s", e.msg);
 		return -1;
 	}
@@ -839,16 +839,10 @@ static int conn_open(struct conn *k, const char *path, struct exec_result *res)
 	return 0;
 }
 
-/* Frees what http_easy_new attached (its CONNECT_TO list) and the handle. */
+/* Frees the handle (and what http_easy_new attached) and the scratch. */
 static void conn_close(struct conn *k)
 {
-	struct curl_slist *ct = NULL;
-
-	if (k->h) {
-		curl_easy_getinfo(k->h, CURLINFO_PRIVATE, (char **)&ct);
-		curl_easy_cleanup(k->h);
-		curl_slist_free_all(ct);
-	}
+	http_easy_free(k->h);
 	free(k->scratch);
 }
 

@@ -5,6 +5,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -222,11 +223,12 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 	return h;
 }
 
-/* Frees what http_easy_new attached besides the handle itself. */
-static void easy_free(CURL *h)
+void http_easy_free(CURL *h)
 {
 	struct curl_slist *ct = NULL;
 
+	if (!h)
+		return;
 	curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&ct);
 	curl_easy_cleanup(h);
 	curl_slist_free_all(ct);
@@ -349,6 +351,7 @@ static double elapsed_ms(const struct timespec *t0)
 static CURLcode get_once(struct http_client *c, const char *path,
 			 struct http_response *resp, struct get_state *st,
 			 unsigned *gen, char *errbuf, struct err *e)
+/* On a transport failure e is set here, while the handle still exists. */
 {
 	struct curl_slist *hl;
 	struct timespec t0;
@@ -381,8 +384,10 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->cfg->server, path,
 	       resp->status, elapsed_ms(&t0));
 	log_body("Response Body", buf_str(&resp->body), resp->body.len);
+	if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
+		http_curl_error(c, h, rc, errbuf, e);
 	curl_slist_free_all(hl);
-	easy_free(h);
+	http_easy_free(h);
 	return rc;
 }
 
@@ -407,7 +412,7 @@ int http_get(struct http_client *c, const char *path,
 				       "response from the server is larger than %u MiB",
 				       HTTP_MAX_BODY >> 20);
 		if (rc != CURLE_OK)
-			return http_curl_error(c, rc, errbuf, e);
+			return -1;   /* get_once worded it */
 		if (resp->status >= 200 && resp->status < 300)
 			return 0;
 		if (resp->status == 401 && !reauthed) {
@@ -526,12 +531,15 @@ int http_status_error(long status, const char *body, size_t len,
 	return err_setp(e, ERR_API, "Error from server (%s): %s", reason, msg);
 }
 
-int http_curl_error(const struct http_client *c, CURLcode rc,
+int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 		    const char *errbuf, struct err *e)
 {
 	const char *why = errbuf && *errbuf ? errbuf : curl_easy_strerror(rc);
+	long os_errno = 0;
 
-	if (rc == CURLE_COULDNT_CONNECT && strstr(why, "refused"))
+	if (h)
+		curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
+	if (rc == CURLE_COULDNT_CONNECT && (os_errno == ECONNREFUSED || strstr(why, "refused")))
 		return err_setp(e, ERR_CONNECT,
 				"The connection to the server %s was refused - "
 				"did you specify the right host or port?",

@@ -48,6 +48,8 @@ void http_response_release(struct http_response *r);
  * URL server+path; the caller owns it (curl_easy_cleanup).  Used by exec
  * with CURLOPT_CONNECT_ONLY and HTTP/1.1 only.  NULL with e set on error. */
 CURL *http_easy_new(struct http_client *c, const char *path, struct err *e);
+/* Frees a handle from http_easy_new and what it attached. NULL is a no-op. */
+void http_easy_free(CURL *h);
 
 /* The "Authorization: ..." header line (no CRLF) for the current
  * credentials, or NULL when none; the caller frees it.  *generation tells
@@ -69,7 +71,7 @@ int http_status_error(long status, const char *body, size_t len,
 		      struct err *e);
 /* Turns a curl failure into kubectl's wording ("Unable to connect to the
  * server: ...", "The connection to the server H:P was refused - ..."). */
-int http_curl_error(const struct http_client *c, CURLcode rc,
+int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 		    const char *errbuf, struct err *e);
 /* How long to wait before retrying a 429/503, from Retry-After (seconds),
  * or -1 when the status is not one to retry or attempts are used up. */

@@ -238,6 +238,11 @@ int check_results_family_status(const struct check_results *r,
 static void vemit(struct check_results *out, enum check_id id,
 		  enum check_status st, unsigned flags, const char *remedy,
 		  const char *fmt, va_list ap)
+	__attribute__((format(printf, 6, 0)));
+
+static void vemit(struct check_results *out, enum check_id id,
+		  enum check_status st, unsigned flags, const char *remedy,
+		  const char *fmt, va_list ap)
 {
 	struct check_result res = {
 		defs[id].name, defs[id].family, st, NULL, NULL, defs[id].rank,

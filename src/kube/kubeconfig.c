@@ -6,7 +6,6 @@
  * to in-cluster when nothing is configured, then copy the result into a
  * struct kube_config that owns everything.
  */
-#define _DEFAULT_SOURCE  /* strsep */
 #include "kubeconfig.h"
 #include "kubeconfig_model.h"
 
@@ -21,12 +20,6 @@
 
 
 #define MAX_CONFIG_ERRORS 16
-
-/* All files in precedence order; lookups take the first match. */
-struct kc_set {
-	struct kc_file *files;
-	size_t n;
-};
 
 /* The selected entries with overrides applied.  The structs are views:
  * their pointers are borrowed from the set or the overrides. */
@@ -54,106 +47,6 @@ struct problems {
 static const char *nonempty(const char *s)
 {
 	return s && *s ? s : NULL;
-}
-
-/* ---- files ---- */
-
-static void set_release(struct kc_set *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		kc_file_release(&s->files[i]);
-	free(s->files);
-	s->files = NULL;
-	s->n = 0;
-}
-
-static int set_add_buffer(struct kc_set *s, const char *data, size_t len,
-			  const char *path, struct err *e)
-{
-	struct kc_file f;
-
-	if (kc_file_parse(data, len, path, &f, e) < 0)
-		return -1;
-	s->files = xrealloc(s->files, (s->n + 1) * sizeof(*s->files));
-	s->files[s->n++] = f;
-	log_at(6, "Config loaded from file:  %s", path);
-	return 0;
-}
-
-static int set_add_file(struct kc_set *s, const char *path, struct err *e)
-{
-	char *data, why[512];
-	size_t len;
-	int rc;
-
-	if (kc_read_file(path, KC_MAX_CONFIG_FILE, &data, &len, why, sizeof(why)) < 0)
-		return err_set(e, ERR_CONFIG, "error loading config file \"%s\": %s",
-			       path, why);
-	rc = set_add_buffer(s, data, len, path, e);
-	kc_free_secret(data, len);
-	return rc;
-}
-
-static int exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 || errno != ENOENT;
-}
-
-/* $KUBECONFIG: split on ':', empties ignored, duplicates dropped, missing
- * files skipped silently. */
-static int load_env_list(struct kc_set *s, const char *list, struct err *e)
-{
-	char *copy = xstrdup(list), *p = copy, *tok;
-	char **seen = xcalloc(strlen(list) + 1, sizeof(*seen));
-	size_t n_seen = 0, i;
-	int rc = 0;
-
-	while (!rc && (tok = strsep(&p, ":"))) {
-		int dup = 0;
-		if (!*tok)
-			continue;
-		for (i = 0; i < n_seen; i++)
-			dup |= !strcmp(seen[i], tok);
-		if (dup)
-			continue;
-		seen[n_seen++] = tok;
-		if (!exists(tok)) {
-			log_at(6, "Config not found: %s", tok);
-			continue;
-		}
-		rc = set_add_file(s, tok, e);
-	}
-	free(seen);
-	free(copy);
-	return rc;
-}
-
-static int load_files(const struct kube_overrides *ov, struct kc_set *s, struct err *e)
-{
-	const char *list, *home;
-	char tmp[128];
-	int rc = 0;
-
-	if (nonempty(ov->kubeconfig)) {
-		struct stat st;
-		if (stat(ov->kubeconfig, &st) < 0 && errno == ENOENT)
-			return err_set(e, ERR_CONFIG, "stat %s: %s", ov->kubeconfig,
-				       kc_strerror(ENOENT, tmp, sizeof(tmp)));
-		return set_add_file(s, ov->kubeconfig, e);
-	}
-	if ((list = kc_env("KUBECONFIG")))
-		return load_env_list(s, list, e);
-	if ((home = kc_env("HOME"))) {
-		char *path = xasprintf("%s/.kube/config", home);
-		if (exists(path))
-			rc = set_add_file(s, path, e);
-		free(path);
-	}
-	return rc;
 }
 
 /* ---- lookups (first file wins, the whole entry from that file) ---- */
@@ -324,10 +217,12 @@ static void validate_cluster(const struct selection *s, struct problems *p,
 		problem(p, xstrdup("cluster has no server defined"));
 		return;
 	}
-	if (!c->server && ++p->no_server)
+	if (!c->server) {
+		p->no_server = 1;
 		problem(p, *s->cluster_name ?
 			   xasprintf("no server found for cluster \"%s\"", s->cluster_name) :
 			   xstrdup("default cluster has no server defined"));
+	}
 	if (c->proxy_url && proxy_scheme_error(c->proxy_url, scheme, sizeof(scheme)))
 		problem(p, xasprintf("invalid 'proxy-url' \"%s\" for cluster \"%s\": "
 				     "unsupported scheme \"%s\", must be http, https, or socks5",
@@ -605,10 +500,10 @@ int kubeconfig_load(const struct kube_overrides *ov, struct kube_config *cfg,
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
-	rc = load_files(ov, &set, e);
+	rc = kc_set_load(ov, &set, e);
 	if (!rc)
 		rc = resolve(&set, ov, cfg, e);
-	set_release(&set);
+	kc_set_release(&set);
 	if (rc < 0)
 		kubeconfig_release(cfg);
 	return rc < 0 ? -1 : 0;
@@ -622,10 +517,10 @@ int kubeconfig_load_buffer(const char *data, size_t len, const char *path,
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
-	rc = set_add_buffer(&set, data, len, path, e);
+	rc = kc_set_add_buffer(&set, data, len, path, e);
 	if (!rc)
 		rc = resolve(&set, ov, cfg, e);
-	set_release(&set);
+	kc_set_release(&set);
 	if (rc < 0)
 		kubeconfig_release(cfg);
 	return rc < 0 ? -1 : 0;

@@ -73,6 +73,20 @@ struct kc_file {
 	size_t n_contexts;
 };
 
+/* All files in precedence order; lookups take the first match. */
+struct kc_set {
+	struct kc_file *files;
+	size_t n;
+};
+
+/* kubeconfig_files.c: fills set from the flag or the environment; an
+ * empty set (nothing found) is not an error. */
+int kc_set_load(const struct kube_overrides *ov, struct kc_set *set, struct err *e);
+/* Adds data as the file named path. */
+int kc_set_add_buffer(struct kc_set *set, const char *data, size_t len,
+		      const char *path, struct err *e);
+void kc_set_release(struct kc_set *set);
+
 /* Parses the bytes of the kubeconfig file at path (used for messages and
  * for resolving relative paths).  An empty document is an empty config.
  * On failure f is released and e says 'error loading config file ...'. */
@@ -97,6 +111,11 @@ char *kc_abs_path(const char *dir, const char *path);
 /* Standard base64 (newlines tolerated) to bytes, with OpenSSL.  Returns -1
  * and the offset of the first bad byte in *bad on malformed input. */
 int kc_base64_decode(const char *s, struct kc_blob *out, size_t *bad);
+/* A YAML node as compact JSON text (for cluster extensions), or NULL when
+ * it is too deep or too big.  The caller frees the text. */
+struct yaml_document_s;
+struct yaml_node_s;
+char *kc_yaml_to_json(struct yaml_document_s *doc, struct yaml_node_s *n);
 /* Frees and wipes, for secrets. */
 void kc_free_secret(char *p, size_t len);
 

@@ -3,6 +3,7 @@
  * the model structs. */
 #include "kubeconfig_model.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <yaml.h>
 
 #include "../util/buf.h"
 #include "../util/xalloc.h"
@@ -284,4 +286,93 @@ void kc_file_release(struct kc_file *f)
 	free(f->path);
 	free(f->current_context);
 	memset(f, 0, sizeof(*f));
+}
+
+/* ---- cluster extensions: YAML to JSON text for the exec plugin ---- */
+
+/* Aliases can make a small document expand enormously or even loop; the
+ * only free-form part we convert is kept within these. */
+#define MAX_JSON_DEPTH 64
+#define MAX_JSON_NODES 10000
+
+static int yaml_null(const yaml_node_t *n)
+{
+	const char *v = (const char *)n->data.scalar.value;
+
+	return n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       (!*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
+		!strcmp(v, "NULL"));
+}
+
+static cJSON *scalar_json(const yaml_node_t *n)
+{
+	const char *v = (const char *)n->data.scalar.value;
+	char *end;
+	double d;
+
+	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return cJSON_CreateString(v);
+	if (yaml_null(n))
+		return cJSON_CreateNull();
+	if (!strcmp(v, "true") || !strcmp(v, "false"))
+		return cJSON_CreateBool(v[0] == 't');
+	d = strtod(v, &end);
+	if (*v && !*end && strspn(v, "+-0123456789.eE") == strlen(v))
+		return cJSON_CreateNumber(d);
+	return cJSON_CreateString(v);
+}
+
+static cJSON *to_json(yaml_document_t *doc, const yaml_node_t *n, int depth, int *budget)
+{
+	cJSON *j;
+
+	if (!n || depth > MAX_JSON_DEPTH || --*budget < 0)
+		return NULL;
+	if (n->type == YAML_SCALAR_NODE)
+		return scalar_json(n);
+	if (n->type == YAML_SEQUENCE_NODE) {
+		yaml_node_item_t *it;
+		j = cJSON_CreateArray();
+		for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+			cJSON *c = to_json(doc, yaml_document_get_node(doc, *it), depth + 1, budget);
+			if (!c)
+				goto fail;
+			cJSON_AddItemToArray(j, c);
+		}
+		return j;
+	}
+	if (n->type == YAML_MAPPING_NODE) {
+		yaml_node_pair_t *p;
+		j = cJSON_CreateObject();
+		for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(doc, p->key);
+			cJSON *c;
+			if (!k || k->type != YAML_SCALAR_NODE)
+				goto fail;
+			c = to_json(doc, yaml_document_get_node(doc, p->value), depth + 1, budget);
+			if (!c)
+				goto fail;
+			cJSON_AddItemToObject(j, (const char *)k->data.scalar.value, c);
+		}
+		return j;
+	}
+	return NULL;
+fail:
+	cJSON_Delete(j);
+	return NULL;
+}
+
+char *kc_yaml_to_json(yaml_document_t *doc, yaml_node_t *n)
+{
+	int budget = MAX_JSON_NODES;
+	cJSON *j = to_json(doc, n, 0, &budget);
+	char *text;
+
+	if (!j)
+		return NULL;
+	text = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	if (!text)
+		abort();
+	return text;
 }

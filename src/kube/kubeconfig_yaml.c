@@ -9,7 +9,6 @@
  */
 #include "kubeconfig_model.h"
 
-#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +19,6 @@
 #include "../util/xalloc.h"
 
 #define EXEC_EXTENSION "client.authentication.k8s.io/exec"
-/* Aliases can make a small document expand enormously or even loop; the
- * only free-form part we convert (extensions) is kept within these. */
-#define MAX_JSON_DEPTH 64
-#define MAX_JSON_NODES 10000
 
 struct yp {
 	yaml_document_t *doc;
@@ -207,66 +202,6 @@ static int get_strv(struct yp *y, const yaml_node_t *map, const char *key,
 	return 0;
 }
 
-/* ---- extensions: arbitrary YAML to JSON text for the exec plugin ---- */
-
-static cJSON *scalar_json(const yaml_node_t *n)
-{
-	const char *v = (const char *)n->data.scalar.value;
-	char *end;
-	double d;
-
-	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return cJSON_CreateString(v);
-	if (is_null(n))
-		return cJSON_CreateNull();
-	if (!strcmp(v, "true") || !strcmp(v, "false"))
-		return cJSON_CreateBool(v[0] == 't');
-	d = strtod(v, &end);
-	if (*v && !*end && strspn(v, "+-0123456789.eE") == strlen(v))
-		return cJSON_CreateNumber(d);
-	return cJSON_CreateString(v);
-}
-
-static cJSON *to_json(struct yp *y, const yaml_node_t *n, int depth, int *budget)
-{
-	cJSON *j;
-
-	if (!n || depth > MAX_JSON_DEPTH || --*budget < 0)
-		return NULL;
-	if (n->type == YAML_SCALAR_NODE)
-		return scalar_json(n);
-	if (n->type == YAML_SEQUENCE_NODE) {
-		yaml_node_item_t *it;
-		j = cJSON_CreateArray();
-		for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
-			cJSON *c = to_json(y, node(y, *it), depth + 1, budget);
-			if (!c)
-				goto fail;
-			cJSON_AddItemToArray(j, c);
-		}
-		return j;
-	}
-	if (n->type == YAML_MAPPING_NODE) {
-		yaml_node_pair_t *p;
-		j = cJSON_CreateObject();
-		for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = node(y, p->key);
-			cJSON *c;
-			if (!k || k->type != YAML_SCALAR_NODE)
-				goto fail;
-			c = to_json(y, node(y, p->value), depth + 1, budget);
-			if (!c)
-				goto fail;
-			cJSON_AddItemToObject(j, (const char *)k->data.scalar.value, c);
-		}
-		return j;
-	}
-	return NULL;
-fail:
-	cJSON_Delete(j);
-	return NULL;
-}
-
 static int parse_exec_extension(struct yp *y, const yaml_node_t *cluster,
 				struct kc_cluster *c)
 {
@@ -279,21 +214,17 @@ static int parse_exec_extension(struct yp *y, const yaml_node_t *cluster,
 		return type_error(y, list, "Cluster.extensions", "[]v1.NamedExtension");
 	for (it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
 		yaml_node_t *item = node(y, *it), *name, *ext;
-		int budget = MAX_JSON_NODES;
-		cJSON *j;
+		char *json;
 
 		name = map_get(y, item, "name");
 		if (!name || name->type != YAML_SCALAR_NODE ||
 		    strcmp((const char *)name->data.scalar.value, EXEC_EXTENSION))
 			continue;
 		ext = map_get(y, item, "extension");
-		if (!ext || !(j = to_json(y, ext, 0, &budget)))
+		if (!ext || !(json = kc_yaml_to_json(y->doc, ext)))
 			continue;
 		free(c->exec_config_json);
-		c->exec_config_json = cJSON_PrintUnformatted(j);
-		cJSON_Delete(j);
-		if (!c->exec_config_json)
-			abort();
+		c->exec_config_json = json;
 	}
 	return 0;
 }

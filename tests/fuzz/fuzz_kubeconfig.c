@@ -7,6 +7,7 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
  *     -D_POSIX_C_SOURCE=200809L -Isrc $(pkg-config --cflags yaml-0.1 libcjson libcrypto) \
  *     tests/fuzz/fuzz_kubeconfig.c src/kube/kubeconfig.c src/kube/kubeconfig_env.c \
+ *     src/kube/kubeconfig_files.c \
  *     src/kube/kubeconfig_util.c src/kube/kubeconfig_yaml.c src/util/buf.c \
  *     src/util/err.c src/util/log.c src/util/xalloc.c \
  *     $(pkg-config --libs yaml-0.1 libcjson libcrypto) -o build/fuzz_kubeconfig

@@ -109,6 +109,8 @@ class Cluster:
 
     def cleanup(self):
         self.stop()
+        if os.environ.get("FCTEST_KEEP"):
+            return
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def log(self):

@@ -89,7 +89,7 @@ int ps_starts_ci(struct pslice x, const char *prefix)
 	return 1;
 }
 
-static long find(struct pslice x, const char *needle, int ci)
+static long find_ci(struct pslice x, const char *needle)
 {
 	size_t i, n = strlen(needle);
 
@@ -97,7 +97,7 @@ static long find(struct pslice x, const char *needle, int ci)
 		return 0;
 	for (i = 0; i + n <= x.n; i++) {
 		struct pslice at = { x.s + i, x.n - i };
-		if (ci ? ps_starts_ci(at, needle) : ps_starts(at, needle))
+		if (ps_starts_ci(at, needle))
 			return (long)i;
 	}
 	return -1;
@@ -105,12 +105,26 @@ static long find(struct pslice x, const char *needle, int ci)
 
 long ps_find(struct pslice x, const char *needle)
 {
-	return find(x, needle, 0);
+	size_t n = strlen(needle);
+	const char *p = x.s, *end = x.s + x.n;
+
+	if (n == 0)
+		return 0;
+	/* memchr for the first byte: the log scanner runs this on every line. */
+	while (p && (size_t)(end - p) >= n) {
+		p = memchr(p, needle[0], (size_t)(end - p) - n + 1);
+		if (!p)
+			break;
+		if (!memcmp(p, needle, n))
+			return (long)(p - x.s);
+		p++;
+	}
+	return -1;
 }
 
 long ps_find_ci(struct pslice x, const char *needle)
 {
-	return find(x, needle, 1);
+	return find_ci(x, needle);
 }
 
 int ps_split(struct pslice x, char sep, struct pslice *key, struct pslice *val)

@@ -26,6 +26,7 @@ struct globals {
 	int all_namespaces;
 	int no_headers;
 	int verbosity;
+	int chunk_size;         /* --chunk-size: pods per list page */
 	int help;
 	int insecure;           /* --insecure-skip-tls-verify, -1 unset */
 };

@@ -15,6 +15,7 @@ const struct opt cmd_global_opts[] = {
 	{ "container", 'c', OPT_STRING, &G.container, "NAME", "Container to probe (default: main, else the default-container annotation, else the first)" },
 	{ "output", 'o', OPT_STRING, &G.output, "FORMAT", "Output format" },
 	{ "no-headers", 0, OPT_BOOL, &G.no_headers, NULL, "Don't print headers" },
+	{ "chunk-size", 0, OPT_INT, &G.chunk_size, "N", "Return large lists in chunks of N pods (default 500)" },
 	{ "color", 0, OPT_STRING, &G.color, "WHEN", "Colour status words: auto, always, never" },
 	{ "kubeconfig", 0, OPT_STRING, &G.ov.kubeconfig, "FILE", "Path to the kubeconfig file to use" },
 	{ "context", 0, OPT_STRING, &G.ov.context, "NAME", "The name of the kubeconfig context to use" },
@@ -79,6 +80,10 @@ int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 	    kubeconfig_parse_timeout(G.request_timeout, &ms, &e) < 0)
 		return cmd_fail(&e);
 	G.ov.request_timeout_ms = ms;
+	if (G.chunk_size < 0) {
+		fprintf(stderr, "error: --chunk-size must be 0 or more\n");
+		return EXIT_ERROR;
+	}
 	G.ov.insecure_skip_tls_verify = G.insecure;
 	log_set_level(G.verbosity);
 	ctx->g = G;

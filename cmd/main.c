@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,13 +29,19 @@ static void check_fds(void)
 		close(fd);
 }
 
-/* kubectl runs us with argv[0] = the full path of kubectl-dynamo_interconnect. */
+/* Run by kubectl, usage reads as the user typed it; run directly, it names
+ * the binary.  kubectl execs a plugin by the absolute path it found on PATH
+ * (and newer versions set KUBECTL_PATH); a shell passes argv[0] as typed. */
 static const char *usage_name(const char *argv0)
 {
 	const char *base = strrchr(argv0, '/');
 
 	base = base ? base + 1 : argv0;
-	return strncmp(base, "kubectl-", 8) ? base : "kubectl dynamo-interconnect";
+	if (strncmp(base, "kubectl-", 8))
+		return base;
+	if (getenv("KUBECTL_PATH") || argv0[0] == '/')
+		return "kubectl dynamo-interconnect";
+	return base;
 }
 
 static void print_usage(const char *name, FILE *out)

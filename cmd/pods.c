@@ -85,6 +85,7 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 	q.all_namespaces = ctx->g.all_namespaces;
 	q.selector = ctx->g.selector;
 	q.container = ctx->g.container;
+	q.page_size = ctx->g.chunk_size;
 	err_clear(&e);
 	rc = pods_list(c, &q, &l, &e);
 	if (rc < 0) {

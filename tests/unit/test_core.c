@@ -1,0 +1,242 @@
+/* Unit tests of the small core pieces: buf, opts, table, http helpers,
+ * pod roles.  Each case states what kubectl (or the spec) does. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kube/http.h"
+#include "kube/pods.h"
+#include "report/table.h"
+#include "util/buf.h"
+#include "util/opts.h"
+#include "t.h"
+
+static void test_buf(void)
+{
+	struct buf b = BUF_INIT(8);
+	char *p;
+	size_t n;
+
+	CHECK_INT(buf_append(&b, "abcd", 4), 0);
+	CHECK_INT(buf_appendf(&b, "%d", 1234), 0);
+	CHECK_STR(buf_str(&b), "abcd1234");
+	CHECK_INT(buf_append(&b, "x", 1), -1);   /* cap passed: released */
+	CHECK(b.overflowed);
+	CHECK(b.data == NULL);
+	buf_init(&b, 100);
+	buf_appends(&b, "hello world");
+	buf_consume(&b, 6);
+	CHECK_STR(buf_str(&b), "world");
+	p = buf_detach(&b, &n);
+	CHECK_INT(n, 5);
+	CHECK_STR(p, "world");
+	free(p);
+	CHECK_STR(buf_str(&b), "");
+}
+
+struct parsed {
+	const char *ns, *out;
+	int all, v, ins;
+};
+
+static int parse(struct parsed *r, int argc, char **argv, char **pos, int *npos,
+		 struct err *e)
+{
+	const struct opt t[] = {
+		{ "namespace", 'n', OPT_STRING, &r->ns, "NS", "ns" },
+		{ "output", 'o', OPT_STRING, &r->out, "F", "out" },
+		{ "all-namespaces", 'A', OPT_BOOL, &r->all, NULL, "all" },
+		{ "insecure-skip-tls-verify", 0, OPT_BOOL, &r->ins, NULL, "ins" },
+		{ "v", 'v', OPT_INT, &r->v, "N", "v" },
+		OPT_TABLE_END
+	};
+	const struct opt *tables[] = { t, NULL };
+
+	memset(r, 0, sizeof(*r));
+	r->ins = -1;
+	err_clear(e);
+	return opts_parse(argc, argv, tables, pos, npos, e);
+}
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+#define ARGC(a) ((int)(sizeof(a) / sizeof(char *)) - 1)
+
+static void test_opts_forms(void)
+{
+	/* Every spelling pflag accepts for a value flag. */
+	static char *forms[][3] = {
+		{ "-n", "demo", NULL }, { "-ndemo", NULL, NULL },
+		{ "-n=demo", NULL, NULL }, { "--namespace", "demo", NULL },
+		{ "--namespace=demo", NULL, NULL },
+	};
+	struct parsed r;
+	struct err e;
+	char *pos[4];
+	int npos;
+	size_t i;
+
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		int argc = forms[i][1] ? 2 : 1;
+		CHECK_INT(parse(&r, argc, forms[i], pos, &npos, &e), 0);
+		CHECK_STR(r.ns, "demo");
+		CHECK_INT(npos, 0);
+	}
+}
+
+static void test_opts_bools_and_positionals(void)
+{
+	struct parsed r;
+	struct err e;
+	char *pos[8];
+	int npos;
+	char **a = ARGV("check", "-A", "--insecure-skip-tls-verify=false", "-v", "6",
+			"x", "--", "-n", "y");
+
+	CHECK_INT(parse(&r, 9, a, pos, &npos, &e), 0);
+	CHECK_INT(r.all, 1);
+	CHECK_INT(r.ins, 0);
+	CHECK_INT(r.v, 6);
+	CHECK(r.ns == NULL);          /* after "--" it is an argument */
+	CHECK_INT(npos, 4);
+	CHECK_STR(pos[0], "check");
+	CHECK_STR(pos[1], "x");
+	CHECK_STR(pos[2], "-n");
+	a = ARGV("-Av8");             /* grouped shorthands, value glued on */
+	CHECK_INT(parse(&r, 1, a, pos, &npos, &e), 0);
+	CHECK_INT(r.all, 1);
+	CHECK_INT(r.v, 8);
+	a = ARGV("--v=7", "--all-namespaces=true");
+	CHECK_INT(parse(&r, 2, a, pos, &npos, &e), 0);
+	CHECK_INT(r.v, 7);
+	CHECK_INT(r.all, 1);
+}
+
+static void test_opts_errors(void)
+{
+	struct parsed r;
+	struct err e;
+	char *pos[4];
+	int npos;
+
+	CHECK_INT(parse(&r, 1, ARGV("--foo"), pos, &npos, &e), -1);
+	CHECK_STR(e.msg, "unknown flag: --foo");
+	CHECK_INT(parse(&r, 1, ARGV("--foo=bar"), pos, &npos, &e), -1);
+	CHECK_STR(e.msg, "unknown flag: --foo");
+	CHECK_INT(parse(&r, 1, ARGV("-x"), pos, &npos, &e), -1);
+	CHECK_STR(e.msg, "unknown shorthand flag: 'x' in -x");
+	CHECK_INT(parse(&r, 1, ARGV("--namespace"), pos, &npos, &e), -1);
+	CHECK_STR(e.msg, "flag needs an argument: --namespace");
+	CHECK_INT(parse(&r, 1, ARGV("-n"), pos, &npos, &e), -1);
+	CHECK_STR(e.msg, "flag needs an argument: 'n' in -n");
+	CHECK_INT(parse(&r, 1, ARGV("--all-namespaces=maybe"), pos, &npos, &e), -1);
+	CHECK_HAS(e.msg, "invalid argument \"maybe\" for \"--all-namespaces\" flag");
+	CHECK_INT(parse(&r, 2, ARGV("-v", "six"), pos, &npos, &e), -1);
+	CHECK_HAS(e.msg, "invalid argument \"six\" for \"--v\" flag");
+}
+
+static char *print_to_string(const struct table *t, int no_headers)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	table_print(t, f, no_headers);
+	fclose(f);
+	return s;
+}
+
+static void test_table_geometry(void)
+{
+	const char *h[] = { "POD", "ROLE", "AGE" };
+	const char *r1[] = { "qwen-decode-0", "decode", "5m" };
+	const char *r2[] = { "a", "", "95s" };
+	struct table *t = table_new(3, h);
+	char *s;
+
+	table_add_row(t, r1);
+	table_add_row(t, r2);
+	s = print_to_string(t, 0);
+	/* widest cell + 3, min 6; last column unpadded; "" shows <none>. */
+	CHECK_STR(s, "POD             ROLE     AGE\n"
+		     "qwen-decode-0   decode   5m\n"
+		     "a               <none>   95s\n");
+	free(s);
+	s = print_to_string(t, 1);
+	CHECK_STR(s, "qwen-decode-0   decode   5m\n"
+		     "a               <none>   95s\n");
+	free(s);
+	table_free(t);
+}
+
+static void test_table_age(void)
+{
+	static const struct { long secs; const char *want; } c[] = {
+		{ 0, "0s" }, { 95, "95s" }, { 119, "119s" }, { 120, "2m" },
+		{ 185, "3m5s" }, { 600, "10m" }, { 95 * 60, "95m" },
+		{ 3 * 3600, "3h" }, { 5 * 3600 + 7 * 60, "5h7m" }, { 47 * 3600, "47h" },
+		{ 3 * 86400 + 4 * 3600, "3d4h" }, { 8 * 86400, "8d" },
+		{ 729 * 86400L, "729d" }, { 730 * 86400L + 86400, "2y1d" },
+		{ 9 * 365 * 86400L, "9y" }, { -5, "<invalid>" }, { -1, "0s" },
+	};
+	char out[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		table_age(1000000000L, 1000000000L + c[i].secs, out, sizeof(out));
+		CHECK_STR(out, c[i].want);
+	}
+}
+
+static void test_http_helpers(void)
+{
+	char *s = http_escape("sh -c 'a&b=c+d/é'");
+	struct err e;
+	const char *st404 = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+			    "\"status\":\"Failure\",\"message\":\"pods \\\"x\\\" not found\","
+			    "\"reason\":\"NotFound\",\"details\":{\"name\":\"x\",\"kind\":\"pods\"},\"code\":404}";
+
+	CHECK_STR(s, "sh%20-c%20%27a%26b%3Dc%2Bd%2F%C3%A9%27");
+	free(s);
+	err_clear(&e);
+	http_status_error(404, st404, strlen(st404), &e);
+	CHECK_STR(e.msg, "Error from server (NotFound): pods \"x\" not found");
+	CHECK(e.prefixed);
+	http_status_error(401, "", 0, &e);
+	CHECK_STR(e.msg, "You must be logged in to the server (Unauthorized)");
+	CHECK(!e.prefixed);
+	http_status_error(403, "", 0, &e);
+	CHECK_STR(e.msg, "Error from server (Forbidden): the server does not allow access to the requested resource");
+	http_status_error(500, "boom\n", 5, &e);
+	CHECK_STR(e.msg, "Error from server (InternalError): an error on the server (\"boom \") has prevented the request from succeeding");
+	CHECK_INT(http_retry_delay_ms(429, "2", 0), 2000);
+	CHECK_INT(http_retry_delay_ms(503, "", 1), 2000);
+	CHECK_INT(http_retry_delay_ms(429, "3600", 0), 10000);
+	CHECK_INT(http_retry_delay_ms(429, "1", 5), -1);
+	CHECK_INT(http_retry_delay_ms(500, "1", 0), -1);
+}
+
+static void test_roles(void)
+{
+	CHECK_STR(pods_role("prefill", NULL), "prefill");
+	CHECK_STR(pods_role("decode", "prefill"), "decode");
+	CHECK_STR(pods_role("worker", "prefill"), "prefill");
+	CHECK_STR(pods_role("worker", "decode"), "decode");
+	CHECK_STR(pods_role("worker", NULL), "worker");
+	CHECK(pods_role("frontend", NULL) == NULL);
+	CHECK(pods_role("planner", NULL) == NULL);
+	CHECK(pods_role("epp", NULL) == NULL);
+	CHECK_STR(pods_role(NULL, NULL), "");
+}
+
+int main(void)
+{
+	test_buf();
+	test_opts_forms();
+	test_opts_bools_and_positionals();
+	test_opts_errors();
+	test_table_geometry();
+	test_table_age();
+	test_http_helpers();
+	test_roles();
+	return T_DONE("test_core");
+}

@@ -30,6 +30,7 @@ for t in "$build"/tests/test_*; do
 done
 
 export DI_PLUGIN="$(cd "$build" && pwd)/kubectl-dynamo_interconnect"
+export DI_TOOLS="$(cd "$build" && pwd)/tools"
 for s in "$here"/e2e/run.sh; do
 	[ -f "$s" ] && run sh "$s"
 done

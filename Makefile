@@ -51,9 +51,11 @@ $(PROG): $(BUILD)/$(PROG)
 $(BUILD)/$(PROG): $(CMD_OBJS) $(BUILD)/libdi.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libdi.a $(LIBS)
 
+# Several modules have files of the same name (probe/rdma.c, check/rdma.c),
+# which an archive would collapse into one member: keep full paths (ar P).
 $(BUILD)/libdi.a: $(LIB_OBJS)
 	rm -f $@
-	ar rcs $@ $^
+	ar rcsP $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

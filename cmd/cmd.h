@@ -3,6 +3,8 @@
 #ifndef CMD_CMD_H
 #define CMD_CMD_H
 
+#include <stdio.h>
+
 #include "kube/http.h"
 #include "kube/kubeconfig.h"
 #include "util/err.h"
@@ -61,6 +63,15 @@ void cmd_disconnect(struct kube_config *cfg, struct http_client *client);
 /* Prints "error: ..." (or kubectl's own prefix) to stderr; returns EXIT_ERROR. */
 int cmd_fail(const struct err *e);
 
+/* -o: 0 and *format set when it is one of allowed ("table,wide,json"),
+ * else prints kubectl's error and returns -1.  Default: "table". */
+int cmd_output_format(const struct cmd_ctx *ctx, const char *allowed,
+		      const char **format);
+/* --color auto|always|never, NO_COLOR, and whether out is a terminal. */
+int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
+
+int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_node(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_version(struct cmd_ctx *ctx, int argc, char **argv);
 

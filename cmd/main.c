@@ -10,6 +10,7 @@
 #include "cmd.h"
 
 static const struct subcommand commands[] = {
+	{ "check", "Probe every Dynamo worker pod and judge the KV-transfer fast path", cmd_check },
 	{ "pods", "List the Dynamo worker pods that check would probe", cmd_pods },
 	{ "version", "Print the plugin version", cmd_version },
 };

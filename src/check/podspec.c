@@ -80,6 +80,9 @@ static void shm(const struct check_input *in, struct check_results *out)
 		emit(out, CK_POD_SHM, CHECK_SKIPPED, NULL, "pod spec not known");
 	else if (s->shm_bytes < 0)
 		emit(out, CK_POD_SHM, CHECK_OK, NULL, "/dev/shm memory emptyDir, no size limit");
+	else if (s->shm_bytes == 0 && s->gpus < 0)
+		emit(out, CK_POD_SHM, CHECK_WARN, NULL,
+		     "no /dev/shm emptyDir: container default (64 MiB), GPU count not requested");
 	else if (s->shm_bytes == 0)
 		emit(out, CK_POD_SHM, CHECK_WARN, NULL,
 		     "no /dev/shm emptyDir: container default (64 MiB) for %ld GPUs",

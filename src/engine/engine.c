@@ -59,6 +59,8 @@ static void *worker(void *arg)
 		exec_run(p->client, &rq, &p->results[i]);
 		log_at(6, "exec %s/%s: %s", pod->namespace, pod->name,
 		       exec_outcome_name(p->results[i].outcome));
+		if (p->job->on_result)
+			p->job->on_result(i, &p->results[i], p->job->on_result_arg);
 		finished(p);
 	}
 	return NULL;

@@ -25,6 +25,12 @@ struct engine_job {
 	 * e.g. for a progress line.  May be NULL. */
 	void (*progress)(size_t done, size_t total, void *arg);
 	void *progress_arg;
+	/* Called in the worker thread right after pod i's exec, concurrently
+	 * with other workers, so the caller can digest the output and release
+	 * it at once (memory then stays flat in the number of pods).  May be
+	 * NULL. */
+	void (*on_result)(size_t i, struct exec_result *r, void *arg);
+	void *on_result_arg;
 };
 
 /* Runs job on every pod of l with probe set; results[i] belongs to

@@ -303,8 +303,10 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	const cJSON *status = jpath(pod, stk);
 	const char *role = pods_role(jstr(labels, LABEL_TYPE), jstr(labels, LABEL_SUBTYPE));
 
-	if (!role)
+	if (!role && !q->any_component)
 		return 1;
+	if (!role)
+		role = jstr(labels, LABEL_TYPE);
 	memset(p, 0, sizeof(*p));
 	p->namespace = dup_or_empty(jstr(meta, "namespace"));
 	p->name = dup_or_empty(jstr(meta, "name"));
@@ -359,7 +361,8 @@ static struct pod_info *pod_list_add(struct pod_list *l)
 
 static char *list_path(const struct pods_query *q, const char *cont)
 {
-	char *sel = http_escape(q->selector ? q->selector : PODS_DEFAULT_SELECTOR);
+	/* Naming one pod means that pod, whatever its labels. */
+	char *sel = http_escape(q->selector ? q->selector : q->name ? "" : PODS_DEFAULT_SELECTOR);
 	char *ns = q->all_namespaces ? NULL : http_escape(q->namespace);
 	char *name = q->name ? http_escape(q->name) : NULL;
 	char *c = cont ? http_escape(cont) : NULL;

@@ -24,6 +24,7 @@ struct pods_query {
 	const char *selector;      /* NULL: PODS_DEFAULT_SELECTOR */
 	const char *container;     /* -c: overrides the container choice */
 	const char *name;          /* list just this pod (fieldSelector) */
+	int any_component;         /* keep frontend/planner/epp pods too */
 	long page_size;            /* 0: PODS_PAGE_SIZE */
 };
 

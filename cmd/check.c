@@ -1,0 +1,181 @@
+/* `check`: probe every Dynamo worker pod, judge the fast path, one verdict. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "kube/auth.h"
+#include "probe_run.h"
+#include "report/report.h"
+#include "util/xalloc.h"
+
+static const char *const help[] = {
+	"Check that the KV-transfer fast path of a Dynamo deployment can be trusted.",
+	"",
+	"Finds the Dynamo worker pods (prefill, decode, worker) by label, runs one fixed",
+	"read-only probe in each through the API server's exec endpoint (in parallel),",
+	"and judges RDMA, GPUDirect RDMA, GDRCopy, NVLink, UCX, NIXL, libfabric/EFA, the",
+	"transport environment and the container limits. Prints one row per pod, the",
+	"findings worst first, and one verdict:",
+	"  READY        every worker has fast-path evidence and no check failed (exit 0)",
+	"  NOT READY    a check failed; \"Fix first\" names the most fundamental one (exit 2)",
+	"  UNVERIFIED   nothing failed, but the fast path could not be proven (exit 3)",
+	"Errors (flags, kubeconfig, API server, no pods) exit 1. Skipped is never a pass.",
+	"",
+	"Examples:",
+	"  # Check the workers in namespace dynamo",
+	"  kubectl dynamo-interconnect check -n dynamo",
+	"",
+	"  # One graph, JSON for CI",
+	"  kubectl dynamo-interconnect check -n dynamo -l nvidia.com/dynamo-graph-deployment-name=qwen -o json",
+	NULL,
+};
+
+static int parallel;
+static const char *probe_timeout;
+
+static const struct opt check_opts[] = {
+	{ "parallel", 0, OPT_INT, &parallel, "N", "Pods probed at once (default 32)" },
+	{ "probe-timeout", 0, OPT_STRING, &probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)" },
+	OPT_TABLE_END
+};
+
+static int print(const struct cmd_ctx *ctx, const struct report *r, const char *format)
+{
+	struct report_style st = { 0 };
+
+	if (!strcmp(format, "json"))
+		return report_print_json(stdout, r);
+	if (!strcmp(format, "yaml"))
+		return report_print_yaml(stdout, r);
+	st.wide = !strcmp(format, "wide");
+	st.no_headers = ctx->g.no_headers;
+	st.color = cmd_use_color(ctx, stdout);
+	report_print_table(stdout, r, &st);
+	report_print_summary(stdout, r, &st);
+	return 0;
+}
+
+/* Judges, prints, and returns the verdict's exit code. */
+static int judge(const struct cmd_ctx *ctx, const struct probe_run *pr,
+		 const char *format)
+{
+	size_t n = pr->pods->n, i;
+	struct pod_record *rec = xcalloc(n, sizeof(*rec));
+	struct report_pod *rp = xcalloc(n, sizeof(*rp));
+	struct verdict v;
+	struct report r;
+	int rc;
+
+	probe_run_records(pr, rec);
+	verdict_compute(rec, n, &v);
+	for (i = 0; i < n; i++) {
+		rp[i].pod = &pr->pods->items[i];
+		rp[i].probed = rec[i].probed;
+		rp[i].error = rec[i].error;
+		rp[i].results = rec[i].results;
+		rp[i].verdict = verdict_pod(&rec[i]);
+	}
+	r.pods = rp, r.n = n, r.verdict = &v, r.all_namespaces = ctx->g.all_namespaces;
+	rc = print(ctx, &r, format) < 0 || fflush(stdout) ? EXIT_ERROR : v.exit_code;
+	verdict_release(&v);
+	free(rp);
+	free(rec);
+	return rc;
+}
+
+static int probe_options(const struct cmd_ctx *ctx, struct probe_options *o)
+{
+	struct err e;
+
+	memset(o, 0, sizeof(*o));
+	o->parallel = parallel;
+	o->progress = 1;
+	o->timeout_ms = PROBE_DEFAULT_TIMEOUT_MS;
+	err_clear(&e);
+	if (probe_timeout && (kubeconfig_parse_timeout(probe_timeout, &o->timeout_ms, &e) < 0 ||
+			      o->timeout_ms <= 0)) {
+		fprintf(stderr, "error: invalid --probe-timeout \"%s\"\n", probe_timeout);
+		return -1;
+	}
+	if (parallel < 0 || parallel > 512) {
+		fprintf(stderr, "error: --parallel must be between 1 and 512\n");
+		return -1;
+	}
+	(void)ctx;
+	return 0;
+}
+
+static int no_pods(const struct pods_query *q, const struct pod_list *l)
+{
+	const char *sel = q->selector ? q->selector : PODS_DEFAULT_SELECTOR;
+
+	if (q->all_namespaces)
+		fprintf(stderr, "error: no Dynamo worker pods found (selector %s)\n", sel);
+	else
+		fprintf(stderr, "error: no Dynamo worker pods found in namespace \"%s\" "
+			"(selector %s)\n", q->namespace, sel);
+	if (l->skipped_components)
+		fprintf(stderr, "(%zu frontend/planner/epp pods were left out)\n",
+			l->skipped_components);
+	return EXIT_ERROR;
+}
+
+static int run(struct cmd_ctx *ctx, const char *format, const struct probe_options *o)
+{
+	struct kube_config cfg;
+	struct http_client *c;
+	struct pods_query q = { 0 };
+	struct pod_list l;
+	struct probe_run pr;
+	struct err e;
+	int rc;
+
+	if (cmd_connect(ctx, &cfg, &c) < 0)
+		return EXIT_ERROR;
+	q.namespace = cfg.namespace;
+	q.all_namespaces = ctx->g.all_namespaces;
+	q.selector = ctx->g.selector;
+	q.container = ctx->g.container;
+	q.page_size = ctx->g.chunk_size;
+	err_clear(&e);
+	if (pods_list(c, &q, &l, &e) < 0) {
+		cmd_disconnect(&cfg, c);
+		return cmd_fail(&e);
+	}
+	if (l.n == 0) {
+		rc = no_pods(&q, &l);
+	} else {
+		probe_run_init(&pr, &l);
+		probe_run_pods(&pr, c, o);
+		rc = judge(ctx, &pr, format);
+		probe_run_release(&pr);
+	}
+	pod_list_release(&l);
+	cmd_disconnect(&cfg, c);
+	return rc;
+}
+
+int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	struct probe_options o;
+	const char *format;
+	int npos, rc;
+
+	parallel = 0;
+	probe_timeout = NULL;
+	rc = cmd_parse(ctx, "check", check_opts, help, argc, argv, pos, &npos);
+	if (rc == 0 && npos > 0) {
+		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s check -h' for help and examples\n",
+			pos[0], ctx->usage_name);
+		rc = EXIT_ERROR;
+	}
+	free(pos);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (cmd_output_format(ctx, "table,wide,json,yaml", &format) < 0 ||
+	    probe_options(ctx, &o) < 0)
+		return EXIT_ERROR;
+	return run(ctx, format, &o);
+}

@@ -1,0 +1,260 @@
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+#include "../util/xalloc.h"
+
+const enum check_family report_columns[] = {
+	FAM_RDMA, FAM_GPUDIRECT, FAM_GDRCOPY, FAM_NVLINK, FAM_UCX,
+	FAM_NIXL, FAM_EFA, FAM_ENV, FAM_LIMITS, FAM_POD,
+};
+const size_t report_ncolumns = sizeof(report_columns) / sizeof(report_columns[0]);
+
+#define MAX_COLS 24
+
+static const char *paint(const char *word, int status, int color, char *buf, size_t n)
+{
+	static const char *const code[] = { "32", "33", "31", "36" };
+
+	if (!color || status < 0 || status > 3)
+		return word;
+	snprintf(buf, n, "\033[%sm%s\033[0m", code[status], word);
+	return buf;
+}
+
+static int verdict_color(enum verdict_status v)
+{
+	return v == VERDICT_READY ? CHECK_OK : v == VERDICT_NOT_READY ? CHECK_FAIL : CHECK_WARN;
+}
+
+static int headers(const struct report *r, const struct report_style *st,
+		   const char **h)
+{
+	int n = 0;
+	size_t i;
+
+	if (r->all_namespaces)
+		h[n++] = "NAMESPACE";
+	h[n++] = "POD";
+	h[n++] = "ROLE";
+	h[n++] = "NODE";
+	for (i = 0; i < report_ncolumns; i++)
+		h[n++] = check_family_name(report_columns[i]);
+	if (st->wide) {
+		h[n++] = "CONTAINER";
+		h[n++] = "NODE-IP";
+		h[n++] = "UCX";
+		h[n++] = "NIXL";
+		h[n++] = "IMAGE";
+	}
+	h[n++] = "VERDICT";
+	return n;
+}
+
+static int row(const struct report_pod *p, const struct report *r,
+	       const struct report_style *st, const char **c, char cells[][24])
+{
+	const struct pod_info *pod = p->pod;
+	int n = 0;
+	size_t i;
+
+	if (r->all_namespaces)
+		c[n++] = pod->namespace;
+	c[n++] = pod->name;
+	c[n++] = pod->role;
+	c[n++] = pod->node;
+	for (i = 0; i < report_ncolumns; i++) {
+		int s = p->results ? check_results_family_status(p->results, report_columns[i]) : -1;
+		snprintf(cells[i], 24, "%s", s < 0 ? "-" : check_status_name((enum check_status)s));
+		c[n++] = cells[i];
+	}
+	if (st->wide) {
+		c[n++] = pod->container;
+		c[n++] = pod->node_ip;
+		c[n++] = p->results ? p->results->summary.ucx_version : "";
+		c[n++] = p->results ? p->results->summary.nixl_version : "";
+		c[n++] = pod->image;
+	}
+	c[n++] = verdict_name(p->verdict);
+	return n;
+}
+
+void report_print_table(FILE *out, const struct report *r,
+			const struct report_style *st)
+{
+	const char *h[MAX_COLS], *c[MAX_COLS];
+	char cells[MAX_COLS][24], painted[64];
+	int n = headers(r, st, h);
+	struct table *t = table_new(n, h);
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		row(&r->pods[i], r, st, c, cells);
+		/* Only the last column may carry colour codes: table.c pads by
+		 * bytes, and the last column is never padded. */
+		c[n - 1] = paint(c[n - 1], verdict_color(r->pods[i].verdict), st->color,
+				 painted, sizeof(painted));
+		table_add_row(t, c);
+		c[n - 1] = NULL;
+	}
+	table_print(t, out, st->no_headers);
+	table_free(t);
+}
+
+void report_print_summary(FILE *out, const struct report *r,
+			  const struct report_style *st)
+{
+	const struct verdict *v = r->verdict;
+	char buf[64];
+	size_t i;
+
+	if (v->nfindings)
+		fputc('\n', out);
+	for (i = 0; i < v->nfindings; i++) {
+		const struct verdict_finding *f = &v->findings[i];
+		const char *w = check_status_name(f->status);
+		fprintf(out, "%s %s\n", paint(w, (int)f->status, st->color, buf, sizeof(buf)), f->text);
+		if (f->remedy && *f->remedy)
+			fprintf(out, "     fix: %s\n", f->remedy);
+	}
+	fprintf(out, "\nVerdict: %s (fabric: %s; %zu pods, %zu probed, %zu ready)\n",
+		paint(verdict_name(v->status), verdict_color(v->status), st->color, buf, sizeof(buf)),
+		fabric_name(v->fabric), v->npods, v->nprobed, v->nready);
+	if (v->fix_first)
+		fprintf(out, "Fix first: %s\n", v->fix_first);
+	if (v->unconfirmed)
+		fprintf(out, "Not confirmed: %s\n", v->unconfirmed);
+}
+
+void report_print_checks(FILE *out, const struct check_results *res,
+			 const struct report_style *st)
+{
+	const char *h[] = { "CHECK", "FAMILY", "STATUS", "DETAIL" };
+	struct table *t = table_new(4, h);
+	size_t i;
+
+	(void)st;
+	for (i = 0; i < res->n; i++) {
+		const struct check_result *c = &res->v[i];
+		const char *cells[4] = { c->name, check_family_name(c->family),
+					 check_status_name(c->status), c->detail };
+		table_add_row(t, cells);
+	}
+	table_print(t, out, st->no_headers);
+	table_free(t);
+	for (i = 0; i < res->n; i++)
+		if (res->v[i].status != CHECK_OK && res->v[i].remedy)
+			fprintf(out, "%s: fix: %s\n", res->v[i].name, res->v[i].remedy);
+}
+
+/* ---- JSON (product.md field names; stable across versions) ---- */
+
+static cJSON *str_or_null(const char *s)
+{
+	return s && *s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *check_json(const struct check_result *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "family", check_family_name(c->family));
+	cJSON_AddStringToObject(o, "status", check_status_name(c->status));
+	cJSON_AddStringToObject(o, "detail", c->detail ? c->detail : "");
+	cJSON_AddItemToObject(o, "remedy", str_or_null(c->remedy));
+	cJSON_AddBoolToObject(o, "applicable", !(c->flags & CHECK_F_NA));
+	return o;
+}
+
+static cJSON *pod_json(const struct report_pod *p)
+{
+	const struct pod_info *pod = p->pod;
+	cJSON *o = cJSON_CreateObject(), *checks = cJSON_CreateArray();
+	size_t i;
+
+	cJSON_AddStringToObject(o, "name", pod->name);
+	cJSON_AddStringToObject(o, "namespace", pod->namespace);
+	cJSON_AddStringToObject(o, "role", pod->role);
+	cJSON_AddStringToObject(o, "node", pod->node);
+	cJSON_AddStringToObject(o, "nodeIP", pod->node_ip);
+	cJSON_AddStringToObject(o, "podIP", pod->pod_ip);
+	cJSON_AddStringToObject(o, "container", pod->container);
+	cJSON_AddStringToObject(o, "image", pod->image);
+	cJSON_AddStringToObject(o, "phase", pod->phase);
+	cJSON_AddBoolToObject(o, "probed", p->probed);
+	cJSON_AddItemToObject(o, "error", str_or_null(p->error));
+	cJSON_AddStringToObject(o, "verdict", verdict_name(p->verdict));
+	if (p->results) {
+		cJSON_AddStringToObject(o, "fabric", fabric_name(p->results->fabric));
+		cJSON_AddItemToObject(o, "ucxVersion", str_or_null(p->results->summary.ucx_version));
+		cJSON_AddItemToObject(o, "nixlVersion", str_or_null(p->results->summary.nixl_version));
+		for (i = 0; i < p->results->n; i++)
+			cJSON_AddItemToArray(checks, check_json(&p->results->v[i]));
+	}
+	cJSON_AddItemToObject(o, "checks", checks);
+	return o;
+}
+
+static cJSON *verdict_json(const struct verdict *v)
+{
+	cJSON *o = cJSON_CreateObject(), *fs = cJSON_CreateArray();
+	size_t i;
+
+	cJSON_AddStringToObject(o, "status", verdict_name(v->status));
+	cJSON_AddNumberToObject(o, "exitCode", v->exit_code);
+	cJSON_AddItemToObject(o, "fixFirst", str_or_null(v->fix_first));
+	cJSON_AddItemToObject(o, "unconfirmed", str_or_null(v->unconfirmed));
+	cJSON_AddStringToObject(o, "fabric", fabric_name(v->fabric));
+	cJSON_AddNumberToObject(o, "pods", (double)v->npods);
+	cJSON_AddNumberToObject(o, "probed", (double)v->nprobed);
+	cJSON_AddNumberToObject(o, "ready", (double)v->nready);
+	for (i = 0; i < v->nfindings; i++) {
+		const struct verdict_finding *f = &v->findings[i];
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "name", f->name);
+		cJSON_AddStringToObject(x, "family", check_family_name(f->family));
+		cJSON_AddStringToObject(x, "status", check_status_name(f->status));
+		cJSON_AddStringToObject(x, "detail", f->text);
+		cJSON_AddItemToObject(x, "remedy", str_or_null(f->remedy));
+		cJSON_AddItemToArray(fs, x);
+	}
+	cJSON_AddItemToObject(o, "findings", fs);
+	return o;
+}
+
+cJSON *report_json(const struct report *r)
+{
+	cJSON *doc = cJSON_CreateObject(), *pods = cJSON_CreateArray();
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "apiVersion", "dynamo-interconnect/v1");
+	cJSON_AddStringToObject(doc, "kind", "InterconnectReport");
+	cJSON_AddItemToObject(doc, "verdict", verdict_json(r->verdict));
+	for (i = 0; i < r->n; i++)
+		cJSON_AddItemToArray(pods, pod_json(&r->pods[i]));
+	cJSON_AddItemToObject(doc, "pods", pods);
+	return doc;
+}
+
+int report_print_json(FILE *out, const struct report *r)
+{
+	cJSON *doc = report_json(r);
+	char *s = cJSON_Print(doc);
+	int rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : -1;
+
+	free(s);
+	cJSON_Delete(doc);
+	return rc;
+}
+
+int report_print_yaml(FILE *out, const struct report *r)
+{
+	cJSON *doc = report_json(r);
+	int rc = report_emit_yaml(out, doc);
+
+	cJSON_Delete(doc);
+	return rc;
+}

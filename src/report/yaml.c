@@ -1,0 +1,124 @@
+/* A cJSON tree written through libyaml's emitter, so YAML output is the
+ * JSON document, field for field, with YAML's quoting rules applied by
+ * libyaml rather than by us. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "report.h"
+
+static int emit(yaml_emitter_t *em, yaml_event_t *ev)
+{
+	return yaml_emitter_emit(em, ev) ? 0 : -1;
+}
+
+static int scalar(yaml_emitter_t *em, const char *s, int plain_ok)
+{
+	yaml_event_t ev;
+
+	/* Strings that look like other types ("true", "3", "null") are
+	 * quoted by libyaml only if we forbid the plain style for them. */
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
+				     plain_ok, 1,
+				     plain_ok ? YAML_ANY_SCALAR_STYLE : YAML_SINGLE_QUOTED_SCALAR_STYLE);
+	return emit(em, &ev);
+}
+
+static int looks_typed(const char *s)
+{
+	static const char *const words[] = { "true", "false", "null", "yes", "no", "on",
+					     "off", "~", "", NULL };
+	char *end;
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (!strcasecmp(s, words[i]))
+			return 1;
+	strtod(s, &end);
+	return end != s && *end == '\0';
+}
+
+static int node(yaml_emitter_t *em, const cJSON *j);
+
+static int mapping(yaml_emitter_t *em, const cJSON *j)
+{
+	yaml_event_t ev;
+	const cJSON *it;
+
+	yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+	if (emit(em, &ev))
+		return -1;
+	cJSON_ArrayForEach(it, j)
+		if (scalar(em, it->string, 1) || node(em, it))
+			return -1;
+	yaml_mapping_end_event_initialize(&ev);
+	return emit(em, &ev);
+}
+
+static int sequence(yaml_emitter_t *em, const cJSON *j)
+{
+	yaml_event_t ev;
+	const cJSON *it;
+
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+	if (emit(em, &ev))
+		return -1;
+	cJSON_ArrayForEach(it, j)
+		if (node(em, it))
+			return -1;
+	yaml_sequence_end_event_initialize(&ev);
+	return emit(em, &ev);
+}
+
+static int node(yaml_emitter_t *em, const cJSON *j)
+{
+	char num[64];
+
+	if (cJSON_IsObject(j))
+		return mapping(em, j);
+	if (cJSON_IsArray(j))
+		return sequence(em, j);
+	if (cJSON_IsString(j))
+		return scalar(em, j->valuestring, !looks_typed(j->valuestring));
+	if (cJSON_IsNumber(j)) {
+		snprintf(num, sizeof(num), "%.17g", j->valuedouble);
+		return scalar(em, num, 1);
+	}
+	if (cJSON_IsBool(j))
+		return scalar(em, cJSON_IsTrue(j) ? "true" : "false", 1);
+	return scalar(em, "null", 1);
+}
+
+static int write_file(void *data, unsigned char *buf, size_t n)
+{
+	return fwrite(buf, 1, n, data) == n;
+}
+
+int report_emit_yaml(FILE *out, const cJSON *doc)
+{
+	yaml_emitter_t em;
+	yaml_event_t ev;
+	int rc = -1;
+
+	if (!yaml_emitter_initialize(&em))
+		return -1;
+	yaml_emitter_set_output(&em, write_file, out);
+	yaml_emitter_set_unicode(&em, 1);
+	yaml_emitter_set_width(&em, -1);
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	if (emit(&em, &ev))
+		goto done;
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	if (emit(&em, &ev) || node(&em, doc))
+		goto done;
+	yaml_document_end_event_initialize(&ev, 1);
+	if (emit(&em, &ev))
+		goto done;
+	yaml_stream_end_event_initialize(&ev);
+	rc = emit(&em, &ev);
+done:
+	yaml_emitter_delete(&em);
+	return rc;
+}

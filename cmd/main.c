@@ -11,6 +11,7 @@
 
 static const struct subcommand commands[] = {
 	{ "check", "Probe every Dynamo worker pod and judge the KV-transfer fast path", cmd_check },
+	{ "node", "Run the checks for one pod, or for this machine", cmd_node },
 	{ "pods", "List the Dynamo worker pods that check would probe", cmd_pods },
 	{ "version", "Print the plugin version", cmd_version },
 };

@@ -52,6 +52,14 @@ static void contexts(struct probe_run *pr)
 static void digest(size_t i, struct exec_result *r, void *arg)
 {
 	struct probe_run *pr = arg;
+
+	(void)r;
+	probe_run_digest(pr, i);
+}
+
+void probe_run_digest(struct probe_run *pr, size_t i)
+{
+	struct exec_result *r = &pr->execs[i];
 	const struct pod_info *pod = &pr->pods->items[i];
 	struct probe_facts *f;
 	struct err e;

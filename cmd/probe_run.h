@@ -29,6 +29,8 @@ struct probe_run {
 void probe_run_init(struct probe_run *pr, const struct pod_list *l);
 void probe_run_pods(struct probe_run *pr, struct http_client *c,
 		    const struct probe_options *o);
+/* Judges pod i from pr->execs[i] (parse, check) and drops its output. */
+void probe_run_digest(struct probe_run *pr, size_t i);
 /* Fills rec[0..n) (borrowing from pr) for verdict_compute(). */
 void probe_run_records(const struct probe_run *pr, struct pod_record *rec);
 void probe_run_release(struct probe_run *pr);

@@ -103,6 +103,13 @@ void report_print_table(FILE *out, const struct report *r,
 	table_free(t);
 }
 
+/* A remedy is advice for a problem seen; for "could not look" it would
+ * guess at a problem nobody saw. */
+static int has_fix(enum check_status s, const char *remedy)
+{
+	return (s == CHECK_FAIL || s == CHECK_WARN) && remedy && *remedy;
+}
+
 void report_print_summary(FILE *out, const struct report *r,
 			  const struct report_style *st)
 {
@@ -116,9 +123,18 @@ void report_print_summary(FILE *out, const struct report *r,
 		const struct verdict_finding *f = &v->findings[i];
 		const char *w = check_status_name(f->status);
 		fprintf(out, "%s %s\n", paint(w, (int)f->status, st->color, buf, sizeof(buf)), f->text);
-		if (f->remedy && *f->remedy)
+		if (has_fix(f->status, f->remedy))
 			fprintf(out, "     fix: %s\n", f->remedy);
 	}
+	report_print_verdict(out, r, st);
+}
+
+void report_print_verdict(FILE *out, const struct report *r,
+			  const struct report_style *st)
+{
+	const struct verdict *v = r->verdict;
+	char buf[64];
+
 	fprintf(out, "\nVerdict: %s (fabric: %s; %zu pods, %zu probed, %zu ready)\n",
 		paint(verdict_name(v->status), verdict_color(v->status), st->color, buf, sizeof(buf)),
 		fabric_name(v->fabric), v->npods, v->nprobed, v->nready);
@@ -145,7 +161,7 @@ void report_print_checks(FILE *out, const struct check_results *res,
 	table_print(t, out, st->no_headers);
 	table_free(t);
 	for (i = 0; i < res->n; i++)
-		if (res->v[i].status != CHECK_OK && res->v[i].remedy)
+		if (has_fix(res->v[i].status, res->v[i].remedy))
 			fprintf(out, "%s: fix: %s\n", res->v[i].name, res->v[i].remedy);
 }
 

@@ -45,6 +45,9 @@ void report_print_table(FILE *out, const struct report *r,
 /* Findings worst first, then the consolidated verdict line(s). */
 void report_print_summary(FILE *out, const struct report *r,
 			  const struct report_style *st);
+/* Only the consolidated verdict line(s). */
+void report_print_verdict(FILE *out, const struct report *r,
+			  const struct report_style *st);
 /* One line per check, for `node`. */
 void report_print_checks(FILE *out, const struct check_results *res,
 			 const struct report_style *st);

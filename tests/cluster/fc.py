@@ -68,7 +68,7 @@ class Cluster:
             if not c:
                 self.proc.wait()
                 self.stop()
-                raise RuntimeError("fakecluster exited: %s" % self.stderr_text())
+                raise RuntimeError("fakecluster exited (rc %s): %s" % (self.proc.returncode, self.stderr_text()))
             line += c
         self.ready_line = line.decode()
         assert self.ready_line.startswith("READY https://127.0.0.1:"), self.ready_line

@@ -46,36 +46,43 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 all: $(PROG)
 
 $(PROG): $(BUILD)/$(PROG)
-	cp $< $@
+	$(Q)cp $< $@
 
 $(BUILD)/$(PROG): $(CMD_OBJS) $(BUILD)/libdi.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libdi.a $(LIBS)
+	@$(if $(Q),echo "  CCLD    $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libdi.a $(LIBS)
 
 # Several modules have files of the same name (probe/rdma.c, check/rdma.c),
 # which an archive would collapse into one member: keep full paths (ar P).
 $(BUILD)/libdi.a: $(LIB_OBJS)
-	rm -f $@
-	ar rcsP $@ $^
+	$(Q)rm -f $@
+	$(Q)ar rcsP $@ $^
+
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The probe script is embedded as a C string so the binary is self-contained.
 $(BUILD)/gen/probe_script.c: src/probe/probe.sh tests/tools/embed.sh
 	@mkdir -p $(dir $@)
-	sh tests/tools/embed.sh probe_script $< > $@
+	$(Q)sh tests/tools/embed.sh probe_script $< > $@
 
 $(BUILD)/gen/probe_script.o: $(BUILD)/gen/probe_script.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdi.a tests/unit/t.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libdi.a $(LIBS)
+	@$(if $(Q),echo "  CCLD    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libdi.a $(LIBS)
 
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libdi.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libdi.a $(LIBS)
+	@$(if $(Q),echo "  CCLD    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libdi.a $(LIBS)
 
 unit-tests: $(TEST_BINS) $(TOOL_BINS) $(BUILD)/$(PROG)
 

@@ -61,7 +61,6 @@ static int print_one(const struct cmd_ctx *ctx, const struct probe_run *pr,
 		rc = report_print_yaml(stdout, &r);
 	else {
 		report_print_checks(stdout, rec.results, &st);
-		fputc('\n', stdout);
 		report_print_verdict(stdout, &r, &st);
 	}
 	rc = rc < 0 || fflush(stdout) ? EXIT_ERROR : v.exit_code;

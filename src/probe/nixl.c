@@ -66,7 +66,7 @@ int probe_parse_nixl_plugins(const char *t, size_t n, struct probe_nixl *x)
 }
 
 static const char *const tool_names[PROBE_NIXL_TOOL_COUNT] = {
-	"nixlbench", "nixl_example", "kvbench",
+	"nixlbench", "nixl_example", "kvbench", "ucx_perftest",
 };
 
 int probe_parse_nixl_tools(const char *t, size_t n, struct probe_nixl *x)

@@ -371,7 +371,7 @@ end nixl_plugins $_found
 
 begin nixl_tools
 _any=127
-for _t in nixlbench nixl_example kvbench; do
+for _t in nixlbench nixl_example kvbench ucx_perftest; do
 	if have "$_t"; then
 		echo "$_t=$(command -v "$_t")"
 		_any=0

@@ -73,7 +73,10 @@ void probe_run_digest(struct probe_run *pr, size_t i)
 		} else {
 			pr->errors[i] = xasprintf("cannot read the probe report: %s", e.msg);
 		}
-		probe_facts_free(f);
+		if (pr->keep_facts && pr->probed[i])
+			pr->facts[i] = f;
+		else
+			probe_facts_free(f);
 	} else if (r->outcome == EXEC_EXIT_CODE || r->outcome == EXEC_SUCCESS) {
 		pr->errors[i] = xasprintf("the probe printed nothing (exit code %d)", r->exit_code);
 	} else {
@@ -103,6 +106,7 @@ void probe_run_init(struct probe_run *pr, const struct pod_list *l)
 	pr->errors = xcalloc(n, sizeof(*pr->errors));
 	pr->probed = xcalloc(n, sizeof(*pr->probed));
 	pr->execs = xcalloc(n, sizeof(*pr->execs));
+	pr->facts = xcalloc(n, sizeof(*pr->facts));
 	contexts(pr);
 }
 
@@ -155,7 +159,10 @@ void probe_run_release(struct probe_run *pr)
 		check_results_release(&pr->results[i]);
 		free(pr->errors[i]);
 		exec_result_release(&pr->execs[i]);
+		if (pr->facts[i])
+			probe_facts_free(pr->facts[i]);
 	}
+	free(pr->facts);
 	free(pr->ctx);
 	free(pr->results);
 	free(pr->errors);

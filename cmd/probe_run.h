@@ -24,6 +24,8 @@ struct probe_run {
 	char **errors;                      /* why not probed, or NULL */
 	int *probed;
 	struct exec_result *execs;
+	int keep_facts;                     /* set before probing: keep facts[] */
+	struct probe_facts **facts;         /* per pod when keep_facts, else NULL */
 };
 
 void probe_run_init(struct probe_run *pr, const struct pod_list *l);

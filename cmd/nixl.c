@@ -1,0 +1,200 @@
+/* `nixl --pod P`: the NIXL install of one worker and the exact next step,
+ * a pairwise transfer test with a peer of the other role. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/pairtest.h"
+#include "cmd.h"
+#include "probe/facts.h"
+#include "probe_run.h"
+#include "util/xalloc.h"
+
+static const char *const help[] = {
+	"Show a worker's NIXL install (package, plugins, tools, UCX) and the exact",
+	"commands for a pairwise prefill-decode transfer test that fits what is",
+	"installed. The commands are printed, not run: this tool stays read-only.",
+	"",
+	"Examples:",
+	"  kubectl dynamo-interconnect nixl --pod qwen-decode-0 -n dynamo",
+	NULL,
+};
+
+static const char *pod_name;
+
+static const struct opt nixl_opts[] = {
+	{ "pod", 0, OPT_STRING, &pod_name, "POD", "The worker pod to inspect (required)" },
+	OPT_TABLE_END
+};
+
+struct side {
+	struct pod_list list;
+	struct probe_run run;
+	int listed;
+};
+
+/* Lists pod `name` (any labels) and probes it. */
+static int probe_one(struct cmd_ctx *ctx, struct http_client *c, const char *ns,
+		     const char *name, struct side *s, struct err *e)
+{
+	struct pods_query q = { 0 };
+	struct probe_options o = { 1, PROBE_DEFAULT_TIMEOUT_MS, 0 };
+
+	q.namespace = ns;
+	q.name = name;
+	q.any_component = 1;
+	q.container = ctx->g.container;
+	if (pods_list(c, &q, &s->list, e) < 0)
+		return -1;
+	s->listed = 1;
+	if (s->list.n == 0)
+		return err_setp(e, ERR_API, "Error from server (NotFound): pods \"%s\" not found", name);
+	probe_run_init(&s->run, &s->list);
+	s->run.keep_facts = 1;
+	probe_run_pods(&s->run, c, &o);
+	return 0;
+}
+
+static void side_release(struct side *s)
+{
+	if (s->run.pods)
+		probe_run_release(&s->run);
+	if (s->listed)
+		pod_list_release(&s->list);
+}
+
+static const char *opposite(const char *role)
+{
+	return !strcmp(role, "prefill") ? "decode" : !strcmp(role, "decode") ? "prefill" : NULL;
+}
+
+/* A Running worker to pair with: the other role (same graph first), or for
+ * an aggregated worker another worker on another node.  Owned copy or NULL. */
+static char *find_peer(struct http_client *c, const struct pod_info *self, struct err *e)
+{
+	struct pods_query q = { 0 };
+	const char *want = opposite(self->role);
+	struct pod_list l;
+	char *name = NULL;
+	int pass;
+	size_t i;
+
+	q.namespace = self->namespace;
+	if (pods_list(c, &q, &l, e) < 0)
+		return NULL;
+	for (pass = 0; pass < 2 && !name; pass++)
+		for (i = 0; i < l.n && !name; i++) {
+			const struct pod_info *p = &l.items[i];
+			int role_ok = want ? !strcmp(p->role, want)
+					   : strcmp(p->name, self->name) && strcmp(p->node, self->node);
+			if (p->probe && role_ok && (pass || !strcmp(p->graph, self->graph)))
+				name = xstrdup(p->name);
+		}
+	pod_list_release(&l);
+	return name;
+}
+
+static void side_view(const struct side *s, struct pairtest_side *v)
+{
+	const struct pod_info *p = &s->list.items[0];
+
+	v->namespace = p->namespace;
+	v->pod = p->name;
+	v->container = p->container;
+	v->ip = p->pod_ip;
+	v->role = p->role;
+	v->f = s->run.facts[0];
+}
+
+static void print_install(const struct side *s)
+{
+	const struct pod_info *p = &s->list.items[0];
+	const struct probe_facts *f = s->run.facts[0];
+	const struct check_results *r = &s->run.results[0];
+	int i;
+	size_t k;
+
+	printf("Pod:      %s/%s (role %s, node %s, container %s)\n", p->namespace, p->name,
+	       *p->role ? p->role : "<none>", *p->node ? p->node : "<none>", p->container);
+	if (!f) {
+		printf("Probe:    %s\n", s->run.errors[0] ? s->run.errors[0] : "not probed");
+		return;
+	}
+	printf("NIXL:     %s %s%s\n", *f->nixl.python_dist ? f->nixl.python_dist : "python package",
+	       *f->nixl.python_version ? f->nixl.python_version : "(version unknown)",
+	       f->nixl.python_ok ? "" : " - import failed");
+	printf("Plugins:  %s", f->nixl.nplugins ? "" : "none found");
+	for (i = 0; i < f->nixl.nplugins; i++)
+		printf("%s%s", i ? ", " : "", f->nixl.plugin[i]);
+	printf("%s%s\n", *f->nixl.plugin_dir ? " in " : "", f->nixl.plugin_dir);
+	printf("Tools:    nixlbench %s, ucx_perftest %s\n",
+	       f->nixl.tool[PROBE_NIXL_TOOL_NIXLBENCH] ? "yes" : "no",
+	       f->nixl.tool[PROBE_NIXL_TOOL_UCX_PERFTEST] ? "yes" : "no");
+	printf("UCX:      %s\n", *f->ucx.version ? f->ucx.version : "not found");
+	printf("Fabric:   %s\n", fabric_name(r->fabric));
+	for (k = 0; k < r->n; k++)
+		if (r->v[k].family == FAM_NIXL || r->v[k].family == FAM_UCX)
+			printf("  %-8s %-16s %s\n", check_status_name(r->v[k].status),
+			       r->v[k].name, r->v[k].detail);
+}
+
+static int run(struct cmd_ctx *ctx)
+{
+	struct kube_config cfg;
+	struct http_client *c;
+	struct side self = { 0 }, peer = { 0 };
+	struct pairtest_side sv, pv;
+	struct pod_record rec;
+	struct buf plan = BUF_INIT(1 << 16);
+	struct err e;
+	char *peer_name = NULL;
+	int rc = EXIT_ERROR;
+
+	if (cmd_connect(ctx, &cfg, &c) < 0)
+		return EXIT_ERROR;
+	err_clear(&e);
+	if (probe_one(ctx, c, cfg.namespace, pod_name, &self, &e) < 0)
+		goto out;
+	peer_name = find_peer(c, &self.list.items[0], &e);
+	if (peer_name && probe_one(ctx, c, cfg.namespace, peer_name, &peer, &e) < 0)
+		goto out;
+	print_install(&self);
+	if (peer_name)
+		printf("Peer:     %s (role %s, node %s, IP %s)\n", peer_name,
+		       peer.list.items[0].role, peer.list.items[0].node, peer.list.items[0].pod_ip);
+	side_view(&self, &sv);
+	if (peer_name)
+		side_view(&peer, &pv);
+	pairtest_plan(&sv, peer_name ? &pv : NULL,
+		      self.run.results[0].fabric == FABRIC_EFA, &plan);
+	printf("\n%s", buf_str(&plan));
+	probe_run_records(&self.run, &rec);
+	rc = verdict_exit_code(verdict_pod(&rec));
+out:
+	if (rc == EXIT_ERROR && e.msg[0])
+		cmd_fail(&e);
+	buf_release(&plan);
+	free(peer_name);
+	side_release(&self);
+	side_release(&peer);
+	cmd_disconnect(&cfg, c);
+	return rc;
+}
+
+int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	int npos, rc;
+
+	pod_name = NULL;
+	rc = cmd_parse(ctx, "nixl", nixl_opts, help, argc, argv, pos, &npos);
+	if (rc == 0 && (npos > 0 || !pod_name)) {
+		fprintf(stderr, "error: %s\nSee '%s nixl -h' for help and examples\n",
+			npos > 0 ? "unexpected argument" : "--pod is required", ctx->usage_name);
+		rc = EXIT_ERROR;
+	}
+	free(pos);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	return run(ctx);
+}

@@ -96,13 +96,10 @@ test check: unit-tests
 install: $(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
-	install -m 0755 completions/kubectl_complete-dynamo_interconnect \
-		$(DESTDIR)$(BINDIR)/kubectl_complete-dynamo_interconnect
 	install -m 0644 man/$(PROG).1 $(DESTDIR)$(MANDIR)/man1/$(PROG).1
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(PROG) \
-	      $(DESTDIR)$(BINDIR)/kubectl_complete-dynamo_interconnect \
 	      $(DESTDIR)$(MANDIR)/man1/$(PROG).1
 
 demo: $(PROG)

@@ -1,0 +1,485 @@
+#!/usr/bin/python3
+"""The plugin's `check` command end to end: one test cluster per scenario
+(tests/cluster/scenarios), whose pods are realistic node profiles
+(tests/cluster/profiles, see each SOURCE.md), probed for real in their
+sandboxes.  Asserts exit codes, verdicts, which check fails on which pod,
+fix-first, skipped-never-ok, and the table of `make demo`.
+
+Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+from fc import Cluster  # noqa: E402  (the test cluster's own test helper)
+
+PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+PROFILES = os.path.join(ROOT, "tests", "cluster", "profiles")
+EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
+HEADER = ["POD", "ROLE", "NODE", "RDMA", "GPUDIRECT", "GDRCOPY", "NVLINK", "UCX",
+          "NIXL", "EFA", "ENV", "LIMITS", "POD", "VERDICT"]
+
+
+def run(argv, timeout=120):
+    e = {k: v for k, v in os.environ.items() if k != "KUBECONFIG"}
+    e["HOME"] = tempfile.gettempdir()   # no ~/.kube/config of the machine
+    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=e, timeout=timeout)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def not_applicable(c):
+    """A skip because the rule does not apply here (EFA rules on IB...):
+    the JSON gives such results no remedy, while a skip for want of a
+    tool or file always carries one."""
+    return c["status"] == "skipped" and c.get("remedy") is None
+
+
+class CheckCase:
+    """Mixin (not a TestCase itself, so the base is never run alone: the
+    e2e runner counts a skip as a failure)."""
+    SCENARIO = None
+    EXTRA = []          # more `check` arguments
+
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster(cls.SCENARIO)
+        try:
+            cls.rc, out, cls.err = run(["check", "--kubeconfig", cls.c.kubeconfig, "-n", "demo",
+                                        "-o", "json"] + cls.EXTRA)
+            cls.out = out
+            try:
+                cls.doc = json.loads(out)
+            except ValueError:
+                cls.doc = None
+        except BaseException:
+            cls.c.stop()
+            cls.c.cleanup()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.stop()
+        cls.c.cleanup()
+
+    # -- helpers ------------------------------------------------------
+    def pod(self, name):
+        for p in self.doc["pods"]:
+            if p["name"] == name:
+                return p
+        self.fail("pod %s not in the report: %s" % (name, [p["name"] for p in self.doc["pods"]]))
+
+    def check(self, pod, name):
+        for c in self.pod(pod)["checks"]:
+            if c["name"] == name:
+                return c
+        self.fail("check %s not reported for %s" % (name, pod))
+
+    def statuses(self, pod, status):
+        return sorted(c["name"] for c in self.pod(pod)["checks"] if c["status"] == status)
+
+    def open_items(self, pod):
+        """Checks that keep a pod from READY without failing it."""
+        return sorted(c["name"] for c in self.pod(pod)["checks"]
+                      if c["status"] == "warn" or (c["status"] == "skipped" and not not_applicable(c)))
+
+    def describe(self):
+        return "rc=%s stderr=%r\n%s" % (self.rc, self.err[-2000:], self.out[:3000])
+
+    # -- every scenario -----------------------------------------------
+    def test_document(self):
+        self.assertIsNotNone(self.doc, self.describe())
+        self.assertEqual(self.doc["apiVersion"], "dynamo-interconnect/v1")
+        self.assertEqual(self.doc["kind"], "InterconnectReport")
+        v = self.doc["verdict"]
+        self.assertIn(v["status"], EXIT)
+        self.assertEqual(v["exitCode"], EXIT[v["status"]])
+        self.assertEqual(self.rc, v["exitCode"], self.describe())
+        for p in self.doc["pods"]:
+            self.assertTrue(p["probed"], p)
+            self.assertIsNone(p["error"], p)
+            self.assertEqual(p["namespace"], "demo")
+            self.assertEqual(p["container"], "main")
+            self.assertEqual(p["phase"], "Running")
+            names = [c["name"] for c in p["checks"]]
+            self.assertEqual(len(names), len(set(names)), names)
+            for c in p["checks"]:
+                self.assertIn(c["status"], ("ok", "warn", "fail", "skipped"), c)
+                self.assertTrue(c["detail"], c)
+                if c["status"] == "ok":
+                    self.assertIsNone(c["remedy"], c)
+                if c["status"] in ("warn", "fail"):
+                    self.assertTrue(c["remedy"], c)
+            # The pod's verdict follows from its checks.
+            st = [c["status"] for c in p["checks"]]
+            if "fail" in st:
+                self.assertEqual(p["verdict"], "NOT READY", p["name"])
+            elif self.open_items(p["name"]):
+                self.assertEqual(p["verdict"], "UNVERIFIED", p["name"])
+        if v["status"] == "NOT READY":
+            self.assertTrue(v["fixFirst"])
+            self.assertIsNone(v["unconfirmed"])
+        elif v["status"] == "UNVERIFIED":
+            self.assertTrue(v["unconfirmed"])
+            self.assertIsNone(v["fixFirst"])
+        else:
+            self.assertIsNone(v["fixFirst"])
+            self.assertIsNone(v["unconfirmed"])
+
+    def test_workers_only(self):
+        self.assertIsNotNone(self.doc, self.describe())
+        roles = {p["name"]: p["role"] for p in self.doc["pods"]}
+        for name, role in roles.items():
+            self.assertIn(role, ("prefill", "decode"), name)
+            self.assertNotIn("frontend", name)
+
+
+# ---------------------------------------------------------------- healthy
+
+class HealthyCase(CheckCase):  # mixin
+    FABRIC = None
+    MUST_BE_OK = []
+
+    def test_ready(self):
+        v = self.doc["verdict"]
+        self.assertEqual((self.rc, v["status"]), (0, "READY"), self.describe())
+        self.assertEqual(v["fabric"], self.FABRIC)
+        self.assertEqual(v["findings"], [])
+        for p in self.doc["pods"]:
+            self.assertEqual(p["verdict"], "READY", p["name"])
+            self.assertEqual(p["fabric"], self.FABRIC)
+            self.assertEqual(self.statuses(p["name"], "fail"), [])
+            self.assertEqual(self.statuses(p["name"], "warn"), [])
+            self.assertEqual(self.open_items(p["name"]), [])
+
+    def test_fast_path_evidence(self):
+        for p in self.doc["pods"]:
+            for name in self.MUST_BE_OK:
+                self.assertEqual(self.check(p["name"], name)["status"], "ok",
+                                 (p["name"], self.check(p["name"], name)))
+
+
+IB_OK = ["rdma-devices", "rdma-ports", "rdma-verbs", "rdma-rate", "gpudirect-peermem",
+         "gpudirect-ucx-md", "gpudirect-affinity", "gdrcopy-driver", "gdrcopy-ucx",
+         "nvlink-links", "nvlink-fabric", "ucx-version", "ucx-rdma", "ucx-cuda",
+         "nixl-installed", "nixl-plugin", "env-ucx-tls", "env-ucx-net-devices",
+         "env-nccl-net", "limits-gpus", "limits-memlock", "limits-driver",
+         "pod-rdma-resource", "pod-ipc-lock", "pod-shm"]
+
+
+class TestHealthyIB(HealthyCase, unittest.TestCase):
+    SCENARIO = "healthy-ib.yaml"
+    FABRIC = "infiniband"
+    MUST_BE_OK = IB_OK
+
+    def test_details(self):
+        self.assertIn("8 ports Active", self.check("qwen-decode-0", "rdma-ports")["detail"])
+        self.assertIn("nvidia_peermem", self.check("qwen-decode-0", "gpudirect-peermem")["detail"])
+        self.assertIn("8 GPUs", self.check("qwen-prefill-0", "limits-gpus")["detail"])
+        # Rules for other fabrics do not apply (and say so).
+        for name in ("rdma-roce", "efa-devices", "efa-provider", "efa-hmem", "env-fi"):
+            self.assertTrue(not_applicable(self.check("qwen-decode-0", name)), name)
+        # Sub-component label contract: worker + sub-type prefill/decode.
+        self.assertEqual(self.pod("qwen-prefill-0")["role"], "prefill")
+        self.assertEqual(self.pod("qwen-decode-0")["role"], "decode")
+
+
+class TestHealthyRoCE(HealthyCase, unittest.TestCase):
+    SCENARIO = "roce-ok.yaml"
+    FABRIC = "roce"
+    MUST_BE_OK = [c for c in IB_OK] + ["rdma-roce"]
+
+    def test_gid_index(self):
+        self.assertIn("RoCE v2 GID at the pinned index", self.check("qwen-decode-0", "rdma-roce")["detail"])
+
+
+class TestEFA(CheckCase, unittest.TestCase):
+    SCENARIO = "efa-ok.yaml"
+    EFA_OK = ["efa-devices", "efa-provider", "efa-hmem", "env-fi", "pod-host-ipc",
+              "pod-rdma-resource", "nixl-installed", "nixl-plugin", "limits-gpus",
+              "limits-memlock", "nvlink-links", "gpudirect-affinity"]
+
+    def test_efa_fast_path(self):
+        self.assertEqual(self.doc["verdict"]["fabric"], "efa")
+        for p in self.doc["pods"]:
+            self.assertEqual(p["fabric"], "efa")
+            self.assertEqual(self.statuses(p["name"], "fail"), [], p["name"])
+            for name in self.EFA_OK:
+                self.assertEqual(self.check(p["name"], name)["status"], "ok", (p["name"], name))
+            self.assertIn("libplugin_LIBFABRIC.so", self.check(p["name"], "nixl-plugin")["detail"])
+            # IB/RoCE-only rules do not apply on EFA.
+            for name in ("rdma-devices", "rdma-ports", "gpudirect-peermem", "ucx-rdma"):
+                self.assertTrue(not_applicable(self.check(p["name"], name)), name)
+            # NVSwitch fabric registration is N/A on A100: skipped, never ok.
+            self.assertEqual(self.check(p["name"], "nvlink-fabric")["status"], "skipped")
+
+    def test_verdict(self):
+        # READY once the NIXL backend is known (the pods' --kv-transfer-config
+        # says LIBFABRIC); until `check` reads it, nixl-backend is the one
+        # open item and the verdict UNVERIFIED.
+        v = self.doc["verdict"]
+        self.assertIn(v["status"], ("READY", "UNVERIFIED"), self.describe())
+        for p in self.doc["pods"]:
+            self.assertLessEqual(set(self.open_items(p["name"])), {"nixl-backend"}, p["name"])
+
+
+class TestPCIeNoNVLink(CheckCase, unittest.TestCase):
+    SCENARIO = "pcie-no-nvlink.yaml"
+
+    def test_unverified_not_failed(self):
+        v = self.doc["verdict"]
+        self.assertEqual((self.rc, v["status"]), (3, "UNVERIFIED"), self.describe())
+        self.assertEqual(v["fabric"], "roce")
+        self.assertIn("nvlink-links", v["unconfirmed"])
+        for p in self.doc["pods"]:
+            self.assertEqual(p["verdict"], "UNVERIFIED")
+            self.assertEqual(self.statuses(p["name"], "fail"), [])
+            self.assertEqual(self.check(p["name"], "nvlink-links")["status"], "warn")
+            self.assertIn("PCIe", self.check(p["name"], "nvlink-links")["detail"])
+            self.assertEqual(self.check(p["name"], "gpudirect-affinity")["status"], "warn")
+            # Fabric State N/A (no NVSwitch): not applicable, not ok, not fail.
+            self.assertTrue(not_applicable(self.check(p["name"], "nvlink-fabric")))
+            for name in ("rdma-devices", "rdma-ports", "rdma-roce", "gpudirect-peermem",
+                         "ucx-rdma", "ucx-cuda", "limits-gpus"):
+                self.assertEqual(self.check(p["name"], name)["status"], "ok", (p["name"], name))
+            self.assertIn("4 GPUs", self.check(p["name"], "limits-gpus")["detail"])
+
+
+# ---------------------------------------------------------------- broken
+
+class BrokenCase(CheckCase):  # mixin
+    """A healthy prefill (h100-ib-ok) and a decode with one thing broken."""
+    BROKEN = "qwen-decode-0"
+    HEALTHY = "qwen-prefill-0"
+    NODE = "gpu-h100-02"
+    CHECK = None            # the check that must fail, and be fixed first
+    CONSEQUENCES = set()    # checks that fail because of it (real tools' view)
+
+    def test_not_ready(self):
+        v = self.doc["verdict"]
+        self.assertEqual((self.rc, v["status"], v["exitCode"]), (2, "NOT READY", 2), self.describe())
+        self.assertEqual(self.pod(self.BROKEN)["verdict"], "NOT READY")
+        self.assertEqual(self.pod(self.HEALTHY)["verdict"], "READY")
+
+    def test_intended_check_fails_on_broken_pod_only(self):
+        self.assertEqual(self.check(self.BROKEN, self.CHECK)["status"], "fail",
+                         self.check(self.BROKEN, self.CHECK))
+        self.assertEqual(self.check(self.HEALTHY, self.CHECK)["status"], "ok",
+                         self.check(self.HEALTHY, self.CHECK))
+        self.assertEqual(set(self.statuses(self.BROKEN, "fail")), {self.CHECK} | self.CONSEQUENCES)
+        self.assertEqual(self.statuses(self.HEALTHY, "fail"), [])
+
+    def test_fix_first(self):
+        ff = self.doc["verdict"]["fixFirst"]
+        self.assertTrue(ff.startswith(self.CHECK + " fail"), ff)
+        self.assertIn(self.BROKEN, ff)
+        self.assertIn(self.NODE, ff)
+        self.assertNotIn(self.HEALTHY, ff)
+        first = self.doc["verdict"]["findings"][0]
+        self.assertEqual((first["name"], first["status"]), (self.CHECK, "fail"), first)
+        self.assertEqual(self.doc["verdict"]["fabric"], "infiniband")
+
+
+class TestBrokenIBNoUverbs(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-ib-no-uverbs.yaml"
+    CHECK = "rdma-devices"
+    CONSEQUENCES = {"rdma-verbs", "ucx-rdma"}
+
+    def test_remedy_names_device_plugin(self):
+        # The pod asks for rdma/ib, so the device plugin is what failed.
+        self.assertIn("device plugin", self.check(self.BROKEN, self.CHECK)["remedy"])
+
+
+class TestBrokenIBPortDown(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-ib-port-down.yaml"
+    CHECK = "rdma-ports"
+
+    def test_names_the_port(self):
+        self.assertIn("mlx5_4 port 1 Down (Polling)", self.check(self.BROKEN, self.CHECK)["detail"])
+        self.assertEqual(self.check(self.BROKEN, "env-ucx-net-devices")["status"], "warn")
+
+
+class TestBrokenNoPeermem(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-no-peermem.yaml"
+    CHECK = "gpudirect-peermem"
+    CONSEQUENCES = {"gpudirect-ucx-md"}
+
+
+class TestBrokenUCXNoCuda(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-ucx-no-cuda.yaml"
+    CHECK = "ucx-cuda"
+
+
+class TestBrokenUCXTlsTcp(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-ucx-tls-tcp.yaml"
+    CHECK = "env-ucx-tls"
+
+    def test_detail(self):
+        self.assertIn("UCX_TLS=tcp", self.check(self.BROKEN, self.CHECK)["detail"])
+
+
+class TestBrokenMemlock64k(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-memlock-64k.yaml"
+    CHECK = "limits-memlock"
+    CONSEQUENCES = {"ucx-rdma"}
+
+    def test_detail(self):
+        self.assertIn("64 KiB", self.check(self.BROKEN, self.CHECK)["detail"])
+        self.assertEqual(self.check(self.BROKEN, "pod-ipc-lock")["status"], "warn")
+
+
+class TestBrokenNixlNoUCXPlugin(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-nixl-no-ucx-plugin.yaml"
+    CHECK = "nixl-plugin"
+
+
+class TestBrokenNcclIBDisable(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-nccl-ib-disable.yaml"
+    CHECK = "env-nccl-net"
+
+
+class TestToolsMissing(CheckCase, unittest.TestCase):
+    SCENARIO = "broken-tools-missing.yaml"
+    # Checks whose only evidence is a tool that is gone from the image.
+    NEED_TOOLS = ["ucx-version", "ucx-rdma", "ucx-cuda", "gpudirect-ucx-md", "limits-gpus",
+                  "nvlink-links", "nvlink-fabric", "gpudirect-affinity", "rdma-verbs"]
+
+    def test_unverified(self):
+        v = self.doc["verdict"]
+        self.assertEqual((self.rc, v["status"]), (3, "UNVERIFIED"), self.describe())
+        self.assertEqual(self.pod("qwen-decode-0")["verdict"], "UNVERIFIED")
+        self.assertEqual(self.pod("qwen-prefill-0")["verdict"], "READY")
+        for p in self.doc["pods"]:
+            self.assertEqual(self.statuses(p["name"], "fail"), [], p["name"])
+
+    def test_skipped_never_ok(self):
+        for name in self.NEED_TOOLS:
+            c = self.check("qwen-decode-0", name)
+            self.assertEqual(c["status"], "skipped", c)
+            self.assertFalse(not_applicable(c), c)      # a gap, not "does not apply"
+            self.assertRegex(c["detail"], "not found", c)
+            self.assertEqual(self.check("qwen-prefill-0", name)["status"], "ok", name)
+
+    def test_file_based_checks_still_judge(self):
+        # sysfs, /dev, /proc and env need no tool: still ok in the slim image.
+        for name in ("rdma-devices", "rdma-ports", "gpudirect-peermem", "gdrcopy-driver",
+                     "env-ucx-tls", "limits-memlock", "nixl-plugin"):
+            self.assertEqual(self.check("qwen-decode-0", name)["status"], "ok", name)
+
+
+# ---------------------------------------------------------------- demo
+
+class TestDemo(CheckCase, unittest.TestCase):
+    SCENARIO = "demo.yaml"
+    WORKERS = ["qwen-decode-0", "qwen-decode-1", "qwen-decode-2", "qwen-prefill-0", "qwen-prefill-1"]
+
+    def test_json(self):
+        v = self.doc["verdict"]
+        self.assertEqual((self.rc, v["status"]), (2, "NOT READY"), self.describe())
+        self.assertEqual(sorted(p["name"] for p in self.doc["pods"]), self.WORKERS)
+        for name in self.WORKERS:
+            want = "NOT READY" if name == "qwen-decode-2" else "READY"
+            self.assertEqual(self.pod(name)["verdict"], want, name)
+        self.assertEqual(self.check("qwen-decode-2", "gpudirect-peermem")["status"], "fail")
+        self.assertEqual(self.pod("qwen-decode-2")["node"], "gpu-h100-05")
+        ff = v["fixFirst"]
+        self.assertTrue(ff.startswith("gpudirect-peermem fail on 1 of 5 pods: qwen-decode-2"), ff)
+        self.assertIn("gpu-h100-05", ff)
+        # One node unlike the others is called out as such.
+        het = [f for f in v["findings"] if f["name"] == "heterogeneity"]
+        self.assertTrue(any("gpudirect-peermem" in f["detail"] for f in het), het)
+
+    def test_table(self):
+        rc, out, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "demo"])
+        self.assertEqual(rc, 2, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0].split(), HEADER)
+        rows = [l.split() for l in lines[1:1 + len(self.WORKERS)]]
+        self.assertEqual([r[0] for r in rows], self.WORKERS)
+        for r in rows:
+            self.assertEqual(len(r), len(HEADER) + (1 if r[-2:] == ["NOT", "READY"] else 0), r)
+            self.assertEqual(r[1], "decode" if "decode" in r[0] else "prefill")
+        bad = [r for r in rows if r[0] == "qwen-decode-2"][0]
+        self.assertEqual(bad[-2:], ["NOT", "READY"])
+        self.assertEqual(bad[HEADER.index("GPUDIRECT")], "fail")
+        for r in rows:
+            if r[0] != "qwen-decode-2":
+                self.assertEqual(r[-1], "READY", r)
+                self.assertEqual(r[HEADER.index("RDMA")], "ok", r)
+        self.assertNotIn("qwen-frontend-0", out)
+        self.assertRegex(out, r"(?m)^Verdict: NOT READY \(fabric: infiniband; 5 pods, 5 probed, 4 ready\)$")
+        self.assertRegex(out, r"(?m)^Fix first: gpudirect-peermem fail on 1 of 5 pods: qwen-decode-2")
+
+
+# ---------------------------------------------------------------- profiles
+
+def _read(p):
+    with open(p) as f:
+        return f.read()
+
+
+class TestProfiles(unittest.TestCase):
+    """Each profile is one consistent machine; the variants are current."""
+
+    def test_variants_generated(self):
+        p = subprocess.run(["/usr/bin/python3", os.path.join(PROFILES, "gen_profiles.py"), "--check"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertEqual(p.returncode, 0, p.stdout.decode())
+
+    def profiles(self):
+        return sorted(d for d in os.listdir(PROFILES)
+                      if os.path.isfile(os.path.join(PROFILES, d, "SOURCE.md")))
+
+    def test_consistent(self):
+        self.assertGreaterEqual(len(self.profiles()), 13)
+        for prof in self.profiles():
+            with self.subTest(profile=prof):
+                self._consistent(os.path.join(PROFILES, prof))
+
+    def _consistent(self, d):
+        out = os.path.join(d, "bin", "out")
+        env = dict(l.split("=", 1) for l in _read(os.path.join(d, "env")).splitlines() if "=" in l)
+        sysfs = os.path.join(d, "root", "sys", "class", "infiniband")
+        devs = sorted(os.listdir(sysfs)) if os.path.isdir(sysfs) else []
+        devdir = os.path.join(d, "root", "dev", "infiniband")
+        uverbs = sorted(f for f in os.listdir(devdir) if f.startswith("uverbs")) if os.path.isdir(devdir) else []
+        if uverbs:
+            self.assertEqual(len(uverbs), len(devs))
+        for tool_out, pat in (("ibstat.txt", r"^CA '(\S+)'"), ("ibv_devinfo.txt", r"^hca_id:\s+(\S+)"),
+                              ("ibstatus.txt", r"^Infiniband device '(\S+)'")):
+            f = os.path.join(out, tool_out)
+            if os.path.exists(f) and "No IB devices" not in _read(f):
+                self.assertEqual(sorted(re.findall(pat, _read(f), re.M)), devs, tool_out)
+        f = os.path.join(out, "ucx_info-d.txt")
+        if os.path.exists(f):
+            ucx_devs = set(re.findall(r"^#         Device: (\w+):\d+$", _read(f), re.M))
+            self.assertLessEqual(ucx_devs, set(devs))
+        for tok in filter(None, env.get("UCX_NET_DEVICES", "").split(",")):
+            self.assertIn(tok.split(":")[0], devs, "UCX_NET_DEVICES")
+        for tok in filter(None, env.get("NCCL_IB_HCA", "").split(",")):
+            self.assertIn(tok, devs, "NCCL_IB_HCA")
+        q = os.path.join(out, "nvidia-smi-q.txt")
+        if os.path.exists(q):
+            qt = _read(q)
+            n = int(re.search(r"^Attached GPUs\s+: (\d+)", qt, re.M).group(1))
+            uuids = re.findall(r"^    GPU UUID\s+: (\S+)", qt, re.M)
+            self.assertEqual(len(uuids), n)
+            self.assertEqual(re.findall(r"\(UUID: (\S+)\)", _read(os.path.join(out, "nvidia-smi-L.txt"))), uuids)
+            nv = _read(os.path.join(out, "nvidia-smi-nvlink-status.txt"))
+            if nv:
+                self.assertEqual(re.findall(r"\(UUID: (\S+)\)", nv), uuids)
+            topo = _read(os.path.join(out, "nvidia-smi-topo-m.txt"))
+            self.assertEqual(len(re.findall(r"^GPU\d+\t", topo, re.M)), n)
+            self.assertEqual(sorted(re.findall(r"^  NIC\d+: (\S+)$", topo, re.M)), devs)
+            drv = re.search(r"^Driver Version\s+: (\S+)", qt, re.M).group(1)
+            self.assertIn(drv, _read(os.path.join(d, "root", "proc", "driver", "nvidia", "version")))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -31,16 +31,33 @@ def descendants(pid):
     return out
 
 
-def alive(pids):
-    res = []
-    for p in pids:
-        try:
-            with open("/proc/%d/stat" % p) as f:
-                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+def start_time(pid):
+    """Field 22 of /proc/PID/stat, so a recycled pid is not taken for ours."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def alive(pids, started=None, wait=5.0):
+    """The pids still running (not zombies), waiting up to `wait` seconds
+    for them to go: a loaded machine may take a moment to reap them."""
+    started = started or {}
+    end = time.time() + wait
+    while True:
+        res = []
+        for p in pids:
+            try:
+                with open("/proc/%d/stat" % p) as f:
+                    st = f.read().rsplit(")", 1)[1].split()
+                if st[0] != "Z" and started.get(p, st[19]) == st[19]:
                     res.append(p)
-        except OSError:
-            pass
-    return res
+            except (OSError, IndexError):
+                pass
+        if not res or time.time() >= end:
+            return res
+        time.sleep(0.1)
 
 
 def sh(c, pod, script, ns="demo"):
@@ -143,13 +160,13 @@ class TestSandboxCleanup(unittest.TestCase):
             res = fc.ws_exec(c, fc.exec_path("demo", "qwen-prefill-0", ["sleep", "300"]), read_frames=False)
             time.sleep(0.5)
             procs = descendants(c.proc.pid)
+            started = {p: start_time(p) for p in procs}
             self.assertGreaterEqual(len(procs), 3)
             self.assertEqual(fc.mountinfo(), before, "the server must not mount anything in the host namespace")
             t0 = time.time()
             self.assertEqual(c.stop(), 0)
             self.assertLess(time.time() - t0, 15)
-            time.sleep(0.3)
-            self.assertEqual(alive(procs), [])
+            self.assertEqual(alive(procs, started), [])
             self.assertEqual(fc.mountinfo(), before)
             res.sock.close()
         finally:

@@ -44,6 +44,8 @@ static void contexts(struct probe_run *pr)
 				  (has_p && has_d);
 		c->kv_cross_node = cross_node;
 		c->npods = l->n;
+		if (l->items[i].spec.nixl_backend[0])
+			c->nixl_backend = l->items[i].spec.nixl_backend;
 	}
 }
 

@@ -225,14 +225,18 @@ int check_results_family_status(const struct check_results *r,
 				enum check_family f)
 {
 	const struct check_result *worst = NULL;
+	int applicable = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->v[i].family != f)
 			continue;
+		applicable |= !(r->v[i].flags & CHECK_F_NA);
 		if (!worst || severity(&r->v[i]) > severity(worst))
 			worst = &r->v[i];
 	}
-	return worst ? (int)worst->status : -1;
+	/* A family that does not apply here (EFA on InfiniBand) is not a
+	 * "skipped" the reader must chase: show it as absent. */
+	return worst && applicable ? (int)worst->status : -1;
 }
 
 static void vemit(struct check_results *out, enum check_id id,
@@ -492,7 +496,7 @@ enum fabric check_fabric(const struct probe_facts *f,
 /* ---- the driver ---------------------------------------------------- */
 
 static const struct pod_spec_facts unknown_spec = {
-	-1, -1, "", -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, "", -1, -1, -1, -1, -1, -1, -1, -1, "",
 };
 static const struct check_context unknown_ctx = { 0 };
 

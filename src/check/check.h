@@ -109,7 +109,8 @@ void check_results_release(struct check_results *r);
 const struct check_result *check_results_find(const struct check_results *r,
 					      const char *name);
 /* Worst status among results of one family; CHECK_SKIPPED when the family
- * has only skipped results, and -1 when it has none (the table prints "-"). */
+ * has only skipped results, and -1 when it has none or none of them applies
+ * here (the table prints "-"). */
 int check_results_family_status(const struct check_results *r,
 				enum check_family f);
 

@@ -256,6 +256,45 @@ static long long shm_bytes(const cJSON *pod, const cJSON *ct)
 	return 0;
 }
 
+/* vLLM: --kv-transfer-config '{..."kv_connector_extra_config":{"backends":["LIBFABRIC"]}}'
+ * anywhere in a command or args string. */
+static int backend_in_text(const char *t, char *out, size_t n)
+{
+	const char *p = strstr(t, "\"backends\"");
+	const char *q, *end;
+
+	if (!p || !(q = strchr(p + 10, '[')) || !(q = strchr(q, '"')) || !(end = strchr(q + 1, '"')))
+		return 0;
+	snprintf(out, n, "%.*s", (int)(end - q - 1), q + 1);
+	return 1;
+}
+
+static void nixl_backend(const cJSON *ct, char *out, size_t n)
+{
+	static const char *const lists[] = { "command", "args" };
+	static const char *const envs[] = { "SGLANG_DISAGGREGATION_NIXL_BACKEND", NULL };
+	const cJSON *it;
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, lists[i]))
+			if (cJSON_IsString(it) && backend_in_text(it->valuestring, out, n))
+				return;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, "env")) {
+		const char *name = jstr(it, "name"), *value = jstr(it, "value");
+		for (i = 0; name && value && envs[i]; i++)
+			if (!strcmp(name, envs[i])) {
+				snprintf(out, n, "%s", value);
+				return;
+			}
+		if (name && value && !strcmp(value, "1") &&
+		    !strncmp(name, "DYN_KVBM_NIXL_BACKEND_", 22)) {
+			snprintf(out, n, "%s", name + 22);
+			return;
+		}
+	}
+}
+
 static void spec_facts(const cJSON *pod, const char *container,
 		       struct pod_spec_facts *f)
 {
@@ -281,6 +320,7 @@ static void spec_facts(const cJSON *pod, const char *container,
 	f->shm_bytes = shm_bytes(pod, ct);
 	f->has_resource_claims =
 		cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(spec, "resourceClaims")) > 0;
+	nixl_backend(ct, f->nixl_backend, sizeof(f->nixl_backend));
 }
 
 static const char *container_image(const cJSON *pod, const char *container)

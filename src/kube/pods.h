@@ -42,6 +42,10 @@ struct pod_spec_facts {
 	int host_network;
 	long long shm_bytes;    /* sizeLimit of a memory emptyDir on /dev/shm; 0 none, -1 unlimited */
 	int has_resource_claims;/* DRA claims (ComputeDomain, dranet) */
+	/* NIXL backend the container asks for ("UCX", "LIBFABRIC"), read from
+	 * vLLM's kv_connector_extra_config.backends in its args or from
+	 * SGLang's env; "" when the spec does not say. */
+	char nixl_backend[32];
 };
 
 /* One pod as the rest of the program sees it.  All strings owned; never

@@ -220,13 +220,14 @@ class TestEFA(CheckCase, unittest.TestCase):
             self.assertEqual(self.check(p["name"], "nvlink-fabric")["status"], "skipped")
 
     def test_verdict(self):
-        # READY once the NIXL backend is known (the pods' --kv-transfer-config
-        # says LIBFABRIC); until `check` reads it, nixl-backend is the one
-        # open item and the verdict UNVERIFIED.
+        # The NIXL backend comes from the pods' own --kv-transfer-config
+        # (LIBFABRIC), so nothing is left open.
         v = self.doc["verdict"]
-        self.assertIn(v["status"], ("READY", "UNVERIFIED"), self.describe())
+        self.assertEqual((self.rc, v["status"]), (0, "READY"), self.describe())
         for p in self.doc["pods"]:
-            self.assertLessEqual(set(self.open_items(p["name"])), {"nixl-backend"}, p["name"])
+            self.assertEqual(self.open_items(p["name"]), [], p["name"])
+            self.assertEqual(self.check(p["name"], "nixl-backend")["status"], "ok")
+            self.assertIn("LIBFABRIC", self.check(p["name"], "nixl-backend")["detail"])
 
 
 class TestPCIeNoNVLink(CheckCase, unittest.TestCase):

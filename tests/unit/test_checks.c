@@ -165,7 +165,7 @@ static struct probe_facts *healthy_ib(void)
 }
 
 static const struct pod_spec_facts ib_spec = {
-	2, 2, "rdma/ib", 0, 1, 0, 0, 0, 0, 16LL << 30, 0,
+	2, 2, "rdma/ib", 0, 1, 0, 0, 0, 0, 16LL << 30, 0, "",
 };
 static const struct check_context decode_ctx = {
 	.node = "gpu-a2", .role = "decode", .kv_cross_pod = 1,
@@ -264,6 +264,8 @@ static void test_healthy_ib(void)
 	CHECK(check_results_find(&r, "rdma-ports")->remedy == NULL);
 	CHECK_INT(check_results_family_status(&r, FAM_RDMA), CHECK_OK);
 	CHECK_INT(check_results_family_status(&r, FAM_LOGS), -1);
+	/* EFA does not apply on InfiniBand: the cell is "-", not "skipped". */
+	CHECK_INT(check_results_family_status(&r, FAM_EFA), -1);
 	CHECK_STR(r.summary.ucx_version, "1.17.0");
 	CHECK_STR(r.summary.ucx_tls, "rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc");
 	for (size_t i = 0; i < r.n; i++)

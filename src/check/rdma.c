@@ -28,6 +28,15 @@ static const char *phys(enum probe_phys_state s)
 	return (unsigned)s <= PROBE_PHYS_PHY_TEST ? phys_names[s] : "";
 }
 
+/* An int from pod-supplied text: atoi() is undefined on overflow, so parse
+ * with strtol and clamp (a huge value is as wrong as any other). */
+static int to_int(const char *s)
+{
+	long v = strtol(s, NULL, 10);
+
+	return v > 65535 ? 65535 : v < -1 ? -1 : (int)v;
+}
+
 /* Does a comma list (UCX_NET_DEVICES / NCCL_IB_HCA syntax) name this
  * device port?  "mlx5_0:1", "mlx5_0", a netdev, or a prefix for NCCL. */
 static int list_names(const char *list, const struct probe_rdma_dev *d,
@@ -39,7 +48,7 @@ static int list_names(const char *list, const struct probe_rdma_dev *d,
 		size_t len = strcspn(p, ",");
 		const char *colon = memchr(p, ':', len);
 		size_t nlen = colon ? (size_t)(colon - p) : len;
-		int want_port = colon ? atoi(colon + 1) : 0;
+		int want_port = colon ? to_int(colon + 1) : 0;
 		const char *tok = p;
 
 		if (*tok == '=' && nlen) {
@@ -360,9 +369,9 @@ static void rdma_roce(const struct check_input *in,
 		return;
 	}
 	if (gidx && strcmp(gidx, "auto"))
-		idx = atoi(gidx);
-	else if (ngidx && atoi(ngidx) >= 0)
-		idx = atoi(ngidx);
+		idx = to_int(gidx);
+	else if (ngidx && to_int(ngidx) >= 0)
+		idx = to_int(ngidx);
 	for (int i = 0; i < l->ndevs; i++)
 		for (int p = 0; p < l->dev[i].nports; p++) {
 			const struct probe_rdma_port *pt = &l->dev[i].port[p];

@@ -2,6 +2,7 @@
  * handed to its parser and its rc turned into the source's status. */
 #include "facts.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,9 +124,9 @@ static void src_set(struct probe_src *s, const struct probe_section *sec)
 	} else {
 		s->status = PROBE_FAILED;
 		if (!sec->complete)
-			strcpy(s->err, "output cut short");
+			snprintf(s->err, sizeof s->err, "output cut short");
 		else if (s->timed_out)
-			strcpy(s->err, "timed out");
+			snprintf(s->err, sizeof s->err, "timed out");
 		else
 			first_error(s->err, sizeof s->err, sec->body, sec->len);
 	}

@@ -1,7 +1,9 @@
 /* `check`: probe every Dynamo worker pod, judge the fast path, one verdict. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "cmd.h"
 #include "kube/auth.h"
@@ -22,6 +24,12 @@ static const char *const help[] = {
 	"  UNVERIFIED   nothing failed, but the fast path could not be proven (exit 3)",
 	"Errors (flags, kubeconfig, API server, no pods) exit 1. Skipped is never a pass.",
 	"",
+	"--timeout bounds the whole run; Ctrl-C (SIGINT) or SIGTERM stops it early. Either",
+	"way no new probe starts, probes in flight end at once, and the report of what",
+	"finished is printed: unfinished pods are error rows (\"not finished: interrupted\"),",
+	"so the exit code is 2 or 3, never 0. A second Ctrl-C exits at once (no report).",
+	"If the pod list itself did not finish, the run is an error (exit 1).",
+	"",
 	"Examples:",
 	"  # Check the workers in namespace dynamo",
 	"  kubectl dynamo-interconnect check -n dynamo",
@@ -33,10 +41,13 @@ static const char *const help[] = {
 
 static int parallel;
 static const char *probe_timeout;
+static const char *run_timeout;
+static long run_timeout_ms;   /* --timeout; 0: none */
 
 static const struct opt check_opts[] = {
 	{ "parallel", 0, OPT_INT, &parallel, "N", "Pods probed at once (default 32)" },
 	{ "probe-timeout", 0, OPT_STRING, &probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)" },
+	{ "timeout", 0, OPT_STRING, &run_timeout, "DURATION", "Deadline of the whole run; report what finished (default: none)" },
 	OPT_TABLE_END
 };
 
@@ -98,12 +109,58 @@ static int probe_options(const struct cmd_ctx *ctx, struct probe_options *o)
 		fprintf(stderr, "error: invalid --probe-timeout \"%s\"\n", probe_timeout);
 		return -1;
 	}
+	if (run_timeout && (kubeconfig_parse_timeout(run_timeout, &run_timeout_ms, &e) < 0 ||
+			    run_timeout_ms <= 0)) {
+		fprintf(stderr, "error: invalid --timeout \"%s\"\n", run_timeout);
+		return -1;
+	}
 	if (parallel < 0 || parallel > 512) {
 		fprintf(stderr, "error: --parallel must be between 1 and 512\n");
 		return -1;
 	}
 	(void)ctx;
 	return 0;
+}
+
+/* Ctrl-C, SIGTERM and --timeout (SIGALRM) all cancel the run the same way:
+ * http_cancel() only stores a pointer (async-signal-safe); workers notice
+ * within a poll slice.  SA_RESETHAND: a second Ctrl-C kills at once. */
+static void on_signal(int sig)
+{
+	http_cancel(sig == SIGALRM ? "the run's --timeout passed" :
+		    sig == SIGTERM ? "terminated (SIGTERM)" : "interrupted");
+}
+
+static void arm_cancel(long timeout_ms)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (timeout_ms > 0) {
+		struct itimerval it;
+
+		memset(&it, 0, sizeof(it));
+		it.it_value.tv_sec = timeout_ms / 1000;
+		it.it_value.tv_usec = (timeout_ms % 1000) * 1000;
+		sa.sa_flags = 0;
+		sigaction(SIGALRM, &sa, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
+}
+
+static void disarm_cancel(void)
+{
+	struct itimerval off;
+
+	memset(&off, 0, sizeof(off));
+	setitimer(ITIMER_REAL, &off, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 }
 
 static int no_pods(const struct pods_query *q, const struct pod_list *l)
@@ -131,8 +188,11 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 	struct err e;
 	int rc;
 
-	if (cmd_connect(ctx, &cfg, &c) < 0)
+	arm_cancel(run_timeout_ms);
+	if (cmd_connect(ctx, &cfg, &c) < 0) {
+		disarm_cancel();
 		return EXIT_ERROR;
+	}
 	q.namespace = cfg.namespace;
 	q.all_namespaces = ctx->g.all_namespaces;
 	q.selector = ctx->g.selector;
@@ -141,6 +201,7 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 	err_clear(&e);
 	if (pods_list(c, &q, &l, &e) < 0) {
 		cmd_disconnect(&cfg, c);
+		disarm_cancel();
 		return cmd_fail(&e);
 	}
 	if (l.n == 0) {
@@ -148,11 +209,15 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 	} else {
 		probe_run_init(&pr, &l);
 		probe_run_pods(&pr, c, o);
+		if (http_cancelled())
+			fprintf(stderr, "warning: %s: the report covers what finished\n",
+				http_cancelled());
 		rc = judge(ctx, &pr, format);
 		probe_run_release(&pr);
 	}
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
+	disarm_cancel();
 	return rc;
 }
 
@@ -165,6 +230,8 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 
 	parallel = 0;
 	probe_timeout = NULL;
+	run_timeout = NULL;
+	run_timeout_ms = 0;
 	rc = cmd_parse(ctx, "check", check_opts, help, argc, argv, pos, &npos);
 	if (rc == 0 && npos > 0) {
 		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s check -h' for help and examples\n",

@@ -27,7 +27,9 @@ static size_t take(struct pool *p)
 	pthread_mutex_lock(&p->lock);
 	while (p->next < p->pods->n && !p->pods->items[p->next].probe)
 		p->next++;
-	i = p->next < p->pods->n ? p->next++ : (size_t)-1;
+	/* Cancelled (Ctrl-C, --timeout): start nothing more; engine_run
+	 * marks what was never started. */
+	i = p->next < p->pods->n && !http_cancelled() ? p->next++ : (size_t)-1;
 	pthread_mutex_unlock(&p->lock);
 	return i;
 }
@@ -111,6 +113,20 @@ void engine_run(struct http_client *c, const struct pod_list *l,
 		worker(&p);   /* no threads to be had: do the work here */
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
+	/* Pods never started because the run was cancelled get that reason
+	 * and go through on_result like any other. */
+	for (k = p.next; k < l->n; k++) {
+		if (!l->items[k].probe)
+			continue;
+		memset(&results[k], 0, sizeof(results[k]));
+		buf_init(&results[k].out, 1);
+		buf_init(&results[k].err, 1);
+		results[k].outcome = EXEC_ERROR;
+		snprintf(results[k].message, sizeof(results[k].message),
+			 "not started: %s", http_cancelled() ? http_cancelled() : "cancelled");
+		if (job->on_result)
+			job->on_result(k, &results[k], job->on_result_arg);
+	}
 	pthread_attr_destroy(&attr);
 	pthread_mutex_destroy(&p.lock);
 	free(threads);

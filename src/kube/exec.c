@@ -38,6 +38,10 @@
 
 enum io { IO_OK, IO_EOF, IO_TIMEOUT, IO_ERROR };
 
+/* Every wait polls in slices of at most this, then looks at the cancel
+ * flag (http_cancelled), so Ctrl-C or --timeout ends an exec promptly. */
+#define CANCEL_SLICE_MS 100
+
 /* One connection attempt.  Owns h and scratch. */
 struct conn {
 	struct http_client *c;
@@ -68,12 +72,17 @@ static long remaining_ms(long long deadline)
 	return left < 0 ? 0 : left > 0x7fffffff ? 0x7fffffff : (long)left;
 }
 
+/* Sleeps in short slices so that a cancel (http_cancel) ends the wait. */
 static void sleep_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (ms > 0 && !http_cancelled()) {
+		long n = ms < CANCEL_SLICE_MS ? ms : CANCEL_SLICE_MS;
+		struct timespec ts = { 0, n * 1000000L };
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		ms -= n;
+	}
 }
 
 /* res->message is one line of printable text whatever the server sent. */
@@ -194,7 +203,11 @@ static int wait_socket(struct conn *k, short events, long long deadline)
 
 		if (left <= 0)
 			return 0;
-		rc = poll(&pfd, 1, (int)left);
+		if (http_cancelled()) {
+			k->io_error = http_cancelled();
+			return -1;
+		}
+		rc = poll(&pfd, 1, (int)(left < CANCEL_SLICE_MS ? left : CANCEL_SLICE_MS));
 		if (rc > 0)
 			return 1;
 		if (rc < 0 && errno != EINTR) {
@@ -1001,6 +1014,8 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 		long delay;
 
 		attempt_once(c, path, deadline, timeout_ms, &at, res);
+		if (http_cancelled())
+			break;
 		if (at.status == 401 && !reauthed) {
 			reauthed = 1;
 			if (http_client_reauth(c, at.gen, NULL) == 0)
@@ -1014,6 +1029,10 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 		sleep_ms(delay);
 	}
 	free(path);
+	/* Cancelled mid-way: whatever broke, the reason is the cancel. */
+	if (http_cancelled() && res->outcome != EXEC_SUCCESS &&
+	    res->outcome != EXEC_EXIT_CODE)
+		set_msg(res, EXEC_ERROR, "not finished: %s", http_cancelled());
 	return res->outcome == EXEC_SUCCESS || res->outcome == EXEC_EXIT_CODE
 		       ? 0 : -1;
 }

@@ -24,6 +24,29 @@
 #define STALL_SECONDS 30L
 #define CONNECT_TIMEOUT_MS 15000L
 
+/* Set once, never cleared (see http_cancel).  A lock-free atomic pointer,
+ * so a signal handler may store it. */
+static _Atomic(const char *) cancel_why;
+
+void http_cancel(const char *why)
+{
+	atomic_store(&cancel_why, why ? why : "cancelled");
+}
+
+const char *http_cancelled(void)
+{
+	return atomic_load(&cancel_why);
+}
+
+/* libcurl calls this while connecting and transferring: non-zero aborts
+ * the transfer (CURLE_ABORTED_BY_CALLBACK). */
+static int on_progress(void *u, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+		       curl_off_t un)
+{
+	(void)u, (void)dt, (void)dn, (void)ut, (void)un;
+	return http_cancelled() != NULL;
+}
+
 struct http_client {
 	struct kube_config *cfg;
 	CURLSH *share;
@@ -206,6 +229,8 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
 			 cfg->timeout_ms > 0 && cfg->timeout_ms < CONNECT_TIMEOUT_MS
 				 ? cfg->timeout_ms : CONNECT_TIMEOUT_MS);
@@ -330,12 +355,17 @@ static struct curl_slist *get_headers(struct http_client *c, unsigned *gen)
 	return hl;
 }
 
+/* Sleeps in short slices so that a cancel ends the wait promptly. */
 static void sleep_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (ms > 0 && !http_cancelled()) {
+		long n = ms < 100 ? ms : 100;
+		struct timespec ts = { 0, n * 1000000L };
 
-	while (nanosleep(&ts, &ts) < 0)
-		;
+		while (nanosleep(&ts, &ts) < 0)
+			;
+		ms -= n;
+	}
 }
 
 static double elapsed_ms(const struct timespec *t0)
@@ -421,7 +451,7 @@ int http_get(struct http_client *c, const char *path,
 				continue;
 		}
 		delay = http_retry_delay_ms(resp->status, st.retry_after, attempt);
-		if (delay < 0)
+		if (delay < 0 || http_cancelled())
 			break;
 		log_at(6, "server answered %ld, retrying in %ld ms", resp->status,
 		       delay);
@@ -539,6 +569,8 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 
 	if (h)
 		curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
+	if (rc == CURLE_ABORTED_BY_CALLBACK && http_cancelled())
+		return err_setp(e, ERR_OTHER, "%s", http_cancelled());
 	if (rc == CURLE_COULDNT_CONNECT && (os_errno == ECONNREFUSED || strstr(why, "refused")))
 		return err_setp(e, ERR_CONNECT,
 				"The connection to the server %s was refused - "

@@ -76,6 +76,14 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 /* How long to wait before retrying a 429/503, from Retry-After (seconds),
  * or -1 when the status is not one to retry or attempts are used up. */
 long http_retry_delay_ms(long status, const char *retry_after, int attempt);
+
+/* Cancelling the whole run (Ctrl-C, SIGTERM, check's --timeout).  After
+ * http_cancel(why) every transfer in flight ends within about 100 ms, no
+ * retry starts, and exec_run's waits end; why (a static string, e.g.
+ * "interrupted") becomes the reason.  Async-signal-safe: a signal handler
+ * may call it.  http_cancelled() is NULL until then. */
+void http_cancel(const char *why);
+const char *http_cancelled(void);
 /* Percent-encodes everything outside RFC 3986's unreserved set.  Caller frees. */
 char *http_escape(const char *s);
 

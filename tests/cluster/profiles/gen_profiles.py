@@ -61,6 +61,12 @@ class P:
             shutil.rmtree(p)
         else:
             os.remove(p)
+        # git keeps no empty directories: leave none, or a fresh clone
+        # would differ from what this script writes.
+        parent = os.path.dirname(p)
+        while parent != self.root and not os.listdir(parent):
+            os.rmdir(parent)
+            parent = os.path.dirname(parent)
 
     def env(self, key, value):
         """Sets (value not None) or removes KEY in env."""

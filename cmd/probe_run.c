@@ -73,7 +73,11 @@ void probe_run_digest(struct probe_run *pr, size_t i)
 			check_pod(f, &pod->spec, &pr->ctx[i], &pr->results[i]);
 			pr->probed[i] = 1;
 		} else {
-			pr->errors[i] = xasprintf("cannot read the probe report: %s", e.msg);
+			/* A report cut at the cap cannot parse: say why. */
+			pr->errors[i] = r->truncated
+				? xasprintf("the probe's output passed the %u MiB cap and was "
+					    "cut (%s)", PROBE_MAX_OUTPUT >> 20, e.msg)
+				: xasprintf("cannot read the probe report: %s", e.msg);
 		}
 		if (pr->keep_facts && pr->probed[i])
 			pr->facts[i] = f;

@@ -29,6 +29,7 @@
 #include "../util/buf.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
+#include "http.h"
 
 extern char **environ;
 
@@ -227,7 +228,7 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-enum run_end { RUN_EXITED, RUN_TIMEOUT, RUN_TOO_BIG, RUN_IO_ERROR };
+enum run_end { RUN_EXITED, RUN_TIMEOUT, RUN_TOO_BIG, RUN_IO_ERROR, RUN_CANCELLED };
 
 /* Reads stdout until EOF, the cap, or the deadline. */
 static enum run_end read_output(int fd, long long deadline, struct buf *out)
@@ -242,7 +243,10 @@ static enum run_end read_output(int fd, long long deadline, struct buf *out)
 
 		if (left <= 0)
 			return RUN_TIMEOUT;
-		r = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		/* Ctrl-C or check's --timeout end a hung plugin too. */
+		if (http_cancelled())
+			return RUN_CANCELLED;
+		r = poll(&pfd, 1, left > 100 ? 100 : (int)left);
 		if (r < 0 && errno != EINTR)
 			return RUN_IO_ERROR;
 		if (r <= 0)
@@ -273,6 +277,8 @@ static enum run_end wait_child(const struct child *ch, long long deadline, int *
 			return RUN_IO_ERROR;
 		if (now_ms() >= deadline)
 			return RUN_TIMEOUT;
+		if (http_cancelled())
+			return RUN_CANCELLED;
 		nanosleep(&pause, NULL);
 	}
 }
@@ -297,6 +303,9 @@ static int run_error(const struct kube_exec_plugin *x, enum run_end end, int sta
 	if (end == RUN_TOO_BIG)
 		return cred_error(e, "exec: executable %s wrote more than %zu bytes to stdout",
 				  x->command, MAX_PLUGIN_OUTPUT);
+	if (end == RUN_CANCELLED)
+		return cred_error(e, "exec: executable %s did not finish: %s", x->command,
+				  http_cancelled());
 	if (end == RUN_IO_ERROR)
 		return cred_error(e, "exec: reading the output of %s: %s", x->command,
 				  strerror(errno));

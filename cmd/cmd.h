@@ -71,6 +71,7 @@ int cmd_output_format(const struct cmd_ctx *ctx, const char *allowed,
 int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_node(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv);

@@ -11,6 +11,7 @@
 
 static const struct subcommand commands[] = {
 	{ "check", "Probe every Dynamo worker pod and judge the KV-transfer fast path", cmd_check },
+	{ "env", "Show the transport variables of a recipe and what they risk", cmd_env },
 	{ "nixl", "Show a worker's NIXL install and the next pairwise transfer test", cmd_nixl },
 	{ "node", "Run the checks for one pod, or for this machine", cmd_node },
 	{ "pods", "List the Dynamo worker pods that check would probe", cmd_pods },

@@ -1,0 +1,623 @@
+/* Recipe files -> DynamoGraphDeployment components with their effective
+ * transport env (dynamo.md §1.3-1.6).  Both schemas, merged in the
+ * operator's order: graph < service < main container < shell exports. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "probe/facts.h"
+#include "recipe/internal.h"
+#include "recipe/recipe.h"
+#include "recipe/ytree.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+#define MAX_FILE (64u << 20)   /* a recipe is KBs; refuse what cannot be one */
+#define MAX_DIR_DEPTH 32
+
+/* ------------------------------------------------------------------ env */
+
+void recipe_env_set(struct recipe_component *c, const char *name, const char *value,
+		    enum recipe_src src, int dynamic)
+{
+	size_t i;
+
+	for (i = 0; i < c->nenv; i++)
+		if (!strcmp(c->env[i].name, name))
+			break;
+	if (i == c->nenv) {
+		c->env = xrealloc(c->env, (c->nenv + 1) * sizeof *c->env);
+		c->env[i].name = xstrdup(name);
+		c->nenv++;
+	} else {
+		free(c->env[i].value);
+	}
+	c->env[i].value = xstrdup(value);
+	c->env[i].src = src;
+	c->env[i].dynamic = dynamic;
+}
+
+static int transport_name(const char *name)
+{
+	return name && probe_env_allowed(name, strlen(name));
+}
+
+/* valueFrom as where it comes from; never the referenced data. */
+static void value_from(const struct ynode *vf, char *out, size_t n)
+{
+	const struct ynode *r;
+
+	if ((r = ynode_get(vf, "secretKeyRef")))
+		snprintf(out, n, "<from secret %s>", ynode_str(r, "name") ? ynode_str(r, "name") : "?");
+	else if ((r = ynode_get(vf, "configMapKeyRef")))
+		snprintf(out, n, "<from configmap %s>", ynode_str(r, "name") ? ynode_str(r, "name") : "?");
+	else if ((r = ynode_get(vf, "fieldRef")))
+		snprintf(out, n, "<field %s>", ynode_str(r, "fieldPath") ? ynode_str(r, "fieldPath") : "?");
+	else if ((r = ynode_get(vf, "resourceFieldRef")))
+		snprintf(out, n, "<resource %s>", ynode_str(r, "resource") ? ynode_str(r, "resource") : "?");
+	else
+		snprintf(out, n, "<valueFrom>");
+}
+
+/* Framework switches that live in env but are not transport-prefixed. */
+static void env_kv_hint(struct recipe_component *c, const char *name, const char *value)
+{
+	if (!value)
+		return;
+	if (!strcmp(name, "SGLANG_DISAGGREGATION_NIXL_BACKEND"))
+		recipe_kv_add(c, "sglang nixl backend=%s", value);
+	else if (!strncmp(name, "DYN_KVBM_NIXL_BACKEND_", 22) && strcmp(value, "false") &&
+		 strcmp(value, "0"))
+		recipe_kv_add(c, "kvbm backend=%s", name + 22);
+}
+
+static void env_list(struct recipe_component *c, const struct ynode *list,
+		     enum recipe_src src)
+{
+	char buf[300];
+
+	if (!list || list->kind != YNODE_SEQ)
+		return;
+	for (size_t i = 0; i < list->n; i++) {
+		const struct ynode *it = list->kids[i];
+		const char *name = ynode_str(it, "name"), *v = ynode_str(it, "value");
+		const struct ynode *vf = ynode_get(it, "valueFrom");
+
+		if (!name)
+			continue;
+		env_kv_hint(c, name, v);
+		if (!transport_name(name))
+			continue;
+		if (vf && vf->kind == YNODE_MAP) {
+			value_from(vf, buf, sizeof buf);
+			recipe_env_set(c, name, buf, src, 1);
+		} else {
+			recipe_env_set(c, name, v ? v : "", src, 0);
+		}
+	}
+}
+
+static void secret_add(struct recipe_component *c, const char *name)
+{
+	if (!name)
+		return;
+	for (size_t i = 0; i < c->nsecrets; i++)
+		if (!strcmp(c->secrets[i], name))
+			return;
+	c->secrets = xrealloc(c->secrets, (c->nsecrets + 1) * sizeof *c->secrets);
+	c->secrets[c->nsecrets++] = xstrdup(name);
+}
+
+static void env_from(struct recipe_component *c, const struct ynode *list)
+{
+	if (!list || list->kind != YNODE_SEQ)
+		return;
+	for (size_t i = 0; i < list->n; i++)
+		secret_add(c, ynode_str(ynode_get(list->kids[i], "secretRef"), "name"));
+}
+
+static int env_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct recipe_env *)a)->name, ((const struct recipe_env *)b)->name);
+}
+
+/* ------------------------------------------------------------- context */
+
+/* What a document's neighbours in the same file contribute. */
+struct file_ctx {
+	const char *file;
+	const struct ytree_doc *docs;
+	size_t ndocs;
+};
+
+static const char *doc_kind(const struct ynode *root)
+{
+	return ynode_str(root, "kind");
+}
+
+/* A ConfigMap of this file named name, or NULL. */
+static const struct ynode *configmap(const struct file_ctx *f, const char *name)
+{
+	for (size_t i = 0; i < f->ndocs; i++) {
+		const struct ynode *r = f->docs[i].root;
+		const char *k = doc_kind(r), *n = ynode_str(ynode_get(r, "metadata"), "name");
+
+		if (k && n && !strcmp(k, "ConfigMap") && !strcmp(n, name))
+			return r;
+	}
+	return NULL;
+}
+
+/* The claim-template name of a ComputeDomain of this file. */
+static int computedomain_template(const struct file_ctx *f, const char *name)
+{
+	for (size_t i = 0; i < f->ndocs; i++) {
+		const struct ynode *r = f->docs[i].root;
+		const char *k = doc_kind(r);
+		const char *t = ynode_str(ynode_path(r, "spec.channel.resourceClaimTemplate"), "name");
+
+		if (k && !strcmp(k, "ComputeDomain") && t && !strcmp(t, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ subtree walks */
+
+struct walk {
+	const struct file_ctx *f;
+	struct recipe_component *c;
+	const struct ynode **cms;       /* ConfigMaps referenced by the component */
+	size_t ncms;
+};
+
+static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
+{
+	const char *v = val->kind == YNODE_SCALAR ? val->value : NULL;
+
+	if (!strcmp(key, "rdma/ib") || !strcmp(key, "rdma/shared_ib") ||
+	    !strcmp(key, "rdma/hca_shared_devices_a") || !strncmp(key, "rdma/", 5))
+		w->c->fabric |= RECIPE_FAB_IB;
+	else if (!strcmp(key, "vpc.amazonaws.com/efa"))
+		w->c->fabric |= RECIPE_FAB_EFA;
+	else if (v && (!strcmp(key, "resourceClaimTemplateName") || !strcmp(key, "deviceClassName"))) {
+		if (strstr(v, "compute-domain") || strstr(v, "cd-channel") ||
+		    computedomain_template(w->f, v))
+			w->c->fabric |= RECIPE_FAB_MNNVL;
+		else if (strstr(v, "rdma"))
+			w->c->fabric |= RECIPE_FAB_IB;   /* DRA RDMA claim (dranet) */
+	}
+}
+
+static void cm_ref(struct walk *w, const char *s)
+{
+	const struct ynode *cm = configmap(w->f, s);
+
+	if (!cm)
+		return;
+	for (size_t i = 0; i < w->ncms; i++)
+		if (w->cms[i] == cm)
+			return;
+	w->cms = xrealloc(w->cms, (w->ncms + 1) * sizeof *w->cms);
+	w->cms[w->ncms++] = cm;
+}
+
+/* Depth is bounded by the parser's cap and size by the alias-expansion
+ * cap, so plain recursion is safe here. */
+static void walk(struct walk *w, const struct ynode *n)
+{
+	if (n->kind == YNODE_SCALAR) {
+		if (*n->value && strlen(n->value) < 254)
+			cm_ref(w, n->value);
+		return;
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->kind == YNODE_MAP && i % 2 == 0) {
+			if (n->kids[i]->kind == YNODE_SCALAR && i + 1 < n->n)
+				fabric_key(w, n->kids[i]->value, n->kids[i + 1]);
+			continue;
+		}
+		walk(w, n->kids[i]);
+	}
+}
+
+/* Shell text of command/args: exports and KV backend flags. */
+static void scan_cmdline(struct recipe_component *c, const struct ynode *n)
+{
+	if (!n)
+		return;
+	if (n->kind == YNODE_SCALAR) {
+		recipe_scan_shell(c, n->value);
+		recipe_scan_kv(c, n->value);
+		return;
+	}
+	if (n->kind == YNODE_SEQ)
+		for (size_t i = 0; i < n->n; i++)
+			if (n->kids[i]->kind == YNODE_SCALAR) {
+				recipe_scan_shell(c, n->kids[i]->value);
+				recipe_scan_kv(c, n->kids[i]->value);
+			}
+	/* An argv split as "--flag" "value" is joined for the flag scans. */
+	if (n->kind == YNODE_SEQ) {
+		struct buf b = BUF_INIT(1u << 20);
+
+		for (size_t i = 0; i < n->n; i++)
+			if (n->kids[i]->kind == YNODE_SCALAR &&
+			    (buf_appends(&b, n->kids[i]->value) < 0 || buf_appends(&b, " ") < 0))
+				break;
+		if (!b.overflowed)
+			recipe_scan_kv(c, buf_str(&b));
+		buf_release(&b);
+	}
+}
+
+static void scan_configmaps(struct walk *w)
+{
+	for (size_t i = 0; i < w->ncms; i++) {
+		const struct ynode *d = ynode_get(w->cms[i], "data");
+
+		for (size_t j = 1; d && d->kind == YNODE_MAP && j < d->n; j += 2)
+			if (d->kids[j]->kind == YNODE_SCALAR)
+				recipe_scan_kv(w->c, d->kids[j]->value);
+	}
+}
+
+/* --------------------------------------------------------- components */
+
+static struct recipe_component *comp_new(struct recipe_set *s, const struct file_ctx *f,
+					 const char *graph, const char *name, int line)
+{
+	struct recipe_component *c;
+
+	s->comps = xrealloc(s->comps, (s->n + 1) * sizeof *s->comps);
+	c = &s->comps[s->n++];
+	memset(c, 0, sizeof *c);
+	c->file = xstrdup(f->file);
+	c->graph = xstrdup(graph ? graph : "-");
+	c->name = xstrdup(name ? name : "-");
+	c->line = line;
+	c->nodes = 1;
+	return c;
+}
+
+static void set_role(struct recipe_component *c, const char *type, const char *sub)
+{
+	if (type && !strcmp(type, "worker") && sub && *sub)
+		type = sub;
+	c->role = xstrdup(type && *type ? type : "-");
+	c->worker = !strcmp(c->role, "worker") || !strcmp(c->role, "prefill") ||
+		    !strcmp(c->role, "decode") || !strcmp(c->role, "-");
+}
+
+static void set_nodes(struct recipe_component *c, const struct ynode *comp)
+{
+	const char *nc = ynode_str(ynode_get(comp, "multinode"), "nodeCount");
+
+	if (nc && atoi(nc) > 1)
+		c->nodes = atoi(nc);
+}
+
+/* Fabric, referenced ConfigMaps, shell args, KV flags: common to both schemas. */
+static void finish(const struct file_ctx *f, struct recipe_component *c,
+		   const struct ynode *comp, const struct ynode *main_ctr, const char *fw)
+{
+	struct walk w = { f, c, NULL, 0 };
+
+	walk(&w, comp);
+	if (main_ctr) {
+		scan_cmdline(c, ynode_get(main_ctr, "command"));
+		scan_cmdline(c, ynode_get(main_ctr, "args"));
+	}
+	scan_configmaps(&w);
+	free(w.cms);
+	c->framework = xstrdup(fw);
+	if (c->nenv > 1)
+		qsort(c->env, c->nenv, sizeof *c->env, env_cmp);
+}
+
+static void dgd_v1alpha1(struct recipe_set *s, const struct file_ctx *f,
+			 const struct ynode *root, const char *graph)
+{
+	const struct ynode *spec = ynode_get(root, "spec");
+	const struct ynode *svcs = ynode_get(spec, "services");
+	const char *fw = ynode_str(spec, "backendFramework");
+
+	for (size_t i = 0; svcs && svcs->kind == YNODE_MAP && i + 1 < svcs->n; i += 2) {
+		const struct ynode *k = svcs->kids[i], *sv = svcs->kids[i + 1];
+		const struct ynode *mc = ynode_path(sv, "extraPodSpec.mainContainer");
+		struct recipe_component *c;
+
+		if (k->kind != YNODE_SCALAR || sv->kind != YNODE_MAP)
+			continue;
+		c = comp_new(s, f, graph, k->value, k->line);
+		set_role(c, ynode_str(sv, "componentType"), ynode_str(sv, "subComponentType"));
+		set_nodes(c, sv);
+		env_list(c, ynode_get(spec, "envs"), RECIPE_SRC_GRAPH);
+		env_list(c, ynode_get(sv, "envs"), RECIPE_SRC_SERVICE);
+		env_list(c, ynode_get(mc, "env"), RECIPE_SRC_CONTAINER);
+		secret_add(c, ynode_str(sv, "envFromSecret"));
+		env_from(c, ynode_get(mc, "envFrom"));
+		finish(f, c, sv, mc, fw);
+	}
+}
+
+/* containers[name=main], else the only container there is. */
+static const struct ynode *main_container(const struct ynode *pod_spec)
+{
+	const struct ynode *cs = ynode_get(pod_spec, "containers");
+
+	if (!cs || cs->kind != YNODE_SEQ || cs->n == 0)
+		return NULL;
+	for (size_t i = 0; i < cs->n; i++) {
+		const char *n = ynode_str(cs->kids[i], "name");
+
+		if (n && !strcmp(n, "main"))
+			return cs->kids[i];
+	}
+	return cs->n == 1 ? cs->kids[0] : NULL;
+}
+
+static void dgd_v1beta1(struct recipe_set *s, const struct file_ctx *f,
+			const struct ynode *root, const char *graph)
+{
+	const struct ynode *spec = ynode_get(root, "spec");
+	const struct ynode *comps = ynode_get(spec, "components");
+	const char *fw = ynode_str(spec, "backendFramework");
+
+	for (size_t i = 0; comps && comps->kind == YNODE_SEQ && i < comps->n; i++) {
+		const struct ynode *cp = comps->kids[i];
+		const struct ynode *mc = main_container(ynode_path(cp, "podTemplate.spec"));
+		struct recipe_component *c;
+
+		if (cp->kind != YNODE_MAP)
+			continue;
+		c = comp_new(s, f, graph, ynode_str(cp, "name"), cp->line);
+		set_role(c, ynode_str(cp, "type"), NULL);
+		set_nodes(c, cp);
+		env_list(c, ynode_get(spec, "env"), RECIPE_SRC_GRAPH);
+		env_list(c, ynode_get(mc, "env"), RECIPE_SRC_CONTAINER);
+		env_from(c, ynode_get(mc, "envFrom"));
+		finish(f, c, cp, mc, fw);
+	}
+}
+
+/* prefill + decode in one graph: KV moves between pods. */
+static void mark_disagg(struct recipe_set *s, size_t from)
+{
+	int pre = 0, dec = 0;
+
+	for (size_t i = from; i < s->n; i++) {
+		pre |= !strcmp(s->comps[i].role, "prefill");
+		dec |= !strcmp(s->comps[i].role, "decode");
+	}
+	for (size_t i = from; i < s->n; i++)
+		s->comps[i].disagg = pre && dec;
+}
+
+static void read_doc(struct recipe_set *s, const struct file_ctx *f, const struct ynode *root)
+{
+	const char *kind = doc_kind(root);
+	const char *graph = ynode_str(ynode_get(root, "metadata"), "name");
+	const struct ynode *spec = ynode_get(root, "spec");
+	size_t from = s->n;
+
+	if (!kind || strcmp(kind, "DynamoGraphDeployment"))
+		return;   /* ConfigMap, Job, PVC, ComputeDomain, kustomize: context only */
+	/* The shape, not apiVersion, decides: patches may omit it. */
+	if (ynode_get(spec, "components"))
+		dgd_v1beta1(s, f, root, graph);
+	else
+		dgd_v1alpha1(s, f, root, graph);
+	mark_disagg(s, from);
+}
+
+/* --------------------------------------------------------------- files */
+
+static void add_error(struct recipe_set *s, const char *fmt_file, int line, int col,
+		      const char *msg)
+{
+	s->errors = xrealloc(s->errors, (s->nerrors + 1) * sizeof *s->errors);
+	s->errors[s->nerrors++] = xasprintf("%s:%d:%d: %s", fmt_file, line, col, msg);
+}
+
+int recipe_load_buffer(const char *name, const char *data, size_t len,
+		       struct recipe_set *s)
+{
+	struct ytree_docs d;
+	struct file_ctx f;
+	char msg[256];
+	int line = 0, col = 0;
+
+	s->files++;
+	if (memchr(data, 0, len)) {
+		/* libyaml would stop at the NUL; say where it is instead. */
+		const char *z = memchr(data, 0, len);
+		int l = 1, cc = 1;
+
+		for (const char *p = data; p < z; p++)
+			*p == '\n' ? (l++, cc = 1) : cc++;
+		add_error(s, name, l, cc, "control characters are not allowed (binary file?)");
+		return -1;
+	}
+	if (ytree_parse(data, len, &d, &line, &col, msg, sizeof msg) < 0) {
+		add_error(s, name, line, col, msg);
+		return -1;
+	}
+	f.file = name, f.docs = d.docs, f.ndocs = d.n;
+	for (size_t i = 0; i < d.n; i++)
+		if (d.docs[i].root)
+			read_doc(s, &f, d.docs[i].root);
+	ytree_docs_free(&d);
+	return 0;
+}
+
+static int read_file(const char *path, struct buf *b, struct err *e)
+{
+	FILE *fp = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+
+	if (!fp)
+		return err_set(e, ERR_OTHER, "%s: %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		if (buf_append(b, chunk, n) < 0) {
+			fclose(fp);
+			return err_set(e, ERR_OTHER, "%s: larger than %u MB", path, MAX_FILE >> 20);
+		}
+	if (ferror(fp)) {
+		fclose(fp);
+		return err_set(e, ERR_OTHER, "%s: %s", path, strerror(errno));
+	}
+	fclose(fp);
+	return 0;
+}
+
+static void load_file(const char *path, struct recipe_set *s)
+{
+	struct buf b = BUF_INIT(MAX_FILE);
+	struct err e;
+
+	err_clear(&e);
+	if (read_file(path, &b, &e) < 0) {
+		s->files++;
+		s->errors = xrealloc(s->errors, (s->nerrors + 1) * sizeof *s->errors);
+		s->errors[s->nerrors++] = xstrdup(e.msg);
+	} else {
+		recipe_load_buffer(path, buf_str(&b), b.len, s);
+	}
+	buf_release(&b);
+}
+
+static int is_yaml(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 5 && !strcmp(name + n - 5, ".yaml")) || (n > 4 && !strcmp(name + n - 4, ".yml"));
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void load_dir(const char *dir, struct recipe_set *s, int depth);
+
+static void load_entry(const char *path, const char *name, struct recipe_set *s, int depth)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return;
+	if (S_ISDIR(st.st_mode))
+		load_dir(path, s, depth + 1);
+	else if (is_yaml(name) && (S_ISREG(st.st_mode) ||
+				   (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode))))
+		load_file(path, s);
+}
+
+static void load_dir(const char *dir, struct recipe_set *s, int depth)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+
+	if (depth > MAX_DIR_DEPTH || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof *names);
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t dl = strlen(dir);
+		char *p = xasprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]);
+
+		load_entry(p, names[i], s, depth);
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+}
+
+int recipe_load_path(const char *path, struct recipe_set *s, struct err *e)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return err_set(e, ERR_USAGE, "the path \"%s\" does not exist", path);
+	if (S_ISDIR(st.st_mode))
+		load_dir(path, s, 0);
+	else
+		load_file(path, s);
+	return 0;
+}
+
+void recipe_findings_free(struct recipe_finding *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].detail);
+		free(f[i].remedy);
+	}
+	free(f);
+}
+
+void recipe_set_release(struct recipe_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct recipe_component *c = &s->comps[i];
+
+		free(c->file), free(c->graph), free(c->name), free(c->role);
+		free(c->kv), free(c->framework);
+		for (size_t j = 0; j < c->nenv; j++)
+			free(c->env[j].name), free(c->env[j].value);
+		free(c->env);
+		for (size_t j = 0; j < c->nsecrets; j++)
+			free(c->secrets[j]);
+		free(c->secrets);
+		recipe_findings_free(c->findings, c->nfindings);
+	}
+	free(s->comps);
+	for (size_t i = 0; i < s->nerrors; i++)
+		free(s->errors[i]);
+	free(s->errors);
+	memset(s, 0, sizeof *s);
+}
+
+const char *recipe_env_get(const struct recipe_component *c, const char *name)
+{
+	for (size_t i = 0; i < c->nenv; i++)
+		if (!strcmp(c->env[i].name, name))
+			return c->env[i].value;
+	return NULL;
+}
+
+const char *recipe_src_name(enum recipe_src s)
+{
+	static const char *const n[] = { "graph", "service", "container", "args" };
+
+	return n[s];
+}
+
+const char *recipe_status_name(enum recipe_status s)
+{
+	return s == RECIPE_FAIL ? "fail" : s == RECIPE_WARN ? "warn" : "ok";
+}
+
+const char *recipe_fabric_name(unsigned fab, char *out, size_t n)
+{
+	snprintf(out, n, "%s%s%s%s%s", fab & RECIPE_FAB_IB ? "infiniband" : "",
+		 (fab & RECIPE_FAB_IB) && (fab & ~RECIPE_FAB_IB & 7) ? "+" : "",
+		 fab & RECIPE_FAB_EFA ? "efa" : "",
+		 (fab & RECIPE_FAB_EFA) && (fab & RECIPE_FAB_MNNVL) ? "+" : "",
+		 fab & RECIPE_FAB_MNNVL ? "mnnvl" : "");
+	if (!fab)
+		snprintf(out, n, "none");
+	return out;
+}

@@ -1,0 +1,377 @@
+#!/usr/bin/python3
+"""End to end against a real Kubernetes (v1.20.2 kube-apiserver, kubelet,
+containerd, runc) brought up by up.sh: the plugin binary and the test-only
+exec driver, then the test cluster's v4 mode compared with the real server.
+
+Environment: DI_RC_STATE (up.sh's state dir), DI_PLUGIN (the binary,
+default ./kubectl-dynamo_interconnect), DI_EXEC (default build/tools/di_exec).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+import fc  # noqa: E402  (raw HTTPS / WebSocket helpers of the test cluster's tests)
+
+ST = os.environ.get("DI_RC_STATE", "/var/tmp/dynamo-interconnect-realcluster")
+KC = os.path.join(ST, "kubeconfig")
+PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+DI_EXEC = os.environ.get("DI_EXEC") or os.path.join(ROOT, "build", "tools", "di_exec")
+NS = "dynamo-e2e"
+TOOLS = "vllm-prefill-tools"
+PLAIN = "vllm-decode-plain"
+TWO = "vllm-decode-two"
+PENDING = "vllm-decode-pending"
+NODE = "localhost"
+# Checks whose only evidence is a tool (as in tests/e2e/test_check.py).
+NEED_TOOLS = ["ucx-version", "ucx-rdma", "ucx-cuda", "gpudirect-ucx-md", "limits-gpus",
+              "nvlink-links", "nvlink-fabric", "gpudirect-affinity", "rdma-verbs"]
+DIFFS = []      # differences from the test cluster, printed at the end
+
+
+def env():
+    e = {k: v for k, v in os.environ.items() if k != "KUBECONFIG"}
+    e["HOME"] = tempfile.gettempdir()
+    return e
+
+
+def plugin(*argv, context=None, timeout=120):
+    cmd = [PLUGIN, "--kubeconfig", KC] + (["--context", context] if context else []) + list(argv)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env(),
+                       timeout=timeout)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def di(argv, pod=TOOLS, container=None, context=None, ns=NS, timeout_ms=20000, kubeconfig=KC):
+    cmd = [DI_EXEC, "--kubeconfig", kubeconfig, "-n", ns, "--timeout-ms", str(timeout_ms)]
+    if context:
+        cmd += ["--context", context]
+    if container:
+        cmd += ["-c", container]
+    cmd += [pod, "--"] + list(argv)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env(),
+                       timeout=timeout_ms / 1000.0 + 30)
+    if p.returncode != 0:
+        raise AssertionError("di_exec rc %d: %s" % (p.returncode, p.stderr.decode()[-2000:]))
+    return json.loads(p.stdout.decode().splitlines()[0])
+
+
+class Real:
+    """The real server, shaped like fc.Cluster for fc.ws_exec / fc.request."""
+    def __init__(self):
+        with open(os.path.join(ST, "server")) as f:
+            self.url = f.read().strip()
+        self.port = int(self.url.rsplit(":", 1)[1])
+        self.cafile = os.path.join(ST, "pki", "ca.crt")
+        self.users = {}
+        with open(os.path.join(ST, "tokens.csv")) as f:
+            for line in f:
+                tok, user = line.split(",")[:2]
+                self.users[user.replace("di-", "")] = {"token": tok}
+        self.users["viewer"] = self.users["list"]
+
+    def token(self, user="admin"):
+        return self.users[user]["token"]
+
+    def cert_files(self, user):
+        return (os.path.join(ST, "pki", "admin.crt"), os.path.join(ST, "pki", "admin.key"))
+
+    connect = fc.Cluster.connect
+    request = fc.Cluster.request
+    get_json = fc.Cluster.get_json
+
+
+# ---------------------------------------------------------------- plugin
+class TestPods(unittest.TestCase):
+    def test_pods_lists_workers(self):
+        rc, out, err = plugin("pods", "-n", NS)
+        self.assertEqual(rc, 0, err)
+        rows = [line.split() for line in out.splitlines()]
+        self.assertEqual(rows[0], ["POD", "ROLE", "NODE", "CONTAINER", "STATUS", "AGE"])
+        got = {r[0]: r for r in rows[1:]}
+        self.assertEqual(sorted(got), sorted([TOOLS, PLAIN, TWO, PENDING]), out)
+        self.assertEqual(got[TOOLS][1:3], ["prefill", NODE])
+        self.assertEqual(got[TOOLS][4], "Running")
+        self.assertEqual(got[PLAIN][1], "decode")
+        self.assertEqual(got[TWO][1], "decode")
+        self.assertEqual(got[PENDING][1], "decode")
+        self.assertIn("Pending", got[PENDING], out)
+        self.assertNotIn("frontend", out)
+
+    def test_selector(self):
+        rc, out, err = plugin("pods", "-n", NS, "-l", "nvidia.com/dynamo-component-type=prefill")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([line.split()[0] for line in out.splitlines()[1:]], [TOOLS])
+
+    def test_all_namespaces(self):
+        rc, out, err = plugin("pods", "-A")
+        self.assertEqual(rc, 0, err)
+        self.assertIn(TOOLS, out)
+
+    def test_missing_namespace_is_empty(self):
+        rc, out, err = plugin("pods", "-n", "no-such-namespace")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn(TOOLS, out)
+
+    def test_auth_forms(self):
+        for ctx in ("admin-cert", "admin-certdata", "exec-token", "exec-tokenfile", "exec-plugin",
+                    "list-only", "create-only"):
+            rc, out, err = plugin("pods", context=ctx)
+            self.assertEqual(rc, 0, (ctx, err))
+            self.assertIn(TOOLS, out, ctx)
+
+    def test_bad_token_401(self):
+        rc, out, err = plugin("pods", context="bad-token")
+        self.assertEqual(rc, 1, (out, err))
+        self.assertRegex(err, "(?i)unauthori[sz]ed|401", err)
+
+
+class TestCheck(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rc, out, cls.err = plugin("check", "-n", NS, "-o", "json", timeout=300)
+        cls.out = out
+        cls.doc = json.loads(out) if out.strip().startswith("{") else None
+        rc, cls.table, err = plugin("check", "-n", NS, timeout=300)
+        sys.stderr.write("\n--- check -n %s against the real cluster (exit %d) ---\n%s%s---\n"
+                         % (NS, rc, cls.table, err))
+
+    def pod(self, name):
+        for p in self.doc["pods"]:
+            if p["name"] == name:
+                return p
+        self.fail("no %s in %s" % (name, [p["name"] for p in self.doc["pods"]]))
+
+    def check(self, pod, name):
+        for c in self.pod(pod)["checks"]:
+            if c["name"] == name:
+                return c
+        self.fail("no check %s for %s" % (name, pod))
+
+    def test_document(self):
+        self.assertIsNotNone(self.doc, (self.rc, self.err, self.out[:2000]))
+        self.assertEqual(self.doc["kind"], "InterconnectReport")
+        v = self.doc["verdict"]
+        self.assertEqual(self.rc, v["exitCode"], self.err)
+        self.assertIn(v["status"], ("NOT READY", "UNVERIFIED"))
+        names = sorted(p["name"] for p in self.doc["pods"])
+        self.assertEqual(names, sorted([TOOLS, PLAIN, TWO, PENDING]))
+        self.assertEqual(self.pod(TOOLS)["role"], "prefill")
+        self.assertEqual(self.pod(PLAIN)["role"], "decode")
+
+    def test_real_exec_probed(self):
+        for name in (TOOLS, PLAIN, TWO):
+            p = self.pod(name)
+            self.assertTrue(p["probed"], p)
+            self.assertIsNone(p["error"], p)
+            self.assertEqual(p["phase"], "Running")
+        self.assertFalse(self.pod(PENDING)["probed"])
+
+    def test_stub_tools_give_a_real_verdict(self):
+        p = self.pod(TOOLS)
+        self.assertIn(p["verdict"], ("READY", "NOT READY", "UNVERIFIED"))
+        for name in ("ucx-version", "nvlink-links"):
+            self.assertIn(self.check(TOOLS, name)["status"], ("ok", "warn", "fail"), name)
+        oks = [c["name"] for c in p["checks"] if c["status"] == "ok"]
+        self.assertTrue(oks, p)
+
+    def test_toolless_skipped_never_ok(self):
+        for name in NEED_TOOLS:
+            c = self.check(PLAIN, name)
+            self.assertEqual(c["status"], "skipped", c)
+        self.assertNotEqual(self.pod(PLAIN)["verdict"], "READY")
+
+
+# ---------------------------------------------------------------- exec
+class TestExec(unittest.TestCase):
+    def test_streams_and_v4(self):
+        r = di(["sh", "-c", "echo out-1; echo err-1 >&2; echo out-2"])
+        self.assertEqual((r["outcome"], r["exitCode"], r["protocol"], r["httpStatus"]),
+                         ("success", 0, 4, 101), r)
+        self.assertEqual((r["stdout"], r["stderr"]), ("out-1\nout-2\n", "err-1\n"))
+
+    def test_exit_codes(self):
+        r = di(["sh", "-c", "echo before; echo oops >&2; exit 3"])
+        self.assertEqual((r["outcome"], r["exitCode"], r["stdout"], r["stderr"]),
+                         ("exit-code", 3, "before\n", "oops\n"), r)
+        self.assertEqual(di(["sh", "-c", "exit 255"])["exitCode"], 255)
+
+    def test_killed_137(self):
+        r = di(["sh", "-c", "kill -9 $$"])
+        self.assertEqual((r["outcome"], r["exitCode"]), ("exit-code", 137), r)
+
+    def test_missing_executable(self):
+        r = di(["no-such-binary-xyz"])
+        self.assertEqual(r["outcome"], "failed", r)
+        self.assertIn("executable file not found", r["message"], r)
+        self.assertEqual(r["httpStatus"], 101)
+
+    def test_large_output(self):
+        n = 1000000
+        r = di(["sh", "-c", "head -c %d /dev/zero | tr '\\0' x" % n])
+        self.assertEqual((r["outcome"], r["stdoutBytes"]), ("success", n), r["message"])
+        self.assertEqual(r["stdout"], "x" * n)
+
+    def test_two_containers(self):
+        r = di(["cat", "/proc/1/cmdline"], pod=TWO, container="sidecar")
+        self.assertEqual(r["outcome"], "success", r)
+        r = di(["true"], pod=TWO)
+        self.assertEqual((r["outcome"], r["httpStatus"]), ("error", 400), r)
+
+    def test_missing_container(self):
+        r = di(["true"], container="nope")
+        self.assertEqual((r["outcome"], r["httpStatus"]), ("error", 400), r)
+        self.assertIn("container nope is not valid for pod %s" % TOOLS, r["message"])
+
+    def test_missing_pod(self):
+        r = di(["true"], pod="no-such-pod")
+        self.assertEqual((r["outcome"], r["httpStatus"]), ("error", 404), r)
+        self.assertIn('pods "no-such-pod" not found', r["message"])
+
+    def test_auth_forms_exec(self):
+        for ctx in ("admin-cert", "admin-certdata", "exec-token", "exec-tokenfile", "exec-plugin"):
+            r = di(["echo", "hi"], context=ctx)
+            self.assertEqual((r["outcome"], r["stdout"]), ("success", "hi\n"), (ctx, r))
+
+    def test_bad_token_401(self):
+        r = di(["true"], context="bad-token")
+        self.assertEqual((r["outcome"], r["httpStatus"]), ("error", 401), r)
+
+    def test_no_exec_right_403(self):
+        r = di(["true"], context="list-only")
+        self.assertEqual((r["outcome"], r["httpStatus"]), ("error", 403), r)
+        self.assertIn("pods/exec", r["message"])
+        rc, out, err = plugin("check", "-n", NS, context="list-only")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("pods/exec", out + err)
+
+    def test_create_only_403(self):
+        # A WebSocket exec is a GET: v1.20 checks "get" on pods/exec.
+        r = di(["true"], context="create-only")
+        self.assertEqual((r["outcome"], r["httpStatus"]), ("error", 403), r)
+        self.assertIn("cannot get resource", r["message"])
+
+
+# ------------------------------------------------- test cluster vs real
+def norm(b):
+    """Bodies with names and users replaced, for comparing the two servers."""
+    s = b.decode(errors="replace") if isinstance(b, bytes) else b
+    for a, z in ((TOOLS, "POD"), ("qwen-prefill-0", "POD"), (NS, "NS"), ("demo", "NS"),
+                 ('"di-list"', '"USER"'), ('"viewer"', '"USER"')):
+        s = s.replace(a, z)
+    return s
+
+
+class TestCompare(unittest.TestCase):
+    """Same raw requests to the real server and to `fakecluster --mode v4`."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.real = Real()
+        cls.fake = fc.Cluster("basic.yaml", mode="v4")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.fake.stop()
+        cls.fake.cleanup()
+        if DIFFS:
+            sys.stderr.write("\n--- differences: test cluster (v4 mode) vs real v1.20.2 ---\n")
+            for d in DIFFS:
+                sys.stderr.write("  " + d + "\n")
+
+    def both(self, argv, **kw):
+        user = kw.pop("user", "admin")
+        out = []
+        for c, ns, pod in ((self.real, NS, TOOLS), (self.fake, "demo", "qwen-prefill-0")):
+            p = fc.exec_path(ns, pod, argv, container=kw.get("container"),
+                             stdout=kw.get("stdout", True), stderr=kw.get("stderr", True))
+            if kw.get("pod") is not None:
+                p = p.replace("/pods/%s/" % pod, "/pods/%s/" % kw["pod"])
+            out.append(fc.ws_exec(c, p, protocols=kw.get("protocols", "v5.channel.k8s.io,v4.channel.k8s.io"),
+                                  token=user))
+        return out
+
+    def same(self, what, real, fake):
+        if real != fake:
+            DIFFS.append("%s: real %r, test cluster %r" % (what, real, fake))
+        self.assertEqual(real, fake, what)
+
+    def test_protocol_and_first_frame(self):
+        r, f = self.both(["sh", "-c", "echo hi"])
+        self.same("101 protocol", r.response.header("Sec-WebSocket-Protocol"),
+                  f.response.header("Sec-WebSocket-Protocol"))
+        self.assertEqual(r.response.header("Sec-WebSocket-Protocol"), "v4.channel.k8s.io")
+        self.same("first frame", r.frames[0].payload, f.frames[0].payload)
+        self.same("close frame", r.frames[-1].opcode == 8 and r.frames[-1].payload[:2],
+                  f.frames[-1].opcode == 8 and f.frames[-1].payload[:2])
+
+    def test_status_exit_3(self):
+        r, f = self.both(["sh", "-c", "exit 3"])
+        self.same("status exit 3", norm(fc.decode_exec(r)[3]), norm(fc.decode_exec(f)[3]))
+
+    def test_status_success(self):
+        r, f = self.both(["true"])
+        self.same("status success", fc.decode_exec(r)[3], fc.decode_exec(f)[3])
+
+    def test_status_missing_executable(self):
+        r, f = self.both(["no-such-binary-xyz"])
+        sr = json.loads(fc.decode_exec(r)[3])
+        sf = json.loads(fc.decode_exec(f)[3])
+        self.same("InternalError reason/code", (sr.get("reason"), sr.get("code")),
+                  (sf.get("reason"), sf.get("code")))
+        if sr != sf:
+            DIFFS.append("InternalError message (informational): real %r, test cluster %r"
+                         % (sr.get("message"), sf.get("message")))
+
+    def test_status_killed(self):
+        r, f = self.both(["sh", "-c", "kill -9 $$"])
+        self.same("status killed", norm(fc.decode_exec(r)[3]), norm(fc.decode_exec(f)[3]))
+
+    def test_frame_sizes(self):
+        r, f = self.both(["sh", "-c", "head -c 70000 /dev/zero | tr '\\0' x"])
+        def sizes(x):
+            return [len(fr.payload) for fr in x.frames if fr.opcode == 2 and fr.payload[:1] == b"\x01"]
+        self.same("70000-byte stdout: max frame", max(sizes(r)), max(sizes(f)))
+        self.assertEqual(sum(sizes(r)) - len(sizes(r)), 70000)
+
+    def test_v5_only_bare_403(self):
+        r, f = self.both(["true"], protocols="v5.channel.k8s.io")
+        self.same("v5-only status", r.response.status, f.response.status)
+        self.same("v5-only body", r.response.body, f.response.body)
+        self.same("v5-only Connection", r.response.header("Connection"), f.response.header("Connection"))
+
+    def test_missing_container_400(self):
+        r, f = self.both(["true"], container="nope")
+        self.same("missing container status", r.response.status, f.response.status)
+        self.same("missing container body", norm(r.response.body), norm(f.response.body))
+
+    def test_missing_pod_404(self):
+        r, f = self.both(["true"], pod="no-such-pod")
+        self.same("missing pod status", r.response.status, f.response.status)
+        self.same("missing pod body", norm(r.response.body), norm(f.response.body))
+
+    def test_forbidden_403(self):
+        r, f = self.both(["true"], user="viewer")
+        self.same("no exec right status", r.response.status, f.response.status)
+        self.same("no exec right body", norm(r.response.body), norm(f.response.body))
+
+    def test_bad_token_401(self):
+        r, f = self.both(["true"], user="not-a-valid-token")
+        self.same("bad token status", r.response.status, f.response.status)
+        self.same("bad token body", r.response.body, f.response.body)
+
+    def test_no_streams_400(self):
+        r, f = self.both(["true"], stdout=False, stderr=False)
+        self.same("no streams status", r.response.status, f.response.status)
+        self.same("no streams body", r.response.body, f.response.body)
+        self.same("no streams content-type", r.response.header("Content-Type"),
+                  f.response.header("Content-Type"))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -106,6 +106,13 @@ uninstall:
 demo: $(PROG)
 	sh tests/tools/demo.sh
 
+# End to end on a real single-node Kubernetes v1.20.2 (tests/realcluster/):
+# up, the tests, down (always).  Root; the first run on a machine builds
+# kube-apiserver and kubelet from Debian's source package (~10 min).
+.PHONY: test-real
+test-real: $(PROG) $(BUILD)/tools/di_exec
+	sh tests/realcluster/run.sh $(BUILD)
+
 clean:
 	rm -rf build $(PROG)
 

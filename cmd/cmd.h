@@ -72,6 +72,12 @@ int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);
+int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv);
+/* Run as kubectl_complete-dynamo_interconnect, or `__complete ...` (the
+ * scripts `completion` prints): print candidates for the words typed. */
+int cmd_complete_requested(int argc, char **argv);
+int cmd_complete(struct cmd_ctx *ctx, const struct subcommand *cmds, size_t n,
+		 int argc, char **argv);
 int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_node(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv);

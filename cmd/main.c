@@ -12,6 +12,7 @@
 static const struct subcommand commands[] = {
 	{ "check", "Probe every Dynamo worker pod and judge the KV-transfer fast path", cmd_check },
 	{ "env", "Show the transport variables of a recipe and what they risk", cmd_env },
+	{ "completion", "Print a shell completion script (bash, zsh, fish)", cmd_completion },
 	{ "nixl", "Show a worker's NIXL install and the next pairwise transfer test", cmd_nixl },
 	{ "node", "Run the checks for one pod, or for this machine", cmd_node },
 	{ "pods", "List the Dynamo worker pods that check would probe", cmd_pods },
@@ -95,7 +96,10 @@ int main(int argc, char **argv)
 	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.usage_name = usage_name(argc > 0 ? argv[0] : "kubectl-dynamo_interconnect");
-	rc = dispatch(&ctx, argc, argv);
+	if (cmd_complete_requested(argc, argv))
+		rc = cmd_complete(&ctx, commands, NCOMMANDS, argc, argv);
+	else
+		rc = dispatch(&ctx, argc, argv);
 	curl_global_cleanup();
 	return rc;
 }

@@ -1,0 +1,378 @@
+/* Shell completion: the kubectl_complete-dynamo_interconnect helper that
+ * kubectl runs (kubectl conventions §2), `__complete` for the scripts, and
+ * `completion bash|zsh|fish`, which prints those scripts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "complete/complete.h"
+#include "kube/auth.h"
+#include "kube/kubeconfig_model.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+#define HELPER_NAME "kubectl_complete-dynamo_interconnect"
+/* Completion runs while the user waits at the prompt. */
+#define LOOKUP_TIMEOUT_MS 2000
+
+static const char script_bash[] =
+	"# bash completion for kubectl-dynamo_interconnect run directly.\n"
+	"# Through kubectl, kubectl's own completion calls kubectl_complete-dynamo_interconnect.\n"
+	"_kubectl_dynamo_interconnect() {\n"
+	"\tlocal line=${COMP_LINE:0:COMP_POINT} out directive=0 cand cur\n"
+	"\tlocal -a words\n"
+	"\tread -ra words <<<\"$line\"\n"
+	"\t[[ $line == *[[:space:]] || ${#words[@]} -eq 0 ]] && words+=(\"\")\n"
+	"\tcur=${words[${#words[@]}-1]}\n"
+	"\tout=$(\"${words[0]}\" __complete \"${words[@]:1}\" 2>/dev/null) || return 0\n"
+	"\tCOMPREPLY=()\n"
+	"\twhile IFS= read -r cand; do\n"
+	"\t\t[[ -z $cand ]] && continue\n"
+	"\t\tif [[ $cand == :* ]]; then directive=${cand#:}; continue; fi\n"
+	"\t\tcand=${cand%%$'\\t'*}\n"
+	"\t\t# bash splits words at '=' (COMP_WORDBREAKS): offer only what follows it.\n"
+	"\t\t[[ $cur == *=* && $COMP_WORDBREAKS == *=* ]] && cand=${cand#\"${cur%%=*}=\"}\n"
+	"\t\tCOMPREPLY+=(\"$cand\")\n"
+	"\tdone <<<\"$out\"\n"
+	"\t((directive & 2)) && compopt -o nospace 2>/dev/null\n"
+	"\t((${#COMPREPLY[@]} == 0 && !(directive & 4))) && compopt -o default 2>/dev/null\n"
+	"\treturn 0\n"
+	"}\n"
+	"complete -F _kubectl_dynamo_interconnect kubectl-dynamo_interconnect\n";
+
+static const char script_zsh[] =
+	"#compdef kubectl-dynamo_interconnect\n"
+	"# zsh completion for kubectl-dynamo_interconnect run directly.\n"
+	"_kubectl_dynamo_interconnect() {\n"
+	"\tlocal out directive=0 line\n"
+	"\tlocal -a cands lines\n"
+	"\tout=$(${words[1]} __complete \"${(@)words[2,CURRENT]}\" 2>/dev/null) || return 1\n"
+	"\tlines=(\"${(@f)out}\")\n"
+	"\tfor line in \"${lines[@]}\"; do\n"
+	"\t\t[[ -z $line ]] && continue\n"
+	"\t\tif [[ $line == :* ]]; then directive=${line#:}; continue; fi\n"
+	"\t\t# _describe reads \"value:description\"; a colon in a value is escaped.\n"
+	"\t\tif [[ $line == *$'\\t'* ]]; then\n"
+	"\t\t\tcands+=(\"${${line%%$'\\t'*}//:/\\\\:}:${line#*$'\\t'}\")\n"
+	"\t\telse\n"
+	"\t\t\tcands+=(\"${line//:/\\\\:}\")\n"
+	"\t\tfi\n"
+	"\tdone\n"
+	"\tif (( ${#cands} )); then\n"
+	"\t\t_describe -V completions cands\n"
+	"\telif (( !(directive & 4) )); then\n"
+	"\t\t_files\n"
+	"\tfi\n"
+	"}\n"
+	"compdef _kubectl_dynamo_interconnect kubectl-dynamo_interconnect\n";
+
+static const char script_fish[] =
+	"# fish completion for kubectl-dynamo_interconnect run directly.\n"
+	"function __kubectl_dynamo_interconnect_complete\n"
+	"\tset -l args (commandline -opc) (commandline -ct)\n"
+	"\t$args[1] __complete $args[2..-1] 2>/dev/null | string match -v -r '^:'\n"
+	"end\n"
+	"complete -c kubectl-dynamo_interconnect -f -a '(__kubectl_dynamo_interconnect_complete)'\n";
+
+static const char *const help[] = {
+	"Print a shell completion script for kubectl-dynamo_interconnect run directly.",
+	"",
+	"Through kubectl, completion comes from the kubectl_complete-dynamo_interconnect",
+	"helper installed beside the plugin: nothing to source.",
+	"",
+	"Examples:",
+	"  # bash, this shell",
+	"  source <(kubectl-dynamo_interconnect completion bash)",
+	"",
+	"  # zsh, every shell",
+	"  kubectl-dynamo_interconnect completion zsh > \"${fpath[1]}/_kubectl-dynamo_interconnect\"",
+	"",
+	"  # fish",
+	"  kubectl-dynamo_interconnect completion fish > ~/.config/fish/completions/kubectl-dynamo_interconnect.fish",
+	NULL,
+};
+
+static const char *const shells[] = { "bash", "zsh", "fish", NULL };
+
+/* What -h cannot tell: -o values and positional arguments. */
+struct sub_extra {
+	const char *name;
+	const char *outputs;
+	const char *const *args;
+};
+
+static const struct sub_extra extras[] = {
+	{ "check", "wide,json,yaml", NULL },
+	{ "node", "json,yaml", NULL },
+	{ "pods", "wide", NULL },
+	{ "completion", NULL, shells },
+};
+
+int cmd_complete_requested(int argc, char **argv)
+{
+	const char *base;
+
+	if (argc < 1)
+		return 0;
+	base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	if (!strcmp(base, HELPER_NAME))
+		return 1;
+	return argc > 1 && !strcmp(argv[1], "__complete");
+}
+
+/* The flags a subcommand takes, read from its own -h: the tables are
+ * private to each command, and this way completion cannot drift from them. */
+static struct opt *flags_of(struct cmd_ctx *ctx, const struct subcommand *cmd)
+{
+	char h[] = "-h", *argv[2] = { h, NULL };
+	FILE *tmp = tmpfile();
+	struct buf text;
+	struct opt *opts;
+	char chunk[4096];
+	size_t got;
+	int saved;
+
+	if (!tmp)
+		return NULL;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	cmd->run(ctx, 1, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	buf_init(&text, 1 << 20);
+	while ((got = fread(chunk, 1, sizeof(chunk), tmp)) > 0)
+		buf_append(&text, chunk, got);
+	fclose(tmp);
+	opts = complete_opts_from_help(buf_str(&text));
+	buf_release(&text);
+	return opts;
+}
+
+/* The table for complete_plan(); only the subcommand being completed
+ * (words[0]) gets its flags, since -h costs a run of its parser. */
+static struct complete_sub *make_subs(struct cmd_ctx *ctx, const struct subcommand *cmds,
+				      size_t n, int nwords, char **words)
+{
+	struct complete_sub *subs = xcalloc(n, sizeof(*subs));
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		subs[i].name = cmds[i].name;
+		subs[i].summary = cmds[i].summary;
+		if (nwords > 1 && !strcmp(words[0], cmds[i].name))
+			subs[i].opts = flags_of(ctx, &cmds[i]);
+		for (j = 0; j < sizeof(extras) / sizeof(extras[0]); j++)
+			if (!strcmp(extras[j].name, cmds[i].name)) {
+				subs[i].outputs = extras[j].outputs;
+				subs[i].args = extras[j].args;
+			}
+	}
+	return subs;
+}
+
+static void free_subs(struct complete_sub *subs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		complete_free_opts((struct opt *)subs[i].opts);
+	free(subs);
+}
+
+static const char *word_flag(int nwords, char **words, const char *name)
+{
+	const struct opt *o;
+
+	for (o = cmd_global_opts; o->name; o++)
+		if (!strcmp(o->name, name))
+			return complete_flag_value(nwords, words, o);
+	return NULL;
+}
+
+/* The connection flags typed so far, as the command would read them. */
+static void typed_overrides(int nwords, char **words, struct kube_overrides *ov)
+{
+	const char *insecure = word_flag(nwords, words, "insecure-skip-tls-verify");
+
+	memset(ov, 0, sizeof(*ov));
+	ov->insecure_skip_tls_verify = insecure ? strcmp(insecure, "false") != 0 : -1;
+	ov->kubeconfig = word_flag(nwords, words, "kubeconfig");
+	ov->context = word_flag(nwords, words, "context");
+	ov->cluster = word_flag(nwords, words, "cluster");
+	ov->user = word_flag(nwords, words, "user");
+	ov->namespace = word_flag(nwords, words, "namespace");
+	ov->server = word_flag(nwords, words, "server");
+	ov->token = word_flag(nwords, words, "token");
+	ov->certificate_authority = word_flag(nwords, words, "certificate-authority");
+	ov->client_certificate = word_flag(nwords, words, "client-certificate");
+	ov->client_key = word_flag(nwords, words, "client-key");
+	ov->tls_server_name = word_flag(nwords, words, "tls-server-name");
+	ov->request_timeout_ms = LOOKUP_TIMEOUT_MS;
+}
+
+static int all_namespaces(int nwords, char **words)
+{
+	int i;
+
+	for (i = 0; i < nwords - 1; i++)
+		if (!strcmp(words[i], "-A") || !strcmp(words[i], "--all-namespaces") ||
+		    !strcmp(words[i], "--all-namespaces=true"))
+			return 1;
+	return 0;
+}
+
+static char *pods_path(const struct kube_config *cfg, int all_ns)
+{
+	char *ns, *path;
+	size_t len;
+
+	if (all_ns)
+		return xstrdup("/api/v1/pods");
+	ns = http_escape(cfg->namespace);
+	len = strlen(ns) + 32;
+	path = xcalloc(1, len);
+	snprintf(path, len, "/api/v1/namespaces/%s/pods", ns);
+	free(ns);
+	return path;
+}
+
+/* Namespaces or pods from the API server; silent on any failure. */
+static void lookup_api(struct complete_result *res, int nwords, char **words)
+{
+	struct kube_overrides ov;
+	struct kube_config cfg;
+	struct http_client *c;
+	struct http_response r;
+	struct err e;
+	char *path;
+
+	typed_overrides(nwords, words, &ov);
+	err_clear(&e);
+	if (kubeconfig_load(&ov, &cfg, &e) < 0)
+		return;
+	if (auth_prepare(&cfg, &e) < 0) {
+		kubeconfig_release(&cfg);
+		return;
+	}
+	c = http_client_new(&cfg);
+	path = res->lookup == LOOKUP_PODS ? pods_path(&cfg, all_namespaces(nwords, words))
+					  : xstrdup("/api/v1/namespaces");
+	memset(&r, 0, sizeof(r));
+	if (http_get(c, path, &r, &e) == 0) {
+		if (res->lookup == LOOKUP_PODS)
+			complete_add_pods_json(res, buf_str(&r.body));
+		else
+			complete_add_names_json(res, buf_str(&r.body));
+	}
+	http_response_release(&r);
+	free(path);
+	cmd_disconnect(&cfg, c);
+}
+
+static int seen(const struct complete_result *res, size_t upto, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < upto; i++)
+		if (!strcmp(res->items[i], name))
+			return 1;
+	return 0;
+}
+
+static void add_unique(struct complete_result *res, const char *name)
+{
+	size_t before = res->n;
+
+	complete_add(res, name, NULL);
+	if (res->n > before && seen(res, before, res->items[before])) {
+		free(res->items[before]);
+		res->n = before;
+	}
+}
+
+/* Contexts, clusters or users: names across the kubeconfig files. */
+static void lookup_kubeconfig(struct complete_result *res, int nwords, char **words)
+{
+	struct kube_overrides ov;
+	struct kc_set set;
+	struct err e;
+	size_t i, j;
+
+	typed_overrides(nwords, words, &ov);
+	memset(&set, 0, sizeof(set));
+	err_clear(&e);
+	if (kc_set_load(&ov, &set, &e) < 0)
+		return;
+	for (i = 0; i < set.n; i++) {
+		const struct kc_file *f = &set.files[i];
+		if (res->lookup == LOOKUP_CONTEXTS)
+			for (j = 0; j < f->n_contexts; j++)
+				add_unique(res, f->contexts[j].name);
+		else if (res->lookup == LOOKUP_CLUSTERS)
+			for (j = 0; j < f->n_clusters; j++)
+				add_unique(res, f->clusters[j].name);
+		else
+			for (j = 0; j < f->n_users; j++)
+				add_unique(res, f->users[j].name);
+	}
+	kc_set_release(&set);
+}
+
+int cmd_complete(struct cmd_ctx *ctx, const struct subcommand *cmds, size_t n,
+		 int argc, char **argv)
+{
+	struct complete_sub *subs;
+	struct complete_result res;
+	/* The helper gets the words after the program name; __complete after itself. */
+	int skip = argc > 1 && !strcmp(argv[1], "__complete") ? 2 : 1;
+	char *empty[1] = { "" };
+	int nwords = argc - skip;
+	char **words = nwords > 0 ? argv + skip : empty;
+	size_t i;
+
+	if (nwords < 1)
+		nwords = 1;
+	subs = make_subs(ctx, cmds, n, nwords, words);
+	complete_plan(nwords, words, subs, n, cmd_global_opts, &res);
+	if (res.lookup == LOOKUP_NAMESPACES || res.lookup == LOOKUP_PODS)
+		lookup_api(&res, nwords, words);
+	else if (res.lookup != LOOKUP_NONE)
+		lookup_kubeconfig(&res, nwords, words);
+	for (i = 0; i < res.n; i++)
+		printf("%s\n", res.items[i]);
+	printf(":%d\n", res.directive);
+	complete_release(&res);
+	free_subs(subs, n);
+	return 0;
+}
+
+int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	const char *script = NULL;
+	int npos, rc;
+
+	rc = cmd_parse(ctx, "completion", NULL, help, argc, argv, pos, &npos);
+	if (rc == 0 && npos == 1)
+		script = !strcmp(pos[0], "bash") ? script_bash : !strcmp(pos[0], "zsh") ?
+			 script_zsh : !strcmp(pos[0], "fish") ? script_fish : NULL;
+	if (rc == 0 && !script) {
+		if (npos == 1)
+			fprintf(stderr, "error: unsupported shell \"%s\": must be bash, zsh or fish\n", pos[0]);
+		else
+			fprintf(stderr, "error: exactly one argument is required: bash, zsh or fish\n");
+		fprintf(stderr, "See '%s completion -h' for help and examples\n", ctx->usage_name);
+		rc = EXIT_ERROR;
+	}
+	free(pos);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	fputs(script, stdout);
+	return 0;
+}

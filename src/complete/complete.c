@@ -1,0 +1,370 @@
+/* Completion candidates: see complete.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "complete.h"
+#include "kube/pods.h"
+#include "util/xalloc.h"
+
+static const char *const color_values[] = { "auto", "always", "never", NULL };
+
+/* Flags whose value is a file: leave completion to the shell. */
+static const char *const file_flags[] = {
+	"kubeconfig", "certificate-authority", "client-certificate", "client-key", NULL,
+};
+
+static int in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return 1;
+	return 0;
+}
+
+static int takes_value(const struct opt *o)
+{
+	return o->type == OPT_STRING || o->type == OPT_INT;
+}
+
+void complete_add(struct complete_result *res, const char *value, const char *desc)
+{
+	const char *pre = res->emit_prefix ? res->emit_prefix : "";
+	const char *match = res->match ? res->match : "";
+	size_t len;
+	char *s;
+
+	if (strncmp(value, match, strlen(match)))
+		return;
+	len = strlen(pre) + strlen(value) + (desc ? strlen(desc) + 1 : 0) + 1;
+	s = xcalloc(1, len);
+	snprintf(s, len, "%s%s%s%s", pre, value, desc ? "\t" : "", desc ? desc : "");
+	if (res->n == res->cap) {
+		res->cap = res->cap ? res->cap * 2 : 16;
+		res->items = xrealloc(res->items, res->cap * sizeof(*res->items));
+	}
+	res->items[res->n++] = s;
+}
+
+void complete_release(struct complete_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->n; i++)
+		free(res->items[i]);
+	free(res->items);
+	free(res->emit_prefix);
+	memset(res, 0, sizeof(*res));
+}
+
+/* The flag a word names: "--name", "--name=...", "-x", "-x..." . */
+static const struct opt *find_flag(const struct opt *const *tables, const char *w)
+{
+	const struct opt *o;
+	size_t n;
+
+	if (w[0] != '-' || !w[1])
+		return NULL;
+	for (; *tables; tables++)
+		for (o = *tables; o->name; o++) {
+			if (w[1] == '-') {
+				n = strlen(o->name);
+				if (!strncmp(w + 2, o->name, n) && (!w[2 + n] || w[2 + n] == '='))
+					return o;
+			} else if (o->shorthand && w[1] == o->shorthand) {
+				return o;
+			}
+		}
+	return NULL;
+}
+
+const char *complete_flag_value(int nwords, char *const *words, const struct opt *flag)
+{
+	const struct opt one[2] = { *flag, OPT_TABLE_END };
+	const struct opt *tables[2] = { one, NULL };
+	const char *val = NULL, *w;
+	int i;
+
+	for (i = 0; i < nwords - 1; i++) {
+		w = words[i];
+		if (!strcmp(w, "--"))
+			break;
+		if (!find_flag(tables, w))
+			continue;
+		if (w[1] == '-')
+			w = strchr(w, '=');
+		else
+			w = w[2] ? w + 2 + (w[2] == '=') : NULL;
+		if (w) {
+			val = w + (*w == '=');
+		} else if (i + 1 < nwords - 1) {
+			val = words[++i];
+		}
+	}
+	return val;
+}
+
+static void add_flags(struct complete_result *res, const struct opt *const *tables,
+		      const char *cur)
+{
+	const struct opt *o;
+	char name[128];
+
+	for (; *tables; tables++)
+		for (o = *tables; o->name; o++) {
+			snprintf(name, sizeof(name), "--%s", o->name);
+			complete_add(res, name, o->help);
+			/* Cobra offers shorthands only for a lone "-". */
+			if (o->shorthand && !strcmp(cur, "-")) {
+				snprintf(name, sizeof(name), "-%c", o->shorthand);
+				complete_add(res, name, o->help);
+			}
+		}
+}
+
+static void add_csv(struct complete_result *res, const char *csv)
+{
+	char *copy = xstrdup(csv), *save = NULL, *tok;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		complete_add(res, tok, NULL);
+	free(copy);
+}
+
+static void plan_value(struct complete_result *res, const struct opt *o,
+		       const struct complete_sub *sub)
+{
+	size_t i;
+
+	if (!strcmp(o->name, "output") && sub->outputs)
+		add_csv(res, sub->outputs);
+	else if (!strcmp(o->name, "color"))
+		for (i = 0; color_values[i]; i++)
+			complete_add(res, color_values[i], NULL);
+	else if (!strcmp(o->name, "namespace"))
+		res->lookup = LOOKUP_NAMESPACES;
+	else if (!strcmp(o->name, "context"))
+		res->lookup = LOOKUP_CONTEXTS;
+	else if (!strcmp(o->name, "cluster"))
+		res->lookup = LOOKUP_CLUSTERS;
+	else if (!strcmp(o->name, "user"))
+		res->lookup = LOOKUP_USERS;
+	else if (!strcmp(o->name, "pod")) {
+		res->lookup = LOOKUP_PODS;
+		res->directive |= COMPLETE_KEEPORDER;  /* workers first */
+	} else if (in_list(file_flags, o->name))
+		res->directive = 0;
+}
+
+/* The word being completed is "--flag=..." or follows a flag that takes a
+ * value: complete that value.  1 when it did. */
+static int plan_flag_value(struct complete_result *res, const struct opt *const *tables,
+			   const struct complete_sub *sub, const char *prev, const char *cur)
+{
+	const struct opt *o;
+	const char *eq;
+
+	if (cur[0] == '-' && cur[1] == '-' && (eq = strchr(cur, '=')) &&
+	    (o = find_flag(tables, cur)) && takes_value(o)) {
+		res->emit_prefix = xcalloc(1, (size_t)(eq - cur) + 2);
+		memcpy(res->emit_prefix, cur, (size_t)(eq - cur) + 1);
+		res->match = eq + 1;
+		plan_value(res, o, sub);
+		return 1;
+	}
+	if (!prev || !(o = find_flag(tables, prev)) || !takes_value(o))
+		return 0;
+	/* "--name" or "-x" alone: the value is the next word. */
+	if (prev[1] == '-' ? strchr(prev, '=') != NULL : prev[2] != '\0')
+		return 0;
+	res->match = cur;
+	plan_value(res, o, sub);
+	return 1;
+}
+
+static const struct complete_sub *find_sub(const struct complete_sub *subs, size_t n,
+					   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(subs[i].name, name))
+			return &subs[i];
+	return NULL;
+}
+
+static int after_dashdash(int nwords, char *const *words)
+{
+	int i;
+
+	for (i = 1; i < nwords - 1; i++)
+		if (!strcmp(words[i], "--"))
+			return 1;
+	return 0;
+}
+
+void complete_plan(int nwords, char *const *words, const struct complete_sub *subs,
+		   size_t nsubs, const struct opt *globals, struct complete_result *res)
+{
+	const char *cur = nwords > 0 ? words[nwords - 1] : "";
+	const struct opt *tables[3] = { globals, NULL, NULL };
+	const struct complete_sub *sub;
+	size_t i;
+
+	memset(res, 0, sizeof(*res));
+	res->directive = COMPLETE_NOFILE;
+	res->match = cur;
+	if (nwords <= 1) {
+		/* The subcommand comes first: kubectl passes args as typed. */
+		if (cur[0] == '-')
+			add_flags(res, tables, cur);
+		else
+			for (i = 0; i < nsubs; i++)
+				complete_add(res, subs[i].name, subs[i].summary);
+		return;
+	}
+	sub = find_sub(subs, nsubs, words[0]);
+	if (!sub)
+		return;
+	if (sub->opts)
+		tables[0] = sub->opts;
+	if (after_dashdash(nwords, words))
+		return;
+	if (plan_flag_value(res, tables, sub, nwords > 2 ? words[nwords - 2] : NULL, cur))
+		return;
+	if (cur[0] == '-')
+		add_flags(res, tables, cur);
+	else if (sub->args)
+		for (i = 0; sub->args[i]; i++)
+			complete_add(res, sub->args[i], NULL);
+}
+
+static const char *json_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static const cJSON *list_items(const cJSON *doc)
+{
+	const cJSON *items = cJSON_GetObjectItemCaseSensitive(doc, "items");
+
+	return cJSON_IsArray(items) ? items : NULL;
+}
+
+int complete_add_names_json(struct complete_result *res, const char *json)
+{
+	cJSON *doc = cJSON_Parse(json);
+	const cJSON *it;
+	const char *name;
+
+	if (!doc || !list_items(doc)) {
+		cJSON_Delete(doc);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, list_items(doc)) {
+		name = json_str(cJSON_GetObjectItemCaseSensitive(it, "metadata"), "name");
+		if (name)
+			complete_add(res, name, NULL);
+	}
+	cJSON_Delete(doc);
+	return 0;
+}
+
+/* The pod's Dynamo worker role, or NULL for any other pod. */
+static const char *worker_role(const cJSON *pod)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(pod, "metadata");
+	const cJSON *labels = cJSON_GetObjectItemCaseSensitive(meta, "labels");
+	const char *role = pods_role(json_str(labels, "nvidia.com/dynamo-component-type"),
+				     json_str(labels, "nvidia.com/dynamo-sub-component-type"));
+
+	return role && *role ? role : NULL;
+}
+
+int complete_add_pods_json(struct complete_result *res, const char *json)
+{
+	cJSON *doc = cJSON_Parse(json);
+	const cJSON *it;
+	const char *name, *role;
+	int pass;
+
+	if (!doc || !list_items(doc)) {
+		cJSON_Delete(doc);
+		return -1;
+	}
+	for (pass = 0; pass < 2; pass++)
+		cJSON_ArrayForEach(it, list_items(doc)) {
+			name = json_str(cJSON_GetObjectItemCaseSensitive(it, "metadata"), "name");
+			role = worker_role(it);
+			if (name && (pass == 0) == (role != NULL))
+				complete_add(res, name, role ? role : NULL);
+		}
+	cJSON_Delete(doc);
+	return 0;
+}
+
+/* One "    -n, --namespace=NS    help" line; 0 when it is not a flag. */
+static int parse_help_line(const char *line, struct opt *o)
+{
+	const char *p = line, *name, *end;
+
+	while (*p == ' ')
+		p++;
+	memset(o, 0, sizeof(*o));
+	if (p[0] == '-' && p[1] != '-' && p[1] && p[2] == ',') {
+		o->shorthand = p[1];
+		p += 3;
+		while (*p == ' ')
+			p++;
+	}
+	if (strncmp(p, "--", 2))
+		return 0;
+	name = p + 2;
+	end = name + strcspn(name, "= ");
+	o->name = xcalloc(1, (size_t)(end - name) + 1);
+	memcpy((char *)o->name, name, (size_t)(end - name));
+	o->type = *end == '=' ? OPT_STRING : OPT_BOOL;
+	end += strcspn(end, " ");
+	while (*end == ' ')
+		end++;
+	o->help = xstrdup(end);
+	return 1;
+}
+
+struct opt *complete_opts_from_help(const char *help)
+{
+	const char *p = strstr(help, "\nOptions:\n");
+	struct opt *opts = xcalloc(1, sizeof(*opts));
+	size_t n = 0;
+	char line[512];
+
+	if (!p)
+		return opts;
+	p = strchr(p + 1, '\n') + 1;   /* the line after "Options:" */
+	while (*p && *p != '\n') {      /* a blank line ends the list */
+		size_t len = strcspn(p, "\n");
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		opts = xrealloc(opts, (n + 2) * sizeof(*opts));
+		if (parse_help_line(line, &opts[n]))
+			n++;
+		p += len + (p[len] == '\n');
+	}
+	memset(&opts[n], 0, sizeof(*opts));
+	opts[n].type = OPT_END;
+	return opts;
+}
+
+void complete_free_opts(struct opt *opts)
+{
+	struct opt *o;
+
+	for (o = opts; o && o->name; o++) {
+		free((char *)o->name);
+		free((char *)o->help);
+	}
+	free(opts);
+}

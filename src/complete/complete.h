@@ -1,0 +1,85 @@
+/* Shell completion candidates, kubectl's plugin protocol (kubectl
+ * conventions §2): the words typed so far in, candidates ("value" or
+ * "value<TAB>description") and a Cobra ShellCompDirective out.
+ *
+ * Static answers (subcommands, flags, -o formats, --color) come from
+ * complete_plan() alone.  Answers that need the cluster or the kubeconfig
+ * (namespaces, contexts, pods) are named in res->lookup; the caller fetches
+ * them and hands the raw material to complete_add_*(), which filter, order
+ * and format.  Nothing here prints.
+ */
+#ifndef COMPLETE_COMPLETE_H
+#define COMPLETE_COMPLETE_H
+
+#include <stddef.h>
+
+#include "../util/opts.h"
+
+/* Cobra ShellCompDirective bits. */
+enum {
+	COMPLETE_ERROR = 1,
+	COMPLETE_NOSPACE = 2,
+	COMPLETE_NOFILE = 4,
+	COMPLETE_KEEPORDER = 32,
+};
+
+/* What the caller must look up to finish the answer. */
+enum complete_lookup {
+	LOOKUP_NONE = 0,
+	LOOKUP_NAMESPACES,
+	LOOKUP_CONTEXTS,
+	LOOKUP_CLUSTERS,
+	LOOKUP_USERS,
+	LOOKUP_PODS,
+};
+
+struct complete_sub {
+	const char *name;
+	const char *summary;
+	const struct opt *opts;     /* all its flags; NULL: the globals */
+	const char *outputs;        /* -o values, "json,yaml"; NULL: none */
+	const char *const *args;    /* positional values (NULL-terminated) or NULL */
+};
+
+struct complete_result {
+	char **items;               /* "value" or "value\tdescription" */
+	size_t n, cap;
+	int directive;
+	enum complete_lookup lookup;
+	const char *match;          /* prefix the looked-up values must have */
+	char *emit_prefix;          /* prepended to each value ("--namespace=") */
+};
+
+/* Fills res from the words (the plugin's arguments, the word being
+ * completed last, "" after a space).  globals: the flags every subcommand
+ * takes.  Release res with complete_release(). */
+void complete_plan(int nwords, char *const *words,
+		   const struct complete_sub *subs, size_t nsubs,
+		   const struct opt *globals, struct complete_result *res);
+void complete_release(struct complete_result *res);
+
+/* The value the words give a flag (its last occurrence, any spelling:
+ * --name V, --name=V, -x V, -xV, -x=V), or NULL. The current (last) word is
+ * not looked at: it is still being typed. */
+const char *complete_flag_value(int nwords, char *const *words,
+				const struct opt *flag);
+
+/* Adds value (with an optional description) when it starts with
+ * res->match, with res->emit_prefix in front. */
+void complete_add(struct complete_result *res, const char *value,
+		  const char *desc);
+
+/* The flag table a command's -h lists under "Options:" (the format of
+ * opts_print_help), so that completion offers exactly what the command
+ * accepts.  Free with complete_free_opts(). */
+struct opt *complete_opts_from_help(const char *help);
+void complete_free_opts(struct opt *opts);
+
+/* From a NamespaceList (or any List) JSON: every items[].metadata.name. */
+int complete_add_names_json(struct complete_result *res, const char *json);
+
+/* From a PodList JSON: Dynamo workers first (described by their role),
+ * then the other pods; each group in the server's order. */
+int complete_add_pods_json(struct complete_result *res, const char *json);
+
+#endif

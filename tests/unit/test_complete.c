@@ -1,0 +1,137 @@
+/* Completion candidates without a cluster: src/complete/complete.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "complete/complete.h"
+#include "t.h"
+
+static const struct opt globals[] = {
+	{ "namespace", 'n', OPT_STRING, NULL, "NS", "The namespace" },
+	{ "output", 'o', OPT_STRING, NULL, "FORMAT", "Output format" },
+	{ "color", 0, OPT_STRING, NULL, "WHEN", "Colour" },
+	{ "context", 0, OPT_STRING, NULL, "NAME", "Context" },
+	{ "kubeconfig", 0, OPT_STRING, NULL, "FILE", "Kubeconfig" },
+	{ "no-headers", 0, OPT_BOOL, NULL, NULL, "No headers" },
+	OPT_TABLE_END
+};
+static const char *const shells[] = { "bash", "zsh", NULL };
+static const struct complete_sub subs[] = {
+	{ "check", "Check", NULL, "wide,json", NULL },
+	{ "completion", "Scripts", NULL, NULL, shells },
+};
+
+/* Candidates joined by ',' and the directive, e.g. "a,b:4". */
+static char *plan(int n, char **words)
+{
+	struct complete_result r;
+	static char out[1024];
+	size_t i;
+
+	complete_plan(n, words, subs, 2, globals, &r);
+	out[0] = '\0';
+	for (i = 0; i < r.n; i++) {
+		strcat(out, i ? "," : "");
+		strcat(out, r.items[i]);
+	}
+	snprintf(out + strlen(out), sizeof(out) - strlen(out), ":%d/%d", r.directive, (int)r.lookup);
+	complete_release(&r);
+	return out;
+}
+
+#define PLAN(...) plan(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *), (char *[]){ __VA_ARGS__ })
+
+static void test_plan(void)
+{
+	CHECK_STR(PLAN(""), "check\tCheck,completion\tScripts:4/0");
+	CHECK_STR(PLAN("comp"), "completion\tScripts:4/0");
+	CHECK_STR(PLAN("nope", ""), ":4/0");
+	CHECK_STR(PLAN("check", "--no"), "--no-headers\tNo headers:4/0");
+	CHECK_STR(PLAN("check", "-"), "--namespace\tThe namespace,-n\tThe namespace,--output\tOutput format,"
+		  "-o\tOutput format,--color\tColour,--context\tContext,--kubeconfig\tKubeconfig,"
+		  "--no-headers\tNo headers:4/0");
+	CHECK_STR(PLAN("check", "-o", ""), "wide,json:4/0");
+	CHECK_STR(PLAN("check", "--output", "j"), "json:4/0");
+	CHECK_STR(PLAN("check", "--output=w"), "--output=wide:4/0");
+	CHECK_STR(PLAN("check", "--color", "n"), "never:4/0");
+	CHECK_STR(PLAN("check", "-n", "x"), ":4/1");
+	CHECK_STR(PLAN("check", "--namespace=x"), ":4/1");
+	CHECK_STR(PLAN("check", "--context", ""), ":4/2");
+	CHECK_STR(PLAN("check", "--kubeconfig", ""), ":0/0");
+	/* a value already attached: the next word is not the flag's */
+	CHECK_STR(PLAN("check", "-nfoo", ""), ":4/0");
+	CHECK_STR(PLAN("check", "--no-headers", ""), ":4/0");
+	CHECK_STR(PLAN("check", "--", "-"), ":4/0");
+	CHECK_STR(PLAN("completion", ""), "bash,zsh:4/0");
+}
+
+static void test_flag_value(void)
+{
+	char *w1[] = { "check", "-n", "a", "--namespace=b", "-nc", "" };
+	char *w2[] = { "check", "-n=d", "-n" };
+	char *w3[] = { "check", "--", "-n", "e", "" };
+
+	CHECK_STR(complete_flag_value(6, w1, &globals[0]), "c");
+	CHECK_STR(complete_flag_value(3, w2, &globals[0]), "d");
+	CHECK(complete_flag_value(5, w3, &globals[0]) == NULL);
+	CHECK(complete_flag_value(6, w1, &globals[1]) == NULL);
+}
+
+static void test_json(void)
+{
+	struct complete_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.match = "d";
+	CHECK_INT(complete_add_names_json(&r, "{\"items\":[{\"metadata\":{\"name\":\"default\"}},"
+					  "{\"metadata\":{\"name\":\"kube-system\"}},{\"metadata\":{\"name\":\"demo\"}}]}"), 0);
+	CHECK_INT(r.n, 2);
+	CHECK_STR(r.items[1], "demo");
+	CHECK_INT(complete_add_names_json(&r, "not json"), -1);
+	complete_release(&r);
+
+	memset(&r, 0, sizeof(r));
+	CHECK_INT(complete_add_pods_json(&r, "{\"items\":["
+		"{\"metadata\":{\"name\":\"a-frontend\",\"labels\":{\"nvidia.com/dynamo-component-type\":\"frontend\"}}},"
+		"{\"metadata\":{\"name\":\"b-other\"}},"
+		"{\"metadata\":{\"name\":\"c-worker\",\"labels\":{\"nvidia.com/dynamo-component-type\":\"worker\","
+		"\"nvidia.com/dynamo-sub-component-type\":\"prefill\"}}},"
+		"{\"metadata\":{\"name\":\"d-decode\",\"labels\":{\"nvidia.com/dynamo-component-type\":\"decode\"}}}]}"), 0);
+	CHECK_INT(r.n, 4);
+	CHECK_STR(r.items[0], "c-worker\tprefill");
+	CHECK_STR(r.items[1], "d-decode\tdecode");
+	CHECK_STR(r.items[2], "a-frontend");
+	CHECK_STR(r.items[3], "b-other");
+	complete_release(&r);
+}
+
+static void test_opts_from_help(void)
+{
+	struct opt *o = complete_opts_from_help(
+		"Intro\n\nOptions:\n"
+		"        --pod=POD                        Probe this pod\n"
+		"    -n, --namespace=NS                   The namespace\n"
+		"    -A, --all-namespaces                 All\n"
+		"\nUsage:\n  x -h\n");
+
+	CHECK_STR(o[0].name, "pod");
+	CHECK_INT(o[0].type, OPT_STRING);
+	CHECK_STR(o[0].help, "Probe this pod");
+	CHECK_INT(o[1].shorthand, 'n');
+	CHECK_STR(o[1].name, "namespace");
+	CHECK_INT(o[2].type, OPT_BOOL);
+	CHECK_INT(o[2].shorthand, 'A');
+	CHECK(o[3].name == NULL);
+	complete_free_opts(o);
+	o = complete_opts_from_help("no options here");
+	CHECK(o[0].name == NULL);
+	complete_free_opts(o);
+}
+
+int main(void)
+{
+	test_plan();
+	test_flag_value();
+	test_json();
+	test_opts_from_help();
+	return T_DONE("test_complete");
+}

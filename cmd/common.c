@@ -39,6 +39,10 @@ const struct opt cmd_global_opts[] = {
 int cmd_fail(const struct err *e)
 {
 	fprintf(stderr, "%s%s\n", err_prefix(e), e->msg);
+	/* A 403 is almost always missing RBAC: say what to grant. */
+	if (e->http_status == 403)
+		fprintf(stderr, "hint: the plugin needs get/list on pods, get on pods/log and "
+			"get/create on pods/exec; see deploy/rbac.yaml (kubectl apply -n NS -f deploy/rbac.yaml)\n");
 	return EXIT_ERROR;
 }
 
@@ -80,6 +84,13 @@ int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 	    kubeconfig_parse_timeout(G.request_timeout, &ms, &e) < 0)
 		return cmd_fail(&e);
 	G.ov.request_timeout_ms = ms;
+	if (G.color && strcmp(G.color, "auto") && strcmp(G.color, "always") &&
+	    strcmp(G.color, "never")) {
+		fprintf(stderr, "error: invalid argument \"%s\" for \"--color\" flag: must be "
+			"auto, always or never\nSee '%s %s -h' for help and examples\n",
+			G.color, ctx->usage_name, sub);
+		return EXIT_ERROR;
+	}
 	if (G.chunk_size < 0) {
 		fprintf(stderr, "error: --chunk-size must be 0 or more\n");
 		return EXIT_ERROR;

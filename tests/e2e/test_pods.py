@@ -253,7 +253,8 @@ class TestErrors(PodsCase):
         rc, out, err = run(["pods"] + argv, env=env)
         self.assertEqual(rc, 1, (out, err))
         self.assertEqual(out, "")
-        self.assertEqual(len(err.splitlines()), 1 if "See '" not in err else 2, err)
+        lines = [l for l in err.splitlines() if not l.startswith("hint: ")]  # 403: RBAC hint
+        self.assertEqual(len(lines), 1 if "See '" not in err else 2, err)
         return err
 
     def test_unauthorized(self):
@@ -269,6 +270,8 @@ class TestErrors(PodsCase):
             c.cleanup()
         self.assertTrue(e.startswith('Error from server (Forbidden): pods is forbidden: '
                                      'User "nolist" cannot list resource "pods"'), e)
+        self.assertIn("\nhint: ", e)
+        self.assertIn("deploy/rbac.yaml", e)
 
     def test_missing_context_cluster_user(self):
         self.assertEqual(self.err(self.kc("--context", "nope")), 'error: context "nope" does not exist\n')

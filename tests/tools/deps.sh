@@ -11,6 +11,6 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config clang \
 	libcurl4-openssl-dev libyaml-dev libcjson-dev libssl-dev \
-	python3 python3-yaml python3-kubernetes \
+	python3 python3-yaml python3-kubernetes python3-jsonschema mandoc \
 	openssl util-linux bubblewrap ca-certificates >/dev/null
 echo "dependencies installed"

@@ -378,20 +378,27 @@ class TestToolsMissing(CheckCase, unittest.TestCase):
 
 class TestDemo(CheckCase, unittest.TestCase):
     SCENARIO = "demo.yaml"
-    WORKERS = ["qwen-decode-0", "qwen-decode-1", "qwen-decode-2", "qwen-prefill-0", "qwen-prefill-1"]
+    WORKERS = ["qwen-decode-0", "qwen-decode-1", "qwen-decode-2", "qwen-decode-3",
+               "qwen-prefill-0", "qwen-prefill-1", "qwen-prefill-2"]
+    # pod -> (node, the failing check that makes it NOT READY)
+    BROKEN = {"qwen-decode-2": ("gpu-h100-05", "gpudirect-peermem"),    # no nvidia_peermem
+              "qwen-prefill-2": ("gpu-h100-06", "rdma-devices"),        # no /dev/infiniband
+              "qwen-decode-3": ("gpu-h100-07", "env-ucx-tls")}          # UCX_TLS=tcp
 
     def test_json(self):
         v = self.doc["verdict"]
         self.assertEqual((self.rc, v["status"]), (2, "NOT READY"), self.describe())
         self.assertEqual(sorted(p["name"] for p in self.doc["pods"]), self.WORKERS)
         for name in self.WORKERS:
-            want = "NOT READY" if name == "qwen-decode-2" else "READY"
+            want = "NOT READY" if name in self.BROKEN else "READY"
             self.assertEqual(self.pod(name)["verdict"], want, name)
-        self.assertEqual(self.check("qwen-decode-2", "gpudirect-peermem")["status"], "fail")
-        self.assertEqual(self.pod("qwen-decode-2")["node"], "gpu-h100-05")
+        for name, (node, check) in self.BROKEN.items():
+            self.assertEqual(self.check(name, check)["status"], "fail", name)
+            self.assertEqual(self.pod(name)["node"], node)
+        # The most fundamental failure comes first: no verbs device at all.
         ff = v["fixFirst"]
-        self.assertTrue(ff.startswith("gpudirect-peermem fail on 1 of 5 pods: qwen-decode-2"), ff)
-        self.assertIn("gpu-h100-05", ff)
+        self.assertTrue(ff.startswith("rdma-devices fail on 1 of 7 pods: qwen-prefill-2"), ff)
+        self.assertIn("gpu-h100-06", ff)
         # One node unlike the others is called out as such.
         het = [f for f in v["findings"] if f["name"] == "heterogeneity"]
         self.assertTrue(any("gpudirect-peermem" in f["detail"] for f in het), het)
@@ -406,16 +413,19 @@ class TestDemo(CheckCase, unittest.TestCase):
         for r in rows:
             self.assertEqual(len(r), len(HEADER) + (1 if r[-2:] == ["NOT", "READY"] else 0), r)
             self.assertEqual(r[1], "decode" if "decode" in r[0] else "prefill")
-        bad = [r for r in rows if r[0] == "qwen-decode-2"][0]
-        self.assertEqual(bad[-2:], ["NOT", "READY"])
-        self.assertEqual(bad[HEADER.index("GPUDIRECT")], "fail")
+        by_name = {r[0]: r for r in rows}
+        for name in self.BROKEN:
+            self.assertEqual(by_name[name][-2:], ["NOT", "READY"], name)
+        self.assertEqual(by_name["qwen-decode-2"][HEADER.index("GPUDIRECT")], "fail")
+        self.assertEqual(by_name["qwen-prefill-2"][HEADER.index("RDMA")], "fail")
+        self.assertEqual(by_name["qwen-decode-3"][HEADER.index("ENV")], "fail")
         for r in rows:
-            if r[0] != "qwen-decode-2":
+            if r[0] not in self.BROKEN:
                 self.assertEqual(r[-1], "READY", r)
                 self.assertEqual(r[HEADER.index("RDMA")], "ok", r)
         self.assertNotIn("qwen-frontend-0", out)
-        self.assertRegex(out, r"(?m)^Verdict: NOT READY \(fabric: infiniband; 5 pods, 5 probed, 4 ready\)$")
-        self.assertRegex(out, r"(?m)^Fix first: gpudirect-peermem fail on 1 of 5 pods: qwen-decode-2")
+        self.assertRegex(out, r"(?m)^Verdict: NOT READY \(fabric: infiniband; 7 pods, 7 probed, 4 ready\)$")
+        self.assertRegex(out, r"(?m)^Fix first: rdma-devices fail on 1 of 7 pods: qwen-prefill-2")
 
 
 # ---------------------------------------------------------------- profiles

@@ -42,5 +42,7 @@ echo "\$ kubectl dynamo-interconnect check -n demo"
 rc=$?
 echo
 echo "(check exited $rc: 0 READY, 1 error, 2 NOT READY, 3 UNVERIFIED)"
+echo
+echo "Run it again by hand: sudo make -C $root demo"
 [ $rc -eq 1 ] && exit 1
 exit 0

@@ -93,6 +93,7 @@ test check: unit-tests
 	sh tests/run.sh $(BUILD)
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 unit-tests
 	sh tests/run.sh build/san
+	sh tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 
 install: $(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -116,6 +117,14 @@ bench: $(PROG)
 .PHONY: test-real
 test-real: $(PROG) $(BUILD)/tools/di_exec
 	sh tests/realcluster/run.sh $(BUILD)
+
+# libFuzzer targets (tests/fuzz/README.md): clang, -fsanitize=fuzzer,
+# address,undefined, into build/fuzz.  `make test` ends with a short smoke
+# of each (once, not per sanitizer pass).
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+fuzz:
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build $(PROG)

@@ -473,6 +473,22 @@ static int parse_credential(const char *want, const struct buf *out, struct cred
 
 /* ---- public ---- */
 
+/* For tests and fuzzing: an ExecCredential document (the plugin's stdout)
+ * of apiVersion want, parsed and thrown away. */
+int auth_parse_credential(const char *want, const char *json, size_t len, struct err *e)
+{
+	struct buf out = BUF_INIT(len + 1);
+	struct credential c;
+	int rc;
+
+	buf_append(&out, json, len);
+	rc = parse_credential(want, &out, &c, e);
+	if (rc == 0)
+		credential_release(&c);
+	buf_release(&out);
+	return rc;
+}
+
 static int valid_api_version(const char *v)
 {
 	return v && (!strcmp(v, EXEC_GROUP "/v1") || !strcmp(v, EXEC_GROUP "/v1beta1"));

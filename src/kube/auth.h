@@ -10,6 +10,8 @@
 #ifndef KUBE_AUTH_H
 #define KUBE_AUTH_H
 
+#include <stddef.h>
+
 #include "kubeconfig.h"
 
 int auth_prepare(struct kube_config *cfg, struct err *e);
@@ -20,5 +22,9 @@ int auth_refresh(struct kube_config *cfg, struct err *e);
 /* For tests: how long an exec plugin may run before it is killed
  * (default 60 s; ms <= 0 restores the default). */
 void auth_set_plugin_timeout_ms(long ms);
+
+/* For tests and fuzzing: parses an ExecCredential (apiVersion want) as the
+ * plugin would print it; 0 or -1 with kubectl's wording in e. */
+int auth_parse_credential(const char *want, const char *json, size_t len, struct err *e);
 
 #endif

@@ -421,6 +421,29 @@ static char *list_path(const struct pods_query *q, const char *cont)
 	return path;
 }
 
+/* For tests and fuzzing (pods.h): one page, parsed as pods_list does. */
+static int add_page(const char *body, size_t len, const struct pods_query *q,
+		    struct pod_list *out, char **next, struct err *e);
+
+int pods_parse_page(const char *body, size_t len, const struct pods_query *q,
+		    struct pod_list *out, char **next, struct err *e)
+{
+	return add_page(body, len, q, out, next, e);
+}
+
+/* Is out->items[from] one of out->items[start..from)?  (pagination check) */
+static int repeats(const struct pod_list *out, size_t start, size_t from)
+{
+	const struct pod_info *p = &out->items[from];
+	size_t i;
+
+	for (i = start; i < from; i++)
+		if (!strcmp(out->items[i].name, p->name) &&
+		    !strcmp(out->items[i].namespace, p->namespace))
+			return 1;
+	return 0;
+}
+
 /* Adds one page's pods to out; *next gets the continue token (owned) or
  * NULL at the end. */
 static int add_page(const char *body, size_t len, const struct pods_query *q,
@@ -468,6 +491,7 @@ int pods_list(struct http_client *c, const struct pods_query *q,
 	      struct pod_list *out, struct err *e)
 {
 	char *cont = NULL, *prev = NULL;
+	size_t before, last_start = 0;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -481,9 +505,20 @@ int pods_list(struct http_client *c, const struct pods_query *q,
 		free(prev);
 		prev = cont;
 		cont = NULL;
+		before = out->n;
 		if (rc == 0)
 			rc = add_page(buf_str(&resp.body), resp.body.len, q, out, &cont, e);
 		http_response_release(&resp);
+		/* A server whose every page carries a fresh token but the same
+		 * pods (list-endless-continue) would keep us here for MAX_PAGES
+		 * requests: a page that repeats a pod of the page before it is
+		 * not progress. */
+		if (rc == 0 && cont && out->n > before && repeats(out, last_start, before))
+			rc = err_set(e, ERR_PROTOCOL,
+				     "the server's pod list does not advance (page %u "
+				     "repeats pods already listed)", out->pages);
+		if (out->n > before)
+			last_start = before;
 		/* A server that hands back the same token forever would keep us
 		 * here: the token must change and the pages must end. */
 		if (rc == 0 && cont && prev && !strcmp(cont, prev))

@@ -82,6 +82,12 @@ int pods_list(struct http_client *c, const struct pods_query *q,
 	      struct pod_list *out, struct err *e);
 void pod_list_release(struct pod_list *l);
 
+/* For tests and fuzzing: adds one PodList page (a JSON body) to out, which
+ * starts zeroed, exactly as pods_list does per page; *next gets the continue
+ * token (owned) or NULL.  0, or -1 with the reason in e. */
+int pods_parse_page(const char *body, size_t len, const struct pods_query *q,
+		    struct pod_list *out, char **next, struct err *e);
+
 /* Role from the two label contracts; NULL for a pod that is not a worker
  * (frontend, planner, epp).  Exposed for tests. */
 const char *pods_role(const char *component_type, const char *sub_type);

@@ -1,0 +1,90 @@
+#!/bin/sh
+# tests/fuzz/run.sh SECONDS [OUT]: builds every target (build.sh), seeds a
+# working corpus per target under OUT/corpus/NAME (from tests/fuzz/corpus*,
+# the test captures and /work/shared/fixtures), runs each for SECONDS and
+# prints one line per target with its executions and coverage, then
+# "fuzz: N passed, N failed".  A crash leaves OUT/crash/NAME/crash-*;
+# replay it with OUT/bin/NAME FILE and turn it into a unit test.
+set -u
+secs=${1:-20}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+out=${2:-build/fuzz}
+fx=${DI_FIXTURES:-}
+for d in "$root/../shared/fixtures" /work/shared/fixtures; do
+	[ -z "$fx" ] && [ -d "$d/tools" ] && fx=$d
+done
+caps=""
+for d in "$root/../shared/docs/captures-k8s-1.20" /work/shared/docs/captures-k8s-1.20; do
+	[ -z "$caps" ] && [ -d "$d" ] && caps=$d
+done
+bins=$(sh tests/fuzz/build.sh "$out") || { echo "fuzz: 0 passed, 1 failed (build)"; exit 1; }
+
+# seed NAME: fills $out/corpus/NAME (kept between runs: it grows).
+seed() {
+	c="$out/corpus/$1"
+	mkdir -p "$c"
+	case $1 in
+	fuzz_ws) cp tests/fuzz/corpus/* "$c/" 2>/dev/null ;;
+	fuzz_kubeconfig) cp tests/fuzz/corpus_kubeconfig/* "$c/" 2>/dev/null ;;
+	fuzz_report)
+		DI_FIXTURES="$fx/tools" sh tests/fuzz/seed_report.sh "$c" >/dev/null 2>&1 ;;
+	fuzz_recipe)
+		cp tests/fuzz/corpus_recipe/* "$c/" 2>/dev/null
+		[ -n "$fx" ] && cp "$fx"/recipes/* "$c/" 2>/dev/null ;;
+	fuzz_parsers)
+		[ -n "$fx" ] && for f in "$fx"/tools/*; do
+			[ -f "$f" ] || continue
+			case $(basename "$f") in
+			ibstat_*) k=1 ;; ibstatus_*) k=2 ;; ibv_devinfo_*) k=3 ;;
+			ibdev2netdev_*) k=4 ;; lsmod_* | proc_modules_*) k=6 ;;
+			nvidia-smi_q_*) k=11 ;; nvidia-smi_topo_*) k=12 ;;
+			nvidia-smi_nvlink_*) k=13 ;; ucx_info_v_*) k=14 ;;
+			ucx_info_d_*) k=15 ;; fi_info_*) k=16 ;; *) k=23 ;;
+			esac
+			{ printf "\\$(printf %o "$k")"; head -c 16384 "$f"; } > "$c/$(basename "$f")"
+		done ;;
+	fuzz_head)
+		printf 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: v5.channel.k8s.io\r\n\r\n' > "$c/101-v5"
+		printf 'HTTP/1.1 101 Switching Protocols\r\nupgrade: WebSocket\r\nconnection: keep-alive, Upgrade\r\nsec-websocket-accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nSec-WebSocket-Protocol: v4.channel.k8s.io\r\n\r\n' > "$c/101-v4"
+		printf 'HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n' > "$c/403"
+		printf 'HTTP/1.0 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: 26\r\n\r\ncontainer not found ("c")' > "$c/500" ;;
+	fuzz_status)
+		[ -n "$caps" ] && for f in "$caps"/*.json; do
+			grep -q '"Status"' "$f" && { printf '\001\223'; cat "$f"; } > "$c/$(basename "$f")"
+		done
+		printf '\000\000{"metadata":{},"status":"Failure","message":"command terminated with non-zero exit code: error executing command [sh -c exit 3], exit code 3","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"3"}]}}' > "$c/exit3" ;;
+	fuzz_podlist)
+		[ -n "$caps" ] && for f in "$caps"/a-*.json; do
+			{ printf '\000'; cat "$f"; } > "$c/$(basename "$f")"
+		done ;;
+	fuzz_execcred)
+		printf '\000{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1","spec":{},"status":{"token":"t","expirationTimestamp":"2030-01-01T00:00:00Z"}}' > "$c/v1"
+		printf '\001{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1beta1","status":{"clientCertificateData":"-----BEGIN CERTIFICATE-----\\nx\\n-----END CERTIFICATE-----\\n","clientKeyData":"k"}}' > "$c/v1beta1-cert" ;;
+	esac
+	[ -n "$(ls -A "$c")" ] || printf 'x' > "$c/empty"
+}
+
+pass=0 fail=0
+for bin in $bins; do
+	name=$(basename "$bin")
+	seed "$name"
+	mkdir -p "$out/crash/$name" "$out/log"
+	log="$out/log/$name.txt"
+	"$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$out/crash/$name/" \
+		"$out/corpus/$name" >"$log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
+	if [ $rc -eq 0 ]; then
+		pass=$((pass + 1))
+		echo "ok $name: ${execs:-?} execs in ${secs}s, ${cov:-cov: ?}"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name (exit $rc): ${execs:-?} execs, see $log and $out/crash/$name/"
+		grep -E 'ERROR|SUMMARY' "$log" | head -5
+	fi
+done
+echo "fuzz: $pass passed, $fail failed"
+[ $fail -eq 0 ]

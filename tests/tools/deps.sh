@@ -9,7 +9,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-	build-essential pkg-config clang \
+	build-essential pkg-config clang libclang-rt-14-dev valgrind \
 	libcurl4-openssl-dev libyaml-dev libcjson-dev libssl-dev \
 	python3 python3-yaml python3-kubernetes python3-jsonschema mandoc \
 	openssl util-linux bubblewrap ca-certificates >/dev/null

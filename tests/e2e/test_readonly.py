@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""Read-only proof: every subcommand, with ordinary and hostile arguments
+(names and selectors with quotes, semicolons, `$(...)`, spaces, -c values),
+runs against the test cluster with --log, and every request it made is a GET
+to an allowed path (pods list/get, pods/log, namespaces, the pods/exec
+upgrade), and every exec command is exactly ["sh", "-c", <the embedded
+probe>]: src/probe/probe.sh, byte for byte.  Nothing the user typed ever
+reaches a command line.  `env` reads files only: it makes no request.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+from fc import Cluster  # noqa: E402
+
+PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+SCENARIO = os.path.join(HERE, "scenarios", "readonly.yaml")
+with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as _f:
+    PROBE = _f.read()
+
+SEG = r"[^/?]+"
+ALLOWED = [re.compile("^%s$" % p) for p in (
+    r"/api/v1/pods",
+    r"/api/v1/namespaces",
+    r"/api/v1/namespaces/%s" % SEG,
+    r"/api/v1/namespaces/%s/pods" % SEG,
+    r"/api/v1/namespaces/%s/pods/%s" % (SEG, SEG),
+    r"/api/v1/namespaces/%s/pods/%s/log" % (SEG, SEG),
+    r"/api/v1/namespaces/%s/pods/%s/exec" % (SEG, SEG),
+)]
+
+HOSTILE = ['a"b', "x'; rm -rf / #", "$(touch /tmp/di-pwned)", "`id`", "a b", "a;b|c&d",
+           "../../etc/passwd", "w-decode-0\nHost: evil", "%2e%2e", "-rf"]
+
+
+def run(argv, timeout=120):
+    e = dict(os.environ, HOME="/nonexistent")
+    e.pop("KUBECONFIG", None)
+    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout, env=e)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+class TestReadOnly(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster(SCENARIO)
+        kc = ["--kubeconfig", cls.c.kubeconfig]
+        base = [
+            ["check"], ["check", "-A"], ["check", "-o", "json", "-n", "ro"],
+            ["check", "-o", "wide", "-c", "main"], ["pods"], ["pods", "-A", "-o", "wide"],
+            ["node", "--pod", "w-decode-0"], ["node", "--pod", "w-two", "-n", "other", "-c", "sidecar"],
+            ["nixl", "--pod", "w-prefill-0"], ["nixl", "--pod", "w-decode-0", "-o", "json"],
+            ["check", "-l", "nvidia.com/dynamo-component-type in (prefill, decode)"],
+        ]
+        hostile = []
+        for h in HOSTILE:
+            hostile += [["check", "-l", h], ["check", "-c", h], ["check", "-n", h],
+                        ["pods", "-l", h], ["pods", "-n", h],
+                        ["node", "--pod", h], ["node", "--pod", "w-decode-0", "-c", h],
+                        ["nixl", "--pod", h], ["nixl", "--pod", "w-prefill-0", "-c", h]]
+        hostile.append(["check", "-A", "-l", "app notin (a,b), !x, y!=z"])
+        hostile.append(["check", "--field-selector", "metadata.name=$(id)"])
+        cls.results = []
+        for argv in base + hostile:
+            argv = argv + kc
+            cls.results.append((argv, run(argv)))
+        cls.reqs = cls.c.log()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.cleanup()
+
+    def test_ran_and_probed(self):
+        self.assertFalse(os.path.exists("/tmp/di-pwned"))
+        for argv, (rc, out, err) in self.results:
+            self.assertNotIn("Traceback", err)
+            self.assertIn(rc, (0, 1, 2, 3), (argv, err))
+        self.assertTrue(any(q["path"].endswith("/exec") for q in self.reqs))
+
+    def test_only_gets_to_allowed_paths(self):
+        self.assertTrue(self.reqs)
+        for q in self.reqs:
+            self.assertEqual(q["method"], "GET", q)
+            path = q["path"]
+            self.assertTrue(any(a.match(path) for a in ALLOWED), path)
+
+    def test_exec_is_exactly_the_probe(self):
+        execs = [q for q in self.reqs if q["path"].endswith("/exec")]
+        self.assertTrue(execs)
+        for q in execs:
+            self.assertEqual(q.get("command"), ["sh", "-c", PROBE],
+                             "exec of something other than the embedded probe")
+            query = urllib.parse.parse_qs(q["raw_query"], keep_blank_values=True)
+            self.assertEqual(query["command"], ["sh", "-c", PROBE])
+            # no stdin: nothing can be fed to the probe
+            self.assertNotEqual(query.get("stdin"), ["true"])
+            self.assertEqual(set(query) - {"command", "container", "stdout", "stderr", "stdin", "tty"},
+                             set(), query.keys())
+
+    def test_hostile_text_never_in_a_command(self):
+        for q in self.reqs:
+            for cmd in [q.get("command") or []]:
+                for h in HOSTILE:
+                    for a in cmd:
+                        if h not in PROBE:
+                            self.assertNotIn(h, a)
+
+    def test_env_makes_no_request(self):
+        before = len(self.c.log())
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml") as f:
+            f.write("apiVersion: nvidia.com/v1alpha1\nkind: DynamoGraphDeployment\n"
+                    "metadata: {name: x}\nspec: {services: {}}\n")
+            f.flush()
+            for fmt in ("table", "json", "yaml"):
+                run(["env", f.name, "-o", fmt, "--kubeconfig", self.c.kubeconfig])
+        self.assertEqual(len(self.c.log()), before)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""`env RECIPE_PATH`: golden table and JSON output for chosen upstream recipes
+(both schemas, anchors, flow style, shell args, EFA, MNNVL, agg with nothing
+set), the whole fixtures tree, malformed files beside good ones, and the
+promise that Secret data is never printed.  No cluster needed.
+
+Regenerate the goldens with UPDATE_GOLDEN=1 (then read the diff).
+"""
+import json
+import os
+import subprocess
+import tempfile
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+GOLDEN = os.path.join(ROOT, "tests", "e2e", "golden", "env")
+EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
+
+
+def fixtures():
+    for d in (os.path.join(ROOT, "..", "shared", "fixtures", "recipes"),
+              "/work/shared/fixtures/recipes"):
+        if os.path.isdir(d):
+            return os.path.realpath(d)
+    return None
+
+
+FIX = fixtures()
+
+# name -> recipe (relative to the fixtures root, so outputs do not depend on
+# where the tree lives)
+CASES = {
+    "v1alpha1-ib": "qwen3-32b-fp8/vllm/disagg/deploy.yaml",
+    "v1beta1-graph-env": "nemotron-3-ultra/vllm/disagg-b200-agentic/deploy.yaml",
+    "anchors": "kustomize/components/disagg-workers/rdma-defaults/patch-dgd.yaml",
+    "flow-mnnvl": "qwen3.8-2.4t-a95b-fp8/sglang/disagg-gb200-chat/deploy.yaml",
+    "shell-args": "glm-5.2/sglang/disagg-h200-agentic/deploy.yaml",
+    "efa": "qwen3-32b/vllm/cloud-providers/deploy-aws-p5.48xlarge.yaml",
+    "mnnvl-trtllm": "deepseek-r1/trtllm/disagg/wide_ep/gb200/deploy.yaml",
+    "agg-nothing-set": "llama-3-70b/vllm/agg/deploy.yaml",
+}
+
+
+def run(argv, cwd=None):
+    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=60, cwd=cwd)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+class TestEnvGolden(unittest.TestCase):
+    def test_fixtures_present(self):
+        # A missing fixtures tree must fail, not skip.
+        self.assertIsNotNone(FIX, "../shared/fixtures/recipes not found")
+
+    def check_golden(self, name, text):
+        path = os.path.join(GOLDEN, name)
+        if os.environ.get("UPDATE_GOLDEN"):
+            with open(path, "w") as f:
+                f.write(text)
+        with open(path) as f:
+            self.assertEqual(text, f.read(), name)
+
+    def test_goldens(self):
+        self.assertIsNotNone(FIX)
+        for name, rel in CASES.items():
+            with self.subTest(name=name):
+                rc, out, err = run(["env", rel], cwd=FIX)
+                self.assertEqual(err, "")
+                self.check_golden(name + ".txt", out + "exit: %d\n" % rc)
+                rc2, js, err = run(["env", rel, "-o", "json"], cwd=FIX)
+                self.assertEqual(rc, rc2)
+                doc = json.loads(js)
+                self.assertEqual(doc["kind"], "RecipeEnvReport")
+                self.assertEqual(doc["verdict"]["exitCode"], rc)
+                self.assertEqual(EXIT[doc["verdict"]["status"]], rc)
+                for c in doc["components"]:
+                    for k in ("file", "graph", "name", "role", "env", "findings"):
+                        self.assertIn(k, c)
+                    for f in c["findings"]:
+                        self.assertIn(f["status"], ("ok", "warn", "fail"))
+                        self.assertTrue(f["remedy"])
+                self.check_golden(name + ".json", js)
+
+    def test_yaml_output(self):
+        rc, out, err = run(["env", CASES["v1alpha1-ib"], "-o", "yaml"], cwd=FIX)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("kind: RecipeEnvReport", out)
+        self.assertIn("UCX_IB_ADDR_TYPE", out)
+
+
+class TestEnvTree(unittest.TestCase):
+    def test_whole_tree(self):
+        self.assertIsNotNone(FIX)
+        t0 = time.monotonic()
+        rc, out, err = run(["env", FIX, "-o", "json"])
+        took = time.monotonic() - t0
+        self.assertEqual(err, "")
+        doc = json.loads(out)
+        self.assertEqual(doc["errors"], [])
+        self.assertGreaterEqual(doc["files"], 290)
+        self.assertIn(rc, (2, 3))
+        self.assertLess(took, 5.0)
+        print("ok env over the fixtures tree: %d files, %d workers, %.2f s"
+              % (doc["files"], len(doc["components"]), took))
+
+    def test_bad_file_beside_good(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "a-bad.yaml"), "w") as f:
+                f.write("kind: DynamoGraphDeployment\nspec:\n  services: [\n  x: {\n")
+            with open(os.path.join(d, "b-bomb.yaml"), "w") as f:
+                f.write("a: &a [x,x,x,x,x,x,x,x,x,x]\n")
+                for i, c in enumerate("bcdefgh"):
+                    prev = "abcdefgh"[i]
+                    f.write("%s: &%s [%s]\n" % (c, c, ",".join(["*" + prev] * 10)))
+            with open(os.path.join(d, "c-good.yaml"), "w") as f:
+                f.write("kind: DynamoGraphDeployment\nmetadata: {name: g}\nspec:\n  services:\n"
+                        "    w: {componentType: worker, extraPodSpec: {mainContainer: {env: "
+                        "[{name: UCX_TLS, value: tcp}]}}}\n")
+            rc, out, err = run(["env", d])
+            self.assertEqual(rc, 1)
+            lines = err.splitlines()
+            self.assertEqual(len(lines), 2, err)
+            self.assertRegex(lines[0], r"^error: .*a-bad\.yaml:\d+:\d+: ")
+            self.assertRegex(lines[1], r"^error: .*b-bomb\.yaml:\d+:\d+: .*alias")
+            self.assertIn("UCX_TLS=tcp", out)
+
+    def test_secret_never_printed(self):
+        canary = "CANARY-5f4dcc3b5aa765d61d8327deb882cf99"
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "s.yaml")
+            with open(p, "w") as f:
+                f.write("kind: Secret\nmetadata: {name: hf}\nstringData: {UCX_TLS: %s}\n---\n"
+                        "kind: DynamoGraphDeployment\nmetadata: {name: g}\nspec:\n  services:\n"
+                        "    w:\n      componentType: worker\n      envFromSecret: hf\n"
+                        "      extraPodSpec: {mainContainer: {env: [\n"
+                        "        {name: HF_TOKEN, value: %s},\n"
+                        "        {name: UCX_TLS, valueFrom: {secretKeyRef: {name: hf, key: UCX_TLS}}}]}}\n"
+                        % (canary, canary))
+            for o in ("table", "json", "yaml"):
+                rc, out, err = run(["env", p, "-o", o])
+                self.assertNotIn(canary, out + err)
+                self.assertIn("<from secret hf>", out)
+
+    def test_usage_errors(self):
+        rc, out, err = run(["env"])
+        self.assertEqual(rc, 1)
+        self.assertIn("RECIPE_PATH", err)
+        rc, out, err = run(["env", "/nonexistent/recipe"])
+        self.assertEqual(rc, 1)
+        self.assertTrue(err.startswith("error: "))
+        rc, out, err = run(["env", "x", "-o", "wide"])
+        self.assertEqual(rc, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -323,6 +323,27 @@ static void spec_facts(const cJSON *pod, const char *container,
 	nixl_backend(ct, f->nixl_backend, sizeof(f->nixl_backend));
 }
 
+/* pod_info.secret_env of the probed container. */
+static char *secret_env(const cJSON *pod, const char *container)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+	static const char *const rk[] = { "valueFrom", "secretKeyRef", NULL };
+	const cJSON *it;
+	struct buf b = BUF_INIT(64u << 10);
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(
+			       find_named(jpath(pod, ck), container), "env")) {
+		const char *name = jstr(it, "name");
+		const cJSON *ref = jpath(it, rk);
+		const char *secret = jstr(ref, "name");
+
+		if (name && ref && !strchr(name, '\n') && !strchr(name, '='))
+			buf_appendf(&b, "%s=%s\n", name,
+				    secret && !strchr(secret, '\n') ? secret : "?");
+	}
+	return buf_detach(&b, NULL);
+}
+
 static const char *container_image(const cJSON *pod, const char *container)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
@@ -360,6 +381,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->phase = dup_or_empty(jstr(status, "phase"));
 	p->created = parse_time(jstr(meta, "creationTimestamp"));
 	spec_facts(pod, p->container, &p->spec);
+	p->secret_env = secret_env(pod, p->container);
 	decide_probe(p, pod);
 	return 0;
 }
@@ -377,6 +399,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->image);
 	free(p->phase);
 	free(p->status);
+	free(p->secret_env);
 	free(p->skip_reason);
 }
 

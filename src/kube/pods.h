@@ -65,6 +65,10 @@ struct pod_info {
 	time_t created;    /* 0 when unknown */
 	int probe;         /* 1: Running with the container running */
 	struct pod_spec_facts spec; /* of the probed container */
+	/* "NAME=SECRET\n" per env variable of the probed container whose value
+	 * comes from a Secret (valueFrom.secretKeyRef): such values are never
+	 * shown, only "<from secret SECRET>" (product.md).  "" when none. */
+	char *secret_env;
 	char *skip_reason; /* why not probed, one line; "" when probe */
 };
 

@@ -511,8 +511,48 @@ static void test_ytree(void)
 	CHECK(col > 0);
 }
 
+static void test_drift(void)
+{
+	static const char yaml[] =
+		"kind: DynamoGraphDeployment\nmetadata: {name: g}\nspec:\n  services:\n"
+		"    w:\n      componentType: worker\n      extraPodSpec: {mainContainer: {env: [\n"
+		"        {name: UCX_TLS, value: 'rc,cuda_copy'}, {name: NIXL_TELEMETRY_ENABLE, value: y},\n"
+		"        {name: UCX_LOG_LEVEL, value: info}],\n"
+		"        args: ['UCX_NET_DEVICES=$(pick) && exec run']}}\n";
+	static const struct recipe_kv spec[] = {
+		{ "UCX_TLS", "rc,cuda_copy" }, { "UCX_LOG_LEVEL", "info" },
+		{ "NIXL_TELEMETRY_ENABLE", "n" },   /* operator default: expected */
+	};
+	static const struct recipe_kv proc[] = {
+		{ "UCX_TLS", "tcp" }, { "NIXL_TELEMETRY_EXPORTER", "prometheus" },
+		{ "UCX_NET_DEVICES", "mlx5_3:1" },  /* set at run time: not drift */
+		{ "NCCL_IB_DISABLE", "1" },
+	};
+	struct recipe_set s;
+	struct recipe_finding *f = NULL;
+	size_t n = 0;
+
+	CHECK_INT(load(yaml, &s), 0);
+	CHECK_INT(s.n, 1);
+	if (!s.n)
+		return;
+	recipe_drift(&s.comps[0], spec, 3, 1, proc, 4, 1, &f, &n);
+	/* spec agrees; the process has tcp, lacks UCX_LOG_LEVEL, adds NCCL_IB_DISABLE */
+	CHECK_INT(n, 3);
+	for (size_t i = 0; i < n; i++)
+		CHECK(!strstr(f[i].detail, "NIXL_TELEMETRY") && !strstr(f[i].detail, "UCX_NET_DEVICES"));
+	if (n == 3) {
+		CHECK_HAS(f[1].detail, "recipe sets UCX_TLS=rc,cuda_copy, the running process has tcp");
+		CHECK_HAS(f[0].detail, "UCX_LOG_LEVEL=info, the running process has it unset");
+		CHECK_HAS(f[2].detail, "NCCL_IB_DISABLE=1, which the recipe does not set");
+	}
+	recipe_findings_free(f, n);
+	recipe_set_release(&s);
+}
+
 int main(void)
 {
+	test_drift();
 	test_ytree();
 	test_fixtures();
 	test_v1alpha1();

@@ -1,0 +1,81 @@
+/* Live drift: the recipe's env against the pod spec's and the running
+ * process's (issue 4, "Live environment").  Only transport variables reach
+ * here (the probe filters them in the pod), so values may be printed. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recipe/recipe.h"
+#include "util/xalloc.h"
+
+static void add(struct recipe_finding **out, size_t *n, enum recipe_status st,
+		const char *remedy, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void add(struct recipe_finding **out, size_t *n, enum recipe_status st,
+		const char *remedy, const char *fmt, ...)
+{
+	char d[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d, sizeof d, fmt, ap);
+	va_end(ap);
+	*out = xrealloc(*out, (*n + 1) * sizeof **out);
+	(*out)[*n].status = st;
+	(*out)[*n].detail = xstrdup(d);
+	(*out)[*n].remedy = xstrdup(remedy);
+	(*n)++;
+}
+
+static const char *kv_get(const struct recipe_kv *l, size_t n, const char *name)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < n; i++)   /* the last wins, as in an environment */
+		if (!strcmp(l[i].name, name))
+			v = l[i].value;
+	return v;
+}
+
+/* The operator injects these into every worker: expected, not drift. */
+static int injected(const char *name)
+{
+	return !strncmp(name, "NIXL_TELEMETRY_", 15);
+}
+
+static void compare(const struct recipe_component *c, const char *where,
+		    const struct recipe_kv *l, size_t n,
+		    struct recipe_finding **out, size_t *nout)
+{
+	for (size_t i = 0; i < c->nenv; i++) {
+		const struct recipe_env *e = &c->env[i];
+		const char *v = kv_get(l, n, e->name);
+
+		if (e->dynamic || injected(e->name))
+			continue;
+		if (!v)
+			add(out, nout, RECIPE_WARN, "redeploy from the recipe, or update the recipe",
+			    "%s: recipe sets %s=%s, %s has it unset", c->name, e->name, e->value, where);
+		else if (strcmp(v, e->value))
+			add(out, nout, RECIPE_WARN, "redeploy from the recipe, or update the recipe",
+			    "%s: recipe sets %s=%s, %s has %s", c->name, e->name, e->value, where, v);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!injected(l[i].name) && !recipe_env_get(c, l[i].name) &&
+		    kv_get(l, n, l[i].name) == l[i].value)
+			add(out, nout, RECIPE_WARN, "add it to the recipe, or find what sets it",
+			    "%s: %s has %s=%s, which the recipe does not set", c->name, where,
+			    l[i].name, l[i].value);
+}
+
+void recipe_drift(const struct recipe_component *c,
+		  const struct recipe_kv *spec, size_t nspec, int have_spec,
+		  const struct recipe_kv *proc, size_t nproc, int have_proc,
+		  struct recipe_finding **out, size_t *nout)
+{
+	if (have_spec)
+		compare(c, "the pod spec", spec, nspec, out, nout);
+	if (have_proc)
+		compare(c, "the running process", proc, nproc, out, nout);
+}

@@ -29,6 +29,8 @@ void recipe_env_set(struct recipe_component *c, const char *name, const char *va
 		if (!strcmp(c->env[i].name, name))
 			break;
 	if (i == c->nenv) {
+		if (c->nenv >= RECIPE_MAX_ENV)
+			return;   /* a real worker has dozens; this bounds the merge */
 		c->env = xrealloc(c->env, (c->nenv + 1) * sizeof *c->env);
 		c->env[i].name = xstrdup(name);
 		c->nenv++;

@@ -27,6 +27,9 @@ enum recipe_src {
 #define RECIPE_FAB_EFA   2u   /* vpc.amazonaws.com/efa */
 #define RECIPE_FAB_MNNVL 4u   /* a ComputeDomain (IMEX channel) claim */
 
+/* Transport variables kept per component; more are dropped. */
+#define RECIPE_MAX_ENV 4096
+
 struct recipe_env {
 	char *name;
 	char *value;            /* literal, or "<from secret N>", "<field P>", ... */

@@ -89,6 +89,21 @@ void recipe_scan_shell(struct recipe_component *c, const char *text)
 	}
 }
 
+/* Occurrences of one key looked at per text: a recipe has a handful, and
+ * each strstr() is linear (under ASan it even measures the whole rest). */
+#define MAX_HITS 32
+
+/* needle within the first window bytes of p (stopping at the NUL). */
+static const char *find_near(const char *p, size_t window, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (size_t i = 0; i < window && p[i]; i++)
+		if (!strncmp(p + i, needle, n))
+			return p + i;
+	return NULL;
+}
+
 /* The token after key (skipping quotes, ':', '=', blanks), into out. */
 static int token_after(const char *p, char *out, size_t n)
 {
@@ -104,7 +119,9 @@ static int token_after(const char *p, char *out, size_t n)
 
 static void scan_vllm(struct recipe_component *c, const char *text)
 {
-	for (const char *p = text; (p = strstr(p, "kv_connector")); p += 12) {
+	int hits = 0;
+
+	for (const char *p = text; hits++ < MAX_HITS && (p = strstr(p, "kv_connector")); p += 12) {
 		char conn[64], backends[96] = "";
 		const char *b, *end;
 		size_t i = 0;
@@ -112,10 +129,10 @@ static void scan_vllm(struct recipe_component *c, const char *text)
 		if (ident_char(p[12]) || !token_after(p + 12, conn, sizeof conn))
 			continue;
 		/* backends of the same config: before the next kv_connector key */
-		b = strstr(p + 12, "\"backends\"");
+		b = find_near(p + 12, 4096, "\"backends\"");
 		if (!b)
-			b = strstr(p + 12, "backends:");
-		end = strstr(p + 12, "kv_connector\"");
+			b = find_near(p + 12, 4096, "backends:");
+		end = find_near(p + 12, 4096, "kv_connector\"");
 		if (b && (!end || b < end) && (b = strchr(b, '['))) {
 			for (b++; *b && *b != ']' && i + 1 < sizeof backends; b++)
 				if (ident_char(*b) || *b == ',')
@@ -133,14 +150,15 @@ static void scan_flag(struct recipe_component *c, const char *text, const char *
 		      const char *label, size_t window)
 {
 	size_t kl = strlen(key);
+	int hits = 0;
 
-	for (const char *p = text; (p = strstr(p, key)); p += kl) {
+	for (const char *p = text; hits++ < MAX_HITS && (p = strstr(p, key)); p += kl) {
 		char tok[64];
 		const char *b = p + kl;
 
 		if (window) {   /* a YAML block: backend: X below the key */
-			const char *k = strstr(b, "backend");
-			if (!k || (size_t)(k - b) > window)
+			const char *k = find_near(b, window, "backend");
+			if (!k)
 				continue;
 			b = k + 7;
 		}

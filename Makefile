@@ -122,7 +122,7 @@ test-real: $(PROG) $(BUILD)/tools/di_exec
 # address,undefined, into build/fuzz.  `make test` ends with a short smoke
 # of each (once, not per sanitizer pass).
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SMOKE_SECONDS ?= 8
 fuzz:
 	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 

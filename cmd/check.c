@@ -43,11 +43,13 @@ static int parallel;
 static const char *probe_timeout;
 static const char *run_timeout;
 static long run_timeout_ms;   /* --timeout; 0: none */
+static const char *recipe_dir;  /* --recipe */
 
 static const struct opt check_opts[] = {
 	{ "parallel", 0, OPT_INT, &parallel, "N", "Pods probed at once (default 32)" },
 	{ "probe-timeout", 0, OPT_STRING, &probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)" },
 	{ "timeout", 0, OPT_STRING, &run_timeout, "DURATION", "Deadline of the whole run; report what finished (default: none)" },
+	{ "recipe", 0, OPT_STRING, &recipe_dir, "PATH", "Compare each pod's transport env with this recipe (file or directory)" },
 	OPT_TABLE_END
 };
 
@@ -208,11 +210,14 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 		rc = no_pods(&q, &l);
 	} else {
 		probe_run_init(&pr, &l);
+		pr.keep_facts = recipe_dir != NULL;   /* the running env, for drift */
 		probe_run_pods(&pr, c, o);
 		if (http_cancelled())
 			fprintf(stderr, "warning: %s: the report covers what finished\n",
 				http_cancelled());
 		rc = judge(ctx, &pr, format);
+		if (recipe_dir && rc != EXIT_ERROR)
+			rc = cmd_env_drift(recipe_dir, &pr, format, rc);
 		probe_run_release(&pr);
 	}
 	pod_list_release(&l);
@@ -232,6 +237,7 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	probe_timeout = NULL;
 	run_timeout = NULL;
 	run_timeout_ms = 0;
+	recipe_dir = NULL;
 	rc = cmd_parse(ctx, "check", check_opts, help, argc, argv, pos, &npos);
 	if (rc == 0 && npos > 0) {
 		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s check -h' for help and examples\n",

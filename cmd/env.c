@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "probe/facts.h"
+#include "probe_run.h"
 #include "recipe/recipe.h"
 #include "report/report.h"
 #include "report/table.h"
@@ -274,4 +276,125 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = bad || s.nerrors ? EXIT_ERROR : v.code;
 	recipe_set_release(&s);
 	return fflush(stdout) == 0 ? rc : EXIT_ERROR;
+}
+
+/* ------------------------------------------------- check --recipe */
+
+/* A Secret never shows (product.md): a running value is printed only when
+ * the pod spec sets that variable literally or the recipe sets it; else
+ * it may come from an envFrom Secret, so only its presence is told. */
+static const char *const HIDDEN = "<set outside the pod spec>";
+
+static struct recipe_kv *proc_visible(const struct probe_env *proc,
+				      const struct recipe_kv *spec, size_t nspec,
+				      const struct recipe_component *c)
+{
+	struct recipe_kv *pk = xcalloc(proc->n + 1, sizeof *pk);
+
+	for (size_t j = 0; j < proc->n; j++) {
+		const char *n = proc->var[j].name;
+		int shown = c && recipe_env_get(c, n);
+
+		for (size_t k = 0; k < nspec && !shown; k++)
+			shown = !strcmp(spec[k].name, n) && spec[k].value[0] != '<';
+		pk[j].name = n;
+		pk[j].value = shown ? proc->var[j].value : HIDDEN;
+	}
+	return pk;
+}
+
+static void drift_rows(struct table *t, const struct pod_info *pod,
+		       const struct recipe_component *c, const struct recipe_kv *spec,
+		       size_t nspec, const struct recipe_kv *proc, size_t nproc, int probed)
+{
+	/* Union of the three, in recipe order, then spec, then process. */
+	const char **names = NULL;
+	size_t nn = 0, total = (c ? c->nenv : 0) + nspec + nproc;
+
+	names = xcalloc(total + 1, sizeof *names);
+	for (size_t i = 0; i < total; i++) {
+		const char *n = c && i < c->nenv ? c->env[i].name :
+				i < (c ? c->nenv : 0) + nspec ? spec[i - (c ? c->nenv : 0)].name :
+				proc[i - (c ? c->nenv : 0) - nspec].name;
+		size_t j;
+
+		for (j = 0; j < nn && strcmp(names[j], n); j++)
+			;
+		if (j == nn)
+			names[nn++] = n;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		const char *sv = NULL, *pv = NULL, *row[5];
+
+		for (size_t j = 0; j < nspec; j++)
+			if (!strcmp(spec[j].name, names[i]))
+				sv = spec[j].value;
+		for (size_t j = 0; j < nproc; j++)
+			if (!strcmp(proc[j].name, names[i]))
+				pv = proc[j].value;
+		row[0] = pod->name, row[1] = names[i];
+		row[2] = c && recipe_env_get(c, names[i]) ? recipe_env_get(c, names[i]) : "-";
+		row[3] = sv ? sv : "-";
+		row[4] = !probed ? "<not probed>" : pv ? pv : "-";
+		table_add_row(t, row);
+	}
+	free(names);
+}
+
+int cmd_env_drift(const char *recipe, const struct probe_run *pr, const char *format, int rc)
+{
+	static const char *const h[] = { "POD", "VARIABLE", "RECIPE", "POD-SPEC", "PROCESS" };
+	struct recipe_set s;
+	struct table *t;
+	struct err e;
+	int table_out = !strcmp(format, "table") || !strcmp(format, "wide"), nfind = 0, bad;
+
+	memset(&s, 0, sizeof s);
+	err_clear(&e);
+	if (recipe_load_path(recipe, &s, &e) < 0) {
+		recipe_set_release(&s);
+		return cmd_fail(&e);
+	}
+	for (size_t i = 0; i < s.nerrors; i++)
+		fprintf(stderr, "error: %s\n", s.errors[i]);
+	t = table_new(5, h);
+	for (size_t i = 0; i < pr->pods->n; i++) {
+		const struct pod_info *pod = &pr->pods->items[i];
+		const struct recipe_component *c = recipe_match(&s, pod->graph, pod->role);
+		const struct probe_env *proc = pr->facts[i] ? &pr->facts[i]->env : NULL;
+		struct recipe_kv *spec, *pk = NULL;
+		struct recipe_finding *f = NULL;
+		size_t nspec, nf = 0;
+		char *store;
+
+		recipe_kv_lines(pod->spec_env, &spec, &nspec, &store);
+		if (proc)
+			pk = proc_visible(proc, spec, nspec, c);
+		drift_rows(t, pod, c, spec, nspec, pk, proc ? proc->n : 0, proc != NULL);
+		if (!c) {
+			if (table_out)
+				printf("%swarn %s: no component of graph %s with role %s in %s\n",
+				       nfind++ ? "" : "\n", pod->name, pod->graph, pod->role, recipe);
+		} else {
+			recipe_drift(c, spec, nspec, 1, pk, proc ? proc->n : 0, proc != NULL, &f, &nf);
+			for (size_t j = 0; j < nf && table_out; j++)
+				printf("%swarn %s: %s\n     fix: %s\n", nfind++ ? "" : "\n",
+				       pod->name, f[j].detail, f[j].remedy);
+			if (!table_out)
+				nfind += (int)nf;
+		}
+		recipe_findings_free(f, nf);
+		free(pk), free(spec), free(store);
+	}
+	if (table_out && table_rows(t)) {
+		printf("\nTransport env: recipe %s vs pod spec vs running process\n", recipe);
+		table_print(t, stdout, 0);
+	}
+	table_free(t);
+	bad = s.nerrors > 0;
+	recipe_set_release(&s);
+	/* Drift leaves the fast path unproven: READY becomes UNVERIFIED. */
+	if (bad || fflush(stdout))
+		return EXIT_ERROR;
+	return rc == EXIT_READY && nfind ? EXIT_UNVERIFIED : rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../probe/facts.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
@@ -344,6 +345,33 @@ static char *secret_env(const cJSON *pod, const char *container)
 	return buf_detach(&b, NULL);
 }
 
+/* pod_info.spec_env of the probed container. */
+static char *spec_env(const cJSON *pod, const char *container)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+	const cJSON *it;
+	struct buf b = BUF_INIT(64u << 10);
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(
+			       find_named(jpath(pod, ck), container), "env")) {
+		const char *name = jstr(it, "name"), *v = jstr(it, "value");
+		const cJSON *vf = cJSON_GetObjectItemCaseSensitive(it, "valueFrom");
+		const cJSON *r;
+
+		if (!name || !probe_env_allowed(name, strlen(name)) || strchr(name, '\n'))
+			continue;
+		if ((r = cJSON_GetObjectItemCaseSensitive(vf, "secretKeyRef")))
+			buf_appendf(&b, "%s=<from secret %s>\n", name, jstr(r, "name") ? jstr(r, "name") : "?");
+		else if ((r = cJSON_GetObjectItemCaseSensitive(vf, "configMapKeyRef")))
+			buf_appendf(&b, "%s=<from configmap %s>\n", name, jstr(r, "name") ? jstr(r, "name") : "?");
+		else if ((r = cJSON_GetObjectItemCaseSensitive(vf, "fieldRef")))
+			buf_appendf(&b, "%s=<field %s>\n", name, jstr(r, "fieldPath") ? jstr(r, "fieldPath") : "?");
+		else if (v && !strchr(v, '\n'))
+			buf_appendf(&b, "%s=%s\n", name, v);
+	}
+	return buf_detach(&b, NULL);
+}
+
 static const char *container_image(const cJSON *pod, const char *container)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
@@ -382,6 +410,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->created = parse_time(jstr(meta, "creationTimestamp"));
 	spec_facts(pod, p->container, &p->spec);
 	p->secret_env = secret_env(pod, p->container);
+	p->spec_env = spec_env(pod, p->container);
 	decide_probe(p, pod);
 	return 0;
 }
@@ -400,6 +429,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->phase);
 	free(p->status);
 	free(p->secret_env);
+	free(p->spec_env);
 	free(p->skip_reason);
 }
 

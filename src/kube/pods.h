@@ -69,6 +69,11 @@ struct pod_info {
 	 * comes from a Secret (valueFrom.secretKeyRef): such values are never
 	 * shown, only "<from secret SECRET>" (product.md).  "" when none. */
 	char *secret_env;
+	/* "NAME=VALUE\n" per transport variable (probe_env_allowed()) in the
+	 * probed container's env list, for `check --recipe`; a valueFrom shows
+	 * as "<from secret S>", "<from configmap C>" or "<field PATH>", so no
+	 * Secret value is ever held.  "" when none. */
+	char *spec_env;
 	char *skip_reason; /* why not probed, one line; "" when probe */
 };
 

@@ -79,3 +79,45 @@ void recipe_drift(const struct recipe_component *c,
 	if (have_proc)
 		compare(c, "the running process", proc, nproc, out, nout);
 }
+
+const struct recipe_component *recipe_match(const struct recipe_set *s,
+					    const char *graph, const char *role)
+{
+	const struct recipe_component *any = NULL;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct recipe_component *c = &s->comps[i];
+
+		if (!c->worker || !graph || strcmp(c->graph, graph))
+			continue;
+		if (role && !strcmp(c->role, role))
+			return c;
+		if (!strcmp(c->role, "-") && !any)
+			any = c;
+	}
+	return any;
+}
+
+void recipe_kv_lines(const char *lines, struct recipe_kv **out, size_t *n, char **store)
+{
+	char *p;
+
+	*out = NULL, *n = 0;
+	*store = p = xstrdup(lines ? lines : "");
+	while (*p) {
+		char *nl = strchr(p, '\n'), *eq = strchr(p, '=');
+
+		if (nl)
+			*nl = 0;
+		if (eq && (!nl || eq < nl)) {
+			*eq = 0;
+			*out = xrealloc(*out, (*n + 1) * sizeof **out);
+			(*out)[*n].name = p;
+			(*out)[*n].value = eq + 1;
+			(*n)++;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}

@@ -111,4 +111,12 @@ void recipe_drift(const struct recipe_component *c,
 		  struct recipe_finding **out, size_t *nout);
 void recipe_findings_free(struct recipe_finding *f, size_t n);
 
+/* The worker component of graph with this role (prefill, decode, worker),
+ * for a pod labelled so; NULL when none.  Untyped components match any. */
+const struct recipe_component *recipe_match(const struct recipe_set *s,
+					    const char *graph, const char *role);
+/* "NAME=VALUE\n" lines (pod_info.spec_env) -> pairs pointing into a copy
+ * the caller frees as *store along with *out. */
+void recipe_kv_lines(const char *lines, struct recipe_kv **out, size_t *n, char **store);
+
 #endif

@@ -90,6 +90,36 @@ class TestEnvGolden(unittest.TestCase):
         self.assertIn("UCX_IB_ADDR_TYPE", out)
 
 
+class TestCheckRecipe(unittest.TestCase):
+    """check --recipe against the canary scenario: recipe vs pod spec vs the
+    running process, drift as findings, and no Secret value anywhere."""
+
+    def test_drift_and_canaries(self):
+        import sys
+        sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+        from fc import Cluster
+        scen = os.path.join(ROOT, "tests", "e2e", "scenarios")
+        c = Cluster(os.path.join(scen, "canary.yaml"))
+        try:
+            base = ["check", "--kubeconfig", c.kubeconfig,
+                    "--recipe", os.path.join(scen, "canary-recipe")]
+            rc, out, err = run(base)
+            self.assertIn(rc, (2, 3), err)
+            self.assertNotIn("CANARY", out + err)
+            self.assertIn("Transport env: recipe", out)
+            self.assertRegex(out, r"warn canary-prefill-0: VllmPrefillWorker: recipe sets "
+                             r"UCX_RNDV_SCHEME=get_zcopy, the running process has it unset")
+            self.assertIn("no component of graph canary with role decode", out)
+            self.assertNotIn("NIXL_TELEMETRY", out)
+            rc2, js, err = run(base + ["-o", "json"])
+            self.assertEqual(rc, rc2)
+            self.assertNotIn("CANARY", js + err)
+            json.loads(js)   # nothing appended to the document
+        finally:
+            c.stop()
+            c.cleanup()
+
+
 class TestEnvTree(unittest.TestCase):
     def test_whole_tree(self):
         self.assertIsNotNone(FIX)

@@ -297,9 +297,14 @@ static void set_role(struct recipe_component *c, const char *type, const char *s
 static void set_nodes(struct recipe_component *c, const struct ynode *comp)
 {
 	const char *nc = ynode_str(ynode_get(comp, "multinode"), "nodeCount");
+	char *end;
+	long n;
 
-	if (nc && atoi(nc) > 1)
-		c->nodes = atoi(nc);
+	if (!nc)
+		return;
+	n = strtol(nc, &end, 10);
+	if (end != nc && *end == '\0' && n > 1 && n < 100000)
+		c->nodes = (int)n;
 }
 
 /* Fabric, referenced ConfigMaps, shell args, KV flags: common to both schemas. */

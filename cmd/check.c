@@ -215,9 +215,12 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 		if (http_cancelled())
 			fprintf(stderr, "warning: %s: the report covers what finished\n",
 				http_cancelled());
-		rc = judge(ctx, &pr, format);
-		if (recipe_dir && rc != EXIT_ERROR)
-			rc = cmd_env_drift(recipe_dir, &pr, format, rc);
+		rc = recipe_dir ? cmd_env_drift_judge(recipe_dir, &pr) : 0;
+		if (rc != EXIT_ERROR)
+			rc = judge(ctx, &pr, format);
+		if (recipe_dir && rc != EXIT_ERROR &&
+		    (!strcmp(format, "table") || !strcmp(format, "wide")))
+			cmd_env_drift_table(recipe_dir, &pr);
 		probe_run_release(&pr);
 	}
 	pod_list_release(&l);

@@ -72,11 +72,14 @@ int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);
-/* check --recipe (env.c): recipe vs pod spec vs process env per pod, drift
- * as findings (table output); returns rc, or UNVERIFIED for a READY run
- * with drift, or EXIT_ERROR. */
+/* check --recipe (env.c): each pod's transport env, recipe vs pod spec vs
+ * running process, added to its results as env-drift checks (warn on
+ * drift), so they count in the verdict and every output format.  0, or
+ * EXIT_ERROR (reported) when the recipe cannot be read. */
 struct probe_run;
-int cmd_env_drift(const char *recipe, const struct probe_run *pr, const char *format, int rc);
+int cmd_env_drift_judge(const char *recipe, struct probe_run *pr);
+/* The side-by-side table of the three, for table output. */
+void cmd_env_drift_table(const char *recipe, const struct probe_run *pr);
 int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv);
 /* Run as kubectl_complete-dynamo_interconnect, or `__complete ...` (the
  * scripts `completion` prints): print candidates for the words typed. */

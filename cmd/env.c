@@ -341,15 +341,48 @@ static void drift_rows(struct table *t, const struct pod_info *pod,
 	free(names);
 }
 
-int cmd_env_drift(const char *recipe, const struct probe_run *pr, const char *format, int rc)
+/* Drift of one pod as env-drift results (family ENV), so that it counts
+ * in the verdict and appears in every output format like any check. */
+static void drift_results(const struct recipe_set *s, const char *recipe,
+			  struct probe_run *pr, size_t i)
 {
-	static const char *const h[] = { "POD", "VARIABLE", "RECIPE", "POD-SPEC", "PROCESS" };
-	struct recipe_set s;
-	struct table *t;
-	struct err e;
-	int table_out = !strcmp(format, "table") || !strcmp(format, "wide"), nfind = 0, bad;
+	const struct pod_info *pod = &pr->pods->items[i];
+	const struct recipe_component *c = recipe_match(s, pod->graph, pod->role);
+	const struct probe_env *proc = pr->facts[i] ? &pr->facts[i]->env : NULL;
+	struct recipe_kv *spec, *pk = NULL;
+	struct recipe_finding *f = NULL;
+	size_t nspec, nf = 0;
+	char *store, *why;
 
-	memset(&s, 0, sizeof s);
+	if (!c) {
+		why = xasprintf("no component of graph %s with role %s in %s",
+				*pod->graph ? pod->graph : "<none>", pod->role, recipe);
+		check_results_add_def(&pr->results[i], "env-drift", CHECK_WARN, why,
+				      "pass the recipe this graph was deployed from");
+		free(why);
+		return;
+	}
+	recipe_kv_lines(pod->spec_env, &spec, &nspec, &store);
+	if (proc)
+		pk = proc_visible(proc, spec, nspec, c);
+	recipe_drift(c, spec, nspec, 1, pk, proc ? proc->n : 0, proc != NULL, &f, &nf);
+	for (size_t j = 0; j < nf; j++)
+		check_results_add_def(&pr->results[i], "env-drift", CHECK_WARN,
+				      f[j].detail, f[j].remedy);
+	if (nf == 0)
+		check_results_add_def(&pr->results[i], "env-drift", CHECK_OK,
+				      "recipe, pod spec and process agree", NULL);
+	recipe_findings_free(f, nf);
+	free(pk), free(spec), free(store);
+}
+
+int cmd_env_drift_judge(const char *recipe, struct probe_run *pr)
+{
+	struct recipe_set s;
+	struct err e;
+	int bad;
+
+	memset(&s, 0, sizeof(s));
 	err_clear(&e);
 	if (recipe_load_path(recipe, &s, &e) < 0) {
 		recipe_set_release(&s);
@@ -357,44 +390,65 @@ int cmd_env_drift(const char *recipe, const struct probe_run *pr, const char *fo
 	}
 	for (size_t i = 0; i < s.nerrors; i++)
 		fprintf(stderr, "error: %s\n", s.errors[i]);
+	for (size_t i = 0; i < pr->pods->n; i++)
+		drift_results(&s, recipe, pr, i);
+	bad = s.nerrors > 0;
+	recipe_set_release(&s);
+	return bad ? EXIT_ERROR : 0;
+}
+
+/* The verdict groups findings by check; drift differs pod by pod, so each
+ * pod's lines are listed too. */
+static void drift_lines(const struct probe_run *pr)
+{
+	int first = 1;
+
+	for (size_t i = 0; i < pr->pods->n; i++)
+		for (size_t j = 0; j < pr->results[i].n; j++) {
+			const struct check_result *r = &pr->results[i].v[j];
+			if (strcmp(r->name, "env-drift") || r->status == CHECK_OK)
+				continue;
+			printf("%swarn %s: %s\n", first ? "\n" : "", pr->pods->items[i].name,
+			       r->detail);
+			if (r->remedy)
+				printf("     fix: %s\n", r->remedy);
+			first = 0;
+		}
+}
+
+void cmd_env_drift_table(const char *recipe, const struct probe_run *pr)
+{
+	static const char *const h[] = { "POD", "VARIABLE", "RECIPE", "POD-SPEC", "PROCESS" };
+	struct recipe_set s;
+	struct table *t;
+	struct err e;
+
+	drift_lines(pr);
+	memset(&s, 0, sizeof(s));
+	err_clear(&e);
+	if (recipe_load_path(recipe, &s, &e) < 0) {
+		recipe_set_release(&s);
+		return;
+	}
 	t = table_new(5, h);
 	for (size_t i = 0; i < pr->pods->n; i++) {
 		const struct pod_info *pod = &pr->pods->items[i];
 		const struct recipe_component *c = recipe_match(&s, pod->graph, pod->role);
 		const struct probe_env *proc = pr->facts[i] ? &pr->facts[i]->env : NULL;
 		struct recipe_kv *spec, *pk = NULL;
-		struct recipe_finding *f = NULL;
-		size_t nspec, nf = 0;
+		size_t nspec;
 		char *store;
 
 		recipe_kv_lines(pod->spec_env, &spec, &nspec, &store);
 		if (proc)
 			pk = proc_visible(proc, spec, nspec, c);
 		drift_rows(t, pod, c, spec, nspec, pk, proc ? proc->n : 0, proc != NULL);
-		if (!c) {
-			if (table_out)
-				printf("%swarn %s: no component of graph %s with role %s in %s\n",
-				       nfind++ ? "" : "\n", pod->name, pod->graph, pod->role, recipe);
-		} else {
-			recipe_drift(c, spec, nspec, 1, pk, proc ? proc->n : 0, proc != NULL, &f, &nf);
-			for (size_t j = 0; j < nf && table_out; j++)
-				printf("%swarn %s: %s\n     fix: %s\n", nfind++ ? "" : "\n",
-				       pod->name, f[j].detail, f[j].remedy);
-			if (!table_out)
-				nfind += (int)nf;
-		}
-		recipe_findings_free(f, nf);
 		free(pk), free(spec), free(store);
 	}
-	if (table_out && table_rows(t)) {
+	if (table_rows(t)) {
 		printf("\nTransport env: recipe %s vs pod spec vs running process\n", recipe);
 		table_print(t, stdout, 0);
 	}
 	table_free(t);
-	bad = s.nerrors > 0;
 	recipe_set_release(&s);
-	/* Drift leaves the fast path unproven: READY becomes UNVERIFIED. */
-	if (bad || fflush(stdout))
-		return EXIT_ERROR;
-	return rc == EXIT_READY && nfind ? EXIT_UNVERIFIED : rc;
 }

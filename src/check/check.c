@@ -93,6 +93,9 @@ static const struct check_def defs[CK__COUNT] = {
 	[CK_ENV_NCCL_P2P] = { "env-nccl-p2p", FAM_ENV, 62,
 		"NCCL P2P (NVLink) not disabled (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)",
 		"unset NCCL_P2P_DISABLE and NCCL_P2P_LEVEL" },
+	[CK_ENV_DRIFT] = { "env-drift", FAM_ENV, 63,
+		"the running process's transport env matches the recipe and the pod spec (J, --recipe)",
+		"redeploy from the recipe, or update the recipe to what the workers really run with" },
 	[CK_RDMA_ROCE] = { "rdma-roce", FAM_RDMA, 65,
 		"RoCE: RoCE v2 GID at the configured index, MTU (A5, A6, A7)",
 		"unset UCX_IB_GID_INDEX/NCCL_IB_GID_INDEX or point them at the RoCE v2 GID; raise the netdev MTU to >= 4200" },
@@ -188,6 +191,26 @@ void check_results_add(struct check_results *r, const struct check_result *res)
 {
 	results_push(r, res, xstrdup(res->detail ? res->detail : ""),
 		     xstrdup(res->remedy));
+}
+
+int check_results_add_def(struct check_results *r, const char *name,
+			  enum check_status st, const char *detail,
+			  const char *remedy)
+{
+	const struct check_def *d = check_def(name);
+	struct check_result res;
+
+	if (!d)
+		return -1;
+	memset(&res, 0, sizeof(res));
+	res.name = d->name;
+	res.family = d->family;
+	res.status = st;
+	res.rank = d->rank;
+	res.detail = (char *)detail;
+	res.remedy = (char *)(st == CHECK_OK ? NULL : remedy ? remedy : d->remedy);
+	check_results_add(r, &res);
+	return 0;
 }
 
 void check_results_release(struct check_results *r)

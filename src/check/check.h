@@ -105,6 +105,12 @@ void check_results_init(struct check_results *r);
 void check_results_add(struct check_results *r, const struct check_result *res);
 /* Frees all strings and the array; r may be reused after check_results_init. */
 void check_results_release(struct check_results *r);
+/* Adds a result of the defined check `name` (its family and rank from the
+ * table) judged outside check_pod(), e.g. recipe drift; remedy NULL takes
+ * the table's.  Strings are copied.  -1 for an unknown name. */
+int check_results_add_def(struct check_results *r, const char *name,
+			  enum check_status st, const char *detail,
+			  const char *remedy);
 /* The first result with this name, or NULL. */
 const struct check_result *check_results_find(const struct check_results *r,
 					      const char *name);

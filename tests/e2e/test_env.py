@@ -114,7 +114,14 @@ class TestCheckRecipe(unittest.TestCase):
             rc2, js, err = run(base + ["-o", "json"])
             self.assertEqual(rc, rc2)
             self.assertNotIn("CANARY", js + err)
-            json.loads(js)   # nothing appended to the document
+            doc = json.loads(js)   # nothing appended to the document
+            # Drift is in the report itself, per pod, like any check.
+            drift = {p["name"]: [c for c in p["checks"] if c["name"] == "env-drift"]
+                     for p in doc["pods"]}
+            self.assertTrue(any("UCX_RNDV_SCHEME=get_zcopy" in c["detail"]
+                                for c in drift["canary-prefill-0"]), drift)
+            self.assertEqual(drift["canary-decode-0"][0]["status"], "warn")
+            self.assertTrue(all(c["family"] == "ENV" for cs in drift.values() for c in cs))
         finally:
             c.stop()
             c.cleanup()

@@ -7,6 +7,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 B=${1:-build}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
+# One real cluster per machine (fixed ports, state dir, bridge): runs wait
+# for each other.
+exec 9>/var/lock/dynamo-interconnect-realcluster.lock
+flock 9
 t0=$(date +%s)
 down() { sh "$HERE/down.sh"; }
 trap 'down; exit 130' INT TERM

@@ -4,6 +4,7 @@
 #   make test         unit + end-to-end tests, then again under ASan+UBSan
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make demo         run the plugin against the bundled test cluster
+#   make dist         dist/ release archive for krew, manifest sha256 updated
 
 PROG     := kubectl-dynamo_interconnect
 VERSION  := 0.1.0
@@ -117,6 +118,51 @@ bench: $(PROG)
 .PHONY: test-real
 test-real: $(PROG) $(BUILD)/tools/di_exec
 	sh tests/realcluster/run.sh $(BUILD)
+
+# ---- completion helper, release archive, krew manifest (issue 5) ----
+# kubectl runs kubectl_complete-dynamo_interconnect for completion; the
+# binary answers as the completer when called by that name.
+COMPLETER := kubectl_complete-dynamo_interconnect
+DISTDIR   ?= dist
+DIST_TGZ   = $(DISTDIR)/kubectl-dynamo-interconnect_linux_amd64.tar.gz
+KREW_MANIFEST ?= krew/dynamo-interconnect.yaml
+# Krew installs the archive and nothing else: libyaml goes in statically
+# (Debian ships libyaml.a); Debian has no static libcjson, so libcjson1 is
+# a runtime dependency named in the manifest's caveats.
+DIST_LIBS := $(shell pkg-config --variable=libdir yaml-0.1)/libyaml.a \
+	     $(shell pkg-config --libs libcurl libcjson libcrypto) -lpthread
+
+.PHONY: dist install-completer uninstall-completer
+install: install-completer
+uninstall: uninstall-completer
+
+install-completer:
+	install -d $(DESTDIR)$(BINDIR)
+	ln -sf $(PROG) $(DESTDIR)$(BINDIR)/$(COMPLETER)
+
+uninstall-completer:
+	rm -f $(DESTDIR)$(BINDIR)/$(COMPLETER)
+
+$(BUILD)/dist/$(PROG): $(CMD_OBJS) $(BUILD)/libdi.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libdi.a $(DIST_LIBS)
+
+# A copy, not a link: krew links only `bin` onto PATH and archives may not
+# keep links.  Reproducible tar (sorted, owner 0, fixed mtime, gzip -n) so
+# the sha256 in the manifest is a function of the binary alone.
+dist: $(BUILD)/dist/$(PROG)
+	@rm -rf $(BUILD)/dist/stage && mkdir -p $(BUILD)/dist/stage $(DISTDIR)
+	cp $< $(BUILD)/dist/stage/$(PROG)
+	cp $< $(BUILD)/dist/stage/$(COMPLETER)
+	cp LICENSE README.md $(BUILD)/dist/stage/
+	tar -C $(BUILD)/dist/stage --sort=name --owner=0 --group=0 --numeric-owner \
+	    --mtime=@0 -cf - . | gzip -9n > $(DIST_TGZ)
+	sha=$$(sha256sum $(DIST_TGZ) | cut -d' ' -f1) && \
+	sed "s/^\(    sha256: \)\"[0-9a-f]*\"\( # linux\/amd64\)$$/\1\"$$sha\"\2/" \
+	    krew/dynamo-interconnect.yaml > $(KREW_MANIFEST).tmp && \
+	mv $(KREW_MANIFEST).tmp $(KREW_MANIFEST) && \
+	echo "$(DIST_TGZ) sha256 $$sha -> $(KREW_MANIFEST)"
+# ---- end issue 5 ----
 
 # libFuzzer targets (tests/fuzz/README.md): clang, -fsanitize=fuzzer,
 # address,undefined, into build/fuzz.  `make test` ends with a short smoke

@@ -9,13 +9,21 @@ set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+out=$(mktemp)
+trap 'rm -f "$log" "$out"' EXIT
 status=0
 
+# Runs one suite; a suite that fails without a count (a crash, an import
+# error) is counted as one failure, so it can never pass silently.
 run() {
 	echo "== $*"
-	"$@" 2>&1 | tee -a "$log" | grep -v '^ok ' || true
-	# tee hides the exit status; the summary lines carry it.
+	"$@" >"$out" 2>&1
+	rc=$?
+	cat "$out" >>"$log"
+	grep -v '^ok ' "$out"
+	if [ $rc -ne 0 ] && ! grep -Eq '(^|[^0-9])[1-9][0-9]* failed' "$out"; then
+		echo "$1 $2: 0 passed, 1 failed (exit $rc)" | tee -a "$log"
+	fi
 }
 
 for t in "$build"/tests/test_*; do

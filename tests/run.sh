@@ -9,19 +9,19 @@ set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 log=$(mktemp)
-out=$(mktemp)
-trap 'rm -f "$log" "$out"' EXIT
+suite_out=$(mktemp)
+trap 'rm -f "$log" "$suite_out"' EXIT
 status=0
 
 # Runs one suite; a suite that fails without a count (a crash, an import
 # error) is counted as one failure, so it can never pass silently.
 run() {
 	echo "== $*"
-	"$@" >"$out" 2>&1
+	"$@" >"$suite_out" 2>&1
 	rc=$?
-	cat "$out" >>"$log"
-	grep -v '^ok ' "$out"
-	if [ $rc -ne 0 ] && ! grep -Eq '(^|[^0-9])[1-9][0-9]* failed' "$out"; then
+	cat "$suite_out" >>"$log"
+	grep -v '^ok ' "$suite_out"
+	if [ $rc -ne 0 ] && ! grep -Eq '(^|[^0-9])[1-9][0-9]* failed' "$suite_out"; then
 		echo "$1 $2: 0 passed, 1 failed (exit $rc)" | tee -a "$log"
 	fi
 }

@@ -231,23 +231,16 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	struct probe_options o;
 	const char *format;
-	int npos, rc;
+	int rc;
 
 	parallel = 0;
 	probe_timeout = NULL;
 	run_timeout = NULL;
 	run_timeout_ms = 0;
 	recipe_dir = NULL;
-	rc = cmd_parse(ctx, "check", check_opts, help, argc, argv, pos, &npos);
-	if (rc == 0 && npos > 0) {
-		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s check -h' for help and examples\n",
-			pos[0], ctx->usage_name);
-		rc = EXIT_ERROR;
-	}
-	free(pos);
+	rc = cmd_parse_flags(ctx, "check", check_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (cmd_output_format(ctx, "table,wide,json,yaml", &format) < 0 ||

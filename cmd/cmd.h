@@ -54,6 +54,11 @@ int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 	      const char *const *help_text, int argc, char **argv,
 	      char **pos, int *npos);
 
+/* cmd_parse for subcommands that take no positional argument: one is
+ * reported as unexpected (EXIT_ERROR).  Same return values. */
+int cmd_parse_flags(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
+		    const char *const *help_text, int argc, char **argv);
+
 /* kubeconfig -> credentials -> client.  On failure prints the error and
  * returns -1.  Release with cmd_disconnect(). */
 int cmd_connect(struct cmd_ctx *ctx, struct kube_config *cfg,

@@ -5,6 +5,7 @@
 #include "cmd.h"
 #include "kube/auth.h"
 #include "util/log.h"
+#include "util/xalloc.h"
 
 static struct globals G;  /* the tables below point into it; see cmd_parse */
 
@@ -122,4 +123,20 @@ void cmd_disconnect(struct kube_config *cfg, struct http_client *client)
 {
 	http_client_free(client);
 	kubeconfig_release(cfg);
+}
+
+int cmd_parse_flags(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
+		    const char *const *help_text, int argc, char **argv)
+{
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	int npos, rc;
+
+	rc = cmd_parse(ctx, sub, own, help_text, argc, argv, pos, &npos);
+	if (rc == 0 && npos > 0) {
+		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s %s -h' for help and examples\n",
+			pos[0], ctx->usage_name, sub);
+		rc = EXIT_ERROR;
+	}
+	free(pos);
+	return rc;
 }

@@ -183,17 +183,15 @@ out:
 
 int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
-	int npos, rc;
+	int rc;
 
 	pod_name = NULL;
-	rc = cmd_parse(ctx, "nixl", nixl_opts, help, argc, argv, pos, &npos);
-	if (rc == 0 && (npos > 0 || !pod_name)) {
-		fprintf(stderr, "error: %s\nSee '%s nixl -h' for help and examples\n",
-			npos > 0 ? "unexpected argument" : "--pod is required", ctx->usage_name);
+	rc = cmd_parse_flags(ctx, "nixl", nixl_opts, help, argc, argv);
+	if (rc == 0 && !pod_name) {
+		fprintf(stderr, "error: --pod is required\nSee '%s nixl -h' for help and examples\n",
+			ctx->usage_name);
 		rc = EXIT_ERROR;
 	}
-	free(pos);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	return run(ctx);

@@ -165,18 +165,11 @@ static int run_pod(struct cmd_ctx *ctx, const char *format)
 
 int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	const char *format;
-	int npos, rc;
+	int rc;
 
 	pod_name = NULL;
-	rc = cmd_parse(ctx, "node", node_opts, help, argc, argv, pos, &npos);
-	if (rc == 0 && npos > 0) {
-		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s node -h' for help and examples\n",
-			pos[0], ctx->usage_name);
-		rc = EXIT_ERROR;
-	}
-	free(pos);
+	rc = cmd_parse_flags(ctx, "node", node_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (cmd_output_format(ctx, "table,json,yaml", &format) < 0)

@@ -61,21 +61,14 @@ static int check_output(const struct cmd_ctx *ctx, int *wide)
 
 int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	struct pods_query q;
 	struct kube_config cfg;
 	struct http_client *c;
 	struct pod_list l;
 	struct err e;
-	int npos, rc, wide;
+	int rc, wide;
 
-	rc = cmd_parse(ctx, "pods", NULL, help, argc, argv, pos, &npos);
-	if (rc == 0 && npos > 0) {
-		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s pods -h' for help and examples\n",
-			pos[0], ctx->usage_name);
-		rc = EXIT_ERROR;
-	}
-	free(pos);
+	rc = cmd_parse_flags(ctx, "pods", NULL, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (check_output(ctx, &wide) < 0 || cmd_connect(ctx, &cfg, &c) < 0)

@@ -13,11 +13,9 @@ static const char *const help[] = {
 
 int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
-	int npos, rc;
+	int rc;
 
-	rc = cmd_parse(ctx, "version", NULL, help, argc, argv, pos, &npos);
-	free(pos);
+	rc = cmd_parse_flags(ctx, "version", NULL, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	printf("kubectl-dynamo_interconnect v%s (%s)\n", PROG_VERSION, curl_version());

@@ -95,6 +95,7 @@ test check: unit-tests
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 unit-tests
 	sh tests/run.sh build/san
 	sh tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
+	$(MAKE) --no-print-directory test-real
 
 install: $(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

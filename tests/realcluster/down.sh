@@ -45,7 +45,7 @@ stop kube-apiserver
 stop etcd
 # 3. shims started by our containerd (their command line names our socket)
 for d in /proc/[0-9]*; do
-	case $(tr '\0' ' ' < "$d/cmdline" 2>/dev/null) in
+	case $( (tr '\0' ' ' < "$d/cmdline") 2>/dev/null) in
 	*containerd-shim*"$C/containerd.sock"*) kill -9 "${d#/proc/}" 2>/dev/null ;;
 	esac
 done

@@ -1,5 +1,6 @@
 #include "engine.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,12 @@ void engine_run(struct http_client *c, const struct pod_list *l,
 			mark_unprobed(&l->items[k], &results[k]);
 	}
 	n = pool_size(job, p.total);
+#ifdef M_ARENA_MAX
+	/* glibc gives each busy thread its own malloc arena; with dozens of
+	 * workers that is most of our peak memory, for no speed we can see
+	 * (bench/RESULTS.md).  Two arenas keep contention low enough. */
+	mallopt(M_ARENA_MAX, 2);
+#endif
 	threads = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*threads));
 	pthread_attr_init(&attr);
 	/* Workers need little stack; keep many of them cheap. */

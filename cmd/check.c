@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "kube/auth.h"
 #include "probe_run.h"
+#include "recipe/recipe.h"
 #include "report/report.h"
 #include "util/xalloc.h"
 
@@ -180,13 +181,38 @@ static int no_pods(const struct pods_query *q, const struct pod_list *l)
 	return EXIT_ERROR;
 }
 
-static int run(struct cmd_ctx *ctx, const char *format, const struct probe_options *o)
+/* Probes the listed pods, judges (with drift when a recipe is given) and
+ * prints; returns the exit code. */
+static int probe_and_report(struct cmd_ctx *ctx, struct http_client *c,
+			    const struct pod_list *l, const struct probe_options *o,
+			    const char *format, const struct recipe_set *recipe)
+{
+	struct probe_run pr;
+	int rc;
+
+	probe_run_init(&pr, l);
+	pr.keep_facts = recipe != NULL;   /* the running env, for drift */
+	probe_run_pods(&pr, c, o);
+	if (http_cancelled())
+		fprintf(stderr, "warning: %s: the report covers what finished\n",
+			http_cancelled());
+	if (recipe)
+		cmd_env_drift_judge(recipe, recipe_dir, &pr);
+	rc = judge(ctx, &pr, format);
+	if (recipe && rc != EXIT_ERROR &&
+	    (!strcmp(format, "table") || !strcmp(format, "wide")))
+		cmd_env_drift_table(recipe, recipe_dir, &pr);
+	probe_run_release(&pr);
+	return rc;
+}
+
+static int run(struct cmd_ctx *ctx, const char *format, const struct probe_options *o,
+	       const struct recipe_set *recipe)
 {
 	struct kube_config cfg;
 	struct http_client *c;
 	struct pods_query q = { 0 };
 	struct pod_list l;
-	struct probe_run pr;
 	struct err e;
 	int rc;
 
@@ -195,34 +221,17 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 		disarm_cancel();
 		return EXIT_ERROR;
 	}
-	q.namespace = cfg.namespace;
-	q.all_namespaces = ctx->g.all_namespaces;
-	q.selector = ctx->g.selector;
-	q.container = ctx->g.container;
-	q.page_size = ctx->g.chunk_size;
+	cmd_pods_query(ctx, &cfg, &q);
 	err_clear(&e);
 	if (pods_list(c, &q, &l, &e) < 0) {
 		cmd_disconnect(&cfg, c);
 		disarm_cancel();
 		return cmd_fail(&e);
 	}
-	if (l.n == 0) {
+	if (l.n == 0)
 		rc = no_pods(&q, &l);
-	} else {
-		probe_run_init(&pr, &l);
-		pr.keep_facts = recipe_dir != NULL;   /* the running env, for drift */
-		probe_run_pods(&pr, c, o);
-		if (http_cancelled())
-			fprintf(stderr, "warning: %s: the report covers what finished\n",
-				http_cancelled());
-		rc = recipe_dir ? cmd_env_drift_judge(recipe_dir, &pr) : 0;
-		if (rc != EXIT_ERROR)
-			rc = judge(ctx, &pr, format);
-		if (recipe_dir && rc != EXIT_ERROR &&
-		    (!strcmp(format, "table") || !strcmp(format, "wide")))
-			cmd_env_drift_table(recipe_dir, &pr);
-		probe_run_release(&pr);
-	}
+	else
+		rc = probe_and_report(ctx, c, &l, o, format, recipe);
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
 	disarm_cancel();
@@ -231,6 +240,7 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 {
+	struct recipe_set recipe;
 	struct probe_options o;
 	const char *format;
 	int rc;
@@ -246,5 +256,12 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	if (cmd_output_format(ctx, "table,wide,json,yaml", &format) < 0 ||
 	    probe_options(ctx, &o) < 0)
 		return EXIT_ERROR;
-	return run(ctx, format, &o);
+	if (!recipe_dir)
+		return run(ctx, format, &o, NULL);
+	/* Read the recipe once, and before any pod is probed. */
+	if (cmd_env_drift_load(recipe_dir, &recipe))
+		return EXIT_ERROR;
+	rc = run(ctx, format, &o, &recipe);
+	recipe_set_release(&recipe);
+	return rc;
 }

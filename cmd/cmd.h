@@ -64,6 +64,10 @@ int cmd_parse_flags(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 int cmd_connect(struct cmd_ctx *ctx, struct kube_config *cfg,
 		struct http_client **client);
 void cmd_disconnect(struct kube_config *cfg, struct http_client *client);
+/* The pod query the flags ask for (-n/-A, -l, -c, --chunk-size). */
+struct pods_query;
+void cmd_pods_query(const struct cmd_ctx *ctx, const struct kube_config *cfg,
+		    struct pods_query *q);
 
 /* Prints "error: ..." (or kubectl's own prefix) to stderr; returns EXIT_ERROR. */
 int cmd_fail(const struct err *e);
@@ -77,14 +81,19 @@ int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);
-/* check --recipe (env.c): each pod's transport env, recipe vs pod spec vs
- * running process, added to its results as env-drift checks (warn on
- * drift), so they count in the verdict and every output format.  0, or
- * EXIT_ERROR (reported) when the recipe cannot be read. */
+/* check --recipe (env.c).  Load: reads the recipe once into s (released
+ * by the caller with recipe_set_release()); 0, or EXIT_ERROR after
+ * reporting a file that cannot be read.  Judge: each pod's transport env,
+ * recipe vs pod spec vs running process, added to its results as env-drift
+ * checks (warn on drift), so they count in the verdict and every output
+ * format.  Table: the three side by side, for table output. */
 struct probe_run;
-int cmd_env_drift_judge(const char *recipe, struct probe_run *pr);
-/* The side-by-side table of the three, for table output. */
-void cmd_env_drift_table(const char *recipe, const struct probe_run *pr);
+struct recipe_set;
+int cmd_env_drift_load(const char *recipe, struct recipe_set *s);
+void cmd_env_drift_judge(const struct recipe_set *s, const char *recipe,
+			 struct probe_run *pr);
+void cmd_env_drift_table(const struct recipe_set *s, const char *recipe,
+			 const struct probe_run *pr);
 int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv);
 /* Run as kubectl_complete-dynamo_interconnect, or `__complete ...` (the
  * scripts `completion` prints): print candidates for the words typed. */

@@ -4,6 +4,7 @@
 
 #include "cmd.h"
 #include "kube/auth.h"
+#include "kube/pods.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
@@ -117,6 +118,17 @@ int cmd_connect(struct cmd_ctx *ctx, struct kube_config *cfg,
 	}
 	*client = http_client_new(cfg);
 	return 0;
+}
+
+void cmd_pods_query(const struct cmd_ctx *ctx, const struct kube_config *cfg,
+		    struct pods_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->namespace = cfg->namespace;
+	q->all_namespaces = ctx->g.all_namespaces;
+	q->selector = ctx->g.selector;
+	q->container = ctx->g.container;
+	q->page_size = ctx->g.chunk_size;
 }
 
 void cmd_disconnect(struct kube_config *cfg, struct http_client *client)

@@ -376,25 +376,30 @@ static void drift_results(const struct recipe_set *s, const char *recipe,
 	free(pk), free(spec), free(store);
 }
 
-int cmd_env_drift_judge(const char *recipe, struct probe_run *pr)
+int cmd_env_drift_load(const char *recipe, struct recipe_set *s)
 {
-	struct recipe_set s;
 	struct err e;
-	int bad;
 
-	memset(&s, 0, sizeof(s));
+	memset(s, 0, sizeof(*s));
 	err_clear(&e);
-	if (recipe_load_path(recipe, &s, &e) < 0) {
-		recipe_set_release(&s);
+	if (recipe_load_path(recipe, s, &e) < 0) {
+		recipe_set_release(s);
 		return cmd_fail(&e);
 	}
-	for (size_t i = 0; i < s.nerrors; i++)
-		fprintf(stderr, "error: %s\n", s.errors[i]);
+	for (size_t i = 0; i < s->nerrors; i++)
+		fprintf(stderr, "error: %s\n", s->errors[i]);
+	if (s->nerrors) {
+		recipe_set_release(s);
+		return EXIT_ERROR;
+	}
+	return 0;
+}
+
+void cmd_env_drift_judge(const struct recipe_set *s, const char *recipe,
+			 struct probe_run *pr)
+{
 	for (size_t i = 0; i < pr->pods->n; i++)
-		drift_results(&s, recipe, pr, i);
-	bad = s.nerrors > 0;
-	recipe_set_release(&s);
-	return bad ? EXIT_ERROR : 0;
+		drift_results(s, recipe, pr, i);
 }
 
 /* The verdict groups findings by check; drift differs pod by pod, so each
@@ -416,24 +421,17 @@ static void drift_lines(const struct probe_run *pr)
 		}
 }
 
-void cmd_env_drift_table(const char *recipe, const struct probe_run *pr)
+void cmd_env_drift_table(const struct recipe_set *s, const char *recipe,
+			 const struct probe_run *pr)
 {
 	static const char *const h[] = { "POD", "VARIABLE", "RECIPE", "POD-SPEC", "PROCESS" };
-	struct recipe_set s;
 	struct table *t;
-	struct err e;
 
 	drift_lines(pr);
-	memset(&s, 0, sizeof(s));
-	err_clear(&e);
-	if (recipe_load_path(recipe, &s, &e) < 0) {
-		recipe_set_release(&s);
-		return;
-	}
 	t = table_new(5, h);
 	for (size_t i = 0; i < pr->pods->n; i++) {
 		const struct pod_info *pod = &pr->pods->items[i];
-		const struct recipe_component *c = recipe_match(&s, pod->graph, pod->role);
+		const struct recipe_component *c = recipe_match(s, pod->graph, pod->role);
 		const struct probe_env *proc = pr->facts[i] ? &pr->facts[i]->env : NULL;
 		struct recipe_kv *spec, *pk = NULL;
 		size_t nspec;
@@ -450,5 +448,4 @@ void cmd_env_drift_table(const char *recipe, const struct probe_run *pr)
 		table_print(t, stdout, 0);
 	}
 	table_free(t);
-	recipe_set_release(&s);
 }

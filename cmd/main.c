@@ -1,5 +1,4 @@
 /* kubectl-dynamo_interconnect: the entry point and the subcommand table. */
-#include <curl/curl.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -90,16 +89,11 @@ int main(int argc, char **argv)
 	check_fds();
 	/* A closed socket or `| head` must not kill us mid-run. */
 	signal(SIGPIPE, SIG_IGN);
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		fputs("error: cannot initialise libcurl\n", stderr);
-		return EXIT_ERROR;
-	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.usage_name = usage_name(argc > 0 ? argv[0] : "kubectl-dynamo_interconnect");
 	if (cmd_complete_requested(argc, argv))
 		rc = cmd_complete(&ctx, commands, NCOMMANDS, argc, argv);
 	else
 		rc = dispatch(&ctx, argc, argv);
-	curl_global_cleanup();
 	return rc;
 }

@@ -47,18 +47,6 @@ static struct table *pods_table(const struct pod_list *l, int all_ns, int wide)
 	return t;
 }
 
-static int check_output(const struct cmd_ctx *ctx, int *wide)
-{
-	const char *o = ctx->g.output;
-
-	*wide = o && !strcmp(o, "wide");
-	if (!o || !*o || *wide)
-		return 0;
-	fprintf(stderr, "error: unable to match a printer suitable for the output "
-		"format \"%s\", allowed formats are: wide\n", o);
-	return -1;
-}
-
 int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct pods_query q;
@@ -66,19 +54,17 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 	struct http_client *c;
 	struct pod_list l;
 	struct err e;
+	const char *format;
 	int rc, wide;
 
 	rc = cmd_parse_flags(ctx, "pods", NULL, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (check_output(ctx, &wide) < 0 || cmd_connect(ctx, &cfg, &c) < 0)
+	if (cmd_output_format(ctx, "table,wide", &format) < 0 ||
+	    cmd_connect(ctx, &cfg, &c) < 0)
 		return EXIT_ERROR;
-	memset(&q, 0, sizeof(q));
-	q.namespace = cfg.namespace;
-	q.all_namespaces = ctx->g.all_namespaces;
-	q.selector = ctx->g.selector;
-	q.container = ctx->g.container;
-	q.page_size = ctx->g.chunk_size;
+	wide = !strcmp(format, "wide");
+	cmd_pods_query(ctx, &cfg, &q);
 	err_clear(&e);
 	rc = pods_list(c, &q, &l, &e);
 	if (rc < 0) {

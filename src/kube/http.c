@@ -133,10 +133,22 @@ static void setup_server_name(struct http_client *c)
 	free(prefix);
 }
 
+/* libcurl's global set-up (OpenSSL included) costs milliseconds that
+ * `version`, `--help` and `env` never need: done on the first client, once,
+ * before any worker thread exists. */
+static void curl_once(void)
+{
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
+		atexit(curl_global_cleanup);
+}
+
 struct http_client *http_client_new(struct kube_config *cfg)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct http_client *c = xcalloc(1, sizeof(*c));
 	int i;
+
+	pthread_once(&once, curl_once);
 
 	c->cfg = cfg;
 	for (i = 0; i < CURL_LOCK_DATA_LAST; i++)

@@ -27,7 +27,8 @@ struct http_response {
 };
 
 /* Returns a new client; free with http_client_free().  Call after
- * auth_prepare().  curl_global_init() must have been called. */
+ * auth_prepare() and before starting threads that use it: the first call
+ * initialises libcurl for the process. */
 struct http_client *http_client_new(struct kube_config *cfg);
 void http_client_free(struct http_client *c);
 const struct kube_config *http_client_config(const struct http_client *c);

@@ -255,9 +255,15 @@ class TestTokenExpire(ListFault):
         if rc == 1:
             self.assertIn("Unauthorized", err)
         else:
+            # The token serves 2 requests: the list, then whichever exec
+            # reaches the server first (the execs run in parallel, so which
+            # pod that is varies). Every later exec must fail Unauthorized.
             doc, by = pods_of(out)
-            self.assertFalse(by["normal-0"]["probed"])
-            self.assertIn("Unauthorized", by["normal-0"]["error"])
+            probed = [n for n, p in by.items() if p["probed"]]
+            refused = [n for n, p in by.items()
+                       if not p["probed"] and "Unauthorized" in (p["error"] or "")]
+            self.assertLessEqual(len(probed), 1, probed)
+            self.assertTrue(refused, by)
 
 
 class ContainerNotRunning:

@@ -175,9 +175,11 @@ class TestCheckFaults(unittest.TestCase):
 
     def test_each_pod_its_own_answer(self):
         # The scenario's pods carry no Dynamo labels: an empty -l takes all.
-        rc, out, err, took = run(["check", "-n", "faults", "-l", "", "--probe-timeout", "3s",
+        # 8 s, not less: on a loaded 2-core CI machine the Python server once
+        # took over 3 s to answer a healthy pod's upgrade.
+        rc, out, err, took = run(["check", "-n", "faults", "-l", "", "--probe-timeout", "8s",
                                   "-o", "json", "--kubeconfig", self.c.kubeconfig])
-        self.assertLess(took, 3 + 10, "ends within the deadline plus a margin")
+        self.assertLess(took, 8 + 10, "ends within the deadline plus a margin")
         doc = json.loads(out)
         assert_report_shape(self, doc)
         by = {p["name"]: p for p in doc["pods"]}

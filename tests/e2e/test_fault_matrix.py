@@ -433,8 +433,9 @@ class TestCancel(unittest.TestCase):
         return doc
 
     def test_timeout(self):
-        rc, out, err, took = run(self.argv("--timeout", "3s")[1:])
-        self.assertLess(took, 3 + 3)
+        # normal-0 must finish inside the deadline even on a loaded CI machine
+        rc, out, err, took = run(self.argv("--timeout", "6s")[1:])
+        self.assertLess(took, 6 + 3)
         doc = self.assertPartial(out, "--timeout")
         self.assertEqual(rc, doc["verdict"]["exitCode"])
         self.assertIn("warning: the run's --timeout passed", err)

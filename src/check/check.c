@@ -129,6 +129,23 @@ static const struct check_def defs[CK__COUNT] = {
 	[CK_GDRCOPY_UCX] = { "gdrcopy-ucx", FAM_GDRCOPY, 92,
 		"UCX has the gdr_copy transport (C2)",
 		"put libgdrapi.so on the library path and mount /dev/gdrdrv so UCX loads gdr_copy" },
+	/* Log evidence (check/logs.c): what the worker really chose.  Ranked
+	 * after the causes the probe can name, as the log shows the symptom. */
+	[CK_LOGS_NIXL] = { "logs-nixl", FAM_LOGS, 94,
+		"the worker log shows the NIXL backend instantiated, not a TCP fallback or NIXL_ERR_* (F3, dynamo.md 5.2)",
+		"read the worker log around the quoted line and fix the RDMA/UCX checks first" },
+	[CK_LOGS_UCX] = { "logs-ucx", FAM_LOGS, 95,
+		"the worker log shows UCX on RDMA lanes, not TCP lanes, missing transports or host staging (E6)",
+		"read the worker log around the quoted line and fix the RDMA/UCX checks first" },
+	[CK_LOGS_LIBFABRIC] = { "logs-libfabric", FAM_LOGS, 96,
+		"the worker log shows libfabric reaching GPU memory on EFA (G3)",
+		"use an EFA driver/libfabric with CUDA P2P (efa_nv_peermem or DMA-BUF)" },
+	[CK_LOGS_NCCL] = { "logs-nccl", FAM_LOGS, 97,
+		"the worker log shows NCCL on NET/IB (GDRDMA), not NET/Socket",
+		"give the pod RDMA devices and unset NCCL_IB_DISABLE / NCCL_NET=Socket" },
+	[CK_LOGS_READ] = { "logs-read", FAM_LOGS, 98,
+		"the main container's log was read and names a transport (extra evidence: a skip does not lower the verdict)",
+		"set NIXL_LOG_LEVEL=INFO (and UCX_LOG_LEVEL=info) on the workers so their log names the transport chosen" },
 };
 
 static const char *const status_names[] = { "ok", "warn", "fail", "skipped" };

@@ -68,6 +68,9 @@ const char *fabric_name(enum fabric f);
 #define CHECK_F_NA 0x1  /* skipped because the check does not apply here
 			 * (EFA rules on InfiniBand, NVSwitch on PCIe): it
 			 * leaves nothing unproven, unlike "could not look". */
+#define CHECK_F_EXTRA 0x2 /* extra evidence (the LOGS family): a skip is
+			   * shown with its remedy but leaves the verdict
+			   * alone, since the probe proved what it could. */
 
 struct check_result {
 	const char *name;         /* stable id, e.g. "gpudirect-peermem" */

@@ -34,7 +34,8 @@ int verdict_exit_code(enum verdict_status v)
 static int unproven(const struct check_result *r)
 {
 	return r->status == CHECK_WARN ||
-	       (r->status == CHECK_SKIPPED && !(r->flags & CHECK_F_NA));
+	       (r->status == CHECK_SKIPPED &&
+		!(r->flags & (CHECK_F_NA | CHECK_F_EXTRA)));
 }
 
 static int fast_fabric(enum fabric f)

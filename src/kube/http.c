@@ -321,6 +321,7 @@ int http_client_reauth(struct http_client *c, unsigned generation,
 struct get_state {
 	struct buf *body;
 	char retry_after[32];
+	const struct http_get_opts *o;
 };
 
 static size_t on_body(char *p, size_t size, size_t n, void *u)
@@ -389,6 +390,16 @@ static double elapsed_ms(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* The tighter of the client's request timeout and the caller's; 0: none. */
+static long timeout_ms(const struct http_client *c, const struct http_get_opts *o)
+{
+	long t = c->cfg->timeout_ms > 0 ? c->cfg->timeout_ms : 0;
+
+	if (o->timeout_ms > 0 && (!t || o->timeout_ms < t))
+		t = o->timeout_ms;
+	return t;
+}
+
 /* One attempt.  Returns the CURLcode; resp->status and retry_after set. */
 static CURLcode get_once(struct http_client *c, const char *path,
 			 struct http_response *resp, struct get_state *st,
@@ -412,8 +423,8 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, st);
 	if (!c->cfg->disable_compression)
 		curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	if (c->cfg->timeout_ms > 0)
-		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->cfg->timeout_ms);
+	if (timeout_ms(c, st->o) > 0)
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms(c, st->o));
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
 	buf_reset(&resp->body);
@@ -425,7 +436,10 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
 	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->cfg->server, path,
 	       resp->status, elapsed_ms(&t0));
-	log_body("Response Body", buf_str(&resp->body), resp->body.len);
+	if (st->o->private_body && resp->status / 100 == 2)
+		log_at(8, "Response Body: %zu bytes, not shown", resp->body.len);
+	else
+		log_body("Response Body", buf_str(&resp->body), resp->body.len);
 	if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
 		http_curl_error(c, h, rc, errbuf, e);
 	curl_slist_free_all(hl);
@@ -436,8 +450,17 @@ static CURLcode get_once(struct http_client *c, const char *path,
 int http_get(struct http_client *c, const char *path,
 	     struct http_response *resp, struct err *e)
 {
+	static const struct http_get_opts none = { 0, 0 };
+
+	return http_get_with(c, path, &none, resp, e);
+}
+
+int http_get_with(struct http_client *c, const char *path,
+		  const struct http_get_opts *o, struct http_response *resp,
+		  struct err *e)
+{
 	char errbuf[CURL_ERROR_SIZE];
-	struct get_state st = { &resp->body, "" };
+	struct get_state st = { &resp->body, "", o };
 	int attempt, reauthed = 0;
 	unsigned gen = 0;
 

@@ -45,6 +45,17 @@ int http_get(struct http_client *c, const char *path,
 	     struct http_response *resp, struct err *e);
 void http_response_release(struct http_response *r);
 
+/* What one GET may ask beyond http_get's defaults. */
+struct http_get_opts {
+	long timeout_ms;    /* whole request; 0: the client's (--request-timeout) */
+	int private_body;   /* a 2xx body is never logged (-v 8): pod logs may
+			     * hold anything, secrets included */
+};
+/* http_get with opts; the tighter timeout wins. */
+int http_get_with(struct http_client *c, const char *path,
+		  const struct http_get_opts *o, struct http_response *resp,
+		  struct err *e);
+
 /* An easy handle with TLS, proxy, timeouts and the share handle set for
  * URL server+path; the caller owns it (curl_easy_cleanup).  Used by exec
  * with CURLOPT_CONNECT_ONLY and HTTP/1.1 only.  NULL with e set on error. */

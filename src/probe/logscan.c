@@ -1,5 +1,7 @@
 /* Each signature is a set of substrings that must all appear in one line;
- * a few need a second look (which transport, how many ms). */
+ * a few need a second look (which transport, how many ms, how many
+ * devices).  The one table below holds every pattern; a row with no
+ * substrings names a signature that only a second look finds. */
 #include "logscan.h"
 
 #include <string.h>
@@ -11,6 +13,7 @@ static const struct sig {
 	const char *name;
 	const char *all[3];
 } sigs[] = {
+	/* dmesg (node level) */
 	{ LOGSIG_PEERMEM_INVALID_CONTEXT, "peermem-invalid-context",
 	  { "nv_get_p2p_free_callback", "invalid context", NULL } },
 	{ LOGSIG_PEERMEM_UNKNOWN_SYMBOL, "peermem-unknown-symbol",
@@ -19,6 +22,7 @@ static const struct sig {
 	  { "nvidia_peermem", "disagrees about version of symbol", NULL } },
 	{ LOGSIG_PEERMEM_INSERT_FAILED, "peermem-insert-failed",
 	  { "could not insert 'nvidia_peermem'", NULL, NULL } },
+	/* UCX */
 	{ LOGSIG_UCX_GDR_DISABLED, "ucx-gdr-disabled",
 	  { "cuda GPUDirect RDMA is disabled", NULL, NULL } },
 	{ LOGSIG_UCX_GDR_DISABLED, "ucx-gdr-disabled",
@@ -29,8 +33,13 @@ static const struct sig {
 	  { "UCX", "is not available, please use", NULL } },
 	{ LOGSIG_UCX_TL_UNAVAILABLE, "ucx-transport-unavailable",
 	  { "UCX", "are not available, please use", NULL } },
+	{ LOGSIG_UCX_CUDA_TL_UNAVAILABLE, "ucx-cuda-transport-unavailable", { NULL } },
+	{ LOGSIG_UCX_GDR_COPY_UNAVAILABLE, "ucx-gdr-copy-unavailable", { NULL } },
+	{ LOGSIG_UCX_RDMA_TL_UNAVAILABLE, "ucx-rdma-transport-unavailable", { NULL } },
 	{ LOGSIG_UCX_MEMLOCK, "ucx-memlock",
 	  { "RDMA transports are disabled because max locked memory", NULL, NULL } },
+	{ LOGSIG_UCX_NO_RDMA, "ucx-no-rdma",
+	  { "no RDMA transports available", NULL, NULL } },
 	{ LOGSIG_UCX_CANNOT_REGISTER_CUDA, "ucx-cannot-register-cuda",
 	  { "cannot register cuda memory", NULL, NULL } },
 	{ LOGSIG_UCX_NO_IB_PORTS, "ucx-no-ib-ports",
@@ -39,41 +48,71 @@ static const struct sig {
 	  { "UCX CUDA support was not found", NULL, NULL } },
 	{ LOGSIG_UCX_NO_ACCEL_IB, "ucx-no-accelerated-ib",
 	  { "accelerated IB support was not found", NULL, NULL } },
+	{ LOGSIG_UCX_TCP_LANES, "ucx-tcp-lanes", { NULL } },
+	{ LOGSIG_UCX_RC_LANES, "ucx-rdma-lanes", { NULL } },
 	{ LOGSIG_UCX_CUDA_IPC_NO_NVLINK, "ucx-cuda-ipc-no-nvlink",
 	  { "get zcopy disabled as no nvlinks detected", NULL, NULL } },
 	{ LOGSIG_UCX_HOST_STAGING, "ucx-host-staging",
 	  { "selected 0 lanes", NULL, NULL } },
 	{ LOGSIG_UCX_HOST_STAGING, "ucx-host-staging",
 	  { "put/am/bcopy", NULL, NULL } },
-	{ LOGSIG_NIXL_ERR_BACKEND, "nixl-err-backend",
-	  { "NIXL_ERR_BACKEND", NULL, NULL } },
+	/* NIXL */
+	{ LOGSIG_NIXL_ERR, "nixl-error", { "NIXL_ERR_", NULL, NULL } },
 	{ LOGSIG_NIXL_PLUGIN_LOADED, "nixl-plugin-loaded",
 	  { "Discovered and loaded backend plugin:", NULL, NULL } },
+	{ LOGSIG_NIXL_SLOW_INIT_XFER, "nixl-slow-init-xfer", { NULL } },
+	{ LOGSIG_NIXL_UCX_INSTANTIATED, "nixl-ucx-instantiated",
+	  { "Backend UCX was instantiated", NULL, NULL } },
+	{ LOGSIG_NIXL_LIBFABRIC_LOADED, "nixl-libfabric-loaded",
+	  { "Loaded backend plugin: LIBFABRIC", NULL, NULL } },
+	{ LOGSIG_NIXL_FABRIC_DEVICES, "nixl-fabric-devices", { NULL } },
+	{ LOGSIG_NIXL_AGENT_BACKEND, "nixl-agent-backend",
+	  { "NixlTransferAgent using NIXL backend:", NULL, NULL } },
+	{ LOGSIG_NIXL_TCP_FALLBACK, "nixl-tcp-fallback",
+	  { "falling back to TCP", NULL, NULL } },
+	{ LOGSIG_NIXL_TCP_FALLBACK, "nixl-tcp-fallback",
+	  { "Falling back to TCP", NULL, NULL } },
+	{ LOGSIG_NIXL_EFA_WITH_UCX, "nixl-efa-with-ucx",
+	  { "EFA(s) were detected, but the UCX backend was configured", NULL, NULL } },
+	/* NCCL */
 	{ LOGSIG_NCCL_P2P_FORCED_OFF, "nccl-p2p-forced-off",
 	  { "NCCL_P2P_LEVEL set by environment to LOC", NULL, NULL } },
 	{ LOGSIG_NCCL_P2P_FORCED_OFF, "nccl-p2p-forced-off",
 	  { "NCCL_P2P_DISABLE set by environment to 1", NULL, NULL } },
+	{ LOGSIG_NCCL_NET_IB, "nccl-net-ib", { "NET/IB : Using [0]", NULL, NULL } },
+	{ LOGSIG_NCCL_NET_IB, "nccl-net-ib", { "Using network IB", NULL, NULL } },
+	{ LOGSIG_NCCL_NET_IB, "nccl-net-ib", { "via NET/IB/", NULL, NULL } },
+	{ LOGSIG_NCCL_GDRDMA, "nccl-gdrdma", { "via NET/IB/", "/GDRDMA", NULL } },
+	{ LOGSIG_NCCL_GDRDMA, "nccl-gdrdma",
+	  { "NET/IB : GPU Direct RDMA Enabled", NULL, NULL } },
+	{ LOGSIG_NCCL_GDR_DISABLED, "nccl-gdr-disabled",
+	  { "NET/IB : GPU Direct RDMA Disabled", NULL, NULL } },
+	{ LOGSIG_NCCL_NET_SOCKET, "nccl-net-socket", { "Using network Socket", NULL, NULL } },
+	{ LOGSIG_NCCL_NET_SOCKET, "nccl-net-socket", { "via NET/Socket", NULL, NULL } },
+	{ LOGSIG_NCCL_NET_SOCKET, "nccl-net-socket",
+	  { "Assigned NET plugin Socket", NULL, NULL } },
+	{ LOGSIG_NCCL_NET_SOCKET, "nccl-net-socket", { "NET/IB : No device found", NULL, NULL } },
+	{ LOGSIG_NCCL_SOCKET_INIT, "nccl-socket-init", { "NET/Socket : Using [0]", NULL, NULL } },
+	/* libfabric */
 	{ LOGSIG_FI_HMEM_P2P_UNAVAILABLE, "fi-hmem-p2p-unavailable",
 	  { "FI_HMEM_CUDA P2P support is not available", NULL, NULL } },
 	{ LOGSIG_FI_CUDA_REG_FAILED, "fi-cuda-register-failed",
 	  { "Failed to register CUDA buffer with the EFA device", NULL, NULL } },
+	/* gdrcopy_sanity (second look) */
+	{ LOGSIG_GDRCOPY_SANITY_FAILED, "gdrcopy-sanity-failed", { NULL } },
+	{ LOGSIG_GDRCOPY_SANITY_PASSED, "gdrcopy-sanity-passed", { NULL } },
 };
 
-static const char *const names[LOGSIG_COUNT] = {
-	"peermem-invalid-context", "peermem-unknown-symbol", "peermem-insert-failed",
-	"ucx-gdr-disabled", "ucx-dmabuf-unsupported", "ucx-transport-unavailable",
-	"ucx-cuda-transport-unavailable", "ucx-gdr-copy-unavailable", "ucx-memlock",
-	"ucx-cannot-register-cuda", "ucx-no-ib-ports", "ucx-no-cuda-support",
-	"ucx-no-accelerated-ib", "ucx-tcp-lanes", "ucx-rc-lanes",
-	"ucx-cuda-ipc-no-nvlink", "ucx-host-staging", "nixl-err-backend",
-	"nixl-plugin-loaded", "nixl-slow-init-xfer", "nccl-p2p-forced-off",
-	"fi-hmem-p2p-unavailable", "fi-cuda-register-failed",
-	"gdrcopy-sanity-failed", "gdrcopy-sanity-passed",
-};
+#define NSIGS (sizeof sigs / sizeof sigs[0])
+
+_Static_assert(LOGSIG_COUNT <= 64, "scan_line keeps a 64-bit set of signatures");
 
 const char *logsig_name(enum logsig s)
 {
-	return (unsigned)s < LOGSIG_COUNT ? names[s] : "?";
+	for (size_t i = 0; i < NSIGS; i++)
+		if (sigs[i].id == s)
+			return sigs[i].name;
+	return "?";
 }
 
 void logscan_init(struct logscan *s)
@@ -92,6 +131,7 @@ static void hit(struct logscan *s, enum logsig id, struct pslice line)
  * before ", please use" names what is missing. */
 static void unavailable(struct logscan *s, struct pslice line)
 {
+	static const char *const rdma[] = { "'rc", "'dc", "'ud", "'ib'", "'srd'" };
 	long cut = ps_find(line, "available, please use");
 	struct pslice head = ps_make(line.s, cut >= 0 ? (size_t)cut : line.n);
 
@@ -99,37 +139,88 @@ static void unavailable(struct logscan *s, struct pslice line)
 		hit(s, LOGSIG_UCX_CUDA_TL_UNAVAILABLE, line);
 	if (ps_find(head, "'gdr_copy'") >= 0)
 		hit(s, LOGSIG_UCX_GDR_COPY_UNAVAILABLE, line);
+	for (size_t i = 0; i < sizeof rdma / sizeof rdma[0]; i++)
+		if (ps_find(head, rdma[i]) >= 0) {
+			hit(s, LOGSIG_UCX_RDMA_TL_UNAVAILABLE, line);
+			break;
+		}
 }
 
-/* "ucp_context_0 intra-node cfg#2 rma_am(tcp/eth1) ... am(rc_mlx5/...)". */
+/* The transport of the first RMA lane after tag: "rma(rc_mlx5/mlx5_0:1)". */
+static int rma_lane(struct pslice line, const char *tag, const char *tl)
+{
+	long at = ps_find(line, tag);
+
+	return at >= 0 && ps_starts(ps_from(line, (size_t)at + strlen(tag)), tl);
+}
+
+/* "ucp_context_0 intra-node cfg#2 rma_am(tcp/eth1) ... am(rc_mlx5/...)":
+ * the rma lanes carry NIXL's reads and writes. */
 static void worker_cfg(struct logscan *s, struct pslice line)
 {
+	static const char *const fast[] = {
+		"rc_mlx5/", "dc_mlx5/", "rc_verbs/", "srd/",
+	};
+	size_t i;
+
 	if (ps_find(line, " cfg#") < 0)
 		return;
-	if (ps_find(line, "rma(tcp/") >= 0 || ps_find(line, "rma_am(tcp/") >= 0)
+	if (rma_lane(line, "rma(", "tcp/") || rma_lane(line, "rma_am(", "tcp/"))
 		hit(s, LOGSIG_UCX_TCP_LANES, line);
-	if (ps_find(line, "rma(rc_mlx5/") >= 0 || ps_find(line, "rma(dc_mlx5/") >= 0 ||
-	    ps_find(line, "rma(rc_verbs/") >= 0)
-		hit(s, LOGSIG_UCX_RC_LANES, line);
+	for (i = 0; i < sizeof fast / sizeof fast[0]; i++)
+		if (rma_lane(line, "rma(", fast[i]) || rma_lane(line, "rma_am(", fast[i])) {
+			hit(s, LOGSIG_UCX_RC_LANES, line);
+			break;
+		}
 }
 
-static void plugin(struct logscan *s, struct pslice line)
+/* Appends "NAME" to a comma list in dst (bounded). */
+static void list_add(char *dst, size_t size, struct pslice name)
 {
-	const char *tag = "Discovered and loaded backend plugin:";
-	long at = ps_find(line, tag);
-	struct pslice name = ps_trim(ps_from(line, (size_t)at + strlen(tag)));
-	size_t used = strlen(s->nixl_plugins);
+	size_t used = strlen(dst);
 
-	if (!name.n || used + name.n + 2 >= sizeof s->nixl_plugins)
+	if (!name.n || used + name.n + 2 >= size)
 		return;
 	if (used)
-		s->nixl_plugins[used++] = ',';
-	ps_copy(s->nixl_plugins + used, sizeof s->nixl_plugins - used, name);
+		dst[used++] = ',';
+	ps_copy(dst + used, size - used, name);
+}
+
+/* The word after tag: "... plugin: UCX", "... NIXL backend: UCX". */
+static struct pslice word_after(struct pslice line, const char *tag)
+{
+	long at = ps_find(line, tag);
+	struct pslice rest, w = { "", 0 };
+
+	if (at < 0)
+		return w;
+	rest = ps_from(line, (size_t)at + strlen(tag));
+	ps_token(&rest, &w);
+	return w;
+}
+
+static void backend(struct logscan *s, enum logsig id, struct pslice line)
+{
+	struct pslice w = { "UCX", 3 };
+
+	if (id == LOGSIG_NIXL_PLUGIN_LOADED) {
+		list_add(s->nixl_plugins, sizeof s->nixl_plugins,
+			 word_after(line, "Discovered and loaded backend plugin:"));
+		return;
+	}
+	if (id == LOGSIG_NIXL_LIBFABRIC_LOADED)
+		w = ps_make("LIBFABRIC", 9);
+	else if (id == LOGSIG_NIXL_AGENT_BACKEND)
+		w = word_after(line, "NixlTransferAgent using NIXL backend:");
+	else if (id != LOGSIG_NIXL_UCX_INSTANTIATED)
+		return;
+	ps_copy(s->nixl_backend, sizeof s->nixl_backend, w);
 }
 
 static void misc(struct logscan *s, struct pslice line)
 {
 	long at = ps_find(line, "Time to init xfer:");
+	long n;
 	double ms;
 
 	if (at >= 0 && ps_double(ps_from(line, (size_t)at + 18), &ms)) {
@@ -141,31 +232,47 @@ static void misc(struct logscan *s, struct pslice line)
 	at = ps_find(line, "Failed: ");
 	if (ps_starts(ps_trim(line), "Total: ") && at >= 0 && ps_double(ps_from(line, (size_t)at + 8), &ms))
 		hit(s, ms > 0 ? LOGSIG_GDRCOPY_SANITY_FAILED : LOGSIG_GDRCOPY_SANITY_PASSED, line);
+	/* "NIXL  INFO Found 32 fabric devices": none found proves nothing. */
+	at = ps_find(line, "Found ");
+	if (at >= 0 && ps_find(line, " fabric devices") > at &&
+	    ps_long(ps_from(line, (size_t)at + 6), &n) && n > 0) {
+		if (n > s->fabric_devices)
+			s->fabric_devices = n;
+		hit(s, LOGSIG_NIXL_FABRIC_DEVICES, line);
+	}
+}
+
+static int matches(const struct sig *g, struct pslice line)
+{
+	size_t j;
+
+	if (!g->all[0])
+		return 0;
+	for (j = 0; j < 3 && g->all[j]; j++)
+		if (ps_find(line, g->all[j]) < 0)
+			return 0;
+	return 1;
 }
 
 static int scan_line(struct logscan *s, struct pslice line)
 {
-	size_t i, j;
-	int matched = 0;
+	unsigned long long seen = 0;   /* two patterns of one signature count once */
 	unsigned before = 0, after = 0;
+	size_t i;
 
 	for (i = 0; i < LOGSIG_COUNT; i++)
 		before += s->count[i];
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		for (j = 0; j < 3 && sigs[i].all[j]; j++)
-			if (ps_find(line, sigs[i].all[j]) < 0)
-				break;
-		if (j < 3 && sigs[i].all[j])
+	for (i = 0; i < NSIGS; i++) {
+		const struct sig *g = &sigs[i];
+
+		if ((seen & (1ull << g->id)) || !matches(g, line))
 			continue;
-		/* Two patterns of one signature on one line count once. */
-		if (i > 0 && sigs[i - 1].id == sigs[i].id && matched == (int)sigs[i].id + 1)
-			continue;
-		hit(s, sigs[i].id, line);
-		matched = (int)sigs[i].id + 1;
-		if (sigs[i].id == LOGSIG_UCX_TL_UNAVAILABLE)
+		seen |= 1ull << g->id;
+		hit(s, g->id, line);
+		if (g->id == LOGSIG_UCX_TL_UNAVAILABLE)
 			unavailable(s, line);
-		else if (sigs[i].id == LOGSIG_NIXL_PLUGIN_LOADED)
-			plugin(s, line);
+		else
+			backend(s, g->id, line);
 	}
 	worker_cfg(s, line);
 	misc(s, line);

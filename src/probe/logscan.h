@@ -1,6 +1,9 @@
 /* Known failure (and success) lines in logs that are not probe output:
- * dmesg, UCX debug/info logs, NIXL and NCCL logs, libfabric warnings,
- * gdrcopy_sanity.  For the LOGS family: text in, counts out, no I/O.
+ * a worker's own log (NIXL, UCX, NCCL, libfabric), dmesg, gdrcopy_sanity.
+ * For the LOGS family: text in, counts out, no I/O.
+ *
+ * Every pattern lives in the one table in logscan.c; each has a unit test
+ * built from a real log line (tests/unit/test_logs.c, test_parsers_ucx.c).
  */
 #ifndef PROBE_LOGSCAN_H
 #define PROBE_LOGSCAN_H
@@ -22,10 +25,10 @@ enum logsig {
 	LOGSIG_UCX_NO_CUDA_SUPPORT,         /* NIXL: UCX CUDA support was not found */
 	LOGSIG_UCX_NO_ACCEL_IB,             /* NIXL: accelerated IB support not found */
 	LOGSIG_UCX_TCP_LANES,               /* worker cfg puts rma on tcp */
-	LOGSIG_UCX_RC_LANES,                /* worker cfg uses rc_mlx5/dc_mlx5 */
+	LOGSIG_UCX_RC_LANES,                /* worker cfg puts rma on rc/dc (mlx5, verbs) or srd */
 	LOGSIG_UCX_CUDA_IPC_NO_NVLINK,      /* get zcopy disabled, no nvlinks */
 	LOGSIG_UCX_HOST_STAGING,            /* put/am/bcopy or 0 lanes selected */
-	LOGSIG_NIXL_ERR_BACKEND,
+	LOGSIG_NIXL_ERR,                    /* any NIXL_ERR_* status */
 	LOGSIG_NIXL_PLUGIN_LOADED,          /* "Discovered and loaded backend plugin" */
 	LOGSIG_NIXL_SLOW_INIT_XFER,         /* "Time to init xfer" over 100 ms */
 	LOGSIG_NCCL_P2P_FORCED_OFF,         /* NCCL_P2P_LEVEL/DISABLE by env */
@@ -33,6 +36,20 @@ enum logsig {
 	LOGSIG_FI_CUDA_REG_FAILED,
 	LOGSIG_GDRCOPY_SANITY_FAILED,
 	LOGSIG_GDRCOPY_SANITY_PASSED,
+	LOGSIG_UCX_RDMA_TL_UNAVAILABLE,     /* "transport 'rc_x' is not available" */
+	LOGSIG_UCX_NO_RDMA,                 /* "no RDMA transports available" */
+	LOGSIG_NIXL_UCX_INSTANTIATED,       /* "Backend UCX was instantiated" */
+	LOGSIG_NIXL_LIBFABRIC_LOADED,       /* "Loaded backend plugin: LIBFABRIC" */
+	LOGSIG_NIXL_FABRIC_DEVICES,         /* "Found 32 fabric devices" (N > 0) */
+	LOGSIG_NIXL_AGENT_BACKEND,          /* TRT-LLM "NixlTransferAgent using NIXL backend: X" */
+	LOGSIG_NIXL_TCP_FALLBACK,           /* "falling back to TCP transport" */
+	LOGSIG_NIXL_EFA_WITH_UCX,           /* "EFA(s) were detected, but the UCX backend" */
+	LOGSIG_NCCL_NET_IB,                 /* NET/IB with devices, "Using network IB" */
+	LOGSIG_NCCL_GDRDMA,                 /* "via NET/IB/0/GDRDMA", GDR enabled */
+	LOGSIG_NCCL_GDR_DISABLED,           /* "NET/IB : GPU Direct RDMA Disabled" */
+	LOGSIG_NCCL_NET_SOCKET,             /* "Using network Socket", "via NET/Socket" */
+	LOGSIG_NCCL_SOCKET_INIT,            /* "NET/Socket : Using [0]": also an IB job's
+					     * bootstrap; telling only without NET/IB */
 	LOGSIG_COUNT,
 };
 
@@ -40,7 +57,9 @@ struct logscan {
 	unsigned count[LOGSIG_COUNT];
 	char first[LOGSIG_COUNT][200];      /* first matching line, trimmed */
 	char nixl_plugins[256];             /* "GDS,LIBFABRIC,UCX" as loaded */
+	char nixl_backend[32];              /* last backend instantiated/used */
 	double max_init_xfer_ms;            /* largest "Time to init xfer" */
+	long fabric_devices;                /* largest "Found N fabric devices" */
 };
 
 const char *logsig_name(enum logsig s);

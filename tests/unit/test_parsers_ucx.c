@@ -237,7 +237,7 @@ static void test_logscan(void)
 		{ "ucx_worker_inter_node_rc_mlx5_nixl149.txt", LOGSIG_UCX_RC_LANES, 3 },
 		{ "ucx_worker_inter_node_rc_mlx5_nixl149.txt", LOGSIG_UCX_TCP_LANES, 0 },
 		{ "nixl_plugin_load_log_libfabric_llmd741.txt", LOGSIG_NIXL_PLUGIN_LOADED, 5 },
-		{ "nixl_register_vram_backend_error_nixl334.txt", LOGSIG_NIXL_ERR_BACKEND, 1 },
+		{ "nixl_register_vram_backend_error_nixl334.txt", LOGSIG_NIXL_ERR, 1 },
 		{ "nixl_write_blocks_tcp_vs_rdma_dynamo1314.txt", LOGSIG_NIXL_SLOW_INIT_XFER, 1 },
 		{ "nccl_log_p2p_level_loc_forced_nccl_tests228.txt", LOGSIG_NCCL_P2P_FORCED_OFF, 1 },
 		{ "libfabric_efa_cuda_p2p_unavailable_libfabric11256.txt", LOGSIG_FI_HMEM_P2P_UNAVAILABLE, 1 },

@@ -1,0 +1,302 @@
+/* The LOGS family: log signatures (probe/logscan.c) judged per part of the
+ * stack.  One result per part that spoke (logs-nixl, logs-ucx, logs-nccl,
+ * logs-libfabric), plus logs-read for the read itself. */
+#include "check/logs.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/facts.h"
+#include "probe/logscan.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+enum part { P_NIXL, P_UCX, P_NCCL, P_FI, P__COUNT };
+
+/* 0 is "not in the table", so a new signature without a meaning shows up
+ * in check_logs_table_complete(). */
+enum weight { W_UNSET = 0, W_IGNORE, W_GOOD, W_DEGRADED, W_BAD };
+
+static const char *const part_check[P__COUNT] = {
+	"logs-nixl", "logs-ucx", "logs-nccl", "logs-libfabric",
+};
+
+static const struct meaning {
+	enum part part;
+	enum weight w;
+	const char *what;     /* what the line proves, a few words */
+	const char *remedy;   /* NULL: the check's default */
+} meanings[LOGSIG_COUNT] = {
+	/* node-level and active-test lines: other checks judge them */
+	[LOGSIG_PEERMEM_INVALID_CONTEXT] = { P_UCX, W_IGNORE, NULL, NULL },
+	[LOGSIG_PEERMEM_UNKNOWN_SYMBOL] = { P_UCX, W_IGNORE, NULL, NULL },
+	[LOGSIG_PEERMEM_INSERT_FAILED] = { P_UCX, W_IGNORE, NULL, NULL },
+	[LOGSIG_GDRCOPY_SANITY_FAILED] = { P_UCX, W_IGNORE, NULL, NULL },
+	[LOGSIG_GDRCOPY_SANITY_PASSED] = { P_UCX, W_IGNORE, NULL, NULL },
+	[LOGSIG_UCX_CUDA_IPC_NO_NVLINK] = { P_UCX, W_IGNORE, NULL, NULL },
+	[LOGSIG_NIXL_PLUGIN_LOADED] = { P_NIXL, W_IGNORE, NULL, NULL },
+	/* the generic form; its cuda/gdr_copy/rdma second looks judge */
+	[LOGSIG_UCX_TL_UNAVAILABLE] = { P_UCX, W_IGNORE, NULL, NULL },
+
+	[LOGSIG_NIXL_TCP_FALLBACK] = { P_NIXL, W_BAD, "NIXL fell back to TCP",
+		"give the workers RDMA (devices, IPC_LOCK, a UCX with rc_mlx5/dc_mlx5) and keep RDMA in UCX_TLS; see the RDMA and UCX checks" },
+	[LOGSIG_NIXL_ERR] = { P_NIXL, W_BAD, "NIXL reported an error",
+		"read the worker log around this line: NIXL_ERR_BACKEND on registerMem usually means UCX cannot register GPU memory (UCX without CUDA, no GPUDirect RDMA)" },
+	[LOGSIG_UCX_NO_CUDA_SUPPORT] = { P_NIXL, W_BAD, "NIXL's UCX has no CUDA support",
+		"use a UCX built with CUDA (the one bundled with NIXL) so GPU memory can be registered" },
+	[LOGSIG_NIXL_EFA_WITH_UCX] = { P_NIXL, W_DEGRADED, "EFA with the UCX backend",
+		"on EFA use the NIXL LIBFABRIC backend (kv_connector_extra_config.backends=[\"LIBFABRIC\"])" },
+	[LOGSIG_UCX_NO_ACCEL_IB] = { P_NIXL, W_DEGRADED, "NIXL's UCX lacks accelerated IB",
+		"use a UCX built with mlx5 (rc_mlx5/dc_mlx5), e.g. the UCX bundled with NIXL" },
+	[LOGSIG_NIXL_SLOW_INIT_XFER] = { P_NIXL, W_DEGRADED, "slow NIXL transfer setup (over 100 ms)",
+		"a transfer setup this slow usually means TCP: check that ucx_info -d lists RDMA devices in the worker" },
+	[LOGSIG_NIXL_UCX_INSTANTIATED] = { P_NIXL, W_GOOD, "NIXL UCX backend instantiated", NULL },
+	[LOGSIG_NIXL_LIBFABRIC_LOADED] = { P_NIXL, W_GOOD, "NIXL LIBFABRIC backend loaded", NULL },
+	[LOGSIG_NIXL_FABRIC_DEVICES] = { P_NIXL, W_GOOD, "NIXL found fabric devices", NULL },
+	[LOGSIG_NIXL_AGENT_BACKEND] = { P_NIXL, W_GOOD, "NIXL transfer agent backend chosen", NULL },
+
+	[LOGSIG_UCX_NO_RDMA] = { P_UCX, W_BAD, "UCX has no RDMA transport",
+		"give the pod RDMA devices (rdma/ib or EFA resource) and a UCX with verbs/mlx5; see the RDMA and UCX checks" },
+	[LOGSIG_UCX_MEMLOCK] = { P_UCX, W_BAD, "UCX disabled RDMA (memlock limit)",
+		"add securityContext.capabilities.add: [IPC_LOCK] or set memlock to unlimited" },
+	[LOGSIG_UCX_RDMA_TL_UNAVAILABLE] = { P_UCX, W_BAD, "an RDMA transport UCX was told to use is missing",
+		"set UCX_TLS to transports ucx_info -d lists (or unset it) and give the pod its RDMA devices" },
+	[LOGSIG_UCX_NO_IB_PORTS] = { P_UCX, W_BAD, "UCX found no usable IB port",
+		"bring the HCA ports up and point UCX_NET_DEVICES at Active ports (or unset it)" },
+	[LOGSIG_UCX_TCP_LANES] = { P_UCX, W_BAD, "UCX put RMA (KV reads/writes) on TCP",
+		"make RDMA available to UCX (devices, IPC_LOCK, rc_mlx5/dc_mlx5 in ucx_info -d) and keep it in UCX_TLS" },
+	[LOGSIG_UCX_CUDA_TL_UNAVAILABLE] = { P_UCX, W_BAD, "UCX has no CUDA transports",
+		"install UCX's CUDA module (libuct_cuda.so) or use a UCX built --with-cuda" },
+	[LOGSIG_UCX_GDR_DISABLED] = { P_UCX, W_DEGRADED, "UCX GPUDirect RDMA disabled (host staging)",
+		"load nvidia_peermem or enable DMA-BUF (open kernel module, kernel >= 5.12)" },
+	[LOGSIG_UCX_DMABUF_UNSUPPORTED] = { P_UCX, W_DEGRADED, "UCX cannot use DMA-BUF",
+		"use the NVIDIA open kernel module on kernel >= 5.12, or load nvidia_peermem" },
+	[LOGSIG_UCX_CANNOT_REGISTER_CUDA] = { P_UCX, W_DEGRADED, "the NIC cannot register GPU memory (host staging)",
+		"load nvidia_peermem or enable DMA-BUF so the NIC can reach GPU memory" },
+	[LOGSIG_UCX_HOST_STAGING] = { P_UCX, W_DEGRADED, "UCX stages GPU data through host memory",
+		"make GPUDirect RDMA work (nvidia_peermem or DMA-BUF) so UCX picks zero-copy lanes" },
+	[LOGSIG_UCX_GDR_COPY_UNAVAILABLE] = { P_UCX, W_DEGRADED, "UCX has no gdr_copy",
+		"put libgdrapi.so on the library path and mount /dev/gdrdrv" },
+	[LOGSIG_UCX_RC_LANES] = { P_UCX, W_GOOD, "UCX put RMA on RDMA lanes", NULL },
+
+	[LOGSIG_NCCL_NET_SOCKET] = { P_NCCL, W_DEGRADED, "NCCL uses sockets (TCP) between nodes",
+		"give the pod RDMA devices and unset NCCL_IB_DISABLE / NCCL_NET=Socket so NCCL uses NET/IB" },
+	[LOGSIG_NCCL_SOCKET_INIT] = { P_NCCL, W_DEGRADED, "NCCL network is sockets (no NET/IB)",
+		"give the pod RDMA devices and unset NCCL_IB_DISABLE / NCCL_NET=Socket so NCCL uses NET/IB" },
+	[LOGSIG_NCCL_GDR_DISABLED] = { P_NCCL, W_DEGRADED, "NCCL GPUDirect RDMA disabled",
+		"load nvidia_peermem or enable DMA-BUF; unset NCCL_NET_GDR_LEVEL=LOC" },
+	[LOGSIG_NCCL_P2P_FORCED_OFF] = { P_NCCL, W_DEGRADED, "NCCL P2P forced off by the environment",
+		"unset NCCL_P2P_LEVEL / NCCL_P2P_DISABLE" },
+	[LOGSIG_NCCL_GDRDMA] = { P_NCCL, W_GOOD, "NCCL NET/IB with GPUDirect RDMA", NULL },
+	[LOGSIG_NCCL_NET_IB] = { P_NCCL, W_GOOD, "NCCL uses NET/IB", NULL },
+
+	[LOGSIG_FI_HMEM_P2P_UNAVAILABLE] = { P_FI, W_BAD, "libfabric cannot reach GPU memory on EFA",
+		"use an EFA driver/libfabric with CUDA P2P (efa_nv_peermem or DMA-BUF)" },
+	[LOGSIG_FI_CUDA_REG_FAILED] = { P_FI, W_BAD, "libfabric could not register CUDA memory with EFA",
+		"use an EFA driver/libfabric with CUDA P2P (efa_nv_peermem or DMA-BUF)" },
+};
+
+int check_logs_table_complete(void)
+{
+	for (size_t i = 0; i < LOGSIG_COUNT; i++)
+		if (meanings[i].w == W_UNSET ||
+		    (meanings[i].w != W_IGNORE && !meanings[i].what))
+			return 0;
+	return 1;
+}
+
+/* ---- quoting ------------------------------------------------------- */
+
+static int key_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '-';
+}
+
+/* Where the key before the '=' at eq begins (spaces around '=' allowed). */
+static size_t key_start(const char *s, size_t eq, size_t *end)
+{
+	size_t e = eq, b;
+
+	while (e > 0 && s[e - 1] == ' ')
+		e--;
+	b = e;
+	while (b > 0 && key_char((unsigned char)s[b - 1]))
+		b--;
+	*end = e;
+	return b;
+}
+
+/* Masks values in place into out (bounded), reading clean (ASCII-only). */
+static void mask_pairs(const char *s, char *out, size_t n)
+{
+	size_t i = 0, o = 0, len = strlen(s);
+
+	while (i < len && o + 1 < n) {
+		size_t kb, ke;
+
+		if (s[i] != '=') {
+			out[o++] = s[i++];
+			continue;
+		}
+		kb = key_start(s, i, &ke);
+		out[o++] = s[i++];
+		if (kb < ke && probe_env_allowed(s + kb, ke - kb))
+			continue;
+		while (i < len && s[i] == ' ')
+			i++;
+		if (i < len && (s[i] == '"' || s[i] == '\'')) {
+			const char *q = strchr(s + i + 1, s[i]);
+			i = q ? (size_t)(q - s) + 1 : len;
+		} else {
+			while (i < len && s[i] != ' ')
+				i++;
+		}
+		o += (size_t)snprintf(out + o, n - o, "<masked>");
+		if (o >= n)
+			o = n - 1;
+	}
+	out[o] = '\0';
+}
+
+void check_logs_quote(const char *line, char *out, size_t n)
+{
+	char clean[512], masked[1024];
+	size_t i = 0, o = 0, len;
+
+	while (line[i] == ' ' || line[i] == '\t')
+		i++;
+	for (; line[i] && o + 1 < sizeof clean; i++) {
+		unsigned char c = (unsigned char)line[i];
+		clean[o++] = c == '\t' ? ' ' : (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+	}
+	while (o > 0 && clean[o - 1] == ' ')
+		o--;
+	clean[o] = '\0';
+	mask_pairs(clean, masked, sizeof masked);
+	len = strlen(masked);
+	if (n == 0)
+		return;
+	if (len > CHECK_LOGS_QUOTE_MAX && n > CHECK_LOGS_QUOTE_MAX) {
+		memcpy(out, masked, CHECK_LOGS_QUOTE_MAX - 3);
+		memcpy(out + CHECK_LOGS_QUOTE_MAX - 3, "...", 4);
+	} else {
+		snprintf(out, n, "%s", masked);
+	}
+}
+
+/* ---- judging ------------------------------------------------------- */
+
+static void add(struct check_results *out, const char *name,
+		enum check_status st, unsigned flags, const char *remedy,
+		const char *detail)
+{
+	const struct check_def *d = check_def(name);
+	struct check_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.name = d->name;
+	r.family = d->family;
+	r.status = st;
+	r.rank = d->rank;
+	r.flags = flags;
+	r.detail = (char *)detail;
+	r.remedy = (char *)(st == CHECK_OK ? NULL : remedy ? remedy : d->remedy);
+	check_results_add(out, &r);
+}
+
+/* A NET/Socket "Using" line is also what an IB job prints for its
+ * bootstrap: telling only when NET/IB never showed. */
+static int counts(const struct logscan *s, enum logsig g)
+{
+	if (g == LOGSIG_NCCL_SOCKET_INIT && s->count[LOGSIG_NCCL_NET_IB])
+		return 0;
+	return s->count[g] > 0;
+}
+
+/* KV that stays in the pod does not need RDMA: a fallback is a note. */
+static enum check_status bad_status(const struct check_context *ctx)
+{
+	if (ctx && ctx->kv_known && !ctx->kv_cross_pod)
+		return CHECK_WARN;
+	return CHECK_FAIL;
+}
+
+/* One result for part p when any of its signatures matched; returns 1
+ * when it added one. */
+static int judge_part(const struct logscan *s, enum part p,
+		      const struct check_context *ctx, struct check_results *out)
+{
+	static const enum check_status of[] = {
+		CHECK_SKIPPED, CHECK_SKIPPED, CHECK_OK, CHECK_WARN, CHECK_FAIL,
+	};
+	enum logsig worst = LOGSIG_COUNT;
+	struct buf b = BUF_INIT(1024);
+	char quote[CHECK_LOGS_QUOTE_MAX + 1];
+	enum check_status st;
+	size_t g, others = 0;
+	char *detail;
+
+	for (g = 0; g < LOGSIG_COUNT; g++) {
+		if (meanings[g].part != p || meanings[g].w <= W_IGNORE || !counts(s, g))
+			continue;
+		if (worst == LOGSIG_COUNT || meanings[g].w > meanings[worst].w)
+			worst = (enum logsig)g;
+	}
+	if (worst == LOGSIG_COUNT)
+		return 0;
+	for (g = 0; g < LOGSIG_COUNT; g++)
+		others += g != worst && meanings[g].part == p &&
+			  meanings[g].w > W_GOOD && counts(s, g);
+	st = of[meanings[worst].w];
+	if (st == CHECK_FAIL)
+		st = bad_status(ctx);
+	check_logs_quote(s->first[worst], quote, sizeof quote);
+	buf_appendf(&b, "%s: \"%s\"", meanings[worst].what, quote);
+	if (s->count[worst] > 1)
+		buf_appendf(&b, " (%u lines)", s->count[worst]);
+	if (others)
+		buf_appendf(&b, "; %zu more warning sign%s", others, others == 1 ? "" : "s");
+	detail = buf_detach(&b, NULL);
+	add(out, part_check[p], st, 0, meanings[worst].remedy, detail);
+	free(detail);
+	return 1;
+}
+
+static void read_failed(const struct logs_outcome *o, struct check_results *out)
+{
+	char *detail = xasprintf("cannot read the log of container %s: %s",
+				 o->container && *o->container ? o->container : "(default)",
+				 o->error && *o->error ? o->error : "unknown error");
+
+	add(out, "logs-read", CHECK_SKIPPED, CHECK_F_EXTRA,
+	    o->http_status == 403
+		? "grant get on pods/log to this user (deploy/rbac.yaml has it) to see which transport the workers chose"
+		: NULL, detail);
+	free(detail);
+}
+
+void check_logs(const struct logs_outcome *o, const struct check_context *ctx,
+		struct check_results *out)
+{
+	const char *ct = o->container && *o->container ? o->container : "(default)";
+	int parts = 0;
+	char *detail;
+
+	if (!o->scan) {
+		read_failed(o, out);
+		return;
+	}
+	for (int p = 0; p < P__COUNT; p++)
+		parts += judge_part(o->scan, (enum part)p, ctx, out);
+	if (parts) {
+		detail = xasprintf("read the last %ld lines of container %s", o->tail_lines, ct);
+		add(out, "logs-read", CHECK_OK, 0, NULL, detail);
+	} else {
+		detail = xasprintf("no NIXL/UCX/NCCL/libfabric transport line in the last %ld "
+				   "lines of container %s", o->tail_lines, ct);
+		add(out, "logs-read", CHECK_SKIPPED, CHECK_F_EXTRA, NULL, detail);
+	}
+	free(detail);
+}

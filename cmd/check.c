@@ -45,12 +45,16 @@ static const char *probe_timeout;
 static const char *run_timeout;
 static long run_timeout_ms;   /* --timeout; 0: none */
 static const char *recipe_dir;  /* --recipe */
+static int read_logs;           /* --logs */
+static int log_tail;            /* --log-tail */
 
 static const struct opt check_opts[] = {
 	{ "parallel", 0, OPT_INT, &parallel, "N", "Pods probed at once (default 32)" },
 	{ "probe-timeout", 0, OPT_STRING, &probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)" },
 	{ "timeout", 0, OPT_STRING, &run_timeout, "DURATION", "Deadline of the whole run; report what finished (default: none)" },
 	{ "recipe", 0, OPT_STRING, &recipe_dir, "PATH", "Compare each pod's transport env with this recipe (file or directory)" },
+	{ "logs", 0, OPT_BOOL, &read_logs, NULL, "Read each worker's log for the transport it chose (LOGS column; default true)" },
+	{ "log-tail", 0, OPT_INT, &log_tail, "N", "Lines of each worker's log to read (default 5000)" },
 	OPT_TABLE_END
 };
 
@@ -117,6 +121,12 @@ static int probe_options(const struct cmd_ctx *ctx, struct probe_options *o)
 		fprintf(stderr, "error: invalid --timeout \"%s\"\n", run_timeout);
 		return -1;
 	}
+	if (log_tail < 0 || log_tail > 1000000) {
+		fprintf(stderr, "error: --log-tail must be between 1 and 1000000\n");
+		return -1;
+	}
+	o->logs = read_logs;
+	o->log_tail = log_tail;
 	if (parallel < 0 || parallel > 512) {
 		fprintf(stderr, "error: --parallel must be between 1 and 512\n");
 		return -1;
@@ -250,6 +260,8 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	run_timeout = NULL;
 	run_timeout_ms = 0;
 	recipe_dir = NULL;
+	read_logs = 1;
+	log_tail = 0;
 	rc = cmd_parse_flags(ctx, "check", check_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;

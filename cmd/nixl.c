@@ -38,7 +38,7 @@ static int probe_one(struct cmd_ctx *ctx, struct http_client *c, const char *ns,
 		     const char *name, struct side *s, struct err *e)
 {
 	struct pods_query q = { 0 };
-	struct probe_options o = { 1, PROBE_DEFAULT_TIMEOUT_MS, 0 };
+	struct probe_options o = { 1, PROBE_DEFAULT_TIMEOUT_MS, 0, 0, 0 };
 
 	q.namespace = ns;
 	q.name = name;

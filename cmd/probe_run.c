@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "probe/facts.h"
 #include "probe/local.h"
+#include "probe_logs.h"
 #include "probe_run.h"
 #include "util/xalloc.h"
 
@@ -57,6 +58,8 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 
 	(void)r;
 	probe_run_digest(pr, i);
+	if (pr->opts->logs && pr->probed[i] && !http_cancelled())
+		probe_logs_pod(pr, pr->client, pr->opts, i);
 }
 
 /* product.md: a value from a Secret is never shown.  The probe reports
@@ -158,7 +161,11 @@ void probe_run_pods(struct probe_run *pr, struct http_client *c,
 	job.progress = show ? progress : NULL;
 	job.on_result = digest;
 	job.on_result_arg = pr;
+	pr->client = c;
+	pr->opts = o;
 	engine_run(c, pr->pods, &job, pr->execs);
+	pr->client = NULL;
+	pr->opts = NULL;
 	if (show)
 		fputs("\r\033[K", stderr);
 	for (i = 0; i < pr->pods->n; i++) {

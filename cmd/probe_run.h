@@ -14,6 +14,8 @@ struct probe_options {
 	int parallel;
 	long timeout_ms;
 	int progress;      /* allowed to draw a progress line on a TTY */
+	int logs;          /* also read each probed pod's log (LOGS family) */
+	long log_tail;     /* lines of it; 0: LOGS_DEFAULT_TAIL_LINES */
 };
 
 /* Per pod (index = pod list index); all arrays owned. */
@@ -26,6 +28,8 @@ struct probe_run {
 	struct exec_result *execs;
 	int keep_facts;                     /* set before probing: keep facts[] */
 	struct probe_facts **facts;         /* per pod when keep_facts, else NULL */
+	struct http_client *client;         /* borrowed, during probe_run_pods */
+	const struct probe_options *opts;   /* borrowed, during probe_run_pods */
 };
 
 void probe_run_init(struct probe_run *pr, const struct pod_list *l);

@@ -23,7 +23,7 @@ PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_inter
 PROFILES = os.path.join(ROOT, "tests", "cluster", "profiles")
 EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 HEADER = ["POD", "ROLE", "NODE", "RDMA", "GPUDIRECT", "GDRCOPY", "NVLINK", "UCX",
-          "NIXL", "EFA", "ENV", "LIMITS", "POD", "VERDICT"]
+          "NIXL", "EFA", "ENV", "LIMITS", "POD", "LOGS", "VERDICT"]
 
 
 def run(argv, timeout=120):

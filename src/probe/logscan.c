@@ -46,6 +46,8 @@ static const struct sig {
 	  { "no compatible IB ports found", NULL, NULL } },
 	{ LOGSIG_UCX_NO_CUDA_SUPPORT, "ucx-no-cuda-support",
 	  { "UCX CUDA support was not found", NULL, NULL } },
+	{ LOGSIG_UCX_NO_CUDA_SUPPORT, "ucx-no-cuda-support",
+	  { "check that UCX is configured with CUDA support", NULL, NULL } },
 	{ LOGSIG_UCX_NO_ACCEL_IB, "ucx-no-accelerated-ib",
 	  { "accelerated IB support was not found", NULL, NULL } },
 	{ LOGSIG_UCX_TCP_LANES, "ucx-tcp-lanes", { NULL } },

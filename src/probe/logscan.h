@@ -44,8 +44,10 @@ enum logsig {
 	LOGSIG_NIXL_AGENT_BACKEND,          /* TRT-LLM "NixlTransferAgent using NIXL backend: X" */
 	LOGSIG_NIXL_TCP_FALLBACK,           /* "falling back to TCP transport" */
 	LOGSIG_NIXL_EFA_WITH_UCX,           /* "EFA(s) were detected, but the UCX backend" */
+	LOGSIG_NCCL_GDRDMA,                 /* "via NET/IB/0/GDRDMA", GDR enabled (first:
+					     * the judge quotes the first good one) */
+
 	LOGSIG_NCCL_NET_IB,                 /* NET/IB with devices, "Using network IB" */
-	LOGSIG_NCCL_GDRDMA,                 /* "via NET/IB/0/GDRDMA", GDR enabled */
 	LOGSIG_NCCL_GDR_DISABLED,           /* "NET/IB : GPU Direct RDMA Disabled" */
 	LOGSIG_NCCL_NET_SOCKET,             /* "Using network Socket", "via NET/Socket" */
 	LOGSIG_NCCL_SOCKET_INIT,            /* "NET/Socket : Using [0]": also an IB job's

@@ -363,8 +363,9 @@ static void mixed_checks(const struct pod_record *pods, size_t n,
 
 		if (gf->status != CHECK_FAIL && gf->status != CHECK_WARN)
 			continue;
+		/* Logs differ wherever a probed check already differs. */
 		if (!strcmp(gf->name, "heterogeneity") ||
-		    !strcmp(gf->name, "pod-probe"))
+		    !strcmp(gf->name, "pod-probe") || gf->family == FAM_LOGS)
 			continue;
 		if (!pods_with(pods, n, gf->name, CHECK_OK, idx, &nok) || !nok)
 			continue;

@@ -169,7 +169,12 @@ void check_logs_quote(const char *line, char *out, size_t n)
 		i++;
 	for (; line[i] && o + 1 < sizeof clean; i++) {
 		unsigned char c = (unsigned char)line[i];
-		clean[o++] = c == '\t' ? ' ' : (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+
+		if (c == '\t')
+			c = ' ';
+		if (c == ' ' && o && clean[o - 1] == ' ')
+			continue;   /* UCX pads its columns: room for the content */
+		clean[o++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
 	}
 	while (o > 0 && clean[o - 1] == ' ')
 		o--;

@@ -8,7 +8,7 @@
  * (TCP, no RDMA, NIXL_ERR_*) fails like any other check.
  *
  * Only the matching transport line is ever quoted, trimmed, cut to
- * CHECK_LOGS_QUOTE_MAX bytes, and with every KEY=VALUE whose key is not a
+ * CHECK_LOGS_QUOTE_MAX bytes, blanks squeezed, and with every KEY=VALUE whose key is not a
  * transport variable masked: no other log content reaches the output.
  */
 #ifndef CHECK_LOGS_H
@@ -35,9 +35,9 @@ struct logs_outcome {
 void check_logs(const struct logs_outcome *o, const struct check_context *ctx,
 		struct check_results *out);
 
-/* The log line as it may be shown: trimmed, control and non-ASCII bytes
- * as '?', values of non-transport KEY=VALUE pairs as <masked>, cut to
- * CHECK_LOGS_QUOTE_MAX bytes with "...".  out holds at least
+/* The log line as it may be shown: trimmed, blank runs as one space,
+ * control and non-ASCII bytes as '?', values of non-transport KEY=VALUE
+ * pairs as <masked>, cut to CHECK_LOGS_QUOTE_MAX bytes with "...".  out holds at least
  * CHECK_LOGS_QUOTE_MAX + 1 bytes (n). */
 void check_logs_quote(const char *line, char *out, size_t n);
 

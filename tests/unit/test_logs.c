@@ -133,6 +133,9 @@ static void test_quote(void)
 	CHECK_HAS(q, "HF_TOKEN=<masked>");
 	CHECK_HAS(q, "--api-key=<masked>");
 	CHECK_HAS(q, "UCX_TLS=rc,cuda");
+	/* UCX's column padding is squeezed. */
+	check_logs_quote("ucp_worker.c:1903 UCX  INFO    ucp_context_2 inter-node", q, sizeof q);
+	CHECK_STR(q, "ucp_worker.c:1903 UCX INFO ucp_context_2 inter-node");
 	/* Escapes and non-ASCII never reach a terminal or JSON. */
 	check_logs_quote("\033[31mUCX WARN\033[0m caf\xc3\xa9", q, sizeof q);
 	CHECK(!strchr(q, '\033'));

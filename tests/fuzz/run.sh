@@ -29,6 +29,12 @@ seed() {
 	fuzz_kubeconfig) cp tests/fuzz/corpus_kubeconfig/* "$c/" 2>/dev/null ;;
 	fuzz_report)
 		DI_FIXTURES="$fx/tools" sh tests/fuzz/seed_report.sh "$c" >/dev/null 2>&1 ;;
+	fuzz_logscan)
+		cp tests/cluster/scenarios/logs/*.txt "$c/" 2>/dev/null
+		[ -n "$fx" ] && for f in "$fx"/tools/nixl_* "$fx"/tools/ucx_* "$fx"/tools/nccl_* \
+			"$fx"/tools/libfabric_* "$fx"/tools/dmesg_*; do
+			[ -f "$f" ] && cp "$f" "$c/"
+		done ;;
 	fuzz_recipe)
 		cp tests/fuzz/corpus_recipe/* "$c/" 2>/dev/null
 		[ -n "$fx" ] && cp "$fx"/recipes/* "$c/" 2>/dev/null ;;

@@ -132,7 +132,8 @@ static int run_pod(struct cmd_ctx *ctx, const char *format)
 	struct kube_config cfg;
 	struct http_client *c;
 	struct pods_query q = { 0 };
-	struct probe_options o = { 1, PROBE_DEFAULT_TIMEOUT_MS, 0, 0, 0 };
+	/* A named pod's log is evidence too (LOGS), as in check. */
+	struct probe_options o = { 1, PROBE_DEFAULT_TIMEOUT_MS, 0, 1, 0 };
 	struct pod_list l;
 	struct probe_run pr;
 	struct err e;

@@ -173,6 +173,13 @@ class TestLogs(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("--log-tail", err)
 
+    def test_node_pod_reads_the_log_too(self):
+        rc, out, err = run(["node", "--kubeconfig", self.c.kubeconfig, "-n", "demo",
+                            "--pod", "lg-decode-tcp", "-o", "json"])
+        self.assertEqual(rc, 2, err)
+        c = self.result(json.loads(out), "lg-decode-tcp", "logs-nixl")
+        self.assertEqual(c["status"], "fail")
+
     def test_only_gets(self):
         self.check("-l", "case=tcp")
         for r in self.c.log():

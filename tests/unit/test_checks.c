@@ -190,7 +190,7 @@ static int status_of(const struct check_results *r, const char *name)
 
 static enum verdict_status pod_verdict(const struct check_results *r)
 {
-	struct pod_record p = { "p", "n", "decode", 1, NULL, r };
+	struct pod_record p = { "p", "n", "decode", 1, NULL, r, NULL, NULL };
 
 	return verdict_pod(&p);
 }

@@ -7,13 +7,15 @@ finding.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
+import copy
+import json
 import os
 import re
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_check import CheckCase, run  # noqa: E402
+from test_check import ROOT, CheckCase, run  # noqa: E402
 
 CROSS_POD = ("pair-consistency", "node-consistency", "heterogeneity")
 
@@ -81,6 +83,17 @@ class TestMismatch(GraphCase, unittest.TestCase):
         self.assertEqual(self.findings("pair-consistency", "RDMA resources"), [])
         self.assertEqual(self.findings("pair-consistency", "peermem-"), [])
         self.assertEqual(len(self.findings("node-consistency")), 1, self.findings("node-consistency"))
+
+    def test_schema(self):
+        import jsonschema
+        with open(os.path.join(ROOT, "schema", "interconnect-report.schema.json")) as f:
+            v = jsonschema.Draft202012Validator(json.load(f))
+        self.assertEqual([e.message for e in v.iter_errors(self.doc)], [])
+        bad = copy.deepcopy(self.doc)
+        for f in bad["verdict"]["findings"]:
+            if "pods" in f:
+                f["pods"] = f["pods"][:1]
+        self.assertNotEqual([e.message for e in v.iter_errors(bad)], [])
 
     def test_table_lines(self):
         rc, out, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "demo"])

@@ -65,6 +65,8 @@ static void fleet_init(struct fleet *fl)
 		fl->pods[i].probed = 1;
 		fl->pods[i].error = NULL;
 		fl->pods[i].results = &fl->res[i];
+		fl->pods[i].namespace = "dynamo";
+		fl->pods[i].graph = "qwen";
 	}
 }
 

@@ -94,6 +94,7 @@ struct check_summary {
 	/* UCX_NET_DEVICES entries that do not exist or are not Active in
 	 * this pod ("mlx5_3:1 not an RDMA device here"); "" when none. */
 	char net_dev_bad[96];
+	int env_known;              /* the main process's env was read */
 	/* 1: an RDMA device with verbs access and an Active port (or EFA);
 	 * 0: none, KV leaves the pod over TCP; -1 unknown or not needed. */
 	int rdma_usable;

@@ -49,6 +49,12 @@ struct side {
 	const char *role;
 };
 
+/* Both envs were read: "" then means unset, not unknown. */
+static int envs_known(const struct side *a, const struct side *b)
+{
+	return probed(a->p) && probed(b->p) && a->s->env_known && b->s->env_known;
+}
+
 /* CHECK_OK when the two sides can meet on this point; otherwise the
  * status, and the mismatch in why. */
 typedef enum check_status (*pair_fn)(const struct side *a, const struct side *b,
@@ -115,8 +121,7 @@ static enum check_status pr_tls(const struct side *a, const struct side *b,
 	const char *x = a->s->ucx_tls, *y = b->s->ucx_tls;
 	unsigned ax, ay, ra, rb;
 
-	if (!probed(a->p) || !probed(b->p) || !uses_ucx(a) || !uses_ucx(b) ||
-	    !strcmp(x, y))
+	if (!envs_known(a, b) || !uses_ucx(a) || !uses_ucx(b) || !strcmp(x, y))
 		return CHECK_OK;
 	ax = ucx_tls_allowed(x);
 	ay = ucx_tls_allowed(y);
@@ -151,7 +156,7 @@ static enum check_status pr_netdev(const struct side *a, const struct side *b,
 {
 	const struct side *bad = *a->s->net_dev_bad ? a : b;
 
-	if (!probed(a->p) || !probed(b->p) || !*bad->s->net_dev_bad)
+	if (!envs_known(a, b) || !*bad->s->net_dev_bad)
 		return CHECK_OK;
 	snprintf(why, n, "UCX_NET_DEVICES on %s %s names %s", bad->role,
 		 str(bad->p->name), bad->s->net_dev_bad);
@@ -239,7 +244,7 @@ static const struct pair_rule pair_rules[] = {
 	  "configure the same NIXL backend on prefill and decode workers" },
 	{ pr_ucx, FAM_UCX, 56, "ucx-version",
 	  "run prefill and decode from the same image (same UCX)" },
-	{ pr_nixl, FAM_NIXL, 57, "nixl-installed",
+	{ pr_nixl, FAM_NIXL, 57, NULL,
 	  "run prefill and decode from the same image (same NIXL)" },
 	{ pr_fi, FAM_EFA, 58, NULL,
 	  "run prefill and decode from the same image (same libfabric)" },

@@ -244,12 +244,12 @@ static void add_unprobed(const struct pod_record *pods, size_t n,
 
 /* ---- heterogeneity ------------------------------------------------- */
 
-/* A node-consistency finding already names the odd node out for it. */
+/* graph.c already named the odd node out, or the pair, for this check. */
 static int explained(const struct finding_list *fs, const char *check)
 {
 	for (size_t i = 0; i < fs->n; i++)
 		if (fs->v[i].about && !strcmp(fs->v[i].about, check) &&
-		    !strcmp(fs->v[i].name, "node-consistency"))
+		    strcmp(fs->v[i].name, "heterogeneity"))
 			return 1;
 	return 0;
 }

@@ -662,6 +662,7 @@ static void test_digest(void)
 	CHECK_STR(s->rdma_request, "rdma/ib=2");
 	CHECK_STR(s->net_dev_bad, "mlx5_3:1 not an RDMA device here");
 	CHECK_STR(s->ucx_tls, "rc_x,cuda_copy");
+	CHECK_INT(s->env_known, 1);
 	check_results_release(&r);
 
 	/* No uverbs node: devices on the host, none usable in the pod. */

@@ -32,6 +32,7 @@ static void healthy(struct check_summary *s)
 	snprintf(s->ucx_tls, sizeof(s->ucx_tls), "rc_x,dc_x,cuda_copy,cuda_ipc");
 	snprintf(s->rdma_request, sizeof(s->rdma_request), "rdma/ib=8");
 	s->spec_known = 1;
+	s->env_known = 1;
 	s->rdma_usable = 1;
 	s->peermem = 1;
 	s->gdrdrv = 1;
@@ -159,10 +160,14 @@ static void test_ucx_tls(void)
 	compare();
 	CHECK_INT(status(find("UCX_TLS differs: rc_x,cuda_copy vs ^tcp")), CHECK_WARN);
 	CHECK(find("allows no RDMA") == NULL);
-	/* Unset is "all". */
+	/* Unset is "all"; an env that could not be read is no value. */
 	G.res[2].summary.ucx_tls[0] = '\0';
 	compare();
 	CHECK(find("vs unset (all)") != NULL);
+	G.res[2].summary.env_known = 0;
+	compare();
+	CHECK(find("vs unset (all)") == NULL);
+	CHECK(find("UCX_TLS differs: rc_x,cuda_copy vs ^tcp") != NULL);
 	/* Neither side uses UCX: UCX_TLS is not compared. */
 	for (int i = 0; i < 4; i++)
 		snprintf(G.res[i].summary.nixl_backend, 32, "LIBFABRIC");
@@ -398,6 +403,25 @@ static void test_verdict(void)
 	CHECK_HAS(v.fix_first, "prefill qwen-prefill-0 and decode qwen-decode-1: on nodes");
 	CHECK_HAS(v.fix_first, "fix: give both roles RDMA");
 	verdict_release(&v);
+
+	/* A pair finding about a check replaces its "differs across pods". */
+	{
+		struct check_result r = { "env-ucx-tls", FAM_ENV, CHECK_OK, "ok", NULL, 30, 0 };
+
+		G.res[3].summary.rdma_usable = 1;
+		for (size_t i = 0; i < G.n; i++) {
+			r.status = i == 3 ? CHECK_FAIL : CHECK_OK;
+			r.remedy = i == 3 ? "fix UCX_TLS" : NULL;
+			check_results_add(&G.res[i], &r);
+		}
+		snprintf(G.res[3].summary.ucx_tls, 128, "tcp");
+		verdict_compute(G.pods, G.n, &v);
+		CHECK_INT(v.nfindings, 2);
+		CHECK_HAS(v.nfindings ? v.findings[0].text : NULL, "env-ucx-tls fail on 1 of 4 pods");
+		CHECK_HAS(v.nfindings > 1 ? v.findings[1].text : NULL,
+			  "UCX_TLS=tcp on decode qwen-decode-1 allows no RDMA transport");
+		verdict_release(&v);
+	}
 
 	fleet(6, 1, 0);
 	{

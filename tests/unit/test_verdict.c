@@ -65,6 +65,8 @@ static void fleet_init(struct fleet *fl)
 		fl->pods[i].probed = 1;
 		fl->pods[i].error = NULL;
 		fl->pods[i].results = &fl->res[i];
+		fl->pods[i].namespace = "dynamo";
+		fl->pods[i].graph = "qwen";
 	}
 }
 
@@ -227,7 +229,8 @@ static void test_unverified(void)
 	verdict_release(&v);
 }
 
-/* Prefill and decode on different UCX (warn) or NIXL backends (fail). */
+/* Prefill and decode on different UCX (warn) or NIXL backends (fail):
+ * graph.c's pair findings reach the verdict and fix-first. */
 static void test_heterogeneity(void)
 {
 	struct fleet fl;
@@ -239,18 +242,22 @@ static void test_heterogeneity(void)
 		snprintf(fl.res[i].summary.ucx_version, 32, "1.16.0");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_READY);
-	f = find(&v, "UCX version differs");
+	/* One finding for all 16 prefill/decode pairs, naming an example. */
+	f = find(&v, "UCX 1.18.0 vs 1.16.0");
 	CHECK(f != NULL);
 	CHECK_INT(f ? (int)f->status : -1, CHECK_WARN);
-	CHECK_HAS(f ? f->text : NULL, "1.18.0 on 4 of 8 pods: prefill-0");
-	CHECK_HAS(f ? f->text : NULL, "1.16.0 on 4 of 8 pods: decode-0");
+	CHECK_STR(f ? f->name : NULL, "pair-consistency");
+	CHECK_STR(f ? f->text : NULL, "prefill prefill-0 and decode decode-0: "
+		  "UCX 1.18.0 vs 1.16.0 (and 15 more pairs)");
+	CHECK_INT(v.nfindings, 1);
 	verdict_release(&v);
 
 	snprintf(fl.res[6].summary.nixl_backend, 32, "LIBFABRIC");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_NOT_READY);
-	CHECK_HAS(v.fix_first, "NIXL backend differs across pods");
-	CHECK_HAS(v.fix_first, "LIBFABRIC on 1 of 8 pods: decode-2");
+	CHECK_HAS(v.fix_first, "prefill prefill-0 and decode decode-2: "
+		  "NIXL backend UCX vs LIBFABRIC (and 3 more pairs)");
+	CHECK_HAS(v.fix_first, "fix: configure the same NIXL backend");
 	verdict_release(&v);
 	fleet_release(&fl);
 }
@@ -260,7 +267,7 @@ static void test_unprobed_results(void)
 {
 	struct check_results r;
 	struct pod_record p = { "qwen-decode-0", "gpu-a2", "decode", 0,
-				"exec refused", &r };
+				"exec refused", &r, "dynamo", "qwen" };
 
 	check_results_init(&r);
 	check_pod_unprobed("exec refused", NULL, NULL, &r);

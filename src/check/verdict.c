@@ -242,58 +242,6 @@ static void add_unprobed(const struct pod_record *pods, size_t n,
 	}
 }
 
-/* ---- heterogeneity ------------------------------------------------- */
-
-/* graph.c already named the odd node out, or the pair, for this check. */
-static int explained(const struct finding_list *fs, const char *check)
-{
-	for (size_t i = 0; i < fs->n; i++)
-		if (fs->v[i].about && !strcmp(fs->v[i].about, check) &&
-		    strcmp(fs->v[i].name, "heterogeneity"))
-			return 1;
-	return 0;
-}
-
-/* A check that is ok on some pods and fail/warn on others, where no node
- * fact (graph.c) explains it: e.g. half the pods lack IPC_LOCK. */
-static void mixed_checks(const struct pod_record *pods, size_t n,
-			 const struct finding_list *grouped, struct finding_list *fs)
-{
-	size_t *idx = xcalloc(n ? n : 1, sizeof(*idx));
-
-	for (size_t g = 0; g < grouped->n; g++) {
-		const struct verdict_finding *gf = &grouped->v[g];
-		struct verdict_finding f = { 0 };
-		size_t nok, nbad;
-		char *ok_who, *nodes;
-
-		if (gf->status != CHECK_FAIL && gf->status != CHECK_WARN)
-			continue;
-		if (!strcmp(gf->name, "heterogeneity") ||
-		    !strcmp(gf->name, "pod-probe") || explained(fs, gf->name))
-			continue;
-		if (!pods_with(pods, n, gf->name, CHECK_OK, idx, &nok) || !nok)
-			continue;
-		ok_who = verdict_pod_list(pods, n, idx, nok, 3);
-		pods_with(pods, n, gf->name, gf->status, idx, &nbad);
-		nodes = node_list(pods, idx, nbad);
-		f.name = "heterogeneity";
-		f.family = gf->family;
-		f.status = CHECK_WARN;
-		f.rank = gf->rank;
-		f.text = xasprintf("%s differs across pods: %s on %zu pod%s%s, ok on %s",
-				   gf->name, check_status_name(gf->status), nbad,
-				   nbad == 1 ? "" : "s", nodes, ok_who);
-		f.remedy = xasprintf("make the odd node%s match the others",
-				     nbad == 1 ? "" : "s");
-		f.about = gf->name;
-		finding_list_add(fs, &f);
-		free(ok_who);
-		free(nodes);
-	}
-	free(idx);
-}
-
 /* ---- consolidation ------------------------------------------------- */
 
 static enum fabric common_fabric(const struct pod_record *pods, size_t n)
@@ -323,8 +271,7 @@ static char *fix_first_line(const struct finding_list *fs)
 /* Findings about pods against each other, not about one pod's proof. */
 static int cross_pod(const struct verdict_finding *f)
 {
-	return !strcmp(f->name, "heterogeneity") ||
-	       !strcmp(f->name, "pair-consistency") ||
+	return !strcmp(f->name, "pair-consistency") ||
 	       !strcmp(f->name, "node-consistency");
 }
 
@@ -376,8 +323,10 @@ void verdict_compute(const struct pod_record *pods, size_t n,
 		out->nunverified += v == VERDICT_UNVERIFIED;
 	}
 	group_results(pods, n, &fs);
+	/* A check failing on a minority needs no second line saying so:
+	 * its own line reads "fail on 1 of 7 pods"; graph.c names the odd
+	 * node out where a node fact explains it. */
 	graph_compare(pods, n, &extra);
-	mixed_checks(pods, n, &fs, &extra);
 	add_unprobed(pods, n, &extra);
 	for (size_t i = 0; i < extra.n; i++) {
 		any_fail_finding |= extra.v[i].status == CHECK_FAIL;

@@ -49,8 +49,7 @@ enum verdict_status verdict_pod(const struct pod_record *p);
 /* A line below the table.  Grouped across pods: one finding per check
  * and status, naming the pods it affects.  Cross-pod findings (graph.h)
  * have the names "pair-consistency" (prefill vs decode),
- * "node-consistency" (the odd node out) and "heterogeneity" (a check ok
- * on some pods, not on others). */
+ * and "node-consistency" (the odd node out). */
 struct verdict_finding {
 	const char *name;         /* check name (static) */
 	enum check_family family;

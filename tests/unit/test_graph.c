@@ -391,7 +391,7 @@ static void test_no_majority(void)
 }
 
 /* Through the verdict: a pair fail is NOT READY with the pair in fix-first;
- * the odd node out replaces the generic "differs across pods" line. */
+ * a per-pod fail and the pair finding it causes are two lines, no more. */
 static void test_verdict(void)
 {
 	struct verdict v;
@@ -404,7 +404,7 @@ static void test_verdict(void)
 	CHECK_HAS(v.fix_first, "fix: give both roles RDMA");
 	verdict_release(&v);
 
-	/* A pair finding about a check replaces its "differs across pods". */
+	/* The pod's own fail, then the pair it breaks: nothing repeats them. */
 	{
 		struct check_result r = { "env-ucx-tls", FAM_ENV, CHECK_OK, "ok", NULL, 30, 0 };
 

@@ -443,12 +443,11 @@ static void test_verdict(void)
 	verdict_release(&v);
 }
 
-/* 512 prefill x 512 decode in one graph: every pair compared, one line. */
+/* 512 prefill x 512 decode in one graph: every pair compared, one line.
+ * (Its time is part of `make bench`'s 1024-pod figures, not asserted.) */
 static void test_scale(void)
 {
 	char name[24], node[24];
-	clock_t t0;
-	double ms;
 
 	reset();
 	for (int i = 0; i < MAXP; i++) {
@@ -457,13 +456,9 @@ static void test_scale(void)
 		pod(name, i % 2 ? "decode" : "prefill", node, "big");
 	}
 	snprintf(G.res[1].summary.ucx_version, 32, "1.16.0");
-	t0 = clock();
 	compare();
-	ms = (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC;
-	fprintf(stderr, "graph_compare, 1024 pods on 128 nodes: %.1f ms\n", ms);
 	CHECK_INT(G.out.n, 1);
 	CHECK_HAS(text(find("UCX")), "(and 511 more pairs)");
-	CHECK(ms < 2000);
 	reset();
 }
 

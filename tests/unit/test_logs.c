@@ -304,7 +304,7 @@ static void test_read_failed(void)
 static void test_verdict(void)
 {
 	struct check_results r;
-	struct pod_record p = { "qwen-decode-0", "gpu-a2", "decode", 1, NULL, &r };
+	struct pod_record p = { "qwen-decode-0", "gpu-a2", "decode", 1, NULL, &r, "demo", "qwen" };
 	struct check_context dis = { 0 };
 	struct logs_outcome o = { NULL, "forbidden", 403, "main", 5000 };
 

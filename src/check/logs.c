@@ -160,13 +160,31 @@ static void mask_pairs(const char *s, char *out, size_t n)
 	out[o] = '\0';
 }
 
+/* UCX starts each line with "[time] [host:pid:thread]": noise in a
+ * one-line quote, and the host name says nothing the NODE column does not. */
+static size_t skip_prefix(const char *line)
+{
+	size_t i = 0;
+
+	for (int groups = 0; groups < 2; groups++) {
+		const char *close;
+
+		while (line[i] == ' ' || line[i] == '\t')
+			i++;
+		close = line[i] == '[' ? strchr(line + i, ']') : NULL;
+		if (!close || close - (line + i) > 80 || close[1] != ' ')
+			break;
+		i = (size_t)(close - line) + 1;
+	}
+	while (line[i] == ' ' || line[i] == '\t')
+		i++;
+	return i;
+}
+
 void check_logs_quote(const char *line, char *out, size_t n)
 {
 	char clean[512], masked[1024];
-	size_t i = 0, o = 0, len;
-
-	while (line[i] == ' ' || line[i] == '\t')
-		i++;
+	size_t i = skip_prefix(line), o = 0, len;
 	for (; line[i] && o + 1 < sizeof clean; i++) {
 		unsigned char c = (unsigned char)line[i];
 

@@ -134,6 +134,14 @@ static void test_quote(void)
 	CHECK_HAS(q, "--api-key=<masked>");
 	CHECK_HAS(q, "UCX_TLS=rc,cuda");
 	/* UCX's column padding is squeezed. */
+	/* UCX's "[time] [host:pid:thread]" prefix is dropped, the rest kept. */
+	check_logs_quote("[1744331142.028115] [ccw-gpu-51:2802608:3]      ucp_worker.c:1903 "
+			 "UCX  INFO    ucp_context_2 inter-node cfg#3 rma(rc_mlx5/mlx5_ib2:1)", q, sizeof q);
+	CHECK_STR(q, "ucp_worker.c:1903 UCX INFO ucp_context_2 inter-node cfg#3 rma(rc_mlx5/mlx5_ib2:1)");
+	check_logs_quote("[INFO] UCX ready", q, sizeof q);
+	CHECK_STR(q, "UCX ready");
+	check_logs_quote("[no close bracket UCX", q, sizeof q);
+	CHECK_STR(q, "[no close bracket UCX");
 	check_logs_quote("ucp_worker.c:1903 UCX  INFO    ucp_context_2 inter-node", q, sizeof q);
 	CHECK_STR(q, "ucp_worker.c:1903 UCX INFO ucp_context_2 inter-node");
 	/* Escapes and non-ASCII never reach a terminal or JSON. */

@@ -223,6 +223,18 @@ def tools_missing(p):
     p.write("bin/.keep", "")
 
 
+@variant("tcp-ucx", """For the opt-in transfer test (check --transfer): the pod shows the real
+host /usr/bin/ucx_perftest (Debian's ucx-utils, listed in host-bin) and the
+worker leaves UCX's transport choice to UCX (no UCX_TLS, no
+UCX_NET_DEVICES).  The test cluster has no RDMA, so a real ucx_perftest
+between two such pods runs over TCP on the pods' eth0.
+Intended failure: transfer (working, but on TCP).""")
+def tcp_ucx(p):
+    p.env("UCX_TLS", None)
+    p.env("UCX_NET_DEVICES", None)
+    p.write("host-bin", "/usr/bin/ucx_perftest\n")
+
+
 def build(dest_root):
     for name, doc, fn in VARIANTS:
         d = os.path.join(dest_root, name)

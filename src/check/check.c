@@ -129,6 +129,9 @@ static const struct check_def defs[CK__COUNT] = {
 	[CK_GDRCOPY_UCX] = { "gdrcopy-ucx", FAM_GDRCOPY, 92,
 		"UCX has the gdr_copy transport (C2)",
 		"put libgdrapi.so on the library path and mount /dev/gdrdrv so UCX loads gdr_copy" },
+	[CK_TRANSFER] = { "transfer", FAM_TRANSFER, 96,
+		"check --transfer: a real ucx_perftest prefill -> decode reaches the fabric's rate on RDMA (K, dynamo.md 5.2)",
+		"make UCX use RDMA between the workers: RDMA resource, UCX_TLS with rc/dc (not tcp), UCX_NET_DEVICES on the RDMA ports" },
 };
 
 static const char *const status_names[] = { "ok", "warn", "fail", "skipped" };

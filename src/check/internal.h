@@ -45,6 +45,7 @@ enum check_id {
 	CK_POD_HOST_IPC,
 	CK_GDRCOPY_DRIVER,
 	CK_GDRCOPY_UCX,
+	CK_TRANSFER,
 	CK__COUNT
 };
 

@@ -8,6 +8,7 @@ find_marked() {
 	for d in /proc/[0-9]*; do
 		p=${d#/proc/}
 		[ "$p" = "$$" ] && continue
+		[ -r "$d/environ" ] || continue
 		if tr '\0' '\n' <"$d/environ" 2>/dev/null | grep -qxF "DI_TRANSFER=$tok"; then
 			echo "$p"
 		fi

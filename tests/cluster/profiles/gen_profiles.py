@@ -226,10 +226,12 @@ def tools_missing(p):
 @variant("tcp-ucx", """For the opt-in transfer test (check --transfer): the pod shows the real
 host /usr/bin/ucx_perftest (Debian's ucx-utils, listed in host-bin) and the
 worker leaves UCX's transport choice to UCX (no UCX_TLS, no
-UCX_NET_DEVICES).  The test cluster has no RDMA, so a real ucx_perftest
-between two such pods runs over TCP on the pods' eth0.
-Intended failure: transfer (working, but on TCP).""")
+UCX_NET_DEVICES), and ucx_info -d lists no CUDA memory domain, like the
+host's UCX (so the test moves host memory).  The test cluster has no RDMA,
+so a real ucx_perftest between two such pods runs over TCP on the pods' eth0.
+Intended failure: transfer (working, but on TCP), with ucx-cuda.""")
 def tcp_ucx(p):
+    ucx_no_cuda(p)
     p.env("UCX_TLS", None)
     p.env("UCX_NET_DEVICES", None)
     p.write("host-bin", "/usr/bin/ucx_perftest\n")

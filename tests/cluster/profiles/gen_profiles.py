@@ -237,6 +237,16 @@ def tcp_ucx(p):
     p.write("host-bin", "/usr/bin/ucx_perftest\n")
 
 
+@variant("tcp-ucx-stuck", """tcp-ucx whose ucx_perftest never answers (a script that sleeps): a
+check --transfer server in this pod never listens, so the client's time
+limit must end the test and the cleanup must stop both sides.
+Intended failure: transfer (time limit).""")
+def tcp_ucx_stuck(p):
+    tcp_ucx(p)
+    p.rm("host-bin")
+    p.write("bin/ucx_perftest", "#!/bin/sh\n# never listens, never ends\nexec sleep 600\n", 0o755)
+
+
 def build(dest_root):
     for name, doc, fn in VARIANTS:
         d = os.path.join(dest_root, name)

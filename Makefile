@@ -32,7 +32,7 @@ endif
 LIB_SRCS  := $(sort $(wildcard src/*/*.c))
 CMD_SRCS  := $(sort $(wildcard cmd/*.c))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
-XFER_GEN  := $(BUILD)/gen/xfer_server.o $(BUILD)/gen/xfer_client.o $(BUILD)/gen/xfer_cleanup.o
+XFER_GEN  := $(BUILD)/gen/xfer_perftest.o $(BUILD)/gen/xfer_cleanup.o
 GEN_SRCS  := $(BUILD)/gen/probe_script.c
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o $(XFER_GEN)

@@ -161,9 +161,10 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 		server->pod->role, server->pod->name, client->pod->role, client->pod->name,
 		mem, secs);
 	{
-		const char *sargv[] = { "sh", "-c", xfer_server, "di-transfer", tok, port, secs, NULL };
-		const char *cargv[] = { "sh", "-c", xfer_client, "di-transfer", tok, ip, port,
-					XFER_SIZE, XFER_ITERS, mem, secs, NULL };
+		const char *sargv[] = { "sh", "-c", xfer_perftest, "di-transfer", "server", tok,
+					port, secs, NULL };
+		const char *cargv[] = { "sh", "-c", xfer_perftest, "di-transfer", "client", tok,
+					ip, port, XFER_SIZE, XFER_ITERS, mem, secs, NULL };
 		int threaded;
 
 		request(&srv, c, server->pod, sargv, limit_ms + XFER_SLACK_MS);

@@ -1,7 +1,7 @@
 /* check --transfer: the fixed in-pod scripts that run ucx_perftest between
  * two pods, and the parse of what the client prints.
  *
- * The scripts (src/probe/xfer_*.sh, embedded at build time) are the only
+ * The scripts (src/probe/xfer_perftest.sh and xfer_cleanup.sh, embedded at build time) are the only
  * commands besides the probe that the plugin ever execs, and only with
  * --transfer; their arguments are values the plugin generates or validates
  * (perftest_valid_ip), never user text.
@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-extern const char xfer_server[];   /* TOKEN PORT SECONDS */
-extern const char xfer_client[];   /* TOKEN IP PORT SIZE ITERS MEM SECONDS */
+/* server TOKEN PORT SECONDS | client TOKEN IP PORT SIZE ITERS MEM SECONDS */
+extern const char xfer_perftest[];
 extern const char xfer_cleanup[];  /* TOKEN */
 
 struct perftest_result {

@@ -1,4 +1,4 @@
-# Transfer test cleanup (check --transfer).  Run as: sh -c SCRIPT di-transfer
+# Transfer test cleanup (check --transfer, after xfer_perftest.sh).  Run as: sh -c SCRIPT di-transfer
 # TOKEN.  Stops every process of this pod whose environment carries
 # DI_TRANSFER=TOKEN (the test's own processes, nothing else): TERM, then
 # KILL after a second for what is left.  Prints "di-transfer: stopped N".

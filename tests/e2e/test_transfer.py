@@ -9,7 +9,7 @@ pods, each in its own network namespace, over TCP on their eth0.
   normal run, after its time limit, and after SIGINT mid-transfer (every
   process it starts carries DI_TRANSFER=<token> in its environment; the
   host's /proc is searched for that token);
-- the only execs besides the probe are the three fixed scripts, with
+- the only execs besides the probe are the two fixed scripts, with
   arguments the plugin generated (token, port, sizes, seconds) or validated
   (the server pod's IP): no user text;
 - a pod without ucx_perftest gives TRANSFER skipped (never a pass);
@@ -38,11 +38,11 @@ def script(name):
 
 
 PROBE = script("probe.sh")
-SERVER, CLIENT, CLEANUP = script("xfer_server.sh"), script("xfer_client.sh"), script("xfer_cleanup.sh")
+PERFTEST, CLEANUP = script("xfer_perftest.sh"), script("xfer_cleanup.sh")
 HEX16 = re.compile(r"^[0-9a-f]{16}$")
 NUM = re.compile(r"^[0-9]+$")
-HAVE_UCX = os.path.exists("/usr/bin/ucx_perftest") and os.path.exists("/usr/sbin/ip") or \
-    os.path.exists("/usr/bin/ucx_perftest") and os.path.exists("/sbin/ip")
+HAVE_UCX = os.path.exists("/usr/bin/ucx_perftest") and \
+    (os.path.exists("/usr/sbin/ip") or os.path.exists("/sbin/ip"))
 
 
 def env():
@@ -92,25 +92,35 @@ def transfer_execs(reqs):
     return [q for q in reqs if q["path"].endswith("/exec") and q.get("command") != ["sh", "-c", PROBE]]
 
 
+def token(cmd):
+    return cmd[5] if cmd[2] == PERFTEST else cmd[4]
+
+
 def tokens(reqs):
-    return sorted(set(q["command"][4] for q in transfer_execs(reqs)))
+    return sorted(set(token(q["command"]) for q in transfer_execs(reqs)))
 
 
 def checks(doc, pod):
     return [c for p in doc["pods"] if p["name"] == pod for c in p["checks"] if c["family"] == "TRANSFER"]
 
 
-@unittest.skipUnless(HAVE_UCX, "needs Debian's ucx-utils (/usr/bin/ucx_perftest) and iproute2")
-class TestTransferTCP(unittest.TestCase):
+class WithCluster(unittest.TestCase):
+    SCENARIO = None
+
     @classmethod
     def setUpClass(cls):
-        cls.c = Cluster("transfer.yaml")
+        cls.c = Cluster(cls.SCENARIO)
         cls.kc = ["--kubeconfig", cls.c.kubeconfig]
 
     @classmethod
     def tearDownClass(cls):
         cls.c.stop()
         cls.c.cleanup()
+
+
+@unittest.skipUnless(HAVE_UCX, "needs Debian's ucx-utils (/usr/bin/ucx_perftest) and iproute2")
+class TestTransferTCP(WithCluster):
+    SCENARIO = "transfer.yaml"
 
     def no_leftovers(self, since):
         reqs = self.c.log()[since:]
@@ -181,12 +191,13 @@ class TestTransferTCP(unittest.TestCase):
             cmd = q["command"]
             self.assertEqual(cmd[:2], ["sh", "-c"])
             self.assertEqual(cmd[3], "di-transfer")
-            self.assertTrue(HEX16.match(cmd[4]), cmd[4])
-            args = cmd[5:]
-            if cmd[2] == SERVER:
+            self.assertTrue(HEX16.match(token(cmd)), cmd)
+            args = cmd[cmd.index(token(cmd)) + 1:]
+            if cmd[2] == PERFTEST and cmd[4] == "server":
                 self.assertEqual(len(args), 2)
                 self.assertTrue(all(NUM.match(a) for a in args), args)
-            elif cmd[2] == CLIENT:
+            elif cmd[2] == PERFTEST:
+                self.assertEqual(cmd[4], "client")
                 self.assertEqual(len(args), 6)
                 self.assertIn(args[0], ips)
                 self.assertTrue(all(NUM.match(a) for a in args[1:4]), args)
@@ -210,16 +221,8 @@ class TestTransferTCP(unittest.TestCase):
 
 
 @unittest.skipUnless(HAVE_UCX, "needs Debian's ucx-utils (/usr/bin/ucx_perftest) and iproute2")
-class TestTransferBroken(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster("transfer-broken.yaml")
-        cls.kc = ["--kubeconfig", cls.c.kubeconfig]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.stop()
-        cls.c.cleanup()
+class TestTransferBroken(WithCluster):
+    SCENARIO = "transfer-broken.yaml"
 
     def test_time_limit_and_missing_tool(self):
         n0 = len(self.c.log())

@@ -113,10 +113,10 @@ static void parse(const struct exec_result *r, struct perftest_result *pr)
 {
 	struct buf all = BUF_INIT(2 * XFER_MAX_OUTPUT + 2);
 
-	buf_append(&all, r->out.data, r->out.len);
+	buf_appends(&all, buf_str(&r->out));
 	buf_appends(&all, "\n");
-	buf_append(&all, r->err.data, r->err.len);
-	perftest_parse(all.data ? all.data : "", all.len, pr);
+	buf_appends(&all, buf_str(&r->err));
+	perftest_parse(buf_str(&all), all.len, pr);
 	buf_release(&all);
 }
 
@@ -172,8 +172,10 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 		threaded = pthread_create(&th, NULL, run_thread, &srv) == 0;
 		if (threaded)
 			exec_run(c, &cli.rq, &cli.res);
-		else
+		else {
+			cli.res.outcome = EXEC_ERROR;
 			snprintf(cli.res.message, sizeof(cli.res.message), "cannot start a thread");
+		}
 		/* Always: stop what may still run (the server waits for a client
 		 * that failed; a cancel leaves processes the API server may not
 		 * kill), with a cancel cleared for the time it takes. */

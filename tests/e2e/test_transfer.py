@@ -276,6 +276,22 @@ class TestTransferBroken(WithCluster):
         cleanups = [q for q in transfer_execs(self.c.log()[n0:]) if q["command"][2] == CLEANUP]
         self.assertGreaterEqual(len(cleanups), 2)
 
+    def test_run_timeout_mid_transfer(self):
+        n0 = len(self.c.log())
+        t0 = time.monotonic()
+        rc, out, err = run(["check", "--transfer", "--transfer-timeout", "40s", "--timeout", "6s",
+                            "-o", "json"] + self.kc)
+        self.assertLess(time.monotonic() - t0, 30)
+        self.assertIn(rc, (2, 3), err)
+        self.assertIn("--timeout passed", err)
+        (stuck,) = checks(json.loads(out), "qwen-decode-stuck")
+        self.assertEqual(stuck["status"], "fail")
+        self.assertIn("did not complete: the run's --timeout passed", stuck["detail"])
+        toks = tokens(self.c.log()[n0:])
+        self.assertTrue(toks)
+        for t in toks:
+            self.assertEqual(marked(t), [], "left running after --timeout")
+
     def test_nixl_peer_without_tool_is_skipped(self):
         rc, out, err = run(["nixl", "--transfer", "--pod", "qwen-prefill-0", "--peer", "qwen-decode-notool"] + self.kc)
         self.assertIn("Transfer: skipped  ucx_perftest not found in pod qwen-decode-notool", out)

@@ -77,6 +77,7 @@ $(BUILD)/gen/probe_script.o: $(BUILD)/gen/probe_script.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # check --transfer's fixed in-pod scripts (src/probe/perftest.h), likewise.
+.PRECIOUS: $(BUILD)/gen/xfer_%.c
 $(BUILD)/gen/xfer_%.c: src/probe/xfer_%.sh tests/tools/embed.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tests/tools/embed.sh xfer_$* $< > $@

@@ -207,11 +207,13 @@ void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms
 	size_t n = pr->pods->n, i, m;
 	struct transfer_pod *tp = xcalloc(n, sizeof(*tp));
 	struct transfer_pair pairs[TRANSFER_MAX_PAIRS];
+	char **groups = xcalloc(n, sizeof(*groups));
 
 	for (i = 0; i < n; i++) {
 		const struct pod_info *p = &pr->pods->items[i];
 		tp[i].role = p->role;
 		tp[i].node = p->node;
+		tp[i].group = groups[i] = xasprintf("%s/%s", p->namespace, p->graph);
 		tp[i].usable = pr->probed[i] && pr->facts && pr->facts[i] && p->pod_ip && *p->pod_ip;
 	}
 	m = transfer_pick_pairs(tp, n, pairs, TRANSFER_MAX_PAIRS);
@@ -224,6 +226,9 @@ void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms
 					    pr->facts[pairs[i].server], &pr->results[pairs[i].server] };
 		cmd_transfer_pair(c, &cl, &sv, limit_ms);
 	}
+	for (i = 0; i < n; i++)
+		free(groups[i]);
+	free(groups);
 	free(tp);
 }
 

@@ -22,10 +22,12 @@ size_t transfer_pick_pairs(const struct transfer_pod *pods, size_t n,
 			continue;
 		for (j = 0; j < n && m < max; j++) {
 			int seen = 0;
-			if (!pods[j].usable || strcmp(pods[j].role, "decode"))
+			if (!pods[j].usable || strcmp(pods[j].role, "decode") ||
+			    strcmp(pods[j].group, pods[i].group))
 				continue;
 			for (k = 0; k < m && !seen; k++)
-				seen = !strcmp(pods[out[k].client].node, pods[i].node) &&
+				seen = !strcmp(pods[out[k].client].group, pods[i].group) &&
+				       !strcmp(pods[out[k].client].node, pods[i].node) &&
 				       !strcmp(pods[out[k].server].node, pods[j].node);
 			if (seen)
 				continue;

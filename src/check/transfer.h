@@ -18,6 +18,7 @@ struct probe_facts;
 struct transfer_pod {
 	const char *role;       /* "prefill", "decode", ... */
 	const char *node;
+	const char *group;      /* namespace + graph: pairs never cross it */
 	int usable;             /* probed, Running, has a pod IP */
 };
 
@@ -26,8 +27,8 @@ struct transfer_pair {
 	size_t server;          /* index of the decode pod */
 };
 
-/* One prefill-decode pair per (prefill node, decode node), in pod order,
- * at most max; returns how many were written to out. */
+/* One prefill-decode pair per (prefill node, decode node) of each group,
+ * in pod order, at most max; returns how many were written to out. */
 size_t transfer_pick_pairs(const struct transfer_pod *pods, size_t n,
 			   struct transfer_pair *out, size_t max);
 

@@ -152,19 +152,26 @@ static void test_judge(void)
 static void test_pairs(void)
 {
 	const struct transfer_pod pods[] = {
-		{ "prefill", "n1", 1 }, { "decode", "n2", 1 }, { "decode", "n2", 1 },
-		{ "prefill", "n1", 1 }, { "decode", "n3", 1 }, { "prefill", "n4", 0 },
-		{ "worker", "n5", 1 }, { "decode", "n6", 0 },
+		{ "prefill", "n1", "ns/a", 1 }, { "decode", "n2", "ns/a", 1 },
+		{ "decode", "n2", "ns/a", 1 }, { "prefill", "n1", "ns/a", 1 },
+		{ "decode", "n3", "ns/a", 1 }, { "prefill", "n4", "ns/a", 0 },
+		{ "worker", "n5", "ns/a", 1 }, { "decode", "n6", "ns/a", 0 },
+		/* another graph: its own pairs, never mixed with ns/a */
+		{ "decode", "n2", "ns/b", 1 }, { "prefill", "n7", "ns/b", 1 },
 	};
 	struct transfer_pair out[TRANSFER_MAX_PAIRS];
 	size_t m = transfer_pick_pairs(pods, sizeof(pods) / sizeof(pods[0]), out,
 				       TRANSFER_MAX_PAIRS);
 
-	CHECK_INT(m, 2);   /* (n1,n2) and (n1,n3) once each; unusable and workers left out */
+	/* (n1,n2) and (n1,n3) once each in ns/a; unusable and workers left out;
+	 * (n7,n2) in ns/b */
+	CHECK_INT(m, 3);
 	CHECK_INT(out[0].client, 0);
 	CHECK_INT(out[0].server, 1);
 	CHECK_INT(out[1].client, 0);
 	CHECK_INT(out[1].server, 4);
+	CHECK_INT(out[2].client, 9);
+	CHECK_INT(out[2].server, 8);
 	CHECK_INT(transfer_pick_pairs(pods, sizeof(pods) / sizeof(pods[0]), out, 1), 1);
 	CHECK_INT(transfer_pick_pairs(pods, 1, out, TRANSFER_MAX_PAIRS), 0);
 }

@@ -182,6 +182,8 @@ void probe_run_records(const struct probe_run *pr, struct pod_record *rec)
 		rec[i].probed = pr->probed[i];
 		rec[i].error = pr->errors[i];
 		rec[i].results = &pr->results[i];
+		rec[i].namespace = p->namespace;
+		rec[i].graph = p->graph;
 	}
 }
 

@@ -175,6 +175,8 @@ const struct check_def *check_defs(size_t *n)
 void check_results_init(struct check_results *r)
 {
 	memset(r, 0, sizeof(*r));
+	/* A fresh digest claims nothing about the pod (graph.c). */
+	check_digest_spec(NULL, &r->summary);
 }
 
 static void results_push(struct check_results *r, const struct check_result *res,
@@ -572,6 +574,8 @@ void check_pod(const struct probe_facts *f, const struct pod_spec_facts *spec,
 	in.fabric = check_fabric(f, in.spec, in.ctx);
 	out->fabric = in.fabric;
 	fill_summary(&in, &out->summary);
+	check_digest_spec(spec, &out->summary);
+	check_digest(&in, &out->summary);
 	check_rdma(&in, out);
 	check_gpudirect(&in, out);
 	check_gdrcopy(&in, out);
@@ -593,6 +597,9 @@ void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,
 	input_init(&in, NULL, spec, ctx);
 	in.fabric = check_fabric(NULL, in.spec, in.ctx);
 	out->fabric = in.fabric;
+	copy_str(out->summary.nixl_backend, sizeof(out->summary.nixl_backend),
+		 in.ctx->nixl_backend);
+	check_digest_spec(spec, &out->summary);
 	emit(out, CK_POD_PROBE, CHECK_SKIPPED, NULL, "not probed: %s",
 	     reason && *reason ? reason : "unknown reason");
 	if (spec)

@@ -79,9 +79,11 @@ struct check_result {
 	unsigned flags;           /* CHECK_F_* */
 };
 
-/* What check_pod() saw of the software stack, for -o wide and for the
- * prefill/decode comparison in verdict.c.  "" when unknown; values longer
- * than the arrays are truncated (display only). */
+/* What check_pod() saw of the pod, for -o wide and for the comparison
+ * across pods and nodes in graph.c: a small fixed-size digest, so that the
+ * full facts can be dropped after each pod (memory flat at 1024 pods).
+ * "" and -1 when unknown; values longer than the arrays are truncated.
+ * check_pod_unprobed() fills only what the pod spec tells. */
 struct check_summary {
 	char ucx_version[32];
 	char nixl_version[32];
@@ -89,6 +91,23 @@ struct check_summary {
 	char libfabric_version[32];
 	char driver_version[32];
 	char ucx_tls[128];          /* effective UCX_TLS, "" when unset */
+	/* UCX_NET_DEVICES entries that do not exist or are not Active in
+	 * this pod ("mlx5_3:1 not an RDMA device here"); "" when none. */
+	char net_dev_bad[96];
+	int env_known;              /* the main process's env was read */
+	/* 1: an RDMA device with verbs access and an Active port (or EFA);
+	 * 0: none, KV leaves the pod over TCP; -1 unknown or not needed. */
+	int rdma_usable;
+	/* RDMA resources the pod spec requests: "rdma/ib=8",
+	 * "vpc.amazonaws.com/efa=4", "resourceClaims"; "" none; spec_known 0
+	 * when there was no spec to read. */
+	char rdma_request[96];
+	int spec_known;
+	/* Node-level facts, as seen from this pod (checks.md B1, C1, A2, A3). */
+	int peermem;                /* nvidia_peermem or equivalent: 1, 0, -1 */
+	int gdrdrv;                 /* gdrdrv module: 1, 0, -1 */
+	int active_ports;           /* Active RDMA ports; -1 unknown */
+	int port_rate_gbps;         /* fastest Active port; 0 unknown */
 };
 
 struct check_results {

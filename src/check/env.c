@@ -147,17 +147,12 @@ static int token_up(const struct check_input *in, const char *tok, size_t len,
 	return 0;
 }
 
-static void net_devices(const struct check_input *in, struct check_results *out)
+int net_devices_scan(const struct check_input *in, const char *v,
+		     struct buf *bad, int *nbad)
 {
-	const char *v = envv(in, "UCX_NET_DEVICES");
-	struct buf bad = BUF_INIT(512);
-	int nbad = 0, nup = 0;
+	int nup = 0;
 
-	if (!v || !*v || !strcmp(v, "all") || !is_rdma_fabric(in->fabric)) {
-		emit(out, CK_ENV_UCX_NET_DEVICES, CHECK_OK, NULL,
-		     "UCX_NET_DEVICES=%s", v && *v ? v : "all (unset)");
-		return;
-	}
+	*nbad = 0;
 	for (const char *p = v; *p;) {
 		size_t len = strcspn(p, ",");
 		int exists;
@@ -165,12 +160,27 @@ static void net_devices(const struct check_input *in, struct check_results *out)
 		if (token_up(in, p, len, &exists))
 			nup++;
 		else
-			buf_appendf(&bad, "%s%.*s %s", nbad++ ? ", " : "",
+			buf_appendf(bad, "%s%.*s %s", (*nbad)++ ? ", " : "",
 				    (int)len, p, exists ? "down" : "not an RDMA device here");
 		p += len;
 		if (*p == ',')
 			p++;
 	}
+	return nup;
+}
+
+static void net_devices(const struct check_input *in, struct check_results *out)
+{
+	const char *v = envv(in, "UCX_NET_DEVICES");
+	struct buf bad = BUF_INIT(512);
+	int nbad, nup;
+
+	if (!v || !*v || !strcmp(v, "all") || !is_rdma_fabric(in->fabric)) {
+		emit(out, CK_ENV_UCX_NET_DEVICES, CHECK_OK, NULL,
+		     "UCX_NET_DEVICES=%s", v && *v ? v : "all (unset)");
+		return;
+	}
+	nup = net_devices_scan(in, v, &bad, &nbad);
 	if (!nup && needs_rdma(in))
 		emit(out, CK_ENV_UCX_NET_DEVICES, CHECK_FAIL, NULL,
 		     "UCX_NET_DEVICES=%s leaves no Active RDMA port (%s): UCX uses TCP",

@@ -112,6 +112,13 @@ unsigned ucx_tls_allowed(const char *tls);
 		    TLB(PROBE_TL_UD_MLX5) | TLB(PROBE_TL_RC_VERBS) | \
 		    TLB(PROBE_TL_UD_VERBS))
 
+/* env.c: appends "mlx5_3:1 down" (or "not an RDMA device here") to bad
+ * for each UCX_NET_DEVICES entry of v that is not an Active RDMA port in
+ * this pod; *nbad gets their number.  Returns the number that are. */
+struct buf;
+int net_devices_scan(const struct check_input *in, const char *v,
+		     struct buf *bad, int *nbad);
+
 /* 1 when KV transfer needs RDMA on this pod (cross-pod on IB/RoCE/EFA,
  * or unknown fabric with RDMA hardware). */
 int needs_rdma(const struct check_input *in);
@@ -128,6 +135,12 @@ void check_efa(const struct check_input *in, struct check_results *out);
 void check_env(const struct check_input *in, struct check_results *out);
 void check_limits(const struct check_input *in, struct check_results *out);
 void check_podspec(const struct check_input *in, struct check_results *out);
+
+/* digest.c: the cross-pod digest in struct check_summary.  _spec first
+ * (it also marks the probe's part unknown), then check_digest() for a
+ * probed pod. */
+void check_digest_spec(const struct pod_spec_facts *spec, struct check_summary *s);
+void check_digest(const struct check_input *in, struct check_summary *s);
 
 /* Fabric detection from facts and context (checks.md N1). */
 enum fabric check_fabric(const struct probe_facts *f,

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/graph.h"
 #include "check/verdict.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -121,12 +122,7 @@ static char *node_list(const struct pod_record *pods, const size_t *idx,
 
 /* ---- findings ------------------------------------------------------ */
 
-struct findings {
-	struct verdict_finding *v;
-	size_t n, cap;
-};
-
-static void findings_add(struct findings *fs, const struct verdict_finding *f)
+void finding_list_add(struct finding_list *fs, const struct verdict_finding *f)
 {
 	if (fs->n == fs->cap) {
 		fs->cap = fs->cap ? 2 * fs->cap : 16;
@@ -178,7 +174,7 @@ pods_with(const struct pod_record *pods, size_t n, const char *name,
 	return first;
 }
 
-static int grouped_already(const struct findings *fs, const char *name,
+static int grouped_already(const struct finding_list *fs, const char *name,
 			   enum check_status st)
 {
 	for (size_t i = 0; i < fs->n; i++)
@@ -189,7 +185,7 @@ static int grouped_already(const struct findings *fs, const char *name,
 
 /* One finding per (check, status) that is not ok and not n/a. */
 static void group_results(const struct pod_record *pods, size_t n,
-			  struct findings *fs)
+			  struct finding_list *fs)
 {
 	size_t *idx = xcalloc(n ? n : 1, sizeof(*idx));
 
@@ -199,7 +195,7 @@ static void group_results(const struct pod_record *pods, size_t n,
 		for (size_t j = 0; pods[i].probed && r && j < r->n; j++) {
 			const struct check_result *c = &r->v[j];
 			const struct check_result *first;
-			struct verdict_finding f;
+			struct verdict_finding f = { 0 };
 			char *who, *nodes;
 			size_t k;
 
@@ -217,7 +213,7 @@ static void group_results(const struct pod_record *pods, size_t n,
 					   check_status_name(c->status), who,
 					   nodes, first->detail);
 			f.remedy = xstrdup(first->remedy);
-			findings_add(fs, &f);
+			finding_list_add(fs, &f);
 			free(who);
 			free(nodes);
 		}
@@ -226,187 +222,23 @@ static void group_results(const struct pod_record *pods, size_t n,
 }
 
 static void add_unprobed(const struct pod_record *pods, size_t n,
-			 struct findings *fs)
+			 struct finding_list *fs)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct verdict_finding f = {
-			"pod-probe", FAM_POD, CHECK_SKIPPED, 5, NULL, NULL,
-		};
+		struct verdict_finding f = { 0 };
 
 		if (pods[i].probed)
 			continue;
+		f.name = "pod-probe";
+		f.family = FAM_POD;
+		f.status = CHECK_SKIPPED;
+		f.rank = 5;
 		f.text = xasprintf("pod-probe skipped on %s%s%s: %s",
 				   or_empty(pods[i].name),
 				   pods[i].node && *pods[i].node ? " on node " : "",
 				   or_empty(pods[i].node),
 				   pods[i].error ? pods[i].error : "not probed");
-		findings_add(fs, &f);
-	}
-}
-
-/* ---- heterogeneity ------------------------------------------------- */
-
-typedef const char *(*field_fn)(const struct check_summary *s);
-
-static const char *f_ucx(const struct check_summary *s) { return s->ucx_version; }
-static const char *f_nixl(const struct check_summary *s) { return s->nixl_version; }
-static const char *f_backend(const struct check_summary *s) { return s->nixl_backend; }
-static const char *f_tls(const struct check_summary *s) { return s->ucx_tls; }
-static const char *f_fi(const struct check_summary *s) { return s->libfabric_version; }
-static const char *f_drv(const struct check_summary *s) { return s->driver_version; }
-
-struct hetero_rule {
-	const char *what;
-	field_fn get;
-	enum check_family family;
-	enum check_status status;  /* when values differ */
-	int rank;
-	int unset_counts;          /* "" is a value (UCX_TLS unset = all) */
-	const char *remedy;
-};
-
-/* M6 and I: version skew is a warning (vLLM pinned nixl<0.10 after a
- * regression); prefill and decode on different NIXL backends cannot
- * talk at all (modelexpress PR #259), hence fail. */
-static const struct hetero_rule hetero_rules[] = {
-	{ "NIXL backend", f_backend, FAM_NIXL, CHECK_FAIL, 47, 0,
-	  "configure the same NIXL backend on prefill and decode workers" },
-	{ "UCX_TLS", f_tls, FAM_ENV, CHECK_WARN, 49, 1,
-	  "set the same UCX_TLS on prefill and decode workers" },
-	{ "UCX version", f_ucx, FAM_UCX, CHECK_WARN, 56, 0,
-	  "run prefill and decode from the same image (same UCX)" },
-	{ "NIXL version", f_nixl, FAM_NIXL, CHECK_WARN, 57, 0,
-	  "run prefill and decode from the same image (same NIXL)" },
-	{ "libfabric version", f_fi, FAM_EFA, CHECK_WARN, 58, 0,
-	  "run prefill and decode from the same image (same libfabric)" },
-	{ "NVIDIA driver", f_drv, FAM_LIMITS, CHECK_WARN, 77, 0,
-	  "run the same NVIDIA driver version on all GPU nodes" },
-};
-
-static int summary_usable(const struct pod_record *p)
-{
-	return p->probed && p->results;
-}
-
-/* "1.18.0 on 4 pods (a, b), 1.16.0 on 1 pod (c)" for each distinct value. */
-static char *describe_values(const struct pod_record *pods, size_t n,
-			     const struct hetero_rule *h)
-{
-	struct buf b = BUF_INIT(LINE_MAX_BYTES);
-	size_t *idx = xcalloc(n, sizeof(*idx));
-	int first = 1;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *v;
-		size_t k = 0;
-		int seen = 0;
-
-		if (!summary_usable(&pods[i]))
-			continue;
-		v = h->get(&pods[i].results->summary);
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = summary_usable(&pods[j]) &&
-			       !strcmp(h->get(&pods[j].results->summary), v);
-		if (seen || (!*v && !h->unset_counts))
-			continue;
-		for (size_t j = i; j < n; j++)
-			if (summary_usable(&pods[j]) &&
-			    !strcmp(h->get(&pods[j].results->summary), v))
-				idx[k++] = j;
-		{
-			char *who = verdict_pod_list(pods, n, idx, k, 3);
-
-			buf_appendf(&b, "%s%s on %s", first ? "" : "; ",
-				    *v ? v : "(unset)", who);
-			free(who);
-		}
-		first = 0;
-	}
-	free(idx);
-	return buf_detach(&b, NULL);
-}
-
-static int values_differ(const struct pod_record *pods, size_t n,
-			 const struct hetero_rule *h)
-{
-	const char *ref = NULL;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *v;
-
-		if (!summary_usable(&pods[i]))
-			continue;
-		v = h->get(&pods[i].results->summary);
-		if (!*v && !h->unset_counts)
-			continue;
-		if (!ref)
-			ref = v;
-		else if (strcmp(ref, v))
-			return 1;
-	}
-	return 0;
-}
-
-/* A check that is ok on some pods and fail/warn on others: the classic
- * "one node lacks nvidia_peermem" (nccl #897). */
-static void mixed_checks(const struct pod_record *pods, size_t n,
-			 const struct findings *grouped, struct findings *fs)
-{
-	size_t *idx = xcalloc(n ? n : 1, sizeof(*idx));
-
-	for (size_t g = 0; g < grouped->n; g++) {
-		const struct verdict_finding *gf = &grouped->v[g];
-		struct verdict_finding f;
-		size_t nok, nbad;
-		char *ok_who, *nodes;
-
-		if (gf->status != CHECK_FAIL && gf->status != CHECK_WARN)
-			continue;
-		if (!strcmp(gf->name, "heterogeneity") ||
-		    !strcmp(gf->name, "pod-probe"))
-			continue;
-		if (!pods_with(pods, n, gf->name, CHECK_OK, idx, &nok) || !nok)
-			continue;
-		ok_who = verdict_pod_list(pods, n, idx, nok, 3);
-		pods_with(pods, n, gf->name, gf->status, idx, &nbad);
-		nodes = node_list(pods, idx, nbad);
-		f.name = "heterogeneity";
-		f.family = gf->family;
-		f.status = CHECK_WARN;
-		f.rank = gf->rank;
-		f.text = xasprintf("%s differs across pods: %s on %zu pod%s%s, ok on %s",
-				   gf->name, check_status_name(gf->status), nbad,
-				   nbad == 1 ? "" : "s", nodes, ok_who);
-		f.remedy = xasprintf("make the odd node%s match the others",
-				     nbad == 1 ? "" : "s");
-		findings_add(fs, &f);
-		free(ok_who);
-		free(nodes);
-	}
-	free(idx);
-}
-
-static void heterogeneity(const struct pod_record *pods, size_t n,
-			  struct findings *fs)
-{
-	size_t nrules = sizeof(hetero_rules) / sizeof(hetero_rules[0]);
-
-	for (size_t r = 0; r < nrules; r++) {
-		const struct hetero_rule *h = &hetero_rules[r];
-		struct verdict_finding f;
-		char *vals;
-
-		if (!values_differ(pods, n, h))
-			continue;
-		vals = describe_values(pods, n, h);
-		f.name = "heterogeneity";
-		f.family = h->family;
-		f.status = h->status;
-		f.rank = h->rank;
-		f.text = xasprintf("%s differs across pods: %s", h->what, vals);
-		f.remedy = xstrdup(h->remedy);
-		findings_add(fs, &f);
-		free(vals);
+		finding_list_add(fs, &f);
 	}
 }
 
@@ -427,7 +259,7 @@ static enum fabric common_fabric(const struct pod_record *pods, size_t n)
 	return best;
 }
 
-static char *fix_first_line(const struct findings *fs)
+static char *fix_first_line(const struct finding_list *fs)
 {
 	const struct verdict_finding *f = &fs->v[0];  /* sorted: worst first */
 
@@ -436,8 +268,15 @@ static char *fix_first_line(const struct findings *fs)
 	return xstrdup(f->text);
 }
 
+/* Findings about pods against each other, not about one pod's proof. */
+static int cross_pod(const struct verdict_finding *f)
+{
+	return !strcmp(f->name, "pair-consistency") ||
+	       !strcmp(f->name, "node-consistency");
+}
+
 /* "not confirmed: a (..); b (..); and N more" from the first open items. */
-static char *unconfirmed_line(const struct findings *fs, size_t nunprobed)
+static char *unconfirmed_line(const struct finding_list *fs, size_t nunprobed)
 {
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);
 	size_t shown = 0, open = 0;
@@ -453,8 +292,7 @@ static char *unconfirmed_line(const struct findings *fs, size_t nunprobed)
 
 		if (f->status != CHECK_WARN && f->status != CHECK_SKIPPED)
 			continue;
-		if (!strcmp(f->name, "pod-probe") ||
-		    !strcmp(f->name, "heterogeneity"))
+		if (!strcmp(f->name, "pod-probe") || cross_pod(f))
 			continue;
 		if (shown < 3)
 			buf_appendf(&b, "%s%s", shown++ ? "; " : "", f->text);
@@ -471,7 +309,7 @@ static char *unconfirmed_line(const struct findings *fs, size_t nunprobed)
 void verdict_compute(const struct pod_record *pods, size_t n,
 		     struct verdict *out)
 {
-	struct findings fs = { 0 }, extra = { 0 };
+	struct finding_list fs = { 0 }, extra = { 0 };
 	int any_fail_finding = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -485,12 +323,14 @@ void verdict_compute(const struct pod_record *pods, size_t n,
 		out->nunverified += v == VERDICT_UNVERIFIED;
 	}
 	group_results(pods, n, &fs);
-	mixed_checks(pods, n, &fs, &extra);
-	heterogeneity(pods, n, &extra);
+	/* A check failing on a minority needs no second line saying so:
+	 * its own line reads "fail on 1 of 7 pods"; graph.c names the odd
+	 * node out where a node fact explains it. */
+	graph_compare(pods, n, &extra);
 	add_unprobed(pods, n, &extra);
 	for (size_t i = 0; i < extra.n; i++) {
 		any_fail_finding |= extra.v[i].status == CHECK_FAIL;
-		findings_add(&fs, &extra.v[i]);
+		finding_list_add(&fs, &extra.v[i]);
 	}
 	free(extra.v);
 	if (fs.n)
@@ -513,12 +353,26 @@ void verdict_compute(const struct pod_record *pods, size_t n,
 				     : xstrdup("not confirmed: no worker pods found");
 }
 
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void verdict_finding_release(struct verdict_finding *f)
+{
+	free(f->text);
+	free(f->remedy);
+	free_names(f->pods, f->npods);
+	free_names(f->nodes, f->nnodes);
+	memset(f, 0, sizeof(*f));
+}
+
 void verdict_release(struct verdict *v)
 {
-	for (size_t i = 0; i < v->nfindings; i++) {
-		free(v->findings[i].text);
-		free(v->findings[i].remedy);
-	}
+	for (size_t i = 0; i < v->nfindings; i++)
+		verdict_finding_release(&v->findings[i]);
 	free(v->findings);
 	free(v->fix_first);
 	free(v->unconfirmed);

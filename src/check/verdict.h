@@ -38,13 +38,18 @@ struct pod_record {
 	int probed;                          /* 0: error says why */
 	const char *error;
 	const struct check_results *results; /* may be NULL when !probed */
+	/* Which graph the pod belongs to (graph.c compares prefill and decode
+	 * within one namespace + graph label); NULL or "" when unknown. */
+	const char *namespace;
+	const char *graph;
 };
 
 enum verdict_status verdict_pod(const struct pod_record *p);
 
 /* A line below the table.  Grouped across pods: one finding per check
- * and status, naming the pods it affects; heterogeneity findings have
- * name "heterogeneity". */
+ * and status, naming the pods it affects.  Cross-pod findings (graph.h)
+ * have the names "pair-consistency" (prefill vs decode),
+ * and "node-consistency" (the odd node out). */
 struct verdict_finding {
 	const char *name;         /* check name (static) */
 	enum check_family family;
@@ -52,7 +57,25 @@ struct verdict_finding {
 	int rank;
 	char *text;               /* owned, one line */
 	char *remedy;             /* owned, one line, or NULL */
+	/* Owned; NULL/0 when the finding names none: an example prefill and
+	 * decode pod, or the odd nodes out (at most GRAPH_NAMES_MAX). */
+	char **pods;
+	size_t npods;
+	char **nodes;
+	size_t nnodes;
+	const char *about;        /* static: the per-pod check it explains, or NULL */
 };
+
+/* A growing list of findings (verdict.c and graph.c append to it). */
+struct finding_list {
+	struct verdict_finding *v;
+	size_t n, cap;
+};
+
+/* Appends *f (its owned members move into the list). */
+void finding_list_add(struct finding_list *fs, const struct verdict_finding *f);
+/* Frees the owned members of one finding. */
+void verdict_finding_release(struct verdict_finding *f);
 
 struct verdict {
 	enum verdict_status status;

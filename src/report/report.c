@@ -259,6 +259,12 @@ static cJSON *verdict_json(const struct verdict *v)
 		cJSON_AddStringToObject(x, "status", check_status_name(f->status));
 		cJSON_AddStringToObject(x, "detail", f->text);
 		cJSON_AddItemToObject(x, "remedy", str_or_null(f->remedy));
+		if (f->npods)
+			cJSON_AddItemToObject(x, "pods", cJSON_CreateStringArray(
+				(const char *const *)f->pods, (int)f->npods));
+		if (f->nnodes)
+			cJSON_AddItemToObject(x, "nodes", cJSON_CreateStringArray(
+				(const char *const *)f->nodes, (int)f->nnodes));
 		cJSON_AddItemToArray(fs, x);
 	}
 	cJSON_AddItemToObject(o, "findings", fs);

@@ -190,7 +190,7 @@ static int status_of(const struct check_results *r, const char *name)
 
 static enum verdict_status pod_verdict(const struct check_results *r)
 {
-	struct pod_record p = { "p", "n", "decode", 1, NULL, r };
+	struct pod_record p = { "p", "n", "decode", 1, NULL, r, NULL, NULL };
 
 	return verdict_pod(&p);
 }
@@ -642,6 +642,52 @@ static void test_unprobed(void)
 	check_results_release(&r);
 }
 
+/* The digest graph.c compares (check.h struct check_summary). */
+static void test_digest(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+	const struct check_summary *s = &r.summary;
+	struct pod_spec_facts spec = ib_spec;
+
+	spec.efa_devices = 0;
+	set_env(f, "UCX_TLS=rc_x,cuda_copy\nUCX_NET_DEVICES=mlx5_0:1,mlx5_3:1\n");
+	run(f, &spec, &decode_ctx, &r);
+	CHECK_INT(s->rdma_usable, 1);
+	CHECK_INT(s->peermem, 1);
+	CHECK_INT(s->gdrdrv, 1);
+	CHECK_INT(s->active_ports, 2);
+	CHECK_INT(s->port_rate_gbps, 400);
+	CHECK_INT(s->spec_known, 1);
+	CHECK_STR(s->rdma_request, "rdma/ib=2");
+	CHECK_STR(s->net_dev_bad, "mlx5_3:1 not an RDMA device here");
+	CHECK_STR(s->ucx_tls, "rc_x,cuda_copy");
+	CHECK_INT(s->env_known, 1);
+	check_results_release(&r);
+
+	/* No uverbs node: devices on the host, none usable in the pod. */
+	f->dev_ib.n_uverbs = 0;
+	f->modules.loaded[PROBE_MOD_NVIDIA_PEERMEM] = 0;
+	f->sysfs_ib.dev[0].port[0].state = PROBE_PORT_DOWN;
+	run(f, NULL, &decode_ctx, &r);
+	CHECK_INT(s->rdma_usable, 0);
+	CHECK_INT(s->peermem, 0);
+	CHECK_INT(s->active_ports, 1);
+	CHECK_INT(s->spec_known, 0);
+	CHECK_STR(s->net_dev_bad, "mlx5_0:1 down, mlx5_3:1 not an RDMA device here");
+	check_results_release(&r);
+	probe_facts_free(f);
+
+	/* Unprobed: the spec's part only; the probe's part unknown. */
+	check_results_init(&r);
+	check_pod_unprobed("pod is Pending", &spec, &decode_ctx, &r);
+	CHECK_INT(s->rdma_usable, -1);
+	CHECK_INT(s->peermem, -1);
+	CHECK_INT(s->active_ports, -1);
+	CHECK_STR(s->rdma_request, "rdma/ib=2");
+	check_results_release(&r);
+}
+
 int main(void)
 {
 	test_table();
@@ -656,5 +702,6 @@ int main(void)
 	test_pcie_single_node();
 	test_degraded_nvlink();
 	test_unprobed();
+	test_digest();
 	return T_DONE("test_checks");
 }

@@ -247,6 +247,16 @@ def tcp_ucx_stuck(p):
     p.write("bin/ucx_perftest", "#!/bin/sh\n# never listens, never ends\nexec sleep 600\n", 0o755)
 
 
+@variant("ucx-net-devices-missing", """The worker's UCX_NET_DEVICES names mlx5_2:1, which this node does not
+have (its HCAs are mlx5_0, mlx5_1 and mlx5_4..9: a list copied from a
+node with another PCI layout).  The other rails are fine, so the pod alone
+only warns; its peers expect KV on every listed rail.
+Intended finding: pair-consistency (UCX_NET_DEVICES) against each prefill
+worker, with env-ucx-net-devices warn on the pod.""")
+def ucx_net_devices_missing(p):
+    p.env("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1")
+
+
 def build(dest_root):
     for name, doc, fn in VARIANTS:
         d = os.path.join(dest_root, name)

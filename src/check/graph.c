@@ -1,0 +1,548 @@
+/* Prefill/decode pair rules and the odd node out (see graph.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "check/graph.h"
+#include "check/internal.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+#define WHY_MAX 256
+#define LINE_MAX_BYTES 4096
+#define TL_NET_RDMA (TL_RDMA_IB | TLB(PROBE_TL_SRD))
+#define TL_NET (TL_NET_RDMA | TLB(PROBE_TL_TCP))
+
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+static const struct check_summary *sum(const struct pod_record *p)
+{
+	return p->results ? &p->results->summary : NULL;
+}
+
+static int probed(const struct pod_record *p)
+{
+	return p->probed && p->results;
+}
+
+static int is_role(const struct pod_record *p, const char *role)
+{
+	return p->role && !strcmp(p->role, role);
+}
+
+static int same_graph(const struct pod_record *a, const struct pod_record *b)
+{
+	return !strcmp(str(a->namespace), str(b->namespace)) &&
+	       !strcmp(str(a->graph), str(b->graph));
+}
+
+/* ---- pair rules ----------------------------------------------------- */
+
+/* One side of a pair, for the wording ("decode qwen-decode-1"). */
+struct side {
+	const struct pod_record *p;
+	const struct check_summary *s;
+	const char *role;
+};
+
+/* Both envs were read: "" then means unset, not unknown. */
+static int envs_known(const struct side *a, const struct side *b)
+{
+	return probed(a->p) && probed(b->p) && a->s->env_known && b->s->env_known;
+}
+
+/* CHECK_OK when the two sides can meet on this point; otherwise the
+ * status, and the mismatch in why. */
+typedef enum check_status (*pair_fn)(const struct side *a, const struct side *b,
+				     char *why, size_t n);
+
+/* Does a comma list of backends ("UCX,GDS") name this one? */
+static int has_backend(const char *list, const char *be, size_t len)
+{
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == len && !strncasecmp(p, be, len))
+			return 1;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int backends_meet(const char *a, const char *b)
+{
+	for (const char *p = a; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l && has_backend(b, p, l))
+			return 1;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* modelexpress PR #259: source and target use the same backend. */
+static enum check_status pr_backend(const struct side *a, const struct side *b,
+				    char *why, size_t n)
+{
+	const char *x = a->s->nixl_backend, *y = b->s->nixl_backend;
+
+	if (!*x || !*y || !strcasecmp(x, y))
+		return CHECK_OK;
+	snprintf(why, n, "NIXL backend %s vs %s", x, y);
+	return backends_meet(x, y) ? CHECK_WARN : CHECK_FAIL;
+}
+
+static int uses_ucx(const struct side *s)
+{
+	const char *be = s->s->nixl_backend;
+
+	return !*be || has_backend(be, "UCX", 3);
+}
+
+static const char *tls_shown(const char *tls)
+{
+	return *tls ? tls : "unset (all)";
+}
+
+/* env-vars.md UCX_TLS: both ends need one transport in common, and an
+ * RDMA one when either relies on RDMA. */
+static enum check_status pr_tls(const struct side *a, const struct side *b,
+				char *why, size_t n)
+{
+	const char *x = a->s->ucx_tls, *y = b->s->ucx_tls;
+	unsigned ax, ay, ra, rb;
+
+	if (!envs_known(a, b) || !uses_ucx(a) || !uses_ucx(b) || !strcmp(x, y))
+		return CHECK_OK;
+	ax = ucx_tls_allowed(x);
+	ay = ucx_tls_allowed(y);
+	ra = ax & TL_NET_RDMA;
+	rb = ay & TL_NET_RDMA;
+	if (!ra != !rb) {
+		const struct side *no = ra ? b : a, *yes = ra ? a : b;
+
+		snprintf(why, n, "UCX_TLS=%s on %s %s allows no RDMA transport, "
+			 "%s %s has UCX_TLS=%s", tls_shown(no->s->ucx_tls),
+			 no->role, str(no->p->name), yes->role, str(yes->p->name),
+			 tls_shown(yes->s->ucx_tls));
+		return CHECK_FAIL;
+	}
+	if (ra && !(ra & rb)) {
+		snprintf(why, n, "UCX_TLS %s vs %s: no RDMA transport in common",
+			 tls_shown(x), tls_shown(y));
+		return CHECK_FAIL;
+	}
+	if (!(ax & ay & TL_NET)) {
+		snprintf(why, n, "UCX_TLS %s vs %s: no network transport in common",
+			 tls_shown(x), tls_shown(y));
+		return CHECK_FAIL;
+	}
+	snprintf(why, n, "UCX_TLS differs: %s vs %s", tls_shown(x), tls_shown(y));
+	return CHECK_WARN;
+}
+
+/* checks.md I: UCX_NET_DEVICES naming an absent or down device. */
+static enum check_status pr_netdev(const struct side *a, const struct side *b,
+				   char *why, size_t n)
+{
+	const struct side *bad = *a->s->net_dev_bad ? a : b;
+
+	if (!envs_known(a, b) || !*bad->s->net_dev_bad)
+		return CHECK_OK;
+	snprintf(why, n, "UCX_NET_DEVICES on %s %s names %s", bad->role,
+		 str(bad->p->name), bad->s->net_dev_bad);
+	return CHECK_FAIL;
+}
+
+static enum check_status differ(const char *what, const char *x,
+				const char *y, char *why, size_t n)
+{
+	if (!*x || !*y || !strcmp(x, y))
+		return CHECK_OK;
+	snprintf(why, n, "%s %s vs %s", what, x, y);
+	return CHECK_WARN;
+}
+
+/* checks.md M6 (vLLM pinned nixl<0.10 after a regression, vllm #35799). */
+static enum check_status pr_ucx(const struct side *a, const struct side *b,
+				char *why, size_t n)
+{
+	return differ("UCX", a->s->ucx_version, b->s->ucx_version, why, n);
+}
+
+static enum check_status pr_nixl(const struct side *a, const struct side *b,
+				 char *why, size_t n)
+{
+	return differ("NIXL", a->s->nixl_version, b->s->nixl_version, why, n);
+}
+
+static enum check_status pr_fi(const struct side *a, const struct side *b,
+			       char *why, size_t n)
+{
+	return differ("libfabric", a->s->libfabric_version,
+		      b->s->libfabric_version, why, n);
+}
+
+/* checks.md M5, N2: across nodes only RDMA (or MNNVL) is fast. */
+static enum check_status pr_cross_node(const struct side *a, const struct side *b,
+				       char *why, size_t n)
+{
+	const struct side *no = a->s->rdma_usable == 0 ? a : b;
+
+	if (!probed(a->p) || !probed(b->p) || no->s->rdma_usable != 0 ||
+	    !*str(a->p->node) || !*str(b->p->node) ||
+	    !strcmp(a->p->node, b->p->node))
+		return CHECK_OK;
+	snprintf(why, n, "on nodes %s and %s, and %s %s has no usable RDMA: "
+		 "KV would cross nodes over TCP", a->p->node, b->p->node,
+		 no->role, str(no->p->name));
+	return CHECK_FAIL;
+}
+
+/* checks.md M3: an RDMA resource missing on either side is a fail. */
+static enum check_status pr_resources(const struct side *a, const struct side *b,
+				      char *why, size_t n)
+{
+	const char *x = a->s->rdma_request, *y = b->s->rdma_request;
+
+	if (!a->s->spec_known || !b->s->spec_known || !strcmp(x, y))
+		return CHECK_OK;
+	snprintf(why, n, "RDMA resources requested: %s vs %s",
+		 *x ? x : "none", *y ? y : "none");
+	return *x && *y ? CHECK_WARN : CHECK_FAIL;
+}
+
+struct pair_rule {
+	pair_fn judge;
+	enum check_family family;
+	int rank;           /* just after the per-pod check of the same thing */
+	const char *about;
+	const char *remedy;
+};
+
+static const struct pair_rule pair_rules[] = {
+	{ pr_cross_node, FAM_RDMA, 13, "rdma-devices",
+	  "give both roles RDMA (device plugin resource and /dev/infiniband), or "
+	  "schedule them on one node" },
+	{ pr_resources, FAM_POD, 14, "pod-rdma-resource",
+	  "request the same RDMA resource in the prefill and decode pod specs" },
+	{ pr_tls, FAM_ENV, 32, "env-ucx-tls",
+	  "set the same UCX_TLS on prefill and decode workers" },
+	{ pr_netdev, FAM_ENV, 33, "env-ucx-net-devices",
+	  "list only devices that exist and are Active on every node in "
+	  "UCX_NET_DEVICES (or leave it unset)" },
+	{ pr_backend, FAM_NIXL, 47, "nixl-backend",
+	  "configure the same NIXL backend on prefill and decode workers" },
+	{ pr_ucx, FAM_UCX, 56, "ucx-version",
+	  "run prefill and decode from the same image (same UCX)" },
+	{ pr_nixl, FAM_NIXL, 57, NULL,
+	  "run prefill and decode from the same image (same NIXL)" },
+	{ pr_fi, FAM_EFA, 58, NULL,
+	  "run prefill and decode from the same image (same libfabric)" },
+};
+
+#define NPAIR_RULES (sizeof(pair_rules) / sizeof(pair_rules[0]))
+
+/* The pairs one rule found, per status (warn, fail). */
+struct pair_tally {
+	size_t count[2];
+	size_t first_p[2], first_d[2];
+	char why[2][WHY_MAX];
+};
+
+static char **names_dup(const char *a, const char *b, size_t *n)
+{
+	char **v = xcalloc(2, sizeof(*v));
+
+	v[0] = xstrdup(str(a));
+	v[1] = xstrdup(str(b));
+	*n = 2;
+	return v;
+}
+
+static void pair_finding(const struct pod_record *pods, const struct pair_rule *r,
+			 const struct pair_tally *t, int k, struct finding_list *out)
+{
+	const struct pod_record *p = &pods[t->first_p[k]], *d = &pods[t->first_d[k]];
+	struct verdict_finding f = { 0 };
+	size_t more = t->count[k] - 1;
+
+	f.name = "pair-consistency";
+	f.family = r->family;
+	f.status = k ? CHECK_FAIL : CHECK_WARN;
+	f.rank = r->rank;
+	f.about = r->about;
+	f.text = more
+		? xasprintf("prefill %s and decode %s: %s (and %zu more pair%s)",
+			    str(p->name), str(d->name), t->why[k], more,
+			    more == 1 ? "" : "s")
+		: xasprintf("prefill %s and decode %s: %s", str(p->name),
+			    str(d->name), t->why[k]);
+	f.remedy = xstrdup(r->remedy);
+	f.pods = names_dup(p->name, d->name, &f.npods);
+	finding_list_add(out, &f);
+}
+
+static void tally(const struct pod_record *pods, size_t i, size_t j,
+		  struct pair_tally *t)
+{
+	struct side a = { &pods[i], sum(&pods[i]), "prefill" };
+	struct side b = { &pods[j], sum(&pods[j]), "decode" };
+
+	for (size_t r = 0; r < NPAIR_RULES; r++) {
+		char why[WHY_MAX];
+		enum check_status st = pair_rules[r].judge(&a, &b, why, sizeof(why));
+		int k = st == CHECK_FAIL;
+
+		if (st != CHECK_FAIL && st != CHECK_WARN)
+			continue;
+		if (!t[r].count[k]++) {
+			t[r].first_p[k] = i;
+			t[r].first_d[k] = j;
+			memcpy(t[r].why[k], why, sizeof(why));
+		}
+	}
+}
+
+static void pairs(const struct pod_record *pods, size_t n, struct finding_list *out)
+{
+	struct pair_tally t[NPAIR_RULES];
+
+	memset(t, 0, sizeof(t));
+	for (size_t i = 0; i < n; i++) {
+		if (!is_role(&pods[i], "prefill") || !sum(&pods[i]))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (is_role(&pods[j], "decode") && sum(&pods[j]) &&
+			    same_graph(&pods[i], &pods[j]))
+				tally(pods, i, j, t);
+	}
+	for (size_t r = 0; r < NPAIR_RULES; r++)
+		for (int k = 1; k >= 0; k--)
+			if (t[r].count[k])
+				pair_finding(pods, &pair_rules[r], &t[r], k, out);
+}
+
+/* ---- the odd node out ---------------------------------------------- */
+
+#define VAL_MAX 32
+
+typedef void (*node_fn)(const struct check_results *r, char *v, size_t n);
+
+static void yes_no(int x, const char *yes, const char *no, char *v, size_t n)
+{
+	if (x >= 0)
+		snprintf(v, n, "%s", x ? yes : no);
+}
+
+static void nv_peermem(const struct check_results *r, char *v, size_t n)
+{
+	yes_no(r->summary.peermem, "loaded", "not loaded", v, n);
+}
+
+static void nv_gdrdrv(const struct check_results *r, char *v, size_t n)
+{
+	yes_no(r->summary.gdrdrv, "loaded", "not loaded", v, n);
+}
+
+static void nv_ports(const struct check_results *r, char *v, size_t n)
+{
+	if (r->summary.active_ports >= 0)
+		snprintf(v, n, "%d", r->summary.active_ports);
+}
+
+static void nv_rate(const struct check_results *r, char *v, size_t n)
+{
+	if (r->summary.port_rate_gbps > 0)
+		snprintf(v, n, "%d Gb/s", r->summary.port_rate_gbps);
+}
+
+static void nv_fabric(const struct check_results *r, char *v, size_t n)
+{
+	if (r->fabric != FABRIC_UNKNOWN)
+		snprintf(v, n, "%s", fabric_name(r->fabric));
+}
+
+static void nv_driver(const struct check_results *r, char *v, size_t n)
+{
+	snprintf(v, n, "%s", r->summary.driver_version);
+}
+
+struct node_rule {
+	const char *what;
+	node_fn get;
+	enum check_family family;
+	int rank;
+	const char *about;
+	const char *remedy;
+};
+
+/* B1, C1, A2, A3, N1, H6: what a node gives every pod on it. */
+static const struct node_rule node_rules[] = {
+	{ "fabric", nv_fabric, FAM_RDMA, 10, NULL,
+	  "give the odd node(s) the same RDMA fabric as the others, or keep "
+	  "workers off them" },
+	{ "Active RDMA ports", nv_ports, FAM_RDMA, 20, "rdma-ports",
+	  "bring up the missing ports on the odd node(s) (cable, switch, subnet manager)" },
+	{ "nvidia_peermem", nv_peermem, FAM_GPUDIRECT, 40, "gpudirect-peermem",
+	  "load nvidia_peermem on the odd node(s) as on the others "
+	  "(GPU Operator driver.rdma.enabled=true)" },
+	{ "RDMA port rate", nv_rate, FAM_RDMA, 72, "rdma-rate",
+	  "check cables and switch ports of the odd node(s)" },
+	{ "NVIDIA driver", nv_driver, FAM_LIMITS, 77, "limits-driver",
+	  "run the same NVIDIA driver version on all GPU nodes" },
+	{ "gdrdrv", nv_gdrdrv, FAM_GDRCOPY, 90, "gdrcopy-driver",
+	  "load gdrdrv on the odd node(s) as on the others" },
+};
+
+#define NNODE_RULES (sizeof(node_rules) / sizeof(node_rules[0]))
+
+struct node {
+	const char *name;
+	const struct check_results *r;  /* the first probed pod on it */
+	char val[VAL_MAX];
+};
+
+/* Distinct nodes of probed pods; *nn gets their number. */
+static struct node *node_table(const struct pod_record *pods, size_t n, size_t *nn)
+{
+	struct node *v = xcalloc(n ? n : 1, sizeof(*v));
+
+	*nn = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		if (!probed(&pods[i]) || !*str(pods[i].node))
+			continue;
+		while (k < *nn && strcmp(v[k].name, pods[i].node))
+			k++;
+		if (k == *nn) {
+			v[k].name = pods[i].node;
+			v[k].r = pods[i].results;
+			(*nn)++;
+		}
+	}
+	return v;
+}
+
+static size_t count_val(const struct node *v, size_t nn, const char *val)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < nn; i++)
+		c += !strcmp(v[i].val, val);
+	return c;
+}
+
+/* The value most nodes have, or NULL on a tie for first place. */
+static const char *majority(const struct node *v, size_t nn, size_t *count)
+{
+	const char *best = NULL;
+	size_t top = 0, second = 0;
+
+	for (size_t i = 0; i < nn; i++) {
+		size_t c;
+
+		if (!*v[i].val || (best && !strcmp(best, v[i].val)))
+			continue;
+		c = count_val(v, nn, v[i].val);
+		if (c > top) {
+			second = top;
+			top = c;
+			best = v[i].val;
+		} else if (c > second) {
+			second = c;
+		}
+	}
+	*count = top;
+	return top > second ? best : NULL;
+}
+
+/* "not loaded on nodes a, b" for each odd value; the odd names, at most
+ * GRAPH_NAMES_MAX, in *names. */
+static void describe_odd(const struct node *v, size_t nn, const char *maj,
+			 struct buf *b, char ***names, size_t *nnames)
+{
+	*names = xcalloc(GRAPH_NAMES_MAX, sizeof(**names));
+	*nnames = 0;
+	for (size_t i = 0; i < nn; i++) {
+		size_t shown = 0, total;
+		int seen = 0;
+
+		if (!*v[i].val || !strcmp(v[i].val, maj))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(v[j].val, v[i].val);
+		if (seen)
+			continue;
+		total = count_val(v, nn, v[i].val);
+		buf_appendf(b, "%s%s on node%s", b->len ? ", " : "", v[i].val,
+			    total == 1 ? "" : "s");
+		for (size_t j = i; j < nn && shown < GRAPH_NAMES_MAX; j++) {
+			if (strcmp(v[j].val, v[i].val))
+				continue;
+			buf_appendf(b, "%s %s", shown++ ? "," : "", v[j].name);
+			if (*nnames < GRAPH_NAMES_MAX)
+				(*names)[(*nnames)++] = xstrdup(v[j].name);
+		}
+		if (total > shown)
+			buf_appendf(b, " and %zu more", total - shown);
+	}
+}
+
+static void node_rule(const struct node_rule *r, struct node *v, size_t nn,
+		      struct finding_list *out)
+{
+	struct buf b = BUF_INIT(LINE_MAX_BYTES);
+	struct verdict_finding f = { 0 };
+	size_t known = 0, nmaj;
+	const char *maj;
+	char *odd;
+
+	for (size_t i = 0; i < nn; i++) {
+		v[i].val[0] = '\0';
+		r->get(v[i].r, v[i].val, sizeof(v[i].val));
+		known += *v[i].val != '\0';
+	}
+	maj = majority(v, nn, &nmaj);
+	if (known < 2 || !maj || nmaj == known)
+		return;
+	describe_odd(v, nn, maj, &b, &f.nodes, &f.nnodes);
+	odd = buf_detach(&b, NULL);
+	f.name = "node-consistency";
+	f.family = r->family;
+	f.status = CHECK_WARN;
+	f.rank = r->rank;
+	f.about = r->about;
+	f.text = xasprintf("%s: %s; %s on the other %zu node%s", r->what, odd,
+			   maj, nmaj, nmaj == 1 ? "" : "s");
+	f.remedy = xstrdup(r->remedy);
+	finding_list_add(out, &f);
+	free(odd);
+}
+
+static void nodes(const struct pod_record *pods, size_t n, struct finding_list *out)
+{
+	size_t nn;
+	struct node *v = node_table(pods, n, &nn);
+
+	for (size_t r = 0; nn > 1 && r < NNODE_RULES; r++)
+		node_rule(&node_rules[r], v, nn, out);
+	free(v);
+}
+
+void graph_compare(const struct pod_record *pods, size_t n,
+		   struct finding_list *out)
+{
+	pairs(pods, n, out);
+	nodes(pods, n, out);
+}

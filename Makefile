@@ -32,9 +32,10 @@ endif
 LIB_SRCS  := $(sort $(wildcard src/*/*.c))
 CMD_SRCS  := $(sort $(wildcard cmd/*.c))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+XFER_GEN  := $(BUILD)/gen/xfer_perftest.o $(BUILD)/gen/xfer_cleanup.o
 GEN_SRCS  := $(BUILD)/gen/probe_script.c
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o $(XFER_GEN)
 CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # Test-only programs that drive the library directly (e.g. di_exec runs any
@@ -73,6 +74,15 @@ $(BUILD)/gen/probe_script.c: src/probe/probe.sh tests/tools/embed.sh
 	$(Q)sh tests/tools/embed.sh probe_script $< > $@
 
 $(BUILD)/gen/probe_script.o: $(BUILD)/gen/probe_script.c
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# check --transfer's fixed in-pod scripts (src/probe/perftest.h), likewise.
+.PRECIOUS: $(BUILD)/gen/xfer_%.c
+$(BUILD)/gen/xfer_%.c: src/probe/xfer_%.sh tests/tools/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tests/tools/embed.sh xfer_$* $< > $@
+
+$(BUILD)/gen/xfer_%.o: $(BUILD)/gen/xfer_%.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdi.a tests/unit/t.h

@@ -10,6 +10,7 @@
 #include "probe_run.h"
 #include "recipe/recipe.h"
 #include "report/report.h"
+#include "transfer.h"
 #include "util/xalloc.h"
 
 static const char *const help[] = {
@@ -36,6 +37,11 @@ static const char *const help[] = {
 	"so the exit code is 2 or 3, never 0. A second Ctrl-C exits at once (no report).",
 	"If the pod list itself did not finish, the run is an error (exit 1).",
 	"",
+	"--transfer (opt-in, NOT read-only) then runs a real ucx_perftest between one",
+	"prefill and one decode pod per node pair, with the workers' UCX settings, and",
+	"adds a TRANSFER result: fail on TCP or error, ok near the RDMA port rate. It",
+	"says what it runs before running it and stops it in both pods afterwards.",
+	"",
 	"Examples:",
 	"  # Check the workers in namespace dynamo",
 	"  kubectl dynamo-interconnect check -n dynamo",
@@ -52,6 +58,9 @@ static long run_timeout_ms;   /* --timeout; 0: none */
 static const char *recipe_dir;  /* --recipe */
 static int read_logs;           /* --logs */
 static int log_tail;            /* --log-tail */
+static int transfer;            /* --transfer */
+static const char *transfer_timeout;
+static long transfer_ms;
 
 static const struct opt check_opts[] = {
 	{ "parallel", 0, OPT_INT, &parallel, "N", "Pods probed at once (default 32)" },
@@ -60,6 +69,8 @@ static const struct opt check_opts[] = {
 	{ "recipe", 0, OPT_STRING, &recipe_dir, "PATH", "Compare each pod's transport env with this recipe (file or directory)" },
 	{ "logs", 0, OPT_BOOL, &read_logs, NULL, "Read each worker's log for the transport it chose (LOGS column; default true)" },
 	{ "log-tail", 0, OPT_INT, &log_tail, "N", "Lines of each worker's log to read (default 5000)" },
+	{ "transfer", 0, OPT_BOOL, &transfer, NULL, "Also run a real ucx_perftest prefill -> decode (not read-only)" },
+	{ "transfer-timeout", 0, OPT_STRING, &transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)" },
 	OPT_TABLE_END
 };
 
@@ -132,6 +143,12 @@ static int probe_options(const struct cmd_ctx *ctx, struct probe_options *o)
 	}
 	o->logs = read_logs;
 	o->log_tail = log_tail;
+	transfer_ms = TRANSFER_DEFAULT_LIMIT_MS;
+	if (transfer_timeout && (kubeconfig_parse_timeout(transfer_timeout, &transfer_ms, &e) < 0 ||
+				 transfer_ms < 1000 || transfer_ms > 3600000L)) {
+		fprintf(stderr, "error: invalid --transfer-timeout \"%s\" (1s to 1h)\n", transfer_timeout);
+		return -1;
+	}
 	if (parallel < 0 || parallel > 512) {
 		fprintf(stderr, "error: --parallel must be between 1 and 512\n");
 		return -1;
@@ -206,8 +223,10 @@ static int probe_and_report(struct cmd_ctx *ctx, struct http_client *c,
 	int rc;
 
 	probe_run_init(&pr, l);
-	pr.keep_facts = recipe != NULL;   /* the running env, for drift */
+	pr.keep_facts = recipe != NULL || transfer;   /* env for drift, tools and IPs for transfer */
 	probe_run_pods(&pr, c, o);
+	if (transfer && !http_cancelled())
+		cmd_transfer_run(c, &pr, transfer_ms);
 	if (http_cancelled())
 		fprintf(stderr, "warning: %s: the report covers what finished\n",
 			http_cancelled());
@@ -267,6 +286,8 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	recipe_dir = NULL;
 	read_logs = 1;
 	log_tail = 0;
+	transfer = 0;
+	transfer_timeout = NULL;
 	rc = cmd_parse_flags(ctx, "check", check_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;

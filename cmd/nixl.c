@@ -8,22 +8,32 @@
 #include "cmd.h"
 #include "probe/facts.h"
 #include "probe_run.h"
+#include "transfer.h"
 #include "util/xalloc.h"
 
 static const char *const help[] = {
 	"Show a worker's NIXL install (package, plugins, tools, UCX) and the exact",
 	"commands for a pairwise prefill-decode transfer test that fits what is",
-	"installed. The commands are printed, not run: this tool stays read-only.",
+	"installed. The commands are printed, not run: this tool stays read-only,",
+	"unless --transfer (opt-in, NOT read-only) asks it to run that ucx_perftest",
+	"now between --pod and its peer (--peer, or one found) and judge it.",
 	"",
 	"Examples:",
 	"  kubectl dynamo-interconnect nixl --pod qwen-decode-0 -n dynamo",
+	"  kubectl dynamo-interconnect nixl --pod qwen-prefill-0 --peer qwen-decode-0 --transfer",
 	NULL,
 };
 
 static const char *pod_name;
+static const char *peer_flag;         /* --peer */
+static int transfer;                  /* --transfer */
+static const char *transfer_timeout;
 
 static const struct opt nixl_opts[] = {
 	{ "pod", 0, OPT_STRING, &pod_name, "POD", "The worker pod to inspect (required)" },
+	{ "peer", 0, OPT_STRING, &peer_flag, "POD", "The peer for the pairwise test (default: one of the other role)" },
+	{ "transfer", 0, OPT_BOOL, &transfer, NULL, "Run the ucx_perftest with the peer now (not read-only)" },
+	{ "transfer-timeout", 0, OPT_STRING, &transfer_timeout, "DURATION", "Time limit of the transfer test (default 60s)" },
 	OPT_TABLE_END
 };
 
@@ -138,6 +148,30 @@ static void print_install(const struct side *s)
 			       r->v[k].name, r->v[k].detail);
 }
 
+/* --transfer: the prefill side is the client; prints the result. */
+static void run_transfer(struct http_client *c, struct side *self, struct side *peer,
+			 long limit_ms)
+{
+	struct transfer_side a, b;
+	const struct check_result *r;
+	int self_client;
+
+	if (!peer || !peer->run.probed[0]) {
+		printf("\nTransfer: skipped (no probed peer pod to test with)\n");
+		check_results_add_def(&self->run.results[0], "transfer", CHECK_SKIPPED,
+				      "no probed prefill/decode peer to test a transfer with", NULL);
+		return;
+	}
+	a.pod = &self->list.items[0], a.f = self->run.facts[0], a.results = &self->run.results[0];
+	b.pod = &peer->list.items[0], b.f = peer->run.facts[0], b.results = &peer->run.results[0];
+	self_client = strcmp(a.pod->role, "decode") != 0;
+	cmd_transfer_pair(c, self_client ? &a : &b, self_client ? &b : &a, limit_ms);
+	r = check_results_find(&self->run.results[0], "transfer");
+	if (r)
+		printf("\nTransfer: %s  %s\n%s%s%s", check_status_name(r->status), r->detail,
+		       r->remedy ? "  fix: " : "", r->remedy ? r->remedy : "", r->remedy ? "\n" : "");
+}
+
 static int run(struct cmd_ctx *ctx)
 {
 	struct kube_config cfg;
@@ -149,13 +183,19 @@ static int run(struct cmd_ctx *ctx)
 	struct err e;
 	char *peer_name = NULL;
 	int rc = EXIT_ERROR;
+	long limit_ms = TRANSFER_DEFAULT_LIMIT_MS;
 
+	if (transfer_timeout && (kubeconfig_parse_timeout(transfer_timeout, &limit_ms, &e) < 0 ||
+				 limit_ms < 1000 || limit_ms > 3600000L)) {
+		fprintf(stderr, "error: invalid --transfer-timeout \"%s\" (1s to 1h)\n", transfer_timeout);
+		return EXIT_ERROR;
+	}
 	if (cmd_connect(ctx, &cfg, &c) < 0)
 		return EXIT_ERROR;
 	err_clear(&e);
 	if (probe_one(ctx, c, cfg.namespace, pod_name, &self, &e) < 0)
 		goto out;
-	peer_name = find_peer(c, &self.list.items[0], &e);
+	peer_name = peer_flag ? xstrdup(peer_flag) : find_peer(c, &self.list.items[0], &e);
 	if (peer_name && probe_one(ctx, c, cfg.namespace, peer_name, &peer, &e) < 0)
 		goto out;
 	print_install(&self);
@@ -167,7 +207,13 @@ static int run(struct cmd_ctx *ctx)
 		side_view(&peer, &pv);
 	pairtest_plan(&sv, peer_name ? &pv : NULL,
 		      self.run.results[0].fabric == FABRIC_EFA, &plan);
-	printf("\n%s", buf_str(&plan));
+	if (transfer) {
+		cmd_transfer_signals(1);
+		run_transfer(c, &self, peer_name ? &peer : NULL, limit_ms);
+		cmd_transfer_signals(0);
+	}
+	else
+		printf("\n%s", buf_str(&plan));
 	probe_run_records(&self.run, &rec);
 	rc = verdict_exit_code(verdict_pod(&rec));
 out:
@@ -186,6 +232,9 @@ int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv)
 	int rc;
 
 	pod_name = NULL;
+	peer_flag = NULL;
+	transfer = 0;
+	transfer_timeout = NULL;
 	rc = cmd_parse_flags(ctx, "nixl", nixl_opts, help, argc, argv);
 	if (rc == 0 && !pod_name) {
 		fprintf(stderr, "error: --pod is required\nSee '%s nixl -h' for help and examples\n",

@@ -146,6 +146,9 @@ static const struct check_def defs[CK__COUNT] = {
 	[CK_LOGS_READ] = { "logs-read", FAM_LOGS, 98,
 		"the main container's log was read and names a transport (extra evidence: a skip does not lower the verdict)",
 		"set NIXL_LOG_LEVEL=INFO (and UCX_LOG_LEVEL=info) on the workers so their log names the transport chosen" },
+	[CK_TRANSFER] = { "transfer", FAM_TRANSFER, 99,
+		"check --transfer: a real ucx_perftest prefill -> decode reaches the fabric's rate on RDMA (K, dynamo.md 5.2)",
+		"make UCX use RDMA between the workers: RDMA resource, UCX_TLS with rc/dc (not tcp), UCX_NET_DEVICES on the RDMA ports" },
 };
 
 static const char *const status_names[] = { "ok", "warn", "fail", "skipped" };

@@ -50,6 +50,7 @@ enum check_id {
 	CK_LOGS_LIBFABRIC,
 	CK_LOGS_NCCL,
 	CK_LOGS_READ,
+	CK_TRANSFER,
 	CK__COUNT
 };
 

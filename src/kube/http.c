@@ -24,13 +24,18 @@
 #define STALL_SECONDS 30L
 #define CONNECT_TIMEOUT_MS 15000L
 
-/* Set once, never cleared (see http_cancel).  A lock-free atomic pointer,
+/* Set once; cleared only by http_cancel_reset() (cleanup after a cancel).  A lock-free atomic pointer,
  * so a signal handler may store it. */
 static _Atomic(const char *) cancel_why;
 
 void http_cancel(const char *why)
 {
 	atomic_store(&cancel_why, why ? why : "cancelled");
+}
+
+void http_cancel_reset(void)
+{
+	atomic_store(&cancel_why, (const char *)NULL);
 }
 
 const char *http_cancelled(void)

@@ -96,6 +96,9 @@ long http_retry_delay_ms(long status, const char *retry_after, int attempt);
  * may call it.  http_cancelled() is NULL until then. */
 void http_cancel(const char *why);
 const char *http_cancelled(void);
+/* Clears a cancel, so that cleanup which must run after one (check
+ * --transfer stopping what it started in pods) can still reach the server. */
+void http_cancel_reset(void);
 /* Percent-encodes everything outside RFC 3986's unreserved set.  Caller frees. */
 char *http_escape(const char *s);
 

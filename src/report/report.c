@@ -9,6 +9,7 @@
 const enum check_family report_columns[] = {
 	FAM_RDMA, FAM_GPUDIRECT, FAM_GDRCOPY, FAM_NVLINK, FAM_UCX,
 	FAM_NIXL, FAM_EFA, FAM_ENV, FAM_LIMITS, FAM_POD, FAM_LOGS,
+	FAM_TRANSFER,
 };
 const size_t report_ncolumns = sizeof(report_columns) / sizeof(report_columns[0]);
 
@@ -29,8 +30,26 @@ static int verdict_color(enum verdict_status v)
 	return v == VERDICT_READY ? CHECK_OK : v == VERDICT_NOT_READY ? CHECK_FAIL : CHECK_WARN;
 }
 
+/* TRANSFER is a column only when a pod has such a result (check
+ * --transfer): the table without it stays as it was. */
+static int any_transfer(const struct report *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++)
+		for (k = 0; r->pods[i].results && k < r->pods[i].results->n; k++)
+			if (r->pods[i].results->v[k].family == FAM_TRANSFER)
+				return 1;
+	return 0;
+}
+
+static int hidden(enum check_family f, int xfer)
+{
+	return f == FAM_TRANSFER && !xfer;
+}
+
 static int headers(const struct report *r, const struct report_style *st,
-		   const char **h)
+		   int xfer, const char **h)
 {
 	int n = 0;
 	size_t i;
@@ -41,7 +60,8 @@ static int headers(const struct report *r, const struct report_style *st,
 	h[n++] = "ROLE";
 	h[n++] = "NODE";
 	for (i = 0; i < report_ncolumns; i++)
-		h[n++] = check_family_name(report_columns[i]);
+		if (!hidden(report_columns[i], xfer))
+			h[n++] = check_family_name(report_columns[i]);
 	if (st->wide) {
 		h[n++] = "CONTAINER";
 		h[n++] = "NODE-IP";
@@ -54,7 +74,7 @@ static int headers(const struct report *r, const struct report_style *st,
 }
 
 static int row(const struct report_pod *p, const struct report *r,
-	       const struct report_style *st, const char **c, char cells[][24])
+	       const struct report_style *st, int xfer, const char **c, char cells[][24])
 {
 	const struct pod_info *pod = p->pod;
 	int n = 0;
@@ -66,7 +86,10 @@ static int row(const struct report_pod *p, const struct report *r,
 	c[n++] = pod->role;
 	c[n++] = pod->node;
 	for (i = 0; i < report_ncolumns; i++) {
-		int s = p->results ? check_results_family_status(p->results, report_columns[i]) : -1;
+		int s;
+		if (hidden(report_columns[i], xfer))
+			continue;
+		s = p->results ? check_results_family_status(p->results, report_columns[i]) : -1;
 		snprintf(cells[i], 24, "%s", s < 0 ? "-" : check_status_name((enum check_status)s));
 		c[n++] = cells[i];
 	}
@@ -86,12 +109,13 @@ void report_print_table(FILE *out, const struct report *r,
 {
 	const char *h[MAX_COLS], *c[MAX_COLS];
 	char cells[MAX_COLS][24], painted[64];
-	int n = headers(r, st, h);
+	int xfer = any_transfer(r);
+	int n = headers(r, st, xfer, h);
 	struct table *t = table_new(n, h);
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
-		row(&r->pods[i], r, st, c, cells);
+		row(&r->pods[i], r, st, xfer, c, cells);
 		/* Only the last column may carry colour codes: table.c pads by
 		 * bytes, and the last column is never padded. */
 		c[n - 1] = paint(c[n - 1], verdict_color(r->pods[i].verdict), st->color,

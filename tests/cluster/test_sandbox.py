@@ -60,6 +60,16 @@ def alive(pids, started=None, wait=5.0):
         time.sleep(0.1)
 
 
+def host_links():
+    try:
+        return sorted(os.listdir("/sys/class/net"))
+    except OSError:
+        return []
+
+
+HAVE_IP = any(os.path.exists(p) for p in ("/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"))
+
+
 def sh(c, pod, script, ns="demo"):
     res = fc.ws_exec(c, fc.exec_path(ns, pod, ["sh", "-c", script]))
     ch = fc.decode_exec(res)
@@ -71,6 +81,7 @@ class TestSandbox(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.mounts_before = fc.mountinfo()
+        cls.links_before = host_links()
         cls.c = fc.Cluster("basic.yaml", mode="v5")
 
     @classmethod
@@ -144,6 +155,28 @@ class TestSandbox(unittest.TestCase):
         self.assertEqual(out, "2\ny\n")
         self.assertFalse(os.path.exists("/etc/fakecluster-probe"))
 
+    @unittest.skipUnless(HAVE_IP, "pod network needs ip (iproute2)")
+    def test_pod_network(self):
+        # own network namespace: lo and eth0 only, eth0 holds status.podIP
+        ips = {}
+        for pod in ("qwen-prefill-0", "qwen-decode-0"):
+            st, obj = self.c.get_json("/api/v1/namespaces/demo/pods/" + pod)
+            self.assertEqual(st, 200)
+            ips[pod] = obj["status"]["podIP"]
+            out, _, _ = sh(self.c, pod, "cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | sort")
+            self.assertEqual(out.split(), ["eth0", "lo"])
+            out, _, _ = sh(self.c, pod, "cat /proc/net/fib_trie")
+            self.assertIn("|-- %s\n" % ips[pod], out)
+            out, _, _ = sh(self.c, pod, "hostname")
+            self.assertEqual(out.strip(), pod)
+        self.assertNotEqual(ips["qwen-prefill-0"], ips["qwen-decode-0"])
+        # one boot_id per node: pods on two nodes look like two machines
+        a, _, _ = sh(self.c, "qwen-prefill-0", "cat /proc/sys/kernel/random/boot_id")
+        b, _, _ = sh(self.c, "qwen-decode-0", "cat /proc/sys/kernel/random/boot_id")
+        self.assertNotEqual(a, b)
+        # nothing added to the host's links (the bridge lives in a hub netns)
+        self.assertEqual(host_links(), self.links_before)
+
     def test_pods_are_separate(self):
         sh(self.c, "qwen-prefill-0", "echo mine > /tmp/sep")
         out, _, _ = sh(self.c, "qwen-decode-0", "cat /tmp/sep 2>/dev/null; echo rc=$?")
@@ -173,6 +206,19 @@ class TestSandboxCleanup(unittest.TestCase):
             c.cleanup()
         left = [d for d in os.listdir("/tmp") if d.startswith("fakecluster-")]
         self.assertFalse(any(str(c.proc.pid) in d for d in left))
+
+    def test_without_ip_pods_share_the_host_network(self):
+        c = fc.Cluster("basic.yaml", mode="v5", env={"FAKECLUSTER_IP": ""})
+        try:
+            out, _, _ = sh(c, "qwen-prefill-0", "echo ok")
+            self.assertEqual(out, "ok\n")
+            out, _, _ = sh(c, "qwen-prefill-0", "cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' ' | sort")
+            self.assertEqual(sorted(out.split()), host_links())
+            c.stop()
+            warns = [ln for ln in c.stderr_text().splitlines() if "ip (iproute2) not found" in ln]
+            self.assertEqual(len(warns), 1)
+        finally:
+            c.cleanup()
 
     def test_sigkill_server_kills_pods(self):
         c = fc.Cluster("basic.yaml", mode="v5")

@@ -60,6 +60,10 @@ seed() {
 			grep -q '"Status"' "$f" && { printf '\001\223'; cat "$f"; } > "$c/$(basename "$f")"
 		done
 		printf '\000\000{"metadata":{},"status":"Failure","message":"command terminated with non-zero exit code: error executing command [sh -c exit 3], exit code 3","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"3"}]}}' > "$c/exit3" ;;
+	fuzz_perftest)
+		printf 'Final:                   200     11.933   595.189   595.189     1680.14    1680.14        1680        1680\n' > "$c/final"
+		printf '[1] [h:4 :0] ucp_worker.c:1763 UCX  INFO    ep_cfg[0]: tag(tcp/eth0)\n[1] [h:4 :0] perftest.c:405  UCX  ERROR client failed. connect() failed: Connection refused\ndi-transfer: time limit reached\n' > "$c/lanes"
+		[ -n "$fx" ] && cp "$fx"/tools/ucx_worker_* "$c/" 2>/dev/null ;;
 	fuzz_podlist)
 		[ -n "$caps" ] && for f in "$caps"/a-*.json; do
 			{ printf '\000'; cat "$f"; } > "$c/$(basename "$f")"

@@ -223,6 +223,30 @@ def tools_missing(p):
     p.write("bin/.keep", "")
 
 
+@variant("tcp-ucx", """For the opt-in transfer test (check --transfer): the pod shows the real
+host /usr/bin/ucx_perftest (Debian's ucx-utils, listed in host-bin) and the
+worker leaves UCX's transport choice to UCX (no UCX_TLS, no
+UCX_NET_DEVICES), and ucx_info -d lists no CUDA memory domain, like the
+host's UCX (so the test moves host memory).  The test cluster has no RDMA,
+so a real ucx_perftest between two such pods runs over TCP on the pods' eth0.
+Intended failure: transfer (working, but on TCP), with ucx-cuda.""")
+def tcp_ucx(p):
+    ucx_no_cuda(p)
+    p.env("UCX_TLS", None)
+    p.env("UCX_NET_DEVICES", None)
+    p.write("host-bin", "/usr/bin/ucx_perftest\n")
+
+
+@variant("tcp-ucx-stuck", """tcp-ucx whose ucx_perftest never answers (a script that sleeps): a
+check --transfer server in this pod never listens, so the client's time
+limit must end the test and the cleanup must stop both sides.
+Intended failure: transfer (time limit).""")
+def tcp_ucx_stuck(p):
+    tcp_ucx(p)
+    p.rm("host-bin")
+    p.write("bin/ucx_perftest", "#!/bin/sh\n# never listens, never ends\nexec sleep 600\n", 0o755)
+
+
 @variant("ucx-net-devices-missing", """The worker's UCX_NET_DEVICES names mlx5_2:1, which this node does not
 have (its HCAs are mlx5_0, mlx5_1 and mlx5_4..9: a list copied from a
 node with another PCI layout).  The other rails are fine, so the pod alone

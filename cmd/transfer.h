@@ -1,0 +1,40 @@
+/* check --transfer and nixl --transfer: run a real ucx_perftest between a
+ * prefill (client) and a decode (server) pod and add a TRANSFER result to
+ * both.  NOT read-only: the only other execs the plugin ever makes, and
+ * only when asked. */
+#ifndef CMD_TRANSFER_H
+#define CMD_TRANSFER_H
+
+#include "check/check.h"
+#include "kube/http.h"
+#include "kube/pods.h"
+#include "probe_run.h"
+
+#define TRANSFER_DEFAULT_LIMIT_MS 60000L
+
+struct probe_facts;
+
+/* One side of a test: the pod, what its probe found (NULL: not probed),
+ * and the results the TRANSFER result is added to. */
+struct transfer_side {
+	const struct pod_info *pod;
+	const struct probe_facts *f;
+	struct check_results *results;
+};
+
+/* Tests client -> server within limit_ms, then always stops what it
+ * started in both pods (also after a time-out or a cancel: the cancel is
+ * cleared for the cleanup and set again after it). */
+void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client,
+		       const struct transfer_side *server, long limit_ms);
+
+/* check --transfer: one pair per prefill-node/decode-node pair of a probed
+ * run (at most TRANSFER_MAX_PAIRS), one after the other. */
+void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms);
+
+/* For commands without check's cancel handling (nixl): Ctrl-C/SIGTERM
+ * cancel the test instead of killing the plugin before its cleanup (a
+ * second one kills at once).  on = 0 restores the defaults. */
+void cmd_transfer_signals(int on);
+
+#endif

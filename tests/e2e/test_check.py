@@ -19,19 +19,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402  (the test cluster's own test helper)
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, run  # noqa: E402
 PROFILES = os.path.join(ROOT, "tests", "cluster", "profiles")
 EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 HEADER = ["POD", "ROLE", "NODE", "RDMA", "GPUDIRECT", "GDRCOPY", "NVLINK", "UCX",
           "NIXL", "EFA", "ENV", "LIMITS", "POD", "LOGS", "VERDICT"]
 
 
-def run(argv, timeout=120):
-    e = {k: v for k, v in os.environ.items() if k != "KUBECONFIG"}
-    e["HOME"] = tempfile.gettempdir()   # no ~/.kube/config of the machine
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=e, timeout=timeout)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
 def not_applicable(c):

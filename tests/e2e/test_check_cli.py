@@ -17,21 +17,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, run_timed as run  # noqa: E402
 FAMILIES = {"RDMA", "GPUDIRECT", "GDRCOPY", "NVLINK", "UCX", "NIXL", "EFA", "ENV",
             "LIMITS", "POD", "LOGS", "TRANSFER"}
 STATUSES = {"ok", "warn", "fail", "skipped"}
 VERDICTS = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 
 
-def run(argv, timeout=120, env=None):
-    e = dict(os.environ, HOME="/nonexistent")
-    e.pop("KUBECONFIG", None)
-    e.update(env or {})
-    t0 = time.monotonic()
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout, env=e)
-    return p.returncode, p.stdout.decode(), p.stderr.decode(), time.monotonic() - t0
 
 
 def assert_report_shape(tc, doc):

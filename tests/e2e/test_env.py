@@ -14,7 +14,7 @@ import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, run  # noqa: E402
 GOLDEN = os.path.join(ROOT, "tests", "e2e", "golden", "env")
 EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 
@@ -43,10 +43,6 @@ CASES = {
 }
 
 
-def run(argv, cwd=None):
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=60, cwd=cwd)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
 class TestEnvGolden(unittest.TestCase):

@@ -32,20 +32,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, run_timed as run  # noqa: E402
 MATRIX = os.path.join(HERE, "scenarios", "fault-matrix.yaml")
 SMALL = os.path.join(HERE, "scenarios", "fault-small.yaml")
 MARGIN = 10   # seconds on top of a deadline (ASan build, 2 cores, busy CI)
 
 
-def run(argv, timeout=120, env=None):
-    e = dict(os.environ, HOME="/nonexistent")
-    e.pop("KUBECONFIG", None)
-    e.update(env or {})
-    t0 = time.monotonic()
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout, env=e)
-    return p.returncode, p.stdout.decode(), p.stderr.decode(), time.monotonic() - t0
 
 
 def pods_of(out):

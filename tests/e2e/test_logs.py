@@ -22,17 +22,11 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, run  # noqa: E402
 SCENARIO = os.path.join(HERE, "scenarios", "logs.yaml")
 SECRET = "E2eSecret"
 
 
-def run(argv, timeout=120):
-    e = {k: v for k, v in os.environ.items() if k != "KUBECONFIG"}
-    e["HOME"] = tempfile.gettempdir()
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=e, timeout=timeout)
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
 class TestLogs(unittest.TestCase):

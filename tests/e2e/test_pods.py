@@ -19,17 +19,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402  (the test cluster's own test helper)
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, run  # noqa: E402
 HEADER = ["POD", "ROLE", "NODE", "CONTAINER", "STATUS", "AGE"]
 
 
-def run(argv, env=None, timeout=60):
-    e = {k: v for k, v in os.environ.items() if k not in ("KUBECONFIG",)}
-    e["HOME"] = tempfile.gettempdir()   # no ~/.kube/config of the machine
-    e.update(env or {})
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=e, timeout=timeout)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
 def rows(out):

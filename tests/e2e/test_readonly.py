@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, run  # noqa: E402
 SCENARIO = os.path.join(HERE, "scenarios", "readonly.yaml")
 with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as _f:
     PROBE = _f.read()
@@ -40,12 +40,6 @@ HOSTILE = ['a"b', "x'; rm -rf / #", "$(touch /tmp/di-pwned)", "`id`", "a b", "a;
            "../../etc/passwd", "w-decode-0\nHost: evil", "%2e%2e", "-rf"]
 
 
-def run(argv, timeout=120):
-    e = dict(os.environ, HOME="/nonexistent")
-    e.pop("KUBECONFIG", None)
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout, env=e)
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
 class TestReadOnly(unittest.TestCase):

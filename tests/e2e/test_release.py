@@ -21,14 +21,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, run  # noqa: E402
 MAN = os.path.join(ROOT, "man", "kubectl-dynamo_interconnect.1")
 SCHEMA = os.path.join(ROOT, "schema", "interconnect-report.schema.json")
 
 
-def run(argv):
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
 def subcommands():

@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+from plugin import PLUGIN, plugin_env, run  # noqa: E402
 
 
 def script(name):
@@ -45,16 +45,6 @@ HAVE_UCX = os.path.exists("/usr/bin/ucx_perftest") and \
     (os.path.exists("/usr/sbin/ip") or os.path.exists("/sbin/ip"))
 
 
-def env():
-    e = dict(os.environ, HOME="/nonexistent")
-    e.pop("KUBECONFIG", None)
-    return e
-
-
-def run(argv, timeout=180):
-    p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout, env=env())
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
 def marked(token):
@@ -245,7 +235,7 @@ class TestTransferBroken(WithCluster):
     def test_sigint_mid_transfer(self):
         n0 = len(self.c.log())
         p = subprocess.Popen([PLUGIN, "check", "--transfer", "--transfer-timeout", "40s", "-o", "json"] + self.kc,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=plugin_env())
         self.addCleanup(lambda: p.poll() is None and p.kill())
         self.addCleanup(p.stdout.close)
         self.addCleanup(p.stderr.close)

@@ -188,6 +188,30 @@ class TestCheck(unittest.TestCase):
         self.assertNotEqual(self.pod(PLAIN)["verdict"], "READY")
 
 
+    def test_log_evidence_from_the_kubelet(self):
+        ok = self.check(TOOLS, "logs-nixl")
+        self.assertEqual(ok["status"], "ok", ok)
+        self.assertIn('"NIXL INFO Backend UCX was instantiated"', ok["detail"])
+        self.assertEqual(self.check(TOOLS, "logs-ucx")["status"], "ok")
+        bad = self.check(PLAIN, "logs-nixl")
+        self.assertEqual(bad["status"], "fail", bad)
+        self.assertIn("falling back to TCP transport", bad["detail"])
+        # The secret on its own line and inside the quoted line never shows.
+        for text in (self.out, self.table):
+            self.assertNotIn("hf_realclusterCanary0042", text)
+
+    def test_log_read_forbidden_is_a_visible_skip(self):
+        # di-exec may exec but not read pods/log (manifests/rbac.yaml).
+        rc, out, err = plugin("check", "-n", NS, "-o", "json", context="exec-token", timeout=300)
+        doc = json.loads(out)
+        pods = {p["name"]: p for p in doc["pods"]}
+        c = [c for c in pods[TOOLS]["checks"] if c["name"] == "logs-read"][0]
+        self.assertEqual(c["status"], "skipped", c)
+        self.assertIn("forbidden", c["detail"].lower())
+        self.assertIn("pods/log", c["remedy"])
+        self.assertFalse([c for c in pods[TOOLS]["checks"] if c["name"] == "logs-nixl"])
+
+
 # ---------------------------------------------------------------- exec
 class TestExec(unittest.TestCase):
     def test_streams_and_v4(self):

@@ -229,7 +229,7 @@ class TestListEndlessContinue(ListFault):
     def test_whole_run_deadline_bounds_it(self):
         rc, out, err, took = self.check("--chunk-size", "1", "--timeout", "2s", timeout=60)
         self.assertEqual(rc, 1)
-        self.assertLess(took, 2 + 3)
+        self.assertLess(took, 2 + MARGIN)
 
 
 class TestTokenExpire(ListFault):
@@ -317,7 +317,7 @@ class TestAuthAndTLS(ContainerNotRunning, ListFault):
         kc = self.plugin_kubeconfig("hangs", "exec sleep 600\n")
         rc, out, err, took = self.check("--timeout", "2s", kubeconfig=kc, timeout=60)
         self.assertRunError(rc, out, err, "--timeout")
-        self.assertLess(took, 2 + 3)
+        self.assertLess(took, 2 + MARGIN)
 
     def test_wrong_server_name(self):
         rc, out, err, took = self.check("--tls-server-name", "wrong.example")
@@ -429,7 +429,7 @@ class TestCancel(unittest.TestCase):
     def test_timeout(self):
         # normal-0 must finish inside the deadline even on a loaded CI machine
         rc, out, err, took = run(self.argv("--timeout", "6s")[1:])
-        self.assertLess(took, 6 + 3)
+        self.assertLess(took, 6 + MARGIN)
         doc = self.assertPartial(out, "--timeout")
         self.assertEqual(rc, doc["verdict"]["exitCode"])
         self.assertIn("warning: the run's --timeout passed", err)
@@ -456,7 +456,7 @@ class TestCancel(unittest.TestCase):
         p.send_signal(sig)
         out, err = p.communicate(timeout=30)
         took = time.monotonic() - t0
-        self.assertLess(took, 2, "exits promptly")
+        self.assertLess(took, 5, "exits promptly (the hung exec would hold it 60 s)")
         doc = self.assertPartial(out.decode(), reason)
         self.assertEqual(p.returncode, doc["verdict"]["exitCode"])
 

@@ -1,9 +1,7 @@
 /* `check`: probe every Dynamo worker pod, judge the fast path, one verdict. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 
 #include "cmd.h"
 #include "kube/auth.h"
@@ -157,47 +155,6 @@ static int probe_options(const struct cmd_ctx *ctx, struct probe_options *o)
 	return 0;
 }
 
-/* Ctrl-C, SIGTERM and --timeout (SIGALRM) all cancel the run the same way:
- * http_cancel() only stores a pointer (async-signal-safe); workers notice
- * within a poll slice.  SA_RESETHAND: a second Ctrl-C kills at once. */
-static void on_signal(int sig)
-{
-	http_cancel(sig == SIGALRM ? "the run's --timeout passed" :
-		    sig == SIGTERM ? "terminated (SIGTERM)" : "interrupted");
-}
-
-static void arm_cancel(long timeout_ms)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (timeout_ms > 0) {
-		struct itimerval it;
-
-		memset(&it, 0, sizeof(it));
-		it.it_value.tv_sec = timeout_ms / 1000;
-		it.it_value.tv_usec = (timeout_ms % 1000) * 1000;
-		sa.sa_flags = 0;
-		sigaction(SIGALRM, &sa, NULL);
-		setitimer(ITIMER_REAL, &it, NULL);
-	}
-}
-
-static void disarm_cancel(void)
-{
-	struct itimerval off;
-
-	memset(&off, 0, sizeof(off));
-	setitimer(ITIMER_REAL, &off, NULL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-}
-
 static int no_pods(const struct pods_query *q, const struct pod_list *l)
 {
 	const char *sel = q->selector ? q->selector : PODS_DEFAULT_SELECTOR;
@@ -250,16 +207,16 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 	struct err e;
 	int rc;
 
-	arm_cancel(run_timeout_ms);
+	cmd_cancel_arm(run_timeout_ms);
 	if (cmd_connect(ctx, &cfg, &c) < 0) {
-		disarm_cancel();
+		cmd_cancel_disarm();
 		return EXIT_ERROR;
 	}
 	cmd_pods_query(ctx, &cfg, &q);
 	err_clear(&e);
 	if (pods_list(c, &q, &l, &e) < 0) {
 		cmd_disconnect(&cfg, c);
-		disarm_cancel();
+		cmd_cancel_disarm();
 		return cmd_fail(&e);
 	}
 	if (l.n == 0)
@@ -268,7 +225,7 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 		rc = probe_and_report(ctx, c, &l, o, format, recipe);
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
-	disarm_cancel();
+	cmd_cancel_disarm();
 	return rc;
 }
 

@@ -69,6 +69,12 @@ struct pods_query;
 void cmd_pods_query(const struct cmd_ctx *ctx, const struct kube_config *cfg,
 		    struct pods_query *q);
 
+/* From arm to disarm, Ctrl-C, SIGTERM and (timeout_ms > 0) a whole-run
+ * deadline cancel every request in flight (http_cancel) instead of killing
+ * the plugin: it reports what finished.  A second Ctrl-C kills at once. */
+void cmd_cancel_arm(long timeout_ms);
+void cmd_cancel_disarm(void);
+
 /* Prints "error: ..." (or kubectl's own prefix) to stderr; returns EXIT_ERROR. */
 int cmd_fail(const struct err *e);
 

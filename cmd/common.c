@@ -1,9 +1,12 @@
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "cmd.h"
 #include "kube/auth.h"
+#include "kube/http.h"
 #include "kube/pods.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -151,4 +154,47 @@ int cmd_parse_flags(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 	}
 	free(pos);
 	return rc;
+}
+
+/* Ctrl-C, SIGTERM and the run's --timeout (SIGALRM) all cancel the same
+ * way: http_cancel() only stores a pointer (async-signal-safe) and every
+ * transfer in flight notices within a poll slice, so the command still
+ * prints what finished (and check --transfer still cleans up).
+ * SA_RESETHAND: a second Ctrl-C kills at once. */
+static void on_cancel_signal(int sig)
+{
+	http_cancel(sig == SIGALRM ? "the run's --timeout passed" :
+		    sig == SIGTERM ? "terminated (SIGTERM)" : "interrupted");
+}
+
+void cmd_cancel_arm(long timeout_ms)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_cancel_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (timeout_ms > 0) {
+		struct itimerval it;
+
+		memset(&it, 0, sizeof(it));
+		it.it_value.tv_sec = timeout_ms / 1000;
+		it.it_value.tv_usec = (timeout_ms % 1000) * 1000;
+		sa.sa_flags = 0;
+		sigaction(SIGALRM, &sa, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
+}
+
+void cmd_cancel_disarm(void)
+{
+	struct itimerval off;
+
+	memset(&off, 0, sizeof(off));
+	setitimer(ITIMER_REAL, &off, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 }

@@ -48,7 +48,7 @@ static int probe_one(struct cmd_ctx *ctx, struct http_client *c, const char *ns,
 		     const char *name, struct side *s, struct err *e)
 {
 	struct pods_query q = { 0 };
-	struct probe_options o = { 1, PROBE_DEFAULT_TIMEOUT_MS, 0, 0, 0 };
+	struct probe_options o = { .parallel = 1, .timeout_ms = PROBE_DEFAULT_TIMEOUT_MS };
 
 	q.namespace = ns;
 	q.name = name;
@@ -192,6 +192,8 @@ static int run(struct cmd_ctx *ctx)
 	}
 	if (cmd_connect(ctx, &cfg, &c) < 0)
 		return EXIT_ERROR;
+	/* Ctrl-C must not kill us before --transfer's cleanup has run. */
+	cmd_cancel_arm(0);
 	err_clear(&e);
 	if (probe_one(ctx, c, cfg.namespace, pod_name, &self, &e) < 0)
 		goto out;
@@ -207,11 +209,8 @@ static int run(struct cmd_ctx *ctx)
 		side_view(&peer, &pv);
 	pairtest_plan(&sv, peer_name ? &pv : NULL,
 		      self.run.results[0].fabric == FABRIC_EFA, &plan);
-	if (transfer) {
-		cmd_transfer_signals(1);
+	if (transfer)
 		run_transfer(c, &self, peer_name ? &peer : NULL, limit_ms);
-		cmd_transfer_signals(0);
-	}
 	else
 		printf("\n%s", buf_str(&plan));
 	probe_run_records(&self.run, &rec);
@@ -224,6 +223,7 @@ out:
 	side_release(&self);
 	side_release(&peer);
 	cmd_disconnect(&cfg, c);
+	cmd_cancel_disarm();
 	return rc;
 }
 

@@ -133,7 +133,8 @@ static int run_pod(struct cmd_ctx *ctx, const char *format)
 	struct http_client *c;
 	struct pods_query q = { 0 };
 	/* A named pod's log is evidence too (LOGS), as in check. */
-	struct probe_options o = { 1, PROBE_DEFAULT_TIMEOUT_MS, 0, 1, 0 };
+	struct probe_options o = { .parallel = 1, .timeout_ms = PROBE_DEFAULT_TIMEOUT_MS,
+				   .logs = 1 };
 	struct pod_list l;
 	struct probe_run pr;
 	struct err e;
@@ -155,7 +156,9 @@ static int run_pod(struct cmd_ctx *ctx, const char *format)
 		rc = EXIT_ERROR;
 	} else {
 		probe_run_init(&pr, &l);
+		cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
 		probe_run_pods(&pr, c, &o);
+		cmd_cancel_disarm();
 		rc = print_one(ctx, &pr, format);
 		probe_run_release(&pr);
 	}

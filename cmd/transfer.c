@@ -6,7 +6,6 @@
 
 #include <openssl/rand.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,19 +231,3 @@ void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms
 	free(tp);
 }
 
-static void on_signal(int sig)
-{
-	http_cancel(sig == SIGTERM ? "terminated (SIGTERM)" : "interrupted");
-}
-
-void cmd_transfer_signals(int on)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on ? on_signal : SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = on ? SA_RESETHAND : 0;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}

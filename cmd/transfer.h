@@ -32,9 +32,4 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
  * run (at most TRANSFER_MAX_PAIRS), one after the other. */
 void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms);
 
-/* For commands without check's cancel handling (nixl): Ctrl-C/SIGTERM
- * cancel the test instead of killing the plugin before its cleanup (a
- * second one kills at once).  on = 0 restores the defaults. */
-void cmd_transfer_signals(int on);
-
 #endif

@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-from plugin import PLUGIN, run_timed as run  # noqa: E402
+from plugin import PLUGIN, plugin_env, run_timed as run  # noqa: E402
 MATRIX = os.path.join(HERE, "scenarios", "fault-matrix.yaml")
 SMALL = os.path.join(HERE, "scenarios", "fault-small.yaml")
 MARGIN = 10   # seconds on top of a deadline (ASan build, 2 cores, busy CI)
@@ -462,6 +462,21 @@ class TestCancel(unittest.TestCase):
 
     def test_sigint(self):
         self._signal(signal.SIGINT, "interrupted")
+
+    def test_node_and_nixl_interrupted(self):
+        # node --pod and nixl on the hung pod: Ctrl-C ends them at once
+        # (the probe deadline is 60 s) with the pod's reason, not a kill.
+        for sub in (["node", "--pod", "normal-1", "-o", "json"], ["nixl", "--pod", "normal-1"]):
+            p = subprocess.Popen([PLUGIN] + sub + ["-n", "faults", "--kubeconfig", self.c.kubeconfig],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=plugin_env())
+            time.sleep(2.0)
+            t0 = time.monotonic()
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=30)
+            took = time.monotonic() - t0
+            self.assertLess(took, 5, sub)
+            self.assertNotEqual(p.returncode, -signal.SIGINT, sub)
+            self.assertIn("interrupted", (out + err).decode(), sub)
 
     def test_sigterm(self):
         self._signal(signal.SIGTERM, "SIGTERM")

@@ -4,6 +4,7 @@
 #define TESTS_T_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int t_pass, t_fail;
@@ -60,5 +61,29 @@ static int t_pass, t_fail;
 #define T_DONE(name)                                                       \
 	(printf("%s: %d passed, %d failed\n", (name), t_pass, t_fail),     \
 	 t_fail ? 1 : 0)
+
+/* A fresh directory $TMPDIR/NAME.XXXXXX in buf; 0, or -1 (reported). */
+static inline int t_mkdtemp(char *buf, size_t n, const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(buf, n, "%s/%s.XXXXXX", tmp ? tmp : "/tmp", name);
+	if (!mkdtemp(buf)) {
+		perror("mkdtemp");
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes what t_mkdtemp made (test cleanup only: the library never
+ * shells out, and the path is ours, without quotes). */
+static inline void t_rm_rf(const char *path)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup of %s failed\n", path);
+}
 
 #endif

@@ -389,24 +389,10 @@ static void test_interactive_always(void)
 		  "standard input is not a terminal");
 }
 
-static void rm_rf(const char *path)
-{
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cleanup of %s failed\n", path);
-}
-
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(g_dir, sizeof(g_dir), "%s/test_auth.XXXXXX", tmp ? tmp : "/tmp");
-	if (!mkdtemp(g_dir)) {
-		perror("mkdtemp");
+	if (t_mkdtemp(g_dir, sizeof(g_dir), "test_auth") < 0)
 		return 2;
-	}
 	unsetenv("KUBECONFIG");
 	test_v1_argv_env_info();
 	test_v1beta1_cert_and_expiry();
@@ -419,6 +405,6 @@ int main(void)
 	test_refresh_reruns_plugin();
 	test_refresh_token_file();
 	test_interactive_always();
-	rm_rf(g_dir);
+	t_rm_rf(g_dir);
 	return T_DONE("test_auth");
 }

@@ -719,25 +719,10 @@ static void test_load_buffer(void)
 	free(dir);
 }
 
-static void rm_rf(const char *path)
-{
-	char cmd[600];
-
-	/* test cleanup only; the library never shells out */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cleanup of %s failed\n", path);
-}
-
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(g_root, sizeof(g_root), "%s/test_kubeconfig.XXXXXX", tmp ? tmp : "/tmp");
-	if (!mkdtemp(g_root)) {
-		perror("mkdtemp");
+	if (t_mkdtemp(g_root, sizeof(g_root), "test_kubeconfig") < 0)
 		return 2;
-	}
 	test_table();
 	test_kubeconfig_flag_missing();
 	test_merge();
@@ -747,6 +732,6 @@ int main(void)
 	test_timeouts();
 	test_request_timeout_passes_through();
 	test_load_buffer();
-	rm_rf(g_root);
+	t_rm_rf(g_root);
 	return T_DONE("test_kubeconfig");
 }

@@ -21,10 +21,10 @@
 
 #include "../util/log.h"
 #include "../util/xalloc.h"
+#include "exec_head.h"
 #include "ws.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
-#define PROTOCOLS "v5.channel.k8s.io, v4.channel.k8s.io"
 #define DEFAULT_TIMEOUT_MS 60000L
 #define DEFAULT_MAX_OUTPUT (16u << 20)
 #define HEAD_MAX (64u << 10)            /* response head, like client-go */
@@ -184,7 +184,7 @@ static int build_request(struct conn *k, const char *path, const char *key,
 	add_header(req, "Upgrade", "websocket");
 	add_header(req, "Sec-WebSocket-Version", "13");
 	add_header(req, "Sec-WebSocket-Key", key);
-	add_header(req, "Sec-WebSocket-Protocol", PROTOCOLS);
+	add_header(req, "Sec-WebSocket-Protocol", EXEC_PROTOCOLS);
 	free(host);
 	free(auth);
 	return buf_appends(req, "\r\n");
@@ -325,195 +325,17 @@ static int read_head(struct conn *k, struct buf *head, size_t *head_len,
 	}
 }
 
-long exec_head_status(const char *head, size_t len)
-{
-	long st = 0;
-	size_t i;
-
-	if (len < 12 || memcmp(head, "HTTP/1.", 7) || head[8] != ' ')
-		return -1;
-	for (i = 9; i < 12; i++) {
-		if (head[i] < '0' || head[i] > '9')
-			return -1;
-		st = st * 10 + (head[i] - '0');
-	}
-	if (len > 12 && head[12] != ' ' && head[12] != '\r')
-		return -1;
-	return st;
-}
-
-/* Walks "Name: value" lines after the status line. */
-struct hdr_iter {
-	const char *p, *end;
-};
-
-static void hdr_start(struct hdr_iter *it, const char *head, size_t len)
-{
-	const char *nl = memchr(head, '\n', len);
-
-	it->p = nl ? nl + 1 : head + len;
-	it->end = head + len;
-}
-
-static int is_ows(char ch)
-{
-	return ch == ' ' || ch == '\t';
-}
-
-static int hdr_next(struct hdr_iter *it, const char **name, size_t *nlen,
-		    const char **val, size_t *vlen)
-{
-	while (it->p < it->end) {
-		const char *line = it->p, *eol = memchr(line, '\n', it->end - line);
-		const char *colon, *v, *ve;
-
-		eol = eol ? eol : it->end;
-		it->p = eol < it->end ? eol + 1 : eol;
-		colon = memchr(line, ':', eol - line);
-		if (!colon)
-			continue;     /* the blank line, or junk */
-		ve = eol;
-		if (ve > colon && ve[-1] == '\r')
-			ve--;
-		for (v = colon + 1; v < ve && is_ows(*v); v++)
-			;
-		while (ve > v && is_ows(ve[-1]))
-			ve--;
-		*name = line;
-		*nlen = (size_t)(colon - line);
-		*val = v;
-		*vlen = (size_t)(ve - v);
-		return 1;
-	}
-	return 0;
-}
-
-static int name_is(const char *n, size_t len, const char *want)
-{
-	return strlen(want) == len && !strncasecmp(n, want, len);
-}
-
-/* The first value of header `want`; 0 when absent. */
-static int hdr_get(const char *head, size_t len, const char *want,
-		   const char **val, size_t *vlen)
-{
-	struct hdr_iter it;
-	const char *n;
-	size_t nl;
-
-	hdr_start(&it, head, len);
-	while (hdr_next(&it, &n, &nl, val, vlen))
-		if (name_is(n, nl, want))
-			return 1;
-	return 0;
-}
-
-/* Whether a comma-separated value holds token, case-insensitively. */
-static int has_token(const char *v, size_t len, const char *token)
-{
-	size_t tl = strlen(token), i = 0;
-
-	while (i < len) {
-		size_t s, e;
-
-		while (i < len && (is_ows(v[i]) || v[i] == ','))
-			i++;
-		s = i;
-		while (i < len && v[i] != ',')
-			i++;
-		e = i;
-		while (e > s && is_ows(v[e - 1]))
-			e--;
-		if (e - s == tl && !strncasecmp(v + s, token, tl))
-			return 1;
-	}
-	return 0;
-}
-
-/* Token in any of the header's lines (Connection may repeat). */
-static int hdr_has_token(const char *head, size_t len, const char *want,
-			 const char *token)
-{
-	struct hdr_iter it;
-	const char *n, *v;
-	size_t nl, vl;
-
-	hdr_start(&it, head, len);
-	while (hdr_next(&it, &n, &nl, &v, &vl))
-		if (name_is(n, nl, want) && has_token(v, vl, token))
-			return 1;
-	return 0;
-}
-
-static int check_protocol(const char *head, size_t len, int *protocol,
-			  char *msg, size_t msgsz)
-{
-	const char *v;
-	size_t vl;
-
-	if (!hdr_get(head, len, "Sec-WebSocket-Protocol", &v, &vl) || !vl) {
-		snprintf(msg, msgsz, "server chose no subprotocol, expected "
-			 "one of [" PROTOCOLS "]");
-		return -1;
-	}
-	if (vl == 17 && !memcmp(v, "v5.channel.k8s.io", 17))
-		*protocol = 5;
-	else if (vl == 17 && !memcmp(v, "v4.channel.k8s.io", 17))
-		*protocol = 4;
-	else {
-		snprintf(msg, msgsz, "invalid protocol, expected one of ["
-			 PROTOCOLS "], got \"%.*s\"", (int)(vl > 100 ? 100 : vl), v);
-		return -1;
-	}
-	return 0;
-}
-
-int exec_check_upgrade(const char *head, size_t len, const char *key,
-		       int *protocol, char *msg, size_t msgsz)
-{
-	char want[29];
-	const char *v;
-	size_t vl;
-
-	*protocol = 0;
-	if (exec_head_status(head, len) != 101) {
-		snprintf(msg, msgsz, "expected status 101 Switching Protocols");
-		return -1;
-	}
-	if (!hdr_has_token(head, len, "Upgrade", "websocket")) {
-		snprintf(msg, msgsz, "upgrade response lacks \"Upgrade: websocket\"");
-		return -1;
-	}
-	if (!hdr_has_token(head, len, "Connection", "upgrade")) {
-		snprintf(msg, msgsz, "upgrade response lacks \"Connection: Upgrade\"");
-		return -1;
-	}
-	ws_accept_for(key, want);
-	if (!hdr_get(head, len, "Sec-WebSocket-Accept", &v, &vl) ||
-	    vl != strlen(want) || memcmp(v, want, vl)) {
-		snprintf(msg, msgsz, "bad Sec-WebSocket-Accept in the upgrade "
-			 "response (want \"%s\")", want);
-		return -1;
-	}
-	if (hdr_get(head, len, "Sec-WebSocket-Extensions", &v, &vl) && vl) {
-		snprintf(msg, msgsz, "server chose WebSocket extensions we did "
-			 "not offer: \"%.*s\"", (int)(vl > 100 ? 100 : vl), v);
-		return -1;
-	}
-	return check_protocol(head, len, protocol, msg, msgsz);
-}
-
 static void log_response_head(const char *head, size_t len)
 {
-	struct hdr_iter it;
+	struct exec_hdr_iter it;
 	const char *n, *v;
 	size_t nl, vl;
 
 	if (!log_enabled(7))
 		return;
 	log_at(7, "Response Headers:");
-	hdr_start(&it, head, len);
-	while (hdr_next(&it, &n, &nl, &v, &vl)) {
+	exec_hdr_start(&it, head, len);
+	while (exec_hdr_next(&it, &n, &nl, &v, &vl)) {
 		char *name = xstrndup(n, nl), *val = xstrndup(v, vl);
 		log_header(name, val);
 		free(name);
@@ -567,10 +389,10 @@ static enum body_kind body_kind(const char *head, size_t len, long status,
 
 	if (status == 204 || status == 304 || status < 200)
 		return BODY_NONE;
-	if (hdr_get(head, len, "Transfer-Encoding", &v, &vl) &&
-	    has_token(v, vl, "chunked"))
+	if (exec_hdr_get(head, len, "Transfer-Encoding", &v, &vl) &&
+	    exec_has_token(v, vl, "chunked"))
 		return BODY_CHUNKED;
-	if (hdr_get(head, len, "Content-Length", &v, &vl)) {
+	if (exec_hdr_get(head, len, "Content-Length", &v, &vl)) {
 		char tmp[24];
 		if (vl == 0 || vl >= sizeof(tmp))
 			return BODY_EOF;
@@ -913,7 +735,7 @@ static void upgrade_failed(struct conn *k, struct buf *head, size_t head_len,
 	buf_append(&raw, head->data + head_len, head->len - head_len);
 	read_body(k, head->data, head_len, at->status, &raw, &body);
 	log_body("Response Body", buf_str(&body), body.len);
-	if (hdr_get(head->data, head_len, "Retry-After", &v, &vl) &&
+	if (exec_hdr_get(head->data, head_len, "Retry-After", &v, &vl) &&
 	    vl < sizeof(at->retry_after)) {
 		memcpy(at->retry_after, v, vl);
 		at->retry_after[vl] = '\0';

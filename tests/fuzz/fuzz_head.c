@@ -1,5 +1,5 @@
 /* libFuzzer target: the HTTP response head of the exec upgrade
- * (exec_head_status, exec_check_upgrade in src/kube/exec.c), the bytes a
+ * (exec_head_status, exec_check_upgrade in src/kube/exec_head.c), the bytes a
  * server or a proxy answers before any WebSocket frame. */
 #include <stdint.h>
 #include <stdlib.h>

@@ -42,5 +42,13 @@ void recipe_kust_tree_free(struct recipe_kust_tree *t);
 /* `kustomize build dir` into s: its graphs named dir; what could not be
  * applied is a warning on each of its workers. */
 void recipe_kust_render(const char *dir, struct recipe_set *s);
+/* The same build as documents (out freed with ytree_docs_free(), notes
+ * with free() each and the array); -1 when an error went to s. */
+int recipe_kust_build(const char *dir, struct recipe_set *s, struct ytree_docs *out,
+		      char ***notes, size_t *nnotes);
+/* Each document of patch merged into the base documents of its kind and
+ * name (tests, fuzzing).  -1 when either text is not YAML. */
+int recipe_kust_patch_text(const char *base, size_t blen, const char *patch, size_t plen,
+			   struct ytree_docs *out);
 
 #endif

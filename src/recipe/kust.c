@@ -541,30 +541,98 @@ static void render(struct kctx *k, const char *dir, size_t from, int depth)
 	free(k->stack.v[k->stack.n]);
 }
 
+/* k's resources as documents: docs[0] owns the arena, the rest share it. */
+static void take(struct kctx *k, struct ytree_docs *out)
+{
+	size_t n = k->nres ? k->nres : 1;
+
+	out->docs = xcalloc(n, sizeof *out->docs);
+	out->n = k->nres;
+	out->docs[0] = k->a.d.docs[0];
+	out->docs[0].root = k->nres ? k->res[0] : NULL;
+	for (size_t i = 1; i < k->nres; i++)
+		out->docs[i].root = k->res[i];
+	free(k->a.d.docs);
+	memset(&k->a, 0, sizeof k->a);
+	if (!k->nres)
+		out->n = 1;   /* an empty document still owns the arena */
+}
+
+static void kctx_free(struct kctx *k)
+{
+	free(k->res);
+	strset_free(&k->stack);
+	strset_free(&k->notes);
+	ytree_docs_free(&k->a.d);
+}
+
+static int build(struct kctx *k, const char *dir, struct recipe_set *s)
+{
+	memset(k, 0, sizeof *k);
+	k->s = s;
+	arena_init(&k->a);
+	render(k, dir, 0, 0);
+	if (k->a.full) {
+		recipe_add_error(s, dir, 1, 1, "kustomize build is larger than 2000000 nodes");
+		k->failed = 1;
+	}
+	return k->failed ? -1 : 0;
+}
+
+int recipe_kust_build(const char *dir, struct recipe_set *s, struct ytree_docs *out,
+		      char ***notes, size_t *nnotes)
+{
+	struct kctx k;
+	int rc = build(&k, dir, s);
+
+	take(&k, out);
+	*notes = k.notes.v, *nnotes = k.notes.n;
+	memset(&k.notes, 0, sizeof k.notes);
+	kctx_free(&k);
+	return rc;
+}
+
 void recipe_kust_render(const char *dir, struct recipe_set *s)
 {
 	struct kctx k;
-	struct ytree_doc *docs;
+
+	if (build(&k, dir, s) == 0) {
+		struct ytree_docs d;
+
+		take(&k, &d);
+		recipe_read_docs(s, dir, d.docs, k.nres, k.notes.v, k.notes.n);
+		ytree_docs_free(&d);
+	}
+	kctx_free(&k);
+}
+
+int recipe_kust_patch_text(const char *base, size_t blen, const char *patch, size_t plen,
+			   struct ytree_docs *out)
+{
+	struct ytree_docs b, p;
+	struct kctx k;
+	char msg[256];
+	int line, col;
 
 	memset(&k, 0, sizeof k);
-	k.s = s;
 	arena_init(&k.a);
-	render(&k, dir, 0, 0);
-	if (k.a.full) {
-		recipe_add_error(s, dir, 1, 1, "kustomize build is larger than 2000000 nodes");
-		k.failed = 1;
+	if (ytree_parse(base, blen, &b, &line, &col, msg, sizeof msg) < 0) {
+		kctx_free(&k);
+		return -1;
 	}
-	if (!k.failed) {
-		docs = xcalloc(k.nres ? k.nres : 1, sizeof *docs);
-		for (size_t i = 0; i < k.nres; i++)
-			docs[i].root = k.res[i];
-		recipe_read_docs(s, dir, docs, k.nres, k.notes.v, k.notes.n);
-		free(docs);
+	if (ytree_parse(patch, plen, &p, &line, &col, msg, sizeof msg) < 0) {
+		ytree_docs_free(&b);
+		kctx_free(&k);
+		return -1;
 	}
-	free(k.res);
-	strset_free(&k.stack);
-	strset_free(&k.notes);
-	ytree_docs_free(&k.a.d);
+	for (size_t i = 0; i < b.n; i++)
+		add_res(&k, b.docs[i].root);
+	apply_patch_docs(&k, &p, NULL, 0, "(text)");
+	ytree_docs_free(&b);
+	ytree_docs_free(&p);
+	take(&k, out);
+	kctx_free(&k);
+	return 0;
 }
 
 /* ---------------------------------------------------------- the tree */
@@ -575,6 +643,7 @@ struct recipe_kust_tree {
 	struct strset used;     /* files read only through a kustomization */
 	struct strset kdirs;    /* every kustomization dir (realpath) */
 	struct strset refd;     /* dirs included as resource or component */
+	struct strset from, to; /* edges: from[i] includes to[i] */
 };
 
 static void mark(struct strset *set, const char *dir, const char *rel)
@@ -586,6 +655,23 @@ static void mark(struct strset *set, const char *dir, const char *rel)
 	full = xasprintf("%s/%s", dir, rel);
 	if (realpath(full, real))
 		strset_add(set, real);
+	free(full);
+}
+
+/* Edges are kept apart from the sets: the same pair twice is harmless. */
+static void edge(struct recipe_kust_tree *t, const char *dir, const char *rel)
+{
+	char real[PATH_MAX], to[PATH_MAX], *full;
+
+	if (!rel || remote(rel) || !realpath(dir, real))
+		return;
+	full = xasprintf("%s/%s", dir, rel);
+	if (realpath(full, to) && strcmp(real, to)) {
+		t->from.v = xrealloc(t->from.v, (t->from.n + 1) * sizeof *t->from.v);
+		t->to.v = xrealloc(t->to.v, (t->to.n + 1) * sizeof *t->to.v);
+		t->from.v[t->from.n++] = xstrdup(real);
+		t->to.v[t->to.n++] = xstrdup(to);
+	}
 	free(full);
 }
 
@@ -614,7 +700,7 @@ static void scan_refs(struct recipe_kust_tree *t, const char *dir, const char *k
 	for (size_t j = 0; j < 3; j++)
 		for (size_t i = 0; (l = ynode_get(root, lists[j])) && l->kind == YNODE_SEQ &&
 				   i < l->n; i++) {
-			mark(&t->refd, dir, l->kids[i]->value);
+			edge(t, dir, l->kids[i]->value);
 			mark(&t->used, dir, l->kids[i]->value);
 		}
 	for (size_t i = 0; (l = ynode_get(root, "patches")) && l->kind == YNODE_SEQ && i < l->n; i++)
@@ -625,9 +711,8 @@ static void scan_refs(struct recipe_kust_tree *t, const char *dir, const char *k
 	if (realpath(dir, real)) {
 		const char *kind = ynode_str(root, "kind");
 
-		strset_add(&t->kdirs, real);
 		if (!kind || strcmp(kind, "Component"))
-			strset_add(&t->entries, real);
+			strset_add(&t->kdirs, real);
 	}
 	ytree_docs_free(&d);
 }
@@ -659,24 +744,44 @@ static void scan_dir(struct recipe_kust_tree *t, const char *dir, int depth, siz
 	closedir(d);
 }
 
+/* Every dir reachable from an entry (the graph is small: a fixpoint). */
+static void reach(const struct recipe_kust_tree *t, struct strset *r)
+{
+	size_t before;
+
+	for (size_t i = 0; i < t->entries.n; i++)
+		strset_add(r, t->entries.v[i]);
+	do {
+		before = r->n;
+		for (size_t i = 0; i < t->from.n; i++)
+			if (strset_has(r, t->from.v[i]))
+				strset_add(r, t->to.v[i]);
+	} while (r->n != before);
+}
+
 struct recipe_kust_tree *recipe_kust_scan(const char *dir)
 {
 	struct recipe_kust_tree *t = xcalloc(1, sizeof *t);
+	struct strset r = { NULL, 0 };
 	size_t seen = 0;
 
 	scan_dir(t, dir, 0, &seen);
-	if (!t->kdirs.n) {
+	if (!seen) {
 		recipe_kust_tree_free(t);
 		return NULL;
 	}
-	/* An included kustomization is rendered by who includes it. */
-	for (size_t i = 0; i < t->entries.n;)
-		if (strset_has(&t->refd, t->entries.v[i])) {
-			free(t->entries.v[i]);
-			t->entries.v[i] = t->entries.v[--t->entries.n];
-		} else {
-			i++;
-		}
+	/* An included kustomization is rendered by who includes it; one only
+	 * in a cycle of its own is rendered anyway, to say so. */
+	for (size_t i = 0; i < t->to.n; i++)
+		strset_add(&t->refd, t->to.v[i]);
+	for (size_t i = 0; i < t->kdirs.n; i++)
+		if (!strset_has(&t->refd, t->kdirs.v[i]))
+			strset_add(&t->entries, t->kdirs.v[i]);
+	reach(t, &r);
+	for (size_t i = 0; i < t->kdirs.n; i++)
+		if (!strset_has(&r, t->kdirs.v[i]))
+			strset_add(&t->entries, t->kdirs.v[i]);
+	strset_free(&r);
 	return t;
 }
 
@@ -702,5 +807,7 @@ void recipe_kust_tree_free(struct recipe_kust_tree *t)
 	strset_free(&t->used);
 	strset_free(&t->kdirs);
 	strset_free(&t->refd);
+	strset_free(&t->from);
+	strset_free(&t->to);
 	free(t);
 }

@@ -72,6 +72,7 @@ static void strset_free(struct strset *s)
 struct arena {
 	struct ytree_docs d;    /* one document that owns every copied node */
 	int full;               /* KUST_MAX_NODES passed: stop copying */
+	int directives;         /* a $patch / $retainKeys ... was skipped */
 };
 
 static void arena_init(struct arena *a)
@@ -187,8 +188,12 @@ static void merge(struct arena *a, struct ynode *dst, const struct ynode *patch)
 		size_t at;
 		struct ynode *dv, *c;
 
-		if (k->kind != YNODE_SCALAR || k->value[0] == '$')
-			continue;   /* $patch / $setElementOrder directives: not ours */
+		if (k->kind != YNODE_SCALAR)
+			continue;
+		if (k->value[0] == '$') {   /* SMP directives: said, not applied */
+			a->directives |= strncmp(k->value, "$setElementOrder", 16) != 0;
+			continue;
+		}
 		at = map_find(dst, k->value);
 		dv = at ? dst->kids[at] : NULL;
 		if (is_null(pv)) {
@@ -411,6 +416,9 @@ static void apply_patch_docs(struct kctx *k, const struct ytree_docs *d, const s
 			}
 		if (!hit && !target)
 			note(k, "patch %s matches no resource: not applied", label);
+		if (k->a.directives)
+			note(k, "patch %s: its $patch directives are not applied", label);
+		k->a.directives = 0;
 	}
 }
 
@@ -425,6 +433,13 @@ static void apply_patch(struct kctx *k, const char *dir, const struct ynode *ent
 
 	if (target && target->kind != YNODE_MAP)
 		target = NULL;
+	if (ynode_get(target, "labelSelector") || ynode_get(target, "annotationSelector")) {
+		note(k, "patch %s: a target by label or annotation selector is not applied",
+		     path ? path : "(inline)");
+		return;
+	}
+	if (path && strchr(path, '\n'))
+		inl = path, path = NULL;   /* patchesStrategicMerge: an inline patch */
 	if (path) {
 		char *full = xasprintf("%s/%s", dir, path);
 		struct stat st;

@@ -36,7 +36,7 @@
 #define KUST_MAX_DEPTH 16          /* kustomizations nested in one render */
 #define KUST_MAX_FILES 512         /* files read for one entry point */
 #define KUST_MAX_NODES 2000000u    /* nodes copied into one arena */
-#define KUST_MAX_TREE 10000        /* kustomizations looked at under a path */
+#define KUST_MAX_TREE 1000         /* kustomizations looked at under a path */
 
 struct strset {
 	char **v;
@@ -544,11 +544,11 @@ static void render(struct kctx *k, const char *dir, size_t from, int depth)
 	render_list(k, dir, ynode_get(root, "resources"), "resource", from, depth);
 	render_list(k, dir, ynode_get(root, "bases"), "resource", from, depth);
 	render_list(k, dir, ynode_get(root, "components"), "component", from, depth);
-	for (size_t i = 0; (l = ynode_get(root, "patchesStrategicMerge")) && l->kind == YNODE_SEQ &&
-			   i < l->n; i++)
-		apply_patch(k, dir, l->kids[i], from);
-	for (size_t i = 0; (l = ynode_get(root, "patches")) && l->kind == YNODE_SEQ && i < l->n; i++)
-		apply_patch(k, dir, l->kids[i], from);
+	for (size_t j = 0; j < 2; j++) {
+		l = ynode_get(root, j ? "patches" : "patchesStrategicMerge");
+		for (size_t i = 0; l && l->kind == YNODE_SEQ && i < l->n; i++)
+			apply_patch(k, dir, l->kids[i], from);
+	}
 	if (ynode_get(root, "patchesJson6902"))
 		note(k, "patchesJson6902 in %s is not applied", dir);
 	ytree_docs_free(&d);
@@ -712,17 +712,18 @@ static void scan_refs(struct recipe_kust_tree *t, const char *dir, const char *k
 		return;
 	root = d.n ? d.docs[0].root : NULL;
 	mark(&t->used, dir, strrchr(kf, '/') + 1);
-	for (size_t j = 0; j < 3; j++)
-		for (size_t i = 0; (l = ynode_get(root, lists[j])) && l->kind == YNODE_SEQ &&
-				   i < l->n; i++) {
+	for (size_t j = 0; j < 3; j++) {
+		l = ynode_get(root, lists[j]);
+		for (size_t i = 0; l && l->kind == YNODE_SEQ && i < l->n; i++) {
 			edge(t, dir, l->kids[i]->value);
 			mark(&t->used, dir, l->kids[i]->value);
 		}
-	for (size_t i = 0; (l = ynode_get(root, "patches")) && l->kind == YNODE_SEQ && i < l->n; i++)
-		mark(&t->used, dir, ynode_str(l->kids[i], "path"));
-	for (size_t i = 0; (l = ynode_get(root, "patchesStrategicMerge")) &&
-			   l->kind == YNODE_SEQ && i < l->n; i++)
-		mark(&t->used, dir, l->kids[i]->value);
+	}
+	for (size_t j = 0; j < 2; j++) {
+		l = ynode_get(root, j ? "patches" : "patchesStrategicMerge");
+		for (size_t i = 0; l && l->kind == YNODE_SEQ && i < l->n; i++)
+			mark(&t->used, dir, j ? ynode_str(l->kids[i], "path") : l->kids[i]->value);
+	}
 	if (realpath(dir, real)) {
 		const char *kind = ynode_str(root, "kind");
 

@@ -24,6 +24,8 @@ static const char *const help[] = {
 	"operator's order (graph < service < main container < shell exports in args).",
 	"Values from valueFrom show where they come from; Secret data is never read.",
 	"Missing variables are warnings (the image may set them); dangerous values fail.",
+	"A directory with kustomizations is rendered as `kustomize build` would: each",
+	"overlay is one FILE; what it names but cannot be applied is a warning.",
 	"",
 	"Exit status: 0 nothing to fix, 2 a dangerous value, 3 warnings only, 1 errors",
 	"(a file that is not YAML is reported as error: FILE:LINE:COLUMN and the rest read).",

@@ -3,6 +3,9 @@
 #define RECIPE_INTERNAL_H
 
 #include "recipe/recipe.h"
+#include "recipe/ytree.h"
+#include "util/buf.h"
+#include "util/err.h"
 
 /* Appends one KV-backend fact to c->kv ("; "-separated, no duplicates). */
 void recipe_kv_add(struct recipe_component *c, const char *fmt, ...)
@@ -16,5 +19,36 @@ void recipe_scan_kv(struct recipe_component *c, const char *text);
 /* recipe.c's env setter, for scan.c. */
 void recipe_env_set(struct recipe_component *c, const char *name, const char *value,
 		    enum recipe_src src, int dynamic);
+
+/* recipe.c, for kust.c: a whole file into b (bounded); one error line;
+ * the graphs of already-parsed documents, named name, each worker given
+ * the load-time warnings notes (copied; they become findings in
+ * recipe_judge()). */
+int recipe_read_file(const char *path, struct buf *b, struct err *e);
+void recipe_add_error(struct recipe_set *s, const char *file, int line, int col,
+		      const char *msg);
+void recipe_read_docs(struct recipe_set *s, const char *name, const struct ytree_doc *docs,
+		      size_t n, char *const *notes, size_t nnotes);
+
+/* kust.c: kustomize overlays (see there for what is applied and how). */
+struct recipe_kust_tree;
+/* The kustomizations under dir, or NULL when there is none (caller frees). */
+struct recipe_kust_tree *recipe_kust_scan(const char *dir);
+/* dir is a kustomization nobody under the scanned path includes. */
+int recipe_kust_is_entry(const struct recipe_kust_tree *t, const char *dir);
+/* file is read through a kustomization (resource, patch, the file itself). */
+int recipe_kust_is_used(const struct recipe_kust_tree *t, const char *file);
+void recipe_kust_tree_free(struct recipe_kust_tree *t);
+/* `kustomize build dir` into s: its graphs named dir; what could not be
+ * applied is a warning on each of its workers. */
+void recipe_kust_render(const char *dir, struct recipe_set *s);
+/* The same build as documents (out freed with ytree_docs_free(), notes
+ * with free() each and the array); -1 when an error went to s. */
+int recipe_kust_build(const char *dir, struct recipe_set *s, struct ytree_docs *out,
+		      char ***notes, size_t *nnotes);
+/* Each document of patch merged into the base documents of its kind and
+ * name (tests, fuzzing).  -1 when either text is not YAML. */
+int recipe_kust_patch_text(const char *base, size_t blen, const char *patch, size_t plen,
+			   struct ytree_docs *out);
 
 #endif

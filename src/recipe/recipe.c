@@ -423,7 +423,7 @@ static void read_doc(struct recipe_set *s, const struct file_ctx *f, const struc
 
 /* --------------------------------------------------------------- files */
 
-static void add_error(struct recipe_set *s, const char *fmt_file, int line, int col,
+void recipe_add_error(struct recipe_set *s, const char *fmt_file, int line, int col,
 		      const char *msg)
 {
 	s->errors = xrealloc(s->errors, (s->nerrors + 1) * sizeof *s->errors);
@@ -434,7 +434,6 @@ int recipe_load_buffer(const char *name, const char *data, size_t len,
 		       struct recipe_set *s)
 {
 	struct ytree_docs d;
-	struct file_ctx f;
 	char msg[256];
 	int line = 0, col = 0;
 
@@ -446,22 +445,40 @@ int recipe_load_buffer(const char *name, const char *data, size_t len,
 
 		for (const char *p = data; p < z; p++)
 			*p == '\n' ? (l++, cc = 1) : cc++;
-		add_error(s, name, l, cc, "control characters are not allowed (binary file?)");
+		recipe_add_error(s, name, l, cc, "control characters are not allowed (binary file?)");
 		return -1;
 	}
 	if (ytree_parse(data, len, &d, &line, &col, msg, sizeof msg) < 0) {
-		add_error(s, name, line, col, msg);
+		recipe_add_error(s, name, line, col, msg);
 		return -1;
 	}
-	f.file = name, f.docs = d.docs, f.ndocs = d.n;
-	for (size_t i = 0; i < d.n; i++)
-		if (d.docs[i].root)
-			read_doc(s, &f, d.docs[i].root);
+	recipe_read_docs(s, name, d.docs, d.n, NULL, 0);
 	ytree_docs_free(&d);
 	return 0;
 }
 
-static int read_file(const char *path, struct buf *b, struct err *e)
+void recipe_read_docs(struct recipe_set *s, const char *name, const struct ytree_doc *docs,
+		      size_t n, char *const *notes, size_t nnotes)
+{
+	struct file_ctx f = { name, docs, n };
+	size_t from = s->n;
+
+	for (size_t i = 0; i < n; i++)
+		if (docs[i].root)
+			read_doc(s, &f, docs[i].root);
+	for (size_t i = from; i < s->n; i++) {
+		struct recipe_component *c = &s->comps[i];
+
+		c->notes = xcalloc(nnotes ? nnotes : 1, sizeof *c->notes);
+		for (size_t j = 0; j < nnotes; j++)
+			c->notes[c->nnotes++] = xstrdup(notes[j]);
+	}
+	/* No graph to hang them on: what was not applied is still said. */
+	for (size_t j = 0; from == s->n && j < nnotes; j++)
+		recipe_add_error(s, name, 1, 1, notes[j]);
+}
+
+int recipe_read_file(const char *path, struct buf *b, struct err *e)
 {
 	FILE *fp = fopen(path, "rb");
 	char chunk[65536];
@@ -488,7 +505,7 @@ static void load_file(const char *path, struct recipe_set *s)
 	struct err e;
 
 	err_clear(&e);
-	if (read_file(path, &b, &e) < 0) {
+	if (recipe_read_file(path, &b, &e) < 0) {
 		s->files++;
 		s->errors = xrealloc(s->errors, (s->nerrors + 1) * sizeof *s->errors);
 		s->errors[s->nerrors++] = xstrdup(e.msg);
@@ -510,22 +527,29 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void load_dir(const char *dir, struct recipe_set *s, int depth);
+static void load_dir(const char *dir, struct recipe_set *s, int depth,
+		     const struct recipe_kust_tree *kt);
 
-static void load_entry(const char *path, const char *name, struct recipe_set *s, int depth)
+static void load_entry(const char *path, const char *name, struct recipe_set *s, int depth,
+		       const struct recipe_kust_tree *kt)
 {
 	struct stat st;
 
 	if (lstat(path, &st) < 0)
 		return;
 	if (S_ISDIR(st.st_mode))
-		load_dir(path, s, depth + 1);
+		load_dir(path, s, depth + 1, kt);
 	else if (is_yaml(name) && (S_ISREG(st.st_mode) ||
-				   (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode))))
-		load_file(path, s);
+				   (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode)))) {
+		if (recipe_kust_is_used(kt, path))
+			s->files++;   /* read, as part of its kustomization's graph */
+		else
+			load_file(path, s);
+	}
 }
 
-static void load_dir(const char *dir, struct recipe_set *s, int depth)
+static void load_dir(const char *dir, struct recipe_set *s, int depth,
+		     const struct recipe_kust_tree *kt)
 {
 	DIR *d;
 	struct dirent *de;
@@ -534,6 +558,8 @@ static void load_dir(const char *dir, struct recipe_set *s, int depth)
 
 	if (depth > MAX_DIR_DEPTH || !(d = opendir(dir)))
 		return;
+	if (recipe_kust_is_entry(kt, dir))
+		recipe_kust_render(dir, s);
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -546,7 +572,7 @@ static void load_dir(const char *dir, struct recipe_set *s, int depth)
 		size_t dl = strlen(dir);
 		char *p = xasprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]);
 
-		load_entry(p, names[i], s, depth);
+		load_entry(p, names[i], s, depth, kt);
 		free(p);
 		free(names[i]);
 	}
@@ -559,9 +585,12 @@ int recipe_load_path(const char *path, struct recipe_set *s, struct err *e)
 
 	if (stat(path, &st) < 0)
 		return err_set(e, ERR_USAGE, "the path \"%s\" does not exist", path);
-	if (S_ISDIR(st.st_mode))
-		load_dir(path, s, 0);
-	else
+	if (S_ISDIR(st.st_mode)) {
+		struct recipe_kust_tree *kt = recipe_kust_scan(path);
+
+		load_dir(path, s, 0, kt);
+		recipe_kust_tree_free(kt);
+	} else
 		load_file(path, s);
 	return 0;
 }
@@ -589,6 +618,9 @@ void recipe_set_release(struct recipe_set *s)
 			free(c->secrets[j]);
 		free(c->secrets);
 		recipe_findings_free(c->findings, c->nfindings);
+		for (size_t j = 0; j < c->nnotes; j++)
+			free(c->notes[j]);
+		free(c->notes);
 	}
 	free(s->comps);
 	for (size_t i = 0; i < s->nerrors; i++)

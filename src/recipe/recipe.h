@@ -63,6 +63,8 @@ struct recipe_component {
 	size_t nsecrets;
 	struct recipe_finding *findings;
 	size_t nfindings;
+	char **notes;           /* kustomize parts not applied: warnings */
+	size_t nnotes;
 };
 
 struct recipe_set {
@@ -74,7 +76,10 @@ struct recipe_set {
 };
 
 /* Reads a file, or every *.yaml / *.yml under a directory (sorted, symlinks
- * not followed into directories), appending to set.  A file that is not
+ * not followed into directories), appending to set.  A directory holding
+ * kustomizations is rendered as `kustomize build` would (kust.c): each
+ * kustomization no other one there includes is one FILE, and the files it
+ * reads are not graphs of their own.  A file that is not
  * YAML lands in set->errors and the rest are still read; -1 with e set only
  * when path itself cannot be read. */
 int recipe_load_path(const char *path, struct recipe_set *set, struct err *e);

@@ -298,6 +298,9 @@ void recipe_judge(struct recipe_set *s)
 			continue;
 		recipe_findings_free(c->findings, c->nfindings);
 		c->findings = NULL, c->nfindings = 0;
+		for (size_t j = 0; j < c->nnotes; j++)
+			add(c, RECIPE_WARN, "keep the paths the kustomization names beside it, "
+			    "or pass the output of `kustomize build`", "%s", c->notes[j]);
 		rule_tls(c);
 		rule_net_devices(c);
 		rule_simple(c);

@@ -134,6 +134,12 @@ class TestEnvTree(unittest.TestCase):
         self.assertEqual(doc["errors"], [])
         self.assertGreaterEqual(doc["files"], 290)
         self.assertIn(rc, (2, 3))
+        # Kustomize overlays are rendered (one FILE per overlay); their
+        # patch files and included bases are not graphs of their own.
+        files = {c["file"] for c in doc["components"]}
+        self.assertFalse([f for f in files if f.endswith("patch-dgd.yaml")])
+        self.assertFalse([f for f in files if "/kustomize/base" in f])
+        self.assertEqual(len([f for f in files if "/kustomize/overlays/" in f]), 9)
         # A figure, not an assertion: speed is make bench's business.
         print("ok env over the fixtures tree: %d files, %d workers, %.2f s"
               % (doc["files"], len(doc["components"]), took))
@@ -185,6 +191,86 @@ class TestEnvTree(unittest.TestCase):
         self.assertTrue(err.startswith("error: "))
         rc, out, err = run(["env", "x", "-o", "wide"])
         self.assertEqual(rc, 1)
+
+
+KUST = "qwen3-32b/vllm/cloud-providers/kustomize"
+OVERLAYS = ("aks-ib", "aws-p5.48xlarge", "gke-roce", "nebius-ib", "nscale-ib")
+
+
+def workers(doc):
+    return [c for c in doc["components"] if c["role"] in ("prefill", "decode", "worker")]
+
+
+class TestEnvKustomize(unittest.TestCase):
+    """`env` renders kustomize overlays as `kustomize build` would."""
+
+    def test_overlay(self):
+        self.assertIsNotNone(FIX)
+        ov = os.path.join(FIX, KUST, "overlays", "aws-p5.48xlarge")
+        rc, out, err = run(["env", ov, "-o", "json"])
+        self.assertEqual(err, "")
+        doc = json.loads(out)
+        self.assertEqual(doc["errors"], [])
+        ws = workers(doc)
+        self.assertEqual(sorted(w["name"] for w in ws), ["DecodeWorker", "PrefillWorker"])
+        for w in ws:
+            self.assertEqual(w["file"], ov)
+            self.assertEqual(w["graph"], "q32b-1p1d-cloud-provider")
+            self.assertEqual(w["fabric"], "efa")   # aws-efa-p16d16 (recipes/kustomize)
+            env = {e["name"]: e["value"] for e in w["env"]}
+            self.assertEqual(env.get("FI_PROVIDER"), "efa")
+        self.assertNotEqual(doc["verdict"]["status"], "UNVERIFIED")
+        rc, out, err = run(["env", ov])
+        self.assertEqual(len([ln for ln in out.splitlines() if ln.startswith(ov + " ")]), 2, out)
+
+    def test_kustomize_root(self):
+        self.assertIsNotNone(FIX)
+        rc, out, err = run(["env", KUST], cwd=FIX)
+        self.assertEqual(err, "")
+        rows = [ln.split() for ln in out.splitlines() if "/overlays/" in ln and "Worker" in ln
+                and not ln.startswith(("warn", "fail"))]
+        self.assertEqual(len(rows), 2 * len(OVERLAYS), out)
+        self.assertEqual(sorted({r[0] for r in rows}),
+                         [KUST + "/overlays/" + o for o in OVERLAYS])
+        self.assertNotIn("patch-dgd", out)
+        self.assertNotIn("/base", out)
+
+    def test_missing_components(self):
+        # The overlays without the recipes' top-level kustomize/ directory
+        # (copied alone): what they name is not there, and that is said.
+        self.assertIsNotNone(FIX)
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(FIX, KUST)
+            for dp, _, fs in os.walk(src):
+                out_dir = os.path.join(d, os.path.relpath(dp, src))
+                os.makedirs(out_dir, exist_ok=True)
+                for f in fs:
+                    with open(os.path.join(dp, f)) as i, open(os.path.join(out_dir, f), "w") as o:
+                        o.write(i.read())
+            rc, out, err = run(["env", d])
+            self.assertEqual(err, "")
+            self.assertEqual(rc, 3, out)   # warnings: nothing silently passes
+            ov = os.path.join(d, "overlays", "aws-p5.48xlarge")
+            want = ("warn %s q32b-1p1d-cloud-provider/DecodeWorker: component "
+                    "../../../../../../kustomize/components/aws-efa-p16d16 not found: "
+                    "its patches are not applied" % ov)
+            self.assertIn(want, out.splitlines())
+            self.assertIn("kustomize build", out)   # the remedy
+            rc, js, err = run(["env", d, "-o", "json"])
+            doc = json.loads(js)
+            for w in workers(doc):
+                self.assertTrue(any("not found" in f["detail"] and f["status"] == "warn"
+                                    for f in w["findings"]), w)
+
+    def test_cycle(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name, other in (("a", "b"), ("b", "a")):
+                os.makedirs(os.path.join(d, name))
+                with open(os.path.join(d, name, "kustomization.yaml"), "w") as f:
+                    f.write("resources: [../%s]\n" % other)
+            rc, out, err = run(["env", d])
+            self.assertEqual(rc, 1)
+            self.assertIn("kustomization cycle", err)
 
 
 if __name__ == "__main__":

@@ -117,6 +117,21 @@ static void tsv_rows(const char *dir, struct rows *out)
 	free(path);
 }
 
+/* c's entries in the table's terms, as "file\tNAME\tvalue" rows. */
+static void table_rows(const struct recipe_component *c, const char *file, struct rows *out)
+{
+	for (size_t j = 0; j < c->nenv; j++) {
+		const struct recipe_env *v = &c->env[j];
+		/* The table covers UCX_/NIXL_/NCCL_/FI_ only; we also keep the
+		 * socket-interface and side-channel variables (GLOO_SOCKET_IFNAME,
+		 * VLLM_NIXL_SIDE_CHANNEL_*), which it leaves out. */
+		if (v->src != RECIPE_SRC_ARGS && (!strncmp(v->name, "UCX_", 4) ||
+		    !strncmp(v->name, "NIXL_", 5) || !strncmp(v->name, "NCCL_", 5) ||
+		    !strncmp(v->name, "FI_", 3)))
+			rows_add(out, xasprintf("%s\t%s\t%s", file, v->name, v->value));
+	}
+}
+
 static void test_fixtures(void)
 {
 	const char *dir = fixtures();
@@ -142,19 +157,27 @@ static void test_fixtures(void)
 	CHECK(s.n >= 350);
 
 	plen = strlen(dir) + 1;
+	/* The table is per file: a rendered overlay is not one (test_kust
+	 * checks those); the files it reads are compared each read alone. */
 	for (size_t i = 0; i < s.n; i++)
-		for (size_t j = 0; j < s.comps[i].nenv; j++) {
-			const struct recipe_env *v = &s.comps[i].env[j];
-			/* The table covers UCX_/NIXL_/NCCL_/FI_ only; we also keep the
-			 * socket-interface and side-channel variables (GLOO_SOCKET_IFNAME,
-			 * VLLM_NIXL_SIDE_CHANNEL_*), which it leaves out. */
-			if (v->src != RECIPE_SRC_ARGS && (!strncmp(v->name, "UCX_", 4) ||
-			    !strncmp(v->name, "NIXL_", 5) || !strncmp(v->name, "NCCL_", 5) ||
-			    !strncmp(v->name, "FI_", 3)))
-				rows_add(&ours, xasprintf("%s\t%s\t%s", s.comps[i].file + plen,
-							  v->name, v->value));
-		}
+		if (!strstr(s.comps[i].file, "kustomize/overlays/"))
+			table_rows(&s.comps[i], s.comps[i].file + plen, &ours);
 	tsv_rows(dir, &tsv);
+	for (size_t i = 0; i < tsv.n; i++) {
+		char *file = xstrndup(tsv.v[i], strcspn(tsv.v[i], "\t"));
+		char *full = xasprintf("%s/%s", dir, file);
+		struct recipe_set one;
+		int seen = 0;
+
+		for (size_t j = 0; j < ours.n && !seen; j++)
+			seen = !strncmp(ours.v[j], file, strlen(file)) && ours.v[j][strlen(file)] == '\t';
+		memset(&one, 0, sizeof one);
+		if (strstr(file, "kustomize/") && !seen && recipe_load_path(full, &one, &e) == 0)
+			for (size_t j = 0; j < one.n; j++)
+				table_rows(&one.comps[j], file, &ours);
+		recipe_set_release(&one);
+		free(full), free(file);
+	}
 	CHECK(tsv.n > 300);
 	/* Every entry of the table must come out.  The reverse holds too, except
 	 * where an effective env cannot show an entry (a graph value overridden

@@ -100,6 +100,27 @@ static void gpus(struct probe_facts *f, int n, int nvlink)
 }
 
 /* An HGX H100 decode pod with two 400G InfiniBand rails, everything right. */
+/* A8, E1, H3, H4 as a healthy 8-GPU IB node shows them. */
+static void host_facts(struct probe_facts *f)
+{
+	set_ok(&f->pci.src);
+	f->pci.ndevs = 180;
+	f->pci.n_ib = 8;
+	f->pci.n_gpu = 8;
+	set_ok(&f->shm.src);
+	f->shm.size_kb = 80LL << 20;
+	f->shm.avail_kb = 80LL << 20;
+	set_ok(&f->meminfo.src);
+	f->meminfo.hp_total = 5128;
+	f->meminfo.hp_free = 5128;
+	f->meminfo.hp_size_kb = 2048;
+	set_ok(&f->nixl_ucx_ldd.src);
+	snprintf(f->nixl_ucx_ldd.plugin, 256, "/opt/nvidia/nvda_nixl/lib/plugins/libplugin_UCX.so");
+	snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCP], 256, "/usr/local/ucx/lib/libucp.so.0");
+	snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCS], 256, "/usr/local/ucx/lib/libucs.so.0");
+	snprintf(f->ucx.library_path, 256, "/usr/local/ucx/lib/libucs.so.0");
+}
+
 static struct probe_facts *healthy_ib(void)
 {
 	struct probe_facts *f = probe_facts_new();
@@ -161,6 +182,7 @@ static struct probe_facts *healthy_ib(void)
 	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_UCX.so");
 	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_GDS.so");
 	set_env(f, "UCX_TLS=rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc\nUCX_RNDV_THRESH=0\n");
+	host_facts(f);
 	return f;
 }
 

@@ -111,11 +111,12 @@ int probe_parse_meminfo(const char *t, size_t n, struct probe_meminfo *m)
 	return found;
 }
 
-/* "\tlibucp.so.0 => /opt/x/lib/libucp.so.0 (0x...)" or "=> not found". */
+/* "\tlibucp.so.0 => /opt/x/lib/libucp.so.0 (0x...)" or "=> not found";
+ * pip wheels' bundled copies are renamed "libucp-5e5bd27f.so.0.0.0". */
 int probe_parse_ucx_ldd(const char *t, size_t n, struct probe_ucx_ldd *l)
 {
 	static const char *const names[PROBE_UCXLIB_COUNT] = {
-		"libucp.so", "libuct.so", "libucs.so",
+		"libucp", "libuct", "libucs",
 	};
 	struct ptext it;
 	struct pslice line, rest, tok;
@@ -133,7 +134,8 @@ int probe_parse_ucx_ldd(const char *t, size_t n, struct probe_ucx_ldd *l)
 		if (arrow < 0)
 			continue;
 		for (i = 0; i < PROBE_UCXLIB_COUNT; i++)
-			if (ps_starts(line, names[i]))
+			if (ps_starts(line, names[i]) && line.n > 6 &&
+			    (line.s[6] == '.' || line.s[6] == '-'))
 				break;
 		if (i == PROBE_UCXLIB_COUNT || l->lib[i][0] || l->not_found[i])
 			continue;

@@ -71,17 +71,11 @@ static void lib_dir(const char *path, char *b, size_t n)
 	snprintf(b, n, "%.*s", (int)len, path);
 }
 
-/* E1 is a second opinion on the ucx-* checks: when ldd or ucx_info cannot
- * say, the skip is shown but leaves the verdict alone (CHECK_F_EXTRA), as
- * images without ldd or with UCX < 1.14 are common and healthy. */
-static void mark_extra(struct check_results *out)
-{
-	if (out->n)
-		out->v[out->n - 1].flags |= CHECK_F_EXTRA;
-}
-
 /* E1: the UCX NIXL loads (ldd of libplugin_UCX.so) against the UCX that
- * ucx_info, and so every other UCX check, describes. */
+ * ucx_info, and so every other UCX check, describes.  It needs both sides:
+ * without ldd, a loadable plugin or a Library path (UCX < 1.14) there is
+ * nothing to compare, so it does not apply (the ucx-* checks still judge
+ * the UCX that ucx_info shows). */
 static void nixl_ucx_lib(const struct check_input *in, struct check_results *out)
 {
 	static const char *const lib[PROBE_UCXLIB_COUNT] = { "libucp", "libuct", "libucs" };
@@ -99,9 +93,8 @@ static void nixl_ucx_lib(const struct check_input *in, struct check_results *out
 		return;
 	}
 	if (l->src.status != PROBE_OK) {
-		emit(out, CK_UCX_NIXL_LIB, CHECK_SKIPPED, NULL, "%s",
-		     src_why(&l->src, "ldd", why, sizeof(why)));
-		mark_extra(out);
+		emit_na(out, CK_UCX_NIXL_LIB, "%s",
+			src_why(&l->src, "ldd", why, sizeof(why)));
 		return;
 	}
 	for (i = 0; i < PROBE_UCXLIB_COUNT; i++)
@@ -127,18 +120,16 @@ static void nixl_ucx_lib(const struct check_input *in, struct check_results *out
 		}
 	}
 	if (first < 0) {
-		emit(out, CK_UCX_NIXL_LIB, CHECK_SKIPPED, NULL,
-		     "ldd lists no libucp/libuct/libucs for %s", l->plugin);
-		mark_extra(out);
+		emit_na(out, CK_UCX_NIXL_LIB,
+			"ldd lists no libucp/libuct/libucs for %s", l->plugin);
 		return;
 	}
 	if (!u->library_path[0]) {
-		emit(out, CK_UCX_NIXL_LIB, CHECK_SKIPPED, NULL,
-		     "NIXL loads UCX from %s; %s", mine,
-		     u->v_src.status == PROBE_OK ?
-		     "ucx_info -v prints no Library path (UCX < 1.14)" :
-		     src_why(&u->v_src, "ucx_info", why, sizeof(why)));
-		mark_extra(out);
+		emit_na(out, CK_UCX_NIXL_LIB,
+			"NIXL loads UCX from %s; %s", mine,
+			u->v_src.status == PROBE_OK ?
+			"ucx_info -v prints no Library path (UCX < 1.14)" :
+			src_why(&u->v_src, "ucx_info", why, sizeof(why)));
 		return;
 	}
 	lib_dir(u->library_path, other, sizeof(other));
@@ -162,9 +153,12 @@ static void shm(const struct check_input *in, struct check_results *out)
 	if (g->src.status == PROBE_OK && ngpus >= 0 && ngpus < 2)
 		emit_na(out, CK_LIMITS_SHM, "%d GPU: no intra-pod shared memory traffic",
 			ngpus);
+	else if (s->size_kb < 0 && s->tmpfs_default)
+		emit(out, CK_LIMITS_SHM, CHECK_OK, NULL,
+		     "/dev/shm tmpfs without a size limit (half of memory)");
 	else if (s->size_kb < 0)
 		emit(out, CK_LIMITS_SHM, CHECK_SKIPPED, NULL, "%s",
-		     src_why(&s->src, "df", why, sizeof(why)));
+		     src_why(&s->src, "df and the /dev/shm mount", why, sizeof(why)));
 	else if (s->size_kb < SHM_SMALL_KB)
 		emit(out, CK_LIMITS_SHM, CHECK_WARN, NULL,
 		     "/dev/shm is %lld MiB in the container: UCX posix/NCCL shared memory fails or falls back",

@@ -455,10 +455,12 @@ struct probe_pci {
 	int n_gpu;                      /* NVIDIA 0x10de, class 0x0300/0x0302 */
 };
 
-/* df -Pk /dev/shm. */
+/* df -Pk /dev/shm, else the size= of its mount ("mount=FSTYPE OPTIONS"
+ * lines from /proc/self/mounts). */
 struct probe_shm {
 	struct probe_src src;
 	long long size_kb, avail_kb;    /* -1 when not reported */
+	int tmpfs_default;              /* tmpfs without size=: half of memory */
 };
 
 /* /proc/meminfo, filtered in the pod to MemTotal and the hugepage lines. */

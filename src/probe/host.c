@@ -64,17 +64,54 @@ static int kb_value(struct pslice tok, long long *out)
 	return 1;
 }
 
+/* "mount=tmpfs rw,nosuid,nodev,size=65536k,mode=1777": the last mount at
+ * /dev/shm is the one the container sees. */
+static void shm_mount(struct pslice rest, int *mount_seen, long long *mount_kb)
+{
+	struct pslice fs, opts, num;
+	long long v;
+	long off;
+	size_t d;
+
+	if (!ps_token(&rest, &fs) || !ps_token(&rest, &opts))
+		return;
+	*mount_seen = ps_eq(fs, "tmpfs");
+	*mount_kb = -1;
+	off = ps_find(opts, "size=");
+	if (off < 0 || (off > 0 && opts.s[off - 1] != ','))
+		return;
+	num = ps_from(opts, (size_t)off + 5);
+	for (d = 0; d < num.n && num.s[d] >= '0' && num.s[d] <= '9'; d++)
+		;
+	if (!kb_value(ps_make(num.s, d), &v))
+		return;
+	switch (d < num.n ? num.s[d] : ',') {
+	case 'k': case 'K': *mount_kb = v; break;
+	case 'm': case 'M': *mount_kb = v << 10; break;
+	case 'g': case 'G': *mount_kb = v << 20; break;
+	case ',': *mount_kb = v >> 10; break;
+	default: break;                 /* "50%": not a size */
+	}
+}
+
 /* "Filesystem 1024-blocks Used Available Capacity Mounted on", then
  * "tmpfs 65536 0 65536 0% /dev/shm" (-P keeps it on one line). */
 int probe_parse_shm(const char *t, size_t n, struct probe_shm *s)
 {
 	struct ptext it;
 	struct pslice line, rest, tok;
-	long long size, used, avail;
+	long long size, used, avail, mount_kb = -1;
+	int mount_seen = 0;
 
 	ptext_init(&it, t, n);
 	while (ptext_line(&it, &line)) {
 		rest = ps_trim(line);
+		if (ps_starts(rest, "mount=")) {
+			shm_mount(ps_from(rest, 6), &mount_seen, &mount_kb);
+			continue;
+		}
+		if (s->size_kb >= 0)
+			continue;
 		if (!ps_token(&rest, &tok) || !ps_token(&rest, &tok) ||
 		    !kb_value(tok, &size) || !ps_token(&rest, &tok) ||
 		    !kb_value(tok, &used) || !ps_token(&rest, &tok) ||
@@ -82,9 +119,12 @@ int probe_parse_shm(const char *t, size_t n, struct probe_shm *s)
 			continue;
 		s->size_kb = size;
 		s->avail_kb = avail;
-		return 1;
 	}
-	return 0;
+	if (s->size_kb < 0 && mount_seen && mount_kb >= 0)
+		s->size_kb = mount_kb;
+	else if (s->size_kb < 0 && mount_seen)
+		s->tmpfs_default = 1;
+	return s->size_kb >= 0 || s->tmpfs_default;
 }
 
 int probe_parse_meminfo(const char *t, size_t n, struct probe_meminfo *m)

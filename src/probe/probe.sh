@@ -349,7 +349,23 @@ else
 fi
 
 # --- /dev/shm size and hugepages (H3, H4) ---
-tool shm 4096 5 df -Pk /dev/shm
+# df when the image has it; the mount's size= option always (distroless
+# images have no df, and a tmpfs without size= is half of memory).
+begin shm
+_rc=127
+if have df; then
+	_out=$(bounded 5 df -Pk /dev/shm 2>&1 </dev/null)
+	_rc=$?
+	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
+	[ -n "$_out" ] && printf '%s\n' "$_out" | emit 4096
+fi
+if [ -r /proc/self/mounts ]; then
+	while read -r _dv _mp _fs _op _rest; do
+		[ "$_mp" = /dev/shm ] && echo "mount=$_fs $_op"
+	done </proc/self/mounts
+	[ "$_rc" = 127 ] && _rc=0
+fi
+end shm "$_rc"
 begin meminfo
 if [ -r /proc/meminfo ]; then
 	while IFS= read -r _l; do

@@ -805,13 +805,13 @@ static void test_host(void)
 	CHECK_INT(c->status, CHECK_FAIL);
 	CHECK_HAS(c->detail, "libuct.so.0 => not found");
 	check_results_release(&r);
-	/* ldd missing, or UCX < 1.14 without a Library path: shown, but the
-	 * verdict stays READY. */
+	/* ldd missing, or UCX < 1.14 without a Library path: nothing to
+	 * compare, so not applicable (the verdict stays READY). */
 	f->nixl_ucx_ldd.not_found[PROBE_UCXLIB_UCT] = 0;
 	f->nixl_ucx_ldd.src.status = PROBE_ABSENT;
 	run(f, &ib_spec, &decode_ctx, &r);
 	c = check_results_find(&r, "ucx-nixl-lib");
-	CHECK(c->status == CHECK_SKIPPED && (c->flags & CHECK_F_EXTRA));
+	CHECK(c->status == CHECK_SKIPPED && (c->flags & CHECK_F_NA));
 	CHECK_HAS(c->detail, "ldd not found");
 	CHECK_INT(pod_verdict(&r), VERDICT_READY);
 	check_results_release(&r);
@@ -819,7 +819,7 @@ static void test_host(void)
 	f->ucx.library_path[0] = '\0';
 	run(f, &ib_spec, &decode_ctx, &r);
 	c = check_results_find(&r, "ucx-nixl-lib");
-	CHECK(c->status == CHECK_SKIPPED && (c->flags & CHECK_F_EXTRA));
+	CHECK(c->status == CHECK_SKIPPED && (c->flags & CHECK_F_NA));
 	CHECK_HAS(c->detail, "no Library path");
 	check_results_release(&r);
 	/* No UCX plugin at all: nixl-plugin judges that. */
@@ -841,7 +841,11 @@ static void test_host(void)
 	run(f, &ib_spec, &decode_ctx, &r);
 	c = check_results_find(&r, "limits-shm");
 	CHECK(c->status == CHECK_SKIPPED && !(c->flags & CHECK_F_NA));
-	CHECK_HAS(c->detail, "df not found");
+	CHECK_HAS(c->detail, "df and the /dev/shm mount not found");
+	check_results_release(&r);
+	f->shm.tmpfs_default = 1;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "limits-shm"), CHECK_OK);
 	check_results_release(&r);
 	probe_facts_free(f);
 }

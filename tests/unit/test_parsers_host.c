@@ -85,6 +85,27 @@ static void test_shm(void)
 	fresh();
 	CHECK_INT(probe_parse_shm(docker, strlen(docker), s), 1);
 	CHECK(s->size_kb == 65536);
+	/* No df (distroless): the mount's size=, k/m/g or bytes; none on a
+	 * tmpfs is half of memory; df wins over the mount when both are there. */
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,nosuid,nodev,size=65536k,mode=1777\n", 50, s), 1);
+	CHECK(s->size_kb == 65536 && s->avail_kb == -1 && !s->tmpfs_default);
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,size=80g\n", 23, s), 1);
+	CHECK(s->size_kb == 80LL << 20);
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,nr_inodes=9,size=1048576\n", 39, s), 1);
+	CHECK(s->size_kb == 1024);
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,nosuid,nodev,inode64\n", 35, s), 1);
+	CHECK(s->size_kb == -1 && s->tmpfs_default);
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,size=50%\nmount=overlay rw\n", 40, s), 0);
+	CHECK(s->size_kb == -1 && !s->tmpfs_default);
+	fresh();
+	CHECK_INT(probe_parse_shm(docker, strlen(docker), s), 1);
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,size=8g\n", 22, s), 1);
+	CHECK(s->size_kb == 65536);
 	fresh();
 	CHECK_INT(probe_parse_shm(junk, strlen(junk), s), 0);
 	CHECK(s->size_kb == -1 && s->avail_kb == -1);

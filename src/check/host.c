@@ -10,7 +10,8 @@
 
 #define SHM_SMALL_KB (1LL << 20)    /* H3: under 1 GiB warns (podspec.c) */
 
-/* A8: the host's RDMA NICs matter only when the pod sees none of them. */
+/* A8: the node's RDMA NICs matter only when the pod sees none of them in
+ * /sys/class/infiniband (a device without uverbs is rdma-devices' case). */
 static void pci(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_pci *p = &in->f->pci;
@@ -19,7 +20,7 @@ static void pci(const struct check_input *in, struct check_results *out)
 	char why[200];
 
 	rdma_count(l, &nib, &nefa);
-	if (nib + nefa > 0 && in->f->dev_ib.n_uverbs > 0) {
+	if (nib + nefa > 0) {
 		emit_na(out, CK_RDMA_PCI, "the pod sees %d RDMA device%s",
 			nib + nefa, nib + nefa == 1 ? "" : "s");
 		return;
@@ -52,9 +53,8 @@ static void pci(const struct check_input *in, struct check_results *out)
 		return;
 	}
 	emit(out, CK_RDMA_PCI, hard(in), NULL,
-	     "the node has %d RDMA NIC%s on PCI (%d InfiniBand, %d ConnectX Ethernet, %d EFA) but the pod sees %s: the RDMA resource is missing from the pod",
-	     host, host == 1 ? "" : "s", p->n_ib, p->n_mlx_eth, p->n_efa,
-	     nib + nefa ? "no /dev/infiniband/uverbs*" : "no RDMA device");
+	     "the node has %d RDMA NIC%s on PCI (%d InfiniBand, %d ConnectX Ethernet, %d EFA) but the pod sees none: the RDMA resource is missing from the pod",
+	     host, host == 1 ? "" : "s", p->n_ib, p->n_mlx_eth, p->n_efa);
 }
 
 /* Directory of a library path, "/usr/lib" and "/lib" counted the same

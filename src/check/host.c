@@ -163,9 +163,12 @@ static void shm(const struct check_input *in, struct check_results *out)
 		emit(out, CK_LIMITS_SHM, CHECK_WARN, NULL,
 		     "/dev/shm is %lld MiB in the container: UCX posix/NCCL shared memory fails or falls back",
 		     s->size_kb >> 10);
+	else if (s->avail_kb < 0)
+		emit(out, CK_LIMITS_SHM, CHECK_OK, NULL, "/dev/shm %lld GiB (tmpfs size=)",
+		     s->size_kb >> 20);
 	else
 		emit(out, CK_LIMITS_SHM, CHECK_OK, NULL, "/dev/shm %lld GiB (%lld GiB free)",
-		     s->size_kb >> 20, s->avail_kb >= 0 ? s->avail_kb >> 20 : 0);
+		     s->size_kb >> 20, s->avail_kb >> 20);
 }
 
 /* H4: the EFA provider uses hugepages unless FI_EFA_USE_HUGE_PAGE=0. */

@@ -286,6 +286,9 @@ def ib_no_rdma_resource(p):
     p.sub("bin/ibv_devinfo", 'cat "${0%/*}/out/ibv_devinfo.txt"\n',
           'cat "${0%/*}/out/ibv_devinfo.txt" >&2\nexit 255\n')
     p.write(UCXD, ucx_drop_md(p.read(UCXD), lambda n, c: c == "ib"))
+    # a manifest written for no RDMA names no HCA either
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", None)
 
 
 def build(dest_root):

@@ -257,6 +257,26 @@ def ucx_net_devices_missing(p):
     p.env("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1")
 
 
+def topo_drop_nics(text):
+    """nvidia-smi topo -m of a pod without RDMA devices: no NIC columns,
+    rows or legend."""
+    lines = text.split("\n")
+    head = lines[0].split("\t")
+    nic = set(i for i, h in enumerate(head) if h.startswith("NIC"))
+    out = []
+    for line in lines:
+        if line.startswith("NIC Legend:"):
+            break
+        if line.startswith("NIC"):
+            continue
+        if line is lines[0] or line.startswith("GPU"):
+            line = "\t".join(c for i, c in enumerate(line.split("\t")) if i not in nic)
+        out.append(line)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
 # The node's PCI inventory as /sys/bus/pci/devices shows it in any pod
 # (sysfs PCI is not namespaced): 8 ConnectX-7 InfiniBand HCAs, the
 # ConnectX-6 Dx Ethernet pair, 8 H100 SXM (ids as on an HGX H100).
@@ -286,6 +306,8 @@ def ib_no_rdma_resource(p):
     p.sub("bin/ibv_devinfo", 'cat "${0%/*}/out/ibv_devinfo.txt"\n',
           'cat "${0%/*}/out/ibv_devinfo.txt" >&2\nexit 255\n')
     p.write(UCXD, ucx_drop_md(p.read(UCXD), lambda n, c: c == "ib"))
+    topo = "bin/out/nvidia-smi-topo-m.txt"
+    p.write(topo, topo_drop_nics(p.read(topo)))
     # a manifest written for no RDMA names no HCA either
     p.env("UCX_NET_DEVICES", None)
     p.env("NCCL_IB_HCA", None)

@@ -22,7 +22,7 @@ static const struct check_def defs[CK__COUNT] = {
 		"GPUs visible in the container (H7)",
 		"request nvidia.com/gpu for the worker container and check the NVIDIA driver/device plugin" },
 	[CK_RDMA_DEVICES] = { "rdma-devices", FAM_RDMA, 10,
-		"RDMA devices in /sys/class/infiniband and uverbs nodes in /dev/infiniband (A1, A8)",
+		"RDMA devices in /sys/class/infiniband and uverbs nodes in /dev/infiniband (A1)",
 		"request an RDMA resource (rdma/ib, rdma/hca_shared_devices_a or a DRA claim) so the device plugin mounts /dev/infiniband" },
 	[CK_EFA_DEVICES] = { "efa-devices", FAM_EFA, 11,
 		"EFA devices and uverbs nodes in the pod (G1)",

@@ -34,6 +34,12 @@ static void pci(const struct check_input *in, struct check_results *out)
 				     sizeof(why)));
 		return;
 	}
+	if (!host && p->truncated && in->cross_pod) {
+		emit(out, CK_RDMA_PCI, CHECK_SKIPPED, NULL,
+		     "no RDMA NIC among the first %d PCI devices (the probe reads no more)",
+		     p->ndevs);
+		return;
+	}
 	if (!host) {
 		if (!in->cross_pod)
 			emit_na(out, CK_RDMA_PCI,
@@ -42,8 +48,8 @@ static void pci(const struct check_input *in, struct check_results *out)
 		else
 			emit(out, CK_RDMA_PCI, hard(in),
 			     "schedule the workers on nodes with RDMA NICs (nodeSelector/affinity on the NIC label)",
-			     "no InfiniBand/ConnectX/EFA NIC on the node's PCI bus (%d devices read%s): this node has no RDMA",
-			     p->ndevs, p->truncated ? ", list capped" : "");
+			     "no InfiniBand/ConnectX/EFA NIC on the node's PCI bus (%d devices read): this node has no RDMA",
+			     p->ndevs);
 		return;
 	}
 	if (!in->cross_pod) {
@@ -193,10 +199,13 @@ static void hugepages(const struct check_input *in, struct check_results *out)
 		emit(out, CK_LIMITS_HUGEPAGES, CHECK_WARN, NULL,
 		     "all %lld hugepages in use (HugePages_Free 0): the EFA provider falls back to regular pages",
 		     m->hp_total);
+	else if (m->hp_free < 0)
+		emit(out, CK_LIMITS_HUGEPAGES, CHECK_OK, NULL,
+		     "%lld hugepages (free count not reported)", m->hp_total);
 	else
 		emit(out, CK_LIMITS_HUGEPAGES, CHECK_OK, NULL,
 		     "%lld of %lld hugepages free (%lld KiB each)",
-		     m->hp_free, m->hp_total, m->hp_size_kb);
+		     m->hp_free, m->hp_total, m->hp_size_kb > 0 ? m->hp_size_kb : 2048);
 }
 
 void check_host(const struct check_input *in, struct check_results *out)

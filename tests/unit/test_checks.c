@@ -767,6 +767,11 @@ static void test_host(void)
 	CHECK_INT(c->status, CHECK_FAIL);
 	CHECK_HAS(c->remedy, "nodes with RDMA NICs");
 	check_results_release(&r);
+	/* ... or none among the first 256 read: not proven either way. */
+	f->pci.truncated = 1;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "rdma-pci"), CHECK_SKIPPED);
+	check_results_release(&r);
 	/* ... PCI unreadable: skipped, not passed. */
 	f->pci.src.status = PROBE_ABSENT;
 	run(f, &ib_spec, &decode_ctx, &r);

@@ -65,7 +65,8 @@ static int kb_value(struct pslice tok, long long *out)
 }
 
 /* "mount=tmpfs rw,nosuid,nodev,size=65536k,mode=1777": the last mount at
- * /dev/shm is the one the container sees. */
+ * /dev/shm is the one the container sees.  *mount_kb: the size, -1 when
+ * there is no size= (tmpfs default), -2 when it is no size ("50%"). */
 static void shm_mount(struct pslice rest, int *mount_seen, long long *mount_kb)
 {
 	struct pslice fs, opts, num;
@@ -80,10 +81,12 @@ static void shm_mount(struct pslice rest, int *mount_seen, long long *mount_kb)
 	off = ps_find(opts, "size=");
 	if (off < 0 || (off > 0 && opts.s[off - 1] != ','))
 		return;
+	*mount_kb = -2;                 /* size= given, but not a size */
 	num = ps_from(opts, (size_t)off + 5);
 	for (d = 0; d < num.n && num.s[d] >= '0' && num.s[d] <= '9'; d++)
 		;
-	if (!kb_value(ps_make(num.s, d), &v))
+	/* at most 12 digits, so that v << 20 cannot overflow */
+	if (d > 12 || !kb_value(ps_make(num.s, d), &v))
 		return;
 	switch (d < num.n ? num.s[d] : ',') {
 	case 'k': case 'K': *mount_kb = v; break;
@@ -122,7 +125,7 @@ int probe_parse_shm(const char *t, size_t n, struct probe_shm *s)
 	}
 	if (s->size_kb < 0 && mount_seen && mount_kb >= 0)
 		s->size_kb = mount_kb;
-	else if (s->size_kb < 0 && mount_seen)
+	else if (s->size_kb < 0 && mount_seen && mount_kb == -1)
 		s->tmpfs_default = 1;
 	return s->size_kb >= 0 || s->tmpfs_default;
 }

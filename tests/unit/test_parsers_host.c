@@ -102,6 +102,9 @@ static void test_shm(void)
 	fresh();
 	CHECK_INT(probe_parse_shm("mount=tmpfs rw,size=50%\nmount=overlay rw\n", 40, s), 0);
 	CHECK(s->size_kb == -1 && !s->tmpfs_default);
+	fresh();   /* found by fuzz_parsers: 10^15 GiB overflowed the shift */
+	CHECK_INT(probe_parse_shm("mount=tmpfs size=999999999999999g\n", 34, s), 0);
+	CHECK(s->size_kb == -1);
 	fresh();
 	CHECK_INT(probe_parse_shm(docker, strlen(docker), s), 1);
 	CHECK_INT(probe_parse_shm("mount=tmpfs rw,size=8g\n", 22, s), 1);

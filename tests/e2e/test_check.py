@@ -295,6 +295,20 @@ class TestBrokenIBNoUverbs(BrokenCase, unittest.TestCase):
         self.assertIn("device plugin", self.check(self.BROKEN, self.CHECK)["remedy"])
 
 
+class TestShmRuntimeDefault(CheckCase, unittest.TestCase):
+    """8-GPU workers without a /dev/shm emptyDir: the container really has
+    the runtime's 64 MiB tmpfs, and df in the pod says so (H3)."""
+    SCENARIO = "transfer.yaml"
+
+    def test_limits_shm_measures_64_mib(self):
+        for p in self.doc["pods"]:
+            c = self.check(p["name"], "limits-shm")
+            self.assertEqual(c["status"], "warn", c)
+            self.assertIn("/dev/shm is 64 MiB in the container", c["detail"])
+            self.assertIn("emptyDir", c["remedy"])
+            self.assertEqual(self.check(p["name"], "pod-shm")["status"], "warn")
+
+
 class TestBrokenIBNoRDMAResource(BrokenCase, unittest.TestCase):
     SCENARIO = "broken-ib-no-rdma-resource.yaml"
     CHECK = "rdma-devices"

@@ -22,7 +22,7 @@ static const struct check_def defs[CK__COUNT] = {
 		"GPUs visible in the container (H7)",
 		"request nvidia.com/gpu for the worker container and check the NVIDIA driver/device plugin" },
 	[CK_RDMA_DEVICES] = { "rdma-devices", FAM_RDMA, 10,
-		"RDMA devices in /sys/class/infiniband and uverbs nodes in /dev/infiniband (A1, A8)",
+		"RDMA devices in /sys/class/infiniband and uverbs nodes in /dev/infiniband (A1)",
 		"request an RDMA resource (rdma/ib, rdma/hca_shared_devices_a or a DRA claim) so the device plugin mounts /dev/infiniband" },
 	[CK_EFA_DEVICES] = { "efa-devices", FAM_EFA, 11,
 		"EFA devices and uverbs nodes in the pod (G1)",
@@ -33,6 +33,9 @@ static const struct check_def defs[CK__COUNT] = {
 	[CK_RDMA_PORTS] = { "rdma-ports", FAM_RDMA, 20,
 		"ports in use are ACTIVE/LinkUp (A2, A4)",
 		"bring the port up: check cable/transceiver and switch, and on InfiniBand that a subnet manager (opensm/UFM) runs" },
+	[CK_RDMA_PCI] = { "rdma-pci", FAM_RDMA, 13,
+		"the node's PCI RDMA NICs (IB/ConnectX/EFA) reach the pod when it has none (A8)",
+		"request an RDMA resource (rdma/ib, rdma/hca_shared_devices_a, vpc.amazonaws.com/efa or a DRA claim) so the NICs the node has reach the pod" },
 	[CK_RDMA_VERBS] = { "rdma-verbs", FAM_RDMA, 22,
 		"userspace verbs open the devices (ibv_devinfo, A5, G5)",
 		"install the verbs provider for the NIC in the image (libmlx5 / libefa from rdma-core matching libibverbs)" },
@@ -87,6 +90,9 @@ static const struct check_def defs[CK__COUNT] = {
 	[CK_UCX_VERSION] = { "ucx-version", FAM_UCX, 55,
 		"UCX version and build flags (E2): >= 1.14 with CUDA and verbs",
 		"use UCX >= 1.14 built --with-cuda --with-verbs (NIXL is tested with 1.18+)" },
+	[CK_UCX_NIXL_LIB] = { "ucx-nixl-lib", FAM_UCX, 56,
+		"NIXL's UCX plugin links the UCX that ucx_info describes (E1)",
+		"keep one UCX in the image: remove the second install or point LD_LIBRARY_PATH at the UCX NIXL was built with" },
 	[CK_ENV_NCCL_NET] = { "env-nccl-net", FAM_ENV, 60,
 		"NCCL not forced off IB/GDR (NCCL_IB_DISABLE, NCCL_NET, NCCL_NET_GDR_LEVEL)",
 		"unset NCCL_IB_DISABLE, NCCL_NET=Socket and NCCL_NET_GDR_LEVEL=LOC" },
@@ -120,9 +126,15 @@ static const struct check_def defs[CK__COUNT] = {
 	[CK_POD_SHM] = { "pod-shm", FAM_POD, 80,
 		"/dev/shm large enough for UCX/NCCL shared memory (H3)",
 		"mount a memory emptyDir at /dev/shm with sizeLimit of several GiB" },
+	[CK_LIMITS_SHM] = { "limits-shm", FAM_LIMITS, 81,
+		"/dev/shm in the container is large enough for UCX/NCCL shared memory (H3, df)",
+		"mount a memory emptyDir at /dev/shm with sizeLimit of several GiB (docker: --shm-size)" },
 	[CK_POD_HOST_IPC] = { "pod-host-ipc", FAM_POD, 82,
 		"EFA pods run with hostIPC for the shm provider",
 		"set hostIPC: true on EFA worker pods (or FI_EFA_ENABLE_SHM_TRANSFER=0)" },
+	[CK_LIMITS_HUGEPAGES] = { "limits-hugepages", FAM_LIMITS, 84,
+		"EFA: free hugepages for the EFA provider, or FI_EFA_USE_HUGE_PAGE=0 (H4)",
+		"reserve hugepages on EFA nodes (vm.nr_hugepages, e.g. 5128 x 2 MiB) or set FI_EFA_USE_HUGE_PAGE=0" },
 	[CK_GDRCOPY_DRIVER] = { "gdrcopy-driver", FAM_GDRCOPY, 90,
 		"gdrdrv loaded and /dev/gdrdrv in the pod (C1)",
 		"install GDRCopy's gdrdrv on the node (GPU Operator gdrcopy.enabled=true) and mount /dev/gdrdrv" },
@@ -603,6 +615,7 @@ void check_pod(const struct probe_facts *f, const struct pod_spec_facts *spec,
 	check_env(&in, out);
 	check_limits(&in, out);
 	check_podspec(&in, out);
+	check_host(&in, out);
 }
 
 void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,

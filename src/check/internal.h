@@ -12,6 +12,7 @@ enum check_id {
 	CK_RDMA_DEVICES,
 	CK_EFA_DEVICES,
 	CK_POD_RDMA_RESOURCE,
+	CK_RDMA_PCI,
 	CK_RDMA_PORTS,
 	CK_RDMA_VERBS,
 	CK_EFA_PROVIDER,
@@ -31,6 +32,7 @@ enum check_id {
 	CK_NIXL_BACKEND,
 	CK_ENV_UCX_RNDV,
 	CK_UCX_VERSION,
+	CK_UCX_NIXL_LIB,
 	CK_ENV_NCCL_NET,
 	CK_ENV_NCCL_P2P,
 	CK_ENV_DRIFT,
@@ -42,7 +44,9 @@ enum check_id {
 	CK_GPUDIRECT_AFFINITY,
 	CK_LIMITS_DRIVER,
 	CK_POD_SHM,
+	CK_LIMITS_SHM,
 	CK_POD_HOST_IPC,
+	CK_LIMITS_HUGEPAGES,
 	CK_GDRCOPY_DRIVER,
 	CK_GDRCOPY_UCX,
 	CK_LOGS_NIXL,
@@ -140,6 +144,8 @@ void check_efa(const struct check_input *in, struct check_results *out);
 void check_env(const struct check_input *in, struct check_results *out);
 void check_limits(const struct check_input *in, struct check_results *out);
 void check_podspec(const struct check_input *in, struct check_results *out);
+/* host.c: A8, E1, H3, H4 (probed pods only). */
+void check_host(const struct check_input *in, struct check_results *out);
 
 /* digest.c: the cross-pod digest in struct check_summary.  _spec first
  * (it also marks the probe's part unknown), then check_digest() for a

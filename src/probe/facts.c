@@ -48,6 +48,9 @@ void probe_facts_init(struct probe_facts *f)
 	f->ucx.cuda_cpy_dmabuf = -1;
 	limits_init(&f->limits_self);
 	limits_init(&f->limits_pid1);
+	f->shm.size_kb = f->shm.avail_kb = -1;
+	f->meminfo.mem_total_kb = f->meminfo.hp_total = -1;
+	f->meminfo.hp_free = f->meminfo.hp_size_kb = -1;
 }
 
 void probe_facts_release(struct probe_facts *f)
@@ -170,6 +173,10 @@ SECTION(h_nixl_tools, f->nixl.tools_src, probe_parse_nixl_tools, f->nixl)
 SECTION(h_nixl_python, f->nixl.python_src, probe_parse_nixl_python, f->nixl)
 SECTION(h_nixl_versions, f->nixl.versions_src, probe_parse_nixl_versions, f->nixl)
 SECTION(h_env, f->env.src, probe_parse_env, f->env)
+SECTION(h_pci, f->pci.src, probe_parse_pci, f->pci)
+SECTION(h_shm, f->shm.src, probe_parse_shm, f->shm)
+SECTION(h_meminfo, f->meminfo.src, probe_parse_meminfo, f->meminfo)
+SECTION(h_ucx_ldd, f->nixl_ucx_ldd.src, probe_parse_ucx_ldd, f->nixl_ucx_ldd)
 
 /* fi_info -c FI_HMEM lists only the entries that support FI_HMEM. */
 static void h_fi_hmem(const struct probe_section *s, struct probe_facts *f)
@@ -229,6 +236,10 @@ static const struct {
 	{ "nixl_python", h_nixl_python },
 	{ "nixl_versions", h_nixl_versions },
 	{ "env_pid1", h_env },
+	{ "pci", h_pci },
+	{ "shm", h_shm },
+	{ "meminfo", h_meminfo },
+	{ "nixl_ucx_ldd", h_ucx_ldd },
 };
 
 int probe_parse_report(const char *text, size_t len, struct probe_facts *f,

@@ -441,6 +441,47 @@ struct probe_kernel {
 	int major, minor;               /* -1 when unknown */
 };
 
+/* ---- Host PCI inventory, /dev/shm, hugepages, NIXL's UCX (A8, H3, H4, E1) */
+
+/* /sys/bus/pci/devices (the host's: sysfs PCI is not namespaced), as NIXL
+ * counts them (hw_info.cpp). */
+struct probe_pci {
+	struct probe_src src;
+	int ndevs;                      /* devices looked at, all vendors */
+	int truncated;                  /* the probe stopped at its cap */
+	int n_ib;                       /* Mellanox 0x15b3, class 0x0207xx */
+	int n_mlx_eth;                  /* Mellanox, class 0x0200xx (RoCE) */
+	int n_efa;                      /* Amazon 0x1d0f, device 0xefa0-3 */
+	int n_gpu;                      /* NVIDIA 0x10de, class 0x0300/0x0302 */
+};
+
+/* df -Pk /dev/shm, else the size= of its mount ("mount=FSTYPE OPTIONS"
+ * lines from /proc/self/mounts). */
+struct probe_shm {
+	struct probe_src src;
+	long long size_kb, avail_kb;    /* -1 when not reported */
+	int tmpfs_default;              /* tmpfs without size=: half of memory */
+};
+
+/* /proc/meminfo, filtered in the pod to MemTotal and the hugepage lines. */
+struct probe_meminfo {
+	struct probe_src src;
+	long long mem_total_kb;         /* -1 when not reported */
+	long long hp_total, hp_free;
+	long long hp_size_kb;
+};
+
+enum probe_ucx_lib { PROBE_UCXLIB_UCP = 0, PROBE_UCXLIB_UCT, PROBE_UCXLIB_UCS,
+		     PROBE_UCXLIB_COUNT };
+
+/* ldd of NIXL's libplugin_UCX.so (ABSENT: no plugin found or no ldd). */
+struct probe_ucx_ldd {
+	struct probe_src src;
+	char plugin[256];               /* the plugin's path, "" when none */
+	char lib[PROBE_UCXLIB_COUNT][256]; /* resolved path, "" not listed */
+	int not_found[PROBE_UCXLIB_COUNT]; /* "libucp.so.0 => not found" */
+};
+
 /* ---- The whole pod ---------------------------------------------------- */
 
 struct probe_facts {
@@ -465,6 +506,10 @@ struct probe_facts {
 	struct probe_limits limits_pid1;    /* the container's main process */
 	struct probe_nixl nixl;
 	struct probe_env env;
+	struct probe_pci pci;
+	struct probe_shm shm;
+	struct probe_meminfo meminfo;
+	struct probe_ucx_ldd nixl_ucx_ldd;
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields
@@ -538,5 +583,13 @@ int probe_parse_env(const char *t, size_t n, struct probe_env *env);
 int probe_env_allowed(const char *name, size_t len);
 
 int probe_parse_kernel(const char *t, size_t n, struct probe_kernel *k);
+
+/* host.c: sections pci ("ADDR VENDOR DEVICE CLASS", "devices=N",
+ * "truncated=1"), shm (df -Pk), meminfo, nixl_ucx_ldd ("plugin=PATH",
+ * then ldd lines). */
+int probe_parse_pci(const char *t, size_t n, struct probe_pci *p);
+int probe_parse_shm(const char *t, size_t n, struct probe_shm *s);
+int probe_parse_meminfo(const char *t, size_t n, struct probe_meminfo *m);
+int probe_parse_ucx_ldd(const char *t, size_t n, struct probe_ucx_ldd *l);
 
 #endif

@@ -323,6 +323,59 @@ else
 	end status_pid1 127
 fi
 
+# --- Host PCI inventory (A8): only the vendors that matter, bounded ---
+begin pci
+if [ -d /sys/bus/pci/devices ]; then
+	_nd=0
+	for _d in /sys/bus/pci/devices/*; do
+		[ -e "$_d/vendor" ] || continue
+		if [ $_nd -ge 256 ]; then
+			echo "truncated=1"
+			break
+		fi
+		_nd=$((_nd + 1))
+		rd "$_d/vendor"
+		_ven=$v
+		case $_ven in 0x15b3 | 0x10de | 0x1d0f) ;; *) continue ;; esac
+		rd "$_d/device"
+		_dev=$v
+		rd "$_d/class"
+		echo "${_d##*/} $_ven $_dev $v"
+	done
+	echo "devices=$_nd"
+	end pci 0
+else
+	end pci 127
+fi
+
+# --- /dev/shm size and hugepages (H3, H4) ---
+# df when the image has it; the mount's size= option always (distroless
+# images have no df, and a tmpfs without size= is half of memory).
+begin shm
+_rc=127
+if have df; then
+	_out=$(bounded 5 df -Pk /dev/shm 2>&1 </dev/null)
+	_rc=$?
+	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
+	[ -n "$_out" ] && printf '%s\n' "$_out" | emit 4096
+fi
+if [ -r /proc/self/mounts ]; then
+	while read -r _dv _mp _fs _op _rest; do
+		[ "$_mp" = /dev/shm ] && echo "mount=$_fs $_op"
+	done </proc/self/mounts
+	[ "$_rc" = 127 ] && _rc=0
+fi
+end shm "$_rc"
+begin meminfo
+if [ -r /proc/meminfo ]; then
+	while IFS= read -r _l; do
+		case $_l in MemTotal:* | HugePages_* | Hugepagesize:*) printf '%s\n' "$_l" ;; esac
+	done </proc/meminfo
+	end meminfo 0
+else
+	end meminfo 127
+fi
+
 # --- Transport environment of the main process (I) ---
 begin env_pid1
 if [ ! -e /proc/1/environ ] || ! have tr; then
@@ -355,6 +408,7 @@ _nixl_var NIXL_PLUGIN_DIR
 _pdir=$_val
 [ -n "$_prefix" ] && echo "prefix=$_prefix"
 _found=127
+_ucxp=
 for _d in "$_pdir" "${_prefix:+$_prefix/lib/x86_64-linux-gnu/plugins}" \
 	"${_prefix:+$_prefix/lib64/plugins}" "${_prefix:+$_prefix/lib/plugins}" \
 	/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/plugins \
@@ -366,8 +420,27 @@ for _d in "$_pdir" "${_prefix:+$_prefix/lib/x86_64-linux-gnu/plugins}" \
 	for _f in "$_d"/libplugin_*.so; do
 		[ -e "$_f" ] && echo "plugin=${_f##*/}"
 	done
+	[ -z "$_ucxp" ] && [ -e "$_d/libplugin_UCX.so" ] && _ucxp=$_d/libplugin_UCX.so
 done
 end nixl_plugins $_found
+
+# E1: the UCX libraries NIXL's UCX plugin resolves to (127: no plugin or
+# no ldd).  The path is an argument, never shell text.
+begin nixl_ucx_ldd
+if [ -n "$_ucxp" ]; then
+	echo "plugin=$_ucxp"
+fi
+if [ -n "$_ucxp" ] && have ldd; then
+	_out=$(bounded 5 ldd "$_ucxp" 2>&1 </dev/null)
+	_rc=$?
+	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
+	printf '%s\n' "$_out" | while IFS= read -r _l; do
+		case $_l in *libuc[pstm]*) printf '%s\n' "$_l" ;; esac
+	done | emit 8192
+	end nixl_ucx_ldd "$_rc"
+else
+	end nixl_ucx_ldd 127
+fi
 
 begin nixl_tools
 _any=127

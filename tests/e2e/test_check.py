@@ -167,7 +167,7 @@ IB_OK = ["rdma-devices", "rdma-ports", "rdma-verbs", "rdma-rate", "gpudirect-pee
          "nvlink-links", "nvlink-fabric", "ucx-version", "ucx-rdma", "ucx-cuda",
          "nixl-installed", "nixl-plugin", "env-ucx-tls", "env-ucx-net-devices",
          "env-nccl-net", "limits-gpus", "limits-memlock", "limits-driver",
-         "pod-rdma-resource", "pod-ipc-lock", "pod-shm"]
+         "pod-rdma-resource", "pod-ipc-lock", "pod-shm", "limits-shm"]
 
 
 class TestHealthyIB(HealthyCase, unittest.TestCase):
@@ -200,7 +200,8 @@ class TestEFA(CheckCase, unittest.TestCase):
     SCENARIO = "efa-ok.yaml"
     EFA_OK = ["efa-devices", "efa-provider", "efa-hmem", "env-fi", "pod-host-ipc",
               "pod-rdma-resource", "nixl-installed", "nixl-plugin", "limits-gpus",
-              "limits-memlock", "nvlink-links", "gpudirect-affinity"]
+              "limits-memlock", "nvlink-links", "gpudirect-affinity",
+              "limits-shm", "limits-hugepages"]
 
     def test_efa_fast_path(self):
         self.assertEqual(self.doc["verdict"]["fabric"], "efa")
@@ -292,6 +293,35 @@ class TestBrokenIBNoUverbs(BrokenCase, unittest.TestCase):
     def test_remedy_names_device_plugin(self):
         # The pod asks for rdma/ib, so the device plugin is what failed.
         self.assertIn("device plugin", self.check(self.BROKEN, self.CHECK)["remedy"])
+
+
+class TestShmRuntimeDefault(CheckCase, unittest.TestCase):
+    """8-GPU workers without a /dev/shm emptyDir: the container really has
+    the runtime's 64 MiB tmpfs, and df in the pod says so (H3)."""
+    SCENARIO = "transfer.yaml"
+
+    def test_limits_shm_measures_64_mib(self):
+        for p in self.doc["pods"]:
+            c = self.check(p["name"], "limits-shm")
+            self.assertEqual(c["status"], "warn", c)
+            self.assertIn("/dev/shm is 64 MiB in the container", c["detail"])
+            self.assertIn("emptyDir", c["remedy"])
+            self.assertEqual(self.check(p["name"], "pod-shm")["status"], "warn")
+
+
+class TestBrokenIBNoRDMAResource(BrokenCase, unittest.TestCase):
+    SCENARIO = "broken-ib-no-rdma-resource.yaml"
+    CHECK = "rdma-devices"
+    CONSEQUENCES = {"rdma-pci", "pod-rdma-resource"}
+
+    def test_pci_names_the_nodes_nics(self):
+        # A8: the node's PCI bus has the HCAs the pod did not get.
+        c = self.check(self.BROKEN, "rdma-pci")
+        self.assertIn("8 InfiniBand", c["detail"])
+        self.assertIn("RDMA resource is missing", c["detail"])
+        self.assertIn("rdma/ib", c["remedy"])
+        h = self.check(self.HEALTHY, "rdma-pci")
+        self.assertEqual((h["status"], h["applicable"]), ("skipped", False), h)
 
 
 class TestBrokenIBPortDown(BrokenCase, unittest.TestCase):

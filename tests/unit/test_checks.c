@@ -100,6 +100,27 @@ static void gpus(struct probe_facts *f, int n, int nvlink)
 }
 
 /* An HGX H100 decode pod with two 400G InfiniBand rails, everything right. */
+/* A8, E1, H3, H4 as a healthy 8-GPU IB node shows them. */
+static void host_facts(struct probe_facts *f)
+{
+	set_ok(&f->pci.src);
+	f->pci.ndevs = 180;
+	f->pci.n_ib = 8;
+	f->pci.n_gpu = 8;
+	set_ok(&f->shm.src);
+	f->shm.size_kb = 80LL << 20;
+	f->shm.avail_kb = 80LL << 20;
+	set_ok(&f->meminfo.src);
+	f->meminfo.hp_total = 5128;
+	f->meminfo.hp_free = 5128;
+	f->meminfo.hp_size_kb = 2048;
+	set_ok(&f->nixl_ucx_ldd.src);
+	snprintf(f->nixl_ucx_ldd.plugin, 256, "/opt/nvidia/nvda_nixl/lib/plugins/libplugin_UCX.so");
+	snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCP], 256, "/usr/local/ucx/lib/libucp.so.0");
+	snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCS], 256, "/usr/local/ucx/lib/libucs.so.0");
+	snprintf(f->ucx.library_path, 256, "/usr/local/ucx/lib/libucs.so.0");
+}
+
 static struct probe_facts *healthy_ib(void)
 {
 	struct probe_facts *f = probe_facts_new();
@@ -161,6 +182,7 @@ static struct probe_facts *healthy_ib(void)
 	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_UCX.so");
 	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_GDS.so");
 	set_env(f, "UCX_TLS=rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc\nUCX_RNDV_THRESH=0\n");
+	host_facts(f);
 	return f;
 }
 
@@ -540,7 +562,34 @@ static void test_efa(void)
 	CHECK(check_results_find(&r, "rdma-devices")->flags & CHECK_F_NA);
 	CHECK(check_results_find(&r, "gpudirect-peermem")->flags & CHECK_F_NA);
 	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	CHECK_INT(status_of(&r, "limits-hugepages"), CHECK_OK);
+	CHECK(check_results_find(&r, "ucx-nixl-lib")->flags & CHECK_F_NA);
 	check_results_release(&r);
+
+	/* H4: no hugepages, all in use, unknown, or not wanted. */
+	f->meminfo.hp_total = 0;
+	run(f, &spec, &ctx, &r);
+	CHECK_INT(status_of(&r, "limits-hugepages"), CHECK_WARN);
+	CHECK_HAS(check_results_find(&r, "limits-hugepages")->detail, "HugePages_Total 0");
+	CHECK_INT(pod_verdict(&r), VERDICT_UNVERIFIED);
+	check_results_release(&r);
+	f->meminfo.hp_total = 16;
+	f->meminfo.hp_free = 0;
+	run(f, &spec, &ctx, &r);
+	CHECK_INT(status_of(&r, "limits-hugepages"), CHECK_WARN);
+	check_results_release(&r);
+	f->meminfo.hp_total = -1;
+	run(f, &spec, &ctx, &r);
+	CHECK_INT(status_of(&r, "limits-hugepages"), CHECK_SKIPPED);
+	CHECK(!(check_results_find(&r, "limits-hugepages")->flags & CHECK_F_NA));
+	check_results_release(&r);
+	set_env(f, "FI_EFA_USE_DEVICE_RDMA=1\nFI_EFA_USE_HUGE_PAGE=0\n");
+	run(f, &spec, &ctx, &r);
+	CHECK_INT(status_of(&r, "limits-hugepages"), CHECK_OK);
+	CHECK_HAS(check_results_find(&r, "limits-hugepages")->detail, "regular pages");
+	check_results_release(&r);
+	f->meminfo.hp_total = f->meminfo.hp_free = 5128;
+	set_env(f, "FI_EFA_USE_DEVICE_RDMA=1\nNCCL_IB_DISABLE=1\n");
 
 	/* UCX backend on EFA with get_zcopy, and libfabric without FI_HMEM. */
 	ctx.nixl_backend = "UCX";
@@ -688,6 +737,124 @@ static void test_digest(void)
 	check_results_release(&r);
 }
 
+/* A8, E1, H3 on an InfiniBand decode worker; H4 is in test_efa. */
+static void test_host(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+	const struct check_result *c;
+
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK(check_results_find(&r, "rdma-pci")->flags & CHECK_F_NA);
+	CHECK(check_results_find(&r, "limits-hugepages")->flags & CHECK_F_NA);
+	CHECK_INT(status_of(&r, "ucx-nixl-lib"), CHECK_OK);
+	CHECK_INT(status_of(&r, "limits-shm"), CHECK_OK);
+	check_results_release(&r);
+
+	/* A8: 8 IB NICs on the node, none in the pod. */
+	f->sysfs_ib.ndevs = 0;
+	f->dev_ib.n_uverbs = 0;
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "rdma-pci");
+	CHECK_INT(c->status, CHECK_FAIL);
+	CHECK_HAS(c->detail, "8 RDMA NICs on PCI (8 InfiniBand");
+	CHECK_HAS(c->remedy, "request an RDMA resource");
+	check_results_release(&r);
+	/* ... on a node without any: a scheduling problem. */
+	f->pci.n_ib = 0;
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "rdma-pci");
+	CHECK_INT(c->status, CHECK_FAIL);
+	CHECK_HAS(c->remedy, "nodes with RDMA NICs");
+	check_results_release(&r);
+	/* ... or none among the first 256 read: not proven either way. */
+	f->pci.truncated = 1;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "rdma-pci"), CHECK_SKIPPED);
+	check_results_release(&r);
+	/* ... PCI unreadable: skipped, not passed. */
+	f->pci.src.status = PROBE_ABSENT;
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "rdma-pci");
+	CHECK(c->status == CHECK_SKIPPED && !(c->flags & CHECK_F_NA));
+	check_results_release(&r);
+	probe_facts_free(f);
+
+	/* E1: merged /usr is one install; a wheel's own UCX is another. */
+	f = healthy_ib();
+	snprintf(f->ucx.library_path, 256, "/usr/lib/x86_64-linux-gnu/libucs.so.0");
+	snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCP], 256, "/lib/x86_64-linux-gnu/libucp.so.0");
+	snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCS], 256, "/lib/x86_64-linux-gnu/libucs.so.0");
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "ucx-nixl-lib"), CHECK_OK);
+	check_results_release(&r);
+	snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCP], 256,
+		 "/site-packages/.nixl_cu12.mesonpy.libs/libucp-5e5bd27f.so.0.0.0");
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "ucx-nixl-lib");
+	CHECK_INT(c->status, CHECK_WARN);
+	CHECK_HAS(c->detail, "mixes two UCX installs");
+	check_results_release(&r);
+	snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCS], 256,
+		 "/site-packages/.nixl_cu12.mesonpy.libs/libucs-1a2b.so.0.0.0");
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "ucx-nixl-lib");
+	CHECK_INT(c->status, CHECK_WARN);
+	CHECK_HAS(c->detail, "two UCX installs: NIXL loads libucp from /site-packages");
+	CHECK_HAS(c->remedy, "keep one UCX");
+	CHECK_INT(pod_verdict(&r), VERDICT_UNVERIFIED);
+	check_results_release(&r);
+	f->nixl_ucx_ldd.not_found[PROBE_UCXLIB_UCT] = 1;
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "ucx-nixl-lib");
+	CHECK_INT(c->status, CHECK_FAIL);
+	CHECK_HAS(c->detail, "libuct.so.0 => not found");
+	check_results_release(&r);
+	/* ldd missing, or UCX < 1.14 without a Library path: nothing to
+	 * compare, so not applicable (the verdict stays READY). */
+	f->nixl_ucx_ldd.not_found[PROBE_UCXLIB_UCT] = 0;
+	f->nixl_ucx_ldd.src.status = PROBE_ABSENT;
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "ucx-nixl-lib");
+	CHECK(c->status == CHECK_SKIPPED && (c->flags & CHECK_F_NA));
+	CHECK_HAS(c->detail, "ldd not found");
+	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	check_results_release(&r);
+	f->nixl_ucx_ldd.src.status = PROBE_OK;
+	f->ucx.library_path[0] = '\0';
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "ucx-nixl-lib");
+	CHECK(c->status == CHECK_SKIPPED && (c->flags & CHECK_F_NA));
+	CHECK_HAS(c->detail, "no Library path");
+	check_results_release(&r);
+	/* No UCX plugin at all: nixl-plugin judges that. */
+	f->nixl_ucx_ldd.src.status = PROBE_ABSENT;
+	f->nixl_ucx_ldd.plugin[0] = '\0';
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK(check_results_find(&r, "ucx-nixl-lib")->flags & CHECK_F_NA);
+	check_results_release(&r);
+
+	/* H3: the Docker default 64 MiB, and df missing. */
+	f->shm.size_kb = 65536;
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "limits-shm");
+	CHECK_INT(c->status, CHECK_WARN);
+	CHECK_HAS(c->detail, "/dev/shm is 64 MiB");
+	check_results_release(&r);
+	f->shm.size_kb = -1;
+	f->shm.src.status = PROBE_ABSENT;
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "limits-shm");
+	CHECK(c->status == CHECK_SKIPPED && !(c->flags & CHECK_F_NA));
+	CHECK_HAS(c->detail, "df and the /dev/shm mount not found");
+	check_results_release(&r);
+	f->shm.tmpfs_default = 1;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "limits-shm"), CHECK_OK);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
 int main(void)
 {
 	test_table();
@@ -703,5 +870,6 @@ int main(void)
 	test_degraded_nvlink();
 	test_unprobed();
 	test_digest();
+	test_host();
 	return T_DONE("test_checks");
 }

@@ -240,6 +240,15 @@ static void check_local_run(const char *path)
 	CHECK_INT(f->limits_self.limits_src.status, PROBE_OK);
 	CHECK(f->limits_self.memlock_soft != -1);
 	CHECK_INT(f->limits_self.have_caps, 1);
+	/* A8/H3/H4/E1 sections: the machine's own PCI bus, /dev/shm (df or,
+	 * without it, the mount's size=), hugepages; no NIXL plugin here. */
+	CHECK_INT(f->pci.src.status, PROBE_OK);
+	CHECK(f->pci.ndevs > 0 && f->pci.ndevs <= 256);
+	CHECK_INT(f->shm.src.status, PROBE_OK);
+	CHECK(f->shm.size_kb > 0 || f->shm.tmpfs_default);
+	CHECK_INT(f->meminfo.src.status, PROBE_OK);
+	CHECK(f->meminfo.hp_total >= 0 && f->meminfo.mem_total_kb > 0);
+	CHECK_INT(f->nixl_ucx_ldd.src.status, PROBE_ABSENT);
 	probe_facts_free(f);
 	free(r);
 	free(out);

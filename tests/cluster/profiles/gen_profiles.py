@@ -257,6 +257,62 @@ def ucx_net_devices_missing(p):
     p.env("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1")
 
 
+def topo_drop_nics(text):
+    """nvidia-smi topo -m of a pod without RDMA devices: no NIC columns,
+    rows or legend."""
+    lines = text.split("\n")
+    head = lines[0].split("\t")
+    nic = set(i for i, h in enumerate(head) if h.startswith("NIC"))
+    out = []
+    for line in lines:
+        if line.startswith("NIC Legend:"):
+            break
+        if line.startswith("NIC"):
+            continue
+        if line is lines[0] or line.startswith("GPU"):
+            line = "\t".join(c for i, c in enumerate(line.split("\t")) if i not in nic)
+        out.append(line)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+# The node's PCI inventory as /sys/bus/pci/devices shows it in any pod
+# (sysfs PCI is not namespaced): 8 ConnectX-7 InfiniBand HCAs, the
+# ConnectX-6 Dx Ethernet pair, 8 H100 SXM (ids as on an HGX H100).
+PCI_HGX_H100 = (
+    [("0000:%02x:00.0" % b, "0x15b3", "0x1021", "0x020700")
+     for b in (0x18, 0x2a, 0x3a, 0x5d, 0x9a, 0xab, 0xba, 0xdb)] +
+    [("0000:1f:00.0", "0x15b3", "0x101d", "0x020000"),
+     ("0000:1f:00.1", "0x15b3", "0x101d", "0x020000")] +
+    [("0000:%02x:00.0" % b, "0x10de", "0x2330", "0x030200")
+     for b in (0x19, 0x3b, 0x4c, 0x5e, 0x9b, 0xbb, 0xcb, 0xdc)])
+
+
+@variant("ib-no-rdma-resource", """The worker asks for GPUs but no RDMA resource: the node's eight ConnectX-7
+HCAs are on its PCI bus (/sys/bus/pci/devices, host-wide) but the pod has no
+/sys/class/infiniband entries and no /dev/infiniband, so ibstat and
+ibv_devinfo find no device and UCX opens no IB memory domain.
+Intended failure: rdma-devices, with rdma-pci naming the 8 InfiniBand NICs
+the node has (checks.md A8) and pod-rdma-resource the missing request.""")
+def ib_no_rdma_resource(p):
+    p.rm("root/dev/infiniband")
+    p.rm("root/sys/class/infiniband")
+    for addr, ven, dev, cls in PCI_HGX_H100:
+        for attr, val in (("vendor", ven), ("device", dev), ("class", cls)):
+            p.write("root/sys/bus/pci/devices/%s/%s" % (addr, attr), val + "\n")
+    p.write("bin/out/ibstat.txt", "")
+    p.write("bin/out/ibv_devinfo.txt", "No IB devices found\n")
+    p.sub("bin/ibv_devinfo", 'cat "${0%/*}/out/ibv_devinfo.txt"\n',
+          'cat "${0%/*}/out/ibv_devinfo.txt" >&2\nexit 255\n')
+    p.write(UCXD, ucx_drop_md(p.read(UCXD), lambda n, c: c == "ib"))
+    topo = "bin/out/nvidia-smi-topo-m.txt"
+    p.write(topo, topo_drop_nics(p.read(topo)))
+    # a manifest written for no RDMA names no HCA either
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", None)
+
+
 def build(dest_root):
     for name, doc, fn in VARIANTS:
         d = os.path.join(dest_root, name)

@@ -1,0 +1,216 @@
+/* PCI inventory, df /dev/shm, /proc/meminfo and ldd parsers (A8, H3, H4,
+ * E1), on text captured from real machines, and the report framing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/facts.h"
+#include "t.h"
+
+static struct probe_facts *F;
+
+static void fresh(void)
+{
+	probe_facts_release(F);
+}
+
+/* A VM (virtio only, as on the build machine), and an HGX H100 node:
+ * 8 ConnectX-7 IB, 1 ConnectX-6 Dx in Ethernet mode, 8 H100, one
+ * NVSwitch (class 0x0680: not a GPU). */
+static void test_pci(void)
+{
+	static const char vm[] = "devices=6\n";
+	static const char hgx[] =
+		"0000:18:00.0 0x15b3 0x1021 0x020700\n"
+		"0000:19:00.0 0x10de 0x2330 0x030200\n"
+		"0000:2a:00.0 0x15b3 0x1021 0x020700\n"
+		"0000:2b:00.0 0x10de 0x2330 0x030200\r\n"
+		"0000:3a:00.0 0x15b3 0x1021 0x020700\n"
+		"0000:3b:00.0 0x10de 0x2330 0x030200\n"
+		"0000:5d:00.0 0x15b3 0x101d 0x020000\n"
+		"0000:5d:00.1 0x15b3 0x101d 0x020000\n"
+		"0000:5e:00.0 0x10de 0x22a3 0x068000\n"
+		"0000:9a:00.0 0x15b3 0x1021 0x020700\n"
+		"0000:9b:00.0 0x10de 0x2330 0x030200\n"
+		"devices=214\n";
+	static const char efa[] =
+		"0000:10:1c.0 0x1d0f 0xefa1 0x020000\n"
+		"0000:10:1d.0 0x1d0f 0xefa1 0x020000\n"
+		"0000:10:1e.0 0x1d0f 0xec20 0x020000\n" /* ENA, not EFA */
+		"0000:a0:1c.0 0x1d0f 0xefa2 0x020000\n"
+		"0000:20:1c.0 0x10de 0x2330 0x030200\n"
+		"truncated=1\ndevices=256\n";
+	static const char junk[] =
+		"0000:18:00.0 0x15b3\n0000:18:00.0 x y z\n devices=99999999999\n"
+		"0000:18:00.0 0x15b3 0x1021 0x020700 extra\n";
+	struct probe_pci *p = &F->pci;
+
+	fresh();
+	CHECK_INT(probe_parse_pci(vm, strlen(vm), p), 0);
+	CHECK_INT(p->ndevs, 6);
+	fresh();
+	CHECK_INT(probe_parse_pci(hgx, strlen(hgx), p), 4 + 2 + 4);
+	CHECK_INT(p->n_ib, 4);
+	CHECK_INT(p->n_mlx_eth, 2);
+	CHECK_INT(p->n_gpu, 4);
+	CHECK_INT(p->n_efa, 0);
+	CHECK_INT(p->ndevs, 214);
+	CHECK_INT(p->truncated, 0);
+	fresh();
+	CHECK_INT(probe_parse_pci(efa, strlen(efa), p), 4);
+	CHECK_INT(p->n_efa, 3);
+	CHECK_INT(p->n_gpu, 1);
+	CHECK_INT(p->truncated, 1);
+	fresh();
+	CHECK_INT(probe_parse_pci(junk, strlen(junk), p), 1);
+	CHECK_INT(p->n_ib, 1);
+	CHECK_INT(p->ndevs, 0);
+}
+
+/* df -Pk /dev/shm: coreutils (build machine), busybox, a Docker default. */
+static void test_shm(void)
+{
+	static const char coreutils[] =
+		"Filesystem     1024-blocks  Used Available Capacity Mounted on\n"
+		"tmpfs             24683656     0  24683656       0% /dev/shm\n";
+	static const char docker[] =
+		"Filesystem           1024-blocks    Used Available Capacity Mounted on\n"
+		"shm                      65536       0     65536   0% /dev/shm\n";
+	static const char junk[] = "df: /dev/shm: No such file or directory\n"
+		"shm 99999999999999999999 0 1 0% /dev/shm\n";
+	struct probe_shm *s = &F->shm;
+
+	fresh();
+	CHECK_INT(probe_parse_shm(coreutils, strlen(coreutils), s), 1);
+	CHECK(s->size_kb == 24683656 && s->avail_kb == 24683656);
+	fresh();
+	CHECK_INT(probe_parse_shm(docker, strlen(docker), s), 1);
+	CHECK(s->size_kb == 65536);
+	/* No df (distroless): the mount's size=, k/m/g or bytes; none on a
+	 * tmpfs is half of memory; df wins over the mount when both are there. */
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,nosuid,nodev,size=65536k,mode=1777\n", 50, s), 1);
+	CHECK(s->size_kb == 65536 && s->avail_kb == -1 && !s->tmpfs_default);
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,size=80g\n", 23, s), 1);
+	CHECK(s->size_kb == 80LL << 20);
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,nr_inodes=9,size=1048576\n", 39, s), 1);
+	CHECK(s->size_kb == 1024);
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,nosuid,nodev,inode64\n", 35, s), 1);
+	CHECK(s->size_kb == -1 && s->tmpfs_default);
+	fresh();
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,size=50%\nmount=overlay rw\n", 40, s), 0);
+	CHECK(s->size_kb == -1 && !s->tmpfs_default);
+	fresh();   /* found by fuzz_parsers: 10^15 GiB overflowed the shift */
+	CHECK_INT(probe_parse_shm("mount=tmpfs size=999999999999999g\n", 34, s), 0);
+	CHECK(s->size_kb == -1);
+	fresh();
+	CHECK_INT(probe_parse_shm(docker, strlen(docker), s), 1);
+	CHECK_INT(probe_parse_shm("mount=tmpfs rw,size=8g\n", 22, s), 1);
+	CHECK(s->size_kb == 65536);
+	fresh();
+	CHECK_INT(probe_parse_shm(junk, strlen(junk), s), 0);
+	CHECK(s->size_kb == -1 && s->avail_kb == -1);
+}
+
+static void test_meminfo(void)
+{
+	static const char vm[] = /* build machine, filtered as the probe does */
+		"MemTotal:       24683656 kB\n"
+		"HugePages_Total:       0\n"
+		"HugePages_Free:        0\n"
+		"HugePages_Rsvd:        0\n"
+		"HugePages_Surp:        0\n"
+		"Hugepagesize:       2048 kB\n";
+	static const char p5[] = /* p5.48xlarge with the EFA AMI's reservation */
+		"MemTotal:       2097152000 kB\r\n"
+		"HugePages_Total:    5128\r\n"
+		"HugePages_Free:     5001\r\n"
+		"Hugepagesize:       2048 kB";
+	struct probe_meminfo *m = &F->meminfo;
+
+	fresh();
+	CHECK_INT(probe_parse_meminfo(vm, strlen(vm), m), 1);
+	CHECK(m->mem_total_kb == 24683656 && m->hp_total == 0 && m->hp_free == 0);
+	CHECK(m->hp_size_kb == 2048);
+	fresh();
+	CHECK_INT(probe_parse_meminfo(p5, strlen(p5), m), 1);
+	CHECK(m->hp_total == 5128 && m->hp_free == 5001 && m->hp_size_kb == 2048);
+	fresh();
+	CHECK_INT(probe_parse_meminfo("HugePages_Total: -3\nHugePages_Free\n", 35, m), 0);
+	CHECK(m->hp_total == -1 && m->hp_free == -1);
+}
+
+/* ldd of a UCX consumer on the build machine (Debian ucx-utils), a pip
+ * wheel's bundled UCX, and a plugin whose UCX is missing. */
+static void test_ldd(void)
+{
+	static const char debian[] =
+		"plugin=/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/plugins/libplugin_UCX.so\n"
+		"\tlibucp.so.0 => /lib/x86_64-linux-gnu/libucp.so.0 (0x00007eff8a975000)\n"
+		"\tlibuct.so.0 => /lib/x86_64-linux-gnu/libuct.so.0 (0x00007eff8a933000)\n"
+		"\tlibucs.so.0 => /lib/x86_64-linux-gnu/libucs.so.0 (0x00007eff8a8d7000)\n"
+		"\tlibucm.so.0 => /lib/x86_64-linux-gnu/libucm.so.0 (0x00007eff8a5ec000)\n";
+	static const char wheel[] =
+		"plugin=/usr/local/lib/python3.12/site-packages/.nixl_cu12.mesonpy.libs/plugins/libplugin_UCX.so\n"
+		"\tlibucp-5e5bd27f.so.0.0.0 => /usr/local/lib/python3.12/site-packages/.nixl_cu12.mesonpy.libs/libucp-5e5bd27f.so.0.0.0 (0x0000)\n"
+		"\tlibucs.so.0 => /usr/lib64/libucs.so.0 (0x0000)\n";
+	static const char missing[] =
+		"plugin=/opt/p/libplugin_UCX.so\n"
+		"\tlibucp.so.0 => not found\n"
+		"\tlibucs.so.0 => not found\n";
+	struct probe_ucx_ldd *l = &F->nixl_ucx_ldd;
+
+	fresh();
+	CHECK_INT(probe_parse_ucx_ldd(debian, strlen(debian), l), 3);
+	CHECK_HAS(l->plugin, "plugins/libplugin_UCX.so");
+	CHECK_STR(l->lib[PROBE_UCXLIB_UCP], "/lib/x86_64-linux-gnu/libucp.so.0");
+	CHECK_STR(l->lib[PROBE_UCXLIB_UCS], "/lib/x86_64-linux-gnu/libucs.so.0");
+	fresh();
+	CHECK_INT(probe_parse_ucx_ldd(wheel, strlen(wheel), l), 2);
+	CHECK_HAS(l->lib[PROBE_UCXLIB_UCP], ".nixl_cu12.mesonpy.libs/libucp-5e5bd27f");
+	CHECK_STR(l->lib[PROBE_UCXLIB_UCT], "");
+	CHECK_STR(l->lib[PROBE_UCXLIB_UCS], "/usr/lib64/libucs.so.0");
+	fresh();
+	CHECK_INT(probe_parse_ucx_ldd(missing, strlen(missing), l), 2);
+	CHECK(l->not_found[PROBE_UCXLIB_UCP] && l->not_found[PROBE_UCXLIB_UCS]);
+	CHECK(!l->not_found[PROBE_UCXLIB_UCT]);
+	CHECK_STR(l->lib[PROBE_UCXLIB_UCP], "");
+}
+
+/* The sections through the report framing: rc 127 is ABSENT, the plugin
+ * line still counts when ldd is missing. */
+static void test_report(void)
+{
+	static const char rep[] =
+		"dynamo-interconnect-probe v1\n"
+		"@@@ pci\n0000:18:00.0 0x15b3 0x1021 0x020700\ndevices=3\n@@@ end pci rc=0\n"
+		"@@@ shm\n@@@ end shm rc=127\n"
+		"@@@ meminfo\nHugePages_Total: 4\nHugePages_Free: 0\n@@@ end meminfo rc=0\n"
+		"@@@ nixl_ucx_ldd\nplugin=/opt/p/libplugin_UCX.so\n@@@ end nixl_ucx_ldd rc=127\n"
+		"@@@ done\n";
+	struct err e;
+
+	fresh();
+	CHECK_INT(probe_parse_report(rep, strlen(rep), F, &e), 0);
+	CHECK_INT(F->pci.src.status, PROBE_OK);
+	CHECK_INT(F->pci.n_ib, 1);
+	CHECK_INT(F->shm.src.status, PROBE_ABSENT);
+	CHECK(F->shm.size_kb == -1);
+	CHECK(F->meminfo.hp_total == 4 && F->meminfo.hp_free == 0);
+	CHECK_INT(F->nixl_ucx_ldd.src.status, PROBE_ABSENT);
+	CHECK_STR(F->nixl_ucx_ldd.plugin, "/opt/p/libplugin_UCX.so");
+}
+
+int main(void)
+{
+	F = probe_facts_new();
+	test_pci();
+	test_shm();
+	test_meminfo();
+	test_ldd();
+	test_report();
+	probe_facts_free(F);
+	return T_DONE("test_parsers_host");
+}

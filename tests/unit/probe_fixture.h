@@ -10,21 +10,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "t.h"
+
 static inline const char *fx_dir(void)
 {
-	static const char *const cands[] = {
-		"../shared/fixtures/tools", "/work/shared/fixtures/tools",
-	};
 	const char *env = getenv("DI_FIXTURES");
-	struct stat st;
-	size_t i;
+	const char *dir = t_fixtures("tools");
 
 	if (env && *env)
 		return env;
-	for (i = 0; i < sizeof cands / sizeof cands[0]; i++)
-		if (stat(cands[i], &st) == 0 && S_ISDIR(st.st_mode))
-			return cands[i];
-	return cands[0];
+	return dir ? dir : "../shared/fixtures/tools";
 }
 
 static inline char *fx_read_path(const char *path, size_t *len)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int t_pass, t_fail;
 
@@ -84,6 +85,23 @@ static inline void t_rm_rf(const char *path)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cleanup of %s failed\n", path);
+}
+
+/* ../shared/fixtures/SUB beside the repository (make test runs from its
+ * root), or the workplace's copy; NULL when neither exists, which a test
+ * must count as a failure, never a skip.  The string is static. */
+static inline const char *t_fixtures(const char *sub)
+{
+	static char path[2][256];
+	const char *roots[2] = { "../shared/fixtures", "/work/shared/fixtures" };
+	struct stat st;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/%s", roots[i], sub);
+		if (stat(path[i], &st) == 0 && S_ISDIR(st.st_mode))
+			return path[i];
+	}
+	return NULL;
 }
 
 #endif

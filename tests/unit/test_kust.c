@@ -19,14 +19,7 @@ static char g_root[256];
 
 static const char *fixtures(void)
 {
-	static const char *const dirs[] = { "../shared/fixtures/recipes",
-					    "/work/shared/fixtures/recipes" };
-	struct stat st;
-
-	for (size_t i = 0; i < 2; i++)
-		if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode))
-			return dirs[i];
-	return NULL;
+	return t_fixtures("recipes");
 }
 
 /* Writes text to g_root/rel, making its directories. */

@@ -17,14 +17,7 @@
  * it in ../shared.  A missing tree is a failure, never a skip. */
 static const char *fixtures(void)
 {
-	static const char *const dirs[] = { "../shared/fixtures/recipes",
-					    "/work/shared/fixtures/recipes" };
-	struct stat st;
-
-	for (size_t i = 0; i < 2; i++)
-		if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode))
-			return dirs[i];
-	return NULL;
+	return t_fixtures("recipes");
 }
 
 static int load(const char *yaml, struct recipe_set *s)

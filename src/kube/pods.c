@@ -191,6 +191,20 @@ static long long quantity(const cJSON *v)
 	return -1;
 }
 
+/* RDMA device-plugin resources: rdma/... (Mellanox/NVIDIA network operator,
+ * Azure's rdma/hca_shared_devices_a) and GKE multi-networking's RDMA NICs,
+ * networking.gke.io.networks/rdma-N (not their .IP companions). */
+int pods_rdma_resource_name(const char *name)
+{
+	static const char gke[] = "networking.gke.io.networks/rdma";
+	size_t n = strlen(name);
+
+	if (!strncmp(name, "rdma/", 5))
+		return 1;
+	return !strncmp(name, gke, sizeof(gke) - 1) &&
+	       !(n > 3 && !strcmp(name + n - 3, ".IP"));
+}
+
 /* limits win over requests, as the scheduler counts extended resources. */
 static const cJSON *resource(const cJSON *ct, const char *name)
 {
@@ -212,7 +226,7 @@ static void rdma_resources(const cJSON *ct, struct pod_spec_facts *f)
 	for (m = 0; m < 2 && f->rdma_devices < 0; m++)
 		cJSON_ArrayForEach(it, maps[m]) {
 			long long q = quantity(it);
-			if (strncmp(it->string, "rdma/", 5) || q < 0)
+			if (!pods_rdma_resource_name(it->string) || q < 0)
 				continue;
 			if (!f->rdma_resource[0])
 				snprintf(f->rdma_resource, sizeof(f->rdma_resource), "%s", it->string);

@@ -101,4 +101,8 @@ int pods_parse_page(const char *body, size_t len, const struct pods_query *q,
  * (frontend, planner, epp).  Exposed for tests. */
 const char *pods_role(const char *component_type, const char *sub_type);
 
+/* Whether a container resource name is an RDMA device resource (rdma/...,
+ * GKE's networking.gke.io.networks/rdma-N). */
+int pods_rdma_resource_name(const char *name);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kube/pods.h"
 #include "probe/facts.h"
 #include "recipe/internal.h"
 #include "recipe/recipe.h"
@@ -180,8 +181,8 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 {
 	const char *v = val->kind == YNODE_SCALAR ? val->value : NULL;
 
-	if (!strcmp(key, "rdma/ib") || !strcmp(key, "rdma/shared_ib") ||
-	    !strcmp(key, "rdma/hca_shared_devices_a") || !strncmp(key, "rdma/", 5))
+	/* RDMA verbs devices, InfiniBand or RoCE alike (GKE's are RoCE). */
+	if (pods_rdma_resource_name(key))
 		w->c->fabric |= RECIPE_FAB_IB;
 	else if (!strcmp(key, "vpc.amazonaws.com/efa"))
 		w->c->fabric |= RECIPE_FAB_EFA;

@@ -228,9 +228,44 @@ static void test_roles(void)
 	CHECK_STR(pods_role(NULL, NULL), "");
 }
 
+/* GKE's RDMA NICs are extended resources of their own name: a pod asking
+ * for them does request RDMA (no false "no RDMA resource" fail). */
+static void test_rdma_resource_names(void)
+{
+	static const char page[] =
+		"{\"kind\":\"PodList\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":\"p\","
+		"\"namespace\":\"n\",\"labels\":{\"nvidia.com/dynamo-component-type\":\"prefill\"}},"
+		"\"spec\":{\"nodeName\":\"gke-a\",\"containers\":[{\"name\":\"main\",\"resources\":{"
+		"\"limits\":{\"nvidia.com/gpu\":\"8\",\"networking.gke.io.networks/rdma-0\":\"1\","
+		"\"networking.gke.io.networks/rdma-0.IP\":\"1\",\"networking.gke.io.networks/rdma-1\":\"1\"}}}]},"
+		"\"status\":{\"phase\":\"Running\"}}]}";
+	struct pods_query q = { 0 };
+	struct pod_list l = { 0 };
+	char *next = NULL;
+	struct err e;
+
+	CHECK(pods_rdma_resource_name("rdma/ib"));
+	CHECK(pods_rdma_resource_name("rdma/hca_shared_devices_a"));
+	CHECK(pods_rdma_resource_name("networking.gke.io.networks/rdma-3"));
+	CHECK(!pods_rdma_resource_name("networking.gke.io.networks/rdma-3.IP"));
+	CHECK(!pods_rdma_resource_name("networking.gke.io.networks/vpc-1"));
+	CHECK(!pods_rdma_resource_name("nvidia.com/gpu"));
+	err_clear(&e);
+	q.namespace = "n";
+	CHECK_INT(pods_parse_page(page, sizeof(page) - 1, &q, &l, &next, &e), 0);
+	CHECK_INT(l.n, 1);
+	if (l.n == 1) {
+		CHECK_INT(l.items[0].spec.rdma_devices, 2);
+		CHECK_STR(l.items[0].spec.rdma_resource, "networking.gke.io.networks/rdma-0");
+	}
+	free(next);
+	pod_list_release(&l);
+}
+
 int main(void)
 {
 	test_buf();
+	test_rdma_resource_names();
 	test_opts_forms();
 	test_opts_bools_and_positionals();
 	test_opts_errors();

@@ -566,11 +566,39 @@ static void test_drift(void)
 	recipe_set_release(&s);
 }
 
+/* GKE's RoCE NICs (networking.gke.io.networks/rdma-N) make the workers
+ * RDMA ones, as rdma/ib does. */
+static void test_gke_rdma(void)
+{
+	const char *dir = fixtures();
+	char *path = dir ? xasprintf("%s/qwen3-32b/vllm/cloud-providers/deploy-gke-roce.yaml", dir) : NULL;
+	struct recipe_set s;
+	struct err e;
+	size_t workers = 0;
+
+	CHECK(path != NULL);
+	if (!path)
+		return;
+	memset(&s, 0, sizeof s);
+	err_clear(&e);
+	CHECK_INT(recipe_load_path(path, &s, &e), 0);
+	for (size_t i = 0; i < s.n; i++) {
+		if (!s.comps[i].worker)
+			continue;
+		workers++;
+		CHECK(s.comps[i].fabric & RECIPE_FAB_IB);
+	}
+	CHECK_INT(workers, 2);
+	recipe_set_release(&s);
+	free(path);
+}
+
 int main(void)
 {
 	test_drift();
 	test_ytree();
 	test_fixtures();
+	test_gke_rdma();
 	test_v1alpha1();
 	test_v1beta1();
 	test_tls_rules();

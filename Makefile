@@ -120,8 +120,19 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(PROG) \
 	      $(DESTDIR)$(MANDIR)/man1/$(PROG).1
 
+# KEEP=1 leaves the cluster running (demo-stop stops it).
+.PHONY: demo-stop
 demo: $(PROG)
-	sh tests/tools/demo.sh
+	KEEP=$(KEEP) sh tests/tools/demo.sh
+
+demo-stop:
+	sh tests/tools/demo.sh stop
+
+# README's examples, regenerated from a run against the demo cluster
+# (tests/e2e/test_readme.py fails when they drift).
+.PHONY: readme-examples
+readme-examples: $(PROG)
+	/usr/bin/python3 tests/tools/readme_examples.py $(CURDIR)/$(PROG)
 
 # Scale benchmark against kubectl exec (bench/README.md); not part of test.
 bench: $(PROG)

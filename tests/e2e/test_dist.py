@@ -227,7 +227,7 @@ class Dist(unittest.TestCase):
         m["spec"]["version"] = "0.1"
         m["spec"]["platforms"][1]["selector"]["matchLabels"]["arch"] = "amd64"
         m["spec"]["platforms"][0]["sha256"] = "A" * 64
-        m["spec"]["caveats"] += "a line of words that goes on and on well past the eighty columns krew allows\n"
+        m["spec"]["caveats"] += "words " * 20 + "\n"   # 120 columns
         m["spec"]["platforms"][0]["files"] = [{"from": "*"}]
         path = os.path.join(self.tmp, "other-name.yaml")
         with open(path, "w") as f:

@@ -8,7 +8,7 @@
 # State of a kept cluster: $DEMO_DIR (default /tmp/dynamo-interconnect-demo).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-plugin="$root/kubectl-dynamo_interconnect"
+plugin=${DEMO_PLUGIN:-$root/kubectl-dynamo_interconnect}
 scenario=${DEMO_SCENARIO:-$root/tests/cluster/scenarios/demo.yaml}
 keep=${KEEP:-}
 dir=${DEMO_DIR:-/tmp/dynamo-interconnect-demo}

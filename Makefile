@@ -4,7 +4,8 @@
 #   make test         unit + end-to-end tests, then again under ASan+UBSan
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make demo         run the plugin against the bundled test cluster
-#   make dist         dist/ release archive for krew, manifest sha256 updated
+#   make dist         dist/: linux/amd64 + linux/arm64 archives and the krew manifest
+#   make demo KEEP=1  leave the demo cluster running (prints how to use and stop it)
 
 PROG     := kubectl-dynamo_interconnect
 VERSION  := 0.1.0
@@ -15,8 +16,10 @@ BUILD    ?= build
 CC       ?= cc
 PKGS     := libcurl yaml-0.1 libcjson libcrypto
 
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+# PKG_CONFIG: a cross build passes one that reads the target's .pc files.
+PKG_CONFIG ?= pkg-config
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS))
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
 CFLAGS   ?= -O2 -g
@@ -101,6 +104,7 @@ unit-tests: $(TEST_BINS) $(TOOL_BINS) $(BUILD)/$(PROG)
 # AddressSanitizer and UndefinedBehaviorSanitizer in build/san.
 test check: unit-tests
 	sh tests/tools/banned.sh
+	sh tests/tools/no_outside_refs.sh
 	sh tests/run.sh $(BUILD)
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 unit-tests
 	sh tests/run.sh build/san
@@ -116,8 +120,19 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(PROG) \
 	      $(DESTDIR)$(MANDIR)/man1/$(PROG).1
 
+# KEEP=1 leaves the cluster running (demo-stop stops it).
+.PHONY: demo-stop
 demo: $(PROG)
-	sh tests/tools/demo.sh
+	KEEP=$(KEEP) sh tests/tools/demo.sh
+
+demo-stop:
+	sh tests/tools/demo.sh stop
+
+# README's examples, regenerated from a run against the demo cluster
+# (tests/e2e/test_readme.py fails when they drift).
+.PHONY: readme-examples
+readme-examples: $(PROG)
+	/usr/bin/python3 tests/tools/readme_examples.py $(CURDIR)/$(PROG)
 
 # Scale benchmark against kubectl exec (bench/README.md); not part of test.
 bench: $(PROG)
@@ -130,18 +145,18 @@ bench: $(PROG)
 test-real: $(PROG) $(BUILD)/tools/di_exec
 	sh tests/realcluster/run.sh $(BUILD)
 
-# ---- completion helper, release archive, krew manifest (issue 5) ----
+# ---- completion helper, release archive, krew manifest (issues 5, 18) ----
 # kubectl runs kubectl_complete-dynamo_interconnect for completion; the
 # binary answers as the completer when called by that name.
 COMPLETER := kubectl_complete-dynamo_interconnect
 DISTDIR   ?= dist
-DIST_TGZ   = $(DISTDIR)/kubectl-dynamo-interconnect_linux_amd64.tar.gz
-KREW_MANIFEST ?= krew/dynamo-interconnect.yaml
 # Krew installs the archive and nothing else: libyaml goes in statically
-# (Debian ships libyaml.a); Debian has no static libcjson, so libcjson1 is
-# a runtime dependency named in the manifest's caveats.
-DIST_LIBS := $(shell pkg-config --variable=libdir yaml-0.1)/libyaml.a \
-	     $(shell pkg-config --libs libcurl libcjson libcrypto) -lpthread
+# (Debian ships libyaml.a).  libcurl, libcrypto and libcjson stay shared:
+# Debian has no static libcjson, and its libcurl.a needs static libraries of
+# GSSAPI, LDAP, nghttp2, ssh2, rtmp and psl it does not ship (README
+# "Release archives" lists what remains and why).
+DIST_LIBS = $(shell $(PKG_CONFIG) --variable=libdir yaml-0.1)/libyaml.a \
+	     $(shell $(PKG_CONFIG) --libs libcurl libcjson libcrypto) -lpthread
 
 .PHONY: dist install-completer uninstall-completer
 install: install-completer
@@ -154,25 +169,16 @@ install-completer:
 uninstall-completer:
 	rm -f $(DESTDIR)$(BINDIR)/$(COMPLETER)
 
+# The release binary: stripped (-s); krew/dist.sh builds it once per
+# architecture with the compiler, PKG_CONFIG and reproducible CFLAGS.
 $(BUILD)/dist/$(PROG): $(CMD_OBJS) $(BUILD)/libdi.a
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libdi.a $(DIST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -s -o $@ $(CMD_OBJS) $(BUILD)/libdi.a $(DIST_LIBS)
 
-# A copy, not a link: krew links only `bin` onto PATH and archives may not
-# keep links.  Reproducible tar (sorted, owner 0, fixed mtime, gzip -n) so
-# the sha256 in the manifest is a function of the binary alone.
-dist: $(BUILD)/dist/$(PROG)
-	@rm -rf $(BUILD)/dist/stage && mkdir -p $(BUILD)/dist/stage $(DISTDIR)
-	cp $< $(BUILD)/dist/stage/$(PROG)
-	cp $< $(BUILD)/dist/stage/$(COMPLETER)
-	cp LICENSE README.md $(BUILD)/dist/stage/
-	tar -C $(BUILD)/dist/stage --sort=name --owner=0 --group=0 --numeric-owner \
-	    --mtime=@0 -cf - . | gzip -9n > $(DIST_TGZ)
-	sha=$$(sha256sum $(DIST_TGZ) | cut -d' ' -f1) && \
-	sed "s/^\(    sha256: \)\"[0-9a-f]*\"\( # linux\/amd64\)$$/\1\"$$sha\"\2/" \
-	    krew/dynamo-interconnect.yaml > $(KREW_MANIFEST).tmp && \
-	mv $(KREW_MANIFEST).tmp $(KREW_MANIFEST) && \
-	echo "$(DIST_TGZ) sha256 $$sha -> $(KREW_MANIFEST)"
+# dist/: one reproducible archive per platform and the krew manifest with
+# both sha256 (krew/dist.sh); no tracked file changes.
+dist:
+	+DISTDIR=$(DISTDIR) sh krew/dist.sh
 # ---- end issue 5 ----
 
 # libFuzzer targets (tests/fuzz/README.md): clang, -fsanitize=fuzzer,

@@ -26,9 +26,7 @@ WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 def captures_dir():
     cands = [os.environ.get("FAKECLUSTER_CAPTURES", ""),
-             os.path.join(HERE, "..", "..", "shared", "docs", "captures-k8s-1.20"),
-             os.path.join(HERE, "..", "..", "..", "shared", "docs", "captures-k8s-1.20"),
-             "/work/shared/docs/captures-k8s-1.20"]
+             os.path.join(HERE, "..", "fixtures", "captures-k8s-1.20")]
     for c in cands:
         if c and os.path.isfile(os.path.join(c, "INDEX.txt")):
             return os.path.abspath(c)

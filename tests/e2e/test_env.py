@@ -20,11 +20,8 @@ EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 
 
 def fixtures():
-    for d in (os.path.join(ROOT, "..", "shared", "fixtures", "recipes"),
-              "/work/shared/fixtures/recipes"):
-        if os.path.isdir(d):
-            return os.path.realpath(d)
-    return None
+    d = os.path.join(ROOT, "tests", "fixtures", "recipes")
+    return os.path.realpath(d) if os.path.isdir(d) else None
 
 
 FIX = fixtures()
@@ -48,7 +45,7 @@ CASES = {
 class TestEnvGolden(unittest.TestCase):
     def test_fixtures_present(self):
         # A missing fixtures tree must fail, not skip.
-        self.assertIsNotNone(FIX, "../shared/fixtures/recipes not found")
+        self.assertIsNotNone(FIX, "tests/fixtures/recipes not found")
 
     def check_golden(self, name, text):
         path = os.path.join(GOLDEN, name)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/fuzz/run.sh SECONDS [OUT]: builds every target (build.sh), seeds a
 # working corpus per target under OUT/corpus/NAME (from tests/fuzz/corpus*,
-# the test captures and /work/shared/fixtures), runs each for SECONDS and
+# the test captures and tests/fixtures), runs each for SECONDS and
 # prints one line per target with its executions and coverage, then
 # "fuzz: N passed, N failed".  A crash leaves OUT/crash/NAME/crash-*;
 # replay it with OUT/bin/NAME FILE and turn it into a unit test.
@@ -10,14 +10,8 @@ secs=${1:-20}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 out=${2:-build/fuzz}
-fx=${DI_FIXTURES:-}
-for d in "$root/../shared/fixtures" /work/shared/fixtures; do
-	[ -z "$fx" ] && [ -d "$d/tools" ] && fx=$d
-done
-caps=""
-for d in "$root/../shared/docs/captures-k8s-1.20" /work/shared/docs/captures-k8s-1.20; do
-	[ -z "$caps" ] && [ -d "$d" ] && caps=$d
-done
+fx=${DI_FIXTURES:-$root/tests/fixtures}
+caps=$root/tests/fixtures/captures-k8s-1.20
 bins=$(sh tests/fuzz/build.sh "$out") || { echo "fuzz: 0 passed, 1 failed (build)"; exit 1; }
 
 # seed NAME: fills $out/corpus/NAME (kept between runs: it grows).

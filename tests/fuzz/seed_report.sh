@@ -4,7 +4,7 @@
 # this machine's own probe report.  The first byte is fuzz_report's switch.
 set -eu
 out=$1
-fx=${DI_FIXTURES:-../shared/fixtures/tools}
+fx=${DI_FIXTURES:-tests/fixtures/tools}
 mkdir -p "$out"
 section() {
 	case $1 in

@@ -382,11 +382,34 @@ class TestCompare(unittest.TestCase):
         self.same("status killed", norm(fc.decode_exec(r)[3]), norm(fc.decode_exec(f)[3]))
 
     def test_frame_sizes(self):
-        r, f = self.both(["sh", "-c", "head -c 70000 /dev/zero | tr '\\0' x"])
-        def sizes(x):
-            return [len(fr.payload) for fr in x.frames if fr.opcode == 2 and fr.payload[:1] == b"\x01"]
-        self.same("70000-byte stdout: max frame", max(sizes(r)), max(sizes(f)))
-        self.assertEqual(sum(sizes(r)) - len(sizes(r)), 70000)
+        # How a stream is cut into messages depends on pipe timing (the
+        # real kubelet sent 16385- and 32769-byte frames for the same
+        # command on different runs), so only the protocol is compared:
+        # the channel order, the bytes, one status message, the close, and
+        # the 32 KiB + channel-byte upper bound (docs/exec-protocol.md 3).
+        n = 70000
+        r, f = self.both(["sh", "-c", "head -c %d /dev/zero | tr '\\0' x" % n])
+
+        def data(x):
+            return [fr.payload for fr in x.frames if fr.opcode == 2]
+
+        def channel_runs(x):  # [1, 1, 1, 3] -> [1, 3]
+            runs = []
+            for p in data(x):
+                if not runs or runs[-1] != p[:1]:
+                    runs.append(p[:1])
+            return runs
+
+        for name, x in (("real", r), ("test cluster", f)):
+            out = [p for p in data(x) if p[:1] == b"\x01"]
+            self.assertEqual(b"".join(p[1:] for p in out), b"x" * n, name + ": stdout bytes")
+            self.assertLessEqual(max(len(p) for p in out), 32 * 1024 + 1, name + ": frame bound")
+            self.assertEqual(sum(p[:1] == b"\x03" for p in data(x)), 1, name + ": one status message")
+            self.assertEqual(x.frames[-1].opcode, 8, name + ": ends with a Close")
+        self.same("70000-byte stdout: channel order", channel_runs(r), channel_runs(f))
+        self.assertEqual(channel_runs(r), [b"\x01", b"\x03"])
+        self.same("70000-byte stdout: status", fc.decode_exec(r)[3], fc.decode_exec(f)[3])
+        self.same("70000-byte stdout: close code", r.frames[-1].payload[:2], f.frames[-1].payload[:2])
 
     def test_v5_only_bare_403(self):
         r, f = self.both(["true"], protocols="v5.channel.k8s.io")

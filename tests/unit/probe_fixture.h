@@ -1,5 +1,5 @@
 /* Fixture loading for the probe parser tests: tool outputs from
- * ../shared/fixtures/tools (or $DI_FIXTURES), first "# source:" line
+ * tests/fixtures/tools (or $DI_FIXTURES), first "# source:" line
  * stripped; and a sysfs tree turned into the probe's "dev/path=value" lines. */
 #ifndef TESTS_PROBE_FIXTURE_H
 #define TESTS_PROBE_FIXTURE_H
@@ -19,7 +19,7 @@ static inline const char *fx_dir(void)
 
 	if (env && *env)
 		return env;
-	return dir ? dir : "../shared/fixtures/tools";
+	return dir ? dir : "tests/fixtures/tools";
 }
 
 static inline char *fx_read_path(const char *path, size_t *len)

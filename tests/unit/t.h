@@ -87,20 +87,18 @@ static inline void t_rm_rf(const char *path)
 		fprintf(stderr, "cleanup of %s failed\n", path);
 }
 
-/* ../shared/fixtures/SUB beside the repository (make test runs from its
- * root), or the workplace's copy; NULL when neither exists, which a test
- * must count as a failure, never a skip.  The string is static. */
+/* tests/fixtures/SUB of this repository (make test runs from its root;
+ * tests/fixtures/SOURCES.md says where each file comes from); NULL when it
+ * is missing, which a test must count as a failure, never a skip.  The
+ * string is static. */
 static inline const char *t_fixtures(const char *sub)
 {
-	static char path[2][256];
-	const char *roots[2] = { "../shared/fixtures", "/work/shared/fixtures" };
+	static char path[256];
 	struct stat st;
 
-	for (int i = 0; i < 2; i++) {
-		snprintf(path[i], sizeof(path[i]), "%s/%s", roots[i], sub);
-		if (stat(path[i], &st) == 0 && S_ISDIR(st.st_mode))
-			return path[i];
-	}
+	snprintf(path, sizeof(path), "tests/fixtures/%s", sub);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return path;
 	return NULL;
 }
 

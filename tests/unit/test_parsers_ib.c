@@ -1,4 +1,4 @@
-/* RDMA parsers against the real outputs in ../shared/fixtures/tools. */
+/* RDMA parsers against the real outputs in tests/fixtures/tools. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -14,7 +14,7 @@
 #include "util/xalloc.h"
 
 /* Run from the repository root (make test does); the fixtures live beside
- * it in ../shared.  A missing tree is a failure, never a skip. */
+ * it in tests/fixtures/recipes.  A missing tree is a failure, never a skip. */
 static const char *fixtures(void)
 {
 	return t_fixtures("recipes");

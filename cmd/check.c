@@ -83,8 +83,11 @@ static int print(const struct cmd_ctx *ctx, const struct report *r, const char *
 	st.wide = !strcmp(format, "wide");
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
+	st.width = cmd_term_width(stdout);
 	report_print_table(stdout, r, &st);
-	report_print_summary(stdout, r, &st);
+	/* --no-headers: the rows and nothing else, for scripts (product.md). */
+	if (!st.no_headers)
+		report_print_summary(stdout, r, &st);
 	return 0;
 }
 
@@ -190,7 +193,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct http_client *c,
 	if (recipe)
 		cmd_env_drift_judge(recipe, recipe_dir, &pr);
 	rc = judge(ctx, &pr, format);
-	if (recipe && rc != EXIT_ERROR &&
+	if (recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(format, "table") || !strcmp(format, "wide")))
 		cmd_env_drift_table(recipe, recipe_dir, &pr);
 	probe_run_release(&pr);

@@ -84,6 +84,9 @@ int cmd_output_format(const struct cmd_ctx *ctx, const char *allowed,
 		      const char **format);
 /* --color auto|always|never, NO_COLOR, and whether out is a terminal. */
 int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
+/* Columns of the terminal out is, for wrapping findings; 0 (no wrap) when
+ * out is not a terminal. */
+size_t cmd_term_width(FILE *out);
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);

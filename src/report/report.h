@@ -33,8 +33,13 @@ struct report {
 struct report_style {
 	int wide;
 	int no_headers;
-	int color;       /* ANSI colour on status words */
+	int color;       /* ANSI colour on status words and cells */
+	size_t width;    /* terminal columns the findings wrap at; 0: no wrap */
 };
+
+/* The VERDICT cell, one token the way kubectl spells statuses: "Ready",
+ * "NotReady", "Unverified" (JSON and YAML keep verdict_name()). */
+const char *report_verdict_token(enum verdict_status v);
 
 /* The families shown as table columns, in order. */
 extern const enum check_family report_columns[];

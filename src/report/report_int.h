@@ -1,0 +1,27 @@
+/* Shared between the report's own files (report.c, summary.c, ...); not a
+ * public interface. */
+#ifndef REPORT_REPORT_INT_H
+#define REPORT_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* SGR colour of a check status (fail red, warn yellow, ok green, skipped
+ * dim); NULL for anything else. */
+const char *report_status_sgr(int status);
+/* word wrapped in the colour of status when color is on, into buf. */
+const char *report_paint(const char *word, int status, int color, char *buf, size_t n);
+/* The check status whose colour a verdict takes. */
+int report_verdict_color(enum verdict_status v);
+/* A remedy is advice for a problem seen, not for "could not look". */
+int report_has_fix(enum check_status s, const char *remedy);
+/* Prints lead (lead_w visible columns; it may carry colour), then text,
+ * then a newline.  With width > 0, text wraps at spaces so that no line
+ * passes width columns, continuation lines indented by indent; a word
+ * longer than a line stands alone on its line, never cut. */
+void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *text,
+		 size_t indent, size_t width);
+
+#endif

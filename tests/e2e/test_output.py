@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""What `check` prints for people and scripts (product.md "Output"): one
+token per table cell, `--no-headers` rows only, findings wrapped at the
+terminal's width between words (and not when piped), colour on every status
+cell with padding by visible width, unique `-o wide` headers, pods not
+probed grouped by reason, one RBAC hint for a 403, no doubled prefixes.
+
+Scenario: tests/e2e/scenarios/output.yaml (the demo's seven workers, and
+users without exec or log rights).
+"""
+import fcntl
+import json
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import termios
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+from fc import Cluster  # noqa: E402
+
+from plugin import PLUGIN, plugin_env, run  # noqa: E402
+
+SCENARIO = os.path.join(ROOT, "tests", "e2e", "scenarios", "output.yaml")
+TOKEN = {"READY": "Ready", "NOT READY": "NotReady", "UNVERIFIED": "Unverified"}
+SGR = {"ok": "32", "warn": "33", "fail": "31", "skipped": "2",
+       "Ready": "32", "NotReady": "31", "Unverified": "33"}
+ESC = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def run_tty(argv, cols, env=None):
+    """(exit code, stdout) of the plugin with stdout on a pseudo-terminal
+    cols columns wide."""
+    m, s = pty.openpty()
+    fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    e = plugin_env()
+    e.pop("NO_COLOR", None)
+    e.pop("COLUMNS", None)
+    e.update(env or {})
+    p = subprocess.Popen([PLUGIN] + argv, stdout=s, stderr=subprocess.DEVNULL,
+                         stdin=subprocess.DEVNULL, env=e)
+    os.close(s)
+    out = b""
+    while True:
+        try:
+            d = os.read(m, 65536)
+        except OSError:
+            break
+        if not d:
+            break
+        out += d
+    os.close(m)
+    rc = p.wait(timeout=120)
+    return rc, out.decode().replace("\r\n", "\n")
+
+
+def findings_part(out):
+    """The lines below the table (after its first blank line)."""
+    lines = out.splitlines()
+    return lines[lines.index("") + 1:]
+
+
+class OutputCase(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster(SCENARIO)
+        try:
+            rc, out, err = run(["check"] + cls.kc() + ["-o", "json"])
+            cls.doc = json.loads(out)
+        except BaseException:
+            cls.c.stop()
+            cls.c.cleanup()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.stop()
+        cls.c.cleanup()
+
+    @classmethod
+    def kc(cls, *more):
+        return ["--kubeconfig", cls.c.kubeconfig, "-n", "demo"] + list(more)
+
+
+class TestTable(OutputCase):
+    def test_no_headers_prints_rows_only_with_one_token_verdicts(self):
+        rc, out, err = run(["check", "--no-headers"] + self.kc())
+        self.assertEqual(rc, 2, err)
+        want = {p["name"]: TOKEN[p["verdict"]] for p in self.doc["pods"]}
+        lines = out.splitlines()
+        self.assertEqual(len(lines), len(want), out)
+        ncols = len(run(["check"] + self.kc())[1].splitlines()[0].split())
+        got = {}
+        for line in lines:
+            cells = line.split()
+            self.assertEqual(len(cells), ncols, line)
+            got[cells[0]] = cells[-1]
+        self.assertEqual(got, want)
+        self.assertEqual(sorted(set(want.values())), ["NotReady", "Ready"])
+
+    def test_wide_headers_are_unique(self):
+        rc, out, _ = run(["check", "-o", "wide"] + self.kc())
+        head = out.splitlines()[0].split()
+        self.assertEqual(len(head), len(set(head)), head)
+        self.assertIn("UCX-VERSION", head)
+        self.assertIn("NIXL-VERSION", head)
+
+    def test_colour_on_every_status_cell_and_padding_by_visible_width(self):
+        _, plain, _ = run(["check"] + self.kc())
+        _, col, _ = run(["check", "--color=always"] + self.kc())
+        # Without its escapes the coloured output is the plain one: the
+        # columns line up by what is visible, not by bytes.
+        self.assertEqual(ESC.sub("", col), plain)
+        n = len(self.doc["pods"])
+        for line in col.splitlines()[1:1 + n]:
+            cells = line.split()
+            painted = [c for c in cells if c.startswith("\x1b[")]
+            for c in painted:
+                m = re.fullmatch(r"\x1b\[([0-9;]+)m(\w+)\x1b\[0m", c)
+                self.assertTrue(m, repr(c))
+                self.assertEqual(SGR[m.group(2)], m.group(1), repr(c))
+            words = [ESC.sub("", c) for c in cells]
+            self.assertEqual(len(painted), sum(w in SGR for w in words), line)
+        for args, env in (([], {}), (["--color=never"], {}), ([], {"NO_COLOR": "1"})):
+            if args or env:
+                _, out = run_tty(["check"] + args + self.kc(), 200, env)
+                self.assertNotIn("\x1b[", out, (args, env))
+        _, out = run_tty(["check"] + self.kc(), 200)
+        self.assertIn("\x1b[31mfail\x1b[0m", out)
+
+    def test_findings_wrap_between_words_on_a_terminal_only(self):
+        _, piped, _ = run(["check"] + self.kc())
+        self.assertTrue(any(len(l) > 100 for l in findings_part(piped)), "piped: no wrap")
+        rc, tty = run_tty(["check", "--color=never"] + self.kc(), 80)
+        self.assertEqual(rc, 2)
+        below = findings_part(tty)
+        for line in below:
+            # A line may pass the width only as one word longer than a line.
+            self.assertTrue(len(line) <= 80 or " " not in line.strip(), line)
+        # The same words in the same order: nothing cut mid-word.
+        self.assertEqual(" ".join(below).split(), " ".join(findings_part(piped)).split())
+        self.assertTrue(any(l.startswith("     ") and not l.startswith("     fix:") for l in below))
+
+    def test_one_pod_is_singular(self):
+        rc, out, err = run(["check", "-l", "case=single"] + self.kc())
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"(?m)^Verdict: READY \(fabric: infiniband; 1 pod, 1 probed, 1 ready\)$")
+
+
+class TestGrouped(OutputCase):
+    def test_exec_forbidden_is_one_line_and_one_hint(self):
+        rc, out, err = run(["check", "--user", "noexec"] + self.kc())
+        self.assertEqual(rc, 3, err)
+        below = findings_part(out)
+        skipped = [l for l in below if "not probed" in l and l.startswith("skipped")]
+        self.assertEqual(len(skipped), 1, out)
+        self.assertTrue(skipped[0].startswith(
+            "skipped all 7 pods not probed (qwen-decode-0, qwen-decode-1, qwen-decode-2 and 4 more): "),
+            skipped[0])
+        self.assertIn('"pods/exec"', skipped[0])
+        hints = [l for l in below if l.startswith("hint: ")]
+        self.assertEqual(len(hints), 1, out)
+        self.assertIn("deploy/rbac.yaml", hints[0])
+        self.assertIn("cannot get pods/exec", hints[0])
+        self.assertIn("kubectl auth can-i get pods --subresource=exec -n demo", hints[0])
+        self.assertNotRegex(out.lower(), r"not confirmed: not confirmed|not probed: not probed")
+        self.assertIn("Not confirmed: 7 pods not probed", out)
+        self.assertEqual(len(out.splitlines()), 1 + 7 + 1 + 2 + 1 + 2, out)
+
+    def test_log_forbidden_gives_the_log_hint(self):
+        rc, out, err = run(["check", "--user", "nologs"] + self.kc())
+        hints = [l for l in findings_part(out) if l.startswith("hint: ")]
+        self.assertEqual(len(hints), 1, out)
+        self.assertIn("cannot get pods/log", hints[0])
+        self.assertIn("kubectl auth can-i get pods --subresource=log -n demo", hints[0])
+
+    def test_no_hint_with_full_rights(self):
+        _, out, _ = run(["check"] + self.kc())
+        self.assertNotIn("hint:", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -277,10 +277,8 @@ cJSON *report_json(const struct report *r)
 int report_print_json(FILE *out, const struct report *r)
 {
 	cJSON *doc = report_json(r);
-	char *s = cJSON_Print(doc);
-	int rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : -1;
+	int rc = report_print_json_doc(out, doc);
 
-	free(s);
 	cJSON_Delete(doc);
 	return rc;
 }

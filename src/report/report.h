@@ -62,6 +62,16 @@ cJSON *report_json(const struct report *r);
 int report_print_json(FILE *out, const struct report *r);
 /* The same document through libyaml's emitter. */
 int report_print_yaml(FILE *out, const struct report *r);
+/* `pods -o json|yaml`: {apiVersion, kind: WorkerPodList, items: [{name,
+ * namespace, role, graph, node, nodeIP, podIP, container, image, phase,
+ * status, creationTimestamp, probe, skipReason}]} (lists.c); the caller
+ * cJSON_Delete()s it.  Pod specs' env and secrets are never in it. */
+cJSON *report_pods_json(const struct pod_list *l);
+/* Any cJSON tree as kubectl prints JSON: two-space indent, "key": value,
+ * a final newline (json.c); 0 or -1. */
+int report_print_json_doc(FILE *out, const cJSON *doc);
+/* The indenting alone, over cJSON's compact text; owned, NULL on overflow. */
+char *report_json_indent(const char *compact);
 /* Emits any cJSON tree as YAML (used by other documents too). */
 int report_emit_yaml(FILE *out, const cJSON *doc);
 

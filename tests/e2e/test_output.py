@@ -185,3 +185,48 @@ class TestGrouped(OutputCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def kubectl_json(text):
+    """text as kubectl would print the same document (Go's MarshalIndent
+    with two spaces is what json.dumps(indent=2) writes)."""
+    return json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
+
+
+class TestDocuments(OutputCase):
+    def test_json_is_indented_with_two_spaces(self):
+        for argv in (["check", "-o", "json"] + self.kc(), ["pods", "-o", "json"] + self.kc(),
+                     ["version", "-o", "json"]):
+            rc, out, err = run(argv)
+            self.assertNotIn("\t", out, argv)
+            self.assertEqual(out, kubectl_json(out), argv)
+            self.assertIn('\n  "', out, argv)
+
+    def test_pods_json_and_yaml(self):
+        import yaml
+        rc, js, err = run(["pods", "-o", "json"] + self.kc())
+        self.assertEqual(rc, 0, err)
+        doc = json.loads(js)
+        self.assertEqual(doc["kind"], "WorkerPodList")
+        _, table, _ = run(["pods", "--no-headers"] + self.kc())
+        self.assertEqual([p["name"] for p in doc["items"]], [l.split()[0] for l in table.splitlines()])
+        self.assertEqual({p["name"]: p["role"] for p in doc["items"]},
+                         {p["name"]: p["role"] for p in self.doc["pods"]})
+        rc, ys, err = run(["pods", "-o", "yaml"] + self.kc())
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(yaml.safe_load(ys), doc)
+
+    def test_version_json_and_yaml_like_kubectl(self):
+        import yaml
+        rc, js, _ = run(["version", "-o", "json"])
+        self.assertEqual(rc, 0)
+        doc = json.loads(js)
+        self.assertEqual(list(doc), ["clientVersion"])
+        _, text, _ = run(["version"])
+        self.assertIn(doc["clientVersion"]["gitVersion"], text)
+        self.assertRegex(doc["clientVersion"]["platform"], r"^linux/(amd64|arm64)$")
+        rc, ys, _ = run(["version", "-o", "yaml"])
+        self.assertEqual(yaml.safe_load(ys), doc)
+        rc, _, err = run(["version", "-o", "wide"])
+        self.assertEqual(rc, 1)
+        self.assertIn("allowed formats are: table,json,yaml", err)

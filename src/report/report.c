@@ -71,7 +71,7 @@ static int hidden(enum check_family f, int xfer)
 /* A family's column header.  The POD family (the pod spec and whether the
  * pod could be probed) is SPEC: "POD" heads the pod-name column, and every
  * header is one unique token so scripts can find a column by name. */
-static const char *column_name(enum check_family f)
+const char *report_column_name(enum check_family f)
 {
 	return f == FAM_POD ? "SPEC" : check_family_name(f);
 }
@@ -89,7 +89,7 @@ static int headers(const struct report *r, const struct report_style *st,
 	h[n++] = "NODE";
 	for (i = 0; i < report_ncolumns; i++)
 		if (!hidden(report_columns[i], xfer))
-			h[n++] = column_name(report_columns[i]);
+			h[n++] = report_column_name(report_columns[i]);
 	if (st->wide) {
 		/* Not "UCX"/"NIXL": those are family columns already. */
 		h[n++] = "CONTAINER";
@@ -271,6 +271,7 @@ cJSON *report_json(const struct report *r)
 	for (i = 0; i < r->n; i++)
 		cJSON_AddItemToArray(pods, pod_json(&r->pods[i]));
 	cJSON_AddItemToObject(doc, "pods", pods);
+	cJSON_AddItemToObject(doc, "nodes", report_nodes_json(r));
 	return doc;
 }
 

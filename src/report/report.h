@@ -47,6 +47,10 @@ extern const size_t report_ncolumns;
 
 void report_print_table(FILE *out, const struct report *r,
 			const struct report_style *st);
+/* check --by-node: one row per node (NODE, PODS, each family's worst
+ * status among the node's pods, the worst pod VERDICT), nodes by name. */
+void report_print_nodes(FILE *out, const struct report *r,
+			const struct report_style *st);
 /* Findings worst first, then the consolidated verdict line(s). */
 void report_print_summary(FILE *out, const struct report *r,
 			  const struct report_style *st);

@@ -15,6 +15,10 @@ const char *report_status_sgr(int status);
 const char *report_paint(const char *word, int status, int color, char *buf, size_t n);
 /* The check status whose colour a verdict takes. */
 int report_verdict_color(enum verdict_status v);
+/* A family's column header ("SPEC" for POD, which heads the name column). */
+const char *report_column_name(enum check_family f);
+/* The "nodes" array of the JSON document (nodes.c). */
+cJSON *report_nodes_json(const struct report *r);
 /* A remedy is advice for a problem seen, not for "could not look". */
 int report_has_fix(enum check_status s, const char *remedy);
 /* Prints lead (lead_w visible columns; it may carry colour), then text,

@@ -2,7 +2,7 @@
 """What `check` prints for people and scripts (product.md "Output"): one
 token per table cell, `--no-headers` rows only, findings wrapped at the
 terminal's width between words (and not when piped), colour on every status
-cell with padding by visible width, unique `-o wide` headers, pods not
+cell with padding by visible width, unique `-o wide` headers, `--by-node`, pods not
 probed grouped by reason, one RBAC hint for a 403, no doubled prefixes.
 
 Scenario: tests/e2e/scenarios/output.yaml (the demo's seven workers, and
@@ -159,7 +159,7 @@ class TestGrouped(OutputCase):
         skipped = [l for l in below if "not probed" in l and l.startswith("skipped")]
         self.assertEqual(len(skipped), 1, out)
         self.assertTrue(skipped[0].startswith(
-            "skipped all 7 pods not probed (qwen-decode-0, qwen-decode-1, qwen-decode-2 and 4 more): "),
+            "skipped all 8 pods not probed (qwen-decode-0, qwen-decode-1, qwen-decode-2 and 5 more): "),
             skipped[0])
         self.assertIn('"pods/exec"', skipped[0])
         hints = [l for l in below if l.startswith("hint: ")]
@@ -168,8 +168,9 @@ class TestGrouped(OutputCase):
         self.assertIn("cannot get pods/exec", hints[0])
         self.assertIn("kubectl auth can-i get pods --subresource=exec -n demo", hints[0])
         self.assertNotRegex(out.lower(), r"not confirmed: not confirmed|not probed: not probed")
-        self.assertIn("Not confirmed: 7 pods not probed", out)
-        self.assertEqual(len(out.splitlines()), 1 + 7 + 1 + 2 + 1 + 2, out)
+        self.assertIn("Not confirmed: 8 pods not probed", out)
+        # header, 8 rows, blank, the grouped line, the hint, blank, 2 verdict lines
+        self.assertEqual(len(out.splitlines()), 1 + 8 + 1 + 2 + 1 + 2, out)
 
     def test_log_forbidden_gives_the_log_hint(self):
         rc, out, err = run(["check", "--user", "nologs"] + self.kc())
@@ -185,6 +186,51 @@ class TestGrouped(OutputCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestByNode(OutputCase):
+    def test_one_row_per_node_with_the_worst_status(self):
+        rc, out, err = run(["check", "--by-node"] + self.kc())
+        self.assertEqual(rc, 2, err)
+        lines = out.splitlines()
+        head = lines[0].split()
+        self.assertEqual(head[:2], ["NODE", "PODS"])
+        self.assertEqual(head[-1], "VERDICT")
+        pods = self.doc["pods"]
+        nodes = sorted({p["node"] for p in pods})
+        rows = [l.split() for l in lines[1:1 + len(nodes)]]
+        self.assertEqual([r[0] for r in rows], nodes)
+        self.assertEqual(lines[1 + len(nodes)], "")
+        by = {r[0]: r for r in rows}
+        # gpu-h100-03: the healthy qwen-decode-0 and qwen-decode-4 with UCX_TLS=tcp.
+        self.assertEqual(by["gpu-h100-03"][1], "2")
+        self.assertEqual(by["gpu-h100-03"][head.index("ENV")], "fail")
+        self.assertEqual(by["gpu-h100-03"][-1], "NotReady")
+        self.assertEqual(by["gpu-h100-01"][-1], "Ready")
+        # Same judgement as the JSON's nodes summary, family by family.
+        sumy = {n["name"]: n for n in self.doc["nodes"]}
+        self.assertEqual(sorted(sumy), nodes)
+        for node, r in by.items():
+            n = sumy[node]
+            self.assertEqual(int(r[1]), n["pods"])
+            self.assertEqual(sorted(n["podNames"]), sorted(p["name"] for p in pods if p["node"] == node))
+            self.assertEqual(TOKEN[n["verdict"]], r[-1])
+            for fam, st in n["families"].items():
+                self.assertEqual(r[head.index("SPEC" if fam == "POD" else fam)], st, (node, fam))
+        self.assertEqual(sumy["gpu-h100-03"]["families"]["ENV"], "fail")
+        # The default table gains nothing.
+        _, table, _ = run(["check"] + self.kc())
+        self.assertNotIn("PODS", table.splitlines()[0])
+        self.assertEqual(table.splitlines()[0].split()[0], "POD")
+        rc, rows_only, _ = run(["check", "--by-node", "--no-headers"] + self.kc())
+        self.assertEqual([l.split() for l in rows_only.splitlines()], rows)
+
+    def test_nodes_in_the_schema(self):
+        with open(os.path.join(ROOT, "schema", "interconnect-report.schema.json")) as f:
+            schema = json.load(f)
+        self.assertIn("nodes", schema["required"])
+        node = schema["$defs"]["node"]
+        self.assertEqual(sorted(node["required"]), sorted(self.doc["nodes"][0]))
 
 
 def kubectl_json(text):

@@ -9,6 +9,7 @@
 #include "report_int.h"
 #include "table.h"
 #include "util/buf.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 
 #define NAMES_SHOWN 3        /* pods named on a grouped line */
@@ -28,9 +29,12 @@ static size_t span_width(const char *s, size_t n)
 	return w;
 }
 
-void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *text,
+void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *raw,
 		 size_t indent, size_t width)
 {
+	/* Text from the cluster or a pod reaches the terminal only through
+	 * the terminal rule (util/safe.h); the lead is ours. */
+	char *text = safe_term(raw);
 	size_t col = lead_w;
 	int line_start = 1;    /* nothing but the lead/indent on this line yet */
 	const char *p = text;
@@ -38,6 +42,7 @@ void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *text,
 	fputs(lead, out);
 	if (!width) {
 		fprintf(out, "%s\n", text);
+		free(text);
 		return;
 	}
 	while (*p) {
@@ -66,6 +71,7 @@ void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *text,
 		p = e;
 	}
 	fputc('\n', out);
+	free(text);
 }
 
 /* The text after any number of leading prefix (case-insensitive): the

@@ -82,6 +82,8 @@ static int print(const struct cmd_ctx *ctx, const struct report *r, const char *
 		return report_print_json(stdout, r);
 	if (!strcmp(format, "yaml"))
 		return report_print_yaml(stdout, r);
+	if (!strcmp(format, "junit"))
+		return report_print_junit(stdout, r);
 	st.wide = !strcmp(format, "wide");
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
@@ -257,7 +259,7 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = cmd_parse_flags(ctx, "check", check_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, "table,wide,json,yaml", &format) < 0 ||
+	if (cmd_output_format(ctx, "table,wide,json,yaml,junit", &format) < 0 ||
 	    probe_options(ctx, &o) < 0)
 		return EXIT_ERROR;
 	if (!recipe_dir)

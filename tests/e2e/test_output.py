@@ -233,6 +233,97 @@ class TestByNode(OutputCase):
         self.assertEqual(sorted(node["required"]), sorted(self.doc["nodes"][0]))
 
 
+# What Jenkins' JUnit schema (junit-10.xsd of jenkinsci/xunit-plugin, the one
+# CI servers validate against) allows: attributes per element, required ones,
+# and children.  No Debian package ships a JUnit XSD, so the rules are here.
+JUNIT_ATTRS = {
+    "testsuites": ({"name", "time", "tests", "failures", "errors"}, set()),
+    "testsuite": ({"name", "tests", "failures", "errors", "group", "time", "skipped", "timestamp",
+                   "hostname", "id", "package", "file", "log", "url"},
+                  {"name", "tests", "failures", "errors"}),
+    "properties": (set(), set()),
+    "property": ({"name", "value"}, {"name", "value"}),
+    "testcase": ({"name", "time", "classname", "group"}, {"name"}),
+    "failure": ({"type", "message"}, set()),
+    "skipped": ({"type", "message"}, set()),
+}
+JUNIT_CHILDREN = {
+    "testsuites": {"testsuite"}, "testsuite": {"testsuite", "properties", "testcase"},
+    "properties": {"property"}, "property": set(),
+    "testcase": {"skipped", "error", "failure", "system-out", "system-err"},
+    "failure": set(), "skipped": set(),
+}
+
+
+def junit_valid(tc, el):
+    allowed, required = JUNIT_ATTRS[el.tag]
+    tc.assertLessEqual(set(el.attrib), allowed, el.tag)
+    tc.assertLessEqual(required, set(el.attrib), el.tag)
+    for ch in el:
+        tc.assertIn(ch.tag, JUNIT_CHILDREN[el.tag], el.tag)
+        junit_valid(tc, ch)
+
+
+class TestJUnit(OutputCase):
+    def junit(self, *args):
+        import xml.etree.ElementTree as ET
+        rc, out, err = run(["check", "-o", "junit"] + self.kc(*args))
+        root = ET.fromstring(out.encode())
+        self.assertEqual(root.tag, "testsuites")
+        junit_valid(self, root)
+        return rc, root
+
+    def test_one_suite_per_pod_one_case_per_check(self):
+        rc, root = self.junit()
+        self.assertEqual(rc, 2)
+        suites = {s.get("name"): s for s in root.findall("testsuite")}
+        pods = {"demo/" + p["name"]: p for p in self.doc["pods"]}
+        self.assertEqual(set(suites) - {"cross-pod"}, set(pods))
+        total = fails = 0
+        for name, p in pods.items():
+            s = suites[name]
+            cases = s.findall("testcase")
+            self.assertEqual([c.get("name") for c in cases], [c["name"] for c in p["checks"]])
+            self.assertEqual(int(s.get("tests")), len(cases))
+            for c, want in zip(cases, p["checks"]):
+                kids = [k.tag for k in c]
+                if want["status"] == "ok":
+                    self.assertEqual(kids, [])
+                elif want["status"] == "skipped":
+                    self.assertEqual(kids, ["skipped"])
+                    self.assertEqual(c.find("skipped").get("message"), want["detail"])
+                else:
+                    self.assertEqual(kids, ["failure"])
+                    f = c.find("failure")
+                    self.assertEqual(f.get("type"), want["status"])
+                    self.assertEqual(f.get("message"), want["detail"])
+                    if want["remedy"]:
+                        self.assertIn("fix: " + want["remedy"], f.text)
+            nf = sum(c["status"] in ("fail", "warn") for c in p["checks"])
+            self.assertEqual(int(s.get("failures")), nf)
+            self.assertEqual(int(s.get("skipped")), sum(c["status"] == "skipped" for c in p["checks"]))
+            total += len(cases)
+            fails += nf
+        cross = suites["cross-pod"].findall("testcase")
+        self.assertEqual(sorted(c.get("name") for c in cross),
+                         sorted(f["name"] for f in self.doc["verdict"]["findings"]
+                                if f["name"] in ("pair-consistency", "node-consistency")))
+        self.assertEqual(int(root.get("tests")), total + len(cross))
+        self.assertEqual(int(root.get("failures")), fails + len(cross))
+        self.assertEqual(suites["demo/qwen-decode-2"].find(
+            "testcase[@name='gpudirect-peermem']/failure").get("type"), "fail")
+
+    def test_unprobed_pod_is_a_skipped_case_with_the_escaped_reason(self):
+        rc, root = self.junit("--user", "noexec")
+        self.assertEqual(rc, 3)
+        for s in root.findall("testsuite"):
+            cases = s.findall("testcase")
+            self.assertEqual([c.get("name") for c in cases], ["pod-probe"])
+            msg = cases[0].find("skipped").get("message")
+            # The server's quotes survive escaping: 'pods "NAME" is forbidden'.
+            self.assertIn('pods "%s" is forbidden' % s.get("name").split("/")[1], msg)
+
+
 def kubectl_json(text):
     """text as kubectl would print the same document (Go's MarshalIndent
     with two spaces is what json.dumps(indent=2) writes)."""

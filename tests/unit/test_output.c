@@ -99,11 +99,50 @@ static void test_verdict_tokens(void)
 	CHECK_STR(report_status_sgr(CHECK_SKIPPED), "2");
 }
 
+static void test_junit_escapes_hostile_text(void)
+{
+	struct pod_info pod = { 0 };
+	struct check_results res;
+	struct check_result c = { 0 };
+	struct report_pod rp = { 0 };
+	struct verdict v = { 0 };
+	struct report r = { 0 };
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	pod.namespace = "ns";
+	pod.name = "p<&>\"'";
+	pod.role = "decode";
+	pod.node = "n\x1b[31m";
+	pod.container = "main";
+	check_results_init(&res);
+	c.name = "rdma-devices";
+	c.family = FAM_RDMA;
+	c.status = CHECK_FAIL;
+	c.detail = "bad \xff byte, BEL \x07, U+FFFF \xef\xbf\xbf";
+	c.remedy = "fix </failure> here";
+	check_results_add(&res, &c);
+	rp.pod = &pod, rp.probed = 1, rp.results = &res, rp.verdict = VERDICT_NOT_READY;
+	r.pods = &rp, r.n = 1, r.verdict = &v;
+	CHECK_INT(report_print_junit(f, &r), 0);
+	fclose(f);
+	CHECK(strstr(s, "name=\"ns/p&lt;&amp;&gt;&quot;&apos;\"") != NULL);
+	CHECK(strstr(s, "hostname=\"n^[[31m\"") != NULL);
+	/* Invalid UTF-8 and U+FFFF: U+FFFD; a C0 control: caret notation. */
+	CHECK(strstr(s, "message=\"bad \xef\xbf\xbd byte, BEL ^G, U+FFFF \xef\xbf\xbd\"") != NULL);
+	CHECK(strstr(s, "fix: fix &lt;/failure&gt; here</failure>") != NULL);
+	CHECK(strchr(s, '\x1b') == NULL && strchr(s, '\x07') == NULL && strchr(s, '\xff') == NULL);
+	free(s);
+	check_results_release(&res);
+}
+
 int main(void)
 {
 	test_colour_does_not_shift_columns();
 	test_utf8_width();
 	test_wrap();
 	test_verdict_tokens();
+	test_junit_escapes_hostile_text();
 	return T_DONE("test_output");
 }

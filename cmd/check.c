@@ -259,7 +259,7 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = cmd_parse_flags(ctx, "check", check_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, "table,wide,json,yaml,junit", &format) < 0 ||
+	if (cmd_output_format(ctx, CHECK_OUTPUTS, &format) < 0 ||
 	    probe_options(ctx, &o) < 0)
 		return EXIT_ERROR;
 	if (!recipe_dir)

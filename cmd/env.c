@@ -255,7 +255,7 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 			ctx->usage_name);
 		rc = EXIT_ERROR;
 	}
-	if (rc == 0 && cmd_output_format(ctx, "table,json,yaml", &fmt) < 0)
+	if (rc == 0 && cmd_output_format(ctx, ENV_OUTPUTS, &fmt) < 0)
 		rc = EXIT_ERROR;
 	if (rc) {
 		free(pos);

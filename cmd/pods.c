@@ -61,7 +61,7 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = cmd_parse_flags(ctx, "pods", NULL, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, "table,wide,json,yaml", &format) < 0 ||
+	if (cmd_output_format(ctx, PODS_OUTPUTS, &format) < 0 ||
 	    cmd_connect(ctx, &cfg, &c) < 0)
 		return EXIT_ERROR;
 	wide = !strcmp(format, "wide");

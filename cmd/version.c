@@ -53,7 +53,7 @@ int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = cmd_parse_flags(ctx, "version", NULL, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, "table,json,yaml", &format) < 0)
+	if (cmd_output_format(ctx, VERSION_OUTPUTS, &format) < 0)
 		return EXIT_ERROR;
 	if (!strcmp(format, "table")) {
 		printf("kubectl-dynamo_interconnect v%s (%s)\n", PROG_VERSION, curl_version());

@@ -84,6 +84,8 @@ static int print(const struct cmd_ctx *ctx, const struct report *r, const char *
 		return report_print_yaml(stdout, r);
 	if (!strcmp(format, "junit"))
 		return report_print_junit(stdout, r);
+	if (!strcmp(format, "html"))
+		return report_print_html(stdout, r);
 	st.wide = !strcmp(format, "wide");
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);

@@ -84,7 +84,7 @@ int cmd_output_format(const struct cmd_ctx *ctx, const char *allowed,
 		      const char **format);
 /* Each command's -o values: the command checks -o against them and
  * completion offers exactly them. */
-#define CHECK_OUTPUTS "table,wide,json,yaml,junit"
+#define CHECK_OUTPUTS "table,wide,json,yaml,junit,html"
 #define PODS_OUTPUTS "table,wide,json,yaml"
 #define NODE_OUTPUTS "table,json,yaml"
 #define ENV_OUTPUTS "table,json,yaml"

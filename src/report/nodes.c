@@ -8,15 +8,8 @@
 #include "table.h"
 #include "util/xalloc.h"
 
-#define MAX_FAMS 16
+#define MAX_FAMS REPORT_MAX_FAMS
 #define MAX_NODE_COLS (MAX_FAMS + 4)
-
-struct node_row {
-	const char *name;               /* borrowed from a pod; "" unknown */
-	size_t npods;
-	int fam[MAX_FAMS];              /* per report_columns[]; -1: none */
-	enum verdict_status verdict;
-};
 
 /* ok < skipped < warn < fail, as check_results_family_status() ranks them. */
 static int worse(int a, int b)
@@ -41,18 +34,17 @@ static const char *node_of(const struct report_pod *p)
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(((const struct node_row *)a)->name, ((const struct node_row *)b)->name);
+	return strcmp(((const struct report_node *)a)->name, ((const struct report_node *)b)->name);
 }
 
-/* One row per distinct node, sorted by name; *n rows, owned array. */
-static struct node_row *collect(const struct report *r, size_t *n)
+struct report_node *report_nodes_collect(const struct report *r, size_t *n)
 {
-	struct node_row *v = xcalloc(r->n ? r->n : 1, sizeof(*v));
+	struct report_node *v = xcalloc(r->n ? r->n : 1, sizeof(*v));
 	size_t nv = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct report_pod *p = &r->pods[i];
-		struct node_row *row = NULL;
+		struct report_node *row = NULL;
 
 		for (size_t k = 0; k < nv && !row; k++)
 			if (!strcmp(v[k].name, node_of(p)))
@@ -76,7 +68,7 @@ static struct node_row *collect(const struct report *r, size_t *n)
 }
 
 /* TRANSFER only when some node has such a result, as in the pod table. */
-static int shown(const struct node_row *v, size_t n, size_t f)
+int report_node_family_shown(const struct report_node *v, size_t n, size_t f)
 {
 	if (report_columns[f] != FAM_TRANSFER)
 		return 1;
@@ -91,14 +83,14 @@ void report_print_nodes(FILE *out, const struct report *r, const struct report_s
 	const char *h[MAX_NODE_COLS], *c[MAX_NODE_COLS], *sgr[MAX_NODE_COLS];
 	char npods[24];
 	size_t n, f;
-	struct node_row *v = collect(r, &n);
+	struct report_node *v = report_nodes_collect(r, &n);
 	struct table *t;
 	int nc = 0;
 
 	h[nc++] = "NODE";
 	h[nc++] = "PODS";
 	for (f = 0; f < report_ncolumns && f < MAX_FAMS; f++)
-		if (shown(v, n, f))
+		if (report_node_family_shown(v, n, f))
 			h[nc++] = report_column_name(report_columns[f]);
 	h[nc++] = "VERDICT";
 	t = table_new(nc, h);
@@ -110,7 +102,7 @@ void report_print_nodes(FILE *out, const struct report *r, const struct report_s
 		c[k++] = v[i].name;
 		c[k++] = npods;
 		for (f = 0; f < report_ncolumns && f < MAX_FAMS; f++) {
-			if (!shown(v, n, f))
+			if (!report_node_family_shown(v, n, f))
 				continue;
 			if (st->color)
 				sgr[k] = report_status_sgr(v[i].fam[f]);
@@ -129,7 +121,7 @@ void report_print_nodes(FILE *out, const struct report *r, const struct report_s
 cJSON *report_nodes_json(const struct report *r)
 {
 	size_t n;
-	struct node_row *v = collect(r, &n);
+	struct report_node *v = report_nodes_collect(r, &n);
 	cJSON *arr = cJSON_CreateArray();
 
 	for (size_t i = 0; i < n; i++) {

@@ -69,6 +69,8 @@ int report_print_yaml(FILE *out, const struct report *r);
 /* check -o junit: JUnit XML, one testsuite per pod, one testcase per
  * check (junit.c); 0 or -1. */
 int report_print_junit(FILE *out, const struct report *r);
+/* check -o html: one self-contained page (html.c); 0 or -1. */
+int report_print_html(FILE *out, const struct report *r);
 /* `pods -o json|yaml`: {apiVersion, kind: WorkerPodList, items: [{name,
  * namespace, role, graph, node, nodeIP, podIP, container, image, phase,
  * status, creationTimestamp, probe, skipReason}]} (lists.c); the caller

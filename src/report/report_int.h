@@ -19,6 +19,20 @@ int report_verdict_color(enum verdict_status v);
 const char *report_column_name(enum check_family f);
 /* The "nodes" array of the JSON document (nodes.c). */
 cJSON *report_nodes_json(const struct report *r);
+/* One node of the per-node view: each family's worst status among the
+ * node's pods (ok < skipped < warn < fail), the worst pod verdict. */
+#define REPORT_MAX_FAMS 16
+struct report_node {
+	const char *name;               /* borrowed from a pod; "" unknown */
+	size_t npods;
+	int fam[REPORT_MAX_FAMS];       /* per report_columns[]; -1: none */
+	enum verdict_status verdict;
+};
+/* One per distinct node, by name; *n of them in an array the caller frees. */
+struct report_node *report_nodes_collect(const struct report *r, size_t *n);
+/* 0 for the TRANSFER column when no node has a transfer result (the
+ * table without check --transfer stays as it was). */
+int report_node_family_shown(const struct report_node *v, size_t n, size_t f);
 /* A remedy is advice for a problem seen, not for "could not look". */
 int report_has_fix(enum check_status s, const char *remedy);
 /* Prints lead (lead_w visible columns; it may carry colour), then text,

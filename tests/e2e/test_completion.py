@@ -96,7 +96,7 @@ class Helper(unittest.TestCase):
         self.assertIn("--namespace", got)
 
     def test_flag_values(self):
-        self.assertEqual(self.complete("check", "-o", ""), (["table", "wide", "json", "yaml", "junit"], 4))
+        self.assertEqual(self.complete("check", "-o", ""), (["table", "wide", "json", "yaml", "junit", "html"], 4))
         self.assertEqual(self.complete("node", "--output", "j"), (["json"], 4))
         self.assertEqual(self.complete("check", "--color", ""), (["auto", "always", "never"], 4))
         self.assertEqual(self.complete("check", "--color=a"), (["--color=auto", "--color=always"], 4))
@@ -211,7 +211,7 @@ class ThroughKubectl(unittest.TestCase):
         self.assertEqual(self.kubectl_complete("env", ""), ([], 0))
         self.assertEqual(self.kubectl_complete("check", "--recipe", ""), ([], 0))
         self.assertEqual(self.kubectl_complete("check", "-o", ""),
-                         (["table", "wide", "json", "yaml", "junit"], 4))
+                         (["table", "wide", "json", "yaml", "junit", "html"], 4))
 
     def test_subcommands_and_contexts(self):
         got, _ = self.kubectl_complete("")
@@ -255,7 +255,7 @@ class Scripts(unittest.TestCase):
     def test_bash(self):
         self.assertEqual(self.bash("kubectl-dynamo_interconnect "), SUBCOMMANDS)
         self.assertEqual(self.bash("kubectl-dynamo_interconnect ch"), ["check"])
-        self.assertEqual(self.bash("kubectl-dynamo_interconnect check -o "), ["table", "wide", "json", "yaml", "junit"])
+        self.assertEqual(self.bash("kubectl-dynamo_interconnect check -o "), ["table", "wide", "json", "yaml", "junit", "html"])
         # bash breaks words at '=': only the part after it is offered.
         self.assertEqual(self.bash("kubectl-dynamo_interconnect check --color=n"), ["never"])
 

@@ -367,3 +367,127 @@ class TestDocuments(OutputCase):
         rc, _, err = run(["version", "-o", "wide"])
         self.assertEqual(rc, 1)
         self.assertIn("allowed formats are: table,json,yaml", err)
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+class TestHTML(OutputCase):
+    """check -o html: one self-contained page that a real browser (Debian's
+    headless Chromium) renders without console errors."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        import tempfile
+        cls.tmp = tempfile.mkdtemp(prefix="e2e-html-")
+        cls.rc, cls.html, _ = run(["check", "-o", "html"] + cls.kc())
+        cls.path = os.path.join(cls.tmp, "report.html")
+        with open(cls.path, "w") as f:
+            f.write(cls.html)
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        import shutil
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def parse(self):
+        from html.parser import HTMLParser
+
+        class P(HTMLParser):
+            def __init__(self):
+                super().__init__()
+                self.stack, self.code, self.rows, self.lines, self.bad = [], [], [], [], []
+                self.in_code = self.in_heat = False
+
+            def handle_starttag(self, tag, attrs):
+                a = dict(attrs)
+                if tag not in ("meta", "br", "line", "rect"):
+                    self.stack.append(tag)
+                if tag == "table" and a.get("id") == "heat":
+                    self.in_heat = True
+                if tag == "tr" and self.in_heat:
+                    self.rows.append([])
+                if tag == "code":
+                    self.in_code = True
+                    self.code.append("")
+                if tag == "line":
+                    self.lines.append(a)
+
+            def handle_endtag(self, tag):
+                if tag in ("line", "rect"):
+                    return
+                if not self.stack or self.stack.pop() != tag:
+                    self.bad.append(tag)
+                if tag == "code":
+                    self.in_code = False
+                if tag == "table":
+                    self.in_heat = False
+
+            def handle_data(self, data):
+                if self.in_code:
+                    self.code[-1] += data
+                if self.in_heat and self.rows and data.strip():
+                    self.rows[-1].append(data.strip())
+
+        p = P()
+        p.feed(self.html)
+        p.close()
+        return p
+
+    def test_self_contained_and_well_formed(self):
+        self.assertEqual(self.rc, 2)
+        low = self.html.lower()
+        for ref in ("<script", "src=", "href=", "url(", "@import", "<link"):
+            self.assertNotIn(ref, low, ref)
+        p = self.parse()
+        self.assertEqual((p.bad, p.stack), ([], []))
+
+    def test_verdict_heat_table_graph_and_findings(self):
+        p = self.parse()
+        self.assertIn("NOT READY", self.html.split("</h1>")[0])
+        nodes = self.doc["nodes"]
+        body = p.rows[1:]
+        self.assertEqual([r[0] for r in body], [n["name"] for n in nodes])
+        self.assertEqual([r[-1] for r in body], [TOKEN[n["verdict"]] for n in nodes])
+        # One edge per (prefill node, decode node) of graph qwen; those from
+        # gpu-h100-06 (qwen-prefill-2 has no RDMA) are TCP (red).
+        pods = self.doc["pods"]
+        pre = sorted({q["node"] for q in pods if q["role"] == "prefill"})
+        dec = sorted({q["node"] for q in pods if q["role"] == "decode"})
+        self.assertEqual(len(p.lines), len(pre) * len(dec))
+        y = {n: i * 40 + 25 for i, n in enumerate(pre)}
+        for ln in p.lines:
+            if int(ln["y1"]) == y["gpu-h100-06"]:
+                self.assertEqual(ln["stroke"], "#c62828")
+        self.assertIn("#2e7d32", {ln["stroke"] for ln in p.lines})
+        # Every finding is there, and the log lines they quote are log blocks.
+        import html as H
+        text = H.unescape(re.sub(r"<[^>]+>", "", self.html))
+        quoted = []
+        for f in self.doc["verdict"]["findings"]:
+            m = re.search(r'"(.*)"', f["detail"])
+            if m:
+                quoted.append(m.group(1))
+            self.assertIn(f["detail"].split('"')[0].strip(), text)
+        self.assertTrue(quoted)
+        for q in quoted:
+            self.assertIn(q, p.code)
+
+    def test_renders_in_headless_chromium(self):
+        self.assertTrue(os.access(CHROMIUM, os.X_OK), "chromium (tests/tools/deps.sh installs it)")
+        shot = os.path.join(os.environ.get("DI_ARTIFACTS") or self.tmp, "check-html.png")
+        prof = os.path.join(self.tmp, "profile")
+        p = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--user-data-dir=" + prof, "--window-size=1300,1800",
+                            "--enable-logging=stderr", "--v=0", "--screenshot=" + shot,
+                            "file://" + self.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=180, env=dict(os.environ, HOME=self.tmp))
+        err = p.stderr.decode(errors="replace")
+        self.assertEqual(p.returncode, 0, err[-2000:])
+        self.assertEqual([l for l in err.splitlines() if ":CONSOLE" in l], [])
+        with open(shot, "rb") as f:
+            png = f.read()
+        self.assertEqual(png[:8], b"\x89PNG\r\n\x1a\n")
+        self.assertGreater(len(png), 20000)   # a page, not a blank

@@ -13,5 +13,5 @@ apt-get install -y -qq --no-install-recommends \
 	libcurl4-openssl-dev libyaml-dev libcjson-dev libssl-dev \
 	python3 python3-yaml python3-kubernetes python3-jsonschema mandoc \
 	openssl util-linux bubblewrap ca-certificates iproute2 ucx-utils \
-	tmux zsh fish >/dev/null
+	tmux zsh fish chromium >/dev/null
 echo "dependencies installed"

@@ -172,6 +172,22 @@ class TestGrouped(OutputCase):
         # header, 8 rows, blank, the grouped line, the hint, blank, 2 verdict lines
         self.assertEqual(len(out.splitlines()), 1 + 8 + 1 + 2 + 1 + 2, out)
 
+    def test_interrupted_run_is_one_line(self):
+        # Every exec hangs (fault exec-hang): --timeout ends the run with all
+        # eight pods unfinished, one reason, one line.
+        c = Cluster(SCENARIO, faults=["exec-hang"])
+        try:
+            rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo",
+                                "--timeout", "3s", "--logs=false"])
+        finally:
+            c.stop()
+            c.cleanup()
+        self.assertEqual(rc, 3, err)
+        lines = [l for l in findings_part(out) if l.startswith("skipped") and "not probed" in l]
+        self.assertEqual(len(lines), 1, out)
+        self.assertRegex(lines[0], r"^skipped all 8 pods not probed \(qwen-decode-0, qwen-decode-1, "
+                                   r"qwen-decode-2 and 5 more\): not finished: ")
+
     def test_log_forbidden_gives_the_log_hint(self):
         rc, out, err = run(["check", "--user", "nologs"] + self.kc())
         hints = [l for l in findings_part(out) if l.startswith("hint: ")]

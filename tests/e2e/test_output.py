@@ -188,6 +188,26 @@ class TestGrouped(OutputCase):
         self.assertRegex(lines[0], r"^skipped all 8 pods not probed \(qwen-decode-0, qwen-decode-1, "
                                    r"qwen-decode-2 and 5 more\): not finished: ")
 
+    def test_pending_pod_says_not_probed_once(self):
+        c = Cluster("basic.yaml")
+        try:
+            kc = ["--kubeconfig", c.kubeconfig, "-n", "demo", "-l", "app=pending"]
+            rc, out, err = run(["check"] + kc)
+            rc2, js, _ = run(["check", "-o", "json"] + kc)
+        finally:
+            c.stop()
+            c.cleanup()
+        self.assertEqual(rc, 3, err)
+        self.assertIn("skipped 1 of 1 pod not probed (pending-0): pod is Pending", out)
+        self.assertRegex(out, r"(?m)^Verdict: UNVERIFIED \(fabric: unknown; 1 pod, 0 probed, 0 ready\)$")
+        self.assertIn("Not confirmed: 1 pod not probed", out)
+        probe = [x for x in json.loads(js)["pods"][0]["checks"] if x["name"] == "pod-probe"]
+        self.assertEqual(probe[0]["detail"], "not probed: pod is Pending")
+        for text in (out.lower(), js.lower()):
+            self.assertNotIn("not probed: not probed", text)
+            self.assertNotIn("not confirmed: not confirmed", text)
+            self.assertNotRegex(text, r"\b1 (pods|files)\b")
+
     def test_log_forbidden_gives_the_log_hint(self):
         rc, out, err = run(["check", "--user", "nologs"] + self.kc())
         hints = [l for l in findings_part(out) if l.startswith("hint: ")]

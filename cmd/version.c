@@ -28,14 +28,17 @@ static const char *const help[] = {
 static cJSON *version_doc(void)
 {
 	cJSON *doc = cJSON_CreateObject(), *cv = cJSON_CreateObject();
-	char major[16] = "", *minor;
+	char major[16] = "", *minor, *dot;
 
 	snprintf(major, sizeof(major), "%s", PROG_VERSION);
 	minor = strchr(major, '.');
 	if (minor)
 		*minor++ = '\0';
+	dot = minor ? strchr(minor, '.') : NULL;
+	if (dot)
+		*dot = '\0';
 	cJSON_AddStringToObject(cv, "major", major);
-	cJSON_AddStringToObject(cv, "minor", minor ? strtok(minor, ".") : "");
+	cJSON_AddStringToObject(cv, "minor", minor ? minor : "");
 	cJSON_AddStringToObject(cv, "gitVersion", "v" PROG_VERSION);
 	cJSON_AddStringToObject(cv, "libcurl", curl_version_info(CURLVERSION_NOW)->version);
 	cJSON_AddStringToObject(cv, "compiler", "cc");

@@ -12,6 +12,10 @@ VERSION  := 0.1.0
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
+# Where bash-completion, zsh and fish look for vendor completion scripts.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD    ?= build
 CC       ?= cc
 PKGS     := libcurl yaml-0.1 libcjson libcrypto
@@ -38,7 +42,9 @@ TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 XFER_GEN  := $(BUILD)/gen/xfer_perftest.o $(BUILD)/gen/xfer_cleanup.o
 GEN_SRCS  := $(BUILD)/gen/probe_script.c
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o $(XFER_GEN)
+# The shell completion scripts in completions/, embedded for `completion SHELL`.
+COMPL_GEN := $(BUILD)/gen/completion_bash.o $(BUILD)/gen/completion_zsh.o $(BUILD)/gen/completion_fish.o
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o $(XFER_GEN) $(COMPL_GEN)
 CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # Test-only programs that drive the library directly (e.g. di_exec runs any
@@ -88,6 +94,14 @@ $(BUILD)/gen/xfer_%.c: src/probe/xfer_%.sh tests/tools/embed.sh
 $(BUILD)/gen/xfer_%.o: $(BUILD)/gen/xfer_%.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+.PRECIOUS: $(BUILD)/gen/completion_%.c
+$(BUILD)/gen/completion_%.c: completions/$(PROG).% tests/tools/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tests/tools/embed.sh completion_$* $< > $@
+
+$(BUILD)/gen/completion_%.o: $(BUILD)/gen/completion_%.c
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdi.a tests/unit/t.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CCLD    $@")
@@ -115,10 +129,16 @@ install: $(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/$(PROG)
 	install -m 0644 man/$(PROG).1 $(DESTDIR)$(MANDIR)/man1/$(PROG).1
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 0644 completions/$(PROG).bash $(DESTDIR)$(BASHCOMPDIR)/$(PROG)
+	install -m 0644 completions/$(PROG).zsh $(DESTDIR)$(ZSHCOMPDIR)/_$(PROG)
+	install -m 0644 completions/$(PROG).fish $(DESTDIR)$(FISHCOMPDIR)/$(PROG).fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(PROG) \
-	      $(DESTDIR)$(MANDIR)/man1/$(PROG).1
+	      $(DESTDIR)$(MANDIR)/man1/$(PROG).1 \
+	      $(DESTDIR)$(BASHCOMPDIR)/$(PROG) $(DESTDIR)$(ZSHCOMPDIR)/_$(PROG) \
+	      $(DESTDIR)$(FISHCOMPDIR)/$(PROG).fish
 
 # KEEP=1 leaves the cluster running (demo-stop stops it).
 .PHONY: demo-stop

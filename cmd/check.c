@@ -59,6 +59,7 @@ static int log_tail;            /* --log-tail */
 static int transfer;            /* --transfer */
 static const char *transfer_timeout;
 static long transfer_ms;
+static int by_node;             /* --by-node */
 
 static const struct opt check_opts[] = {
 	{ "parallel", 0, OPT_INT, &parallel, "N", "Pods probed at once (default 32)" },
@@ -68,6 +69,7 @@ static const struct opt check_opts[] = {
 	{ "logs", 0, OPT_BOOL, &read_logs, NULL, "Read each worker's log for the transport it chose (LOGS column; default true)" },
 	{ "log-tail", 0, OPT_INT, &log_tail, "N", "Lines of each worker's log to read (default 5000)" },
 	{ "transfer", 0, OPT_BOOL, &transfer, NULL, "Also run a real ucx_perftest prefill -> decode (not read-only)" },
+	{ "by-node", 0, OPT_BOOL, &by_node, NULL, "One row per node: each family's worst status among its pods" },
 	{ "transfer-timeout", 0, OPT_STRING, &transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)" },
 	OPT_TABLE_END
 };
@@ -80,11 +82,21 @@ static int print(const struct cmd_ctx *ctx, const struct report *r, const char *
 		return report_print_json(stdout, r);
 	if (!strcmp(format, "yaml"))
 		return report_print_yaml(stdout, r);
+	if (!strcmp(format, "junit"))
+		return report_print_junit(stdout, r);
+	if (!strcmp(format, "html"))
+		return report_print_html(stdout, r);
 	st.wide = !strcmp(format, "wide");
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
-	report_print_table(stdout, r, &st);
-	report_print_summary(stdout, r, &st);
+	st.width = cmd_term_width(stdout);
+	if (by_node)
+		report_print_nodes(stdout, r, &st);
+	else
+		report_print_table(stdout, r, &st);
+	/* --no-headers: the rows and nothing else, for scripts (product.md). */
+	if (!st.no_headers)
+		report_print_summary(stdout, r, &st);
 	return 0;
 }
 
@@ -190,7 +202,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct http_client *c,
 	if (recipe)
 		cmd_env_drift_judge(recipe, recipe_dir, &pr);
 	rc = judge(ctx, &pr, format);
-	if (recipe && rc != EXIT_ERROR &&
+	if (recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(format, "table") || !strcmp(format, "wide")))
 		cmd_env_drift_table(recipe, recipe_dir, &pr);
 	probe_run_release(&pr);
@@ -245,10 +257,11 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	log_tail = 0;
 	transfer = 0;
 	transfer_timeout = NULL;
+	by_node = 0;
 	rc = cmd_parse_flags(ctx, "check", check_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, "table,wide,json,yaml", &format) < 0 ||
+	if (cmd_output_format(ctx, CHECK_OUTPUTS, &format) < 0 ||
 	    probe_options(ctx, &o) < 0)
 		return EXIT_ERROR;
 	if (!recipe_dir)

@@ -82,8 +82,18 @@ int cmd_fail(const struct err *e);
  * else prints kubectl's error and returns -1.  Default: "table". */
 int cmd_output_format(const struct cmd_ctx *ctx, const char *allowed,
 		      const char **format);
+/* Each command's -o values: the command checks -o against them and
+ * completion offers exactly them. */
+#define CHECK_OUTPUTS "table,wide,json,yaml,junit,html"
+#define PODS_OUTPUTS "table,wide,json,yaml"
+#define NODE_OUTPUTS "table,json,yaml"
+#define ENV_OUTPUTS "table,json,yaml"
+#define VERSION_OUTPUTS "table,json,yaml"
 /* --color auto|always|never, NO_COLOR, and whether out is a terminal. */
 int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
+/* Columns of the terminal out is, for wrapping findings; 0 (no wrap) when
+ * out is not a terminal. */
+size_t cmd_term_width(FILE *out);
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);

@@ -17,64 +17,9 @@
 /* Completion runs while the user waits at the prompt. */
 #define LOOKUP_TIMEOUT_MS 2000
 
-static const char script_bash[] =
-	"# bash completion for kubectl-dynamo_interconnect run directly.\n"
-	"# Through kubectl, kubectl's own completion calls kubectl_complete-dynamo_interconnect.\n"
-	"_kubectl_dynamo_interconnect() {\n"
-	"\tlocal line=${COMP_LINE:0:COMP_POINT} out directive=0 cand cur\n"
-	"\tlocal -a words\n"
-	"\tread -ra words <<<\"$line\"\n"
-	"\t[[ $line == *[[:space:]] || ${#words[@]} -eq 0 ]] && words+=(\"\")\n"
-	"\tcur=${words[${#words[@]}-1]}\n"
-	"\tout=$(\"${words[0]}\" __complete \"${words[@]:1}\" 2>/dev/null) || return 0\n"
-	"\tCOMPREPLY=()\n"
-	"\twhile IFS= read -r cand; do\n"
-	"\t\t[[ -z $cand ]] && continue\n"
-	"\t\tif [[ $cand == :* ]]; then directive=${cand#:}; continue; fi\n"
-	"\t\tcand=${cand%%$'\\t'*}\n"
-	"\t\t# bash splits words at '=' (COMP_WORDBREAKS): offer only what follows it.\n"
-	"\t\t[[ $cur == *=* && $COMP_WORDBREAKS == *=* ]] && cand=${cand#\"${cur%%=*}=\"}\n"
-	"\t\tCOMPREPLY+=(\"$cand\")\n"
-	"\tdone <<<\"$out\"\n"
-	"\t((directive & 2)) && compopt -o nospace 2>/dev/null\n"
-	"\t((${#COMPREPLY[@]} == 0 && !(directive & 4))) && compopt -o default 2>/dev/null\n"
-	"\treturn 0\n"
-	"}\n"
-	"complete -F _kubectl_dynamo_interconnect kubectl-dynamo_interconnect\n";
-
-static const char script_zsh[] =
-	"#compdef kubectl-dynamo_interconnect\n"
-	"# zsh completion for kubectl-dynamo_interconnect run directly.\n"
-	"_kubectl_dynamo_interconnect() {\n"
-	"\tlocal out directive=0 line\n"
-	"\tlocal -a cands lines\n"
-	"\tout=$(${words[1]} __complete \"${(@)words[2,CURRENT]}\" 2>/dev/null) || return 1\n"
-	"\tlines=(\"${(@f)out}\")\n"
-	"\tfor line in \"${lines[@]}\"; do\n"
-	"\t\t[[ -z $line ]] && continue\n"
-	"\t\tif [[ $line == :* ]]; then directive=${line#:}; continue; fi\n"
-	"\t\t# _describe reads \"value:description\"; a colon in a value is escaped.\n"
-	"\t\tif [[ $line == *$'\\t'* ]]; then\n"
-	"\t\t\tcands+=(\"${${line%%$'\\t'*}//:/\\\\:}:${line#*$'\\t'}\")\n"
-	"\t\telse\n"
-	"\t\t\tcands+=(\"${line//:/\\\\:}\")\n"
-	"\t\tfi\n"
-	"\tdone\n"
-	"\tif (( ${#cands} )); then\n"
-	"\t\t_describe -V completions cands\n"
-	"\telif (( !(directive & 4) )); then\n"
-	"\t\t_files\n"
-	"\tfi\n"
-	"}\n"
-	"compdef _kubectl_dynamo_interconnect kubectl-dynamo_interconnect\n";
-
-static const char script_fish[] =
-	"# fish completion for kubectl-dynamo_interconnect run directly.\n"
-	"function __kubectl_dynamo_interconnect_complete\n"
-	"\tset -l args (commandline -opc) (commandline -ct)\n"
-	"\t$args[1] __complete $args[2..-1] 2>/dev/null | string match -v -r '^:'\n"
-	"end\n"
-	"complete -c kubectl-dynamo_interconnect -f -a '(__kubectl_dynamo_interconnect_complete)'\n";
+/* completions/kubectl-dynamo_interconnect.{bash,zsh,fish}, embedded by the
+ * Makefile (tests/tools/embed.sh); `make install` installs the same files. */
+extern const char completion_bash[], completion_zsh[], completion_fish[];
 
 static const char *const help[] = {
 	"Print a shell completion script for kubectl-dynamo_interconnect run directly.",
@@ -101,13 +46,16 @@ struct sub_extra {
 	const char *name;
 	const char *outputs;
 	const char *const *args;
+	int file_args;          /* its positional argument is a file or directory */
 };
 
 static const struct sub_extra extras[] = {
-	{ "check", "wide,json,yaml", NULL },
-	{ "node", "json,yaml", NULL },
-	{ "pods", "wide", NULL },
-	{ "completion", NULL, shells },
+	{ "check", CHECK_OUTPUTS, NULL, 0 },
+	{ "node", NODE_OUTPUTS, NULL, 0 },
+	{ "pods", PODS_OUTPUTS, NULL, 0 },
+	{ "env", ENV_OUTPUTS, NULL, 1 },
+	{ "version", VERSION_OUTPUTS, NULL, 0 },
+	{ "completion", NULL, shells, 0 },
 };
 
 int cmd_complete_requested(int argc, char **argv)
@@ -171,6 +119,7 @@ static struct complete_sub *make_subs(struct cmd_ctx *ctx, const struct subcomma
 			if (!strcmp(extras[j].name, cmds[i].name)) {
 				subs[i].outputs = extras[j].outputs;
 				subs[i].args = extras[j].args;
+				subs[i].file_args = extras[j].file_args;
 			}
 	}
 	return subs;
@@ -227,19 +176,31 @@ static int all_namespaces(int nwords, char **words)
 	return 0;
 }
 
-static char *pods_path(const struct kube_config *cfg, int all_ns)
+/* The pod list, or with pod the one pod (for its containers). */
+static char *pods_path(const struct kube_config *cfg, int all_ns, const char *pod)
 {
-	char *ns, *path;
+	char *ns, *name, *path;
 	size_t len;
 
-	if (all_ns)
+	if (all_ns && !pod)
 		return xstrdup("/api/v1/pods");
 	ns = http_escape(cfg->namespace);
-	len = strlen(ns) + 32;
+	name = http_escape(pod ? pod : "");
+	len = strlen(ns) + strlen(name) + 40;
 	path = xcalloc(1, len);
-	snprintf(path, len, "/api/v1/namespaces/%s/pods", ns);
+	snprintf(path, len, "/api/v1/namespaces/%s/pods%s%s", ns, pod ? "/" : "", name);
 	free(ns);
+	free(name);
 	return path;
+}
+
+/* The --pod typed so far (node, nixl): -c completes its containers. */
+static const char *typed_pod(int nwords, char **words)
+{
+	static const struct opt pod = { "pod", 0, OPT_STRING, NULL, "POD", NULL };
+	const char *v = complete_flag_value(nwords, words, &pod);
+
+	return v && *v ? v : NULL;
 }
 
 /* Namespaces or pods from the API server; silent on any failure. */
@@ -261,12 +222,18 @@ static void lookup_api(struct complete_result *res, int nwords, char **words)
 		return;
 	}
 	c = http_client_new(&cfg);
-	path = res->lookup == LOOKUP_PODS ? pods_path(&cfg, all_namespaces(nwords, words))
-					  : xstrdup("/api/v1/namespaces");
+	if (res->lookup == LOOKUP_PODS)
+		path = pods_path(&cfg, all_namespaces(nwords, words), NULL);
+	else if (res->lookup == LOOKUP_CONTAINERS)
+		path = pods_path(&cfg, all_namespaces(nwords, words), typed_pod(nwords, words));
+	else
+		path = xstrdup("/api/v1/namespaces");
 	memset(&r, 0, sizeof(r));
-	if (http_get(c, path, &r, &e) == 0) {
+	if (http_get(c, path, &r, &e) == 0 && r.status == 200) {
 		if (res->lookup == LOOKUP_PODS)
 			complete_add_pods_json(res, buf_str(&r.body));
+		else if (res->lookup == LOOKUP_CONTAINERS)
+			complete_add_containers_json(res, buf_str(&r.body));
 		else
 			complete_add_names_json(res, buf_str(&r.body));
 	}
@@ -340,7 +307,8 @@ int cmd_complete(struct cmd_ctx *ctx, const struct subcommand *cmds, size_t n,
 		nwords = 1;
 	subs = make_subs(ctx, cmds, n, nwords, words);
 	complete_plan(nwords, words, subs, n, cmd_global_opts, &res);
-	if (res.lookup == LOOKUP_NAMESPACES || res.lookup == LOOKUP_PODS)
+	if (res.lookup == LOOKUP_NAMESPACES || res.lookup == LOOKUP_PODS ||
+	    res.lookup == LOOKUP_CONTAINERS)
 		lookup_api(&res, nwords, words);
 	else if (res.lookup != LOOKUP_NONE)
 		lookup_kubeconfig(&res, nwords, words);
@@ -360,8 +328,8 @@ int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv)
 
 	rc = cmd_parse(ctx, "completion", NULL, help, argc, argv, pos, &npos);
 	if (rc == 0 && npos == 1)
-		script = !strcmp(pos[0], "bash") ? script_bash : !strcmp(pos[0], "zsh") ?
-			 script_zsh : !strcmp(pos[0], "fish") ? script_fish : NULL;
+		script = !strcmp(pos[0], "bash") ? completion_bash : !strcmp(pos[0], "zsh") ?
+			 completion_zsh : !strcmp(pos[0], "fish") ? completion_fish : NULL;
 	if (rc == 0 && !script) {
 		if (npos == 1)
 			fprintf(stderr, "error: unsupported shell \"%s\": must be bash, zsh or fish\n", pos[0]);

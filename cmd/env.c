@@ -132,7 +132,8 @@ static void print_table(const struct recipe_set *s, const struct env_verdict *v,
 				if (f->remedy)
 					printf("     fix: %s\n", f->remedy);
 			}
-	printf("\nVerdict: %s (fabric: %s; %zu files)\n", v->status, v->fabric, s->files);
+	printf("\nVerdict: %s (fabric: %s; %zu file%s)\n", v->status, v->fabric, s->files,
+	       s->files == 1 ? "" : "s");
 	if (v->fix_first)
 		printf("Fix first: %s\n", v->fix_first);
 }
@@ -217,12 +218,8 @@ static int print_doc(const struct recipe_set *s, const struct env_verdict *v, in
 	if (yaml) {
 		rc = report_emit_yaml(stdout, d);
 	} else {
-		char *txt = cJSON_Print(d);
-
-		if (!txt)
-			abort();
-		printf("%s\n", txt);
-		free(txt);
+		if (report_print_json_doc(stdout, d) < 0)
+			rc = -1;
 	}
 	cJSON_Delete(d);
 	return rc;
@@ -258,7 +255,7 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 			ctx->usage_name);
 		rc = EXIT_ERROR;
 	}
-	if (rc == 0 && cmd_output_format(ctx, "table,json,yaml", &fmt) < 0)
+	if (rc == 0 && cmd_output_format(ctx, ENV_OUTPUTS, &fmt) < 0)
 		rc = EXIT_ERROR;
 	if (rc) {
 		free(pos);

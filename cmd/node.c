@@ -176,7 +176,7 @@ int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = cmd_parse_flags(ctx, "node", node_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, "table,json,yaml", &format) < 0)
+	if (cmd_output_format(ctx, NODE_OUTPUTS, &format) < 0)
 		return EXIT_ERROR;
 	return pod_name ? run_pod(ctx, format) : run_local(ctx, format);
 }

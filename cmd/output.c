@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -36,4 +37,19 @@ int cmd_use_color(const struct cmd_ctx *ctx, FILE *out)
 		return 0;
 	/* no-color.org: present and non-empty disables colour by default. */
 	return (!no || !*no) && isatty(fileno(out));
+}
+
+size_t cmd_term_width(FILE *out)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+	long n;
+
+	if (!isatty(fileno(out)))
+		return 0;
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	/* A terminal that does not say its size (some serial consoles). */
+	n = cols ? strtol(cols, NULL, 10) : 0;
+	return n > 0 && n < 10000 ? (size_t)n : 80;
 }

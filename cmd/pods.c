@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "util/xalloc.h"
 #include "kube/pods.h"
+#include "report/report.h"
 #include "report/table.h"
 
 static const char *const help[] = {
@@ -60,7 +61,7 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 	rc = cmd_parse_flags(ctx, "pods", NULL, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, "table,wide", &format) < 0 ||
+	if (cmd_output_format(ctx, PODS_OUTPUTS, &format) < 0 ||
 	    cmd_connect(ctx, &cfg, &c) < 0)
 		return EXIT_ERROR;
 	wide = !strcmp(format, "wide");
@@ -71,7 +72,14 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 		cmd_disconnect(&cfg, c);
 		return cmd_fail(&e);
 	}
-	if (l.n == 0) {
+	if (!strcmp(format, "json") || !strcmp(format, "yaml")) {
+		/* An empty list is a document too, as with kubectl get -o json. */
+		cJSON *doc = report_pods_json(&l);
+		if ((format[0] == 'j' ? report_print_json_doc(stdout, doc)
+				      : report_emit_yaml(stdout, doc)) < 0)
+			rc = -1;
+		cJSON_Delete(doc);
+	} else if (l.n == 0) {
 		if (q.all_namespaces)
 			fprintf(stderr, "No resources found\n");
 		else
@@ -83,5 +91,5 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
-	return fflush(stdout) == 0 ? 0 : EXIT_ERROR;
+	return fflush(stdout) == 0 && rc == 0 ? 0 : EXIT_ERROR;
 }

@@ -630,6 +630,10 @@ void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,
 	copy_str(out->summary.nixl_backend, sizeof(out->summary.nixl_backend),
 		 in.ctx->nixl_backend);
 	check_digest_spec(spec, &out->summary);
+	/* Some reasons say "not probed: " already (probe_run.c's skip
+	 * reasons): once is enough. */
+	if (reason && !strncmp(reason, "not probed: ", 12))
+		reason += 12;
 	emit(out, CK_POD_PROBE, CHECK_SKIPPED, NULL, "not probed: %s",
 	     reason && *reason ? reason : "unknown reason");
 	if (spec)

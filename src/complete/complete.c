@@ -13,7 +13,8 @@ static const char *const color_values[] = { "auto", "always", "never", NULL };
 
 /* Flags whose value is a file: leave completion to the shell. */
 static const char *const file_flags[] = {
-	"kubeconfig", "certificate-authority", "client-certificate", "client-key", NULL,
+	"kubeconfig", "certificate-authority", "client-certificate", "client-key",
+	"recipe", NULL,
 };
 
 static int in_list(const char *const *list, const char *s)
@@ -151,7 +152,9 @@ static void plan_value(struct complete_result *res, const struct opt *o,
 		res->lookup = LOOKUP_CLUSTERS;
 	else if (!strcmp(o->name, "user"))
 		res->lookup = LOOKUP_USERS;
-	else if (!strcmp(o->name, "pod")) {
+	else if (!strcmp(o->name, "container"))
+		res->lookup = LOOKUP_CONTAINERS;
+	else if (!strcmp(o->name, "pod") || !strcmp(o->name, "peer")) {
 		res->lookup = LOOKUP_PODS;
 		res->directive |= COMPLETE_KEEPORDER;  /* workers first */
 	} else if (in_list(file_flags, o->name))
@@ -236,6 +239,8 @@ void complete_plan(int nwords, char *const *words, const struct complete_sub *su
 		return;
 	if (cur[0] == '-')
 		add_flags(res, tables, cur);
+	else if (sub->file_args)
+		res->directive = 0;    /* cobra's ShellCompDirectiveDefault: files */
 	else if (sub->args)
 		for (i = 0; sub->args[i]; i++)
 			complete_add(res, sub->args[i], NULL);
@@ -303,6 +308,51 @@ int complete_add_pods_json(struct complete_result *res, const char *json)
 			if (name && (pass == 0) == (role != NULL))
 				complete_add(res, name, role ? role : NULL);
 		}
+	cJSON_Delete(doc);
+	return 0;
+}
+
+static void add_once(struct complete_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->n; i++)
+		if (!strcmp(res->items[i], name))
+			return;
+	complete_add(res, name, NULL);
+}
+
+static void add_pod_containers(struct complete_result *res, const cJSON *pod)
+{
+	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(pod, "spec"), *it;
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(spec, "containers")) {
+		const char *name = json_str(it, "name");
+		if (name)
+			add_once(res, name);
+	}
+	/* Native sidecars (KEP-753): init containers with restartPolicy
+	 * Always run beside the others and take kubectl exec -c. */
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(spec, "initContainers")) {
+		const char *name = json_str(it, "name"), *rp = json_str(it, "restartPolicy");
+		if (name && rp && !strcmp(rp, "Always"))
+			add_once(res, name);
+	}
+}
+
+int complete_add_containers_json(struct complete_result *res, const char *json)
+{
+	cJSON *doc = cJSON_Parse(json);
+	const cJSON *items = doc ? list_items(doc) : NULL, *it;
+
+	if (!doc) {
+		cJSON_Delete(doc);
+		return -1;
+	}
+	if (!items)
+		add_pod_containers(res, doc);
+	else
+		cJSON_ArrayForEach(it, items)
+			if (worker_role(it))
+				add_pod_containers(res, it);
 	cJSON_Delete(doc);
 	return 0;
 }

@@ -31,6 +31,7 @@ enum complete_lookup {
 	LOOKUP_CLUSTERS,
 	LOOKUP_USERS,
 	LOOKUP_PODS,
+	LOOKUP_CONTAINERS,          /* of res->pod, or of every worker pod */
 };
 
 struct complete_sub {
@@ -39,6 +40,7 @@ struct complete_sub {
 	const struct opt *opts;     /* all its flags; NULL: the globals */
 	const char *outputs;        /* -o values, "json,yaml"; NULL: none */
 	const char *const *args;    /* positional values (NULL-terminated) or NULL */
+	int file_args;              /* positionals are paths: the shell's file completion */
 };
 
 struct complete_result {
@@ -48,6 +50,7 @@ struct complete_result {
 	enum complete_lookup lookup;
 	const char *match;          /* prefix the looked-up values must have */
 	char *emit_prefix;          /* prepended to each value ("--namespace=") */
+	const char *pod;            /* LOOKUP_CONTAINERS: the --pod typed, or NULL */
 };
 
 /* Fills res from the words (the plugin's arguments, the word being
@@ -77,6 +80,11 @@ void complete_free_opts(struct opt *opts);
 
 /* From a NamespaceList (or any List) JSON: every items[].metadata.name. */
 int complete_add_names_json(struct complete_result *res, const char *json);
+
+/* From a Pod JSON: its containers (init containers that keep running,
+ * restartPolicy Always, too); from a PodList: the containers of the Dynamo
+ * workers, each name once. */
+int complete_add_containers_json(struct complete_result *res, const char *json);
 
 /* From a PodList JSON: Dynamo workers first (described by their role),
  * then the other pods; each group in the server's order. */

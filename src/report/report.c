@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_int.h"
 #include "table.h"
 #include "../util/xalloc.h"
 
@@ -15,19 +16,38 @@ const size_t report_ncolumns = sizeof(report_columns) / sizeof(report_columns[0]
 
 #define MAX_COLS 24
 
-static const char *paint(const char *word, int status, int color, char *buf, size_t n)
+/* SGR colour of a check status: fail red, warn yellow, ok green, skipped
+ * dim (product.md "Output"). */
+const char *report_status_sgr(int status)
 {
-	static const char *const code[] = { "32", "33", "31", "36" };
+	static const char *const code[] = { "32", "33", "31", "2" };
 
-	if (!color || status < 0 || status > 3)
+	return status >= 0 && status <= 3 ? code[status] : NULL;
+}
+
+const char *report_paint(const char *word, int status, int color, char *buf, size_t n)
+{
+	const char *sgr = report_status_sgr(status);
+
+	if (!color || !sgr)
 		return word;
-	snprintf(buf, n, "\033[%sm%s\033[0m", code[status], word);
+	snprintf(buf, n, "\033[%sm%s\033[0m", sgr, word);
 	return buf;
 }
 
-static int verdict_color(enum verdict_status v)
+int report_verdict_color(enum verdict_status v)
 {
 	return v == VERDICT_READY ? CHECK_OK : v == VERDICT_NOT_READY ? CHECK_FAIL : CHECK_WARN;
+}
+
+const char *report_verdict_token(enum verdict_status v)
+{
+	switch (v) {
+	case VERDICT_READY: return "Ready";
+	case VERDICT_NOT_READY: return "NotReady";
+	case VERDICT_UNVERIFIED: return "Unverified";
+	}
+	return "Unverified";
 }
 
 /* TRANSFER is a column only when a pod has such a result (check
@@ -48,6 +68,14 @@ static int hidden(enum check_family f, int xfer)
 	return f == FAM_TRANSFER && !xfer;
 }
 
+/* A family's column header.  The POD family (the pod spec and whether the
+ * pod could be probed) is SPEC: "POD" heads the pod-name column, and every
+ * header is one unique token so scripts can find a column by name. */
+const char *report_column_name(enum check_family f)
+{
+	return f == FAM_POD ? "SPEC" : check_family_name(f);
+}
+
 static int headers(const struct report *r, const struct report_style *st,
 		   int xfer, const char **h)
 {
@@ -61,25 +89,30 @@ static int headers(const struct report *r, const struct report_style *st,
 	h[n++] = "NODE";
 	for (i = 0; i < report_ncolumns; i++)
 		if (!hidden(report_columns[i], xfer))
-			h[n++] = check_family_name(report_columns[i]);
+			h[n++] = report_column_name(report_columns[i]);
 	if (st->wide) {
+		/* Not "UCX"/"NIXL": those are family columns already. */
 		h[n++] = "CONTAINER";
 		h[n++] = "NODE-IP";
-		h[n++] = "UCX";
-		h[n++] = "NIXL";
+		h[n++] = "UCX-VERSION";
+		h[n++] = "NIXL-VERSION";
 		h[n++] = "IMAGE";
 	}
 	h[n++] = "VERDICT";
 	return n;
 }
 
+/* One pod's cells into c[] and their colours into sgr[] (NULL without
+ * colour); returns the number of cells. */
 static int row(const struct report_pod *p, const struct report *r,
-	       const struct report_style *st, int xfer, const char **c, char cells[][24])
+	       const struct report_style *st, int xfer, const char **c,
+	       const char **sgr)
 {
 	const struct pod_info *pod = p->pod;
 	int n = 0;
 	size_t i;
 
+	memset(sgr, 0, MAX_COLS * sizeof(*sgr));
 	if (r->all_namespaces)
 		c[n++] = pod->namespace;
 	c[n++] = pod->name;
@@ -90,8 +123,9 @@ static int row(const struct report_pod *p, const struct report *r,
 		if (hidden(report_columns[i], xfer))
 			continue;
 		s = p->results ? check_results_family_status(p->results, report_columns[i]) : -1;
-		snprintf(cells[i], 24, "%s", s < 0 ? "-" : check_status_name((enum check_status)s));
-		c[n++] = cells[i];
+		if (st->color)
+			sgr[n] = report_status_sgr(s);
+		c[n++] = s < 0 ? "-" : check_status_name((enum check_status)s);
 	}
 	if (st->wide) {
 		c[n++] = pod->container;
@@ -100,72 +134,27 @@ static int row(const struct report_pod *p, const struct report *r,
 		c[n++] = p->results ? p->results->summary.nixl_version : "";
 		c[n++] = pod->image;
 	}
-	c[n++] = verdict_name(p->verdict);
+	if (st->color)
+		sgr[n] = report_status_sgr(report_verdict_color(p->verdict));
+	c[n++] = report_verdict_token(p->verdict);
 	return n;
 }
 
 void report_print_table(FILE *out, const struct report *r,
 			const struct report_style *st)
 {
-	const char *h[MAX_COLS], *c[MAX_COLS];
-	char cells[MAX_COLS][24], painted[64];
+	const char *h[MAX_COLS], *c[MAX_COLS], *sgr[MAX_COLS];
 	int xfer = any_transfer(r);
 	int n = headers(r, st, xfer, h);
 	struct table *t = table_new(n, h);
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
-		row(&r->pods[i], r, st, xfer, c, cells);
-		/* Only the last column may carry colour codes: table.c pads by
-		 * bytes, and the last column is never padded. */
-		c[n - 1] = paint(c[n - 1], verdict_color(r->pods[i].verdict), st->color,
-				 painted, sizeof(painted));
-		table_add_row(t, c);
-		c[n - 1] = NULL;
+		row(&r->pods[i], r, st, xfer, c, sgr);
+		table_add_row_sgr(t, c, sgr);
 	}
 	table_print(t, out, st->no_headers);
 	table_free(t);
-}
-
-/* A remedy is advice for a problem seen; for "could not look" it would
- * guess at a problem nobody saw. */
-static int has_fix(enum check_status s, const char *remedy)
-{
-	return (s == CHECK_FAIL || s == CHECK_WARN) && remedy && *remedy;
-}
-
-void report_print_summary(FILE *out, const struct report *r,
-			  const struct report_style *st)
-{
-	const struct verdict *v = r->verdict;
-	char buf[64];
-	size_t i;
-
-	if (v->nfindings)
-		fputc('\n', out);
-	for (i = 0; i < v->nfindings; i++) {
-		const struct verdict_finding *f = &v->findings[i];
-		const char *w = check_status_name(f->status);
-		fprintf(out, "%s %s\n", paint(w, (int)f->status, st->color, buf, sizeof(buf)), f->text);
-		if (has_fix(f->status, f->remedy))
-			fprintf(out, "     fix: %s\n", f->remedy);
-	}
-	report_print_verdict(out, r, st);
-}
-
-void report_print_verdict(FILE *out, const struct report *r,
-			  const struct report_style *st)
-{
-	const struct verdict *v = r->verdict;
-	char buf[64];
-
-	fprintf(out, "\nVerdict: %s (fabric: %s; %zu pods, %zu probed, %zu ready)\n",
-		paint(verdict_name(v->status), verdict_color(v->status), st->color, buf, sizeof(buf)),
-		fabric_name(v->fabric), v->npods, v->nprobed, v->nready);
-	if (v->fix_first)
-		fprintf(out, "Fix first: %s\n", v->fix_first);
-	if (v->unconfirmed)
-		fprintf(out, "Not confirmed: %s\n", v->unconfirmed);
 }
 
 void report_print_checks(FILE *out, const struct check_results *res,
@@ -185,7 +174,7 @@ void report_print_checks(FILE *out, const struct check_results *res,
 	table_print(t, out, st->no_headers);
 	table_free(t);
 	for (i = 0; i < res->n; i++)
-		if (has_fix(res->v[i].status, res->v[i].remedy))
+		if (report_has_fix(res->v[i].status, res->v[i].remedy))
 			fprintf(out, "%s: fix: %s\n", res->v[i].name, res->v[i].remedy);
 }
 
@@ -282,16 +271,15 @@ cJSON *report_json(const struct report *r)
 	for (i = 0; i < r->n; i++)
 		cJSON_AddItemToArray(pods, pod_json(&r->pods[i]));
 	cJSON_AddItemToObject(doc, "pods", pods);
+	cJSON_AddItemToObject(doc, "nodes", report_nodes_json(r));
 	return doc;
 }
 
 int report_print_json(FILE *out, const struct report *r)
 {
 	cJSON *doc = report_json(r);
-	char *s = cJSON_Print(doc);
-	int rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : -1;
+	int rc = report_print_json_doc(out, doc);
 
-	free(s);
 	cJSON_Delete(doc);
 	return rc;
 }

@@ -33,14 +33,23 @@ struct report {
 struct report_style {
 	int wide;
 	int no_headers;
-	int color;       /* ANSI colour on status words */
+	int color;       /* ANSI colour on status words and cells */
+	size_t width;    /* terminal columns the findings wrap at; 0: no wrap */
 };
+
+/* The VERDICT cell, one token the way kubectl spells statuses: "Ready",
+ * "NotReady", "Unverified" (JSON and YAML keep verdict_name()). */
+const char *report_verdict_token(enum verdict_status v);
 
 /* The families shown as table columns, in order. */
 extern const enum check_family report_columns[];
 extern const size_t report_ncolumns;
 
 void report_print_table(FILE *out, const struct report *r,
+			const struct report_style *st);
+/* check --by-node: one row per node (NODE, PODS, each family's worst
+ * status among the node's pods, the worst pod VERDICT), nodes by name. */
+void report_print_nodes(FILE *out, const struct report *r,
 			const struct report_style *st);
 /* Findings worst first, then the consolidated verdict line(s). */
 void report_print_summary(FILE *out, const struct report *r,
@@ -57,6 +66,21 @@ cJSON *report_json(const struct report *r);
 int report_print_json(FILE *out, const struct report *r);
 /* The same document through libyaml's emitter. */
 int report_print_yaml(FILE *out, const struct report *r);
+/* check -o junit: JUnit XML, one testsuite per pod, one testcase per
+ * check (junit.c); 0 or -1. */
+int report_print_junit(FILE *out, const struct report *r);
+/* check -o html: one self-contained page (html.c); 0 or -1. */
+int report_print_html(FILE *out, const struct report *r);
+/* `pods -o json|yaml`: {apiVersion, kind: WorkerPodList, items: [{name,
+ * namespace, role, graph, node, nodeIP, podIP, container, image, phase,
+ * status, creationTimestamp, probe, skipReason}]} (lists.c); the caller
+ * cJSON_Delete()s it.  Pod specs' env and secrets are never in it. */
+cJSON *report_pods_json(const struct pod_list *l);
+/* Any cJSON tree as kubectl prints JSON: two-space indent, "key": value,
+ * a final newline (json.c); 0 or -1. */
+int report_print_json_doc(FILE *out, const cJSON *doc);
+/* The indenting alone, over cJSON's compact text; owned, NULL on overflow. */
+char *report_json_indent(const char *compact);
 /* Emits any cJSON tree as YAML (used by other documents too). */
 int report_emit_yaml(FILE *out, const cJSON *doc);
 

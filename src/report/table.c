@@ -11,6 +11,7 @@
 struct table {
 	int ncols;
 	char **cells;      /* (rows + 1) * ncols, row 0 = headers */
+	const char **sgr;  /* parallel to cells: static SGR colour code or NULL */
 	size_t rows;       /* data rows */
 	size_t cap;        /* rows allocated, headers included */
 };
@@ -28,6 +29,7 @@ struct table *table_new(int ncols, const char *const *headers)
 	t->ncols = ncols;
 	t->cap = 16;
 	t->cells = xcalloc(t->cap * (size_t)ncols, sizeof(char *));
+	t->sgr = xcalloc(t->cap * (size_t)ncols, sizeof(char *));
 	for (i = 0; i < ncols; i++)
 		t->cells[i] = xstrdup(headers[i]);
 	return t;
@@ -42,22 +44,57 @@ void table_free(struct table *t)
 	for (i = 0; i < (t->rows + 1) * (size_t)t->ncols; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	free(t->sgr);
 	free(t);
 }
 
-void table_add_row(struct table *t, const char *const *cells)
+void table_add_row_sgr(struct table *t, const char *const *cells,
+		       const char *const *sgr)
 {
-	size_t base;
+	size_t base, nc = (size_t)t->ncols;
 	int i;
 
 	if (t->rows + 1 == t->cap) {
 		t->cap *= 2;
-		t->cells = xrealloc(t->cells, t->cap * (size_t)t->ncols * sizeof(char *));
+		t->cells = xrealloc(t->cells, t->cap * nc * sizeof(char *));
+		t->sgr = xrealloc(t->sgr, t->cap * nc * sizeof(char *));
 	}
 	t->rows++;
-	base = t->rows * (size_t)t->ncols;
-	for (i = 0; i < t->ncols; i++)
+	base = t->rows * nc;
+	for (i = 0; i < t->ncols; i++) {
 		t->cells[base + (size_t)i] = cell_dup(cells[i]);
+		t->sgr[base + (size_t)i] = sgr ? sgr[i] : NULL;
+	}
+}
+
+void table_add_row(struct table *t, const char *const *cells)
+{
+	table_add_row_sgr(t, cells, NULL);
+}
+
+size_t table_text_width(const char *s)
+{
+	size_t w = 0;
+
+	/* One column per UTF-8 sequence: count every byte that is not a
+	 * continuation byte (10xxxxxx). */
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+/* The one place a cell's text reaches the output: colour around it, then
+ * pad spaces to width (pad 0: last column, no padding). */
+static void emit_cell(FILE *out, const char *s, const char *sgr, size_t pad)
+{
+	size_t w;
+
+	if (sgr)
+		fprintf(out, "\033[%sm%s\033[0m", sgr, s);
+	else
+		fputs(s, out);
+	for (w = table_text_width(s); w < pad; w++)
+		fputc(' ', out);
 }
 
 size_t table_rows(const struct table *t)
@@ -73,7 +110,7 @@ void table_print(const struct table *t, FILE *out, int no_headers)
 
 	for (r = first; r <= t->rows; r++)
 		for (c = 0; c < t->ncols; c++) {
-			size_t w = strlen(t->cells[r * (size_t)t->ncols + (size_t)c]) + PADDING;
+			size_t w = table_text_width(t->cells[r * (size_t)t->ncols + (size_t)c]) + PADDING;
 			if (w < MIN_WIDTH)
 				w = MIN_WIDTH;
 			if (w > width[c])
@@ -81,11 +118,9 @@ void table_print(const struct table *t, FILE *out, int no_headers)
 		}
 	for (r = first; r <= t->rows; r++) {
 		for (c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * (size_t)t->ncols + (size_t)c];
-			if (c == t->ncols - 1)
-				fputs(s, out);
-			else
-				fprintf(out, "%-*s", (int)width[c], s);
+			size_t k = r * (size_t)t->ncols + (size_t)c;
+			emit_cell(out, t->cells[k], t->sgr[k],
+				  c == t->ncols - 1 ? 0 : width[c]);
 		}
 		fputc('\n', out);
 	}

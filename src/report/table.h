@@ -18,7 +18,14 @@ struct table *table_new(int ncols, const char *const *headers);
 void table_free(struct table *t);
 /* Copies ncols cells; NULL or "" cells print as "<none>". */
 void table_add_row(struct table *t, const char *const *cells);
+/* The same, each cell wrapped in the SGR colour sgr[i] ("31", "2", ...;
+ * static strings, NULL for none; sgr itself may be NULL).  Colour codes
+ * never live in the cell text, so widths count only what is visible. */
+void table_add_row_sgr(struct table *t, const char *const *cells,
+		       const char *const *sgr);
 size_t table_rows(const struct table *t);
+/* Columns s takes on a terminal: one per UTF-8 character. */
+size_t table_text_width(const char *s);
 void table_print(const struct table *t, FILE *out, int no_headers);
 
 /* apimachinery's duration.HumanDuration of now - then ("95s", "3m5s",

@@ -1,6 +1,7 @@
 /* A cJSON tree written through libyaml's emitter, so YAML output is the
  * JSON document, field for field, with YAML's quoting rules applied by
  * libyaml rather than by us. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,11 @@ static int looks_typed(const char *s)
 	for (i = 0; words[i]; i++)
 		if (!strcasecmp(s, words[i]))
 			return 1;
+	/* A YAML 1.1 timestamp ("2026-12-01T08:08:20Z", yaml.org/type/
+	 * timestamp.html) would load as a date, not a string. */
+	if (strlen(s) >= 8 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[3]) &&
+	    s[4] == '-' && isdigit((unsigned char)s[5]))
+		return 1;
 	strtod(s, &end);
 	return end != s && *end == '\0';
 }

@@ -23,7 +23,7 @@ from plugin import PLUGIN, run  # noqa: E402
 PROFILES = os.path.join(ROOT, "tests", "cluster", "profiles")
 EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 HEADER = ["POD", "ROLE", "NODE", "RDMA", "GPUDIRECT", "GDRCOPY", "NVLINK", "UCX",
-          "NIXL", "EFA", "ENV", "LIMITS", "POD", "LOGS", "VERDICT"]
+          "NIXL", "EFA", "ENV", "LIMITS", "SPEC", "LOGS", "VERDICT"]
 
 
 
@@ -446,17 +446,18 @@ class TestDemo(CheckCase, unittest.TestCase):
         rows = [l.split() for l in lines[1:1 + len(self.WORKERS)]]
         self.assertEqual([r[0] for r in rows], self.WORKERS)
         for r in rows:
-            self.assertEqual(len(r), len(HEADER) + (1 if r[-2:] == ["NOT", "READY"] else 0), r)
+            # One token per cell (product.md "Output"): VERDICT is NotReady.
+            self.assertEqual(len(r), len(HEADER), r)
             self.assertEqual(r[1], "decode" if "decode" in r[0] else "prefill")
         by_name = {r[0]: r for r in rows}
         for name in self.BROKEN:
-            self.assertEqual(by_name[name][-2:], ["NOT", "READY"], name)
+            self.assertEqual(by_name[name][-1], "NotReady", name)
         self.assertEqual(by_name["qwen-decode-2"][HEADER.index("GPUDIRECT")], "fail")
         self.assertEqual(by_name["qwen-prefill-2"][HEADER.index("RDMA")], "fail")
         self.assertEqual(by_name["qwen-decode-3"][HEADER.index("ENV")], "fail")
         for r in rows:
             if r[0] not in self.BROKEN:
-                self.assertEqual(r[-1], "READY", r)
+                self.assertEqual(r[-1], "Ready", r)
                 self.assertEqual(r[HEADER.index("RDMA")], "ok", r)
         self.assertNotIn("qwen-frontend-0", out)
         self.assertRegex(out, r"(?m)^Verdict: NOT READY \(fabric: infiniband; 7 pods, 7 probed, 4 ready\)$")

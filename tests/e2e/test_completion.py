@@ -96,11 +96,36 @@ class Helper(unittest.TestCase):
         self.assertIn("--namespace", got)
 
     def test_flag_values(self):
-        self.assertEqual(self.complete("check", "-o", ""), (["wide", "json", "yaml"], 4))
+        self.assertEqual(self.complete("check", "-o", ""), (["table", "wide", "json", "yaml", "junit", "html"], 4))
         self.assertEqual(self.complete("node", "--output", "j"), (["json"], 4))
         self.assertEqual(self.complete("check", "--color", ""), (["auto", "always", "never"], 4))
         self.assertEqual(self.complete("check", "--color=a"), (["--color=auto", "--color=always"], 4))
         self.assertEqual(self.complete("completion", ""), (["bash", "zsh", "fish"], 4))
+
+    def test_output_values_are_what_each_command_accepts(self):
+        for sub in SUBCOMMANDS:
+            h = subprocess.run([PLUGIN, sub, "-h"], stdout=subprocess.PIPE).stdout.decode()
+            if "--output" not in h:
+                continue
+            with self.subTest(sub=sub):
+                args = {"env": ["/nonexistent"]}.get(sub, [])
+                p = subprocess.run([PLUGIN, sub, "-o", "bogus"] + args, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, env=dict(os.environ, HOME=self.dir))
+                allowed = re.search(r"allowed formats are: (\S+)", p.stderr.decode())
+                # A command that prints no document (nixl, completion) gets no values.
+                want = allowed.group(1).split(",") if allowed else []
+                self.assertEqual(self.complete(sub, "-o", ""), (want, 4))
+                if sub in ("check", "pods", "env", "node", "version"):
+                    self.assertTrue(allowed, p.stderr.decode())
+
+    def test_paths_complete_as_files(self):
+        # cobra's ShellCompDirectiveDefault (0): the shell completes files and
+        # directories (a recipe is either).
+        self.assertEqual(self.complete("env", ""), ([], 0))
+        self.assertEqual(self.complete("env", "recipes/"), ([], 0))
+        self.assertEqual(self.complete("check", "--recipe", ""), ([], 0))
+        self.assertEqual(self.complete("check", "--recipe=rec"), ([], 0))
+        self.assertEqual(self.complete("env", "-o", ""), (["table", "json", "yaml"], 4))
 
     def test_files_only_where_they_make_sense(self):
         self.assertEqual(self.complete("check", "--kubeconfig", ""), ([], 0))
@@ -170,6 +195,24 @@ class ThroughKubectl(unittest.TestCase):
         self.assertIn("two-containers", got[2:])
         self.assertIn("qwen-frontend-0", got[2:])
 
+    def test_peer_pods_and_containers_of_the_pod(self):
+        got, directive = self.kubectl_complete("nixl", "-n", "demo", "--pod", "qwen-decode-0", "--peer", "")
+        self.assertEqual(directive, 4 | 32)
+        self.assertEqual(sorted(got[:2]), ["qwen-decode-0", "qwen-prefill-0"])
+        got, directive = self.kubectl_complete("node", "-n", "demo", "--pod", "two-containers", "-c", "")
+        self.assertEqual((got, directive), (["main", "sidecar"], 4))
+        got, _ = self.kubectl_complete("node", "-n", "demo", "--pod=two-containers", "--container=s")
+        self.assertEqual(got, ["--container=sidecar"])
+        # No --pod: the containers of the worker pods, each once.
+        got, _ = self.kubectl_complete("check", "-n", "demo", "-c", "")
+        self.assertEqual(got, ["main"])
+
+    def test_files_and_outputs_through_kubectl(self):
+        self.assertEqual(self.kubectl_complete("env", ""), ([], 0))
+        self.assertEqual(self.kubectl_complete("check", "--recipe", ""), ([], 0))
+        self.assertEqual(self.kubectl_complete("check", "-o", ""),
+                         (["table", "wide", "json", "yaml", "junit", "html"], 4))
+
     def test_subcommands_and_contexts(self):
         got, _ = self.kubectl_complete("")
         self.assertEqual(got, SUBCOMMANDS)
@@ -212,9 +255,14 @@ class Scripts(unittest.TestCase):
     def test_bash(self):
         self.assertEqual(self.bash("kubectl-dynamo_interconnect "), SUBCOMMANDS)
         self.assertEqual(self.bash("kubectl-dynamo_interconnect ch"), ["check"])
-        self.assertEqual(self.bash("kubectl-dynamo_interconnect check -o "), ["wide", "json", "yaml"])
+        self.assertEqual(self.bash("kubectl-dynamo_interconnect check -o "), ["table", "wide", "json", "yaml", "junit", "html"])
         # bash breaks words at '=': only the part after it is offered.
         self.assertEqual(self.bash("kubectl-dynamo_interconnect check --color=n"), ["never"])
+
+    def test_installed_scripts_are_the_printed_ones(self):
+        for shell in ("bash", "zsh", "fish"):
+            with open(os.path.join(ROOT, "completions", "kubectl-dynamo_interconnect." + shell)) as f:
+                self.assertEqual(self.script(shell), f.read(), shell)
 
     def test_other_shells_parse(self):
         # zsh and fish where installed (a skip would count as a failure).
@@ -224,6 +272,65 @@ class Scripts(unittest.TestCase):
                 self.assertEqual(p.returncode, 0, shell)
             else:
                 self.assertIn("_kubectl_dynamo_interconnect", self.script(shell))
+
+
+class InTmux(unittest.TestCase):
+    """The installed scripts in real interactive shells under tmux: TAB
+    completes a directory for `env` and an -o value (bash, zsh, fish)."""
+
+    def setUp(self):
+        self.dir = plugin_dir()
+        os.mkdir(os.path.join(self.dir, "recipes-dir"))
+        self.n = 0
+        self.sock = None
+
+    def tearDown(self):
+        self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def kill(self):
+        if self.sock:
+            subprocess.run(["tmux", "-S", self.sock, "kill-server"], stderr=subprocess.DEVNULL)
+            self.sock = None
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-S", self.sock] + list(args), stdout=subprocess.PIPE,
+                              check=True).stdout.decode()
+
+    def wait_for(self, text, timeout=15):
+        """The pane once it shows text (polled: a loaded machine is slow)."""
+        import time
+        deadline = time.monotonic() + timeout
+        while True:
+            pane = self.tmux("capture-pane", "-p", "-t", "t")
+            if text in pane or time.monotonic() > deadline:
+                return pane
+            time.sleep(0.2)
+
+    def tab(self, shell, line, want):
+        script = os.path.join(ROOT, "completions", "kubectl-dynamo_interconnect." + shell)
+        cmd = {"bash": "bash --norc --noprofile", "zsh": "zsh -f", "fish": "fish --no-config"}[shell]
+        env = dict(os.environ, PATH=self.dir + ":/usr/bin:/bin", HOME=self.dir, TERM="xterm")
+        self.kill()
+        self.n += 1
+        self.sock = os.path.join(self.dir, "tmux%d.sock" % self.n)   # one server per shell
+        subprocess.run(["tmux", "-S", self.sock, "-f", "/dev/null", "new-session", "-d", "-s", "t",
+                        "-x", "160", "-y", "40", "-c", self.dir, cmd], env=env, check=True)
+        load = ("autoload -U compinit && compinit -u && " if shell == "zsh" else "") + "source " + script
+        self.tmux("send-keys", "-t", "t", load + "; echo LOADED", "Enter")
+        self.wait_for("\nLOADED")
+        self.tmux("send-keys", "-t", "t", line, "Tab")
+        pane = self.wait_for(want)
+        self.assertIn(want, pane, (shell, pane))
+        self.kill()
+
+    def test_shells(self):
+        for shell in ("bash", "zsh", "fish"):
+            self.assertTrue(shutil.which(shell), shell + " (tests/tools/deps.sh installs it)")
+            with self.subTest(shell=shell):
+                self.tab(shell, "kubectl-dynamo_interconnect env rec", "env recipes-dir/")
+                self.tab(shell, "kubectl-dynamo_interconnect check --recipe rec", "--recipe recipes-dir/")
+                self.tab(shell, "kubectl-dynamo_interconnect check -o ju", "check -o junit")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,58 @@ class ManPage(unittest.TestCase):
                 for flag in sorted(set(re.findall(r"(?m)^\s+(?:-\w, )?--([\w-]+)", h))):
                     self.assertIn("\\-\\-" + flag.replace("-", "\\-"), man, flag)
 
+    def man(self):
+        with open(MAN) as f:
+            return f.read()
+
+    def section(self, name):
+        return self.man().split("\n.SH %s\n" % name)[1].split("\n.SH ")[0]
+
+    def test_every_flag_has_its_own_entry(self):
+        # The tag line after each .TP of OPTIONS: one flag (and its shorthand).
+        tags = re.findall(r"(?m)^\.TP\n(.*)$", self.section("OPTIONS"))
+        named = {}
+        for t in tags:
+            longs = re.findall(r"\\-\\-((?:[\w]|\\-)+)", t)
+            self.assertEqual(len(longs), 1, t)
+            named[longs[0].replace("\\-", "-")] = t
+        for sub in subcommands():
+            h = run([sub, "-h"])[1]
+            for flag in set(re.findall(r"(?m)^\s+(?:-\w, )?--([\w-]+)", h)):
+                self.assertIn(flag, named, (sub, flag))
+        opts = self.section("OPTIONS")
+        xfer = opts.split(".B \\-\\-transfer\n")[1].split("\n.TP")[0]
+        self.assertIn("Not read-only:", xfer)
+        self.assertIn("the one action", xfer)
+
+    def test_sections_of_a_reference(self):
+        for sec in ("SYNOPSIS", "COMMANDS", "OPTIONS", "CHECKS", "EXIT STATUS", "FILES", "SEE ALSO"):
+            self.assertIn("\n.SH %s\n" % sec, self.man(), sec)
+        syn = self.section("SYNOPSIS")
+        for sub in subcommands():
+            self.assertEqual(syn.count(".B kubectl dynamo-interconnect %s" % sub), 1, sub)
+        tags = re.findall(r"(?m)^\.TP\n\.B (\S+)$", self.section("COMMANDS"))
+        self.assertEqual(sorted(tags), sorted(subcommands()))
+
+    def test_every_check_in_the_table_is_in_the_man_page(self):
+        # The table of the binary (tests/tools/di_checks prints check_defs()):
+        # a check added anywhere must be documented under its family.
+        tool = os.path.join(os.environ.get("DI_TOOLS") or os.path.join(ROOT, "build", "tools"), "di_checks")
+        rows = [l.split("\t") for l in subprocess.run([tool], stdout=subprocess.PIPE, check=True)
+                .stdout.decode().splitlines()]
+        self.assertGreater(len(rows), 40)
+        checks = self.section("CHECKS")
+        families = {}
+        for part in checks.split("\n.SS ")[1:]:
+            fam = part.split("\n")[0]
+            families[fam] = re.findall(r"(?m)^\.TP\n\.B (\S+)$", part)
+        for name, fam, rule in rows:
+            with self.subTest(check=name):
+                self.assertIn(name.replace("-", "\\-"), families.get(fam, []), fam)
+        documented = {n for v in families.values() for n in v}
+        self.assertEqual(documented - {r[0].replace("-", "\\-") for r in rows},
+                         {"pair\\-consistency", "node\\-consistency"})
+
 
 class Schema(unittest.TestCase):
     @classmethod

@@ -16,8 +16,9 @@ static const struct opt globals[] = {
 };
 static const char *const shells[] = { "bash", "zsh", NULL };
 static const struct complete_sub subs[] = {
-	{ "check", "Check", NULL, "wide,json", NULL },
-	{ "completion", "Scripts", NULL, NULL, shells },
+	{ "check", "Check", NULL, "wide,json", NULL, 0 },
+	{ "completion", "Scripts", NULL, NULL, shells, 0 },
+	{ "env", "Recipes", NULL, "json", NULL, 1 },
 };
 
 /* Candidates joined by ',' and the directive, e.g. "a,b:4". */
@@ -27,7 +28,7 @@ static char *plan(int n, char **words)
 	static char out[1024];
 	size_t i;
 
-	complete_plan(n, words, subs, 2, globals, &r);
+	complete_plan(n, words, subs, 3, globals, &r);
 	out[0] = '\0';
 	for (i = 0; i < r.n; i++) {
 		strcat(out, i ? "," : "");
@@ -42,7 +43,12 @@ static char *plan(int n, char **words)
 
 static void test_plan(void)
 {
-	CHECK_STR(PLAN(""), "check\tCheck,completion\tScripts:4/0");
+	CHECK_STR(PLAN(""), "check\tCheck,completion\tScripts,env\tRecipes:4/0");
+	/* A path argument: no candidates, the shell completes files (0). */
+	CHECK_STR(PLAN("env", ""), ":0/0");
+	CHECK_STR(PLAN("env", "reci"), ":0/0");
+	CHECK_STR(PLAN("env", "-o", ""), "json:4/0");
+	CHECK_STR(PLAN("env", "--", ""), ":4/0");
 	CHECK_STR(PLAN("comp"), "completion\tScripts:4/0");
 	CHECK_STR(PLAN("nope", ""), ":4/0");
 	CHECK_STR(PLAN("check", "--no"), "--no-headers\tNo headers:4/0");
@@ -74,6 +80,34 @@ static void test_flag_value(void)
 	CHECK_STR(complete_flag_value(3, w2, &globals[0]), "d");
 	CHECK(complete_flag_value(5, w3, &globals[0]) == NULL);
 	CHECK(complete_flag_value(6, w1, &globals[1]) == NULL);
+}
+
+static void test_containers_json(void)
+{
+	struct complete_result r;
+
+	memset(&r, 0, sizeof(r));
+	/* One pod: its containers and its native sidecars, not plain inits. */
+	CHECK_INT(complete_add_containers_json(&r, "{\"kind\":\"Pod\",\"spec\":{"
+		"\"initContainers\":[{\"name\":\"setup\"},{\"name\":\"proxy\",\"restartPolicy\":\"Always\"}],"
+		"\"containers\":[{\"name\":\"main\"},{\"name\":\"sidecar\"}]}}"), 0);
+	CHECK_INT(r.n, 3);
+	CHECK_STR(r.items[0], "main");
+	CHECK_STR(r.items[2], "proxy");
+	complete_release(&r);
+	/* A list: the workers' containers, each once. */
+	memset(&r, 0, sizeof(r));
+	CHECK_INT(complete_add_containers_json(&r, "{\"items\":["
+		"{\"metadata\":{\"labels\":{\"nvidia.com/dynamo-component-type\":\"decode\"}},"
+		"\"spec\":{\"containers\":[{\"name\":\"main\"}]}},"
+		"{\"metadata\":{\"labels\":{\"nvidia.com/dynamo-component-type\":\"frontend\"}},"
+		"\"spec\":{\"containers\":[{\"name\":\"http\"}]}},"
+		"{\"metadata\":{\"labels\":{\"nvidia.com/dynamo-component-type\":\"prefill\"}},"
+		"\"spec\":{\"containers\":[{\"name\":\"main\"}]}}]}"), 0);
+	CHECK_INT(r.n, 1);
+	CHECK_STR(r.items[0], "main");
+	CHECK_INT(complete_add_containers_json(&r, "{"), -1);
+	complete_release(&r);
 }
 
 static void test_json(void)
@@ -130,6 +164,7 @@ static void test_opts_from_help(void)
 int main(void)
 {
 	test_plan();
+	test_containers_json();
 	test_flag_value();
 	test_json();
 	test_opts_from_help();

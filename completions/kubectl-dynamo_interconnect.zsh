@@ -1,0 +1,24 @@
+#compdef kubectl-dynamo_interconnect
+# zsh completion for kubectl-dynamo_interconnect run directly.
+_kubectl_dynamo_interconnect() {
+	local out directive=0 line
+	local -a cands lines
+	out=$(${words[1]} __complete "${(@)words[2,CURRENT]}" 2>/dev/null) || return 1
+	lines=("${(@f)out}")
+	for line in "${lines[@]}"; do
+		[[ -z $line ]] && continue
+		if [[ $line == :* ]]; then directive=${line#:}; continue; fi
+		# _describe reads "value:description"; a colon in a value is escaped.
+		if [[ $line == *$'\t'* ]]; then
+			cands+=("${${line%%$'\t'*}//:/\\:}:${line#*$'\t'}")
+		else
+			cands+=("${line//:/\\:}")
+		fi
+	done
+	if (( ${#cands} )); then
+		_describe -V completions cands
+	elif (( !(directive & 4) )); then
+		_files
+	fi
+}
+compdef _kubectl_dynamo_interconnect kubectl-dynamo_interconnect

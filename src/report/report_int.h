@@ -1,0 +1,45 @@
+/* Shared between the report's own files (report.c, summary.c, ...); not a
+ * public interface. */
+#ifndef REPORT_REPORT_INT_H
+#define REPORT_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* SGR colour of a check status (fail red, warn yellow, ok green, skipped
+ * dim); NULL for anything else. */
+const char *report_status_sgr(int status);
+/* word wrapped in the colour of status when color is on, into buf. */
+const char *report_paint(const char *word, int status, int color, char *buf, size_t n);
+/* The check status whose colour a verdict takes. */
+int report_verdict_color(enum verdict_status v);
+/* A family's column header ("SPEC" for POD, which heads the name column). */
+const char *report_column_name(enum check_family f);
+/* The "nodes" array of the JSON document (nodes.c). */
+cJSON *report_nodes_json(const struct report *r);
+/* One node of the per-node view: each family's worst status among the
+ * node's pods (ok < skipped < warn < fail), the worst pod verdict. */
+#define REPORT_MAX_FAMS 16
+struct report_node {
+	const char *name;               /* borrowed from a pod; "" unknown */
+	size_t npods;
+	int fam[REPORT_MAX_FAMS];       /* per report_columns[]; -1: none */
+	enum verdict_status verdict;
+};
+/* One per distinct node, by name; *n of them in an array the caller frees. */
+struct report_node *report_nodes_collect(const struct report *r, size_t *n);
+/* 0 for the TRANSFER column when no node has a transfer result (the
+ * table without check --transfer stays as it was). */
+int report_node_family_shown(const struct report_node *v, size_t n, size_t f);
+/* A remedy is advice for a problem seen, not for "could not look". */
+int report_has_fix(enum check_status s, const char *remedy);
+/* Prints lead (lead_w visible columns; it may carry colour), then text,
+ * then a newline.  With width > 0, text wraps at spaces so that no line
+ * passes width columns, continuation lines indented by indent; a word
+ * longer than a line stands alone on its line, never cut. */
+void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *text,
+		 size_t indent, size_t width);
+
+#endif

@@ -1,0 +1,331 @@
+/* Below the check table: the findings worst first, the pods that could not
+ * be probed grouped by reason, one RBAC hint for a 403, and the verdict.
+ * On a terminal the lines wrap at its width between words. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report_int.h"
+#include "table.h"
+#include "util/buf.h"
+#include "util/safe.h"
+#include "util/xalloc.h"
+
+#define NAMES_SHOWN 3        /* pods named on a grouped line */
+#define SUMMARY_LINE_MAX 65536
+
+int report_has_fix(enum check_status s, const char *remedy)
+{
+	return (s == CHECK_FAIL || s == CHECK_WARN) && remedy && *remedy;
+}
+
+static size_t span_width(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
+}
+
+void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *raw,
+		 size_t indent, size_t width)
+{
+	/* Text from the cluster or a pod reaches the terminal only through
+	 * the terminal rule (util/safe.h); the lead is ours. */
+	char *text = safe_term(raw);
+	size_t col = lead_w;
+	int line_start = 1;    /* nothing but the lead/indent on this line yet */
+	const char *p = text;
+
+	fputs(lead, out);
+	if (!width) {
+		fprintf(out, "%s\n", text);
+		free(text);
+		return;
+	}
+	while (*p) {
+		const char *w = p, *e;
+		size_t ww;
+
+		while (*w == ' ')
+			w++;
+		if (!*w)
+			break;
+		for (e = w; *e && *e != ' '; e++)
+			;
+		ww = span_width(w, (size_t)(e - w));
+		if (!line_start && col + 1 + ww > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+			line_start = 1;
+		}
+		if (!line_start) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(w, 1, (size_t)(e - w), out);
+		col += ww;
+		line_start = 0;
+		p = e;
+	}
+	fputc('\n', out);
+	free(text);
+}
+
+/* The text after any number of leading prefix (case-insensitive): the
+ * layers below sometimes say "not probed: " or "not confirmed: " themselves,
+ * and a printer that adds its own must not say it twice. */
+static const char *strip_prefix(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	while (s && !strncasecmp(s, prefix, n))
+		s += n;
+	return s;
+}
+
+/* ---- pods not probed, one line per reason -------------------------- */
+
+/* The reason with the pod's own name taken out ("pods \"<pod>\" is
+ * forbidden"), so that one cause on 400 pods is one line.  Owned. */
+static char *reason_key(const struct report_pod *p)
+{
+	const char *e = strip_prefix(p->error ? p->error : "not probed", "not probed: ");
+	const char *name = p->pod->name;
+	size_t n = name ? strlen(name) : 0;
+	struct buf b = BUF_INIT(SUMMARY_LINE_MAX);
+
+	while (*e) {
+		if (n && !strncmp(e, name, n)) {
+			buf_appends(&b, "<pod>");
+			e += n;
+		} else {
+			buf_append(&b, e++, 1);
+		}
+	}
+	return buf_detach(&b, NULL);
+}
+
+#define INDENT 5             /* continuation lines, under the "fix:" */
+
+/* "<status> <text>", the status word coloured, wrapped at st->width. */
+static void finding_line(FILE *out, enum check_status status, const char *text,
+			 const struct report_style *st)
+{
+	const char *w = check_status_name(status);
+	char lead[64], paint[48];
+
+	snprintf(lead, sizeof(lead), "%s ", report_paint(w, (int)status, st->color,
+							 paint, sizeof(paint)));
+	report_wrap(out, lead, strlen(w) + 1, text, INDENT, st->width);
+}
+
+static void fix_line(FILE *out, const char *remedy, const struct report_style *st)
+{
+	report_wrap(out, "     fix: ", 10, remedy, INDENT + 5, st->width);
+}
+
+static void print_group(FILE *out, const struct report *r, char **keys, size_t first,
+			size_t count, const struct report_style *st)
+{
+	struct buf b = BUF_INIT(SUMMARY_LINE_MAX);
+	size_t shown = 0;
+
+	if (count == r->n && count > 1)
+		buf_appendf(&b, "all %zu pods not probed (", count);
+	else
+		buf_appendf(&b, "%zu of %zu pod%s not probed (", count, r->n, r->n == 1 ? "" : "s");
+	for (size_t i = first; i < r->n && shown < NAMES_SHOWN; i++)
+		if (keys[i] && !strcmp(keys[i], keys[first]))
+			buf_appendf(&b, "%s%s", shown++ ? ", " : "", r->pods[i].pod->name);
+	if (count > shown)
+		buf_appendf(&b, " and %zu more", count - shown);
+	/* One pod: its own words; several: the shared words. */
+	buf_appendf(&b, "): %s", count == 1
+		    ? strip_prefix(r->pods[first].error ? r->pods[first].error : "not probed",
+				   "not probed: ")
+		    : keys[first]);
+	finding_line(out, CHECK_SKIPPED, buf_str(&b), st);
+	buf_release(&b);
+}
+
+static void print_unprobed(FILE *out, const struct report *r, const struct report_style *st)
+{
+	char **keys = xcalloc(r->n ? r->n : 1, sizeof(*keys));
+
+	for (size_t i = 0; i < r->n; i++)
+		if (!r->pods[i].probed)
+			keys[i] = reason_key(&r->pods[i]);
+	for (size_t i = 0; i < r->n; i++) {
+		size_t count = 0;
+		int seen = 0;
+
+		if (!keys[i])
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = keys[j] && !strcmp(keys[j], keys[i]);
+		if (seen)
+			continue;
+		for (size_t j = i; j < r->n; j++)
+			count += keys[j] && !strcmp(keys[j], keys[i]);
+		print_group(out, r, keys, i, count, st);
+	}
+	for (size_t i = 0; i < r->n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+/* ---- one RBAC hint for every 403 ------------------------------------ */
+
+#define HINT_MAX 4
+
+struct rbac_gap {
+	char verb[32], resource[64];
+};
+
+struct rbac_hint {
+	struct rbac_gap gap[HINT_MAX];
+	size_t n;
+	char user[128], ns[128];
+};
+
+/* Copies the quoted word after key in s into out; 0 when absent. */
+static int quoted_after(const char *s, const char *key, char *out, size_t n)
+{
+	const char *p = strstr(s, key), *e;
+
+	if (!p)
+		return 0;
+	p += strlen(key);
+	e = strchr(p, '"');
+	if (!e || (size_t)(e - p) >= n)
+		return 0;
+	memcpy(out, p, (size_t)(e - p));
+	out[e - p] = '\0';
+	return 1;
+}
+
+/* Reads the API server's Forbidden message, 'User "u" cannot VERB resource
+ * "RES" in API group "" in the namespace "NS"' (k8s.io/apiserver
+ * pkg/endpoints/handlers/responsewriters/errors.go, forbiddenMessage). */
+static void rbac_scan(struct rbac_hint *h, const char *s)
+{
+	struct rbac_gap g = { { 0 }, { 0 } };
+	const char *c, *v;
+	size_t vn;
+
+	if (!s || !strstr(s, "forbidden") || !(c = strstr(s, "\" cannot ")))
+		return;
+	v = c + strlen("\" cannot ");
+	vn = strcspn(v, " ");
+	if (vn == 0 || vn >= sizeof(g.verb) || strncmp(v + vn, " resource \"", 11))
+		return;
+	memcpy(g.verb, v, vn);
+	if (!quoted_after(v + vn, " resource \"", g.resource, sizeof(g.resource)))
+		return;
+	for (size_t i = 0; i < h->n; i++)
+		if (!strcmp(h->gap[i].verb, g.verb) && !strcmp(h->gap[i].resource, g.resource))
+			return;
+	if (h->n < HINT_MAX)
+		h->gap[h->n++] = g;
+	if (!h->user[0])
+		quoted_after(s, "User \"", h->user, sizeof(h->user));
+	if (!h->ns[0])
+		quoted_after(s, "in the namespace \"", h->ns, sizeof(h->ns));
+}
+
+static void print_rbac_hint(FILE *out, const struct report *r, const struct report_style *st)
+{
+	struct rbac_hint h;
+	struct buf b = BUF_INIT(SUMMARY_LINE_MAX);
+	const char *ns;
+
+	memset(&h, 0, sizeof(h));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct check_results *res = r->pods[i].results;
+
+		rbac_scan(&h, r->pods[i].error);
+		for (size_t k = 0; res && k < res->n; k++)
+			if (res->v[k].status == CHECK_SKIPPED)
+				rbac_scan(&h, res->v[k].detail);
+	}
+	if (!h.n)
+		return;
+	ns = h.ns[0] ? h.ns : "NAMESPACE";
+	buf_appendf(&b, "user \"%s\" cannot ", h.user[0] ? h.user : "(you)");
+	for (size_t i = 0; i < h.n; i++)
+		buf_appendf(&b, "%s%s %s", i ? (i + 1 == h.n ? " or " : ", ") : "",
+			    h.gap[i].verb, h.gap[i].resource);
+	buf_appendf(&b, ": the plugin's role is in deploy/rbac.yaml (kubectl apply -n %s -f "
+		    "deploy/rbac.yaml); confirm with", ns);
+	for (size_t i = 0; i < h.n; i++) {
+		const char *slash = strchr(h.gap[i].resource, '/');
+		if (slash)
+			buf_appendf(&b, "%s kubectl auth can-i %s %.*s --subresource=%s -n %s",
+				    i ? ";" : "", h.gap[i].verb, (int)(slash - h.gap[i].resource),
+				    h.gap[i].resource, slash + 1, ns);
+		else
+			buf_appendf(&b, "%s kubectl auth can-i %s %s -n %s", i ? ";" : "",
+				    h.gap[i].verb, h.gap[i].resource, ns);
+	}
+	report_wrap(out, "hint: ", 6, buf_str(&b), INDENT + 1, st->width);
+	buf_release(&b);
+}
+
+/* ---- the summary ---------------------------------------------------- */
+
+static int any_unprobed(const struct report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!r->pods[i].probed)
+			return 1;
+	return 0;
+}
+
+void report_print_summary(FILE *out, const struct report *r,
+			  const struct report_style *st)
+{
+	const struct verdict *v = r->verdict;
+	int unprobed = any_unprobed(r), grouped = 0;
+
+	if (v->nfindings || unprobed)
+		fputc('\n', out);
+	for (size_t i = 0; i < v->nfindings; i++) {
+		const struct verdict_finding *f = &v->findings[i];
+
+		/* The verdict has one "pod-probe" finding per pod; the
+		 * table's reader wants one line per reason. */
+		if (!strcmp(f->name, "pod-probe")) {
+			if (!grouped++)
+				print_unprobed(out, r, st);
+			continue;
+		}
+		finding_line(out, f->status, f->text, st);
+		if (report_has_fix(f->status, f->remedy))
+			fix_line(out, f->remedy, st);
+	}
+	if (unprobed && !grouped)
+		print_unprobed(out, r, st);
+	print_rbac_hint(out, r, st);
+	report_print_verdict(out, r, st);
+}
+
+void report_print_verdict(FILE *out, const struct report *r,
+			  const struct report_style *st)
+{
+	const struct verdict *v = r->verdict;
+	char buf[64];
+
+	fprintf(out, "\nVerdict: %s (fabric: %s; %zu pod%s, %zu probed, %zu ready)\n",
+		report_paint(verdict_name(v->status), report_verdict_color(v->status),
+			     st->color, buf, sizeof(buf)),
+		fabric_name(v->fabric), v->npods, v->npods == 1 ? "" : "s",
+		v->nprobed, v->nready);
+	if (v->fix_first)
+		report_wrap(out, "Fix first: ", 11, v->fix_first, INDENT, st->width);
+	if (v->unconfirmed)
+		report_wrap(out, "Not confirmed: ", 15,
+			    strip_prefix(v->unconfirmed, "not confirmed: "), INDENT, st->width);
+}

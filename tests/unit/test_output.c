@@ -1,0 +1,148 @@
+/* The report's text layer: coloured cells padded by what is visible,
+ * UTF-8 widths, and wrapping between words. */
+#define _GNU_SOURCE
+#include "t.h"
+
+#include "report/report_int.h"
+#include "report/table.h"
+
+static char *table_string(const struct table *t)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	table_print(t, f, 0);
+	fclose(f);
+	return s;
+}
+
+static void test_colour_does_not_shift_columns(void)
+{
+	const char *h[] = { "POD", "RDMA", "VERDICT" };
+	const char *r1[] = { "a", "fail", "NotReady" };
+	const char *s1[] = { NULL, "31", "31" };
+	const char *r2[] = { "bb", "ok", "Ready" };
+	const char *s2[] = { NULL, "32", "32" };
+	struct table *t = table_new(3, h);
+	char *s;
+
+	table_add_row_sgr(t, r1, s1);
+	table_add_row_sgr(t, r2, s2);
+	s = table_string(t);
+	/* POD is 6 wide (minimum), RDMA 4 + 3: the escapes count nothing. */
+	CHECK_STR(s, "POD   RDMA   VERDICT\n"
+		     "a     \033[31mfail\033[0m   \033[31mNotReady\033[0m\n"
+		     "bb    \033[32mok\033[0m     \033[32mReady\033[0m\n");
+	free(s);
+	table_free(t);
+}
+
+static void test_utf8_width(void)
+{
+	const char *h[] = { "NODE", "X" };
+	const char *r1[] = { "n\xc3\xb6" "de-\xe2\x82\xac", "1" };   /* "nöde-€" is 6 columns, 9 bytes */
+	const char *r2[] = { "plain", "2" };
+	struct table *t = table_new(2, h);
+	char *s;
+
+	CHECK_INT(table_text_width("n\xc3\xb6" "de-\xe2\x82\xac"), 6);
+	table_add_row(t, r1);
+	table_add_row(t, r2);
+	s = table_string(t);
+	CHECK_STR(s, "NODE     X\n"
+		     "n\xc3\xb6" "de-\xe2\x82\xac   1\n"
+		     "plain    2\n");
+	free(s);
+	table_free(t);
+}
+
+static char *wrap_string(const char *text, size_t width)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	report_wrap(f, "fail ", 5, text, 5, width);
+	fclose(f);
+	return s;
+}
+
+static void test_wrap(void)
+{
+	char *s = wrap_string("one two three four five", 15);
+
+	CHECK_STR(s, "fail one two\n     three four\n     five\n");
+	free(s);
+	/* A word longer than a line is never cut. */
+	s = wrap_string("a averyveryverylongword b", 12);
+	CHECK_STR(s, "fail a\n     averyveryverylongword\n     b\n");
+	free(s);
+	/* Width 0 (not a terminal): the text as it is. */
+	s = wrap_string("x  y", 0);
+	CHECK_STR(s, "fail x  y\n");
+	free(s);
+	/* Multi-byte characters count as one column each. */
+	s = wrap_string("\xc3\xa9\xc3\xa9\xc3\xa9 \xc3\xa9\xc3\xa9", 11);
+	CHECK_STR(s, "fail \xc3\xa9\xc3\xa9\xc3\xa9 \xc3\xa9\xc3\xa9\n");
+	free(s);
+}
+
+static void test_verdict_tokens(void)
+{
+	CHECK_STR(report_verdict_token(VERDICT_READY), "Ready");
+	CHECK_STR(report_verdict_token(VERDICT_NOT_READY), "NotReady");
+	CHECK_STR(report_verdict_token(VERDICT_UNVERIFIED), "Unverified");
+	CHECK_STR(report_status_sgr(CHECK_FAIL), "31");
+	CHECK_STR(report_status_sgr(CHECK_WARN), "33");
+	CHECK_STR(report_status_sgr(CHECK_OK), "32");
+	CHECK_STR(report_status_sgr(CHECK_SKIPPED), "2");
+}
+
+static void test_junit_escapes_hostile_text(void)
+{
+	struct pod_info pod = { 0 };
+	struct check_results res;
+	struct check_result c = { 0 };
+	struct report_pod rp = { 0 };
+	struct verdict v = { 0 };
+	struct report r = { 0 };
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	pod.namespace = "ns";
+	pod.name = "p<&>\"'";
+	pod.role = "decode";
+	pod.node = "n\x1b[31m";
+	pod.container = "main";
+	check_results_init(&res);
+	c.name = "rdma-devices";
+	c.family = FAM_RDMA;
+	c.status = CHECK_FAIL;
+	c.detail = "bad \xff byte, BEL \x07, U+FFFF \xef\xbf\xbf";
+	c.remedy = "fix </failure> here";
+	check_results_add(&res, &c);
+	rp.pod = &pod, rp.probed = 1, rp.results = &res, rp.verdict = VERDICT_NOT_READY;
+	r.pods = &rp, r.n = 1, r.verdict = &v;
+	CHECK_INT(report_print_junit(f, &r), 0);
+	fclose(f);
+	CHECK(strstr(s, "name=\"ns/p&lt;&amp;&gt;&quot;&apos;\"") != NULL);
+	CHECK(strstr(s, "hostname=\"n^[[31m\"") != NULL);
+	/* Invalid UTF-8 and U+FFFF: U+FFFD; a C0 control: caret notation. */
+	CHECK(strstr(s, "message=\"bad \xef\xbf\xbd byte, BEL ^G, U+FFFF \xef\xbf\xbd\"") != NULL);
+	CHECK(strstr(s, "fix: fix &lt;/failure&gt; here</failure>") != NULL);
+	CHECK(strchr(s, '\x1b') == NULL && strchr(s, '\x07') == NULL && strchr(s, '\xff') == NULL);
+	free(s);
+	check_results_release(&res);
+}
+
+int main(void)
+{
+	test_colour_does_not_shift_columns();
+	test_utf8_width();
+	test_wrap();
+	test_verdict_tokens();
+	test_junit_escapes_hostile_text();
+	return T_DONE("test_output");
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "../check/links.h"
 #include "../util/xalloc.h"
 
 const enum check_family report_columns[] = {
@@ -159,9 +160,13 @@ void report_print_verdict(FILE *out, const struct report *r,
 	const struct verdict *v = r->verdict;
 	char buf[64];
 
-	fprintf(out, "\nVerdict: %s (fabric: %s; %zu pods, %zu probed, %zu ready)\n",
+	fprintf(out, "\nVerdict: %s (fabric: %s; %zu pods, %zu probed, %zu ready",
 		paint(verdict_name(v->status), verdict_color(v->status), st->color, buf, sizeof(buf)),
 		fabric_name(v->fabric), v->npods, v->nprobed, v->nready);
+	/* checks.md N: warnings are counted with the verdict, never hide it. */
+	if (v->nwarnings)
+		fprintf(out, ", %zu warning%s", v->nwarnings, v->nwarnings == 1 ? "" : "s");
+	fputs(")\n", out);
 	if (v->fix_first)
 		fprintf(out, "Fix first: %s\n", v->fix_first);
 	if (v->unconfirmed)
@@ -209,6 +214,26 @@ static cJSON *check_json(const struct check_result *c)
 	return o;
 }
 
+/* The KV path link by link (check/links.h): name, status, source, detail. */
+static cJSON *links_json(const struct check_results *r)
+{
+	struct check_link l[LINK__COUNT];
+	size_t n = check_links(r, l);
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "name", l[i].name);
+		cJSON_AddStringToObject(x, "status", check_link_status_name(l[i].status));
+		cJSON_AddItemToObject(x, "check", str_or_null(l[i].check));
+		cJSON_AddItemToObject(x, "source", str_or_null(l[i].source));
+		cJSON_AddStringToObject(x, "detail", l[i].detail);
+		cJSON_AddItemToArray(a, x);
+	}
+	return a;
+}
+
 static cJSON *pod_json(const struct report_pod *p)
 {
 	const struct pod_info *pod = p->pod;
@@ -235,6 +260,8 @@ static cJSON *pod_json(const struct report_pod *p)
 			cJSON_AddItemToArray(checks, check_json(&p->results->v[i]));
 	}
 	cJSON_AddItemToObject(o, "checks", checks);
+	cJSON_AddItemToObject(o, "links", p->results ? links_json(p->results)
+						   : cJSON_CreateArray());
 	return o;
 }
 
@@ -251,6 +278,7 @@ static cJSON *verdict_json(const struct verdict *v)
 	cJSON_AddNumberToObject(o, "pods", (double)v->npods);
 	cJSON_AddNumberToObject(o, "probed", (double)v->nprobed);
 	cJSON_AddNumberToObject(o, "ready", (double)v->nready);
+	cJSON_AddNumberToObject(o, "warnings", (double)v->nwarnings);
 	for (i = 0; i < v->nfindings; i++) {
 		const struct verdict_finding *f = &v->findings[i];
 		cJSON *x = cJSON_CreateObject();

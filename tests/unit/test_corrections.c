@@ -16,27 +16,15 @@
 #include "probe_fixture.h"
 #include "t.h"
 
-/* The repo's copy first (tests/fixtures/tools, run from the repo root),
- * else wherever fx_load finds the shared set. */
+/* The repo's copies (tests/fixtures/tools, run from the repo root) when
+ * they are there: fx_load reads $DI_FIXTURES first. */
 static char *fixture(const char *name, size_t *len)
 {
-	char path[512];
-	char *buf;
-	size_t n;
+	struct stat st;
 
-	snprintf(path, sizeof(path), "tests/fixtures/tools/%s", name);
-	buf = fx_read_path(path, &n);
-	if (!buf)
-		return fx_load(name, len);
-	if (!strncmp(buf, "# source:", 9)) {
-		char *nl = strchr(buf, '\n');
-		size_t skip = nl ? (size_t)(nl + 1 - buf) : n;
-
-		memmove(buf, buf + skip, n - skip + 1);
-		n -= skip;
-	}
-	*len = n;
-	return buf;
+	if (stat("tests/fixtures/tools", &st) == 0 && S_ISDIR(st.st_mode))
+		setenv("DI_FIXTURES", "tests/fixtures/tools", 1);
+	return fx_load(name, len);
 }
 
 static void set_ok(struct probe_src *s)

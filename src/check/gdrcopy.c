@@ -40,21 +40,21 @@ static void driver(const struct check_input *in, struct check_results *out)
 
 static void ucx_gdr(const struct check_input *in, struct check_results *out)
 {
-	const struct probe_facts *f = in->f;
+	const struct evidence *ev = &in->ev;
 	const char *tls = envv(in, "UCX_TLS");
 
-	if (f->ucx.d_src.status != PROBE_OK) {
+	if (ev->ucx_gdr_copy < 0) {
 		emit_na(out, CK_GDRCOPY_UCX, "UCX transports not known");
 		return;
 	}
-	if (f->ucx.tl_count[PROBE_TL_GDR_COPY] > 0) {
+	if (ev->ucx_gdr_copy) {
 		emit(out, CK_GDRCOPY_UCX, CHECK_OK, NULL,
 		     "UCX has gdr_copy%s",
 		     !(ucx_tls_allowed(tls) & TLB(PROBE_TL_GDR_COPY)) ?
 		     " (not allowed by UCX_TLS)" : "");
 		return;
 	}
-	if (f->modules.gdrdrv_dev)
+	if (ev->gdrdrv_dev)
 		emit(out, CK_GDRCOPY_UCX, CHECK_WARN, NULL,
 		     "/dev/gdrdrv present but UCX lacks gdr_copy (libgdrapi.so not found?)");
 	else

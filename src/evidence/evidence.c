@@ -282,6 +282,8 @@ static void gdrdrv(const struct probe_facts *f, struct evidence *ev)
 
 	fact_init(x);
 	ev->gdrdrv_dev = m->gdrdrv_dev;
+	ev->ucx_gdr_copy = f->ucx.d_src.status == PROBE_OK ?
+			   f->ucx.tl_count[PROBE_TL_GDR_COPY] > 0 : -1;
 	if (m->loaded[PROBE_MOD_GDRDRV])
 		add_src(x->source, sizeof(x->source),
 			m->in_sys[PROBE_MOD_GDRDRV] ? "/sys/module/gdrdrv" : "/proc/modules");

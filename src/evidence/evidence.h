@@ -68,6 +68,7 @@ struct evidence {
 	 * device node in the pod. */
 	struct ev_fact gdrdrv;
 	int gdrdrv_dev;             /* /dev/gdrdrv in the pod */
+	int ucx_gdr_copy;           /* UCX lists gdr_copy: 1, 0, -1 unknown (C2) */
 	int gdrdrv_broken;          /* module loaded, /proc/devices lacks it */
 
 	/* E5/H1: locked memory, from the container's first process (the

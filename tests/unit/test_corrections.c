@@ -226,6 +226,39 @@ static void test_driver_any_source(void)
 	probe_facts_free(f);
 }
 
+/* Sources that contradict each other give one finding naming both. */
+static void test_contradiction_named(void)
+{
+	static const char report[] =
+		"dynamo-interconnect-probe v1\n"
+		"@@@ nvidia_driver\n"
+		"NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.15  Release Build\n"
+		"@@@ end nvidia_driver rc=0\n"
+		"@@@ dev_nvidia\nnvidiactl=char\ngpus=8\n@@@ end dev_nvidia rc=0\n"
+		"@@@ done\n";
+	struct probe_facts *f = ib_pod();
+	struct check_results r;
+	struct err e = { 0 };
+	size_t len;
+	char *t = fixture("nvidia-smi_q_h100_fabric_bandwidth_na_della.txt", &len);
+
+	CHECK_INT(probe_parse_report(report, sizeof(report) - 1, f, &e), 0);
+	CHECK_INT(f->nvdev.src.status, PROBE_OK);
+	CHECK_INT(f->nvdev.nvidiactl, 1);
+	CHECK_INT(f->nvdev.ngpu_nodes, 8);
+	probe_parse_nvsmi_q(t, len, &f->nvsmi);
+	free(t);
+	set_ok(&f->nvsmi.src);
+	check_results_init(&r);
+	check_pod(f, NULL, &decode, &r);
+	CHECK_INT(status(&r, "limits-driver"), CHECK_WARN);
+	CHECK_HAS(result(&r, "limits-driver")->detail, "nvidia-smi reports driver 560.35.03");
+	CHECK_HAS(result(&r, "limits-driver")->detail, "/proc/driver/nvidia/version 550.54.15");
+	CHECK_HAS(result(&r, "limits-driver")->source, "/dev/nvidiactl");
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
 static void logs_of(const char *name, int peermem, struct check_results *r)
 {
 	struct logscan *s = calloc(1, sizeof(*s));
@@ -299,6 +332,7 @@ int main(void)
 	test_dmabuf_register_line();
 	test_fabric_na();
 	test_driver_any_source();
+	test_contradiction_named();
 	test_ucp_version_incompatible();
 	test_debug_dmabuf_with_peermem();
 	return T_DONE("test_corrections");

@@ -53,7 +53,7 @@ static void peermem(const struct check_input *in, struct check_results *out)
 	if (ev->gpu_reach.state == EV_ABSENT)
 		emit(out, CK_GPUDIRECT_PEERMEM, hard(in), NULL,
 		     "no nvidia_peermem/nv_peer_mem/memory_peers and no DMA-BUF (%s)%s: the NIC cannot reach GPU memory, KV is staged through host",
-		     f->nvdriver.open_module == 0 ? "proprietary kernel module" :
+		     ev->driver_open == 0 ? "proprietary kernel module" :
 		     ev->cuda_cpy_dmabuf == 0 ? "UCX cuda_cpy lacks dmabuf" :
 		     ev->ib_mds > 0 && ev->ib_mds_dmabuf == 0 ?
 		     "UCX IB memory domains do not register dmabuf" :

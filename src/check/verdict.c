@@ -278,34 +278,32 @@ static char *fix_first_line(const struct finding_list *fs)
 static void missing_links(const struct pod_record *pods, size_t n,
 			  struct buf *b, size_t *shown)
 {
-	for (int id = 0; id < LINK__COUNT; id++) {
-		char what[256] = "";
-		const char *title = NULL;
-		size_t count = 0;
+	size_t count[LINK__COUNT] = { 0 };
+	char what[LINK__COUNT][256];
+	const char *title[LINK__COUNT] = { NULL };
 
-		for (size_t i = 0; i < n; i++) {
-			struct check_link l[LINK__COUNT];
-			size_t nl;
+	for (size_t i = 0; i < n; i++) {
+		struct check_link l[LINK__COUNT];
+		size_t nl;
 
-			if (!pods[i].probed || !pods[i].results)
-				continue;
-			nl = check_links(pods[i].results, l);
-			for (size_t k = 0; k < nl; k++) {
-				if (l[k].id != (enum check_link_id)id ||
-				    l[k].status != LINK_MISSING)
-					continue;
-				if (!count++) {
-					title = l[k].title;
-					snprintf(what, sizeof(what), "%s", l[k].detail);
-				}
-			}
-		}
-		if (!count)
+		if (!pods[i].probed || !pods[i].results)
 			continue;
-		buf_appendf(b, "%s%s on %zu of %zu pod%s (%s)", (*shown)++ ? "; " : "",
-			    title, count, n, n == 1 ? "" : "s",
-			    *what ? what : "no check could look");
+		nl = check_links(pods[i].results, l);
+		for (size_t k = 0; k < nl; k++) {
+			enum check_link_id id = l[k].id;
+
+			if (l[k].status != LINK_MISSING || count[id]++)
+				continue;
+			title[id] = l[k].title;
+			snprintf(what[id], sizeof(what[id]), "%s", l[k].detail);
+		}
 	}
+	for (int id = 0; id < LINK__COUNT; id++)
+		if (count[id])
+			buf_appendf(b, "%s%s on %zu of %zu pod%s (%s)",
+				    (*shown)++ ? "; " : "", title[id], count[id], n,
+				    n == 1 ? "" : "s",
+				    *what[id] ? what[id] : "no check could look");
 }
 
 /* What is left unproven: the links without evidence, then pods that

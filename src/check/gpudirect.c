@@ -68,6 +68,7 @@ static void peermem(const struct check_input *in, struct check_results *out)
 		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_SKIPPED, NULL,
 		     "neither path confirmed: %s", ev->gpu_reach.missing[0] ?
 		     ev->gpu_reach.missing : ev->dmabuf.missing);
+	emit_source(out, ev->gpu_reach.state == EV_ABSENT ? ev->gpu_reach.source : NULL);
 }
 
 /* B1b: UCX's IB memory domains reach cuda memory, by either form: cuda in

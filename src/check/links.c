@@ -204,7 +204,8 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 	const struct check_result *first = NULL, *open = NULL, *c;
 	const struct alt *firsthow = NULL;
 	const char *src = NULL;
-	int needed = 0;
+	char all[sizeof(l->detail)] = "";
+	int needed = 0, nproven = 0;
 
 	memset(l, 0, sizeof(*l));
 	l->id = lr->id;
@@ -232,10 +233,18 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 			first = by;
 			firsthow = how;
 		}
+		/* A link of several parts (NIXL, its plugin, UCX's transports)
+		 * says what proved each: "nixl-installed: nixl 0.9.0; ...". */
+		if (strlen(all) + 2 < sizeof(all) &&
+		    snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s: %s",
+			     nproven++ ? "; " : "", by->name, by->detail) < 0)
+			all[0] = '\0';
 	}
 	if (!needed)
 		return 0;
 	decide(l, LINK_PROVEN, first, firsthow ? firsthow->source : NULL);
+	if (nproven > 1)
+		snprintf(l->detail, sizeof(l->detail), "%s", all);
 	return 1;
 }
 

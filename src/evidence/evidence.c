@@ -171,8 +171,12 @@ static void peermem(const struct probe_facts *f, struct evidence *ev)
 
 		if (!m->loaded[i])
 			continue;
-		snprintf(where, sizeof(where), "%s/%s", m->in_sys[i] ? "/sys/module" :
-			 "/proc/modules", probe_module_name((enum probe_module)i));
+		if (m->in_sys[i])
+			snprintf(where, sizeof(where), "/sys/module/%s",
+				 probe_module_name((enum probe_module)i));
+		else
+			snprintf(where, sizeof(where), "%s in /proc/modules",
+				 probe_module_name((enum probe_module)i));
 		add_src(x->source, sizeof(x->source), where);
 		snprintf(ev->peermem_name, sizeof(ev->peermem_name), "%s",
 			 probe_module_name((enum probe_module)i));

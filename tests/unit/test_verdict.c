@@ -330,6 +330,9 @@ static void test_links(void)
 		CHECK_INT(l[i].status, LINK_PROVEN);
 	CHECK_STR(l[3].check, "gpudirect-peermem");
 	CHECK_STR(l[5].check, "env-ucx-tls");
+	/* Several parts: each says what proved it. */
+	CHECK_HAS(l[6].detail, "nixl-installed: nixl 0.9.0; nixl-plugin: libplugin_UCX.so");
+	CHECK_HAS(l[6].detail, "ucx-cuda: cuda_copy and cuda_ipc");
 	CHECK(l[0].source[0] != '\0');
 
 	/* GPU memory with no evidence on two pods: both GPUDirect checks

@@ -218,6 +218,7 @@ static void results_push(struct check_results *r, const struct check_result *res
 	r->v[r->n] = *res;
 	r->v[r->n].detail = detail;
 	r->v[r->n].remedy = remedy;
+	r->v[r->n].source = NULL;
 	r->n++;
 }
 
@@ -225,6 +226,7 @@ void check_results_add(struct check_results *r, const struct check_result *res)
 {
 	results_push(r, res, xstrdup(res->detail ? res->detail : ""),
 		     xstrdup(res->remedy));
+	r->v[r->n - 1].source = xstrdup(res->source);
 }
 
 int check_results_add_def(struct check_results *r, const char *name,
@@ -252,6 +254,7 @@ void check_results_release(struct check_results *r)
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->v[i].detail);
 		free(r->v[i].remedy);
+		free(r->v[i].source);
 	}
 	free(r->v);
 	check_results_init(r);
@@ -307,7 +310,7 @@ static void vemit(struct check_results *out, enum check_id id,
 {
 	struct check_result res = {
 		defs[id].name, defs[id].family, st, NULL, NULL, defs[id].rank,
-		flags,
+		flags, NULL,
 	};
 	va_list cp;
 	char *detail;
@@ -335,6 +338,16 @@ void emit(struct check_results *out, enum check_id id, enum check_status st,
 	va_start(ap, fmt);
 	vemit(out, id, st, 0, remedy, fmt, ap);
 	va_end(ap);
+}
+
+void emit_source(struct check_results *out, const char *source)
+{
+	struct check_result *last = out->n ? &out->v[out->n - 1] : NULL;
+
+	if (!last || !source || !*source)
+		return;
+	free(last->source);
+	last->source = xstrdup(source);
 }
 
 void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)
@@ -589,8 +602,7 @@ static void fill_summary(const struct check_input *in, struct check_summary *s)
 		fi = f->fi.entry[i].version;
 	copy_str(s->libfabric_version, sizeof(s->libfabric_version), fi);
 	copy_str(s->driver_version, sizeof(s->driver_version),
-		 f->nvsmi.driver_version[0] ? f->nvsmi.driver_version
-					    : f->nvdriver.version);
+		 in->ev.driver_version);
 	copy_str(s->ucx_tls, sizeof(s->ucx_tls), envv(in, "UCX_TLS"));
 }
 
@@ -600,6 +612,7 @@ void check_pod(const struct probe_facts *f, const struct pod_spec_facts *spec,
 	struct check_input in;
 
 	input_init(&in, f, spec, ctx);
+	evidence_collect(f, &in.ev);
 	in.fabric = check_fabric(f, in.spec, in.ctx);
 	out->fabric = in.fabric;
 	fill_summary(&in, &out->summary);

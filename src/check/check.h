@@ -80,6 +80,10 @@ struct check_result {
 	char *remedy;             /* owned; one line; NULL when ok or not applicable */
 	int rank;                 /* smaller = more fundamental (fix first) */
 	unsigned flags;           /* CHECK_F_* */
+	/* owned; the sources that showed what the detail says ("ibv_devinfo",
+	 * "/sys/module/nvidia_peermem"), from the evidence; NULL when the
+	 * check reads one fixed source (links.c names it then). */
+	char *source;
 };
 
 /* What check_pod() saw of the pod, for -o wide and for the comparison

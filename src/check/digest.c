@@ -68,7 +68,7 @@ void check_digest(const struct check_input *in, struct check_summary *s)
 	const struct probe_modules *m = &in->f->modules;
 
 	s->env_known = env_readable(in);
-	s->peermem = peermem_loaded(in->f);
+	s->peermem = in->ev.peermem.state;
 	s->gdrdrv = src_known(&m->proc_src) ? m->loaded[PROBE_MOD_GDRDRV] != 0 : -1;
 	ports(in->f, s);
 	s->rdma_usable = rdma_usable(in, s);

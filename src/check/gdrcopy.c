@@ -10,19 +10,20 @@
 static void driver(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_modules *m = &in->f->modules;
-	int loaded = m->loaded[PROBE_MOD_GDRDRV];
-	char why[200];
+	const struct evidence *ev = &in->ev;
+	/* C1: the module, or its major in /proc/devices (evidence.c). */
+	int loaded = m->loaded[PROBE_MOD_GDRDRV] ||
+		     m->gdrdrv_in_proc_devices == 1;
 
-	if (!src_known(&m->proc_src) && !src_known(&m->sys_src) &&
-	    !src_known(&m->gdrdrv_src)) {
+	if (ev->gdrdrv.state == EV_UNKNOWN) {
 		emit(out, CK_GDRCOPY_DRIVER, CHECK_SKIPPED, NULL, "%s",
-		     src_why(&m->proc_src, "/proc/modules", why, sizeof(why)));
+		     ev->gdrdrv.missing);
 		return;
 	}
 	if (!loaded && !m->gdrdrv_dev)
 		emit_na(out, CK_GDRCOPY_DRIVER,
 			"GDRCopy not installed%s (optional)", in->on_node);
-	else if (loaded && m->gdrdrv_in_proc_devices == 0)
+	else if (ev->gdrdrv_broken)
 		emit(out, CK_GDRCOPY_DRIVER, CHECK_WARN,
 		     "reload gdrdrv on the node (its major number is missing from /proc/devices)",
 		     "gdrdrv loaded but absent from /proc/devices: driver broken");
@@ -39,21 +40,21 @@ static void driver(const struct check_input *in, struct check_results *out)
 
 static void ucx_gdr(const struct check_input *in, struct check_results *out)
 {
-	const struct probe_facts *f = in->f;
+	const struct evidence *ev = &in->ev;
 	const char *tls = envv(in, "UCX_TLS");
 
-	if (f->ucx.d_src.status != PROBE_OK) {
+	if (ev->ucx_gdr_copy < 0) {
 		emit_na(out, CK_GDRCOPY_UCX, "UCX transports not known");
 		return;
 	}
-	if (f->ucx.tl_count[PROBE_TL_GDR_COPY] > 0) {
+	if (ev->ucx_gdr_copy) {
 		emit(out, CK_GDRCOPY_UCX, CHECK_OK, NULL,
 		     "UCX has gdr_copy%s",
 		     !(ucx_tls_allowed(tls) & TLB(PROBE_TL_GDR_COPY)) ?
 		     " (not allowed by UCX_TLS)" : "");
 		return;
 	}
-	if (f->modules.gdrdrv_dev)
+	if (ev->gdrdrv_dev)
 		emit(out, CK_GDRCOPY_UCX, CHECK_WARN, NULL,
 		     "/dev/gdrdrv present but UCX lacks gdr_copy (libgdrapi.so not found?)");
 	else

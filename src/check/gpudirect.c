@@ -7,85 +7,84 @@
 #include "probe/facts.h"
 #include "util/buf.h"
 
-/* B1: UCX's three paths, then /proc/modules. -1 when nothing was read. */
+/* B1 through the evidence (UCX's three paths, then /proc/modules). */
 int peermem_loaded(const struct probe_facts *f)
 {
-	const struct probe_modules *m = &f->modules;
+	struct evidence ev;
 
-	if (m->nv_mem_peer || m->loaded[PROBE_MOD_NVIDIA_PEERMEM] ||
-	    m->loaded[PROBE_MOD_NV_PEER_MEM])
-		return 1;
-	if (src_known(&m->proc_src) || src_known(&m->sys_src) ||
-	    src_known(&m->peers_src))
-		return 0;
-	return -1;
+	evidence_collect(f, &ev);
+	return ev.peermem.state;
 }
 
-/* B2: 1 when UCX's cuda_cpy md lists dmabuf (the decisive signal), 0
- * when UCX says no or the kernel/driver cannot, 2 when kernel and open
- * module allow it but UCX was not seen, -1 unknown. */
-int dmabuf_path(const struct probe_facts *f)
-{
-	int kernel_ok = f->kernel.major > 5 ||
-			(f->kernel.major == 5 && f->kernel.minor >= 12);
-
-	if (f->ucx.d_src.status == PROBE_OK && f->ucx.cuda_cpy_dmabuf >= 0)
-		return f->ucx.cuda_cpy_dmabuf;
-	if (f->nvdriver.open_module == 0 ||
-	    (f->kernel.major > 0 && !kernel_ok))
-		return 0;
-	if (f->nvdriver.open_module == 1 && kernel_ok)
-		return 2;
-	return -1;
-}
-
+/* B1/B2: the NIC reaches GPU memory by peer memory or DMA-BUF, from the
+ * evidence (which also holds UCX's view, so this check and
+ * gpudirect-ucx-md cannot disagree about DMA-BUF). */
 static void peermem(const struct check_input *in, struct check_results *out)
 {
+	const struct evidence *ev = &in->ev;
 	const struct probe_facts *f = in->f;
-	int pm = peermem_loaded(f), db = dmabuf_path(f);
-	char why[200];
 
 	if (in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE) {
 		emit_na(out, CK_GPUDIRECT_PEERMEM, "no InfiniBand/RoCE path (%s)",
 			fabric_name(in->fabric));
 		return;
 	}
-	if (pm == 1)
-		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_OK, NULL, "%s loaded%s%s",
-		     f->modules.loaded[PROBE_MOD_NV_PEER_MEM] ? "nv_peer_mem" :
-		     f->modules.loaded[PROBE_MOD_NVIDIA_PEERMEM] ? "nvidia_peermem" :
-		     "memory_peers/nv_mem",
-		     f->modules.nv_mem_version[0] ? ", version " : "",
-		     f->modules.nv_mem_version);
-	else if (db == 1)
+	if (ev->peermem.state == EV_SHOWN)
+		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_OK, NULL, "%s loaded%s%s (%s)",
+		     ev->peermem_name, ev->peermem_version[0] ? ", version " : "",
+		     ev->peermem_version, ev->peermem.source);
+	else if (ev->dmabuf.state == EV_SHOWN)
 		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_OK, NULL,
-		     "DMA-BUF: UCX cuda_cpy lists dmabuf (no nvidia_peermem)");
-	else if (db == 2 && pm == 0)
-		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_WARN, NULL,
-		     "no nvidia_peermem; DMA-BUF likely (kernel %s, open module) but UCX's support not seen",
-		     f->kernel.release);
-	else if (pm == 0 && db == 0)
+		     "DMA-BUF: %s (no nvidia_peermem)", ev->dmabuf.source);
+	if (ev->peermem.state == EV_SHOWN || ev->dmabuf.state == EV_SHOWN) {
+		emit_source(out, ev->gpu_reach.source);
+		return;
+	}
+	/* UCX saw a peer-memory driver the module lists do not show: UCX is
+	 * what carries the KV, so the path works; the two sources disagree. */
+	if (ev->gpu_reach.state == EV_SHOWN) {
+		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_WARN,
+		     "compare /proc/modules and /sys/module on the node with what UCX reads (/sys/kernel/mm/memory_peers, /sys/module/nvidia_peermem)",
+		     "%s", ev->gpu_reach.conflict[0] ? ev->gpu_reach.conflict :
+		     "UCX reaches GPU memory but no module list shows how");
+		emit_source(out, ev->gpu_reach.source);
+		return;
+	}
+	if (ev->gpu_reach.state == EV_ABSENT)
 		emit(out, CK_GPUDIRECT_PEERMEM, hard(in), NULL,
 		     "no nvidia_peermem/nv_peer_mem/memory_peers and no DMA-BUF (%s)%s: the NIC cannot reach GPU memory, KV is staged through host",
-		     f->nvdriver.open_module == 0 ? "proprietary kernel module" :
-		     f->ucx.cuda_cpy_dmabuf == 0 ? "UCX cuda_cpy lacks dmabuf" :
+		     ev->driver_open == 0 ? "proprietary kernel module" :
+		     ev->cuda_cpy_dmabuf == 0 ? "UCX cuda_cpy lacks dmabuf" :
+		     ev->ib_mds > 0 && ev->ib_mds_dmabuf == 0 ?
+		     "UCX IB memory domains do not register dmabuf" :
 		     "kernel < 5.12", in->on_node);
-	else if (pm == 0)
-		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_WARN, NULL,
-		     "no nvidia_peermem; DMA-BUF support unknown (%s)",
-		     src_why(&f->ucx.d_src, "ucx_info -d", why, sizeof(why)));
+	else if (ev->peermem.state == EV_ABSENT && ev->dmabuf_likely)
+		/* No source shows either path: an open question, not a fault. */
+		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_SKIPPED, NULL,
+		     "no nvidia_peermem; DMA-BUF likely (kernel %s, open module) but not confirmed: %s",
+		     f->kernel.release, ev->dmabuf.missing[0] ? ev->dmabuf.missing :
+		     "ucx_info -d shows no dmabuf");
 	else
-		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_SKIPPED, NULL, "%s",
-		     src_why(&f->modules.proc_src, "/proc/modules", why,
-			     sizeof(why)));
+		emit(out, CK_GPUDIRECT_PEERMEM, CHECK_SKIPPED, NULL,
+		     "neither path confirmed: %s", ev->gpu_reach.missing[0] ?
+		     ev->gpu_reach.missing : ev->dmabuf.missing);
+	emit_source(out, ev->gpu_reach.state == EV_ABSENT ? ev->gpu_reach.source : NULL);
 }
 
-/* B1b: the HCA memory domains accept cuda memory. */
+/* B1b: UCX's IB memory domains reach cuda memory, by either form: cuda in
+ * the md's memory types (peer memory, ib_md.c), or ", dmabuf" on its
+ * register line with cuda_cpy exporting dmabuf (ucp_context.c). */
+static int md_reaches_gpu(const struct probe_ucx_md *m, int cuda_cpy_dmabuf)
+{
+	return m->cuda || (m->reg_dmabuf && cuda_cpy_dmabuf == 1);
+}
+
 static void ucx_md(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_ucx *u = &in->f->ucx;
+	const struct evidence *ev = &in->ev;
 	struct buf lack = BUF_INIT(512);
-	int nlack = 0;
+	int nlack = 0, ndmabuf = 0;
 	char why[200];
 
 	if (in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE) {
@@ -97,25 +96,38 @@ static void ucx_md(const struct check_input *in, struct check_results *out)
 		     src_why(&u->d_src, "ucx_info", why, sizeof(why)));
 		return;
 	}
-	for (int i = 0; i < u->nmds; i++)
-		if (!strcmp(u->md[i].component, "ib") && !u->md[i].cuda)
-			buf_appendf(&lack, "%s%s", nlack++ ? ", " : "",
-				    u->md[i].name);
+	for (int i = 0; i < u->nmds; i++) {
+		const struct probe_ucx_md *m = &u->md[i];
+
+		if (strcmp(m->component, "ib"))
+			continue;
+		if (!md_reaches_gpu(m, u->cuda_cpy_dmabuf))
+			buf_appendf(&lack, "%s%s", nlack++ ? ", " : "", m->name);
+		else if (!m->cuda)
+			ndmabuf++;
+	}
 	if (!u->n_ib_mds)
 		emit(out, CK_GPUDIRECT_UCX_MD, CHECK_SKIPPED, NULL,
 		     "UCX lists no IB memory domain (see ucx-rdma)");
-	else if (!u->n_ib_mds_cuda)
+	else if (nlack == u->n_ib_mds)
 		emit(out, CK_GPUDIRECT_UCX_MD, hard(in), NULL,
-		     "UCX IB memory domains (%s) list only host memory: GPUDirect RDMA is not working, KV is staged through host",
-		     buf_str(&lack));
+		     "UCX IB memory domains (%s) list only host memory and no DMA-BUF (%s)%s%s: GPUDirect RDMA is not working, KV is staged through host",
+		     buf_str(&lack),
+		     u->n_ib_mds_dmabuf ? "cuda_cpy lacks dmabuf" : "register: without dmabuf",
+		     ev->gpu_reach.conflict[0] ? "; " : "", ev->gpu_reach.conflict);
 	else if (nlack)
 		emit(out, CK_GPUDIRECT_UCX_MD, CHECK_WARN, NULL,
-		     "%d of %d UCX IB memory domains lack cuda: %s", nlack,
-		     u->n_ib_mds, buf_str(&lack));
+		     "%d of %d UCX IB memory domains cannot reach cuda memory: %s",
+		     nlack, u->n_ib_mds, buf_str(&lack));
+	else if (ndmabuf)
+		emit(out, CK_GPUDIRECT_UCX_MD, CHECK_OK, NULL,
+		     "all %d UCX IB memory domains reach cuda memory (%d by DMA-BUF: register dmabuf, cuda_cpy dmabuf)",
+		     u->n_ib_mds, ndmabuf);
 	else
 		emit(out, CK_GPUDIRECT_UCX_MD, CHECK_OK, NULL,
-		     "all %d UCX IB memory domains accept cuda memory",
+		     "all %d UCX IB memory domains accept cuda memory (peer memory)",
 		     u->n_ib_mds);
+	emit_source(out, "ucx_info -d");
 	buf_release(&lack);
 }
 

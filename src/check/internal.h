@@ -3,6 +3,7 @@
 #define CHECK_INTERNAL_H
 
 #include "check/check.h"
+#include "evidence/evidence.h"
 #include "probe/facts.h"
 
 /* Index into the definition table; order here is table order. */
@@ -63,6 +64,9 @@ struct check_input {
 	const struct probe_facts *f;        /* NULL for unprobed pods */
 	const struct pod_spec_facts *spec;  /* never NULL (all -1 if unknown) */
 	const struct check_context *ctx;    /* never NULL */
+	/* Facts shared across families, reconciled over every source
+	 * (evidence.h); zero for unprobed pods. */
+	struct evidence ev;
 	enum fabric fabric;                 /* detected (check_fabric) */
 	int cross_pod;                      /* resolved: KV leaves the pod */
 	char on_node[96];                   /* " on node X" or "" */
@@ -73,6 +77,8 @@ struct check_input {
 void emit(struct check_results *out, enum check_id id, enum check_status st,
 	  const char *remedy, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Names the sources behind the result just emitted (evidence.h). */
+void emit_source(struct check_results *out, const char *source);
 /* A not-applicable skip (CHECK_F_NA). */
 void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -107,10 +113,9 @@ int port_in_use(const struct check_input *in, const struct probe_rdma_dev *d,
 const struct probe_rdma_port *port_view(const struct probe_facts *f,
 					const struct probe_rdma_dev *d, int p);
 
-/* gpudirect.c: nvidia_peermem/nv_peer_mem/memory_peers: 1, 0, -1 unknown. */
+/* gpudirect.c: nvidia_peermem/nv_peer_mem/memory_peers: 1, 0, -1 unknown
+ * (the evidence's peermem fact, for callers that hold only facts). */
 int peermem_loaded(const struct probe_facts *f);
-/* DMA-BUF: 1 UCX lists it, 0 impossible/absent, 2 likely, -1 unknown. */
-int dmabuf_path(const struct probe_facts *f);
 
 /* UCX_TLS semantics (env.c): bit PROBE_TL_x set when transport x is
  * allowed; handles aliases (rc, rc_x, dc, ud, ib, cuda, sm, shm, all) and

@@ -46,6 +46,12 @@ static const struct meaning {
 		"read the worker log around this line: NIXL_ERR_BACKEND on registerMem usually means UCX cannot register GPU memory (UCX without CUDA, no GPUDirect RDMA)" },
 	[LOGSIG_UCX_NO_CUDA_SUPPORT] = { P_NIXL, W_BAD, "NIXL's UCX has no CUDA support",
 		"use a UCX built with CUDA (the one bundled with NIXL) so GPU memory can be registered" },
+	/* The NIXL plugin was built against another UCX than the one it
+	 * loads: "not supported" (ai-dynamo/nixl #386, maintainer), and the
+	 * sglang #5709 worker then failed with NIXL_ERR_BACKEND although the
+	 * backend was instantiated, so it outweighs that line. */
+	[LOGSIG_UCX_VERSION_INCOMPATIBLE] = { P_NIXL, W_BAD, "NIXL runs on another UCX than it was built for",
+		"use the UCX NIXL was built with (the one bundled with NIXL) or rebuild NIXL against the UCX in the image" },
 	[LOGSIG_NIXL_EFA_WITH_UCX] = { P_NIXL, W_DEGRADED, "EFA with the UCX backend",
 		"on EFA use the NIXL LIBFABRIC backend (kv_connector_extra_config.backends=[\"LIBFABRIC\"])" },
 	[LOGSIG_UCX_NO_ACCEL_IB] = { P_NIXL, W_DEGRADED, "NIXL's UCX lacks accelerated IB",
@@ -231,9 +237,15 @@ static void add(struct check_results *out, const char *name,
 
 /* A NET/Socket "Using" line is also what an IB job prints for its
  * bootstrap: telling only when NET/IB never showed. */
-static int counts(const struct logscan *s, enum logsig g)
+static int counts(const struct logscan *s, enum logsig g, int peermem)
 {
 	if (g == LOGSIG_NCCL_SOCKET_INIT && s->count[LOGSIG_NCCL_NET_IB])
+		return 0;
+	/* cuda_copy_md.c probes dmabuf at start-up and says so at debug
+	 * level ("dmabuf is not supported on cuda device 0"): with a peer-
+	 * memory driver loaded UCX does not need it (ib_md.c tries peer
+	 * memory first), so the line is no degradation there. */
+	if (g == LOGSIG_UCX_DMABUF_UNSUPPORTED && peermem == 1)
 		return 0;
 	return s->count[g] > 0;
 }
@@ -251,6 +263,8 @@ static enum check_status bad_status(const struct check_context *ctx)
 static int judge_part(const struct logscan *s, enum part p,
 		      const struct check_context *ctx, struct check_results *out)
 {
+	/* The pod's own digest (check_pod ran first): peer memory seen. */
+	int pm = out->summary.peermem;
 	static const enum check_status of[] = {
 		CHECK_SKIPPED, CHECK_SKIPPED, CHECK_OK, CHECK_WARN, CHECK_FAIL,
 	};
@@ -262,7 +276,7 @@ static int judge_part(const struct logscan *s, enum part p,
 	char *detail;
 
 	for (g = 0; g < LOGSIG_COUNT; g++) {
-		if (meanings[g].part != p || meanings[g].w <= W_IGNORE || !counts(s, g))
+		if (meanings[g].part != p || meanings[g].w <= W_IGNORE || !counts(s, g, pm))
 			continue;
 		if (worst == LOGSIG_COUNT || meanings[g].w > meanings[worst].w)
 			worst = (enum logsig)g;
@@ -271,7 +285,7 @@ static int judge_part(const struct logscan *s, enum part p,
 		return 0;
 	for (g = 0; g < LOGSIG_COUNT; g++)
 		others += g != worst && meanings[g].part == p &&
-			  meanings[g].w > W_GOOD && counts(s, g);
+			  meanings[g].w > W_GOOD && counts(s, g, pm);
 	st = of[meanings[worst].w];
 	if (st == CHECK_FAIL)
 		st = bad_status(ctx);

@@ -1,6 +1,7 @@
 /* NVLINK family: links, NVSwitch fabric, multi-node NVLink (checks.md D). */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check/internal.h"
 #include "kube/pods.h"
@@ -83,6 +84,20 @@ static int zero_id(const char *s)
 	return !*s || strspn(s, "0-:x") == strlen(s);
 }
 
+/* D3: "N/A" and "Not Supported" mean the driver does not report it,
+ * never "degraded": a healthy 8x H100 reports Completed/Success with
+ * Health Bandwidth N/A (jdh4/job_data_2023 della H100, driver 560.35.03;
+ * NVIDIA/k8s-test-infra testdata qx-h100.xml, driver 580.105.08). */
+static int not_reported(const char *v)
+{
+	return !*v || !strcasecmp(v, "N/A") || !strcasecmp(v, "Not Supported");
+}
+
+static int bandwidth_degraded(const char *v)
+{
+	return !not_reported(v) && strcmp(v, "Full");
+}
+
 /* D3: four-field rule (State, Status, CliqueId, ClusterUUID); N/A is a
  * PCIe board (skip), never a pass. */
 static void fabric(const struct check_input *in, struct check_results *out)
@@ -108,8 +123,7 @@ static void fabric(const struct check_input *in, struct check_results *out)
 				snprintf(first, sizeof(first), "GPU%d State %s, Status %s",
 					 i, g->fabric_state_str, g->fabric_status);
 		} else if (!strcmp(g->health_summary, "Unhealthy") ||
-			   (g->health_bandwidth[0] &&
-			    strcmp(g->health_bandwidth, "Full"))) {
+			   bandwidth_degraded(g->health_bandwidth)) {
 			if (!unhealthy++ && !bad)
 				snprintf(first, sizeof(first), "GPU%d Health %s, Bandwidth %s",
 					 i, g->health_summary, g->health_bandwidth);

@@ -318,40 +318,46 @@ static void rdma_rate(const struct check_input *in,
 	buf_release(&slow);
 }
 
-/* A5/G5: can userspace verbs open the devices?  ibv_devinfo says so
- * directly; UCX listing rc/dc/ud (or srd) on them says so as well. */
+/* A5/G5: can userspace verbs open the devices?  Any source that opened
+ * them shows it (evidence.c: ibv_devinfo, UCX listing rc/dc/ud or srd on
+ * them, fi_info -p efa); a source that found none while another opened
+ * them is a contradiction, named. */
 static void rdma_verbs(const struct check_input *in,
 		       const struct probe_rdma_list *l,
 		       struct check_results *out)
 {
-	const struct probe_rdma_list *v = &in->f->ibv_devinfo;
-	const struct probe_ucx *u = &in->f->ucx;
-	int nib, nefa, ucx_rdma = 0;
-	char why[200];
+	const struct evidence *ev = &in->ev;
+	int nib, nefa;
 
 	rdma_count(l, &nib, &nefa);
 	if (!nib && !nefa) {
 		emit_na(out, CK_RDMA_VERBS, "no RDMA device");
 		return;
 	}
-	for (int t = PROBE_TL_RC_MLX5; t <= PROBE_TL_UD_VERBS; t++)
-		ucx_rdma += u->tl_count[t];
-	ucx_rdma += u->tl_count[PROBE_TL_SRD];
-	if (v->no_devices || (v->src.status == PROBE_OK && v->ndevs == 0))
+	if (ev->verbs.state == EV_SHOWN && ev->verbs.conflict[0])
+		emit(out, CK_RDMA_VERBS, CHECK_WARN,
+		     "use one rdma-core in the image (the verbs provider UCX/libfabric load and ibv_devinfo's)",
+		     "%s", ev->verbs.conflict);
+	else if (ev->verbs.state == EV_SHOWN && ev->verbs_ibv_devs > 0)
+		emit(out, CK_RDMA_VERBS, CHECK_OK, NULL,
+		     "ibv_devinfo opens %d device%s", ev->verbs_ibv_devs,
+		     ev->verbs_ibv_devs == 1 ? "" : "s");
+	else if (ev->verbs.state == EV_SHOWN)
+		emit(out, CK_RDMA_VERBS, CHECK_OK, NULL,
+		     "%s opens the devices (%d RDMA transport instance%s)",
+		     ev->verbs.source, ev->verbs_ucx_tls > 0 ? ev->verbs_ucx_tls :
+		     in->f->fi.n_efa_rdm,
+		     (ev->verbs_ucx_tls > 0 ? ev->verbs_ucx_tls : in->f->fi.n_efa_rdm) == 1 ?
+		     "" : "s");
+	else if (ev->verbs.state == EV_ABSENT && ev->verbs_ibv_devs == 0)
 		emit(out, CK_RDMA_VERBS, hard(in), NULL,
 		     "ibv_devinfo: no IB devices found, while /sys/class/infiniband lists %d: provider library (libmlx5/libefa) missing or ABI mismatch, or no device access",
 		     nib + nefa);
-	else if (v->ndevs > 0)
-		emit(out, CK_RDMA_VERBS, CHECK_OK, NULL,
-		     "ibv_devinfo opens %d device%s", v->ndevs,
-		     v->ndevs == 1 ? "" : "s");
-	else if (ucx_rdma)
-		emit(out, CK_RDMA_VERBS, CHECK_OK, NULL,
-		     "UCX opens the devices through verbs (%d RDMA transport instance%s)",
-		     ucx_rdma, ucx_rdma == 1 ? "" : "s");
 	else
-		emit(out, CK_RDMA_VERBS, CHECK_SKIPPED, NULL, "%s",
-		     src_why(&v->src, "ibv_devinfo", why, sizeof(why)));
+		emit(out, CK_RDMA_VERBS, CHECK_SKIPPED, NULL, "%s%s",
+		     ev->verbs.missing[0] ? ev->verbs.missing : "no source opened the devices: ",
+		     ev->verbs.missing[0] ? "" : ev->verbs.source);
+	emit_source(out, ev->verbs.source);
 }
 
 /* A5-A7 on RoCE: a RoCE v2 GID (at the pinned index), and MTU. */

@@ -1,8 +1,10 @@
 /* Per-pod and consolidated verdicts, fix-first, and cross-pod findings. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check/graph.h"
+#include "check/links.h"
 #include "check/verdict.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -31,34 +33,35 @@ int verdict_exit_code(enum verdict_status v)
 	}
 }
 
-/* A skip that is not "not applicable" is a question left open. */
-static int unproven(const struct check_result *r)
-{
-	return r->status == CHECK_WARN ||
-	       (r->status == CHECK_SKIPPED &&
-		!(r->flags & (CHECK_F_NA | CHECK_F_EXTRA)));
-}
-
 static int fast_fabric(enum fabric f)
 {
 	return f == FABRIC_INFINIBAND || f == FABRIC_ROCE ||
 	       f == FABRIC_EFA || f == FABRIC_NVLINK;
 }
 
+/* checks.md N: NOT READY on any failure; READY when every link of the
+ * pod's KV path is proven (links.c), whatever warnings it has elsewhere;
+ * UNVERIFIED when a link has no evidence at all. */
 enum verdict_status verdict_pod(const struct pod_record *p)
 {
 	const struct check_results *r = p->results;
+	struct check_link l[LINK__COUNT];
+	size_t nl;
 	int open = 0;
 
 	if (!p->probed || !r)
 		return VERDICT_UNVERIFIED;
-	for (size_t i = 0; i < r->n; i++) {
+	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].status == CHECK_FAIL)
 			return VERDICT_NOT_READY;
-		open |= unproven(&r->v[i]);
+	nl = check_links(r, l);
+	for (size_t i = 0; i < nl; i++) {
+		if (l[i].status == LINK_BROKEN)
+			return VERDICT_NOT_READY;
+		open |= l[i].status == LINK_MISSING;
 	}
-	/* No result at all proves nothing either. */
-	if (open || r->n == 0 || !fast_fabric(r->fabric))
+	/* No link at all proves nothing either. */
+	if (open || !nl || !fast_fabric(r->fabric))
 		return VERDICT_UNVERIFIED;
 	return VERDICT_READY;
 }
@@ -269,39 +272,53 @@ static char *fix_first_line(const struct finding_list *fs)
 	return xstrdup(f->text);
 }
 
-/* Findings about pods against each other, not about one pod's proof. */
-static int cross_pod(const struct verdict_finding *f)
+/* "GPU memory reachable by the NIC on 2 of 8 pods (ucx_info not found in
+ * the container)": per link of the path, the probed pods where it has no
+ * evidence, with what would show it (the first such pod's skip). */
+static void missing_links(const struct pod_record *pods, size_t n,
+			  struct buf *b, size_t *shown)
 {
-	return !strcmp(f->name, "pair-consistency") ||
-	       !strcmp(f->name, "node-consistency");
+	size_t count[LINK__COUNT] = { 0 };
+	char what[LINK__COUNT][256];
+	const char *title[LINK__COUNT] = { NULL };
+
+	for (size_t i = 0; i < n; i++) {
+		struct check_link l[LINK__COUNT];
+		size_t nl;
+
+		if (!pods[i].probed || !pods[i].results)
+			continue;
+		nl = check_links(pods[i].results, l);
+		for (size_t k = 0; k < nl; k++) {
+			enum check_link_id id = l[k].id;
+
+			if (l[k].status != LINK_MISSING || count[id]++)
+				continue;
+			title[id] = l[k].title;
+			snprintf(what[id], sizeof(what[id]), "%s", l[k].detail);
+		}
+	}
+	for (int id = 0; id < LINK__COUNT; id++)
+		if (count[id])
+			buf_appendf(b, "%s%s on %zu of %zu pod%s (%s)",
+				    (*shown)++ ? "; " : "", title[id], count[id], n,
+				    n == 1 ? "" : "s",
+				    *what[id] ? what[id] : "no check could look");
 }
 
-/* "not confirmed: a (..); b (..); and N more" from the first open items. */
-static char *unconfirmed_line(const struct finding_list *fs, size_t nunprobed)
+/* What is left unproven: the links without evidence, then pods that
+ * could not be probed. */
+static char *unconfirmed_line(const struct pod_record *pods, size_t n,
+			      size_t nunprobed)
 {
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);
-	size_t shown = 0, open = 0;
+	size_t shown = 0;
 
-	buf_appends(&b, "not confirmed: ");
+	missing_links(pods, n, &b, &shown);
 	if (nunprobed) {
-		buf_appendf(&b, "%zu pod%s not probed", nunprobed,
-			    nunprobed == 1 ? "" : "s");
-		shown++;
+		buf_appendf(&b, "%s%zu pod%s not probed", shown++ ? "; " : "",
+			    nunprobed, nunprobed == 1 ? "" : "s");
 	}
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct verdict_finding *f = &fs->v[i];
-
-		if (f->status != CHECK_WARN && f->status != CHECK_SKIPPED)
-			continue;
-		if (!strcmp(f->name, "pod-probe") || cross_pod(f))
-			continue;
-		if (shown < 3)
-			buf_appendf(&b, "%s%s", shown++ ? "; " : "", f->text);
-		else
-			open++;
-	}
-	if (open)
-		buf_appendf(&b, "; and %zu more", open);
 	if (!shown)
 		buf_appends(&b, "no fast-path evidence (no RDMA or NVLink path found)");
 	return buf_detach(&b, NULL);
@@ -338,6 +355,10 @@ void verdict_compute(const struct pod_record *pods, size_t n,
 		qsort(fs.v, fs.n, sizeof(*fs.v), finding_cmp);
 	out->findings = fs.v;
 	out->nfindings = fs.n;
+	/* Degradations listed with the verdict (checks.md N: "READY, 3
+	 * warnings"): one per finding line, as the reader counts them. */
+	for (size_t i = 0; i < fs.n; i++)
+		out->nwarnings += fs.v[i].status == CHECK_WARN;
 	out->fabric = common_fabric(pods, n);
 
 	if (out->nnot_ready || any_fail_finding)
@@ -350,8 +371,8 @@ void verdict_compute(const struct pod_record *pods, size_t n,
 	if (out->status == VERDICT_NOT_READY)
 		out->fix_first = fix_first_line(&fs);
 	else if (out->status == VERDICT_UNVERIFIED)
-		out->unconfirmed = n ? unconfirmed_line(&fs, n - out->nprobed)
-				     : xstrdup("not confirmed: no worker pods found");
+		out->unconfirmed = n ? unconfirmed_line(pods, n, n - out->nprobed)
+				     : xstrdup("no worker pods found");
 }
 
 static void free_names(char **v, size_t n)

@@ -1,13 +1,15 @@
 /* Verdicts: per pod and over the whole deployment (product.md "Results",
  * checks.md N).
  *
- *   READY       fast-path evidence for the fabric the pod will use, no
- *               warn, no fail, and nothing skipped that could have
- *               disproved it (a not-applicable skip, CHECK_F_NA, is fine).
+ *   READY       every link of the KV path the pod will use is proven
+ *               (check/links.h) and no check failed; warnings off the
+ *               path are listed and counted, never withhold READY.
  *   NOT READY   at least one fail (or a fail across pods, e.g. prefill
  *               and decode on different NIXL backends).
- *   UNVERIFIED  no fail, but a warn, a skip, an unprobed pod or a missing
- *               fast path leaves the fast path unproven.
+ *   UNVERIFIED  no fail, but a link of the path has no evidence (every
+ *               check that could show it skipped), or the pod was not
+ *               probed; `unconfirmed` names the link and what would
+ *               show it.
  *
  * Ownership: struct pod_record only borrows; struct verdict owns every
  * string and array in it and is freed with verdict_release().
@@ -86,6 +88,7 @@ struct verdict {
 	struct verdict_finding *findings;  /* owned; worst first, then rank */
 	size_t nfindings;
 	size_t npods, nprobed, nready, nnot_ready, nunverified;
+	size_t nwarnings;         /* warn findings (grouped lines) */
 };
 
 /* Consolidates n pods (n may be 0: UNVERIFIED, "no worker pods").  The

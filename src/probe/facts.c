@@ -39,6 +39,7 @@ void probe_facts_init(struct probe_facts *f)
 	memset(f, 0, sizeof *f);
 	f->kernel.major = f->kernel.minor = -1;
 	f->nvdriver.open_module = -1;
+	f->nvdev.ngpu_nodes = -1;
 	rdma_list_init(&f->sysfs_ib);
 	f->modules.gdrdrv_in_proc_devices = -1;
 	f->nvsmi.attached = -1;
@@ -148,6 +149,7 @@ typedef void handler_fn(const struct probe_section *s, struct probe_facts *f);
 
 SECTION(h_kernel, f->kernel.src, probe_parse_kernel, f->kernel)
 SECTION(h_nvdriver, f->nvdriver.src, probe_parse_nvdriver, f->nvdriver)
+SECTION(h_nvdev, f->nvdev.src, probe_parse_nvdev, f->nvdev)
 SECTION(h_sysfs_ib, f->sysfs_ib.src, probe_parse_sysfs_ib, f->sysfs_ib)
 SECTION(h_dev_ib, f->dev_ib.src, probe_parse_dev_ib, f->dev_ib)
 SECTION(h_ibstat, f->ibstat.src, probe_parse_ibstat, f->ibstat)
@@ -210,6 +212,7 @@ static const struct {
 	{ "meta", h_meta },
 	{ "kernel", h_kernel },
 	{ "nvidia_driver", h_nvdriver },
+	{ "dev_nvidia", h_nvdev },
 	{ "sysfs_ib", h_sysfs_ib },
 	{ "dev_infiniband", h_dev_ib },
 	{ "ibstat", h_ibstat },

@@ -151,6 +151,8 @@ struct probe_modules {
 	struct probe_src sys_src;       /* /sys/module/<name> */
 	int loaded[PROBE_MOD_COUNT];    /* 1 loaded, 0 not seen */
 	int live[PROBE_MOD_COUNT];      /* /proc/modules state "Live" */
+	int in_proc[PROBE_MOD_COUNT];   /* seen in /proc/modules (or as a user) */
+	int in_sys[PROBE_MOD_COUNT];    /* /sys/module/<name> exists */
 	char version[PROBE_MOD_COUNT][24]; /* /sys/module/<m>/version */
 	/* /sys/kernel/mm/memory_peers (legacy peer-memory API). */
 	struct probe_src peers_src;     /* ABSENT: directory missing */
@@ -167,6 +169,14 @@ struct probe_nvdriver {
 	struct probe_src src;
 	int open_module;                /* 1 open, 0 proprietary, -1 unknown */
 	char version[32];               /* "535.161.08" */
+};
+
+/* /dev/nvidiactl and /dev/nvidiaN (H6: the driver's device nodes, which
+ * the NVIDIA container runtime mounts into every GPU container). */
+struct probe_nvdev {
+	struct probe_src src;           /* ABSENT: no /dev/nvidiactl */
+	int nvidiactl;                  /* 1 character device */
+	int ngpu_nodes;                 /* /dev/nvidiaN character devices; -1 */
 };
 
 /* ---- GPUs, topology, NVLink, fabric (D, B4, H6-H7) ----------------- */
@@ -309,6 +319,10 @@ struct probe_ucx_md {
 	int cuda;                       /* memory types list cuda (not managed) */
 	int cuda_dmabuf;                /* cuda (...) flags contain dmabuf */
 	char cuda_flags[64];            /* "access,alloc,reg,detect" */
+	/* "register: unlimited, dmabuf, cost: ..." (UCT_MD_FLAG_REG_DMABUF):
+	 * the md imports DMA-BUF, so UCP registers GPU memory on it once an
+	 * exporter (cuda_cpy with dmabuf) exists (ucp_context.c). */
+	int reg_dmabuf;
 };
 
 struct probe_ucx_tl_entry {
@@ -334,6 +348,7 @@ struct probe_ucx {
 	/* Summaries of the memory domains. */
 	int n_ib_mds;                   /* component "ib" */
 	int n_ib_mds_cuda;              /* ... of which list cuda memory */
+	int n_ib_mds_dmabuf;            /* ... of which register dmabuf */
 	int cuda_cpy_dmabuf;            /* cuda_cpy md lists dmabuf: 1/0, -1 n/a */
 };
 
@@ -490,6 +505,7 @@ struct probe_facts {
 	char timeout_mode[16];          /* "coreutils", "busybox", "none" */
 	struct probe_kernel kernel;
 	struct probe_nvdriver nvdriver;
+	struct probe_nvdev nvdev;
 	struct probe_rdma_list sysfs_ib;    /* /sys/class/infiniband */
 	struct probe_rdma_list ibstat;
 	struct probe_rdma_list ibstatus;
@@ -554,6 +570,8 @@ int probe_parse_sys_module(const char *t, size_t n, struct probe_modules *m);
 int probe_parse_memory_peers(const char *t, size_t n, struct probe_modules *m);
 int probe_parse_gdrdrv(const char *t, size_t n, struct probe_modules *m);
 int probe_parse_nvdriver(const char *t, size_t n, struct probe_nvdriver *d);
+/* Section dev_nvidia: "nvidiactl=char|other", "gpus=N". */
+int probe_parse_nvdev(const char *t, size_t n, struct probe_nvdev *d);
 
 int probe_parse_nvsmi_q(const char *t, size_t n, struct probe_nvsmi *s);
 int probe_parse_topo(const char *t, size_t n, struct probe_topo *tp);

@@ -58,6 +58,14 @@ static const struct sig {
 	  { "selected 0 lanes", NULL, NULL } },
 	{ LOGSIG_UCX_HOST_STAGING, "ucx-host-staging",
 	  { "put/am/bcopy", NULL, NULL } },
+	/* ucp_context.c ucp_check_version(): before UCX 1.13 "UCP version is
+	 * incompatible, required: 1.18, actual: 1.12", since then "UCP API
+	 * version is incompatible: required >= 1.20, actual 1.18.0"
+	 * (openucx/ucx PR #7986). */
+	{ LOGSIG_UCX_VERSION_INCOMPATIBLE, "ucx-version-incompatible",
+	  { "UCP version is incompatible", NULL, NULL } },
+	{ LOGSIG_UCX_VERSION_INCOMPATIBLE, "ucx-version-incompatible",
+	  { "UCP API version is incompatible", NULL, NULL } },
 	/* NIXL */
 	{ LOGSIG_NIXL_ERR, "nixl-error", { "NIXL_ERR_", NULL, NULL } },
 	{ LOGSIG_NIXL_PLUGIN_LOADED, "nixl-plugin-loaded",

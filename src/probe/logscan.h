@@ -52,6 +52,9 @@ enum logsig {
 	LOGSIG_NCCL_NET_SOCKET,             /* "Using network Socket", "via NET/Socket" */
 	LOGSIG_NCCL_SOCKET_INIT,            /* "NET/Socket : Using [0]": also an IB job's
 					     * bootstrap; telling only without NET/IB */
+	LOGSIG_UCX_VERSION_INCOMPATIBLE,    /* "UCP version is incompatible" / "UCP API
+					     * version is incompatible": NIXL built
+					     * against another UCX than it loads */
 	LOGSIG_COUNT,
 };
 

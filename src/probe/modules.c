@@ -50,7 +50,7 @@ static void users(struct probe_modules *m, struct pslice list)
 			v = ps_make(list.s + list.n, 0);
 		}
 		if ((i = mod_index(k)) >= 0)
-			m->loaded[i] = 1;
+			m->loaded[i] = m->in_proc[i] = 1;
 		list = v;
 	}
 }
@@ -72,7 +72,7 @@ int probe_parse_modules(const char *t, size_t n, struct probe_modules *m)
 		count++;
 		i = mod_index(name);
 		if (i >= 0)
-			m->loaded[i] = 1;
+			m->loaded[i] = m->in_proc[i] = 1;
 		for (field = 3; ps_token(&rest, &tok); field++) {
 			if (field == 4)
 				users(m, tok);
@@ -96,7 +96,7 @@ int probe_parse_sys_module(const char *t, size_t n, struct probe_modules *m)
 		if (!ps_token(&rest, &name) || (i = mod_index(name)) < 0)
 			continue;
 		count++;
-		m->loaded[i] = 1;
+		m->loaded[i] = m->in_sys[i] = 1;
 		while (ps_token(&rest, &tok))
 			if (ps_starts(tok, "version="))
 				ps_copy(m->version[i], sizeof m->version[i], ps_from(tok, 8));
@@ -127,23 +127,53 @@ int probe_parse_memory_peers(const char *t, size_t n, struct probe_modules *m)
 	return count;
 }
 
-int probe_parse_gdrdrv(const char *t, size_t n, struct probe_modules *m)
+/* "key=value" lines, each handed to fn; returns how many there were. */
+static int kv_lines(const char *t, size_t n,
+		    void (*fn)(struct pslice k, struct pslice v, void *arg),
+		    void *arg)
 {
 	struct ptext it;
 	struct pslice line, k, v;
 	int count = 0;
 
 	ptext_init(&it, t, n);
-	while (ptext_line(&it, &line)) {
-		if (!ps_split(line, '=', &k, &v))
-			continue;
-		count++;
-		if (ps_eq(k, "dev"))
-			m->gdrdrv_dev = ps_eq(v, "char");
-		else if (ps_eq(k, "proc_devices"))
-			m->gdrdrv_in_proc_devices = ps_eq(v, "yes");
-	}
+	while (ptext_line(&it, &line))
+		if (ps_split(line, '=', &k, &v)) {
+			count++;
+			fn(k, v, arg);
+		}
 	return count;
+}
+
+static void gdrdrv_kv(struct pslice k, struct pslice v, void *arg)
+{
+	struct probe_modules *m = arg;
+
+	if (ps_eq(k, "dev"))
+		m->gdrdrv_dev = ps_eq(v, "char");
+	else if (ps_eq(k, "proc_devices"))
+		m->gdrdrv_in_proc_devices = ps_eq(v, "yes");
+}
+
+int probe_parse_gdrdrv(const char *t, size_t n, struct probe_modules *m)
+{
+	return kv_lines(t, n, gdrdrv_kv, m);
+}
+
+static void nvdev_kv(struct pslice k, struct pslice v, void *arg)
+{
+	struct probe_nvdev *d = arg;
+	long x;
+
+	if (ps_eq(k, "nvidiactl"))
+		d->nvidiactl = ps_eq(v, "char");
+	else if (ps_eq(k, "gpus") && ps_long(v, &x) && x >= 0)
+		d->ngpu_nodes = x < 1024 ? (int)x : 1024;
+}
+
+int probe_parse_nvdev(const char *t, size_t n, struct probe_nvdev *d)
+{
+	return kv_lines(t, n, nvdev_kv, d);
 }
 
 /* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  535.161.08 ..."

@@ -264,6 +264,21 @@ else
 	end gdrdrv 127
 fi
 
+# The driver's device nodes (H6): one more source for "is a driver there"
+# when /proc/driver/nvidia is hidden. Read-only: tests on /dev entries.
+begin dev_nvidia
+if [ -e /dev/nvidiactl ]; then
+	if [ -c /dev/nvidiactl ]; then echo "nvidiactl=char"; else echo "nvidiactl=other"; fi
+	_n=0
+	for _d in /dev/nvidia[0-9] /dev/nvidia[0-9][0-9]; do
+		[ -c "$_d" ] && _n=$((_n + 1))
+	done
+	echo "gpus=$_n"
+	end dev_nvidia 0
+else
+	end dev_nvidia 127
+fi
+
 # --- GPUs, topology, NVLink, fabric (D, B4) ---
 begin nvsmi_q
 if have nvidia-smi; then

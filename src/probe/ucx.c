@@ -135,6 +135,24 @@ static void memory_types(struct probe_ucx_md *md, struct pslice v)
 	}
 }
 
+/* "unlimited, dmabuf, cost: 180 nsec": UCX's tl_info.c prints ", dmabuf"
+ * after the size limit when the md has UCT_MD_FLAG_REG_DMABUF. */
+static int register_dmabuf(struct pslice v)
+{
+	struct pslice tok;
+
+	while (v.n) {
+		long comma = ps_find(v, ",");
+		size_t len = comma >= 0 ? (size_t)comma : v.n;
+
+		tok = ps_trim(ps_make(v.s, len));
+		if (ps_eq(tok, "dmabuf"))
+			return 1;
+		v = ps_from(v, comma >= 0 ? len + 1 : len);
+	}
+	return 0;
+}
+
 static struct probe_ucx_md *new_md(struct probe_ucx *u, struct pslice name)
 {
 	struct probe_ucx_md *md;
@@ -174,13 +192,14 @@ static void summarise(struct probe_ucx *u)
 {
 	int i;
 
-	u->n_ib_mds = u->n_ib_mds_cuda = 0;
+	u->n_ib_mds = u->n_ib_mds_cuda = u->n_ib_mds_dmabuf = 0;
 	u->cuda_cpy_dmabuf = -1;
 	for (i = 0; i < u->nmds; i++) {
 		const struct probe_ucx_md *md = &u->md[i];
 		if (!strcmp(md->component, "ib")) {
 			u->n_ib_mds++;
 			u->n_ib_mds_cuda += md->cuda;
+			u->n_ib_mds_dmabuf += md->reg_dmabuf;
 		}
 		if (!strcmp(md->component, "cuda_cpy") || !strcmp(md->name, "cuda_cpy"))
 			u->cuda_cpy_dmabuf = md->cuda_dmabuf;
@@ -203,6 +222,8 @@ int probe_parse_ucx_d(const char *t, size_t n, struct probe_ucx *u)
 			tl = NULL;
 		} else if (ps_eq(k, "Component") && md) {
 			ps_copy(md->component, sizeof md->component, v);
+		} else if (ps_eq(k, "register") && md) {
+			md->reg_dmabuf = register_dmabuf(v);
 		} else if (ps_eq(k, "memory types") && md) {
 			memory_types(md, v);
 		} else if (ps_eq(k, "Transport")) {

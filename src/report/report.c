@@ -5,6 +5,7 @@
 
 #include "report_int.h"
 #include "table.h"
+#include "../check/links.h"
 #include "../util/xalloc.h"
 
 const enum check_family report_columns[] = {
@@ -198,6 +199,26 @@ static cJSON *check_json(const struct check_result *c)
 	return o;
 }
 
+/* The KV path link by link (check/links.h): name, status, source, detail. */
+static cJSON *links_json(const struct check_results *r)
+{
+	struct check_link l[LINK__COUNT];
+	size_t n = check_links(r, l);
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "name", l[i].name);
+		cJSON_AddStringToObject(x, "status", check_link_status_name(l[i].status));
+		cJSON_AddItemToObject(x, "check", str_or_null(l[i].check));
+		cJSON_AddItemToObject(x, "source", str_or_null(l[i].source));
+		cJSON_AddStringToObject(x, "detail", l[i].detail);
+		cJSON_AddItemToArray(a, x);
+	}
+	return a;
+}
+
 static cJSON *pod_json(const struct report_pod *p)
 {
 	const struct pod_info *pod = p->pod;
@@ -224,6 +245,8 @@ static cJSON *pod_json(const struct report_pod *p)
 			cJSON_AddItemToArray(checks, check_json(&p->results->v[i]));
 	}
 	cJSON_AddItemToObject(o, "checks", checks);
+	cJSON_AddItemToObject(o, "links", p->results ? links_json(p->results)
+						   : cJSON_CreateArray());
 	return o;
 }
 
@@ -240,6 +263,7 @@ static cJSON *verdict_json(const struct verdict *v)
 	cJSON_AddNumberToObject(o, "pods", (double)v->npods);
 	cJSON_AddNumberToObject(o, "probed", (double)v->nprobed);
 	cJSON_AddNumberToObject(o, "ready", (double)v->nready);
+	cJSON_AddNumberToObject(o, "warnings", (double)v->nwarnings);
 	for (i = 0; i < v->nfindings; i++) {
 		const struct verdict_finding *f = &v->findings[i];
 		cJSON *x = cJSON_CreateObject();

@@ -318,11 +318,15 @@ void report_print_verdict(FILE *out, const struct report *r,
 	const struct verdict *v = r->verdict;
 	char buf[64];
 
-	fprintf(out, "\nVerdict: %s (fabric: %s; %zu pod%s, %zu probed, %zu ready)\n",
+	fprintf(out, "\nVerdict: %s (fabric: %s; %zu pod%s, %zu probed, %zu ready",
 		report_paint(verdict_name(v->status), report_verdict_color(v->status),
 			     st->color, buf, sizeof(buf)),
 		fabric_name(v->fabric), v->npods, v->npods == 1 ? "" : "s",
 		v->nprobed, v->nready);
+	/* checks.md N: warnings are counted with the verdict, never hide it. */
+	if (v->nwarnings)
+		fprintf(out, ", %zu warning%s", v->nwarnings, v->nwarnings == 1 ? "" : "s");
+	fputs(")\n", out);
 	if (v->fix_first)
 		report_wrap(out, "Fix first: ", 11, v->fix_first, INDENT, st->width);
 	if (v->unconfirmed)

@@ -112,10 +112,11 @@ class TestLogs(unittest.TestCase):
 
     def test_log_tail_bounds_what_is_read(self):
         # The last line alone is the 1800 ms transfer setup: a warning,
-        # and no UCX line is seen.
+        # and no UCX line is seen.  A warning is listed with the verdict,
+        # it does not withhold READY (checks.md N).
         since = len(self.c.log())
         rc, doc, err = self.doc("-l", "case=tcp", "--log-tail", "1")
-        self.assertEqual(rc, 3, err)
+        self.assertEqual(rc, 0, err)
         self.assertEqual(self.result(doc, "lg-decode-tcp", "logs-nixl")["status"], "warn")
         self.assertIsNone(self.result(doc, "lg-decode-tcp", "logs-ucx"))
         self.assertEqual([r["query"].get("tailLines") for r in self.log_requests(since)], ["1"])

@@ -406,7 +406,7 @@ static void test_verdict(void)
 
 	/* The pod's own fail, then the pair it breaks: nothing repeats them. */
 	{
-		struct check_result r = { "env-ucx-tls", FAM_ENV, CHECK_OK, "ok", NULL, 30, 0 };
+		struct check_result r = { "env-ucx-tls", FAM_ENV, CHECK_OK, "ok", NULL, 30, 0, NULL };
 
 		G.res[3].summary.rdma_usable = 1;
 		for (size_t i = 0; i < G.n; i++) {
@@ -426,7 +426,7 @@ static void test_verdict(void)
 	fleet(6, 1, 0);
 	{
 		struct check_result r = { "gpudirect-peermem", FAM_GPUDIRECT, CHECK_OK,
-					  "nvidia_peermem loaded", NULL, 40, 0 };
+					  "nvidia_peermem loaded", NULL, 40, 0, NULL };
 
 		for (size_t i = 0; i < G.n; i++) {
 			r.status = i ? CHECK_OK : CHECK_FAIL;

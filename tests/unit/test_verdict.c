@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/links.h"
 #include "check/verdict.h"
 #include "t.h"
 
@@ -16,7 +17,7 @@ static void add(struct check_results *r, const char *name,
 	const struct check_def *d = check_def(name);
 	struct check_result res = {
 		d->name, d->family, st, (char *)detail,
-		st == CHECK_OK ? NULL : (char *)d->remedy, d->rank, 0,
+		st == CHECK_OK ? NULL : (char *)d->remedy, d->rank, 0, NULL,
 	};
 
 	check_results_add(r, &res);
@@ -27,12 +28,14 @@ static void add_na(struct check_results *r, const char *name)
 	const struct check_def *d = check_def(name);
 	struct check_result res = {
 		d->name, d->family, CHECK_SKIPPED, "n/a", NULL, d->rank, CHECK_F_NA,
+		NULL,
 	};
 
 	check_results_add(r, &res);
 }
 
-/* A healthy InfiniBand pod, as check_pod() would report it. */
+/* A healthy InfiniBand pod, as check_pod() would report it: every link
+ * of the KV path (checks.md N) has a check that passed. */
 static void healthy(struct check_results *r)
 {
 	check_results_init(r);
@@ -42,8 +45,15 @@ static void healthy(struct check_results *r)
 	snprintf(r->summary.nixl_backend, 32, "UCX");
 	add(r, "rdma-devices", CHECK_OK, "2 RDMA devices (mlx5_0, mlx5_1), 2 uverbs nodes");
 	add(r, "rdma-ports", CHECK_OK, "2 ports Active/LinkUp");
+	add(r, "rdma-verbs", CHECK_OK, "ibv_devinfo opens 2 devices");
 	add(r, "gpudirect-peermem", CHECK_OK, "nvidia_peermem loaded");
+	add(r, "gpudirect-ucx-md", CHECK_OK, "all 2 UCX IB memory domains accept cuda memory");
+	add(r, "limits-memlock", CHECK_OK, "max locked memory unlimited");
+	add(r, "env-ucx-tls", CHECK_OK, "UCX_TLS unset (all transports)");
+	add(r, "nixl-installed", CHECK_OK, "nixl 0.9.0");
+	add(r, "nixl-plugin", CHECK_OK, "libplugin_UCX.so");
 	add(r, "ucx-rdma", CHECK_OK, "rc_mlx5/mlx5_0:1");
+	add(r, "ucx-cuda", CHECK_OK, "cuda_copy and cuda_ipc");
 	add_na(r, "efa-devices");
 }
 
@@ -201,8 +211,8 @@ static void test_unverified(void)
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_UNVERIFIED);
 	CHECK_INT(v.exit_code, 3);
-	CHECK_HAS(v.unconfirmed, "ucx-rdma skipped on all 8 pods");
-	CHECK_HAS(v.unconfirmed, "ucx_info not found");
+	/* The link it leaves open, and what would show it (checks.md N). */
+	CHECK_HAS(v.unconfirmed, "a NIXL backend that can use it on 8 of 8 pods (ucx_info not found in the container)");
 	CHECK(v.fix_first == NULL);
 	verdict_release(&v);
 
@@ -276,6 +286,89 @@ static void test_unprobed_results(void)
 	check_results_release(&r);
 }
 
+/* checks.md N: warnings off the KV path are counted, never withhold
+ * READY (old rule: any warning was UNVERIFIED). */
+static void test_ready_with_warnings(void)
+{
+	static const char *const off_path[] = {
+		"rdma-rate", "gpudirect-affinity", "nvlink-fabric", "limits-shm",
+		"gdrcopy-driver",
+	};
+	struct fleet fl;
+	struct verdict v;
+
+	fleet_init(&fl);
+	for (size_t k = 0; k < sizeof(off_path) / sizeof(off_path[0]); k++)
+		add(&fl.res[k], off_path[k], CHECK_WARN, "degraded");
+	/* A warning on the path that still shows the link works. */
+	set_status(&fl.res[6], "rdma-ports", CHECK_WARN, "1 of 2 ports Active; down: mlx5_1 port 1 Down");
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_INT(v.status, VERDICT_READY);
+	CHECK_INT(v.exit_code, 0);
+	CHECK_INT(v.nready, NPODS);
+	CHECK_INT(v.nwarnings, 6);
+	CHECK(v.unconfirmed == NULL && v.fix_first == NULL);
+	verdict_release(&v);
+	fleet_release(&fl);
+}
+
+/* The links of one pod: names, statuses, the check and source behind. */
+static void test_links(void)
+{
+	struct fleet fl;
+	struct verdict v;
+	struct check_link l[LINK__COUNT];
+	size_t n;
+
+	fleet_init(&fl);
+	n = check_links(&fl.res[0], l);
+	CHECK_INT(n, LINK__COUNT);
+	CHECK_STR(l[0].name, "device");
+	CHECK_STR(l[3].name, "gpu-memory");
+	CHECK_STR(l[6].name, "nixl-backend");
+	for (size_t i = 0; i < n; i++)
+		CHECK_INT(l[i].status, LINK_PROVEN);
+	CHECK_STR(l[3].check, "gpudirect-peermem");
+	CHECK_STR(l[5].check, "env-ucx-tls");
+	/* Several parts: each says what proved it. */
+	CHECK_HAS(l[6].detail, "nixl-installed: nixl 0.9.0; nixl-plugin: libplugin_UCX.so");
+	CHECK_HAS(l[6].detail, "ucx-cuda: cuda_copy and cuda_ipc");
+	CHECK(l[0].source[0] != '\0');
+
+	/* GPU memory with no evidence on two pods: both GPUDirect checks
+	 * skipped (the unconfirmed line of product.md "Results"). */
+	for (int i = 2; i < 4; i++) {
+		set_status(&fl.res[i], "gpudirect-peermem", CHECK_SKIPPED,
+			   "neither path confirmed: ucx_info -d not in the image");
+		set_status(&fl.res[i], "gpudirect-ucx-md", CHECK_SKIPPED,
+			   "ucx_info not found in the container");
+	}
+	n = check_links(&fl.res[2], l);
+	CHECK_INT(l[3].status, LINK_MISSING);
+	CHECK_STR(check_link_status_name(l[3].status), "missing");
+	verdict_compute(fl.pods, NPODS, &v);
+	CHECK_INT(v.status, VERDICT_UNVERIFIED);
+	CHECK_INT(v.nunverified, 2);
+	CHECK_STR(v.unconfirmed, "GPU memory reachable by the NIC on 2 of 8 pods "
+		  "(neither path confirmed: ucx_info -d not in the image)");
+	verdict_release(&v);
+
+	/* One source is enough: UCX's memory domains prove it alone. */
+	set_status(&fl.res[2], "gpudirect-ucx-md", CHECK_OK, "DMA-BUF");
+	n = check_links(&fl.res[2], l);
+	CHECK_INT(l[3].status, LINK_PROVEN);
+	CHECK_STR(l[3].check, "gpudirect-ucx-md");
+
+	/* A failed ENV check breaks the environment link. */
+	set_status(&fl.res[1], "env-ucx-tls", CHECK_FAIL, "UCX_TLS=tcp allows no RDMA transport");
+	n = check_links(&fl.res[1], l);
+	CHECK_INT(l[5].status, LINK_BROKEN);
+	CHECK_STR(check_link_name(l[5].id), "environment");
+	CHECK_HAS(l[5].detail, "UCX_TLS=tcp");
+	CHECK_INT(verdict_pod(&fl.pods[1]), VERDICT_NOT_READY);
+	fleet_release(&fl);
+}
+
 int main(void)
 {
 	test_names();
@@ -286,5 +379,7 @@ int main(void)
 	test_unverified();
 	test_heterogeneity();
 	test_unprobed_results();
+	test_ready_with_warnings();
+	test_links();
 	return T_DONE("test_verdict");
 }

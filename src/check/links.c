@@ -1,0 +1,269 @@
+/* The KV path, link by link: which checks prove which link, per fabric
+ * (the table of checks.md N). */
+#include "check/links.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One check that can prove a link; warn_ok: its warning still shows the
+ * link works (a degradation), else only ok proves it. */
+struct alt {
+	const char *check;
+	int warn_ok;
+	const char *source;  /* what it reads, when the result names none */
+};
+
+#define MAX_ALTS 3
+#define MAX_SLOTS 4
+#define MAX_BREAKERS 4
+
+/* A link needs every slot proven; a slot is proven by any of its
+ * alternatives (checks.md N: "proven by any source that shows it").
+ * Breakers do not prove the link but break it when they fail. */
+struct link_rule {
+	enum check_link_id id;
+	struct alt slot[MAX_SLOTS][MAX_ALTS];
+	const char *breakers[MAX_BREAKERS];
+	int family_env;      /* the link is the ENV family as a whole */
+};
+
+static const char *const names[LINK__COUNT] = {
+	"device", "link-up", "userspace-access", "gpu-memory",
+	"locked-memory", "environment", "nixl-backend",
+};
+static const char *const titles[LINK__COUNT] = {
+	"device in the pod", "link up", "userspace access to the NIC",
+	"GPU memory reachable by the NIC", "locked memory",
+	"an environment that keeps the path", "a NIXL backend that can use it",
+};
+
+#define SYSFS_IB "/sys/class/infiniband, /dev/infiniband"
+#define UCX_D "ucx_info -d"
+
+/* IB / RoCE with the NIXL UCX backend (A1, A2/A6, A5/E3, B1/B1b/B2, E5,
+ * I, F1/F2/E3). */
+static const struct link_rule ib_rules[] = {
+	{ LINK_DEVICE, { { { "rdma-devices", 1, SYSFS_IB } } },
+	  { "rdma-pci", "pod-rdma-resource" }, 0 },
+	{ LINK_UP, { { { "rdma-ports", 1, "/sys/class/infiniband/*/ports" } } },
+	  { "rdma-roce" }, 0 },
+	{ LINK_ACCESS, { { { "rdma-verbs", 1, "ibv_devinfo, " UCX_D } } }, { NULL }, 0 },
+	{ LINK_GPU_MEMORY, { { { "gpudirect-peermem", 1, "/proc/modules" },
+			       { "gpudirect-ucx-md", 1, UCX_D } } },
+	  { "gpudirect-ucx-md" }, 0 },
+	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits" },
+			    { "pod-ipc-lock", 0, "pod securityContext" } } },
+	  { NULL }, 0 },
+	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
+	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'" } },
+			  { { "nixl-plugin", 1, "NIXL plugin directory" } },
+			  { { "ucx-rdma", 1, UCX_D } },
+			  { { "ucx-cuda", 1, UCX_D } } },
+	  { "nixl-backend", "ucx-nixl-lib" }, 0 },
+};
+
+/* EFA with the NIXL LIBFABRIC backend (G1-G4, H1). */
+static const struct link_rule efa_rules[] = {
+	{ LINK_DEVICE, { { { "efa-devices", 1, SYSFS_IB } } },
+	  { "pod-rdma-resource" }, 0 },
+	{ LINK_UP, { { { "efa-provider", 1, "fi_info -p efa" } } }, { NULL }, 0 },
+	{ LINK_ACCESS, { { { "efa-provider", 1, "fi_info -p efa" },
+			   { "rdma-verbs", 1, "ibv_devinfo" } } }, { NULL }, 0 },
+	{ LINK_GPU_MEMORY, { { { "efa-hmem", 1, "fi_info -c FI_HMEM" } } }, { NULL }, 0 },
+	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits" },
+			    { "pod-ipc-lock", 0, "pod securityContext" } } },
+	  { NULL }, 0 },
+	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
+	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'" } },
+			  { { "nixl-plugin", 1, "NIXL plugin directory" } } },
+	  { "nixl-backend" }, 0 },
+};
+
+/* KV inside one node over NVLink (D1, D2, E3 cuda_ipc, F1). */
+static const struct link_rule nvlink_rules[] = {
+	{ LINK_DEVICE, { { { "limits-gpus", 1, "nvidia-smi" } } }, { NULL }, 0 },
+	{ LINK_UP, { { { "nvlink-links", 1, "nvidia-smi nvlink --status" } } },
+	  { NULL }, 0 },
+	{ LINK_ACCESS, { { { "ucx-cuda", 1, UCX_D } } }, { NULL }, 0 },
+	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
+	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'" } } },
+	  { NULL }, 0 },
+};
+
+const char *check_link_status_name(enum check_link_status s)
+{
+	static const char *const w[] = { "proven", "broken", "missing" };
+
+	return (unsigned)s <= LINK_MISSING ? w[s] : "missing";
+}
+
+const char *check_link_name(enum check_link_id id)
+{
+	return (unsigned)id < LINK__COUNT ? names[id] : "?";
+}
+
+static int na(const struct check_result *c)
+{
+	return c->status == CHECK_SKIPPED && (c->flags & CHECK_F_NA);
+}
+
+static void decide(struct check_link *l, enum check_link_status st,
+		   const struct check_result *c, const char *source)
+{
+	l->status = st;
+	l->check = c ? c->name : NULL;
+	snprintf(l->source, sizeof(l->source), "%s",
+		 c && c->source ? c->source : source ? source : "");
+	snprintf(l->detail, sizeof(l->detail), "%s", c && c->detail ? c->detail : "");
+}
+
+/* Any failed result among the link's checks breaks it. */
+static const struct check_result *
+failed(const struct check_results *r, const struct link_rule *lr,
+       const char **src)
+{
+	for (int s = 0; s < MAX_SLOTS; s++)
+		for (int a = 0; a < MAX_ALTS && lr->slot[s][a].check; a++) {
+			const struct check_result *c =
+				check_results_find(r, lr->slot[s][a].check);
+
+			if (c && c->status == CHECK_FAIL) {
+				*src = lr->slot[s][a].source;
+				return c;
+			}
+		}
+	for (int b = 0; b < MAX_BREAKERS && lr->breakers[b]; b++) {
+		const struct check_result *c = check_results_find(r, lr->breakers[b]);
+
+		if (c && c->status == CHECK_FAIL) {
+			*src = NULL;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/* One slot: 1 proven (*by set), 0 missing (*open: the first open skip),
+ * -1 not needed here (every alternative absent or not applicable). */
+static int slot_state(const struct check_results *r, const struct alt *alts,
+		      const struct check_result **by, const struct alt **how,
+		      const struct check_result **open)
+{
+	int needed = 0;
+
+	for (int a = 0; a < MAX_ALTS && alts[a].check; a++) {
+		const struct check_result *c = check_results_find(r, alts[a].check);
+
+		if (!c || na(c))
+			continue;
+		needed = 1;
+		if (c->status == CHECK_OK ||
+		    (c->status == CHECK_WARN && alts[a].warn_ok)) {
+			*by = c;
+			*how = &alts[a];
+			return 1;
+		}
+		if (!*open)
+			*open = c;
+	}
+	return needed ? 0 : -1;
+}
+
+/* The ENV family as one link: broken by a failure, proven when the
+ * worker's environment was read and judged, missing when every ENV
+ * check was skipped (environ unreadable).  Read by family and name
+ * only: the rules behind the results live in the ENV family. */
+static int env_link(const struct check_results *r, struct check_link *l)
+{
+	const struct check_result *ok = NULL, *open = NULL;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct check_result *c = &r->v[i];
+
+		if (c->family != FAM_ENV || na(c))
+			continue;
+		if (c->status == CHECK_FAIL) {
+			decide(l, LINK_BROKEN, c, "/proc/1/environ");
+			return 1;
+		}
+		if ((c->status == CHECK_OK || c->status == CHECK_WARN) && !ok)
+			ok = c;
+		else if (c->status == CHECK_SKIPPED && !open)
+			open = c;
+	}
+	if (ok)
+		decide(l, LINK_PROVEN, ok, "/proc/1/environ");
+	else if (open)
+		decide(l, LINK_MISSING, open, NULL);
+	return ok || open;
+}
+
+static int one_link(const struct check_results *r, const struct link_rule *lr,
+		    struct check_link *l)
+{
+	const struct check_result *first = NULL, *open = NULL, *c;
+	const struct alt *firsthow = NULL;
+	const char *src = NULL;
+	char all[sizeof(l->detail)] = "";
+	int needed = 0, nproven = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->id = lr->id;
+	l->name = names[lr->id];
+	l->title = titles[lr->id];
+	if (lr->family_env)
+		return env_link(r, l);
+	if ((c = failed(r, lr, &src))) {
+		decide(l, LINK_BROKEN, c, src);
+		return 1;
+	}
+	for (int s = 0; s < MAX_SLOTS && lr->slot[s][0].check; s++) {
+		const struct check_result *by = NULL;
+		const struct alt *how = NULL;
+		int st = slot_state(r, lr->slot[s], &by, &how, &open);
+
+		if (st < 0)
+			continue;
+		needed = 1;
+		if (st == 0) {
+			decide(l, LINK_MISSING, open, NULL);
+			return 1;
+		}
+		if (!first) {
+			first = by;
+			firsthow = how;
+		}
+		/* A link of several parts (NIXL, its plugin, UCX's transports)
+		 * says what proved each: "nixl-installed: nixl 0.9.0; ...". */
+		if (strlen(all) + 2 < sizeof(all) &&
+		    snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s: %s",
+			     nproven++ ? "; " : "", by->name, by->detail) < 0)
+			all[0] = '\0';
+	}
+	if (!needed)
+		return 0;
+	decide(l, LINK_PROVEN, first, firsthow ? firsthow->source : NULL);
+	if (nproven > 1)
+		snprintf(l->detail, sizeof(l->detail), "%s", all);
+	return 1;
+}
+
+size_t check_links(const struct check_results *r,
+		   struct check_link out[LINK__COUNT])
+{
+	const struct link_rule *rules = ib_rules;
+	size_t nrules = sizeof(ib_rules) / sizeof(ib_rules[0]), n = 0;
+
+	if (!r || !r->n)
+		return 0;
+	if (r->fabric == FABRIC_EFA) {
+		rules = efa_rules;
+		nrules = sizeof(efa_rules) / sizeof(efa_rules[0]);
+	} else if (r->fabric == FABRIC_NVLINK) {
+		rules = nvlink_rules;
+		nrules = sizeof(nvlink_rules) / sizeof(nvlink_rules[0]);
+	}
+	for (size_t i = 0; i < nrules; i++)
+		n += (size_t)one_link(r, &rules[i], &out[n]);
+	return n;
+}

@@ -111,26 +111,36 @@ def dmabuf_instead_of_peermem(p):
     DMA-BUF: their register line is the real one of ucx#10929
     (`register: unlimited, dmabuf, cost: 16000 + 0.060 * N nsec`) and they
     list host memory only (ib_md.c adds cuda only with peer memory); the
-    cuda_cpy md exports dmabuf (cuda_copy_md.c, checks.md B2)."""
+    cuda_cpy md's memory types are the real line of an H100 node that
+    exports dmabuf (vllm#26382, tests/fixtures/tools)."""
     cg.no_peermem(p)
     p.sub(UCXD, "#             register: unlimited, cost: 16000 + 0.060 * N nsec\n",
           "#             register: unlimited, dmabuf, cost: 16000 + 0.060 * N nsec\n", count=-1)
-    p.sub(UCXD, "cuda (access,alloc,reg,detect)", "cuda (access,alloc,reg,detect,dmabuf)")
+    real = next(l for l in fixture("ucx_info_d_cuda_cpy_md_with_dmabuf_vllm26382.txt").split("\n")
+                if "memory types:" in l)
+    p.sub(UCXD, "#         memory types: host (reg), cuda (access,alloc,reg,detect), "
+          "cuda-managed (access,alloc,reg,cache,detect)", real)
 
 
 PROFILES = []
 
 
-def profile(name, base, doc):
+def profile(name, base, doc, uses):
+    """Registers a profile: its base, what it is, and the real captures and
+    fixtures its files come from (listed in its SOURCE.md)."""
     def deco(fn):
-        PROFILES.append((name, base, doc, fn))
+        PROFILES.append((name, base, doc + "\n\nReal outputs used (beyond the base's):\n"
+                         + "".join("- %s\n" % u for u in uses), fn))
         return fn
     return deco
 
 
 @profile("ib-h100-580-peermem", "h100-ib-ok", """Healthy HGX H100 NDR InfiniBand node on driver 580.95.05 (open kernel
 module) with nvidia_peermem, running a Dynamo recipe's worker env
-(rdma-defaults + nebius-ib: no UCX_TLS / UCX_NET_DEVICES).""")
+(rdma-defaults + nebius-ib: no UCX_TLS / UCX_NET_DEVICES).""",
+         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"])
 def ib_h100_580_peermem(p):
     driver_580_open(p)
     recipe_env(p, RECIPE_IB_ENV)
@@ -139,7 +149,12 @@ def ib_h100_580_peermem(p):
 @profile("ib-h100-580-dmabuf", "h100-ib-ok", """Healthy HGX H100 NDR InfiniBand node using DMA-BUF instead of
 nvidia_peermem (NVIDIA's recommended setup: open kernel module 580.95.05,
 UCX 1.19): no nvidia_peermem, no memory_peers; UCX's IB mds register
-through dmabuf.""")
+through dmabuf; cuda_cpy exports dmabuf.""",
+         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)",
+     "captures/ucx_info_d_register_dmabuf_and_debug_ucx10929.txt: the IB mds' register line",
+     "tests/fixtures/tools/ucx_info_d_cuda_cpy_md_with_dmabuf_vllm26382.txt: cuda_cpy's memory types line"])
 def ib_h100_580_dmabuf(p):
     dmabuf_instead_of_peermem(p)    # first: it edits the 535 module lines
     ib_h100_580_peermem(p)
@@ -147,7 +162,10 @@ def ib_h100_580_dmabuf(p):
 
 @profile("ib-h100-580-no-proc-version", "h100-ib-ok", """ib-h100-580-peermem whose /proc/driver/nvidia/version is not there
 (the issue's pod where it was unreadable); nvidia-smi still answers with
-the driver version and /proc/modules lists nvidia.""")
+the driver version and /proc/modules lists nvidia.""",
+         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"])
 def ib_h100_580_no_proc_version(p):
     ib_h100_580_peermem(p)
     p.rm("root/proc/driver/nvidia/version")
@@ -156,7 +174,8 @@ def ib_h100_580_no_proc_version(p):
 @profile("ib-h100-535-peermem-debug", "h100-ib-ok", """The h100-ib-ok node as captured (driver 535.161.08, proprietary module,
 nvidia_peermem) with the recipe env and UCX_LOG_LEVEL=debug, so that the
 worker log carries UCX's debug lines (a proprietary module exports no
-DMA-BUF: 'dmabuf is not supported on cuda device 0').""")
+DMA-BUF: 'dmabuf is not supported on cuda device 0').""",
+         ["tests/fixtures/tools/ucx_debug_log_gdr_disabled_no_dmabuf_ucx9908.txt, ucx_worker_inter_node_rc_mlx5_nixl149.txt: its log (../logs/ucx-debug-peermem.txt)"])
 def ib_h100_535_peermem_debug(p):
     recipe_env(p, RECIPE_IB_ENV + [("UCX_LOG_LEVEL", "debug")])
 
@@ -165,7 +184,8 @@ def ib_h100_535_peermem_debug(p):
 (proprietary module: no DMA-BUF), nvidia_peermem not loaded, no
 memory_peers; UCX's IB mds list host memory only and no dmabuf, cuda_cpy
 lists no dmabuf (as in ucx#9908).  UCX_LOG_LEVEL=debug (someone
-triaging), so the log carries ucx#9908's debug lines.""")
+triaging), so the log carries ucx#9908's debug lines.""",
+         ["tests/fixtures/tools/ucx_debug_log_gdr_disabled_no_dmabuf_ucx9908.txt: its log (../logs/ucx-gdr-disabled-debug.txt)"])
 def ib_h100_535_no_gdr(p):
     cg.no_peermem(p)
     recipe_env(p, RECIPE_IB_ENV + [("UCX_LOG_LEVEL", "debug")])
@@ -174,7 +194,10 @@ def ib_h100_535_no_gdr(p):
 @profile("ib-h100-580-vllm-slim", "h100-ib-ok", """ib-h100-580-peermem in an image like Dynamo's CUDA vllm-runtime: NIXL
 from the pip wheels at /opt/dynamo/nixl (NIXL_PLUGIN_DIR
 /opt/dynamo/nixl/plugins, dynamo.md 5.1), and no ucx_info, ibstat or
-ibv_devinfo in the image.""")
+ibv_devinfo in the image.""",
+         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"])
 def ib_h100_580_vllm_slim(p):
     ib_h100_580_peermem(p)
     for tool in ("ucx_info", "ibstat", "ibv_devinfo"):
@@ -200,7 +223,13 @@ network-operator#249: physical link up but port State Down (no LID from
 the subnet manager).  ibstat prints the real capture; sysfs carries the
 same facts in the kernel's format; UCX opens no transport on a port that
 is not active, so ucx_info -d lists no IB memory domain; no ibv_devinfo
-in this image.  GPU side: ib-h100-580-peermem.""")
+in this image.  GPU side: ib-h100-580-peermem.  The sysfs files are the
+capture's facts in the kernel's format (state "1: DOWN", phys_state
+"5: LinkUp", rate "200 Gb/sec (4X HDR)").""",
+         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)",
+     "captures/ibstat_sriov_vf_port_down_network_operator249.txt: bin/out/ibstat.txt and the sysfs facts"])
 def ib_sriov_vf_port_down(p):
     ib_h100_580_peermem(p)
     p.rm("root/sys/class/infiniband")
@@ -222,7 +251,11 @@ def ib_sriov_vf_port_down(p):
 @profile("ib-h100-580-ucx-no-verbs", "h100-ib-ok", """ib-h100-580-peermem whose image's UCX was built without RDMA support
 (ai-dynamo/dynamo PR 1314: "`ucx_info -d` will not show RDMA devices,
 results in TCP being selected"): configure line without --with-verbs /
---with-dm / --with-efa, no IB memory domain in ucx_info -d.""")
+--with-dm / --with-efa, no IB memory domain in ucx_info -d.""",
+         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)",
+     "tests/fixtures/tools/nixl_write_blocks_tcp_vs_rdma_dynamo1314.txt: via ../../cluster/scenarios/logs/nixl-tcp-fallback.txt"])
 def ib_h100_580_ucx_no_verbs(p):
     ib_h100_580_peermem(p)
     p.write(UCXD, cg.ucx_drop_md(p.read(UCXD), lambda n, c: c == "ib"))
@@ -232,7 +265,11 @@ def ib_h100_580_ucx_no_verbs(p):
 
 @profile("ib-h100-580-memlock-64k", "h100-ib-ok", """ib-h100-580-peermem with Docker's default 64 KiB locked-memory limit (the
 scenario gives the container no IPC_LOCK and no privilege): UCX disables
-its RDMA transports, so ucx_info -d lists no IB memory domain.""")
+its RDMA transports, so ucx_info -d lists no IB memory domain.""",
+         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)",
+     "tests/fixtures/tools/ucx_log_rdma_disabled_memlock_ucx7930.txt: its log (../logs/ucx-memlock-64k.txt)"])
 def ib_h100_580_memlock_64k(p):
     ib_h100_580_peermem(p)
     p.write("limits", "memlock=65536\n")
@@ -242,14 +279,18 @@ def ib_h100_580_memlock_64k(p):
 @profile("roce-h100-580", "roce-ok", """The roce-ok node (8x ConnectX-7 RoCE v2, H100) on driver 580.95.05 (open
 module, as ib-h100-580-peermem) running the gke-roce recipe's worker env
 (rdma-defaults + gke-roce: no UCX_TLS, no GID index: UCX and NCCL pick the
-RoCE v2 GID themselves).""")
+RoCE v2 GID themselves).""",
+         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"])
 def roce_h100_580(p):
     driver_580_open(p)
     recipe_env(p, RECIPE_ROCE_ENV)
 
 
 @profile("efa-a100", "efa-ok", """The efa-ok node (p4de, 8x A100, 4x EFA, NIXL LIBFABRIC) running the
-aws-efa recipe's worker env (rdma-defaults + aws-efa).""")
+aws-efa recipe's worker env (rdma-defaults + aws-efa).""",
+         ["tests/fixtures/tools/nixl_plugin_load_log_libfabric_llmd741.txt: via ../../cluster/scenarios/logs/nixl-libfabric-efa.txt"])
 def efa_a100(p):
     recipe_env(p, RECIPE_EFA_ENV)
 
@@ -257,7 +298,8 @@ def efa_a100(p):
 @profile("efa-a100-no-hmem", "efa-ok", """efa-a100 where the EFA device cannot register CUDA memory: at
 FI_LOG_LEVEL=warn, fi_info -p efa prints libfabric#11256's warning
 (tests/fixtures/tools/libfabric_efa_cuda_p2p_unavailable_libfabric11256.txt,
-its <warn> line) on stderr before its listing.""")
+its <warn> line) on stderr before its listing.""",
+         ["tests/fixtures/tools/libfabric_efa_cuda_p2p_unavailable_libfabric11256.txt: bin/out/fi_info-warn.txt"])
 def efa_a100_no_hmem(p):
     efa_a100(p)
     with open(os.path.join(ROOT, "tests", "fixtures", "tools",

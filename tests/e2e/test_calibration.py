@@ -14,6 +14,7 @@ Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
 import json
 import os
+import subprocess
 import sys
 import unittest
 
@@ -111,6 +112,25 @@ class TestCalibration(unittest.TestCase):
             print("calibration misses (scenario pod: expected, actual; checks behind the verdict):")
             print("\n".join(misses))
         sys.stdout.flush()
+
+    def test_profiles_current(self):
+        """The committed profiles and logs are what gen_profiles.py writes
+        from the captures (a hand edit, or a capture changed without a
+        rerun, shows here)."""
+        p = subprocess.run(["/usr/bin/python3", os.path.join(CALIBRATION, "gen_profiles.py"), "--check"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout.decode(errors="replace"))
+
+    def test_expectations_cover_scenarios(self):
+        """Every scenario file has its expectations, and every expectation
+        names a written-down reason."""
+        files = sorted(f[:-5] for f in os.listdir(os.path.join(CALIBRATION, "scenarios")) if f.endswith(".yaml"))
+        self.assertEqual(files, sorted(sc["name"] for sc in self.expected))
+        for sc in self.expected:
+            for pod, exp in sc["pods"].items():
+                self.assertIn(exp["verdict"], VERDICTS, (sc["name"], pod))
+                self.assertTrue(exp.get("why"), (sc["name"], pod))
+                self.assertEqual("family" in exp, exp["verdict"] == "NOT READY", (sc["name"], pod))
 
     def check_scenario(self, sc):
         rc, doc, err = self.results[sc["name"]]

@@ -50,6 +50,11 @@ RECIPE_IB_ENV = [("NIXL_TELEMETRY_ENABLE", "y"), ("NIXL_TELEMETRY_EXPORTER", "pr
                  ("NCCL_SOCKET_IFNAME", "eth0")]
 # gke-roce + rdma-defaults.
 RECIPE_ROCE_ENV = RECIPE_IB_ENV + [("NCCL_CROSS_NIC", "0")]
+# recipes/qwen3-32b-fp8/vllm/disagg/deploy.yaml, prefill and decode workers
+# (RoCE: UCX_IB_ADDR_TYPE=eth).
+RECIPE_QWEN3_ROCE_ENV = [("UCX_TLS", "rc_x,rc,cuda_copy,cuda_ipc"), ("UCX_NET_DEVICES", "mlx5_0:1"),
+                         ("UCX_IB_ADDR_TYPE", "eth"), ("UCX_RNDV_SCHEME", "get_zcopy"),
+                         ("UCX_RNDV_THRESH", "0")]
 # aws-efa + rdma-defaults.
 RECIPE_EFA_ENV = [("DYN_KVBM_NIXL_BACKEND_LIBFABRIC", "true"), ("DYN_KVBM_NIXL_BACKEND_UCX", "false"),
                   ("FI_PROVIDER", "efa"), ("FI_EFA_USE_DEVICE_RDMA", "1"),
@@ -123,6 +128,11 @@ def dmabuf_instead_of_peermem(p):
 
 
 PROFILES = []
+# What driver_580_open takes from the captures.
+USES_580 = ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
+            "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
+            "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values "
+            "(text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"]
 
 
 def profile(name, base, doc, uses):
@@ -138,9 +148,7 @@ def profile(name, base, doc, uses):
 @profile("ib-h100-580-peermem", "h100-ib-ok", """Healthy HGX H100 NDR InfiniBand node on driver 580.95.05 (open kernel
 module) with nvidia_peermem, running a Dynamo recipe's worker env
 (rdma-defaults + nebius-ib: no UCX_TLS / UCX_NET_DEVICES).""",
-         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
-     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
-     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"])
+         USES_580)
 def ib_h100_580_peermem(p):
     driver_580_open(p)
     recipe_env(p, RECIPE_IB_ENV)
@@ -150,9 +158,7 @@ def ib_h100_580_peermem(p):
 nvidia_peermem (NVIDIA's recommended setup: open kernel module 580.95.05,
 UCX 1.19): no nvidia_peermem, no memory_peers; UCX's IB mds register
 through dmabuf; cuda_cpy exports dmabuf.""",
-         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
-     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
-     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)",
+         USES_580 + [
      "captures/ucx_info_d_register_dmabuf_and_debug_ucx10929.txt: the IB mds' register line",
      "tests/fixtures/tools/ucx_info_d_cuda_cpy_md_with_dmabuf_vllm26382.txt: cuda_cpy's memory types line"])
 def ib_h100_580_dmabuf(p):
@@ -163,9 +169,7 @@ def ib_h100_580_dmabuf(p):
 @profile("ib-h100-580-no-proc-version", "h100-ib-ok", """ib-h100-580-peermem whose /proc/driver/nvidia/version is not there
 (the issue's pod where it was unreadable); nvidia-smi still answers with
 the driver version and /proc/modules lists nvidia.""",
-         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
-     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
-     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"])
+         USES_580)
 def ib_h100_580_no_proc_version(p):
     ib_h100_580_peermem(p)
     p.rm("root/proc/driver/nvidia/version")
@@ -195,9 +199,7 @@ def ib_h100_535_no_gdr(p):
 from the pip wheels at /opt/dynamo/nixl (NIXL_PLUGIN_DIR
 /opt/dynamo/nixl/plugins, dynamo.md 5.1), and no ucx_info, ibstat or
 ibv_devinfo in the image.""",
-         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
-     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
-     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"])
+         USES_580)
 def ib_h100_580_vllm_slim(p):
     ib_h100_580_peermem(p)
     for tool in ("ucx_info", "ibstat", "ibv_devinfo"):
@@ -226,9 +228,7 @@ is not active, so ucx_info -d lists no IB memory domain; no ibv_devinfo
 in this image.  GPU side: ib-h100-580-peermem.  The sysfs files are the
 capture's facts in the kernel's format (state "1: DOWN", phys_state
 "5: LinkUp", rate "200 Gb/sec (4X HDR)").""",
-         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
-     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
-     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)",
+         USES_580 + [
      "captures/ibstat_sriov_vf_port_down_network_operator249.txt: bin/out/ibstat.txt and the sysfs facts"])
 def ib_sriov_vf_port_down(p):
     ib_h100_580_peermem(p)
@@ -252,9 +252,7 @@ def ib_sriov_vf_port_down(p):
 (ai-dynamo/dynamo PR 1314: "`ucx_info -d` will not show RDMA devices,
 results in TCP being selected"): configure line without --with-verbs /
 --with-dm / --with-efa, no IB memory domain in ucx_info -d.""",
-         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
-     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
-     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)",
+         USES_580 + [
      "tests/fixtures/tools/nixl_write_blocks_tcp_vs_rdma_dynamo1314.txt: via ../../cluster/scenarios/logs/nixl-tcp-fallback.txt"])
 def ib_h100_580_ucx_no_verbs(p):
     ib_h100_580_peermem(p)
@@ -266,9 +264,7 @@ def ib_h100_580_ucx_no_verbs(p):
 @profile("ib-h100-580-memlock-64k", "h100-ib-ok", """ib-h100-580-peermem with Docker's default 64 KiB locked-memory limit (the
 scenario gives the container no IPC_LOCK and no privilege): UCX disables
 its RDMA transports, so ucx_info -d lists no IB memory domain.""",
-         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
-     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
-     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)",
+         USES_580 + [
      "tests/fixtures/tools/ucx_log_rdma_disabled_memlock_ucx7930.txt: its log (../logs/ucx-memlock-64k.txt)"])
 def ib_h100_580_memlock_64k(p):
     ib_h100_580_peermem(p)
@@ -280,12 +276,19 @@ def ib_h100_580_memlock_64k(p):
 module, as ib-h100-580-peermem) running the gke-roce recipe's worker env
 (rdma-defaults + gke-roce: no UCX_TLS, no GID index: UCX and NCCL pick the
 RoCE v2 GID themselves).""",
-         ["captures/proc_driver_nvidia_version_open_580_95_05_and_nvidia-smi.txt: /proc/driver/nvidia/version, nvidia-smi header line",
-     "captures/nvidia-smi_h100_550_90_07_gpud.txt: bin/out/nvidia-smi.txt table",
-     "captures/nvidia-smi_q_x_h100_580_fabric_na_k8s-test-infra.txt: -q Fabric values (text layout of captures/nvidia-smi_q_fabric_unhealthy_grep_dra626.txt)"])
+         USES_580)
 def roce_h100_580(p):
     driver_580_open(p)
     recipe_env(p, RECIPE_ROCE_ENV)
+
+
+@profile("roce-h100-580-qwen3-recipe", "roce-ok", """roce-h100-580 with the transport env of the Dynamo recipe
+qwen3-32b-fp8/vllm/disagg (UCX pinned to rc_x/rc + cuda on mlx5_0:1, RoCE
+addressing, get_zcopy rendezvous from byte 0).""",
+         USES_580 + ["its env: recipes/qwen3-32b-fp8/vllm/disagg/deploy.yaml (shared recipes), as facts"])
+def roce_h100_580_qwen3_recipe(p):
+    driver_580_open(p)
+    recipe_env(p, RECIPE_QWEN3_ROCE_ENV)
 
 
 @profile("efa-a100", "efa-ok", """The efa-ok node (p4de, 8x A100, 4x EFA, NIXL LIBFABRIC) running the

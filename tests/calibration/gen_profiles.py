@@ -272,6 +272,20 @@ def ib_h100_580_memlock_64k(p):
     p.write(UCXD, cg.ucx_drop_md(p.read(UCXD), lambda n, c: c == "ib"))
 
 
+@profile("ib-h100-580-fabric-insufficient", "h100-ib-ok", """ib-h100-580-peermem whose GPU 0 failed NVLink fabric registration:
+its Fabric block's State/Status/CliqueId/ClusterUUID are the real ones of
+azhpc-images#506 (Completed, Insufficient Resources, 0, all-zero UUID);
+its Health lines and the other GPUs stay as in ib-h100-580-peermem.""",
+         USES_580 + ["captures/nvidia-smi_q_fabric_insufficient_resources_azhpc506.txt: GPU 0's Fabric values"])
+def ib_h100_580_fabric_insufficient(p):
+    ib_h100_580_peermem(p)
+    real = capture("nvidia-smi_q_fabric_insufficient_resources_azhpc506.txt").split("\n")[1:5]
+    p.sub(NVQ, "        Status                            : Success\n"
+               "        CliqueId                          : 0\n"
+               "        ClusterUUID                       : 00000000-0000-0000-0000-000000000000\n",
+          "".join("    " + l + "\n" for l in real[1:]))
+
+
 @profile("roce-h100-580", "roce-ok", """The roce-ok node (8x ConnectX-7 RoCE v2, H100) on driver 580.95.05 (open
 module, as ib-h100-580-peermem) running the gke-roce recipe's worker env
 (rdma-defaults + gke-roce: no UCX_TLS, no GID index: UCX and NCCL pick the
@@ -345,6 +359,9 @@ LOGS = {
     + "NIXL INFO Backend UCX was instantiated\n" + VLLM_SERVING,
     # SGLang prefill whose NIXL was built for UCX 1.18 but loads 1.12.
     "sglang-ucp-version-incompatible.txt": capture("sglang_log_ucp_version_incompatible_sglang5709.txt"),
+    # NIXL built for UCX 1.20 running on 1.18 (nixl#386's two lines).
+    "nixl-ucx-api-mismatch.txt": VLLM_START + capture("nixl_log_ucp_api_version_incompatible_nixl386.txt")
+    + VLLM_SERVING,
     # UCX at a 64 KiB memlock limit (ucx PR 7930's lines).
     "ucx-memlock-64k.txt": VLLM_START
     + "".join(fixture("ucx_log_rdma_disabled_memlock_ucx7930.txt").splitlines(True)[1:]) + VLLM_SERVING,

@@ -111,6 +111,16 @@ def driver_580_open(p):
     p.write("root/proc/modules", "\n".join(mods))
 
 
+def ib_mds_import_dmabuf(p):
+    """No peer-memory module, and the IB memory domains can register
+    DMA-BUF: their register line becomes the real one of ucx#10929
+    (`register: unlimited, dmabuf, cost: 16000 + 0.060 * N nsec`); they
+    list host memory only (ib_md.c adds cuda only with peer memory)."""
+    cg.no_peermem(p)
+    p.sub(UCXD, "#             register: unlimited, cost: 16000 + 0.060 * N nsec\n",
+          "#             register: unlimited, dmabuf, cost: 16000 + 0.060 * N nsec\n", count=-1)
+
+
 def dmabuf_instead_of_peermem(p):
     """No peer-memory module; the IB memory domains register through
     DMA-BUF: their register line is the real one of ucx#10929
@@ -118,9 +128,7 @@ def dmabuf_instead_of_peermem(p):
     list host memory only (ib_md.c adds cuda only with peer memory); the
     cuda_cpy md's memory types are the real line of an H100 node that
     exports dmabuf (vllm#26382, tests/fixtures/tools)."""
-    cg.no_peermem(p)
-    p.sub(UCXD, "#             register: unlimited, cost: 16000 + 0.060 * N nsec\n",
-          "#             register: unlimited, dmabuf, cost: 16000 + 0.060 * N nsec\n", count=-1)
+    ib_mds_import_dmabuf(p)
     real = next(l for l in fixture("ucx_info_d_cuda_cpy_md_with_dmabuf_vllm26382.txt").split("\n")
                 if "memory types:" in l)
     p.sub(UCXD, "#         memory types: host (reg), cuda (access,alloc,reg,detect), "
@@ -193,6 +201,17 @@ triaging), so the log carries ucx#9908's debug lines.""",
 def ib_h100_535_no_gdr(p):
     cg.no_peermem(p)
     recipe_env(p, RECIPE_IB_ENV + [("UCX_LOG_LEVEL", "debug")])
+
+
+@profile("ib-h100-535-dmabuf-import-only", "h100-ib-ok", """The h100-ib-ok node (driver 535.161.08, proprietary module) without
+nvidia_peermem, whose HCAs can import DMA-BUF (the IB mds' register line
+ends in ', dmabuf', as on ucx#10929 and Azure VFs) while the proprietary
+driver exports none (cuda_cpy without dmabuf, as captured on ucx#9908):
+half a DMA-BUF path.""",
+         ["captures/ucx_info_d_register_dmabuf_and_debug_ucx10929.txt: the IB mds' register line"])
+def ib_h100_535_dmabuf_import_only(p):
+    ib_mds_import_dmabuf(p)
+    recipe_env(p, RECIPE_IB_ENV)
 
 
 @profile("ib-h100-580-vllm-slim", "h100-ib-ok", """ib-h100-580-peermem in an image like Dynamo's CUDA vllm-runtime: NIXL

@@ -14,6 +14,7 @@ files).  Edit this file, the captures or the base profiles, then rerun it.
 """
 import importlib.util
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -212,6 +213,58 @@ half a DMA-BUF path.""",
 def ib_h100_535_dmabuf_import_only(p):
     ib_mds_import_dmabuf(p)
     recipe_env(p, RECIPE_IB_ENV)
+
+
+# h100-ib-ok's HCA names -> those of the HDR node's ibstatus (same order).
+HDR_NAMES = {"mlx5_0": "mlx5_0", "mlx5_1": "mlx5_1", "mlx5_4": "mlx5_2", "mlx5_5": "mlx5_3",
+             "mlx5_6": "mlx5_4", "mlx5_7": "mlx5_5", "mlx5_8": "mlx5_6", "mlx5_9": "mlx5_7",
+             "mlx5_bond_0": "mlx5_8"}
+
+
+def rename_hcas(text, names):
+    return re.sub(r"\bmlx5_(?:bond_)?\d+\b", lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def ibstatus_ports(text):
+    """(device, {attr: value}) per port block of `ibstatus` output: the
+    sysfs attribute values it prints (state, phys_state, rate, link_layer)."""
+    keys = {"state:": "state", "phys state:": "phys_state", "rate:": "rate", "link_layer:": "link_layer"}
+    out = []
+    for line in text.split("\n"):
+        m = re.match(r"Infiniband device '(\S+)' port 1 status:", line)
+        if m:
+            out.append((m.group(1), {}))
+            continue
+        for k, attr in keys.items():
+            if out and line.strip().startswith(k):
+                out[-1][1][attr] = line.strip()[len(k):].strip()
+    return out
+
+
+@profile("ib-h100-580-hdr", "h100-ib-ok", """ib-h100-580-peermem on an HDR InfiniBand fabric: the HCAs are those of
+a real A100 node's `ibstatus` (gpud testdata, tests/fixtures/tools/
+ibstatus_a100_all_active.txt): mlx5_0..mlx5_7 InfiniBand 4X HDR 200 Gb/s
+Active/LinkUp, mlx5_8 Ethernet 40G.  sysfs carries exactly the values
+ibstatus printed (hca_type, fw_ver and board_id are not in the capture and
+are left out); bin/ibstatus prints the capture; no ibstat or ibv_devinfo
+in this image.  UCX's device blocks and the topo NIC legend are
+h100-ib-ok's renamed to these HCAs in order (their bandwidth figures stay
+those UCX printed for the NDR rails).""",
+         USES_580 + ["tests/fixtures/tools/ibstatus_a100_all_active.txt: bin/out/ibstatus.txt and the sysfs values"])
+def ib_h100_580_hdr(p):
+    ib_h100_580_peermem(p)
+    status = fixture("ibstatus_a100_all_active.txt")
+    p.rm("root/sys/class/infiniband")
+    for dev, attrs in ibstatus_ports(status):
+        for attr, val in attrs.items():
+            p.write("root/sys/class/infiniband/%s/ports/1/%s" % (dev, attr), val)
+    p.write("bin/out/ibstatus.txt", status)
+    p.write("bin/ibstatus", "#!/bin/sh\n# prints captured output (bin/out/ibstatus.txt)\n"
+            'cat "${0%/*}/out/ibstatus.txt"\n', 0o755)
+    for f in ("bin/ibstat", "bin/out/ibstat.txt", "bin/ibv_devinfo", "bin/out/ibv_devinfo.txt"):
+        p.rm(f)
+    for f in (UCXD, "bin/out/nvidia-smi-topo-m.txt"):
+        p.write(f, rename_hcas(p.read(f), HDR_NAMES))
 
 
 @profile("ib-h100-580-vllm-slim", "h100-ib-ok", """ib-h100-580-peermem in an image like Dynamo's CUDA vllm-runtime: NIXL

@@ -16,6 +16,8 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "auth.h"
+#include "impersonate.h"
+#include "urlpath.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
 #define MAX_RETRIES 5
@@ -62,6 +64,8 @@ struct http_client {
 	char *url_host;      /* host[:port] as written in the server URL */
 	char *connect_to;    /* CURLOPT_CONNECT_TO entry for tls-server-name */
 	char *base_url;      /* server URL, host swapped for tls-server-name */
+	char *prefix;        /* the URL's path as client-go joins it (urlpath.h) */
+	char *log_base;      /* scheme://host[:port]prefix, for -v logs */
 };
 
 static void share_lock(CURL *h, curl_lock_data d, curl_lock_access a, void *u)
@@ -118,6 +122,10 @@ static void setup_server_name(struct http_client *c)
 	char *host;
 
 	split_server(c->cfg->server, &scheme, &hostport, &prefix);
+	free(prefix);
+	prefix = urlpath_prefix(c->cfg->server);
+	c->prefix = xstrdup(prefix);
+	c->log_base = xasprintf("%s://%s%s", scheme, hostport, prefix);
 	c->url_host = xstrdup(hostport);
 	port = port_of(hostport);
 	if (c->cfg->tls_server_name && *c->cfg->tls_server_name) {
@@ -131,7 +139,7 @@ static void setup_server_name(struct http_client *c)
 					c->cfg->tls_server_name, port, prefix);
 		free(host);
 	} else {
-		c->base_url = xstrdup(c->cfg->server);
+		c->base_url = xstrdup(c->log_base);
 	}
 	free(scheme);
 	free(hostport);
@@ -186,6 +194,8 @@ void http_client_free(struct http_client *c)
 	free(c->url_host);
 	free(c->connect_to);
 	free(c->base_url);
+	free(c->prefix);
+	free(c->log_base);
 	free(c);
 }
 
@@ -197,6 +207,16 @@ const struct kube_config *http_client_config(const struct http_client *c)
 unsigned long http_client_requests(const struct http_client *c)
 {
 	return atomic_load(&((struct http_client *)c)->requests);
+}
+
+const char *http_client_path_prefix(const struct http_client *c)
+{
+	return c->prefix;
+}
+
+const char *http_client_log_base(const struct http_client *c)
+{
+	return c->log_base;
 }
 
 char *http_client_host_header(const struct http_client *c)
@@ -356,6 +376,16 @@ static size_t on_header(char *p, size_t size, size_t n, void *u)
 	return len;
 }
 
+static void add_slist_header(const char *name, const char *value, void *arg)
+{
+	struct curl_slist **hl = arg;
+	char *line = xasprintf("%s: %s", name, value);
+
+	*hl = curl_slist_append(*hl, line);
+	log_header(name, value);
+	free(line);
+}
+
 static struct curl_slist *get_headers(struct http_client *c, unsigned *gen)
 {
 	struct curl_slist *hl = NULL;
@@ -369,6 +399,7 @@ static struct curl_slist *get_headers(struct http_client *c, unsigned *gen)
 		OPENSSL_cleanse(auth, strlen(auth));
 		free(auth);
 	}
+	impersonate_each(c->cfg, add_slist_header, &hl);
 	log_header("User-Agent", USER_AGENT);
 	return hl;
 }
@@ -418,7 +449,7 @@ static CURLcode get_once(struct http_client *c, const char *path,
 
 	if (!h)
 		return CURLE_FAILED_INIT;
-	log_at(6, "GET %s%s", c->cfg->server, path);
+	log_at(6, "GET %s%s", c->log_base, path);
 	hl = get_headers(c, gen);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
@@ -439,7 +470,7 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	rc = curl_easy_perform(h);
 	atomic_fetch_add(&c->requests, 1);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
-	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->cfg->server, path,
+	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->log_base, path,
 	       resp->status, elapsed_ms(&t0));
 	if (st->o->private_body && resp->status / 100 == 2)
 		log_at(8, "Response Body: %zu bytes, not shown", resp->body.len);
@@ -626,22 +657,12 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 	return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %s", why);
 }
 
+static int unreserved(unsigned char ch)
+{
+	return isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~';
+}
+
 char *http_escape(const char *s)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	size_t n = strlen(s), o = 0, i;
-	char *out = xmalloc(3 * n + 1);
-
-	for (i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if (isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
-			out[o++] = (char)ch;
-		} else {
-			out[o++] = '%';
-			out[o++] = hex[ch >> 4];
-			out[o++] = hex[ch & 15];
-		}
-	}
-	out[o] = '\0';
-	return out;
+	return urlpath_escape(s, strlen(s), unreserved);
 }

@@ -73,6 +73,11 @@ char *http_client_auth_header(struct http_client *c, unsigned *generation);
 int http_client_reauth(struct http_client *c, unsigned generation,
 		       struct err *e);
 
+/* The server URL's path as every request starts with it ("" or "/a/b",
+ * urlpath.h), and scheme://host[:port]prefix as -v logs show URLs. */
+const char *http_client_path_prefix(const struct http_client *c);
+const char *http_client_log_base(const struct http_client *c);
+
 /* "Host: ..." value for the server URL (what curl would send). Caller frees. */
 char *http_client_host_header(const struct http_client *c);
 

@@ -23,6 +23,7 @@
 #include "../util/xalloc.h"
 #include "exec_head.h"
 #include "impersonate.h"
+#include "retry.h"
 #include "ws.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
@@ -35,7 +36,6 @@
 #define MESSAGE_MAX (16u << 20)         /* one reassembled WebSocket message */
 #define RECV_CHUNK (16u << 10)          /* well under ws.h's feed slack */
 #define PATH_MAX_BYTES (1u << 20)       /* Go servers refuse longer heads */
-#define MAX_ATTEMPTS 6
 
 enum io { IO_OK, IO_EOF, IO_TIMEOUT, IO_ERROR };
 
@@ -545,18 +545,39 @@ static int drain(struct session *s)
 	}
 }
 
-/* Reads until Close, EOF, a violation or the deadline. */
+/* client-go's v5 WebSocket executor pings every 5 s (websocket.go
+ * pingPeriod) so that idle-timeout load balancers (AWS ELB: 60 s) keep a
+ * silent command's connection; the servers answer with a Pong. */
+#define PING_PERIOD_MS 5000LL
+
+/* Reads until Close, EOF, a violation or the deadline; on v5 a Ping goes
+ * out whenever nothing has arrived for PING_PERIOD_MS. */
 static enum io pump(struct session *s)
 {
+	int ping = s->res->protocol == 5;
+	long long next_ping = now_ms() + PING_PERIOD_MS;
+
 	for (;;) {
+		long long until = s->k->deadline;
 		size_t n;
 		enum io io;
 
 		if (drain(s))
 			return IO_OK;
-		io = conn_recv(s->k, s->k->deadline, &n);
+		if (ping && next_ping < until)
+			until = next_ping;
+		io = conn_recv(s->k, until, &n);
+		if (io == IO_TIMEOUT && until < s->k->deadline) {
+			static const uint8_t empty[1];
+
+			if (send_frame(s->k, WS_PING, empty, 0) != IO_OK)
+				return IO_ERROR;
+			next_ping = now_ms() + PING_PERIOD_MS;
+			continue;
+		}
 		if (io != IO_OK)
 			return io;
+		next_ping = now_ms() + PING_PERIOD_MS;
 		/* A failed feed leaves the reader failed: drain reports it. */
 		ws_reader_feed(&s->rd, s->k->scratch, n);
 	}
@@ -865,7 +886,8 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 	long timeout_ms = rq->timeout_ms > 0 ? rq->timeout_ms : DEFAULT_TIMEOUT_MS;
 	long long deadline = now_ms() + timeout_ms;
 	char *path = rq->namespace && rq->pod ? exec_path(rq) : NULL;
-	int attempt, reauthed = 0;
+	struct retry rt;
+	int reauthed = 0;
 
 	result_init(res, rq->max_output ? rq->max_output : DEFAULT_MAX_OUTPUT);
 	if (!rq->namespace || !rq->pod || !rq->argv || !rq->argv[0]) {
@@ -877,7 +899,10 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 		set_msg(res, EXEC_ERROR, "exec command line is too long");
 		return -1;
 	}
-	for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+	/* Only answers before the 101 are retried: after it the command may
+	 * have run (retry.h). */
+	retry_init(&rt, remaining_ms(deadline));
+	for (;;) {
 		struct attempt at;
 		long delay;
 
@@ -889,8 +914,10 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 			if (http_client_reauth(c, at.gen, NULL) == 0)
 				continue;
 		}
-		delay = http_retry_delay_ms(at.status, at.retry_after, attempt);
-		if (delay < 0 || delay >= remaining_ms(deadline))
+		if (!at.status)
+			break;   /* upgraded, or no answer at all */
+		delay = retry_next(&rt, at.status, at.retry_after, 0);
+		if (delay < 0)
 			break;
 		log_at(6, "exec: server answered %ld, retrying in %ld ms",
 		       at.status, delay);

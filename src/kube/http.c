@@ -16,11 +16,11 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "auth.h"
+#include "retry.h"
 #include "impersonate.h"
 #include "urlpath.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
-#define MAX_RETRIES 5
 /* Without --request-timeout kubectl waits forever; a triage tool must not,
  * so a stalled transfer (under 1 byte/s for this long) is abandoned. */
 #define STALL_SECONDS 30L
@@ -265,6 +265,12 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 	free(url);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	/* Like client-go's dialer (net.Dialer KeepAlive 30 s): idle and
+	 * interval 30 s, so a silent exec or watch survives idle-timeout NATs
+	 * and load balancers. */
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPIDLE, 30L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPINTVL, 30L);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
@@ -281,7 +287,10 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 	}
 	if (cfg->proxy_url)
 		curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
+	/* A refresh (auth_expired) may replace a plugin's client certificate. */
+	pthread_mutex_lock(&c->auth_lock);
 	setup_tls(h, cfg);
+	pthread_mutex_unlock(&c->auth_lock);
 	return h;
 }
 
@@ -316,6 +325,15 @@ char *http_client_auth_header(struct http_client *c, unsigned *generation)
 	char *line = NULL;
 
 	pthread_mutex_lock(&c->auth_lock);
+	if (auth_expired(c->cfg)) {
+		struct err e;
+
+		err_clear(&e);
+		if (auth_refresh(c->cfg, &e) == 0)
+			c->auth_generation++;
+		else
+			log_at(2, "refreshing expired credentials: %s", e.msg);
+	}
 	if (generation)
 		*generation = c->auth_generation;
 	if (c->cfg->token && *c->cfg->token)
@@ -497,12 +515,14 @@ int http_get_with(struct http_client *c, const char *path,
 {
 	char errbuf[CURL_ERROR_SIZE];
 	struct get_state st = { &resp->body, "", o };
-	int attempt, reauthed = 0;
+	struct retry rt;
+	int reauthed = 0;
 	unsigned gen = 0;
 
 	resp->status = 0;
 	buf_init(&resp->body, HTTP_MAX_BODY);
-	for (attempt = 0;; attempt++) {
+	retry_init(&rt, timeout_ms(c, o));
+	for (;;) {
 		long delay;
 		CURLcode rc = get_once(c, path, resp, &st, &gen, errbuf, e);
 
@@ -512,20 +532,25 @@ int http_get_with(struct http_client *c, const char *path,
 			return err_set(e, ERR_PROTOCOL,
 				       "response from the server is larger than %u MiB",
 				       HTTP_MAX_BODY >> 20);
-		if (rc != CURLE_OK)
-			return -1;   /* get_once worded it */
-		if (resp->status >= 200 && resp->status < 300)
+		if (rc == CURLE_OK && resp->status >= 200 && resp->status < 300)
 			return 0;
-		if (resp->status == 401 && !reauthed) {
+		if (rc == CURLE_OK && resp->status == 401 && !reauthed) {
 			reauthed = 1;
 			if (http_client_reauth(c, gen, NULL) == 0)
 				continue;
 		}
-		delay = http_retry_delay_ms(resp->status, st.retry_after, attempt);
-		if (delay < 0 || http_cancelled())
+		/* A GET is idempotent: a reset or EOF is retried (retry.h). */
+		delay = rc == CURLE_OK
+			? retry_next(&rt, resp->status, st.retry_after, 0)
+			: retry_next(&rt, 0, NULL, retry_transport_error(rc));
+		if (delay < 0 || http_cancelled()) {
+			if (rc != CURLE_OK)
+				return -1;   /* get_once worded it */
 			break;
-		log_at(6, "server answered %ld, retrying in %ld ms", resp->status,
-		       delay);
+		}
+		log_at(6, "%s%ld, retrying in %ld ms", rc == CURLE_OK ?
+		       "server answered " : "connection failed: curl error ",
+		       rc == CURLE_OK ? resp->status : (long)rc, delay);
 		sleep_ms(delay);
 	}
 	return http_status_error(resp->status, buf_str(&resp->body),
@@ -535,25 +560,6 @@ int http_get_with(struct http_client *c, const char *path,
 void http_response_release(struct http_response *r)
 {
 	buf_release(&r->body);
-}
-
-long http_retry_delay_ms(long status, const char *retry_after, int attempt)
-{
-	long secs = -1;
-
-	if ((status != 429 && status != 503) || attempt >= MAX_RETRIES)
-		return -1;
-	if (retry_after && *retry_after) {
-		char *end;
-		long v = strtol(retry_after, &end, 10);
-		if (end != retry_after && *end == '\0' && v >= 0)
-			secs = v;
-	}
-	if (secs < 0)
-		secs = 1L << attempt;   /* no advice: back off */
-	if (secs > 10)
-		secs = 10;              /* a server may not park us for minutes */
-	return secs ? secs * 1000 : 100;
 }
 
 /* ---- errors in kubectl's words ---- */

@@ -15,16 +15,27 @@ server itself does at its door.
   --fault apf-429[=N]     the first N (default 1) non-exec requests get API
                           Priority and Fairness's plain-text 429 with
                           Retry-After: 1 (apiserver flowcontrol filter)
+  --fault conn-reset[=N]  the first N (default 1) non-exec requests get no
+                          answer: the connection is reset (TCP RST), as a
+                          restarting API server or a load balancer does
   exec stdin              the bytes a command got on stdin are logged as
                           "stdin_bytes" and "stdin_sha256"
+  spec.initContainers     (a scenario pod's `spec:`) get initContainerStatuses:
+                          native sidecars (restartPolicy: Always) running,
+                          the others terminated (Completed); exec reaches
+                          both by name, as the API server's container
+                          lookup does (podutil.VisitContainers)
   request_line_bytes      every log line: the length of the request line
+  pings_received          exec log lines: WebSocket Pings the client sent
 """
 import hashlib
 import posixpath
+import socket
+import struct
 import threading
 import urllib.parse
 
-FAULTS = {"apf-429"}
+FAULTS = {"apf-429", "conn-reset"}
 _lock = threading.Lock()
 _counts = {}
 
@@ -87,16 +98,33 @@ def at_door(h):
     return False
 
 
-def apf_429(h, faults, is_exec):
+def _hit(faults, name):
+    arg = faults[name]
+    with _lock:
+        _counts[name] = _counts.get(name, 0) + 1
+        return _counts[name] <= (int(arg) if arg and arg.isdigit() else 1)
+
+
+def door_fault(h, faults, is_exec):
+    """conn-reset and apf-429, before any handler.  True when answered."""
+    if is_exec:
+        return False
+    if "conn-reset" in faults and _hit(faults, "conn-reset"):
+        h.audit(0, 0, fault="conn-reset")
+        h.close_connection = True
+        try:
+            h.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            h.connection.close()
+        except OSError:
+            pass
+        return True
+    return apf_429(h, faults)
+
+
+def apf_429(h, faults):
     """APF rejects before any handler: plain text, Retry-After: 1.  Exec is
     long-running and exempt, as in the real filter."""
-    if "apf-429" not in faults or is_exec:
-        return False
-    arg = faults["apf-429"]
-    with _lock:
-        _counts["apf"] = _counts.get("apf", 0) + 1
-        hit = _counts["apf"] <= (int(arg) if arg and arg.isdigit() else 1)
-    if not hit:
+    if "apf-429" not in faults or not _hit(faults, "apf-429"):
         return False
     body = b"Too many requests, please try again later.\n"
     h.audit(429, len(body), fault="apf-429")
@@ -163,8 +191,39 @@ def note_stdin(h, data):
     st[1] += len(data)
 
 
+def note_ping(h):
+    h.pings = getattr(h, "pings", 0) + 1
+
+
 def stdin_audit(h):
+    """Exec log fields: what stdin carried, and how many Pings came in."""
+    out = {"pings_received": getattr(h, "pings", 0)}
     st = getattr(h, "stdin_hash", None)
-    if st is None:
-        return {}
-    return {"stdin_bytes": st[1], "stdin_sha256": st[0].hexdigest()}
+    if st is not None:
+        out.update({"stdin_bytes": st[1], "stdin_sha256": st[0].hexdigest()})
+    return out
+
+
+def init_containers(pod):
+    """Status and exec targets for spec.initContainers (see the header)."""
+    pod.init_containers = []
+    inits = pod.obj["spec"].get("initContainers") or []
+    if not inits:
+        return
+    statuses = []
+    for c in inits:
+        name = str(c.get("name", ""))
+        image = str(c.get("image", "registry.local/fake/%s:latest" % name))
+        sidecar = c.get("restartPolicy") == "Always"
+        running = sidecar and pod.phase == "Running"
+        c.setdefault("image", image)
+        pod.init_containers.append({"name": name, "image": image, "running": running, "ready": None})
+        if running:
+            state = {"running": {"startedAt": pod.started}}
+        else:
+            state = {"terminated": {"exitCode": 0, "reason": "Completed", "startedAt": pod.started,
+                                    "finishedAt": pod.started}}
+        statuses.append({"name": name, "state": state, "lastState": {}, "ready": running,
+                         "restartCount": 0, "image": image, "imageID": "", "started": running})
+    if pod.node:
+        pod.obj["status"]["initContainerStatuses"] = statuses

@@ -153,3 +153,36 @@ class FrontDoorV4(FrontDoor):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Sidecar(unittest.TestCase):
+    """-c takes a native sidecar (restartPolicy: Always) like a container; an
+    init container that ran to completion gets a clear reason."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster(os.path.join(HERE, "scenarios", "sidecar.yaml"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.cleanup()
+
+    def check(self, container):
+        n0 = len(self.c.log())
+        rc, out, err = run(["check", "-o", "json", "--logs=false", "-c", container,
+                            "--kubeconfig", self.c.kubeconfig])
+        (pod,) = json.loads(out)["pods"]
+        return pod, [q for q in self.c.log()[n0:] if q["path"].endswith("/exec")]
+
+    def test_native_sidecar_probed(self):
+        pod, execs = self.check("nixl-agent")
+        self.assertTrue(pod["probed"], pod)
+        (q,) = execs
+        self.assertEqual((q["query"].get("container"), q["container"], q["end"]),
+                         ("nixl-agent", "nixl-agent", "ok"))
+
+    def test_plain_init_container_refused_clearly(self):
+        pod, execs = self.check("setup")
+        self.assertFalse(pod["probed"])
+        self.assertEqual(execs, [])
+        self.assertIn('container "setup" cannot be probed: it is an init container', pod["error"])

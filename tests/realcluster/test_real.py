@@ -264,7 +264,7 @@ class TestFrontDoor(unittest.TestCase):
             self.assertTrue(pods[TOOLS]["probed"], (pods[TOOLS], q.stderr.decode()))
         finally:
             p.terminate()
-            p.wait(timeout=30)
+            p.communicate(timeout=30)
 
 
 # ---------------------------------------------------------------- exec

@@ -25,6 +25,11 @@ server itself does at its door.
                           the others terminated (Completed); exec reaches
                           both by name, as the API server's container
                           lookup does (podutil.VisitContainers)
+  users[].exec.loginSeconds: N
+                          the user's exec plugin is an interactive login that
+                          takes N seconds (device-code, browser, SSO): it
+                          sleeps N s before printing the credential, and the
+                          kubeconfig says interactiveMode: IfAvailable
   request_line_bytes      every log line: the length of the request line
   pings_received          exec log lines: WebSocket Pings the client sent
 """
@@ -227,3 +232,11 @@ def init_containers(pod):
                          "restartCount": 0, "image": image, "imageID": "", "started": running})
     if pod.node:
         pod.obj["status"]["initContainerStatuses"] = statuses
+
+
+def plugin_login(user):
+    """Shell lines for a slow interactive login (users[].exec.loginSeconds)."""
+    n = getattr(user, "login_seconds", 0)
+    if not n:
+        return ""
+    return "# an interactive login that takes %d s\necho 'open https://login.example/device and enter ABCD-EFGH' >&2\nsleep %d\n" % (n, n)

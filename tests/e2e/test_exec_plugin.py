@@ -65,17 +65,27 @@ class ExecPlugin(unittest.TestCase):
             return len(f.read().split())
 
     def test_slow_interactive_login_succeeds(self):
-        kc, count = self.kubeconfig("slow", sleep=LOGIN_SECONDS)
+        # the test cluster's own slow login (users[].exec.loginSeconds)
+        sc = os.path.join(self.tmp, "slow.yaml")
+        with open(sc, "w") as f:
+            yaml.safe_dump({"namespace": "fd", "pods": [{"name": "w-prefill-0", "node": "gpu-a1", "labels": {
+                "nvidia.com/dynamo-component-type": "prefill"}}], "users": [{
+                    "name": "sso", "allow": ["list-pods"],
+                    "exec": {"token": "sso-token", "loginSeconds": LOGIN_SECONDS}}]}, f)
+        c = Cluster(sc, latency=0)
         master, slave = os.openpty()   # stdin a terminal: an interactive login
         try:
-            p = subprocess.run([PLUGIN, "pods", "--kubeconfig", kc], stdin=slave, capture_output=True,
-                               env=plugin_env(), timeout=LOGIN_SECONDS + 120)
+            p = subprocess.run([PLUGIN, "pods", "--kubeconfig", c.kubeconfig, "--context", "fakecluster-sso"],
+                               stdin=slave, capture_output=True, env=plugin_env(), timeout=LOGIN_SECONDS + 120)
+            log = c.log()
         finally:
             os.close(slave)
             os.close(master)
+            c.cleanup()
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn(b"w-prefill-0", p.stdout)
-        self.assertEqual(self.runs(count), 1)
+        self.assertIn(b"enter ABCD-EFGH", p.stderr)   # the plugin's prompt reached the terminal side
+        self.assertEqual([q["user"] for q in log], ["sso"])
 
     def test_expired_credential_is_fetched_again(self):
         kc, count = self.kubeconfig("expired", expiry="2001-02-03T04:05:06Z")

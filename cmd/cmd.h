@@ -31,6 +31,7 @@ struct globals {
 	int chunk_size;         /* --chunk-size: pods per list page */
 	int help;
 	int insecure;           /* --insecure-skip-tls-verify, -1 unset */
+	const char *as_groups[OPT_STRV_MAX + 1];  /* --as-group, repeatable */
 };
 
 struct cmd_ctx {

@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "kube/auth.h"
 #include "kube/http.h"
+#include "kube/impersonate.h"
 #include "kube/pods.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -35,6 +36,9 @@ const struct opt cmd_global_opts[] = {
 	{ "client-key", 0, OPT_STRING, &G.ov.client_key, "FILE", "Path to a client key file for TLS" },
 	{ "tls-server-name", 0, OPT_STRING, &G.ov.tls_server_name, "NAME", "Server name to use for certificate validation" },
 	{ "insecure-skip-tls-verify", 0, OPT_BOOL, &G.insecure, NULL, "Don't check the server's certificate (insecure)" },
+	{ "as", 0, OPT_STRING, &G.ov.as, "USER", "Username to impersonate for the operation" },
+	{ "as-group", 0, OPT_STRV, G.as_groups, "GROUP", "Group to impersonate for the operation, repeatable" },
+	{ "as-uid", 0, OPT_STRING, &G.ov.as_uid, "UID", "UID to impersonate for the operation" },
 	{ "request-timeout", 0, OPT_STRING, &G.request_timeout, "DURATION", "Time to wait per request, e.g. 5s, 1m (0: no limit)" },
 	{ "v", 'v', OPT_INT, &G.verbosity, "N", "Log level: 6 URLs, 7 headers, 8 bodies (stderr)" },
 	{ "help", 'h', OPT_BOOL, &G.help, NULL, "Help for this command" },
@@ -101,6 +105,8 @@ int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 		return EXIT_ERROR;
 	}
 	G.ov.insecure_skip_tls_verify = G.insecure;
+	if (G.as_groups[0])
+		G.ov.as_groups = G.as_groups;
 	log_set_level(G.verbosity);
 	ctx->g = G;
 	return 0;
@@ -115,6 +121,10 @@ int cmd_connect(struct cmd_ctx *ctx, struct kube_config *cfg,
 	*client = NULL;
 	if (kubeconfig_load(&ctx->g.ov, cfg, &e) < 0)
 		return cmd_fail(&e), -1;
+	if (impersonate_validate(cfg, &e) < 0) {
+		kubeconfig_release(cfg);
+		return cmd_fail(&e), -1;
+	}
 	if (auth_prepare(cfg, &e) < 0) {
 		kubeconfig_release(cfg);
 		return cmd_fail(&e), -1;

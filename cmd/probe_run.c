@@ -8,12 +8,11 @@
 
 #include "engine/engine.h"
 #include "probe/facts.h"
+#include "probe/invoke.h"
 #include "probe/local.h"
 #include "probe_logs.h"
 #include "probe_run.h"
 #include "util/xalloc.h"
-
-static const char *const probe_argv[] = { "sh", "-c", probe_script, NULL };
 
 /* Deployment-wide facts each pod's checks need (check.h check_context). */
 static void contexts(struct probe_run *pr)
@@ -154,7 +153,8 @@ void probe_run_pods(struct probe_run *pr, struct http_client *c,
 	int show = o->progress && isatty(2) && pr->pods->n > 4;
 	size_t i;
 
-	job.argv = probe_argv;
+	job.argv = invoke_probe_argv;
+	job.stdin_data = invoke_stdin(probe_script, &job.stdin_len);
 	job.parallel = o->parallel;
 	job.timeout_ms = o->timeout_ms;
 	job.max_output = PROBE_MAX_OUTPUT;
@@ -164,6 +164,7 @@ void probe_run_pods(struct probe_run *pr, struct http_client *c,
 	pr->client = c;
 	pr->opts = o;
 	engine_run(c, pr->pods, &job, pr->execs);
+	free((char *)job.stdin_data);
 	pr->client = NULL;
 	pr->opts = NULL;
 	if (show)

@@ -12,6 +12,7 @@
 
 #include "check/transfer.h"
 #include "probe/facts.h"
+#include "probe/invoke.h"
 #include "probe/perftest.h"
 #include "util/log.h"
 #include "util/xalloc.h"
@@ -26,6 +27,7 @@ struct run_one {
 	struct http_client *c;
 	struct exec_request rq;
 	struct exec_result res;
+	char *stdin_owned;   /* rq.stdin_data */
 };
 
 static void *run_thread(void *arg)
@@ -36,17 +38,28 @@ static void *run_thread(void *arg)
 	return NULL;
 }
 
+/* argv is `sh -s -- ARGS...` (probe/invoke.h); script goes on stdin.
+ * Release with request_done(). */
 static void request(struct run_one *r, struct http_client *c, const struct pod_info *p,
-		    const char *const *argv, long timeout_ms)
+		    const char *const *argv, const char *script, long timeout_ms)
 {
 	memset(r, 0, sizeof(*r));
 	r->c = c;
+	r->stdin_owned = invoke_stdin(script, &r->rq.stdin_len);
+	r->rq.stdin_data = r->stdin_owned;
 	r->rq.namespace = p->namespace;
 	r->rq.pod = p->name;
 	r->rq.container = p->container;
 	r->rq.argv = argv;
 	r->rq.timeout_ms = timeout_ms;
 	r->rq.max_output = XFER_MAX_OUTPUT;
+}
+
+static void request_done(struct run_one *r)
+{
+	free(r->stdin_owned);
+	r->stdin_owned = NULL;
+	exec_result_release(&r->res);
 }
 
 /* A fresh marker token (hex) and a port in 20000-29999. */
@@ -66,10 +79,10 @@ static void token_and_port(char tok[17], char port[8])
  * to -v logs only. */
 static void cleanup(struct http_client *c, const struct pod_info *p, const char *tok)
 {
-	const char *argv[] = { "sh", "-c", xfer_cleanup, "di-transfer", tok, NULL };
+	const char *argv[] = { "sh", "-s", "--", tok, NULL };
 	struct run_one r;
 
-	request(&r, c, p, argv, XFER_CLEANUP_MS);
+	request(&r, c, p, argv, xfer_cleanup, XFER_CLEANUP_MS);
 	exec_run(c, &r.rq, &r.res);
 	log_at(2, "transfer: cleanup in %s: %s%s", p->name,
 	       r.res.outcome == EXEC_SUCCESS ? buf_str(&r.res.out) : exec_outcome_name(r.res.outcome),
@@ -77,7 +90,7 @@ static void cleanup(struct http_client *c, const struct pod_info *p, const char 
 	if (r.res.outcome != EXEC_SUCCESS)
 		fprintf(stderr, "warning: transfer: cleanup in pod %s failed: %s\n", p->name,
 			r.res.message[0] ? r.res.message : exec_outcome_name(r.res.outcome));
-	exec_result_release(&r.res);
+	request_done(&r);
 }
 
 static int has_perftest(const struct transfer_side *s)
@@ -160,14 +173,13 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 		server->pod->role, server->pod->name, client->pod->role, client->pod->name,
 		mem, secs);
 	{
-		const char *sargv[] = { "sh", "-c", xfer_perftest, "di-transfer", "server", tok,
-					port, secs, NULL };
-		const char *cargv[] = { "sh", "-c", xfer_perftest, "di-transfer", "client", tok,
-					ip, port, XFER_SIZE, XFER_ITERS, mem, secs, NULL };
+		const char *sargv[] = { "sh", "-s", "--", "server", tok, port, secs, NULL };
+		const char *cargv[] = { "sh", "-s", "--", "client", tok, ip, port, XFER_SIZE,
+					XFER_ITERS, mem, secs, NULL };
 		int threaded;
 
-		request(&srv, c, server->pod, sargv, limit_ms + XFER_SLACK_MS);
-		request(&cli, c, client->pod, cargv, limit_ms + XFER_SLACK_MS);
+		request(&srv, c, server->pod, sargv, xfer_perftest, limit_ms + XFER_SLACK_MS);
+		request(&cli, c, client->pod, cargv, xfer_perftest, limit_ms + XFER_SLACK_MS);
 		threaded = pthread_create(&th, NULL, run_thread, &srv) == 0;
 		if (threaded)
 			exec_run(c, &cli.rq, &cli.res);
@@ -197,8 +209,8 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 				   transfer_port_rate(server->f) < o.expect_gbps))
 		o.expect_gbps = transfer_port_rate(server->f);
 	add_both(client, server, &o);
-	exec_result_release(&cli.res);
-	exec_result_release(&srv.res);
+	request_done(&cli);
+	request_done(&srv);
 }
 
 void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms)

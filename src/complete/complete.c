@@ -27,7 +27,7 @@ static int in_list(const char *const *list, const char *s)
 
 static int takes_value(const struct opt *o)
 {
-	return o->type == OPT_STRING || o->type == OPT_INT;
+	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_STRV;
 }
 
 void complete_add(struct complete_result *res, const char *value, const char *desc)

@@ -56,6 +56,8 @@ static void *worker(void *arg)
 			.pod = pod->name,
 			.container = pod->container,
 			.argv = p->job->argv,
+			.stdin_data = p->job->stdin_data,
+			.stdin_len = p->job->stdin_len,
 			.timeout_ms = p->job->timeout_ms,
 			.max_output = p->job->max_output,
 		};

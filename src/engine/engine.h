@@ -18,6 +18,8 @@
 
 struct engine_job {
 	const char *const *argv;   /* the same command for every pod */
+	const char *stdin_data;    /* the same stdin for every pod; NULL: none */
+	size_t stdin_len;
 	int parallel;              /* 0: ENGINE_DEFAULT_PARALLEL */
 	long timeout_ms;           /* per exec */
 	size_t max_output;         /* per stream, per pod */

@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <poll.h>
@@ -330,7 +331,12 @@ static int run_plugin(const struct kube_config *cfg, int interactive, struct buf
 		      struct err *e)
 {
 	const struct kube_exec_plugin *x = cfg->exec;
-	long long deadline = now_ms() + g_plugin_timeout_ms;
+	/* client-go puts no limit on the plugin: a device-code or browser
+	 * login takes as long as the person needs.  Interactive runs get none
+	 * either (Ctrl-C and check's --timeout still end them, through
+	 * http_cancelled); a non-interactive one, with nobody to finish a
+	 * login, is bounded so that a CI job cannot hang on it. */
+	long long deadline = interactive ? LLONG_MAX / 2 : now_ms() + g_plugin_timeout_ms;
 	char *info = exec_info(cfg, interactive);
 	char **envp = build_env(x, info);
 	struct child ch = { 0, -1, 0 };
@@ -558,12 +564,26 @@ static int exec_credentials(struct kube_config *cfg, struct err *e)
 
 int auth_prepare(struct kube_config *cfg, struct err *e)
 {
-	/* A token from --token, the kubeconfig or its tokenFile wins over the
-	 * plugin (client-go exec RoundTrip: "If a user has already set
-	 * credentials, use that"). */
+	/* Credentials already set win over the plugin: a token (--token, the
+	 * kubeconfig, its tokenFile), basic auth or a client certificate
+	 * (client-go plugin/pkg/client/auth/exec/exec.go UpdateTransportConfig:
+	 * HasTokenAuth || HasBasicAuth || HasCertAuth -> the plugin is not
+	 * installed). */
 	if (!cfg->exec || cfg->token_from_flag || cfg->token)
 		return 0;
+	if (cfg->username && *cfg->username)
+		return 0;
+	if (cfg->client_cert_pem && cfg->client_key_pem)
+		return 0;
 	return exec_credentials(cfg, e);
+}
+
+int auth_expired(const struct kube_config *cfg)
+{
+	/* exec.go credsExpired: a.now().After(a.exp), no skew; a credential
+	 * without expirationTimestamp is kept until a 401. */
+	return cfg->exec && cfg->creds_from_exec && cfg->exec_expiry > 0 &&
+	       (long long)time(NULL) > cfg->exec_expiry;
 }
 
 static int reread_token_file(struct kube_config *cfg, struct err *e)

@@ -3,8 +3,9 @@
  *
  * auth_prepare() runs the plugin once, with a real argv and no shell, and
  * stores the token or client certificate in cfg; it is called once before
- * parallel work starts.  auth_refresh() is called at most once after a 401:
- * it re-runs the plugin or re-reads the token file.  Neither is thread-safe;
+ * parallel work starts.  auth_refresh() is called at most once after a 401,
+ * and before a request once auth_expired(): it re-runs the plugin or
+ * re-reads the token file.  An interactive plugin has no time limit.  Neither is thread-safe;
  * callers serialise them.
  */
 #ifndef KUBE_AUTH_H
@@ -19,7 +20,11 @@ int auth_prepare(struct kube_config *cfg, struct err *e);
  * to refresh or the refresh failed (message in e). */
 int auth_refresh(struct kube_config *cfg, struct err *e);
 
-/* For tests: how long an exec plugin may run before it is killed
+/* Whether the plugin's credential has passed its expirationTimestamp: the
+ * caller then refreshes before the next request, as client-go does. */
+int auth_expired(const struct kube_config *cfg);
+
+/* For tests: how long a non-interactive exec plugin may run before it is killed
  * (default 60 s; ms <= 0 restores the default). */
 void auth_set_plugin_timeout_ms(long ms);
 

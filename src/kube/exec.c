@@ -22,6 +22,8 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "exec_head.h"
+#include "impersonate.h"
+#include "retry.h"
 #include "ws.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
@@ -34,7 +36,6 @@
 #define MESSAGE_MAX (16u << 20)         /* one reassembled WebSocket message */
 #define RECV_CHUNK (16u << 10)          /* well under ws.h's feed slack */
 #define PATH_MAX_BYTES (1u << 20)       /* Go servers refuse longer heads */
-#define MAX_ATTEMPTS 6
 
 enum io { IO_OK, IO_EOF, IO_TIMEOUT, IO_ERROR };
 
@@ -153,6 +154,8 @@ static char *exec_path(const struct exec_request *rq)
 		rc = append_param(&b, &n, "container", rq->container);
 	if (rc == 0)
 		rc = append_param(&b, &n, "stderr", "true");
+	if (rc == 0 && rq->stdin_data)
+		rc = append_param(&b, &n, "stdin", "true");
 	if (rc == 0)
 		rc = append_param(&b, &n, "stdout", "true");
 	return rc == 0 ? buf_detach(&b, NULL) : NULL;
@@ -164,6 +167,11 @@ static void add_header(struct buf *b, const char *name, const char *value)
 	log_header(name, value);
 }
 
+static void add_header_cb(const char *name, const char *value, void *arg)
+{
+	add_header(arg, name, value);
+}
+
 /* The whole upgrade request; the caller cleanses and releases req. */
 static int build_request(struct conn *k, const char *path, const char *key,
 			 unsigned *gen, struct buf *req)
@@ -171,7 +179,9 @@ static int build_request(struct conn *k, const char *path, const char *key,
 	char *host = http_client_host_header(k->c);
 	char *auth = http_client_auth_header(k->c, gen);
 
-	buf_appendf(req, "GET %s HTTP/1.1\r\n", path);
+	/* The path goes after the server URL's own path, as in http_get. */
+	buf_appendf(req, "GET %s%s HTTP/1.1\r\n", http_client_path_prefix(k->c),
+		    path);
 	add_header(req, "Host", host);
 	if (auth) {
 		const char *v = strchr(auth, ':');
@@ -179,6 +189,7 @@ static int build_request(struct conn *k, const char *path, const char *key,
 		add_header(req, "Authorization", v);
 		OPENSSL_cleanse(auth, strlen(auth));
 	}
+	impersonate_each(http_client_config(k->c), add_header_cb, req);
 	add_header(req, "User-Agent", USER_AGENT);
 	add_header(req, "Connection", "Upgrade");
 	add_header(req, "Upgrade", "websocket");
@@ -267,7 +278,7 @@ static enum io conn_send(struct conn *k, const void *p, size_t len)
 static enum io send_frame(struct conn *k, enum ws_opcode op,
 			  const void *payload, size_t len)
 {
-	struct buf f = BUF_INIT(256);
+	struct buf f = BUF_INIT(len + 16);   /* payload + the longest header */
 	enum io rc = IO_ERROR;
 
 	if (ws_encode(&f, op, payload, len, NULL) == 0)
@@ -534,18 +545,39 @@ static int drain(struct session *s)
 	}
 }
 
-/* Reads until Close, EOF, a violation or the deadline. */
+/* client-go's v5 WebSocket executor pings every 5 s (websocket.go
+ * pingPeriod) so that idle-timeout load balancers (AWS ELB: 60 s) keep a
+ * silent command's connection; the servers answer with a Pong. */
+#define PING_PERIOD_MS 5000LL
+
+/* Reads until Close, EOF, a violation or the deadline; on v5 a Ping goes
+ * out whenever nothing has arrived for PING_PERIOD_MS. */
 static enum io pump(struct session *s)
 {
+	int ping = s->res->protocol == 5;
+	long long next_ping = now_ms() + PING_PERIOD_MS;
+
 	for (;;) {
+		long long until = s->k->deadline;
 		size_t n;
 		enum io io;
 
 		if (drain(s))
 			return IO_OK;
-		io = conn_recv(s->k, s->k->deadline, &n);
+		if (ping && next_ping < until)
+			until = next_ping;
+		io = conn_recv(s->k, until, &n);
+		if (io == IO_TIMEOUT && until < s->k->deadline) {
+			static const uint8_t empty[1];
+
+			if (send_frame(s->k, WS_PING, empty, 0) != IO_OK)
+				return IO_ERROR;
+			next_ping = now_ms() + PING_PERIOD_MS;
+			continue;
+		}
 		if (io != IO_OK)
 			return io;
+		next_ping = now_ms() + PING_PERIOD_MS;
 		/* A failed feed leaves the reader failed: drain reports it. */
 		ws_reader_feed(&s->rd, s->k->scratch, n);
 	}
@@ -606,8 +638,35 @@ static void finish(struct session *s, enum io io)
 			"code %d before the exec status arrived", s->close_code);
 }
 
+/* Stdin as channel-0 messages of at most STDIN_CHUNK bytes (the size
+ * client-go's stdin copy and the kubelet's frames use), then on v5 the
+ * CLOSE signal [255, 0] (exec-protocol.md §3).  The server reads while we
+ * write, so a send blocks at most until the deadline. */
+#define STDIN_CHUNK (32u << 10)
+static enum io send_stdin(struct conn *k, const char *p, size_t len,
+			  int protocol)
+{
+	static const uint8_t close_stdin[2] = { 255, 0 };
+	uint8_t *msg = xmalloc(STDIN_CHUNK + 1);
+	enum io io = IO_OK;
+
+	while (io == IO_OK && len) {
+		size_t n = len < STDIN_CHUNK ? len : STDIN_CHUNK;
+
+		msg[0] = 0;
+		memcpy(msg + 1, p, n);
+		io = send_frame(k, WS_BINARY, msg, n + 1);
+		p += n;
+		len -= n;
+	}
+	free(msg);
+	if (io == IO_OK && protocol == 5)
+		io = send_frame(k, WS_BINARY, close_stdin, sizeof(close_stdin));
+	return io;
+}
+
 static void run_stream(struct conn *k, const char *early, size_t n,
-		       struct exec_result *res)
+		       const struct exec_request *rq, struct exec_result *res)
 {
 	struct session s;
 	enum io io;
@@ -620,7 +679,13 @@ static void run_stream(struct conn *k, const char *early, size_t n,
 	k->waiting_for = "the command to finish";
 	if (n)
 		ws_reader_feed(&s.rd, early, n);
-	io = pump(&s);
+	io = rq->stdin_data ? send_stdin(k, rq->stdin_data, rq->stdin_len,
+					 res->protocol) : IO_OK;
+	if (io == IO_OK)
+		io = pump(&s);
+	else if (io == IO_ERROR)
+		/* the server may have answered and closed: read what it said */
+		io = pump(&s);
 	finish(&s, io);
 	ws_reader_release(&s.rd);
 	buf_release(&s.status);
@@ -687,7 +752,7 @@ static int send_request(struct conn *k, const char *path, const char *key,
 	struct buf req = BUF_INIT(PATH_MAX_BYTES + (64u << 10));
 	enum io io;
 
-	log_at(6, "GET %s%s", http_client_config(k->c)->server, path);
+	log_at(6, "GET %s%s", http_client_log_base(k->c), path);
 	log_at(7, "Request Headers:");
 	if (build_request(k, path, key, &at->gen, &req) < 0) {
 		set_msg(res, EXEC_ERROR, "exec request is too large");
@@ -718,7 +783,7 @@ static void log_status(struct conn *k, const char *path, const char *head,
 	ms = (double)(t1.tv_sec - k->start.tv_sec) * 1e3 +
 	     (double)(t1.tv_nsec - k->start.tv_nsec) / 1e6;
 	log_at(6, "GET %s%s %.*s in %.0f milliseconds",
-	       http_client_config(k->c)->server, path,
+	       http_client_log_base(k->c), path,
 	       n > 9 ? (int)(n - 9) : 0, n > 9 ? head + 9 : "", ms);
 	log_response_head(head, len);
 }
@@ -748,7 +813,8 @@ static void upgrade_failed(struct conn *k, struct buf *head, size_t head_len,
 }
 
 static void upgraded(struct conn *k, struct buf *head, size_t head_len,
-		     const char *key, struct exec_result *res)
+		     const char *key, const struct exec_request *rq,
+		     struct exec_result *res)
 {
 	char why[256];
 
@@ -759,10 +825,11 @@ static void upgraded(struct conn *k, struct buf *head, size_t head_len,
 			why);
 		return;
 	}
-	run_stream(k, head->data + head_len, head->len - head_len, res);
+	run_stream(k, head->data + head_len, head->len - head_len, rq, res);
 }
 
 static void attempt_once(struct http_client *c, const char *path,
+			 const struct exec_request *rq,
 			 long long deadline, long timeout_ms,
 			 struct attempt *at, struct exec_result *res)
 {
@@ -795,7 +862,7 @@ static void attempt_once(struct http_client *c, const char *path,
 			at->status = res->http_status;
 			upgrade_failed(&k, &head, head_len, at, res);
 		} else {
-			upgraded(&k, &head, head_len, key, res);
+			upgraded(&k, &head, head_len, key, rq, res);
 		}
 	}
 	buf_release(&head);
@@ -819,7 +886,8 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 	long timeout_ms = rq->timeout_ms > 0 ? rq->timeout_ms : DEFAULT_TIMEOUT_MS;
 	long long deadline = now_ms() + timeout_ms;
 	char *path = rq->namespace && rq->pod ? exec_path(rq) : NULL;
-	int attempt, reauthed = 0;
+	struct retry rt;
+	int reauthed = 0;
 
 	result_init(res, rq->max_output ? rq->max_output : DEFAULT_MAX_OUTPUT);
 	if (!rq->namespace || !rq->pod || !rq->argv || !rq->argv[0]) {
@@ -831,11 +899,14 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 		set_msg(res, EXEC_ERROR, "exec command line is too long");
 		return -1;
 	}
-	for (attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+	/* Only answers before the 101 are retried: after it the command may
+	 * have run (retry.h). */
+	retry_init(&rt, remaining_ms(deadline));
+	for (;;) {
 		struct attempt at;
 		long delay;
 
-		attempt_once(c, path, deadline, timeout_ms, &at, res);
+		attempt_once(c, path, rq, deadline, timeout_ms, &at, res);
 		if (http_cancelled())
 			break;
 		if (at.status == 401 && !reauthed) {
@@ -843,8 +914,10 @@ int exec_run(struct http_client *c, const struct exec_request *rq,
 			if (http_client_reauth(c, at.gen, NULL) == 0)
 				continue;
 		}
-		delay = http_retry_delay_ms(at.status, at.retry_after, attempt);
-		if (delay < 0 || delay >= remaining_ms(deadline))
+		if (!at.status)
+			break;   /* upgraded, or no answer at all */
+		delay = retry_next(&rt, at.status, at.retry_after, 0);
+		if (delay < 0)
 			break;
 		log_at(6, "exec: server answered %ld, retrying in %ld ms",
 		       at.status, delay);

@@ -2,7 +2,8 @@
  * channel protocol), stdout/stderr/status demultiplexed (exec-protocol.md).
  *
  * Knows nothing of what the command is; the argv is passed one `command=`
- * parameter per element, never through a shell added by us.
+ * parameter per element, never through a shell added by us.  A script for
+ * the command travels on stdin, keeping the request line short.
  */
 #ifndef KUBE_EXEC_H
 #define KUBE_EXEC_H
@@ -18,6 +19,12 @@ struct exec_request {
 	const char *pod;
 	const char *container;      /* NULL: let the server choose */
 	const char *const *argv;    /* NULL-terminated */
+	/* Bytes for the command's stdin (stdin=true), sent right after the
+	 * upgrade; on v5 followed by the CLOSE signal for stdin.  v4 cannot
+	 * close stdin, so the command must end by itself after reading them
+	 * (a script ending in `exit`).  NULL: no stdin. */
+	const char *stdin_data;
+	size_t stdin_len;
 	long timeout_ms;            /* whole exec, from connect to close; 0 = 60 s */
 	size_t max_output;          /* cap per stream; 0 = 16 MiB */
 };

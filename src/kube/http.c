@@ -16,9 +16,11 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "auth.h"
+#include "retry.h"
+#include "impersonate.h"
+#include "urlpath.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
-#define MAX_RETRIES 5
 /* Without --request-timeout kubectl waits forever; a triage tool must not,
  * so a stalled transfer (under 1 byte/s for this long) is abandoned. */
 #define STALL_SECONDS 30L
@@ -62,6 +64,8 @@ struct http_client {
 	char *url_host;      /* host[:port] as written in the server URL */
 	char *connect_to;    /* CURLOPT_CONNECT_TO entry for tls-server-name */
 	char *base_url;      /* server URL, host swapped for tls-server-name */
+	char *prefix;        /* the URL's path as client-go joins it (urlpath.h) */
+	char *log_base;      /* scheme://host[:port]prefix, for -v logs */
 };
 
 static void share_lock(CURL *h, curl_lock_data d, curl_lock_access a, void *u)
@@ -118,6 +122,10 @@ static void setup_server_name(struct http_client *c)
 	char *host;
 
 	split_server(c->cfg->server, &scheme, &hostport, &prefix);
+	free(prefix);
+	prefix = urlpath_prefix(c->cfg->server);
+	c->prefix = xstrdup(prefix);
+	c->log_base = xasprintf("%s://%s%s", scheme, hostport, prefix);
 	c->url_host = xstrdup(hostport);
 	port = port_of(hostport);
 	if (c->cfg->tls_server_name && *c->cfg->tls_server_name) {
@@ -131,7 +139,7 @@ static void setup_server_name(struct http_client *c)
 					c->cfg->tls_server_name, port, prefix);
 		free(host);
 	} else {
-		c->base_url = xstrdup(c->cfg->server);
+		c->base_url = xstrdup(c->log_base);
 	}
 	free(scheme);
 	free(hostport);
@@ -186,6 +194,8 @@ void http_client_free(struct http_client *c)
 	free(c->url_host);
 	free(c->connect_to);
 	free(c->base_url);
+	free(c->prefix);
+	free(c->log_base);
 	free(c);
 }
 
@@ -197,6 +207,16 @@ const struct kube_config *http_client_config(const struct http_client *c)
 unsigned long http_client_requests(const struct http_client *c)
 {
 	return atomic_load(&((struct http_client *)c)->requests);
+}
+
+const char *http_client_path_prefix(const struct http_client *c)
+{
+	return c->prefix;
+}
+
+const char *http_client_log_base(const struct http_client *c)
+{
+	return c->log_base;
 }
 
 char *http_client_host_header(const struct http_client *c)
@@ -245,6 +265,12 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 	free(url);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	/* Like client-go's dialer (net.Dialer KeepAlive 30 s): idle and
+	 * interval 30 s, so a silent exec or watch survives idle-timeout NATs
+	 * and load balancers. */
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPIDLE, 30L);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPINTVL, 30L);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
@@ -261,7 +287,10 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 	}
 	if (cfg->proxy_url)
 		curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
+	/* A refresh (auth_expired) may replace a plugin's client certificate. */
+	pthread_mutex_lock(&c->auth_lock);
 	setup_tls(h, cfg);
+	pthread_mutex_unlock(&c->auth_lock);
 	return h;
 }
 
@@ -296,6 +325,15 @@ char *http_client_auth_header(struct http_client *c, unsigned *generation)
 	char *line = NULL;
 
 	pthread_mutex_lock(&c->auth_lock);
+	if (auth_expired(c->cfg)) {
+		struct err e;
+
+		err_clear(&e);
+		if (auth_refresh(c->cfg, &e) == 0)
+			c->auth_generation++;
+		else
+			log_at(2, "refreshing expired credentials: %s", e.msg);
+	}
 	if (generation)
 		*generation = c->auth_generation;
 	if (c->cfg->token && *c->cfg->token)
@@ -356,6 +394,16 @@ static size_t on_header(char *p, size_t size, size_t n, void *u)
 	return len;
 }
 
+static void add_slist_header(const char *name, const char *value, void *arg)
+{
+	struct curl_slist **hl = arg;
+	char *line = xasprintf("%s: %s", name, value);
+
+	*hl = curl_slist_append(*hl, line);
+	log_header(name, value);
+	free(line);
+}
+
 static struct curl_slist *get_headers(struct http_client *c, unsigned *gen)
 {
 	struct curl_slist *hl = NULL;
@@ -369,6 +417,7 @@ static struct curl_slist *get_headers(struct http_client *c, unsigned *gen)
 		OPENSSL_cleanse(auth, strlen(auth));
 		free(auth);
 	}
+	impersonate_each(c->cfg, add_slist_header, &hl);
 	log_header("User-Agent", USER_AGENT);
 	return hl;
 }
@@ -418,7 +467,7 @@ static CURLcode get_once(struct http_client *c, const char *path,
 
 	if (!h)
 		return CURLE_FAILED_INIT;
-	log_at(6, "GET %s%s", c->cfg->server, path);
+	log_at(6, "GET %s%s", c->log_base, path);
 	hl = get_headers(c, gen);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
@@ -439,7 +488,7 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	rc = curl_easy_perform(h);
 	atomic_fetch_add(&c->requests, 1);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
-	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->cfg->server, path,
+	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->log_base, path,
 	       resp->status, elapsed_ms(&t0));
 	if (st->o->private_body && resp->status / 100 == 2)
 		log_at(8, "Response Body: %zu bytes, not shown", resp->body.len);
@@ -466,12 +515,14 @@ int http_get_with(struct http_client *c, const char *path,
 {
 	char errbuf[CURL_ERROR_SIZE];
 	struct get_state st = { &resp->body, "", o };
-	int attempt, reauthed = 0;
+	struct retry rt;
+	int reauthed = 0;
 	unsigned gen = 0;
 
 	resp->status = 0;
 	buf_init(&resp->body, HTTP_MAX_BODY);
-	for (attempt = 0;; attempt++) {
+	retry_init(&rt, timeout_ms(c, o));
+	for (;;) {
 		long delay;
 		CURLcode rc = get_once(c, path, resp, &st, &gen, errbuf, e);
 
@@ -481,20 +532,25 @@ int http_get_with(struct http_client *c, const char *path,
 			return err_set(e, ERR_PROTOCOL,
 				       "response from the server is larger than %u MiB",
 				       HTTP_MAX_BODY >> 20);
-		if (rc != CURLE_OK)
-			return -1;   /* get_once worded it */
-		if (resp->status >= 200 && resp->status < 300)
+		if (rc == CURLE_OK && resp->status >= 200 && resp->status < 300)
 			return 0;
-		if (resp->status == 401 && !reauthed) {
+		if (rc == CURLE_OK && resp->status == 401 && !reauthed) {
 			reauthed = 1;
 			if (http_client_reauth(c, gen, NULL) == 0)
 				continue;
 		}
-		delay = http_retry_delay_ms(resp->status, st.retry_after, attempt);
-		if (delay < 0 || http_cancelled())
+		/* A GET is idempotent: a reset or EOF is retried (retry.h). */
+		delay = rc == CURLE_OK
+			? retry_next(&rt, resp->status, st.retry_after, 0)
+			: retry_next(&rt, 0, NULL, retry_transport_error(rc));
+		if (delay < 0 || http_cancelled()) {
+			if (rc != CURLE_OK)
+				return -1;   /* get_once worded it */
 			break;
-		log_at(6, "server answered %ld, retrying in %ld ms", resp->status,
-		       delay);
+		}
+		log_at(6, "%s%ld, retrying in %ld ms", rc == CURLE_OK ?
+		       "server answered " : "connection failed: curl error ",
+		       rc == CURLE_OK ? resp->status : (long)rc, delay);
 		sleep_ms(delay);
 	}
 	return http_status_error(resp->status, buf_str(&resp->body),
@@ -504,25 +560,6 @@ int http_get_with(struct http_client *c, const char *path,
 void http_response_release(struct http_response *r)
 {
 	buf_release(&r->body);
-}
-
-long http_retry_delay_ms(long status, const char *retry_after, int attempt)
-{
-	long secs = -1;
-
-	if ((status != 429 && status != 503) || attempt >= MAX_RETRIES)
-		return -1;
-	if (retry_after && *retry_after) {
-		char *end;
-		long v = strtol(retry_after, &end, 10);
-		if (end != retry_after && *end == '\0' && v >= 0)
-			secs = v;
-	}
-	if (secs < 0)
-		secs = 1L << attempt;   /* no advice: back off */
-	if (secs > 10)
-		secs = 10;              /* a server may not park us for minutes */
-	return secs ? secs * 1000 : 100;
 }
 
 /* ---- errors in kubectl's words ---- */
@@ -626,22 +663,12 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 	return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %s", why);
 }
 
+static int unreserved(unsigned char ch)
+{
+	return isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~';
+}
+
 char *http_escape(const char *s)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	size_t n = strlen(s), o = 0, i;
-	char *out = xmalloc(3 * n + 1);
-
-	for (i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if (isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
-			out[o++] = (char)ch;
-		} else {
-			out[o++] = '%';
-			out[o++] = hex[ch >> 4];
-			out[o++] = hex[ch & 15];
-		}
-	}
-	out[o] = '\0';
-	return out;
+	return urlpath_escape(s, strlen(s), unreserved);
 }

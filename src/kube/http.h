@@ -36,8 +36,9 @@ const struct kube_config *http_client_config(const struct http_client *c);
 unsigned long http_client_requests(const struct http_client *c);
 
 /* GET server+path (path starts with '/', query already escaped).  Follows
- * kubectl: gzip, the request timeout, 429/503 with Retry-After honoured a
- * bounded number of times, one credential refresh after a 401.  Returns 0
+ * kubectl: gzip, the request timeout, client-go's retries (retry.h: 429
+ * and 5xx with Retry-After, connection reset/EOF, up to 10), one
+ * credential refresh after a 401.  Returns 0
  * for a 2xx answer; otherwise -1 with the error worded as kubectl does
  * ("Error from server (Forbidden): ...", "Unable to connect to the server:
  * ...").  resp is filled in both cases when an answer came. */
@@ -73,6 +74,11 @@ char *http_client_auth_header(struct http_client *c, unsigned *generation);
 int http_client_reauth(struct http_client *c, unsigned generation,
 		       struct err *e);
 
+/* The server URL's path as every request starts with it ("" or "/a/b",
+ * urlpath.h), and scheme://host[:port]prefix as -v logs show URLs. */
+const char *http_client_path_prefix(const struct http_client *c);
+const char *http_client_log_base(const struct http_client *c);
+
 /* "Host: ..." value for the server URL (what curl would send). Caller frees. */
 char *http_client_host_header(const struct http_client *c);
 
@@ -85,9 +91,6 @@ int http_status_error(long status, const char *body, size_t len,
  * server: ...", "The connection to the server H:P was refused - ..."). */
 int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 		    const char *errbuf, struct err *e);
-/* How long to wait before retrying a 429/503, from Retry-After (seconds),
- * or -1 when the status is not one to retry or attempts are used up. */
-long http_retry_delay_ms(long status, const char *retry_after, int attempt);
 
 /* Cancelling the whole run (Ctrl-C, SIGTERM, check's --timeout).  After
  * http_cancel(why) every transfer in flight ends within about 100 ms, no

@@ -10,6 +10,7 @@
 #include "../probe/facts.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
+#include "sidecar.h"
 
 #define LABEL_TYPE "nvidia.com/dynamo-component-type"
 #define LABEL_SUBTYPE "nvidia.com/dynamo-sub-component-type"
@@ -405,9 +406,13 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	const cJSON *labels = jpath(pod, lk), *meta = jpath(pod, mk);
 	const cJSON *status = jpath(pod, stk);
 	const char *role = pods_role(jstr(labels, LABEL_TYPE), jstr(labels, LABEL_SUBTYPE));
+	const char *not_sidecar;
 
 	if (!role && !q->any_component)
 		return 1;
+	/* -c may name a native sidecar; the list document is ours to extend
+	 * (pods_list parsed it and frees it after this loop). */
+	not_sidecar = q->container ? sidecar_expose((cJSON *)pod, q->container) : NULL;
 	if (!role)
 		role = jstr(labels, LABEL_TYPE);
 	memset(p, 0, sizeof(*p));
@@ -426,6 +431,12 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->secret_env = secret_env(pod, p->container);
 	p->spec_env = spec_env(pod, p->container);
 	decide_probe(p, pod);
+	if (not_sidecar && !strcmp(p->phase, "Running")) {
+		free(p->skip_reason);
+		p->skip_reason = xasprintf("container \"%s\" cannot be probed: %s",
+					   p->container, not_sidecar);
+		p->probe = 0;
+	}
 	return 0;
 }
 

@@ -62,6 +62,19 @@ static int store(const struct opt *o, const char *v, struct err *e)
 	case OPT_STRING:
 		*(const char **)o->dest = v;
 		return 0;
+	case OPT_STRV: {
+		const char **list = o->dest;
+		int k = 0;
+
+		while (k < OPT_STRV_MAX && list[k])
+			k++;
+		if (k == OPT_STRV_MAX)
+			return err_set(e, ERR_USAGE, "too many --%s flags (at most %d)",
+				       o->name, OPT_STRV_MAX);
+		list[k] = v;
+		list[k + 1] = NULL;
+		return 0;
+	}
 	case OPT_BOOL:
 		if (parse_bool(v, o->dest) == 0)
 			return 0;

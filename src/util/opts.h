@@ -14,8 +14,12 @@ enum opt_type {
 	OPT_STRING,   /* const char **: points into argv */
 	OPT_BOOL,     /* int *: 0 or 1 */
 	OPT_INT,      /* int * */
+	OPT_STRV,     /* const char *[OPT_STRV_MAX + 1]: repeatable (pflag
+		       * StringArray), NULL-terminated, values point into argv */
 	OPT_END,
 };
+
+#define OPT_STRV_MAX 64
 
 struct opt {
 	const char *name;   /* long name without "--" */

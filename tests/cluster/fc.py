@@ -39,7 +39,7 @@ def mountinfo():
 
 
 class Cluster:
-    def __init__(self, scenario, mode="v5", faults=(), latency=None, env=None, port=0):
+    def __init__(self, scenario, mode="v5", faults=(), latency=None, env=None, port=0, args=()):
         self.dir = tempfile.mkdtemp(prefix="fctest-")
         self.kubeconfig = os.path.join(self.dir, "kubeconfig")
         self.logpath = os.path.join(self.dir, "requests.jsonl")
@@ -51,6 +51,7 @@ class Cluster:
             cmd += ["--fault", f]
         if latency is not None:
             cmd += ["--latency-ms", str(latency)]
+        cmd += list(args)   # e.g. fc_front's --path-prefix, --max-request-line
         e = dict(os.environ)
         e.update(env or {})
         self.errf = open(os.path.join(self.dir, "server.err"), "wb")

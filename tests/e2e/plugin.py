@@ -29,3 +29,18 @@ def run_timed(argv, timeout=120, env=None, cwd=None):
 def run(argv, timeout=120, env=None, cwd=None):
     """(exit code, stdout, stderr)."""
     return run_timed(argv, timeout=timeout, env=env, cwd=cwd)[:3]
+
+
+def invoke_stdin(script_bytes):
+    """What the plugin sends on an exec's stdin for one of its fixed scripts
+    (src/probe/invoke.h): the script parsed whole, reading /dev/null, then
+    `exit` (v4 cannot close stdin)."""
+    return b"{\n" + script_bytes + b"\n} </dev/null\nexit\n"
+
+
+def script_sha256(name):
+    """sha256 of the stdin bytes for src/probe/NAME, as the test cluster logs
+    them (stdin_sha256)."""
+    import hashlib
+    with open(os.path.join(ROOT, "src", "probe", name), "rb") as f:
+        return hashlib.sha256(invoke_stdin(f.read())).hexdigest()

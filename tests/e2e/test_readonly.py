@@ -3,10 +3,12 @@
 (names and selectors with quotes, semicolons, `$(...)`, spaces, -c values),
 runs against the test cluster with --log, and every request it made is a GET
 to an allowed path (pods list/get, pods/log, namespaces, the pods/exec
-upgrade), and every exec command is exactly ["sh", "-c", <the embedded
-probe>]: src/probe/probe.sh, byte for byte.  Nothing the user typed ever
-reaches a command line.  `env` reads files only: it makes no request.
+upgrade), and every exec command is exactly the constant ["sh", "-s"] with
+stdin=true, and the bytes the command got on its stdin are the embedded
+probe, src/probe/probe.sh byte for byte, in the fixed wrapper of
+src/probe/invoke.h.  Nothing the user typed ever reaches a command line.  `env` reads files only: it makes no request.
 """
+import hashlib
 import os
 import re
 import subprocess
@@ -20,10 +22,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-from plugin import PLUGIN, run  # noqa: E402
+from plugin import PLUGIN, invoke_stdin, run  # noqa: E402
 SCENARIO = os.path.join(HERE, "scenarios", "readonly.yaml")
-with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as _f:
-    PROBE = _f.read()
+with open(os.path.join(ROOT, "src", "probe", "probe.sh"), "rb") as _f:
+    PROBE_BYTES = _f.read()
+PROBE = PROBE_BYTES.decode()
+PROBE_STDIN = invoke_stdin(PROBE_BYTES)
 
 SEG = r"[^/?]+"
 ALLOWED = [re.compile("^%s$" % p) for p in (
@@ -89,15 +93,21 @@ class TestReadOnly(unittest.TestCase):
     def test_exec_is_exactly_the_probe(self):
         execs = [q for q in self.reqs if q["path"].endswith("/exec")]
         self.assertTrue(execs)
+        want = hashlib.sha256(PROBE_STDIN).hexdigest()
+        ran = [q for q in execs if q.get("status") == 101 and q.get("end") == "ok"]
+        self.assertTrue(ran)
         for q in execs:
-            self.assertEqual(q.get("command"), ["sh", "-c", PROBE],
-                             "exec of something other than the embedded probe")
+            self.assertEqual(q.get("command"), ["sh", "-s"],
+                             "exec of something other than the fixed probe command")
             query = urllib.parse.parse_qs(q["raw_query"], keep_blank_values=True)
-            self.assertEqual(query["command"], ["sh", "-c", PROBE])
-            # no stdin: nothing can be fed to the probe
-            self.assertNotEqual(query.get("stdin"), ["true"])
+            self.assertEqual(query["command"], ["sh", "-s"])
+            self.assertEqual(query.get("stdin"), ["true"])
+            self.assertNotIn("tty", query)
             self.assertEqual(set(query) - {"command", "container", "stdout", "stderr", "stdin", "tty"},
                              set(), query.keys())
+        for q in ran:
+            # what reached the shell is the embedded probe, nothing else
+            self.assertEqual((q.get("stdin_bytes"), q.get("stdin_sha256")), (len(PROBE_STDIN), want), q)
 
     def test_hostile_text_never_in_a_command(self):
         for q in self.reqs:

@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-from plugin import PLUGIN, plugin_env, run  # noqa: E402
+from plugin import PLUGIN, plugin_env, run, script_sha256  # noqa: E402
 
 
 def script(name):
@@ -38,7 +38,10 @@ def script(name):
 
 
 PROBE = script("probe.sh")
-PERFTEST, CLEANUP = script("xfer_perftest.sh"), script("xfer_cleanup.sh")
+# Scripts travel on stdin (src/probe/invoke.h); the test cluster logs the
+# sha256 of what each exec got there.
+PROBE_CMD = ["sh", "-s"]
+PERFTEST, CLEANUP = script_sha256("xfer_perftest.sh"), script_sha256("xfer_cleanup.sh")
 HEX16 = re.compile(r"^[0-9a-f]{16}$")
 NUM = re.compile(r"^[0-9]+$")
 HAVE_UCX = os.path.exists("/usr/bin/ucx_perftest") and \
@@ -79,11 +82,12 @@ def running_tokens():
 
 
 def transfer_execs(reqs):
-    return [q for q in reqs if q["path"].endswith("/exec") and q.get("command") != ["sh", "-c", PROBE]]
+    return [q for q in reqs if q["path"].endswith("/exec") and q.get("command") != PROBE_CMD]
 
 
 def token(cmd):
-    return cmd[5] if cmd[2] == PERFTEST else cmd[4]
+    """sh -s -- server|client TOKEN ..., or sh -s -- TOKEN (cleanup)."""
+    return cmd[4] if cmd[3] in ("server", "client") else cmd[3]
 
 
 def tokens(reqs):
@@ -163,7 +167,8 @@ class TestTransferTCP(WithCluster):
         execs = [q for q in self.c.log()[n0:] if q["path"].endswith("/exec")]
         self.assertTrue(execs)
         for q in execs:
-            self.assertEqual(q["command"], ["sh", "-c", PROBE])
+            self.assertEqual(q["command"], PROBE_CMD)
+            self.assertEqual(q.get("stdin_sha256"), script_sha256("probe.sh"))
 
     def test_only_fixed_scripts_with_generated_args(self):
         n0 = len(self.c.log())
@@ -179,22 +184,22 @@ class TestTransferTCP(WithCluster):
         self.assertTrue(xs)
         for q in xs:
             cmd = q["command"]
-            self.assertEqual(cmd[:2], ["sh", "-c"])
-            self.assertEqual(cmd[3], "di-transfer")
+            self.assertEqual(cmd[:3], ["sh", "-s", "--"])
             self.assertTrue(HEX16.match(token(cmd)), cmd)
             args = cmd[cmd.index(token(cmd)) + 1:]
-            if cmd[2] == PERFTEST and cmd[4] == "server":
+            kind = q.get("stdin_sha256")
+            if kind == PERFTEST and cmd[3] == "server":
                 self.assertEqual(len(args), 2)
                 self.assertTrue(all(NUM.match(a) for a in args), args)
-            elif cmd[2] == PERFTEST:
-                self.assertEqual(cmd[4], "client")
+            elif kind == PERFTEST:
+                self.assertEqual(cmd[3], "client")
                 self.assertEqual(len(args), 6)
                 self.assertIn(args[0], ips)
                 self.assertTrue(all(NUM.match(a) for a in args[1:4]), args)
                 self.assertIn(args[4], ("host", "cuda"))
                 self.assertTrue(NUM.match(args[5]))
             else:
-                self.assertEqual(cmd[2], CLEANUP)
+                self.assertEqual(kind, CLEANUP, q)
                 self.assertEqual(args, [])
             for a in cmd:
                 self.assertNotIn(hostile, a)
@@ -263,7 +268,7 @@ class TestTransferBroken(WithCluster):
         for t in toks | set(tokens(self.c.log()[n0:])):
             self.assertEqual(marked(t), [], "left running after SIGINT")
         # the cleanup ran after the cancel: one per pod of the pair
-        cleanups = [q for q in transfer_execs(self.c.log()[n0:]) if q["command"][2] == CLEANUP]
+        cleanups = [q for q in transfer_execs(self.c.log()[n0:]) if q.get("stdin_sha256") == CLEANUP]
         self.assertGreaterEqual(len(cleanups), 2)
 
     def test_run_timeout_mid_transfer(self):

@@ -212,6 +212,61 @@ class TestCheck(unittest.TestCase):
         self.assertFalse([c for c in pods[TOOLS]["checks"] if c["name"] == "logs-nixl"])
 
 
+class TestFrontDoor(unittest.TestCase):
+    """Issue 13 against the real server: impersonation (di-admin is in
+    system:masters, so it may impersonate) reaches pod lists and exec; the
+    probe runs from stdin over v4 on the real kubelet (TestCheck shows the
+    probe report too); a server URL with a path, through `kubectl proxy
+    --api-prefix=/k8s/clusters/x/`, keeps that path on every request."""
+
+    def pods_of(self, out):
+        return {p["name"]: p for p in json.loads(out)["pods"]}
+
+    def test_impersonation_reaches_exec(self):
+        rc, out, err = plugin("check", "-n", NS, "-o", "json", "--logs=false", "--as", "di-list",
+                              timeout=300)
+        p = self.pods_of(out)[TOOLS]
+        self.assertFalse(p["probed"], p)
+        self.assertIn('User "di-list" cannot get resource "pods/exec"', p["error"])
+        rc, out, err = plugin("check", "-n", NS, "-o", "json", "--logs=false", "--as", "di-exec",
+                              timeout=300)
+        p = self.pods_of(out)[TOOLS]
+        self.assertTrue(p["probed"], p)
+
+    def test_impersonation_refused_user(self):
+        rc, out, err = plugin("pods", "-n", NS, "--as", "di-nobody")
+        self.assertNotEqual(rc, 0)
+        self.assertIn('User "di-nobody" cannot list resource "pods"', err)
+        # a user that may not impersonate is refused by the impersonation filter
+        rc, out, err = plugin("pods", "-n", NS, "--as", "di-admin", context="exec-token")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("cannot impersonate", err)
+
+    def test_path_prefix_through_kubectl_proxy(self):
+        p = subprocess.Popen(["kubectl", "--kubeconfig", KC, "proxy", "--port=0",
+                              "--api-prefix=/k8s/clusters/x/", "--reject-paths=^/never-rejected$"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+        try:
+            line = p.stdout.readline().decode()
+            m = re.search(r"127\.0\.0\.1:(\d+)", line)
+            self.assertTrue(m, line)
+            d = tempfile.mkdtemp(prefix="di-proxy-")
+            kc = os.path.join(d, "kubeconfig")
+            with open(kc, "w") as f:
+                f.write("apiVersion: v1\nkind: Config\ncurrent-context: p\n"
+                        "clusters:\n- name: p\n  cluster: {server: 'http://127.0.0.1:%s/k8s/clusters/x/'}\n"
+                        "users:\n- name: u\n  user: {}\n"
+                        "contexts:\n- name: p\n  context: {cluster: p, user: u, namespace: %s}\n"
+                        % (m.group(1), NS))
+            q = subprocess.run([PLUGIN, "check", "-o", "json", "--logs=false", "--kubeconfig", kc],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env(), timeout=300)
+            pods = self.pods_of(q.stdout.decode())
+            self.assertTrue(pods[TOOLS]["probed"], (pods[TOOLS], q.stderr.decode()))
+        finally:
+            p.terminate()
+            p.communicate(timeout=30)
+
+
 # ---------------------------------------------------------------- exec
 class TestExec(unittest.TestCase):
     def test_streams_and_v4(self):

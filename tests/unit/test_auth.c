@@ -3,6 +3,7 @@
  * kubeconfig_load() + auth_prepare() as the program does. */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -389,6 +390,82 @@ static void test_interactive_always(void)
 		  "standard input is not a terminal");
 }
 
+/* client-go: no time limit on an interactive plugin (a device-code login
+ * takes what it takes).  A pty on stdin makes the run interactive; the
+ * plugin outlives the (test-shortened) non-interactive limit. */
+static void test_interactive_no_limit(void)
+{
+	struct kube_config cfg;
+	struct err e;
+	int saved = dup(STDIN_FILENO), m = posix_openpt(O_RDWR | O_NOCTTY), sl;
+
+	if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0 ||
+	    (sl = open(ptsname(m), O_RDWR | O_NOCTTY)) < 0) {
+		CHECK(!"no pty for the interactive plugin test");
+		return;
+	}
+	dup2(sl, STDIN_FILENO);
+	plugin("p-slow-login", "sleep 1\n" CRED(V1, "{\"token\":\"after-login\"}"));
+	auth_set_plugin_timeout_ms(300);
+	CHECK_INT(prepare("      apiVersion: " V1 "\n      command: ./p-slow-login\n"
+			  "      interactiveMode: IfAvailable\n", &cfg, &e), 0);
+	auth_set_plugin_timeout_ms(0);
+	CHECK_STR(cfg.token, "after-login");
+	kubeconfig_release(&cfg);
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	close(sl);
+	close(m);
+}
+
+/* exec.go credsExpired: past expirationTimestamp the credential is stale. */
+static void test_expiry(void)
+{
+	struct kube_config cfg;
+	struct err e;
+
+	plugin("p-old", CRED(V1, "{\"token\":\"t\",\"expirationTimestamp\":\"2001-02-03T04:05:06Z\"}"));
+	CHECK_INT(prepare("      apiVersion: " V1 "\n      command: ./p-old\n"
+			  "      interactiveMode: Never\n", &cfg, &e), 0);
+	CHECK(auth_expired(&cfg));
+	kubeconfig_release(&cfg);
+	plugin("p-new", CRED(V1, "{\"token\":\"t\",\"expirationTimestamp\":\"2999-02-03T04:05:06Z\"}"));
+	CHECK_INT(prepare("      apiVersion: " V1 "\n      command: ./p-new\n"
+			  "      interactiveMode: Never\n", &cfg, &e), 0);
+	CHECK(!auth_expired(&cfg));
+	kubeconfig_release(&cfg);
+	plugin("p-none", CRED(V1, "{\"token\":\"t\"}"));
+	CHECK_INT(prepare("      apiVersion: " V1 "\n      command: ./p-none\n"
+			  "      interactiveMode: Never\n", &cfg, &e), 0);
+	CHECK(!auth_expired(&cfg));
+	kubeconfig_release(&cfg);
+}
+
+/* UpdateTransportConfig: a client certificate (or basic auth) set means
+ * the plugin is never run. */
+static void test_cert_skips_plugin(void)
+{
+	struct kube_overrides ov = KUBE_OVERRIDES_INIT;
+	struct kube_config cfg;
+	struct err e;
+	char marker[512], crt[512], key[512];
+
+	write_at("c.crt", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", 0644);
+	write_at("c.key", "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n", 0600);
+	snprintf(crt, sizeof(crt), "%s/c.crt", g_dir);
+	snprintf(key, sizeof(key), "%s/c.key", g_dir);
+	ov.client_certificate = crt;
+	ov.client_key = key;
+	plugin("p-cert-marker", "touch \"$D/cert.marker\"\n" CRED(V1, "{\"token\":\"plugin\"}"));
+	CHECK_INT(load("      apiVersion: " V1 "\n      command: ./p-cert-marker\n"
+		       "      interactiveMode: Never\n", NULL, &ov, &cfg, &e), 0);
+	CHECK_INT(auth_prepare(&cfg, &e), 0);
+	CHECK(cfg.token == NULL);
+	snprintf(marker, sizeof(marker), "%s/cert.marker", g_dir);
+	CHECK(access(marker, F_OK) != 0);
+	kubeconfig_release(&cfg);
+}
+
 int main(void)
 {
 	if (t_mkdtemp(g_dir, sizeof(g_dir), "test_auth") < 0)
@@ -405,6 +482,9 @@ int main(void)
 	test_refresh_reruns_plugin();
 	test_refresh_token_file();
 	test_interactive_always();
+	test_interactive_no_limit();
+	test_expiry();
+	test_cert_skips_plugin();
 	t_rm_rf(g_dir);
 	return T_DONE("test_auth");
 }

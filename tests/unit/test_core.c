@@ -208,11 +208,6 @@ static void test_http_helpers(void)
 	CHECK_STR(e.msg, "Error from server (Forbidden): the server does not allow access to the requested resource");
 	http_status_error(500, "boom\n", 5, &e);
 	CHECK_STR(e.msg, "Error from server (InternalError): an error on the server (\"boom \") has prevented the request from succeeding");
-	CHECK_INT(http_retry_delay_ms(429, "2", 0), 2000);
-	CHECK_INT(http_retry_delay_ms(503, "", 1), 2000);
-	CHECK_INT(http_retry_delay_ms(429, "3600", 0), 10000);
-	CHECK_INT(http_retry_delay_ms(429, "1", 5), -1);
-	CHECK_INT(http_retry_delay_ms(500, "1", 0), -1);
 }
 
 static void test_roles(void)

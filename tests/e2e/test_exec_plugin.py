@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""Exec credential plugins as client-go runs them (issue 13): an interactive
+login has no time limit (a 90-second device-code login succeeds), a
+credential past its expirationTimestamp is fetched again before the next
+request, and a client certificate in the kubeconfig means the plugin never
+runs.  Each plugin counts its runs in a file."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+from fc import Cluster  # noqa: E402
+
+from plugin import PLUGIN, plugin_env, run  # noqa: E402
+import subprocess  # noqa: E402
+
+SCENARIO = os.path.join(HERE, "scenarios", "frontdoor.yaml")
+LOGIN_SECONDS = int(os.environ.get("DI_TEST_LOGIN_SECONDS", "90"))
+
+
+class ExecPlugin(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster(SCENARIO)
+        cls.tmp = tempfile.mkdtemp(prefix="fd-exec-")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.cleanup()
+
+    def kubeconfig(self, name, sleep=0, expiry=None, user_extra=None):
+        count = os.path.join(self.tmp, name + ".count")
+        cred = {"token": self.c.token("admin")}
+        if expiry:
+            cred["expirationTimestamp"] = expiry
+        doc = json.dumps({"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential",
+                          "status": cred})
+        script = os.path.join(self.tmp, name + ".sh")
+        with open(script, "w") as f:
+            f.write("#!/bin/sh\necho run >> '%s'\nsleep %d\ncat <<'EOF'\n%s\nEOF\n" % (count, sleep, doc))
+        os.chmod(script, 0o755)
+        kc = json.loads(json.dumps(self.c.kc))
+        user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1", "command": script,
+                         "interactiveMode": "IfAvailable"}}
+        user.update(user_extra or {})
+        kc["users"] = [{"name": "admin", "user": user}]
+        kc["contexts"] = [{"name": "c", "context": {"cluster": "fakecluster", "user": "admin", "namespace": "fd"}}]
+        kc["current-context"] = "c"
+        path = os.path.join(self.tmp, name + ".kubeconfig")
+        with open(path, "w") as f:
+            yaml.safe_dump(kc, f)
+        return path, count
+
+    @staticmethod
+    def runs(count):
+        if not os.path.exists(count):
+            return 0
+        with open(count) as f:
+            return len(f.read().split())
+
+    def test_slow_interactive_login_succeeds(self):
+        # the test cluster's own slow login (users[].exec.loginSeconds)
+        sc = os.path.join(self.tmp, "slow.yaml")
+        with open(sc, "w") as f:
+            yaml.safe_dump({"namespace": "fd", "pods": [{"name": "w-prefill-0", "node": "gpu-a1", "labels": {
+                "nvidia.com/dynamo-component-type": "prefill"}}], "users": [{
+                    "name": "sso", "allow": ["list-pods"],
+                    "exec": {"token": "sso-token", "loginSeconds": LOGIN_SECONDS}}]}, f)
+        c = Cluster(sc, latency=0)
+        master, slave = os.openpty()   # stdin a terminal: an interactive login
+        try:
+            p = subprocess.run([PLUGIN, "pods", "--kubeconfig", c.kubeconfig, "--context", "fakecluster-sso"],
+                               stdin=slave, capture_output=True, env=plugin_env(), timeout=LOGIN_SECONDS + 120)
+            log = c.log()
+        finally:
+            os.close(slave)
+            os.close(master)
+            c.cleanup()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(b"w-prefill-0", p.stdout)
+        self.assertIn(b"enter ABCD-EFGH", p.stderr)   # the plugin's prompt reached the terminal side
+        self.assertEqual([q["user"] for q in log], ["sso"])
+
+    def test_expired_credential_is_fetched_again(self):
+        kc, count = self.kubeconfig("expired", expiry="2001-02-03T04:05:06Z")
+        rc, out, err = run(["pods", "--kubeconfig", kc])
+        self.assertEqual(rc, 0, err)
+        # once before the first request, once more because it had expired
+        self.assertEqual(self.runs(count), 2)
+        kc, count = self.kubeconfig("fresh", expiry="2999-02-03T04:05:06Z")
+        rc, out, err = run(["pods", "--kubeconfig", kc])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.runs(count), 1)
+
+    def test_client_certificate_skips_the_plugin(self):
+        crt, key = self.c.cert_files("admin") if "client-certificate-data" in self.c.users.get("admin", {}) \
+            else (None, None)
+        if crt is None:
+            crt = os.path.join(self.tmp, "x.crt")
+            key = os.path.join(self.tmp, "x.key")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=nobody",
+                            "-keyout", key, "-out", crt, "-days", "1"], check=True, capture_output=True)
+        kc, count = self.kubeconfig("cert", user_extra={"client-certificate": crt, "client-key": key})
+        run(["pods", "--kubeconfig", kc])
+        self.assertEqual(self.runs(count), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

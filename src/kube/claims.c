@@ -1,0 +1,307 @@
+/* DRA ResourceClaims of the probed container (see claims.h).
+ *
+ * The object shapes are the Kubernetes API's (k8s.io/api resource/v1 and
+ * v1beta1 types.go): a claim's requests carry the device class directly
+ * (v1beta1 `deviceClassName`) or under `exactly` (v1, v1beta2), or as
+ * `firstAvailable` alternatives; the allocation lists one result per
+ * device: {request, driver, pool, device}. */
+#define _GNU_SOURCE
+#include "claims.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/buf.h"
+#include "../util/log.h"
+#include "../util/xalloc.h"
+
+/* A run never makes more claim GETs than this (two per claim at most). */
+#define CLAIMS_MAX_GETS 512
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static const cJSON *jget(const cJSON *o, const char *a, const char *b)
+{
+	o = cJSON_GetObjectItemCaseSensitive(o, a);
+	return b ? cJSON_GetObjectItemCaseSensitive(o, b) : o;
+}
+
+/* A DNS-ish name from the cluster: printable, no separators of ours. */
+static int name_ok(const char *s)
+{
+	if (!s || !*s || strlen(s) > 253)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '.' || *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* Appends s to a ","-joined list, once; silently stops when full. */
+static void join_raw(char *list, size_t n, const char *s)
+{
+	size_t len = strlen(list), sl = strlen(s);
+
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == sl && !strncmp(p, s, sl))
+			return;
+		p += l + (p[l] == ',');
+	}
+	if (len + sl + 2 > n)
+		return;
+	snprintf(list + len, n - len, "%s%s", len ? "," : "", s);
+}
+
+/* join_raw of a name from the cluster, dropped when it is no plain name. */
+static void join(char *list, size_t n, const char *s)
+{
+	if (name_ok(s))
+		join_raw(list, n, s);
+}
+
+/* ---- which claims the container uses ------------------------------ */
+
+/* The ResourceClaim object behind the pod's claim entry name. */
+static const char *claim_object(const cJSON *pod, const char *name)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, jget(pod, "spec", "resourceClaims")) {
+		if (!jstr(it, "name") || strcmp(jstr(it, "name"), name))
+			continue;
+		if (jstr(it, "resourceClaimName"))
+			return jstr(it, "resourceClaimName");
+		break;  /* from a template: the status names what was made */
+	}
+	cJSON_ArrayForEach(it, jget(pod, "status", "resourceClaimStatuses"))
+		if (jstr(it, "name") && !strcmp(jstr(it, "name"), name))
+			return jstr(it, "resourceClaimName");
+	return NULL;
+}
+
+static void add_ref(struct buf *b, char *seen, size_t n, const char *obj)
+{
+	size_t before = strlen(seen);
+
+	if (!name_ok(obj))
+		return;
+	join(seen, n, obj);
+	if (strlen(seen) != before)
+		buf_appendf(b, "%s\n", obj);
+}
+
+char *claims_refs(const void *pod_json, const char *container)
+{
+	const cJSON *pod = pod_json, *ct = NULL, *it;
+	struct buf b = BUF_INIT(16u << 10);
+	char seen[4096] = "";
+	int named = 0;
+
+	cJSON_ArrayForEach(it, jget(pod, "spec", "containers"))
+		if (container && jstr(it, "name") && !strcmp(jstr(it, "name"), container))
+			ct = it;
+	/* A claim reaches a container only through its resources.claims
+	 * (pod spec docs, "resources.claims"); a pod whose container names
+	 * none still shows its pod-level claims (DraNet moves NICs into the
+	 * pod's network namespace, which every container shares). */
+	cJSON_ArrayForEach(it, jget(ct, "resources", "claims")) {
+		named = 1;
+		if (jstr(it, "name"))
+			add_ref(&b, seen, sizeof seen, claim_object(pod, jstr(it, "name")));
+	}
+	if (!named)
+		cJSON_ArrayForEach(it, jget(pod, "spec", "resourceClaims"))
+			if (jstr(it, "name"))
+				add_ref(&b, seen, sizeof seen, claim_object(pod, jstr(it, "name")));
+	return buf_detach(&b, NULL);
+}
+
+/* ---- one ResourceClaim --------------------------------------------- */
+
+static void request_classes(const cJSON *req, struct claim_facts *out)
+{
+	const cJSON *alt;
+
+	join(out->classes, sizeof out->classes, jstr(req, "deviceClassName"));
+	join(out->classes, sizeof out->classes,
+	     jstr(cJSON_GetObjectItemCaseSensitive(req, "exactly"), "deviceClassName"));
+	cJSON_ArrayForEach(alt, cJSON_GetObjectItemCaseSensitive(req, "firstAvailable"))
+		join(out->classes, sizeof out->classes, jstr(alt, "deviceClassName"));
+}
+
+int claims_parse(const char *body, size_t len, struct claim_facts *out)
+{
+	cJSON *o = cJSON_ParseWithLength(body, len);
+	const cJSON *it, *alloc;
+	const char *kind;
+
+	memset(out, 0, sizeof *out);
+	kind = jstr(o, "kind");
+	if (!cJSON_IsObject(o) || (kind && strcmp(kind, "ResourceClaim"))) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, jget(jget(o, "spec", "devices"), "requests", NULL))
+		request_classes(it, out);
+	alloc = jget(o, "status", "allocation");
+	out->allocated = cJSON_IsObject(alloc);
+	cJSON_ArrayForEach(it, jget(jget(alloc, "devices", NULL), "results", NULL)) {
+		const char *drv = jstr(it, "driver"), *dev = jstr(it, "device");
+		char both[300];
+
+		join(out->drivers, sizeof out->drivers, drv);
+		if (name_ok(drv) && name_ok(dev) && strlen(drv) + strlen(dev) < 200) {
+			snprintf(both, sizeof both, "%.120s/%.120s", drv, dev);
+			join_raw(out->devices, sizeof out->devices, both);
+		}
+	}
+	cJSON_Delete(o);
+	return 0;
+}
+
+/* ---- reading them --------------------------------------------------- */
+
+/* One run's memory: the API version that answers, and claims already
+ * read (a named claim may be shared by many pods). */
+struct claims_run {
+	int version;            /* 0: try v1 first; 1: v1beta1 only; -1: neither */
+	unsigned gets;
+	struct { char *key; struct claim_facts f; int ok; char why[200]; } *seen;
+	size_t nseen;
+};
+
+static const char *const versions[] = { "v1", "v1beta1" };
+
+/* GET one claim: 0 with *f, or -1 with why. */
+static int get_claim(struct http_client *c, struct claims_run *r, const char *ns,
+		     const char *name, struct claim_facts *f, char *why, size_t n)
+{
+	int absent_v1 = 0;
+
+	if (!name_ok(ns) || !name_ok(name)) {
+		snprintf(why, n, "a claim name that is no Kubernetes name");
+		return -1;
+	}
+	for (int v = r->version; v >= 0 && v < 2; v++) {
+		char *path = xasprintf("/apis/resource.k8s.io/%s/namespaces/%s/resourceclaims/%s",
+				       versions[v], ns, name);
+		struct http_response resp;
+		struct err e;
+		int rc;
+
+		if (r->gets++ >= CLAIMS_MAX_GETS) {
+			free(path);
+			snprintf(why, n, "more than %d ResourceClaim reads in one run", CLAIMS_MAX_GETS);
+			return -1;
+		}
+		err_clear(&e);
+		memset(&resp, 0, sizeof resp);
+		rc = http_get(c, path, &resp, &e);
+		free(path);
+		if (rc == 0) {
+			rc = claims_parse(buf_str(&resp.body), resp.body.len, f);
+			http_response_release(&resp);
+			r->version = v;
+			if (rc < 0)
+				snprintf(why, n, "the ResourceClaim %s is not a ResourceClaim object", name);
+			return rc;
+		}
+		http_response_release(&resp);
+		/* The generic 404 is the API server's answer for a version it
+		 * does not serve; a missing claim names the claim. */
+		if (resp.status == 404 && strstr(e.msg, "could not find the requested resource")) {
+			if (v == 1 && absent_v1)
+				r->version = -1;
+			absent_v1 |= v == 0;
+			if (v == 0)
+				continue;
+			break;
+		}
+		if (resp.status == 404 && v == 0)
+			continue;  /* not under v1: perhaps under v1beta1 */
+		if (resp.status == 403)
+			snprintf(why, n, "reading ResourceClaims is forbidden (needs get on "
+				 "resourceclaims in API group resource.k8s.io)");
+		else if (resp.status == 404)
+			snprintf(why, n, "ResourceClaim %s not found (resource.k8s.io v1/v1beta1)", name);
+		else
+			snprintf(why, n, "ResourceClaim %.50s not read: %.110s", name, e.msg);
+		return -1;
+	}
+	snprintf(why, n, "the server serves no resource.k8s.io ResourceClaims");
+	return -1;
+}
+
+static void add_claim(struct pod_spec_facts *s, const struct claim_facts *f)
+{
+	char tmp[256];
+
+	s->claims_read++;
+	snprintf(tmp, sizeof tmp, "%s", f->drivers);
+	for (char *sv, *p = strtok_r(tmp, ",", &sv); p; p = strtok_r(NULL, ",", &sv))
+		join(s->claim_drivers, sizeof s->claim_drivers, p);
+	snprintf(tmp, sizeof tmp, "%s", f->classes);
+	for (char *sv, *p = strtok_r(tmp, ",", &sv); p; p = strtok_r(NULL, ",", &sv))
+		join(s->claim_classes, sizeof s->claim_classes, p);
+	snprintf(tmp, sizeof tmp, "%s", f->devices);
+	for (char *sv, *p = strtok_r(tmp, ",", &sv); p; p = strtok_r(NULL, ",", &sv))
+		join_raw(s->claim_devices, sizeof s->claim_devices, p);
+}
+
+static void resolve_one(struct http_client *c, struct claims_run *r, struct pod_info *p)
+{
+	int k = 0;
+
+	for (const char *q = p->claim_refs; q && *q; k++) {
+		size_t len = strcspn(q, "\n");
+		char *name = xstrndup(q, len), *key = xasprintf("%s/%s", p->namespace, name);
+		size_t i;
+
+		q += len + (q[len] == '\n');
+		for (i = 0; i < r->nseen && strcmp(r->seen[i].key, key); i++)
+			;
+		if (i == r->nseen && k < CLAIMS_MAX_PER_POD && r->version >= 0) {
+			r->seen = xrealloc(r->seen, (r->nseen + 1) * sizeof *r->seen);
+			r->seen[i].key = key, key = NULL;
+			r->seen[i].ok = get_claim(c, r, p->namespace, name, &r->seen[i].f,
+						  r->seen[i].why, sizeof r->seen[i].why) == 0;
+			r->nseen++;
+		}
+		if (i < r->nseen && r->seen[i].ok) {
+			add_claim(&p->spec, &r->seen[i].f);
+		} else {
+			p->spec.claims_unread++;
+			if (!p->spec.claims_why[0])
+				snprintf(p->spec.claims_why, sizeof p->spec.claims_why, "%s",
+					 i < r->nseen ? r->seen[i].why :
+					 r->version < 0 ? "the server serves no resource.k8s.io ResourceClaims" :
+					 "more claims than are read per pod");
+		}
+		free(key);
+		free(name);
+	}
+}
+
+void claims_resolve(struct http_client *c, struct pod_list *l)
+{
+	struct claims_run r = { 0, 0, NULL, 0 };
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].claim_refs && *l->items[i].claim_refs)
+			resolve_one(c, &r, &l->items[i]);
+	for (size_t i = 0; i < r.nseen; i++)
+		free(r.seen[i].key);
+	free(r.seen);
+	if (r.gets)
+		log_at(6, "read %zu ResourceClaims in %u requests", r.nseen, r.gets);
+}

@@ -1,0 +1,45 @@
+/* libFuzzer target: DRA ResourceClaims (src/kube/claims.c): JSON from the
+ * API server.  The first byte picks the parser: even, claims_parse() of a
+ * ResourceClaim; odd, claims_refs() of a Pod (which claims its container
+ * "main" uses, names that reach a request path). */
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kube/claims.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	unsigned sel = size ? data[0] : 0;
+	struct claim_facts f;
+	char *body;
+
+	if (size) {
+		data++;
+		size--;
+	}
+	body = malloc(size + 1);
+	memcpy(body, data, size);
+	body[size] = '\0';
+	if (!(sel & 1)) {
+		if (claims_parse(body, size, &f) == 0 &&
+		    (strlen(f.drivers) >= sizeof f.drivers || strlen(f.devices) >= sizeof f.devices ||
+		     strchr(f.devices, '\n') || strchr(f.drivers, '/')))
+			abort();
+	} else {
+		cJSON *pod = cJSON_ParseWithLength(body, size);
+		char *refs = claims_refs(pod, "main");
+
+		/* Every ref is one plain name per line: nothing that could
+		 * leave .../resourceclaims/NAME. */
+		if (strstr(refs, "/") || strstr(refs, ".."))
+			abort();
+		free(refs);
+		cJSON_Delete(pod);
+	}
+	free(body);
+	return 0;
+}

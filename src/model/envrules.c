@@ -334,7 +334,7 @@ static const struct envr_rule rules[] = {
 	{ "env-ucx-net-devices", "UCX_NET_DEVICES", 0, nd_netdev,
 	  "names only network interfaces: UCX uses TCP on an RDMA fabric",
 	  "name the RDMA devices (mlx5_N:1) or leave UCX_NET_DEVICES unset",
-	  UCX_FAQ "; env-vars.md 5 (a netdev name selects the tcp transport)",
+	  UCX_FAQ "; openucx/ucx #5238 (a netdev name selects the tcp transport only)",
 	  "eth0", IB, 1 },
 	{ "env-ucx-gpudirect", "UCX_IB_GPU_DIRECT_RDMA", 0, gdr_off,
 	  "turns GPUDirect RDMA off: GPU buffers are staged through host",

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check/internal.h"
+#include "kube/claims.h"
 #include "kube/pods.h"
 #include "probe/facts.h"
 
@@ -38,27 +39,13 @@ static const struct { const char *name; enum claim_kind kind; } claim_names[] = 
 	{ "compute-domain-daemon.nvidia.com", CLAIM_IMEX },
 };
 
-static int list_has(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; *p;) {
-		size_t l = strcspn(p, ",");
-
-		if (l == n && !strncmp(p, name, n))
-			return 1;
-		p += l + (p[l] == ',');
-	}
-	return 0;
-}
-
 int claims_of_kind(const struct pod_spec_facts *s, enum claim_kind k)
 {
 	if (s->claims_read <= 0)
 		return s->claims_unread > 0 || s->has_resource_claims > 0 ? -1 : 0;
 	for (size_t i = 0; i < sizeof claim_names / sizeof claim_names[0]; i++)
-		if (claim_names[i].kind == k && (list_has(s->claim_drivers, claim_names[i].name) ||
-						  list_has(s->claim_classes, claim_names[i].name)))
+		if (claim_names[i].kind == k && (claims_list_has(s->claim_drivers, claim_names[i].name) ||
+						  claims_list_has(s->claim_classes, claim_names[i].name)))
 			return 1;
 	return s->claims_unread > 0 ? -1 : 0;
 }

@@ -45,18 +45,27 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-/* Appends s to a ","-joined list, once; silently stops when full. */
-static void join_raw(char *list, size_t n, const char *s)
+int claims_list_has(const char *list, const char *s)
 {
-	size_t len = strlen(list), sl = strlen(s);
+	size_t sl = strlen(s);
 
 	for (const char *p = list; *p;) {
 		size_t l = strcspn(p, ",");
 
 		if (l == sl && !strncmp(p, s, sl))
-			return;
+			return 1;
 		p += l + (p[l] == ',');
 	}
+	return 0;
+}
+
+/* Appends s to a ","-joined list, once; silently stops when full. */
+static void join_raw(char *list, size_t n, const char *s)
+{
+	size_t len = strlen(list), sl = strlen(s);
+
+	if (claims_list_has(list, s))
+		return;
 	if (len + sl + 2 > n)
 		return;
 	snprintf(list + len, n - len, "%s%s", len ? "," : "", s);
@@ -178,9 +187,13 @@ struct claims_run {
 	unsigned gets;
 	struct { char *key; struct claim_facts f; int ok; char why[200]; } *seen;
 	size_t nseen;
+	char forbidden[1024];   /* ","-joined namespaces that answered 403 */
 };
 
 static const char *const versions[] = { "v1", "v1beta1" };
+#define FORBIDDEN "reading ResourceClaims is forbidden (needs get on resourceclaims in " \
+	"API group resource.k8s.io)"
+
 
 /* GET one claim: 0 with *f, or -1 with why. */
 static int get_claim(struct http_client *c, struct claims_run *r, const char *ns,
@@ -190,6 +203,10 @@ static int get_claim(struct http_client *c, struct claims_run *r, const char *ns
 
 	if (!name_ok(ns) || !name_ok(name)) {
 		snprintf(why, n, "a claim name that is no Kubernetes name");
+		return -1;
+	}
+	if (claims_list_has(r->forbidden, ns)) {
+		snprintf(why, n, "%s", FORBIDDEN);
 		return -1;
 	}
 	for (int v = r->version; v >= 0 && v < 2; v++) {
@@ -229,9 +246,12 @@ static int get_claim(struct http_client *c, struct claims_run *r, const char *ns
 		}
 		if (resp.status == 404 && v == 0)
 			continue;  /* not under v1: perhaps under v1beta1 */
-		if (resp.status == 403)
-			snprintf(why, n, "reading ResourceClaims is forbidden (needs get on "
-				 "resourceclaims in API group resource.k8s.io)");
+		if (resp.status == 403) {
+			/* RBAC is per namespace and verb: the next claim here
+			 * would be refused too. */
+			join(r->forbidden, sizeof r->forbidden, ns);
+			snprintf(why, n, "%s", FORBIDDEN);
+		}
 		else if (resp.status == 404)
 			snprintf(why, n, "ResourceClaim %s not found (resource.k8s.io v1/v1beta1)", name);
 		else
@@ -294,7 +314,7 @@ static void resolve_one(struct http_client *c, struct claims_run *r, struct pod_
 
 void claims_resolve(struct http_client *c, struct pod_list *l)
 {
-	struct claims_run r = { 0, 0, NULL, 0 };
+	struct claims_run r = { 0, 0, NULL, 0, "" };
 
 	for (size_t i = 0; i < l->n; i++)
 		if (l->items[i].claim_refs && *l->items[i].claim_refs)

@@ -37,6 +37,9 @@ char *claims_refs(const void *pod_json, const char *container);
  * ResourceClaim object. */
 int claims_parse(const char *body, size_t len, struct claim_facts *out);
 
+/* name is one entry of a ","-joined list (the strings above). */
+int claims_list_has(const char *list, const char *name);
+
 /* GETs the claims of every pod of l that uses any and fills each pod's
  * spec.claims_* facts (kube/pods.h).  Never fails the run: what cannot be
  * read is counted unread with its reason. */

@@ -176,6 +176,23 @@ static void test_judged(void)
 	CHECK(c && !strstr(c->detail, "gpu-3"));
 	check_results_release(&r);
 
+	/* The graph's prefill-vs-decode comparison (M3) sees the same:
+	 * a GPU-only claim is no RDMA request, a NIC claim is. */
+	{
+		struct check_results d;
+
+		memset(&s, 0, sizeof s);
+		facts_of(&s, gpu_only_v1);
+		judge(&s, &d);
+		CHECK_STR(d.summary.rdma_request, "");
+		check_results_release(&d);
+		memset(&s, 0, sizeof s);
+		facts_of(&s, dranet_v1beta1);
+		judge(&s, &d);
+		CHECK_STR(d.summary.rdma_request, "DRA NIC claims");
+		check_results_release(&d);
+	}
+
 	/* Forbidden / API absent: unknown, a skip with the reason and the RBAC rule. */
 	memset(&s, 0, sizeof s);
 	s.claims_unread = 1;

@@ -45,6 +45,23 @@ static int name_ok(const char *s)
 	return 1;
 }
 
+/* An object name that goes into a request path: a DNS subdomain
+ * (RFC 1123: lowercase alphanumerics, '-' and '.', alphanumeric at both
+ * ends, as Kubernetes validates names), so never "." or ".." or a '/'. */
+static int object_name_ok(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n == 0 || n > 253 || s[0] == '-' || s[0] == '.' || s[n - 1] == '-' || s[n - 1] == '.' ||
+	    strstr(s, ".."))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == '-' || s[i] == '.'))
+			return 0;
+	return 1;
+}
+
 int claims_list_has(const char *list, const char *s)
 {
 	size_t sl = strlen(s);
@@ -102,7 +119,7 @@ static void add_ref(struct buf *b, char *seen, size_t n, const char *obj)
 {
 	size_t before = strlen(seen);
 
-	if (!name_ok(obj))
+	if (!object_name_ok(obj))
 		return;
 	join(seen, n, obj);
 	if (strlen(seen) != before)
@@ -201,7 +218,7 @@ static int get_claim(struct http_client *c, struct claims_run *r, const char *ns
 {
 	int absent_v1 = 0;
 
-	if (!name_ok(ns) || !name_ok(name)) {
+	if (!object_name_ok(ns) || !object_name_ok(name)) {
 		snprintf(why, n, "a claim name that is no Kubernetes name");
 		return -1;
 	}

@@ -33,9 +33,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cJSON *pod = cJSON_ParseWithLength(body, size);
 		char *refs = claims_refs(pod, "main");
 
-		/* Every ref is one plain name per line: nothing that could
-		 * leave .../resourceclaims/NAME. */
-		if (strstr(refs, "/") || strstr(refs, ".."))
+		/* Every ref is one DNS-subdomain name per line: nothing that
+		 * could leave .../resourceclaims/NAME or be "." / "..". */
+		if (strstr(refs, "/") || strstr(refs, "..") || strstr(refs, "\n.") ||
+		    strstr(refs, ".\n") || refs[0] == '.' || strpbrk(refs, "%?#\\ "))
 			abort();
 		free(refs);
 		cJSON_Delete(pod);

@@ -120,6 +120,18 @@ static void test_refs(void)
 	r = refs_of(pod, "sidecar");
 	CHECK_STR(r, "decode-0-gpu\ndecode-0-rdma-7qk2x\ndecode-0-imex-9zz1a\n");
 	free(r);
+	/* Only Kubernetes object names reach a request path (fuzz_claims
+	 * found "deco....de00" accepted once): no "..", no upper case, no
+	 * leading dot. */
+	r = refs_of("{\"spec\":{\"resourceClaims\":["
+		    "{\"name\":\"a\",\"resourceClaimName\":\"deco....de00\"},"
+		    "{\"name\":\"b\",\"resourceClaimName\":\"..\"},"
+		    "{\"name\":\"c\",\"resourceClaimName\":\"Decode\"},"
+		    "{\"name\":\"d\",\"resourceClaimName\":\".hidden\"},"
+		    "{\"name\":\"e\",\"resourceClaimName\":\"ok.claim-1\"}],"
+		    "\"containers\":[{\"name\":\"main\"}]}}", "main");
+	CHECK_STR(r, "ok.claim-1\n");
+	free(r);
 	r = refs_of("{\"spec\":{\"containers\":[{\"name\":\"main\"}]}}", "main");
 	CHECK_STR(r, "");
 	free(r);

@@ -19,6 +19,11 @@
 
 /* A run never makes more claim GETs than this (two per claim at most). */
 #define CLAIMS_MAX_GETS 512
+/* From this many claims in a namespace one LIST replaces the GETs (needs
+ * list on resourceclaims; without it the GETs follow). */
+#define CLAIMS_LIST_MIN 8
+#define CLAIMS_LIST_PAGE 500
+#define CLAIMS_LIST_MAX_PAGES 100
 
 static const char *jstr(const cJSON *o, const char *key)
 {
@@ -165,18 +170,16 @@ static void request_classes(const cJSON *req, struct claim_facts *out)
 		join(out->classes, sizeof out->classes, jstr(alt, "deviceClassName"));
 }
 
-int claims_parse(const char *body, size_t len, struct claim_facts *out)
+/* One claim object (a GET's answer, or an item of a list, which has no
+ * kind). */
+static int parse_obj(const cJSON *o, struct claim_facts *out)
 {
-	cJSON *o = cJSON_ParseWithLength(body, len);
 	const cJSON *it, *alloc;
-	const char *kind;
+	const char *kind = jstr(o, "kind");
 
 	memset(out, 0, sizeof *out);
-	kind = jstr(o, "kind");
-	if (!cJSON_IsObject(o) || (kind && strcmp(kind, "ResourceClaim"))) {
-		cJSON_Delete(o);
+	if (!cJSON_IsObject(o) || (kind && strcmp(kind, "ResourceClaim")))
 		return -1;
-	}
 	cJSON_ArrayForEach(it, jget(jget(o, "spec", "devices"), "requests", NULL))
 		request_classes(it, out);
 	alloc = jget(o, "status", "allocation");
@@ -191,8 +194,16 @@ int claims_parse(const char *body, size_t len, struct claim_facts *out)
 			join_raw(out->devices, sizeof out->devices, both);
 		}
 	}
-	cJSON_Delete(o);
 	return 0;
+}
+
+int claims_parse(const char *body, size_t len, struct claim_facts *out)
+{
+	cJSON *o = cJSON_ParseWithLength(body, len);
+	int rc = parse_obj(o, out);
+
+	cJSON_Delete(o);
+	return rc;
 }
 
 /* ---- reading them --------------------------------------------------- */
@@ -279,6 +290,110 @@ static int get_claim(struct http_client *c, struct claims_run *r, const char *ns
 	return -1;
 }
 
+/* A claim into the run's memory (key owned by it). */
+static size_t remember(struct claims_run *r, char *key)
+{
+	r->seen = xrealloc(r->seen, (r->nseen + 1) * sizeof *r->seen);
+	memset(&r->seen[r->nseen], 0, sizeof r->seen[r->nseen]);
+	r->seen[r->nseen].key = key;
+	return r->nseen++;
+}
+
+int claims_parse_list(const char *body, size_t len, claims_item_fn fn, void *arg,
+		      char **next)
+{
+	cJSON *o = cJSON_ParseWithLength(body, len);
+	const cJSON *it, *items = cJSON_GetObjectItemCaseSensitive(o, "items");
+	const char *cont = jstr(jget(o, "metadata", NULL), "continue");
+
+	*next = NULL;
+	if (!cJSON_IsArray(items)) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, items) {
+		const char *name = jstr(jget(it, "metadata", NULL), "name");
+		struct claim_facts f;
+
+		if (object_name_ok(name) && parse_obj(it, &f) == 0)
+			fn(name, &f, arg);
+	}
+	if (cont && *cont && strlen(cont) < 4096)
+		*next = xstrdup(cont);
+	cJSON_Delete(o);
+	return 0;
+}
+
+struct list_ctx {
+	struct claims_run *r;
+	const char *ns;
+};
+
+/* A listed claim into the run's memory. */
+static void listed(const char *name, const struct claim_facts *f, void *arg)
+{
+	struct list_ctx *x = arg;
+	size_t i = remember(x->r, xasprintf("%s/%s", x->ns, name));
+
+	x->r->seen[i].f = *f;
+	x->r->seen[i].ok = 1;
+}
+
+/* The pages of one version's list: 0 read (whole or in part), 1 that
+ * version is not served (the generic 404), -1 refused or failed (403
+ * without list, ...: the GETs follow). */
+static int list_version(struct http_client *c, struct claims_run *r, const char *ns, int v)
+{
+	char *cont = NULL;
+	int pages = 0, rc;
+
+	do {
+		char *esc = cont ? http_escape(cont) : NULL;
+		char *path = xasprintf("/apis/resource.k8s.io/%s/namespaces/%s/resourceclaims?limit=%d%s%s",
+				       versions[v], ns, CLAIMS_LIST_PAGE,
+				       esc ? "&continue=" : "", esc ? esc : "");
+		struct http_response resp;
+		struct err e;
+
+		free(esc);
+		free(cont);
+		cont = NULL;
+		err_clear(&e);
+		memset(&resp, 0, sizeof resp);
+		r->gets++;
+		rc = http_get(c, path, &resp, &e);
+		free(path);
+		if (rc == 0) {
+			struct list_ctx x = { r, ns };
+
+			rc = claims_parse_list(buf_str(&resp.body), resp.body.len, listed, &x, &cont);
+		}
+		else if (resp.status == 404 && !pages &&
+			 strstr(e.msg, "could not find the requested resource"))
+			rc = 1;
+		http_response_release(&resp);
+		pages++;
+	} while (rc == 0 && cont && pages < CLAIMS_LIST_MAX_PAGES);
+	free(cont);
+	return rc;
+}
+
+/* Many claims in one namespace: one LIST (paged) instead of a GET each,
+ * when RBAC allows list; what the list lacks is then read by GET. */
+static void list_namespace(struct http_client *c, struct claims_run *r, const char *ns)
+{
+	if (!object_name_ok(ns))
+		return;
+	for (int v = r->version; v >= 0 && v < 2; v++) {
+		int rc = list_version(c, r, ns, v);
+
+		if (rc == 0)
+			r->version = v;
+		if (rc != 1)
+			return;
+	}
+}
+
 static void add_claim(struct pod_spec_facts *s, const struct claim_facts *f)
 {
 	char tmp[256];
@@ -308,11 +423,9 @@ static void resolve_one(struct http_client *c, struct claims_run *r, struct pod_
 		for (i = 0; i < r->nseen && strcmp(r->seen[i].key, key); i++)
 			;
 		if (i == r->nseen && k < CLAIMS_MAX_PER_POD && r->version >= 0) {
-			r->seen = xrealloc(r->seen, (r->nseen + 1) * sizeof *r->seen);
-			r->seen[i].key = key, key = NULL;
+			i = remember(r, key), key = NULL;
 			r->seen[i].ok = get_claim(c, r, p->namespace, name, &r->seen[i].f,
 						  r->seen[i].why, sizeof r->seen[i].why) == 0;
-			r->nseen++;
 		}
 		if (i < r->nseen && r->seen[i].ok) {
 			add_claim(&p->spec, &r->seen[i].f);
@@ -329,10 +442,27 @@ static void resolve_one(struct http_client *c, struct claims_run *r, struct pod_
 	}
 }
 
+/* Namespaces whose pods use at least CLAIMS_LIST_MIN claims are listed
+ * first (pods come sorted by namespace). */
+static void list_busy_namespaces(struct http_client *c, struct claims_run *r,
+				 const struct pod_list *l)
+{
+	for (size_t i = 0, j; i < l->n; i = j) {
+		size_t refs = 0;
+
+		for (j = i; j < l->n && !strcmp(l->items[j].namespace, l->items[i].namespace); j++)
+			for (const char *q = l->items[j].claim_refs; q && *q; q++)
+				refs += *q == '\n';
+		if (refs >= CLAIMS_LIST_MIN)
+			list_namespace(c, r, l->items[i].namespace);
+	}
+}
+
 void claims_resolve(struct http_client *c, struct pod_list *l)
 {
 	struct claims_run r = { 0, 0, NULL, 0, "" };
 
+	list_busy_namespaces(c, &r, l);
 	for (size_t i = 0; i < l->n; i++)
 		if (l->items[i].claim_refs && *l->items[i].claim_refs)
 			resolve_one(c, &r, &l->items[i]);

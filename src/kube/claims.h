@@ -5,8 +5,10 @@
  *
  * Reads are GETs of resource.k8s.io ResourceClaims (v1, then v1beta1 when
  * the server does not serve v1): the RBAC rule it needs is `get` on
- * `resourceclaims` in API group resource.k8s.io (deploy/rbac.yaml).  A claim
- * that cannot be read is counted as unread with the reason, never guessed.
+ * `resourceclaims` in API group resource.k8s.io (deploy/rbac.yaml); a
+ * namespace whose pods use many claims is read with one paged LIST when
+ * `list` is allowed too.  A claim that cannot be read is counted as unread
+ * with the reason, never guessed.
  */
 #ifndef KUBE_CLAIMS_H
 #define KUBE_CLAIMS_H
@@ -36,6 +38,13 @@ char *claims_refs(const void *pod_json, const char *container);
 /* Parses one ResourceClaim (JSON) into *out.  0, or -1 when it is not a
  * ResourceClaim object. */
 int claims_parse(const char *body, size_t len, struct claim_facts *out);
+
+/* One page of a ResourceClaimList (JSON): fn(name, facts, arg) for each
+ * item with a valid name; *next gets the continue token (owned) or NULL.
+ * 0, or -1 when it is not a list. */
+typedef void (*claims_item_fn)(const char *name, const struct claim_facts *f, void *arg);
+int claims_parse_list(const char *body, size_t len, claims_item_fn fn, void *arg,
+		      char **next);
 
 /* name is one entry of a ","-joined list (the strings above). */
 int claims_list_has(const char *list, const char *name);

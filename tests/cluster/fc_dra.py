@@ -12,8 +12,9 @@ Scenario keys (additions to the contract, documented in README.md):
 A pod's `spec.resourceClaims` entry with `resourceClaimTemplateName` gets the
 claim the controller would make for it in `status.resourceClaimStatuses`:
 `<pod>-<entry name>` (the real controller adds a random suffix; nothing
-relies on the name's form).  Permission `get-resourceclaims` (users listing
-`allow` need it; the default admin has it).
+relies on the name's form).  Permissions `get-resourceclaims` and
+`list-resourceclaims` (users listing `allow` need them; the default admin
+has them).  The list is paged by `limit` and `continue` (an offset).
 
 Shapes follow k8s.io/api resource/v1 and v1beta1: v1 puts the device class
 under `requests[].exactly`, v1beta1 directly in the request; both put the
@@ -22,7 +23,7 @@ the API server words them.
 """
 import copy
 
-PERMS = ["get-resourceclaims"]
+PERMS = ["get-resourceclaims", "list-resourceclaims"]
 VERSIONS = ("v1", "v1beta1")
 GROUP = "resource.k8s.io"
 
@@ -64,6 +65,9 @@ class Dra:
         if parts[2] not in self.versions:
             h.not_found_generic()
             return True
+        if len(parts) == 6 and parts[3] == "namespaces" and parts[5] == "resourceclaims":
+            self._list(h, parts[2], parts[4])
+            return True
         if len(parts) != 7 or parts[3] != "namespaces" or parts[5] != "resourceclaims":
             h.not_found_generic()
             return True
@@ -80,6 +84,32 @@ class Dra:
             return True
         h.send_json(200, self._obj(parts[2], ns, c))
         return True
+
+    def _list(self, h, version, ns):
+        """ResourceClaimList, paged by limit/continue (the token: an offset)."""
+        if not h.user.can("list-resourceclaims"):
+            msg = ('resourceclaims.%s is forbidden: User "%s" cannot list resource "resourceclaims" '
+                   'in API group "%s" in the namespace "%s"' % (GROUP, h.user.name, GROUP, ns))
+            h.send_status(403, "Forbidden", msg, {"group": GROUP, "kind": "resourceclaims"})
+            return
+        names = sorted(n for (cns, n) in self.claims if cns == ns)
+        try:
+            start = int((h.q.get("continue") or ["0"])[0] or 0)
+            limit = int((h.q.get("limit") or ["0"])[0] or 0)
+        except ValueError:
+            h.send_status(400, "BadRequest", "invalid continue or limit", {})
+            return
+        end = start + limit if limit > 0 else len(names)
+        items = []
+        for n in names[start:end]:
+            o = self._obj(version, ns, self.claims[(ns, n)])
+            del o["kind"], o["apiVersion"]
+            items.append(o)
+        md = {"resourceVersion": "600"}
+        if end < len(names):
+            md["continue"] = str(end)
+        h.send_json(200, {"kind": "ResourceClaimList", "apiVersion": "%s/%s" % (GROUP, version),
+                          "metadata": md, "items": items})
 
     @staticmethod
     def pod_status(pod_name, spec, status):

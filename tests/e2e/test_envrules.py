@@ -204,5 +204,70 @@ class TestDraApiAbsent(DraCase, unittest.TestCase):
         self.assertEqual(len(self.claim_gets()), 2)
 
 
+class TestDraList(unittest.TestCase):
+    """Many claims in a namespace (12 workers, canned probe output): one
+    paged LIST instead of a GET per claim; a user without list falls back
+    to the GETs and judges the same."""
+    N = 12
+
+    @classmethod
+    def setUpClass(cls):
+        canned = os.path.join(ROOT, "tests", "cluster", "profiles", "canned")
+        sc = {"namespace": "demo", "resourceClaims": [], "pods": [],
+              "users": [{"name": "getter", "token": "getter-token",
+                         "allow": ["list-pods", "get-pods", "exec", "logs", "get-resourceclaims"]}]}
+        for i in range(cls.N):
+            nic = i % 2
+            sc["pods"].append({
+                "name": "w-%02d" % i, "node": "n%d" % i, "profile": canned,
+                "labels": {"nvidia.com/dynamo-component-type": "decode",
+                           "nvidia.com/dynamo-graph-deployment-name": "g"},
+                "spec": {"resourceClaims": [{"name": "d", "resourceClaimName": "w-%02d-d" % i}],
+                         "containers": [{"name": "main", "resources": {"claims": [{"name": "d"}]}}]}})
+            sc["resourceClaims"].append({
+                "name": "w-%02d-d" % i,
+                "requests": [{"name": "r", "deviceClassName": "dranet" if nic else "gpu.nvidia.com"}],
+                "results": [{"request": "r", "driver": "dra.net" if nic else "gpu.nvidia.com",
+                             "pool": "n%d" % i, "device": "eth1" if nic else "gpu-0"}]})
+        cls.tmp = tempfile.mkdtemp(prefix="dra-list-")
+        path = os.path.join(cls.tmp, "scenario.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(sc, f)
+        cls.c = Cluster(path, latency=1)
+        try:
+            rc, cls.admin, err = check_doc(cls.c, "--logs=false")
+            cls.admin_log = cls.claim_requests()
+            rc, cls.getter, err = check_doc(cls.c, "--logs=false", "--context", "fakecluster-getter")
+            cls.getter_log = cls.claim_requests()[len(cls.admin_log):]
+        except BaseException:
+            stop(cls)
+            raise
+
+    @classmethod
+    def claim_requests(cls):
+        return [r for r in cls.c.log() if "/resourceclaims" in r["path"]]
+
+    @classmethod
+    def tearDownClass(cls):
+        stop(cls)
+        os.unlink(os.path.join(cls.tmp, "scenario.yaml"))
+        os.rmdir(cls.tmp)
+
+    def judged(self, doc):
+        return {p["name"]: "DRA claim allocates NICs" in find(doc, p["name"], "pod-rdma-resource")["detail"]
+                for p in doc["pods"]}
+
+    def test_one_list(self):
+        self.assertEqual([(r["path"], r["status"]) for r in self.admin_log],
+                         [("/apis/resource.k8s.io/v1/namespaces/demo/resourceclaims", 200)])
+        self.assertEqual(self.judged(self.admin), {"w-%02d" % i: bool(i % 2) for i in range(self.N)})
+
+    def test_list_forbidden_gets_follow(self):
+        self.assertEqual(self.getter_log[0]["status"], 403)
+        gets = [r for r in self.getter_log[1:] if r["path"].count("/") == 7]
+        self.assertEqual(len(gets), self.N)
+        self.assertEqual(self.judged(self.getter), self.judged(self.admin))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,7 +1,8 @@
 /* libFuzzer target: DRA ResourceClaims (src/kube/claims.c): JSON from the
- * API server.  The first byte picks the parser: even, claims_parse() of a
- * ResourceClaim; odd, claims_refs() of a Pod (which claims its container
- * "main" uses, names that reach a request path). */
+ * API server.  The first byte picks the parser: 0 mod 3, claims_parse() of
+ * a ResourceClaim; 1, claims_refs() of a Pod (which claims its container
+ * "main" uses, names that reach a request path); 2, claims_parse_list() of
+ * a ResourceClaimList page. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,13 @@
 #include "kube/claims.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void item(const char *name, const struct claim_facts *f, void *arg)
+{
+	(void)arg;
+	if (!*name || strchr(name, '/') || strlen(f->drivers) >= sizeof f->drivers)
+		abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,7 +32,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	body = malloc(size + 1);
 	memcpy(body, data, size);
 	body[size] = '\0';
-	if (!(sel & 1)) {
+	if (sel % 3 == 2) {
+		char *next = NULL;
+
+		claims_parse_list(body, size, item, NULL, &next);
+		free(next);
+	} else if (sel % 3 == 0) {
 		if (claims_parse(body, size, &f) == 0 &&
 		    (strlen(f.drivers) >= sizeof f.drivers || strlen(f.devices) >= sizeof f.devices ||
 		     strchr(f.devices, '\n') || strchr(f.drivers, '/')))

@@ -88,6 +88,44 @@ static void test_parse(void)
 	}
 }
 
+struct seen_items {
+	char names[256];
+	char drivers[256];
+};
+
+static void collect(const char *name, const struct claim_facts *f, void *arg)
+{
+	struct seen_items *x = arg;
+	size_t a = strlen(x->names), b = strlen(x->drivers);
+
+	snprintf(x->names + a, sizeof x->names - a, "%.60s ", name);
+	snprintf(x->drivers + b, sizeof x->drivers - b, "%.60s ", f->drivers);
+}
+
+/* A ResourceClaimList page (items carry no kind), as a namespace LIST
+ * answers; an item with a bad name is dropped, the token is kept. */
+static void test_list(void)
+{
+	static const char page[] =
+		"{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1\","
+		"\"metadata\":{\"resourceVersion\":\"600\",\"continue\":\"eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ\"},"
+		"\"items\":[{\"metadata\":{\"name\":\"w-00-d\"},\"status\":{\"allocation\":{\"devices\":"
+		"{\"results\":[{\"request\":\"r\",\"driver\":\"gpu.nvidia.com\",\"device\":\"gpu-0\"}]}}}},"
+		"{\"metadata\":{\"name\":\"../x\"}},{\"metadata\":{}},7,"
+		"{\"metadata\":{\"name\":\"w-01-d\"},\"status\":{\"allocation\":{\"devices\":"
+		"{\"results\":[{\"request\":\"r\",\"driver\":\"dra.net\",\"device\":\"eth1\"}]}}}}]}";
+	struct seen_items x = { "", "" };
+	char *next = NULL;
+
+	CHECK_INT(claims_parse_list(page, strlen(page), collect, &x, &next), 0);
+	CHECK_STR(x.names, "w-00-d w-01-d ");
+	CHECK_STR(x.drivers, "gpu.nvidia.com dra.net ");
+	CHECK_STR(next, "eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ");
+	free(next);
+	CHECK_INT(claims_parse_list("{\"items\":{}}", 12, collect, &x, &next), -1);
+	CHECK(next == NULL);
+}
+
 static char *refs_of(const char *pod, const char *container)
 {
 	cJSON *o = cJSON_Parse(pod);
@@ -228,6 +266,7 @@ int main(void)
 {
 	test_parse();
 	test_refs();
+	test_list();
 	test_judged();
 	printf("test_claims: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;

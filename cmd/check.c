@@ -5,6 +5,7 @@
 
 #include "cmd.h"
 #include "kube/auth.h"
+#include "kube/claims.h"
 #include "probe_run.h"
 #include "recipe/recipe.h"
 #include "report/report.h"
@@ -231,10 +232,13 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 		cmd_cancel_disarm();
 		return cmd_fail(&e);
 	}
-	if (l.n == 0)
+	if (l.n == 0) {
 		rc = no_pods(&q, &l);
-	else
+	} else {
+		/* DRA claims: are they NICs? (pod-rdma-resource) */
+		claims_resolve(c, &l);
 		rc = probe_and_report(ctx, c, &l, o, format, recipe);
+	}
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
 	cmd_cancel_disarm();

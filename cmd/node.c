@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "kube/claims.h"
 #include "probe/facts.h"
 #include "probe/local.h"
 #include "probe_run.h"
@@ -155,6 +156,7 @@ static int run_pod(struct cmd_ctx *ctx, const char *format)
 		fprintf(stderr, "Error from server (NotFound): pods \"%s\" not found\n", pod_name);
 		rc = EXIT_ERROR;
 	} else {
+		claims_resolve(c, &l);   /* DRA claims: NICs? (pod-rdma-resource) */
 		probe_run_init(&pr, &l);
 		cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
 		probe_run_pods(&pr, c, &o);

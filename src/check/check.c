@@ -7,6 +7,7 @@
 
 #include "check/internal.h"
 #include "kube/pods.h"
+#include "model/envrules.h"
 #include "probe/facts.h"
 #include "util/xalloc.h"
 
@@ -102,6 +103,22 @@ static const struct check_def defs[CK__COUNT] = {
 	[CK_ENV_DRIFT] = { "env-drift", FAM_ENV, 63,
 		"the running process's transport env matches the recipe and the pod spec (J, --recipe)",
 		"redeploy from the recipe, or update the recipe to what the workers really run with" },
+	/* Rules of the env rule book (model/envrules.c) a live pod gained. */
+	[CK_ENV_UCX_PROTO] = { "env-ucx-proto", FAM_ENV, 49,
+		"UCX_PROTO_ENABLE / UCX_WARN_UNUSED_ENV_VARS keep UCX's defaults (env-vars 1)",
+		"unset UCX_PROTO_ENABLE and UCX_WARN_UNUSED_ENV_VARS (defaults are y)" },
+	[CK_ENV_UCX_ROCE] = { "env-ucx-roce", FAM_ENV, 64,
+		"UCX addressing reaches other pods on InfiniBand/RoCE (UCX_IB_ADDR_TYPE, UCX_IB_ROCE_LOCAL_SUBNET)",
+		"set UCX_IB_ADDR_TYPE=eth (RoCE) or ib_global and unset UCX_IB_ROCE_LOCAL_SUBNET" },
+	[CK_ENV_MNNVL] = { "env-mnnvl", FAM_ENV, 67,
+		"multi-node NVLink settings match a ComputeDomain claim (UCX_CUDA_IPC_ENABLE_MNNVL, NCCL_MNNVL_ENABLE)",
+		"claim a ComputeDomain (IMEX channel) for the workers, or unset the MNNVL variables" },
+	[CK_ENV_NCCL_SHM] = { "env-nccl-shm", FAM_ENV, 61,
+		"NCCL's shared-memory transport not disabled (NCCL_SHM_DISABLE)",
+		"unset NCCL_SHM_DISABLE" },
+	[CK_ENV_NCCL_CUMEM] = { "env-nccl-cumem", FAM_ENV, 61,
+		"NCCL's cuMem allocations not disabled (NCCL_CUMEM_ENABLE)",
+		"unset NCCL_CUMEM_ENABLE" },
 	[CK_RDMA_ROCE] = { "rdma-roce", FAM_RDMA, 65,
 		"RoCE: RoCE v2 GID at the configured index, MTU (A5, A6, A7)",
 		"unset UCX_IB_GID_INDEX/NCCL_IB_GID_INDEX or point them at the RoCE v2 GID; raise the netdev MTU to >= 4200" },
@@ -418,18 +435,15 @@ int env_readable(const struct check_input *in)
 	return in->f && in->f->env.src.status == PROBE_OK;
 }
 
+/* The env rule book's reading of a boolean (model/envrules.c). */
 int is_no(const char *v)
 {
-	return v && (!strcasecmp(v, "n") || !strcasecmp(v, "no") ||
-		     !strcmp(v, "0") || !strcasecmp(v, "off") ||
-		     !strcasecmp(v, "false"));
+	return envr_is_no(v);
 }
 
 int is_yes(const char *v)
 {
-	return v && (!strcasecmp(v, "y") || !strcasecmp(v, "yes") ||
-		     !strcmp(v, "1") || !strcasecmp(v, "on") ||
-		     !strcasecmp(v, "true"));
+	return envr_is_yes(v);
 }
 
 int dev_is_efa(const struct probe_rdma_dev *d)
@@ -566,7 +580,9 @@ enum fabric check_fabric(const struct probe_facts *f,
 /* ---- the driver ---------------------------------------------------- */
 
 static const struct pod_spec_facts unknown_spec = {
-	-1, -1, "", -1, -1, -1, -1, -1, -1, -1, -1, "",
+	.gpus = -1, .rdma_devices = -1, .efa_devices = -1, .ipc_lock = -1,
+	.sys_resource = -1, .privileged = -1, .host_ipc = -1, .host_network = -1,
+	.shm_bytes = -1, .has_resource_claims = -1,
 };
 static const struct check_context unknown_ctx = { 0 };
 

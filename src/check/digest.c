@@ -89,7 +89,11 @@ void check_digest_spec(const struct pod_spec_facts *spec, struct check_summary *
 	if (spec->efa_devices > 0)
 		buf_appendf(&b, "%svpc.amazonaws.com/efa=%ld", b.len ? ", " : "",
 			    spec->efa_devices);
-	if (spec->has_resource_claims > 0)
+	/* A DRA claim is an RDMA request when it holds NICs (podspec.c);
+	 * claims not read keep the benefit of the doubt. */
+	if (claims_of_kind(spec, CLAIM_NIC) > 0)
+		buf_appendf(&b, "%sDRA NIC claims", b.len ? ", " : "");
+	else if (claims_of_kind(spec, CLAIM_NIC) < 0)
 		buf_appendf(&b, "%sresourceClaims", b.len ? ", " : "");
 	snprintf(s->rdma_request, sizeof(s->rdma_request), "%s", buf_str(&b));
 	buf_release(&b);

@@ -1,69 +1,29 @@
 /* ENV family: the transport variables of the worker's main process
  * (checks.md I, E4; env-vars.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "check/internal.h"
+#include "kube/pods.h"
+#include "model/envrules.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 
-#define T(x) TLB(PROBE_TL_##x)
-#define TL_SHM (T(POSIX) | T(SYSV) | T(CMA))
-#define TL_ALL 0xffffffffu
-
-struct tl_alias {
-	const char *name;
-	unsigned bits;
-};
-
-/* ucp_context.c's aliases, reduced to the transports we judge. */
-static const struct tl_alias aliases[] = {
-	{ "all", TL_ALL },
-	{ "rc", T(RC_MLX5) | T(RC_VERBS) | T(UD_MLX5) | T(UD_VERBS) },
-	{ "rc_x", T(RC_MLX5) | T(UD_MLX5) },
-	{ "rc_v", T(RC_VERBS) | T(UD_VERBS) },
-	{ "dc", T(DC_MLX5) }, { "dc_x", T(DC_MLX5) },
-	{ "ud", T(UD_MLX5) | T(UD_VERBS) }, { "ud_x", T(UD_MLX5) },
-	{ "ud_v", T(UD_VERBS) },
-	{ "ib", TL_RDMA_IB },
-	{ "cuda", T(CUDA_COPY) | T(CUDA_IPC) | T(GDR_COPY) },
-	{ "sm", TL_SHM }, { "shm", TL_SHM }, { "mm", T(POSIX) | T(SYSV) },
-};
-
-static unsigned token_bits(const char *tok, size_t len)
-{
-	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-		if (strlen(aliases[i].name) == len &&
-		    !strncmp(aliases[i].name, tok, len))
-			return aliases[i].bits;
-	for (int t = 0; t < PROBE_TL_COUNT; t++) {
-		const char *n = probe_ucx_tl_name((enum probe_ucx_tl)t);
-
-		if (n && strlen(n) == len && !strncmp(n, tok, len))
-			return TLB(t);
-	}
-	return 0;  /* rocm, ugni, knem...: nothing we judge */
-}
-
+/* The one UCX_TLS parser is the rule book's; this maps its bits onto the
+ * probe's transport numbering, which the other families use. */
 unsigned ucx_tls_allowed(const char *tls)
 {
-	unsigned bits = 0;
-	int deny;
+	unsigned m = envr_tls_allowed(tls), out = 0;
 
-	if (!tls || !*tls)
-		return TL_ALL;
-	deny = *tls == '^';
-	for (const char *p = tls + deny; *p;) {
-		size_t len = strcspn(p, ",");
-		size_t name = strcspn(p, ":,");  /* "rc_mlx5:aux" */
+	for (int t = 0; t < PROBE_TL_COUNT; t++) {
+		int b = envr_tl_by_name(probe_ucx_tl_name((enum probe_ucx_tl)t));
 
-		bits |= token_bits(p, name < len ? name : len);
-		p += len;
-		if (*p == ',')
-			p++;
+		if (b >= 0 && (m & (1u << b)))
+			out |= TLB(t);
 	}
-	return deny ? TL_ALL & ~bits : bits;
+	return out;
 }
 
 static void skipped_env(const struct check_input *in, enum check_id id,
@@ -73,49 +33,6 @@ static void skipped_env(const struct check_input *in, enum check_id id,
 
 	emit(out, id, CHECK_SKIPPED, NULL, "%s",
 	     src_why(&in->f->env.src, "/proc/1/environ", why, sizeof(why)));
-}
-
-/* I/E4: what UCX_TLS leaves KV transfer. */
-static void ucx_tls(const struct check_input *in, struct check_results *out)
-{
-	const char *tls = envv(in, "UCX_TLS");
-	unsigned a = ucx_tls_allowed(tls);
-	int rdma = in->fabric == FABRIC_EFA ? !!(a & T(SRD)) : !!(a & TL_RDMA_IB);
-	int mnnvl = is_yes(envv(in, "UCX_CUDA_IPC_ENABLE_MNNVL"));
-
-	const char *be = in->ctx->nixl_backend;
-
-	if ((be && !strcmp(be, "LIBFABRIC")) ||
-	    (in->fabric == FABRIC_EFA && !(be && !strcmp(be, "UCX")))) {
-		emit_na(out, CK_ENV_UCX_TLS, "NIXL uses LIBFABRIC, not UCX");
-		return;
-	}
-	if (!tls || !*tls)
-		emit(out, CK_ENV_UCX_TLS, CHECK_OK, NULL, "UCX_TLS unset (all transports)");
-	else if (needs_rdma(in) && !rdma)
-		emit(out, CK_ENV_UCX_TLS, CHECK_FAIL, NULL,
-		     "UCX_TLS=%s allows no %s transport: KV between pods goes over %s",
-		     tls, in->fabric == FABRIC_EFA ? "srd" : "rc/dc/ud",
-		     a & T(TCP) ? "TCP" : "nothing (transfers fail)");
-	else if (!(a & T(CUDA_COPY)))
-		emit(out, CK_ENV_UCX_TLS, in->cross_pod ? CHECK_FAIL : CHECK_WARN,
-		     NULL, "UCX_TLS=%s lacks cuda_copy: GPU memory not recognised",
-		     tls);
-	else if (in->fabric == FABRIC_NVLINK && in->cross_pod && mnnvl &&
-		 !(a & T(CUDA_IPC)))
-		emit(out, CK_ENV_UCX_TLS, CHECK_FAIL, NULL,
-		     "UCX_TLS=%s excludes cuda_ipc while KV relies on multi-node NVLink", tls);
-	else if (!(a & T(CUDA_IPC)))
-		emit(out, CK_ENV_UCX_TLS, CHECK_WARN,
-		     "add cuda_ipc to UCX_TLS (or drop ^cuda_ipc)",
-		     "UCX_TLS=%s excludes cuda_ipc: same-node GPU transfers staged", tls);
-	else if ((a & (T(RC_MLX5) | T(RC_VERBS))) &&
-		 !(a & (T(UD_MLX5) | T(UD_VERBS) | T(DC_MLX5))))
-		emit(out, CK_ENV_UCX_TLS, CHECK_WARN,
-		     "use the rc alias (rc or rc_x) so UD is available for wire-up",
-		     "UCX_TLS=%s has RC without UD: wire-up needs an auxiliary transport", tls);
-	else
-		emit(out, CK_ENV_UCX_TLS, CHECK_OK, NULL, "UCX_TLS=%s", tls);
 }
 
 /* An UCX_NET_DEVICES token names an RDMA port that is up? */
@@ -169,9 +86,91 @@ int net_devices_scan(const struct check_input *in, const char *v,
 	return nup;
 }
 
-static void net_devices(const struct check_input *in, struct check_results *out)
+static int has_nvlink(const struct probe_facts *f)
 {
-	const char *v = envv(in, "UCX_NET_DEVICES");
+	for (int a = 0; a < f->topo.gpu_rows && a < PROBE_MAX_GPUS; a++)
+		for (int b = 0; b < f->topo.ngpus && b < PROBE_MAX_GPUS; b++)
+			if (f->topo.gpu_gpu[a][b].link == PROBE_TOPO_NV)
+				return 1;
+	return 0;
+}
+
+static int nixl_is(const struct check_input *in, const char *be)
+{
+	return in->ctx->nixl_backend && !strcmp(in->ctx->nixl_backend, be);
+}
+
+/* The running pod as the rule book's context: the fabric detected from
+ * its devices (checks.md N), NIXL's backend (LIBFABRIC by default on EFA,
+ * G4), and what only a pod shows (NVLink, nvidia_peermem). */
+static struct envr_ctx book_ctx(const struct check_input *in)
+{
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0 };
+	int imex;
+
+	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
+		x.fabric = ENVR_FAB_IB;
+	else if (in->fabric == FABRIC_EFA)
+		x.fabric = ENVR_FAB_EFA;
+	/* A ComputeDomain claim gives the IMEX channel; claims that could
+	 * not be read are taken to, when the env asks for MNNVL. */
+	imex = claims_of_kind(in->spec, CLAIM_IMEX);
+	if (imex > 0 || (imex < 0 && (is_yes(envv(in, "UCX_CUDA_IPC_ENABLE_MNNVL")) ||
+				      is_yes(envv(in, "NCCL_MNNVL_ENABLE")))))
+		x.fabric |= ENVR_FAB_MNNVL;
+	x.kv_cross = in->cross_pod;
+	x.rdma_needed = needs_rdma(in);
+	x.libfabric = nixl_is(in, "LIBFABRIC") || (in->fabric == FABRIC_EFA && !nixl_is(in, "UCX"));
+	if (in->f->topo.src.status == PROBE_OK && in->f->topo.ngpus > 1)
+		x.nvlink = has_nvlink(in->f);
+	x.peermem = peermem_loaded(in->f);
+	x.process = 1;
+	return x;
+}
+
+/* The process env as the rule book's view (owned array, names and values
+ * point into the facts). */
+static struct envr_var *book_view(const struct probe_env *e, struct envr_view *view)
+{
+	struct envr_var *v = calloc(e->n + 1, sizeof *v);
+
+	for (size_t i = 0; v && i < e->n; i++) {
+		v[i].name = e->var[i].name;
+		v[i].value = e->var[i].value;
+		v[i].origin = ENVR_FROM_PROCESS;
+	}
+	view->v = v;
+	view->n = v ? e->n : 0;
+	return v;
+}
+
+/* The ENV checks a live pod reports, and what each says when no rule of
+ * the book fires (ok, or not applicable here). */
+struct env_check {
+	enum check_id id;
+	const char *name;
+	void (*quiet)(const struct check_input *in, const struct envr_view *v,
+		      struct check_results *out);
+};
+
+static void q_tls(const struct check_input *in, const struct envr_view *v,
+		  struct check_results *out)
+{
+	const char *tls = envr_get(v, "UCX_TLS");
+
+	if (book_ctx(in).libfabric)
+		emit_na(out, CK_ENV_UCX_TLS, "NIXL uses LIBFABRIC, not UCX");
+	else
+		emit(out, CK_ENV_UCX_TLS, CHECK_OK, NULL, "UCX_TLS=%s",
+		     tls && *tls ? tls : "unset (all transports)");
+}
+
+/* Live refinement the book cannot make: the named devices exist and are
+ * Active in this pod (A2). */
+static void q_net_devices(const struct check_input *in, const struct envr_view *ev,
+			  struct check_results *out)
+{
+	const char *v = envr_get(ev, "UCX_NET_DEVICES");
 	struct buf bad = BUF_INIT(512);
 	int nbad, nup;
 
@@ -194,93 +193,79 @@ static void net_devices(const struct check_input *in, struct check_results *out)
 	buf_release(&bad);
 }
 
-static void ucx_gpudirect(const struct check_input *in, struct check_results *out)
+static void q_gpudirect(const struct check_input *in, const struct envr_view *v,
+			struct check_results *out)
 {
-	const char *gdr = envv(in, "UCX_IB_GPU_DIRECT_RDMA");
-	const char *dmabuf = envv(in, "UCX_CUDA_COPY_DMABUF");
+	const char *gdr = envr_get(v, "UCX_IB_GPU_DIRECT_RDMA");
 
 	if (in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE)
 		emit_na(out, CK_ENV_UCX_GPUDIRECT, "no InfiniBand/RoCE path");
-	else if (is_no(gdr))
-		emit(out, CK_ENV_UCX_GPUDIRECT, hard(in), NULL,
-		     "UCX_IB_GPU_DIRECT_RDMA=%s: GPU buffers staged through host", gdr);
-	else if (is_no(dmabuf) && peermem_loaded(in->f) != 1)
-		emit(out, CK_ENV_UCX_GPUDIRECT, CHECK_WARN, NULL,
-		     "UCX_CUDA_COPY_DMABUF=%s without nvidia_peermem disables the only GPUDirect path",
-		     dmabuf);
 	else
 		emit(out, CK_ENV_UCX_GPUDIRECT, CHECK_OK, NULL,
 		     "UCX_IB_GPU_DIRECT_RDMA=%s", gdr ? gdr : "try (unset)");
 }
 
-/* G4: get_zcopy / RNDV_THRESH=0 crash UCX on EFA (kernel >= 6.8). */
-static void rndv(const struct check_input *in, struct check_results *out)
+static void q_rndv(const struct check_input *in, const struct envr_view *v,
+		   struct check_results *out)
 {
-	const char *scheme = envv(in, "UCX_RNDV_SCHEME");
-	const char *thresh = envv(in, "UCX_RNDV_THRESH");
-	const char *be = in->ctx->nixl_backend;
+	const char *scheme = envr_get(v, "UCX_RNDV_SCHEME");
 
-	if (in->fabric != FABRIC_EFA || (be && !strcmp(be, "LIBFABRIC")))
+	if (in->fabric != FABRIC_EFA || nixl_is(in, "LIBFABRIC"))
 		emit_na(out, CK_ENV_UCX_RNDV, "UCX not used on EFA");
-	else if (scheme && !strcmp(scheme, "get_zcopy"))
-		emit(out, CK_ENV_UCX_RNDV, CHECK_FAIL, NULL,
-		     "UCX_RNDV_SCHEME=get_zcopy on EFA: NIXL_ERR_BACKEND / remote invalid RD request");
-	else if (thresh && !strcmp(thresh, "0"))
-		emit(out, CK_ENV_UCX_RNDV, CHECK_WARN, NULL,
-		     "UCX_RNDV_THRESH=0 on EFA forces zero-copy on CUDA buffers");
 	else
 		emit(out, CK_ENV_UCX_RNDV, CHECK_OK, NULL, "UCX_RNDV_SCHEME=%s",
 		     scheme ? scheme : "auto (unset)");
 }
 
-static void nccl_net(const struct check_input *in, struct check_results *out)
+static void q_proto(const struct check_input *in, const struct envr_view *v,
+		    struct check_results *out)
 {
-	const char *ibd = envv(in, "NCCL_IB_DISABLE");
-	const char *net = envv(in, "NCCL_NET");
-	const char *gdr = envv(in, "NCCL_NET_GDR_LEVEL");
-	int ib = in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE;
+	const char *p = envr_get(v, "UCX_PROTO_ENABLE");
 
-	if (net && !strcasecmp(net, "Socket") && is_rdma_fabric(in->fabric))
-		emit(out, CK_ENV_NCCL_NET, CHECK_FAIL, NULL,
-		     "NCCL_NET=Socket on %s: NCCL ignores the RDMA NICs",
-		     fabric_name(in->fabric));
-	else if (ib && is_yes(ibd))
-		emit(out, CK_ENV_NCCL_NET, CHECK_FAIL, NULL,
-		     "NCCL_IB_DISABLE=%s on %s: NCCL uses sockets", ibd,
-		     fabric_name(in->fabric));
-	else if (ib && gdr && (!strcasecmp(gdr, "LOC") || !strcmp(gdr, "0")))
-		emit(out, CK_ENV_NCCL_NET, CHECK_WARN, NULL,
-		     "NCCL_NET_GDR_LEVEL=%s disables GPUDirect RDMA for NCCL", gdr);
+	(void)in;
+	emit(out, CK_ENV_UCX_PROTO, CHECK_OK, NULL, "UCX_PROTO_ENABLE=%s",
+	     p ? p : "y (unset)");
+}
+
+static void q_roce(const struct check_input *in, const struct envr_view *v,
+		   struct check_results *out)
+{
+	const char *t = envr_get(v, "UCX_IB_ADDR_TYPE");
+
+	if (in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE)
+		emit_na(out, CK_ENV_UCX_ROCE, "no InfiniBand/RoCE path");
 	else
-		emit(out, CK_ENV_NCCL_NET, CHECK_OK, NULL,
-		     "NCCL_IB_DISABLE=%s, NCCL_NET=%s", ibd ? ibd : "unset",
-		     net ? net : "unset");
+		emit(out, CK_ENV_UCX_ROCE, CHECK_OK, NULL, "UCX_IB_ADDR_TYPE=%s",
+		     t ? t : "unset");
 }
 
-static int has_nvlink(const struct probe_facts *f)
+static void q_mnnvl(const struct check_input *in, const struct envr_view *v,
+		    struct check_results *out)
 {
-	for (int a = 0; a < f->topo.gpu_rows && a < PROBE_MAX_GPUS; a++)
-		for (int b = 0; b < f->topo.ngpus && b < PROBE_MAX_GPUS; b++)
-			if (f->topo.gpu_gpu[a][b].link == PROBE_TOPO_NV)
-				return 1;
-	return 0;
+	(void)v;
+	if (!(book_ctx(in).fabric & ENVR_FAB_MNNVL))
+		emit_na(out, CK_ENV_MNNVL, "multi-node NVLink not used");
+	else
+		emit(out, CK_ENV_MNNVL, CHECK_OK, NULL, "ComputeDomain claimed, MNNVL enabled");
 }
 
-static void nccl_p2p(const struct check_input *in, struct check_results *out)
+static void q_nccl_net(const struct check_input *in, const struct envr_view *v,
+		       struct check_results *out)
 {
-	const char *dis = envv(in, "NCCL_P2P_DISABLE");
-	const char *lvl = envv(in, "NCCL_P2P_LEVEL");
-	int nv = has_nvlink(in->f);
+	const char *ibd = envr_get(v, "NCCL_IB_DISABLE"), *net = envr_get(v, "NCCL_NET");
 
-	if (is_yes(dis))
-		emit(out, CK_ENV_NCCL_P2P, nv ? CHECK_FAIL : CHECK_WARN, NULL,
-		     "NCCL_P2P_DISABLE=%s%s: TP traffic goes through host memory",
-		     dis, nv ? " on NVLink GPUs" : "");
-	else if (lvl && (!strcasecmp(lvl, "LOC") || !strcmp(lvl, "0")))
-		emit(out, CK_ENV_NCCL_P2P, CHECK_WARN, NULL,
-		     "NCCL_P2P_LEVEL=%s forces P2P off", lvl);
-	else if (lvl && !strcasecmp(lvl, "NVL") && !nv &&
-		 in->f->topo.src.status == PROBE_OK && in->f->topo.ngpus > 1)
+	(void)in;
+	emit(out, CK_ENV_NCCL_NET, CHECK_OK, NULL, "NCCL_IB_DISABLE=%s, NCCL_NET=%s",
+	     ibd ? ibd : "unset", net ? net : "unset");
+}
+
+/* Live refinement: NVL as the P2P level on GPUs that have no NVLink. */
+static void q_nccl_p2p(const struct check_input *in, const struct envr_view *v,
+		       struct check_results *out)
+{
+	const char *dis = envr_get(v, "NCCL_P2P_DISABLE"), *lvl = envr_get(v, "NCCL_P2P_LEVEL");
+
+	if (lvl && !strcasecmp(lvl, "NVL") && book_ctx(in).nvlink == 0)
 		emit(out, CK_ENV_NCCL_P2P, CHECK_WARN, NULL,
 		     "NCCL_P2P_LEVEL=NVL on GPUs without NVLink disables P2P");
 	else
@@ -289,42 +274,98 @@ static void nccl_p2p(const struct check_input *in, struct check_results *out)
 		     lvl ? lvl : "unset");
 }
 
-static void fi(const struct check_input *in, struct check_results *out)
+static void q_nccl_shm(const struct check_input *in, const struct envr_view *v,
+		       struct check_results *out)
 {
-	const char *prov = envv(in, "FI_PROVIDER");
-	const char *rdma = envv(in, "FI_EFA_USE_DEVICE_RDMA");
+	const char *d = envr_get(v, "NCCL_SHM_DISABLE");
+
+	(void)in;
+	emit(out, CK_ENV_NCCL_SHM, CHECK_OK, NULL, "NCCL_SHM_DISABLE=%s", d ? d : "unset");
+}
+
+static void q_nccl_cumem(const struct check_input *in, const struct envr_view *v,
+			 struct check_results *out)
+{
+	const char *d = envr_get(v, "NCCL_CUMEM_ENABLE");
+
+	(void)in;
+	emit(out, CK_ENV_NCCL_CUMEM, CHECK_OK, NULL, "NCCL_CUMEM_ENABLE=%s", d ? d : "unset");
+}
+
+static void q_fi(const struct check_input *in, const struct envr_view *v,
+		 struct check_results *out)
+{
+	const char *prov = envr_get(v, "FI_PROVIDER");
+	const char *rdma = envr_get(v, "FI_EFA_USE_DEVICE_RDMA");
 
 	if (in->fabric != FABRIC_EFA)
 		emit_na(out, CK_ENV_FI, "not an EFA fabric");
-	else if (prov && (*prov == '^' ? strstr(prov, "efa") != NULL
-					: strstr(prov, "efa") == NULL))
-		emit(out, CK_ENV_FI, CHECK_FAIL, NULL,
-		     "FI_PROVIDER=%s excludes efa on an EFA node", prov);
-	else if (is_no(rdma))
-		emit(out, CK_ENV_FI, CHECK_FAIL, NULL,
-		     "FI_EFA_USE_DEVICE_RDMA=%s: RMA emulated in software", rdma);
 	else
 		emit(out, CK_ENV_FI, CHECK_OK, NULL, "FI_PROVIDER=%s, FI_EFA_USE_DEVICE_RDMA=%s",
 		     prov ? prov : "unset", rdma ? rdma : "unset");
 }
 
+static const struct env_check env_checks[] = {
+	{ CK_ENV_UCX_TLS, "env-ucx-tls", q_tls },
+	{ CK_ENV_UCX_NET_DEVICES, "env-ucx-net-devices", q_net_devices },
+	{ CK_ENV_UCX_GPUDIRECT, "env-ucx-gpudirect", q_gpudirect },
+	{ CK_ENV_UCX_RNDV, "env-ucx-rndv", q_rndv },
+	{ CK_ENV_UCX_PROTO, "env-ucx-proto", q_proto },
+	{ CK_ENV_UCX_ROCE, "env-ucx-roce", q_roce },
+	{ CK_ENV_MNNVL, "env-mnnvl", q_mnnvl },
+	{ CK_ENV_NCCL_NET, "env-nccl-net", q_nccl_net },
+	{ CK_ENV_NCCL_P2P, "env-nccl-p2p", q_nccl_p2p },
+	{ CK_ENV_NCCL_SHM, "env-nccl-shm", q_nccl_shm },
+	{ CK_ENV_NCCL_CUMEM, "env-nccl-cumem", q_nccl_cumem },
+	{ CK_ENV_FI, "env-fi", q_fi },
+};
+#define NCHECKS (sizeof env_checks / sizeof env_checks[0])
+
+/* One result per check (the JSON contract): the worst finding of the
+ * book for it, then the others in table order, "; "-joined.  0 when no
+ * rule of this check fired. */
+static int emit_book(struct check_results *out, const struct env_check *ck,
+		     const struct envr_finding *f, size_t n)
+{
+	const struct envr_finding *worst = NULL;
+	struct buf b = BUF_INIT(2048);
+
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(f[j].rule->check, ck->name) && (!worst || f[j].sev > worst->sev))
+			worst = &f[j];
+	if (!worst)
+		return 0;
+	buf_appendf(&b, "%s", worst->detail);
+	for (size_t j = 0; j < n; j++)
+		if (&f[j] != worst && !strcmp(f[j].rule->check, ck->name))
+			buf_appendf(&b, "; %s", f[j].detail);
+	emit(out, ck->id, worst->sev == ENVR_FAIL ? CHECK_FAIL : CHECK_WARN,
+	     worst->rule->remedy, "%s", buf_str(&b));
+	buf_release(&b);
+	return 1;
+}
+
+/* I: the rule book's findings on the process env, under their checks;
+ * a check no rule fired for says why it is clean (or not applicable). */
 void check_env(const struct check_input *in, struct check_results *out)
 {
-	static const enum check_id ids[] = {
-		CK_ENV_UCX_TLS, CK_ENV_UCX_NET_DEVICES, CK_ENV_UCX_GPUDIRECT,
-		CK_ENV_UCX_RNDV, CK_ENV_NCCL_NET, CK_ENV_NCCL_P2P, CK_ENV_FI,
-	};
+	struct envr_finding *f = NULL;
+	struct envr_ctx x;
+	struct envr_view view;
+	struct envr_var *vars;
+	size_t n;
 
 	if (!env_readable(in)) {
-		for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-			skipped_env(in, ids[i], out);
+		for (size_t i = 0; i < NCHECKS; i++)
+			skipped_env(in, env_checks[i].id, out);
 		return;
 	}
-	ucx_tls(in, out);
-	net_devices(in, out);
-	ucx_gpudirect(in, out);
-	rndv(in, out);
-	nccl_net(in, out);
-	nccl_p2p(in, out);
-	fi(in, out);
+	vars = book_view(&in->f->env, &view);
+	x = book_ctx(in);
+	n = envr_eval(&view, &x, &f);
+	for (size_t i = 0; i < NCHECKS; i++)
+		if (!emit_book(out, &env_checks[i], f, n))
+			env_checks[i].quiet(in, &view, out);
+	free(f);
+	free(vars);
 }

@@ -32,13 +32,18 @@ enum check_id {
 	CK_NIXL_PLUGIN,
 	CK_NIXL_BACKEND,
 	CK_ENV_UCX_RNDV,
+	CK_ENV_UCX_PROTO,
 	CK_UCX_VERSION,
 	CK_UCX_NIXL_LIB,
 	CK_ENV_NCCL_NET,
+	CK_ENV_NCCL_CUMEM,
+	CK_ENV_NCCL_SHM,
 	CK_ENV_NCCL_P2P,
 	CK_ENV_DRIFT,
+	CK_ENV_UCX_ROCE,
 	CK_RDMA_ROCE,
 	CK_NVLINK_IMEX,
+	CK_ENV_MNNVL,
 	CK_NVLINK_FABRIC,
 	CK_NVLINK_LINKS,
 	CK_RDMA_RATE,
@@ -137,6 +142,13 @@ int net_devices_scan(const struct check_input *in, const char *v,
  * or unknown fabric with RDMA hardware). */
 int needs_rdma(const struct check_input *in);
 int is_rdma_fabric(enum fabric f);
+
+/* podspec.c: whether the pod's DRA claims hold devices of kind k (by the
+ * drivers and device classes read from the ResourceClaims): 1, 0, or -1
+ * when claims exist that could not be read. */
+struct pod_spec_facts;
+enum claim_kind { CLAIM_NIC, CLAIM_GPU, CLAIM_IMEX };
+int claims_of_kind(const struct pod_spec_facts *s, enum claim_kind k);
 
 /* The families: each appends its results. */
 void check_rdma(const struct check_input *in, struct check_results *out);

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "pods.h"
+#include "claims.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -430,6 +431,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	spec_facts(pod, p->container, &p->spec);
 	p->secret_env = secret_env(pod, p->container);
 	p->spec_env = spec_env(pod, p->container);
+	p->claim_refs = claims_refs(pod, p->container);
 	decide_probe(p, pod);
 	if (not_sidecar && !strcmp(p->phase, "Running")) {
 		free(p->skip_reason);
@@ -456,6 +458,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->secret_env);
 	free(p->spec_env);
 	free(p->skip_reason);
+	free(p->claim_refs);
 }
 
 void pod_list_release(struct pod_list *l)

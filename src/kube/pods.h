@@ -46,6 +46,14 @@ struct pod_spec_facts {
 	 * vLLM's kv_connector_extra_config.backends in its args or from
 	 * SGLang's env; "" when the spec does not say. */
 	char nixl_backend[32];
+	/* DRA ResourceClaims the container uses (kube/claims.c), as read from
+	 * the API: claims_read + claims_unread is how many it uses. */
+	int claims_read;        /* ResourceClaims read */
+	int claims_unread;      /* could not be read: claims_why says why */
+	char claims_why[200];
+	char claim_drivers[256];/* ","-joined drivers of the allocated devices */
+	char claim_classes[256];/* ","-joined device classes requested */
+	char claim_devices[256];/* "driver/device, ..." for the detail */
 };
 
 /* One pod as the rest of the program sees it.  All strings owned; never
@@ -75,6 +83,7 @@ struct pod_info {
 	 * Secret value is ever held.  "" when none. */
 	char *spec_env;
 	char *skip_reason; /* why not probed, one line; "" when probe */
+	char *claim_refs;  /* claims.h claims_refs(): "NAME\n" per ResourceClaim */
 };
 
 struct pod_list {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recipe/recipe.h"
+#include "recipe/internal.h"
 #include "util/xalloc.h"
 
 static void add(struct recipe_finding **out, size_t *n, enum recipe_status st,
@@ -15,7 +15,7 @@ static void add(struct recipe_finding **out, size_t *n, enum recipe_status st,
 static void add(struct recipe_finding **out, size_t *n, enum recipe_status st,
 		const char *remedy, const char *fmt, ...)
 {
-	char d[400];
+	char d[800];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -25,6 +25,7 @@ static void add(struct recipe_finding **out, size_t *n, enum recipe_status st,
 	(*out)[*n].status = st;
 	(*out)[*n].detail = xstrdup(d);
 	(*out)[*n].remedy = xstrdup(remedy);
+	(*out)[*n].check = NULL;
 	(*n)++;
 }
 
@@ -44,10 +45,26 @@ static int injected(const char *name)
 	return !strncmp(name, "NIXL_TELEMETRY_", 15);
 }
 
+/* What the env rule book says of a value the recipe did not ask for:
+ * ": " + its finding, or "" when it flags nothing.  A hidden or
+ * run-time value ("<...>") is not judged. */
+static const char *book_note(const struct recipe_component *c, const char *name,
+			     const char *value, char *b, size_t n)
+{
+	char why[360];
+
+	b[0] = '\0';
+	if (value[0] != '<' && recipe_book_judge(c, name, value, why, sizeof why) > 0)
+		snprintf(b, n, "; the rule book: %s", why);
+	return b;
+}
+
 static void compare(const struct recipe_component *c, const char *where,
 		    const struct recipe_kv *l, size_t n,
 		    struct recipe_finding **out, size_t *nout)
 {
+	char note[400];
+
 	for (size_t i = 0; i < c->nenv; i++) {
 		const struct recipe_env *e = &c->env[i];
 		const char *v = kv_get(l, n, e->name);
@@ -59,14 +76,15 @@ static void compare(const struct recipe_component *c, const char *where,
 			    "%s: recipe sets %s=%s, %s has it unset", c->name, e->name, e->value, where);
 		else if (strcmp(v, e->value))
 			add(out, nout, RECIPE_WARN, "redeploy from the recipe, or update the recipe",
-			    "%s: recipe sets %s=%s, %s has %s", c->name, e->name, e->value, where, v);
+			    "%s: recipe sets %s=%s, %s has %s%s", c->name, e->name, e->value, where, v,
+			    book_note(c, e->name, v, note, sizeof note));
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!injected(l[i].name) && !recipe_env_get(c, l[i].name) &&
 		    kv_get(l, n, l[i].name) == l[i].value)
 			add(out, nout, RECIPE_WARN, "add it to the recipe, or find what sets it",
-			    "%s: %s has %s=%s, which the recipe does not set", c->name, where,
-			    l[i].name, l[i].value);
+			    "%s: %s has %s=%s, which the recipe does not set%s", c->name, where,
+			    l[i].name, l[i].value, book_note(c, l[i].name, l[i].value, note, sizeof note));
 }
 
 void recipe_drift(const struct recipe_component *c,

@@ -2,6 +2,7 @@
 #ifndef RECIPE_INTERNAL_H
 #define RECIPE_INTERNAL_H
 
+#include "model/envrules.h"
 #include "recipe/recipe.h"
 #include "recipe/ytree.h"
 #include "util/buf.h"
@@ -19,6 +20,13 @@ void recipe_scan_kv(struct recipe_component *c, const char *text);
 /* recipe.c's env setter, for scan.c. */
 void recipe_env_set(struct recipe_component *c, const char *name, const char *value,
 		    enum recipe_src src, int dynamic);
+
+/* rules.c: the component as the env rule book's context (model/envrules.h),
+ * and the book's worst verdict on NAME=VALUE there: 0 none, 1 warn, 2 fail,
+ * with "DETAIL (check)" in why. */
+struct envr_ctx recipe_book_ctx(const struct recipe_component *c);
+int recipe_book_judge(const struct recipe_component *c, const char *name,
+		      const char *value, char *why, size_t n);
 
 /* recipe.c, for kust.c: a whole file into b (bounded); one error line;
  * the graphs of already-parsed documents, named name, each worker given

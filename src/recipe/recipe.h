@@ -43,6 +43,7 @@ struct recipe_finding {
 	enum recipe_status status;
 	char *detail;
 	char *remedy;           /* NULL when nothing to do */
+	const char *check;      /* static: the rule book's check name, or NULL */
 };
 
 struct recipe_component {

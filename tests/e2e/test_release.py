@@ -167,6 +167,10 @@ class Rbac(unittest.TestCase):
             self.assertEqual(rules["pods"], {"get", "list"})
             self.assertEqual(rules["pods/log"], {"get"})
             self.assertEqual(rules["pods/exec"], {"get", "create"})
+            # DRA claims (pod-rdma-resource): read, never written.
+            claims = [r for r in d["rules"] if r["resources"] == ["resourceclaims"]]
+            self.assertEqual([(r["apiGroups"], r["verbs"]) for r in claims],
+                             [(["resource.k8s.io"], ["get", "list"])])
 
 
 if __name__ == "__main__":

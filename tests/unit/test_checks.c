@@ -187,7 +187,8 @@ static struct probe_facts *healthy_ib(void)
 }
 
 static const struct pod_spec_facts ib_spec = {
-	2, 2, "rdma/ib", 0, 1, 0, 0, 0, 0, 16LL << 30, 0, "",
+	.gpus = 2, .rdma_devices = 2, .rdma_resource = "rdma/ib", .ipc_lock = 1,
+	.shm_bytes = 16LL << 30,
 };
 static const struct check_context decode_ctx = {
 	.node = "gpu-a2", .role = "decode", .kv_cross_pod = 1,
@@ -371,7 +372,7 @@ static const struct broken broken[] = {
 	{ "memlock 64k", memlock64k, "limits-memlock", "64 KiB" },
 	{ "NIXL without UCX plugin", nixl_no_ucx, "nixl-plugin", "libplugin_UCX.so" },
 	{ "NCCL_IB_DISABLE=1", nccl_ib_off, "env-nccl-net", "NCCL_IB_DISABLE=1" },
-	{ "UCX_NET_DEVICES=eth0", net_dev_eth, "env-ucx-net-devices", "eth0 not an RDMA device" },
+	{ "UCX_NET_DEVICES=eth0", net_dev_eth, "env-ucx-net-devices", "names only network interfaces" },
 	{ "UCX_IB_GPU_DIRECT_RDMA=no", gdr_env_off, "env-ucx-gpudirect", "staged" },
 	{ "import nixl fails", nixl_import, "nixl-installed", "No module named" },
 	{ "no GPU", no_gpu, "limits-gpus", "no GPU" },

@@ -561,6 +561,12 @@ static void test_drift(void)
 		CHECK_HAS(f[1].detail, "recipe sets UCX_TLS=rc,cuda_copy, the running process has tcp");
 		CHECK_HAS(f[0].detail, "UCX_LOG_LEVEL=info, the running process has it unset");
 		CHECK_HAS(f[2].detail, "NCCL_IB_DISABLE=1, which the recipe does not set");
+		/* The env rule book says why a drifted value matters, by the
+		 * component's fabric: no IB requested, so NCCL_IB_DISABLE is
+		 * no danger here, while tcp without cuda_copy is. */
+		CHECK_HAS(f[1].detail, "; the rule book: UCX_TLS=tcp lacks cuda_copy");
+		CHECK_HAS(f[1].detail, "(env-ucx-tls)");
+		CHECK(!strstr(f[2].detail, "rule book"));
 	}
 	recipe_findings_free(f, n);
 	recipe_set_release(&s);

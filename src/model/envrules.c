@@ -1,0 +1,479 @@
+/* The transport-environment rule book (see envrules.h).  Every row names
+ * its source: env-vars.md (the project's digest) and the upstream file or
+ * document it was read from. */
+#include "model/envrules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/xalloc.h"
+
+/* ---- values -------------------------------------------------------- */
+
+static int is(const char *v, const char *a)
+{
+	return v && !strcasecmp(v, a);
+}
+
+/* UCX's ternary/boolean parser accepts y/yes/on/1/true (ucs_config_parse_bool). */
+int envr_is_yes(const char *v)
+{
+	return is(v, "y") || is(v, "yes") || is(v, "1") || is(v, "true") || is(v, "on");
+}
+
+int envr_is_no(const char *v)
+{
+	return is(v, "n") || is(v, "no") || is(v, "0") || is(v, "false") || is(v, "off");
+}
+
+/* ---- UCX_TLS ------------------------------------------------------- */
+
+#define B(x) (1u << ENVR_TL_##x)
+#define TL_ALL ((1u << ENVR_TL_COUNT) - 1)
+#define TL_SHM (B(POSIX) | B(SYSV) | B(CMA))
+#define TL_IB (B(RC_MLX5) | B(DC_MLX5) | B(UD_MLX5) | B(RC_VERBS) | B(UD_VERBS))
+
+static const char *const tl_names[ENVR_TL_COUNT] = {
+	"cuda_copy", "cuda_ipc", "gdr_copy", "rc_mlx5", "dc_mlx5", "ud_mlx5",
+	"rc_verbs", "ud_verbs", "tcp", "srd", "posix", "sysv", "cma", "self",
+};
+
+/* openucx/ucx src/ucp/core/ucp_context.c ucp_tl_aliases[], reduced to the
+ * transports judged here. */
+static const struct { const char *name; unsigned bits; } aliases[] = {
+	{ "all", TL_ALL },
+	{ "rc", B(RC_MLX5) | B(RC_VERBS) | B(UD_MLX5) | B(UD_VERBS) },
+	{ "rc_x", B(RC_MLX5) | B(UD_MLX5) },
+	{ "rc_v", B(RC_VERBS) | B(UD_VERBS) },
+	{ "dc", B(DC_MLX5) }, { "dc_x", B(DC_MLX5) },
+	{ "ud", B(UD_MLX5) | B(UD_VERBS) }, { "ud_x", B(UD_MLX5) },
+	{ "ud_v", B(UD_VERBS) },
+	{ "ib", TL_IB },
+	{ "cuda", B(CUDA_COPY) | B(CUDA_IPC) | B(GDR_COPY) },
+	{ "sm", TL_SHM }, { "shm", TL_SHM }, { "mm", B(POSIX) | B(SYSV) },
+};
+
+int envr_tl_by_name(const char *name)
+{
+	for (int t = 0; t < ENVR_TL_COUNT; t++)
+		if (!strcmp(tl_names[t], name))
+			return t;
+	return -1;
+}
+
+static unsigned token_bits(const char *tok, size_t len)
+{
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+		if (strlen(aliases[i].name) == len && !strncmp(aliases[i].name, tok, len))
+			return aliases[i].bits;
+	for (int t = 0; t < ENVR_TL_COUNT; t++)
+		if (strlen(tl_names[t]) == len && !strncmp(tl_names[t], tok, len))
+			return 1u << t;
+	return 0;  /* rocm, ugni, knem...: nothing judged */
+}
+
+unsigned envr_tls_allowed(const char *tls)
+{
+	unsigned bits = 0;
+	int deny;
+
+	if (!tls || !*tls)
+		return TL_ALL;
+	deny = *tls == '^';
+	for (const char *p = tls + deny; *p;) {
+		size_t len = strcspn(p, ",");
+		size_t name = strcspn(p, ":,");  /* "rc_mlx5:aux" */
+
+		bits |= token_bits(p, name < len ? name : len);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return deny ? TL_ALL & ~bits : bits;
+}
+
+/* ---- judges: ENVR_OK = not dangerous here -------------------------- */
+
+#define JUDGE(fn) static enum envr_sev fn(const char *v, const struct envr_view *env, \
+					  const struct envr_ctx *c, const char **why)
+#define UNUSED4 (void)v, (void)env, (void)c, (void)why
+
+/* UCX is not on the KV path when NIXL uses LIBFABRIC. */
+static int ucx_off(const struct envr_ctx *c)
+{
+	return c->libfabric;
+}
+
+JUDGE(tls_rdma)
+{
+	unsigned a = envr_tls_allowed(v);
+
+	(void)env;
+	if (ucx_off(c) || !c->kv_cross)
+		return ENVR_OK;
+	if (c->fabric & ENVR_FAB_IB) {
+		if (a & TL_IB)
+			return ENVR_OK;
+		if ((c->fabric & ENVR_FAB_MNNVL) && (a & B(CUDA_IPC))) {
+			*why = "allows no InfiniBand/RoCE transport: KV outside the NVLink domain uses TCP";
+			return ENVR_WARN;
+		}
+		return ENVR_FAIL;
+	}
+	if (c->fabric & ENVR_FAB_EFA) {
+		*why = "allows no EFA transport (srd): UCX KV transfer uses TCP";
+		return a & B(SRD) ? ENVR_OK : ENVR_FAIL;
+	}
+	/* Multi-node NVLink (a ComputeDomain) carries KV over cuda_ipc. */
+	if ((a & (TL_IB | B(SRD))) || ((c->fabric & ENVR_FAB_MNNVL) && (a & B(CUDA_IPC))))
+		return ENVR_OK;
+	if (c->rdma_needed)
+		return ENVR_FAIL;
+	*why = "is TCP only for KV transfer between pods";
+	return a & B(TCP) ? ENVR_WARN : ENVR_OK;
+}
+
+JUDGE(tls_cuda)
+{
+	(void)env, (void)why;
+	if (ucx_off(c) || (envr_tls_allowed(v) & B(CUDA_COPY)))
+		return ENVR_OK;
+	return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
+}
+
+JUDGE(tls_ipc)
+{
+	unsigned a = envr_tls_allowed(v);
+
+	(void)env, (void)why;
+	if (ucx_off(c) || !(a & B(CUDA_COPY)) || (a & B(CUDA_IPC)))
+		return ENVR_OK;
+	return (c->fabric & ENVR_FAB_MNNVL) && c->kv_cross ? ENVR_FAIL : ENVR_WARN;
+}
+
+JUDGE(tls_rc_ud)
+{
+	unsigned a = envr_tls_allowed(v);
+
+	(void)env, (void)why;
+	if (ucx_off(c) || *v == '^')
+		return ENVR_OK;
+	return (a & (B(RC_MLX5) | B(RC_VERBS))) && !(a & (B(UD_MLX5) | B(UD_VERBS) | B(DC_MLX5)))
+		? ENVR_WARN : ENVR_OK;
+}
+
+/* UCX_NET_DEVICES: all | dev[:port][,...].  What kind of names it has. */
+struct nd_shape {
+	int hca, netdev, bad, noport;
+};
+
+static struct nd_shape nd_shape(const char *v)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-";
+	struct nd_shape s = { 0, 0, 0, 0 };
+
+	for (const char *p = v;; p++) {
+		size_t len = strcspn(p, ","), colon = strcspn(p, ":,");
+
+		if (len == 0)
+			s.bad = 1;
+		for (size_t i = 0; i < colon; i++)
+			if (!strchr(ok, p[i]))
+				s.bad = 1;
+		if (colon < len) {
+			s.hca = 1;
+			if (colon + 1 == len || strspn(p + colon + 1, "0123456789") != len - colon - 1)
+				s.bad = 1;
+		} else if (len == 3 && !strncmp(p, "all", 3)) {
+			s.hca = 1;
+		} else if (!strncmp(p, "mlx5_", 5) || !strncmp(p, "rdmap", 5) || !strncmp(p, "ibp", 3)) {
+			s.noport = 1;
+		} else {
+			s.netdev = 1;
+		}
+		p += len;
+		if (!*p)
+			break;
+	}
+	return s;
+}
+
+JUDGE(nd_syntax)
+{
+	(void)env, (void)c, (void)why;
+	return nd_shape(v).bad ? ENVR_FAIL : ENVR_OK;
+}
+
+JUDGE(nd_port)
+{
+	struct nd_shape s = nd_shape(v);
+
+	(void)env, (void)c, (void)why;
+	return !s.bad && s.noport ? ENVR_WARN : ENVR_OK;
+}
+
+JUDGE(nd_netdev)
+{
+	struct nd_shape s = nd_shape(v);
+
+	(void)env, (void)why;
+	return !s.bad && !s.noport && s.netdev && !s.hca && c->kv_cross && !ucx_off(c) &&
+	       (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)) ? ENVR_FAIL : ENVR_OK;
+}
+
+JUDGE(gdr_off)
+{
+	(void)env, (void)why;
+	if (!envr_is_no(v))
+		return ENVR_OK;
+	return (c->fabric & ENVR_FAB_IB) && c->kv_cross ? ENVR_FAIL : ENVR_WARN;
+}
+
+JUDGE(dmabuf_off)
+{
+	(void)env, (void)why;
+	return envr_is_no(v) && c->peermem != 1 ? ENVR_WARN : ENVR_OK;
+}
+
+static int efa_ucx(const struct envr_ctx *c)
+{
+	return (c->fabric & ENVR_FAB_EFA) && !ucx_off(c);
+}
+
+JUDGE(rndv_scheme)
+{
+	(void)env, (void)why;
+	return efa_ucx(c) && is(v, "get_zcopy") ? ENVR_FAIL : ENVR_OK;
+}
+
+JUDGE(rndv_thresh)
+{
+	(void)env, (void)why;
+	return efa_ucx(c) && is(v, "0") ? ENVR_WARN : ENVR_OK;
+}
+
+#define WARN_IF(fn, cond) JUDGE(fn) { UNUSED4; return (cond) ? ENVR_WARN : ENVR_OK; }
+#define FAIL_IF(fn, cond) JUDGE(fn) { UNUSED4; return (cond) ? ENVR_FAIL : ENVR_OK; }
+
+WARN_IF(warn_no, envr_is_no(v))
+WARN_IF(warn_yes, envr_is_yes(v))
+WARN_IF(warn_eq0, is(v, "0"))
+WARN_IF(warn_eq1, is(v, "1"))
+WARN_IF(warn_loc, is(v, "LOC") || is(v, "0"))
+FAIL_IF(nccl_ib_off, (c->fabric & ENVR_FAB_IB) && envr_is_yes(v))
+FAIL_IF(nccl_socket, (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)) && is(v, "Socket"))
+WARN_IF(plugin_none, (c->fabric & ENVR_FAB_EFA) && is(v, "none"))
+/* libfabric man/fabric.7.md: a comma list of providers, ^ negates it. */
+FAIL_IF(fi_no_efa, (c->fabric & ENVR_FAB_EFA) &&
+	(*v == '^' ? strstr(v, "efa") != NULL : strstr(v, "efa") == NULL))
+FAIL_IF(efa_rdma_off, (c->fabric & ENVR_FAB_EFA) && envr_is_no(v))
+FAIL_IF(efa_shm_on, (c->fabric & ENVR_FAB_EFA) && !is(v, "0"))
+
+JUDGE(p2p_off)
+{
+	(void)env, (void)why;
+	if (!envr_is_yes(v))
+		return ENVR_OK;
+	return c->nvlink == 0 ? ENVR_WARN : ENVR_FAIL;
+}
+
+/* Multi-node NVLink asked for without a ComputeDomain (IMEX channel). */
+JUDGE(mnnvl_no_cd)
+{
+	(void)env, (void)why;
+	return envr_is_yes(v) && !(c->fabric & ENVR_FAB_MNNVL) ? ENVR_WARN : ENVR_OK;
+}
+
+/* The fabric's must-haves (v is "" when unset). */
+WARN_IF(need_addr_type, (c->fabric & ENVR_FAB_IB) && c->kv_cross && !ucx_off(c))
+WARN_IF(need_efa_shm, (c->fabric & ENVR_FAB_EFA) && c->kv_cross)
+WARN_IF(need_mnnvl, (c->fabric & ENVR_FAB_MNNVL) && c->kv_cross)
+
+/* ---- the table ----------------------------------------------------- */
+
+#define IB ENVR_FAB_IB
+#define EFA ENVR_FAB_EFA
+#define MNNVL ENVR_FAB_MNNVL
+#define UCX_FAQ "openucx/ucx docs/source/faq.md"
+#define NCCL_ENV "NCCL env docs (docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html)"
+#define DYN_GUIDE "ai-dynamo/dynamo docs/pages/kubernetes/disagg-communication-guide.md"
+
+static const struct envr_rule rules[] = {
+	/* UCX (env-vars.md 1) */
+	{ "env-ucx-tls", "UCX_TLS", 0, tls_rdma,
+	  "allows no InfiniBand/RoCE transport: KV transfer between pods falls back to TCP",
+	  "add rc (or rc_x,dc_x) to UCX_TLS, or leave it unset",
+	  UCX_FAQ " (rc/dc/ud are the RDMA transports); ucp_context.c aliases; ai-dynamo/nixl #1614",
+	  "tcp,cuda_copy,cuda_ipc", IB, 1 },
+	{ "env-ucx-tls", "UCX_TLS", 0, tls_cuda,
+	  "lacks cuda_copy: UCX will not recognise GPU memory",
+	  "add cuda_copy (and cuda_ipc) to UCX_TLS",
+	  UCX_FAQ " (\"Applications using GPU memory must also specify GPU transports\")",
+	  "rc_x,dc_x", IB, 1 },
+	{ "env-ucx-tls", "UCX_TLS", 0, tls_ipc,
+	  "excludes cuda_ipc: same-node GPU transfers are staged through host",
+	  "add cuda_ipc to UCX_TLS (or drop it from the ^ list)",
+	  "env-vars.md 1; ai-dynamo/nixl PR #1169 (^cuda_ipc default removed)",
+	  "rc_x,dc_x,cuda_copy", IB, 1 },
+	{ "env-ucx-tls", "UCX_TLS", 0, tls_rc_ud,
+	  "has RC without UD, which RC needs for wire-up",
+	  "use the alias rc (or rc_x), or add ud_x",
+	  UCX_FAQ " (\"rc_verbs or rc_mlx5 also requires ud_verbs or ud_mlx5 transport for bootstrap\")",
+	  "rc_mlx5,cuda_copy,cuda_ipc", IB, 1 },
+	{ "env-ucx-net-devices", "UCX_NET_DEVICES", 0, nd_syntax,
+	  "is not a device list (dev:port,...)",
+	  "write UCX_NET_DEVICES as all or mlx5_0:1,mlx5_1:1",
+	  UCX_FAQ " (UCX_NET_DEVICES=mlx5_0:1)", "mlx5_0:x", IB, 1 },
+	{ "env-ucx-net-devices", "UCX_NET_DEVICES", 0, nd_port,
+	  "names an HCA without its port",
+	  "give each HCA its port, e.g. mlx5_0:1",
+	  UCX_FAQ "; uct_ib_device names are DEVICE:PORT (src/uct/ib/base/ib_iface.c)",
+	  "mlx5_0", IB, 1 },
+	{ "env-ucx-net-devices", "UCX_NET_DEVICES", 0, nd_netdev,
+	  "names only network interfaces: UCX uses TCP on an RDMA fabric",
+	  "name the RDMA devices (mlx5_N:1) or leave UCX_NET_DEVICES unset",
+	  UCX_FAQ "; openucx/ucx #5238 (a netdev name selects the tcp transport only)",
+	  "eth0", IB, 1 },
+	{ "env-ucx-gpudirect", "UCX_IB_GPU_DIRECT_RDMA", 0, gdr_off,
+	  "turns GPUDirect RDMA off: GPU buffers are staged through host",
+	  "remove it, or set it to yes to fail fast",
+	  "openucx/ucx src/uct/ib/base/ib_md.c (GPU_DIRECT_RDMA, default try)", "no", IB, 1 },
+	{ "env-ucx-gpudirect", "UCX_CUDA_COPY_DMABUF", 0, dmabuf_off,
+	  "disables the DMA-BUF GPUDirect path (the only one without nvidia_peermem)",
+	  "remove UCX_CUDA_COPY_DMABUF",
+	  "openucx/ucx src/uct/cuda/cuda_copy/cuda_copy_md.c (DMABUF, default try)", "n", IB, 1 },
+	{ "env-ucx-rndv", "UCX_RNDV_SCHEME", 0, rndv_scheme,
+	  "crashes UCX on EFA with kernel >= 6.8 (remote invalid RD request)",
+	  "set UCX_RNDV_SCHEME=auto on EFA", DYN_GUIDE " (EFA + UCX)", "get_zcopy", EFA, 1 },
+	{ "env-ucx-rndv", "UCX_RNDV_THRESH", 0, rndv_thresh,
+	  "forces zero-copy on CUDA buffers over EFA",
+	  "set UCX_RNDV_THRESH=8192 on EFA", DYN_GUIDE " (EFA + UCX: 8192)", "0", EFA, 1 },
+	{ "env-ucx-proto", "UCX_PROTO_ENABLE", 0, warn_no,
+	  "selects UCX's legacy protocols (other GPU paths)",
+	  "remove UCX_PROTO_ENABLE", "openucx/ucx src/ucp/core/ucp_context.c (PROTO_ENABLE, default y)",
+	  "n", IB, 1 },
+	{ "env-ucx-proto", "UCX_WARN_UNUSED_ENV_VARS", 0, warn_no,
+	  "hides misspelt UCX variables", "remove UCX_WARN_UNUSED_ENV_VARS",
+	  "openucx/ucx src/ucs/config/global_opts.c (WARN_UNUSED_ENV_VARS, default y)", "n", IB, 1 },
+	{ "env-ucx-roce", "UCX_IB_ROCE_LOCAL_SUBNET", 0, warn_yes,
+	  "breaks RoCE across routed subnets", "remove UCX_IB_ROCE_LOCAL_SUBNET",
+	  "openucx/ucx src/uct/ib/base/ib_iface.c (ROCE_LOCAL_SUBNET, default n)", "y", IB, 1 },
+	{ "env-ucx-roce", "UCX_IB_ADDR_TYPE", 1, need_addr_type,
+	  "not set: LID addressing does not route between pods on InfiniBand-on-Kubernetes",
+	  "set UCX_IB_ADDR_TYPE=eth (RoCE) or ib_global, unless the image does",
+	  DYN_GUIDE " (\"the most common missing setting\"); dynamo.md 5.3", "", IB, 1 },
+	{ "env-mnnvl", "UCX_CUDA_IPC_ENABLE_MNNVL", 0, mnnvl_no_cd,
+	  "relies on multi-node NVLink but no ComputeDomain (IMEX channel) is claimed",
+	  "claim a ComputeDomain (IMEX channel) for the workers",
+	  "openucx/ucx src/uct/cuda/cuda_ipc/cuda_ipc_md.c (ENABLE_MNNVL); NVIDIA dra-driver-nvidia-gpu ComputeDomain",
+	  "y", IB, 1 },
+	{ "env-mnnvl", "NCCL_MNNVL_ENABLE", 0, mnnvl_no_cd,
+	  "relies on multi-node NVLink but no ComputeDomain (IMEX channel) is claimed",
+	  "claim a ComputeDomain (IMEX channel) for the workers", NCCL_ENV " (NCCL_MNNVL_ENABLE)",
+	  "1", IB, 1 },
+	{ "env-mnnvl", "UCX_CUDA_IPC_ENABLE_MNNVL", 1, need_mnnvl,
+	  "not set on a ComputeDomain (multi-node NVLink) worker",
+	  "set UCX_CUDA_IPC_ENABLE_MNNVL=y, unless the image does",
+	  "openucx/ucx src/uct/cuda/cuda_ipc/cuda_ipc_md.c; " DYN_GUIDE, "", MNNVL, 1 },
+	/* NCCL (env-vars.md 3) */
+	{ "env-nccl-net", "NCCL_IB_DISABLE", 0, nccl_ib_off,
+	  "disables NCCL's verbs transport: collectives use sockets",
+	  "remove NCCL_IB_DISABLE", NCCL_ENV " (NCCL_IB_DISABLE)", "1", IB, 1 },
+	{ "env-nccl-net", "NCCL_NET", 0, nccl_socket,
+	  "forces NCCL onto sockets, ignoring the RDMA NICs",
+	  "remove NCCL_NET", NCCL_ENV " (NCCL_NET)", "Socket", IB, 1 },
+	{ "env-nccl-net", "NCCL_NET_GDR_LEVEL", 0, warn_loc,
+	  "disables GPUDirect RDMA for NCCL", "remove NCCL_NET_GDR_LEVEL",
+	  "NVIDIA/nccl src/graph/paths.cc (netGdrLevel, default PATH_PXB)", "LOC", IB, 1 },
+	{ "env-nccl-net", "NCCL_NET_PLUGIN", 0, plugin_none,
+	  "drops aws-ofi-nccl: NCCL falls back to sockets", "remove NCCL_NET_PLUGIN",
+	  NCCL_ENV " (NCCL_NET_PLUGIN); aws/aws-ofi-nccl", "none", EFA, 1 },
+	{ "env-nccl-net", "NCCL_DMABUF_ENABLE", 0, warn_eq0,
+	  "disables NCCL's DMA-BUF GPUDirect path", "remove NCCL_DMABUF_ENABLE",
+	  NCCL_ENV " (NCCL_DMABUF_ENABLE, since 2.13)", "0", IB, 1 },
+	{ "env-nccl-p2p", "NCCL_P2P_DISABLE", 0, p2p_off,
+	  "disables CUDA P2P (NVLink) between local GPUs: TP traffic goes through host memory",
+	  "remove NCCL_P2P_DISABLE", NCCL_ENV " (NCCL_P2P_DISABLE)", "1", IB, 1 },
+	{ "env-nccl-p2p", "NCCL_P2P_LEVEL", 0, warn_loc,
+	  "disables P2P between GPUs", "remove NCCL_P2P_LEVEL", NCCL_ENV " (NCCL_P2P_LEVEL)",
+	  "LOC", IB, 1 },
+	{ "env-nccl-shm", "NCCL_SHM_DISABLE", 0, warn_eq1,
+	  "forces the network between local GPUs without P2P", "remove NCCL_SHM_DISABLE",
+	  NCCL_ENV " (NCCL_SHM_DISABLE)", "1", IB, 1 },
+	{ "env-nccl-cumem", "NCCL_CUMEM_ENABLE", 0, warn_eq0,
+	  "disables cuMem allocations, which NVLS and multi-node NVLink need", "remove NCCL_CUMEM_ENABLE",
+	  NCCL_ENV " (NCCL_CUMEM_ENABLE)", "0", IB, 1 },
+	/* libfabric / EFA (env-vars.md 4) */
+	{ "env-fi", "FI_PROVIDER", 0, fi_no_efa,
+	  "does not enable the efa provider", "set FI_PROVIDER=efa or leave it unset",
+	  "ofiwg/libfabric man/fabric.7.md (FI_PROVIDER)", "tcp", EFA, 1 },
+	{ "env-fi", "FI_EFA_USE_DEVICE_RDMA", 0, efa_rdma_off,
+	  "emulates RMA in software", "set FI_EFA_USE_DEVICE_RDMA=1",
+	  "ofiwg/libfabric man/fi_efa.7.md (FI_EFA_USE_DEVICE_RDMA)", "0", EFA, 1 },
+	{ "env-fi", "FI_EFA_ENABLE_SHM_TRANSFER", 0, efa_shm_on,
+	  "must be 0 for NIXL on EFA", "set FI_EFA_ENABLE_SHM_TRANSFER=0",
+	  "ai-dynamo/dynamo EFA recipes (deploy-aws-p5.48xlarge.yaml, dynamo.md 5.3); libfabric fi_efa.7.md",
+	  "1", EFA, 1 },
+	{ "env-fi", "FI_EFA_ENABLE_SHM_TRANSFER", 1, need_efa_shm,
+	  "not set: NIXL on EFA needs it 0", "set FI_EFA_ENABLE_SHM_TRANSFER=0, unless the image does",
+	  "ai-dynamo/dynamo EFA recipes (dynamo.md 5.3)", "", EFA, 1 },
+};
+#undef IB
+#undef EFA
+#undef MNNVL
+
+const struct envr_rule *envr_rules(size_t *n)
+{
+	*n = sizeof rules / sizeof rules[0];
+	return rules;
+}
+
+/* ---- evaluation ---------------------------------------------------- */
+
+const struct envr_var *envr_find(const struct envr_view *env, const char *name)
+{
+	for (size_t i = env ? env->n : 0; i-- > 0;)
+		if (env->v[i].name && !strcmp(env->v[i].name, name))
+			return &env->v[i];
+	return NULL;
+}
+
+const char *envr_get(const struct envr_view *env, const char *name)
+{
+	const struct envr_var *e = envr_find(env, name);
+
+	return e && !e->dynamic ? e->value : NULL;
+}
+
+size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
+		 struct envr_finding **out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+		const struct envr_rule *r = &rules[i];
+		const struct envr_var *e = envr_find(env, r->var);
+		const char *why = r->why, *v;
+		enum envr_sev sev;
+		struct envr_finding *f;
+
+		if (r->missing ? e != NULL || ctx->process : !e || e->dynamic || !e->value)
+			continue;
+		v = r->missing ? "" : e->value;
+		sev = r->judge(v, env, ctx, &why);
+		if (sev == ENVR_OK)
+			continue;
+		*out = xrealloc(*out, (n + 1) * sizeof **out);
+		f = &(*out)[n++];
+		f->rule = r;
+		f->sev = sev;
+		if (r->missing)
+			snprintf(f->detail, sizeof f->detail, "%s %s", r->var, why);
+		else
+			snprintf(f->detail, sizeof f->detail, "%s=%s %s", r->var, v, why);
+	}
+	return n;
+}

@@ -1,0 +1,107 @@
+/* The rule book of the transport environment (issue 17 item 4): one table
+ * of variables with their dangerous values, severity, remedy and source,
+ * evaluated over one neutral view of an environment.  `env` judges a
+ * recipe with it (recipe/rules.c), `check` the running worker's
+ * /proc/1/environ (check/env.c), so a setting is flagged alike wherever it
+ * is seen.
+ *
+ * A leaf module: no I/O, no kube, no probe or check types.  The callers
+ * translate what they know (requested resources, detected fabric) into
+ * struct envr_ctx.  Strings in the table are static; a finding's detail
+ * is its own fixed buffer.
+ */
+#ifndef MODEL_ENVRULES_H
+#define MODEL_ENVRULES_H
+
+#include <stddef.h>
+
+/* Fabric the KV path uses (bits). */
+#define ENVR_FAB_IB    1u   /* InfiniBand or RoCE verbs NICs */
+#define ENVR_FAB_EFA   2u   /* AWS EFA */
+#define ENVR_FAB_MNNVL 4u   /* a ComputeDomain / IMEX channel (multi-node NVLink) */
+
+enum envr_sev { ENVR_OK, ENVR_WARN, ENVR_FAIL };
+
+/* Where a value was seen. */
+enum envr_origin { ENVR_FROM_RECIPE, ENVR_FROM_SPEC, ENVR_FROM_PROCESS };
+
+struct envr_var {
+	const char *name;
+	const char *value;
+	enum envr_origin origin;
+	int dynamic;            /* computed at run time: set, value unknown */
+};
+
+/* name -> value; the last of a name wins, as in a process environment. */
+struct envr_view {
+	const struct envr_var *v;
+	size_t n;
+};
+
+struct envr_ctx {
+	unsigned fabric;        /* ENVR_FAB_*; 0: none requested / none found */
+	int kv_cross;           /* KV leaves the pod */
+	int rdma_needed;        /* KV leaves the pod and only RDMA keeps it fast
+				 * (live: even when no RDMA device was found) */
+	int libfabric;          /* NIXL's backend is LIBFABRIC: UCX is off the KV path */
+	int nvlink;             /* GPUs joined by NVLink: 1, 0, -1 unknown */
+	int peermem;            /* nvidia_peermem loaded: 1, 0, -1 unknown */
+	/* The view is a running process's environment: an unset variable is
+	 * its default at work, judged by what the pod shows (UCX lanes, logs),
+	 * so the missing-variable rules, which remind a recipe author to check
+	 * what the image sets, do not apply.  Every value rule does. */
+	int process;
+};
+
+struct envr_rule {
+	const char *check;      /* the check a live pod reports it under (env-*) */
+	const char *var;        /* the variable judged */
+	int missing;            /* the rule is about var being unset (recipes only:
+				 * see envr_ctx.process) */
+	/* Severity for value v (never NULL; "" when missing) in ctx; why may
+	 * be pointed at a context-specific reason. */
+	enum envr_sev (*judge)(const char *v, const struct envr_view *env,
+			       const struct envr_ctx *ctx, const char **why);
+	const char *why;        /* what the value does, after "VAR=VALUE " */
+	const char *remedy;
+	const char *source;     /* where the rule comes from */
+	/* For the tests: a dangerous value, and the fabric and KV placement
+	 * in which it is flagged. */
+	const char *example;
+	unsigned example_fabric;
+	int example_cross;
+};
+
+struct envr_finding {
+	const struct envr_rule *rule;
+	enum envr_sev sev;
+	char detail[320];
+};
+
+/* The table, *n rows. */
+const struct envr_rule *envr_rules(size_t *n);
+/* Every rule that fires on env in ctx, in table order, into *out (caller
+ * frees the array).  Dynamic values are judged by no value rule (unknown)
+ * but count as set for the missing-variable rules. */
+size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
+		 struct envr_finding **out);
+/* The last var of name, or NULL. */
+const struct envr_var *envr_find(const struct envr_view *env, const char *name);
+/* Its literal value: NULL when unset or dynamic. */
+const char *envr_get(const struct envr_view *env, const char *name);
+
+/* UCX_TLS semantics (ucp_context.c's aliases and ^ deny-lists): bit
+ * ENVR_TL_x set when transport x is allowed.  NULL or "" allows all. */
+enum envr_tl {
+	ENVR_TL_CUDA_COPY, ENVR_TL_CUDA_IPC, ENVR_TL_GDR_COPY, ENVR_TL_RC_MLX5,
+	ENVR_TL_DC_MLX5, ENVR_TL_UD_MLX5, ENVR_TL_RC_VERBS, ENVR_TL_UD_VERBS,
+	ENVR_TL_TCP, ENVR_TL_SRD, ENVR_TL_POSIX, ENVR_TL_SYSV, ENVR_TL_CMA,
+	ENVR_TL_SELF, ENVR_TL_COUNT
+};
+unsigned envr_tls_allowed(const char *tls);
+/* "rc_mlx5", ...; -1 for a name that is no transport here. */
+int envr_tl_by_name(const char *name);
+int envr_is_yes(const char *v);
+int envr_is_no(const char *v);
+
+#endif

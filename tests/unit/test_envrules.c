@@ -1,0 +1,239 @@
+/* The env rule book (src/model/envrules.c) is wired to both paths: for
+ * every rule of the table, a recipe (recipe_judge, what `env` prints) and a
+ * running worker (check_pod on /proc/1/environ, what `check` prints) that
+ * carry the rule's dangerous value are both flagged, with the same detail
+ * and the same severity.  A rule only one path applies fails here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "kube/pods.h"
+#include "model/envrules.h"
+#include "probe/facts.h"
+#include "recipe/recipe.h"
+#include "t.h"
+
+/* A disaggregated graph whose decode worker sets NAME=VALUE and requests
+ * the fabric's device resource. */
+static void recipe_with(const struct envr_rule *r, struct recipe_set *s)
+{
+	char y[2048];
+	const char *res = r->example_fabric & ENVR_FAB_EFA ? "vpc.amazonaws.com/efa" :
+			  r->example_fabric & ENVR_FAB_IB ? "rdma/ib" : "nvidia.com/gpu";
+
+	snprintf(y, sizeof y,
+		 "apiVersion: nvidia.com/v1alpha1\n"
+		 "kind: DynamoGraphDeployment\n"
+		 "metadata: {name: g}\n"
+		 "spec:\n"
+		 "  services:\n"
+		 "    prefill:\n"
+		 "      componentType: worker\n      subComponentType: prefill\n"
+		 "      resources: {limits: {gpu: \"1\", custom: {\"%s\": \"1\"}}}\n"
+		 "    decode:\n"
+		 "      componentType: worker\n      subComponentType: decode\n"
+		 "      resources: {limits: {gpu: \"1\", custom: {\"%s\": \"1\"}}}\n"
+		 "      extraPodSpec:\n"
+		 "        mainContainer:\n"
+		 "          env:\n"
+		 "          - {name: %s, value: \"%s\"}\n",
+		 res, res, r->var, r->example);
+	memset(s, 0, sizeof *s);
+	CHECK_INT(recipe_load_buffer("t.yaml", y, strlen(y), s), 0);
+	recipe_judge(s);
+}
+
+static const struct recipe_component *decode_of(const struct recipe_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->comps[i].role, "decode"))
+			return &s->comps[i];
+	return NULL;
+}
+
+/* A running decode worker on the example's fabric with NAME=VALUE in its
+ * process env; KV crosses pods. */
+static struct probe_facts *live_with(const struct envr_rule *r, const char *value)
+{
+	struct probe_facts *f = probe_facts_new();
+	struct probe_rdma_dev *d = &f->sysfs_ib.dev[0];
+	char line[512];
+	int efa = (r->example_fabric & ENVR_FAB_EFA) != 0;
+
+	f->sysfs_ib.src.status = PROBE_OK;
+	f->sysfs_ib.ndevs = 1;
+	snprintf(d->name, sizeof d->name, "%s", efa ? "rdmap16s27" : "mlx5_0");
+	d->nports = 1;
+	d->port[0].num = 1;
+	d->port[0].state = PROBE_PORT_ACTIVE;
+	d->port[0].link_layer = efa ? PROBE_LL_UNKNOWN : PROBE_LL_IB;
+	snprintf(line, sizeof line, "%s=%s\n", r->var, value);
+	f->env.src.status = PROBE_OK;
+	probe_parse_env(line, strlen(line), &f->env);
+	return f;
+}
+
+static const struct pod_spec_facts spec = {
+	.gpus = 1, .rdma_devices = 1, .rdma_resource = "rdma/ib", .efa_devices = -1,
+	.ipc_lock = 1, .shm_bytes = -1,
+};
+
+static void live_results(const struct envr_rule *r, const char *value, struct check_results *out)
+{
+	struct check_context ctx = {
+		.node = "n1", .role = "decode", .kv_cross_pod = 1, .kv_cross_node = 1,
+		.kv_known = 1, .npods = 2,
+		/* EFA rules about UCX are about a worker whose NIXL uses UCX. */
+		.nixl_backend = "UCX",
+	};
+	struct probe_facts *f = live_with(r, value);
+
+	check_results_init(out);
+	check_pod(f, &spec, &ctx, out);
+	probe_facts_free(f);
+}
+
+static enum check_status as_check(enum recipe_status s)
+{
+	return s == RECIPE_FAIL ? CHECK_FAIL : s == RECIPE_WARN ? CHECK_WARN : CHECK_OK;
+}
+
+static void test_every_rule_both_paths(void)
+{
+	size_t n, value_rules = 0;
+	const struct envr_rule *rules = envr_rules(&n);
+
+	CHECK(n >= 25);
+	for (size_t i = 0; i < n; i++) {
+		const struct envr_rule *r = &rules[i];
+		const struct recipe_component *c;
+		const struct recipe_finding *rf = NULL;
+		const struct check_result *lf = NULL;
+		struct recipe_set s;
+		struct check_results res;
+
+		CHECK(r->check && !strncmp(r->check, "env-", 4));
+		CHECK(r->source && *r->source && r->remedy && *r->remedy);
+		if (r->missing)
+			continue;  /* test_missing_rules */
+		value_rules++;
+		recipe_with(r, &s);
+		c = decode_of(&s);
+		CHECK(c != NULL);
+		for (size_t j = 0; c && j < c->nfindings; j++)
+			if (c->findings[j].check && !strcmp(c->findings[j].check, r->check) &&
+			    !strcmp(c->findings[j].remedy, r->remedy))
+				rf = &c->findings[j];
+		if (!rf)
+			fprintf(stderr, "rule %s %s=%s: no recipe finding\n", r->check, r->var, r->example);
+		CHECK(rf != NULL);
+		live_results(r, r->example, &res);
+		for (size_t j = 0; rf && j < res.n; j++)
+			if (!strcmp(res.v[j].name, r->check) && strstr(res.v[j].detail, rf->detail))
+				lf = &res.v[j];
+		if (rf && !lf)
+			fprintf(stderr, "rule %s: recipe says \"%s\", the live pod does not\n",
+				r->check, rf->detail);
+		CHECK(lf != NULL);
+		/* One result per check: the rule's finding leads it unless a
+		 * worse one of the same check fired too. */
+		if (rf && lf && !strncmp(lf->detail, rf->detail, strlen(rf->detail))) {
+			CHECK_INT(lf->status, as_check(rf->status));
+			CHECK_STR(lf->remedy, rf->remedy);
+		} else if (rf && lf) {
+			CHECK(lf->status >= as_check(rf->status));
+		}
+		for (size_t j = 0; j < res.n; j++)
+			for (size_t k = j + 1; k < res.n; k++)
+				CHECK(strcmp(res.v[j].name, res.v[k].name));
+		check_results_release(&res);
+		recipe_set_release(&s);
+	}
+	CHECK(value_rules >= 25);
+}
+
+/* The three settings of issue 17 that `env` flagged and `check` did not. */
+static void test_issue_settings(void)
+{
+	static const struct { const char *var, *value, *check; } cases[] = {
+		{ "NCCL_SHM_DISABLE", "1", "env-nccl-shm" },
+		{ "UCX_PROTO_ENABLE", "n", "env-ucx-proto" },
+		{ "NCCL_CUMEM_ENABLE", "0", "env-nccl-cumem" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct envr_rule r = { .check = cases[i].check, .var = cases[i].var,
+				       .example_fabric = ENVR_FAB_IB };
+		struct check_results res;
+		const struct check_result *x;
+
+		live_results(&r, cases[i].value, &res);
+		x = check_results_find(&res, cases[i].check);
+		CHECK(x && x->status == CHECK_WARN);
+		CHECK_HAS(x ? x->detail : NULL, cases[i].var);
+		check_results_release(&res);
+		/* ...and the healthy value is no finding. */
+		live_results(&r, "", &res);
+		x = check_results_find(&res, cases[i].check);
+		CHECK(x && x->status == CHECK_OK);
+		check_results_release(&res);
+	}
+}
+
+/* Missing-variable rules remind a recipe author; a running process's
+ * unset variable is its default at work and is not reported. */
+static void test_missing_rules(void)
+{
+	size_t n;
+	const struct envr_rule *rules = envr_rules(&n);
+	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0 };
+	struct envr_view empty = { NULL, 0 };
+	struct envr_finding *f;
+	size_t nf, want = 0;
+
+	for (size_t i = 0; i < n; i++)
+		want += rules[i].missing;
+	CHECK(want >= 3);
+	nf = envr_eval(&empty, &ctx, &f);
+	CHECK_INT(nf, want);
+	free(f);
+	ctx.process = 1;
+	nf = envr_eval(&empty, &ctx, &f);
+	CHECK_INT(nf, 0);
+	free(f);
+}
+
+/* The view: the last value of a name wins; a run-time value is set but
+ * judged by no value rule. */
+static void test_view(void)
+{
+	struct envr_var v[] = {
+		{ "NCCL_SHM_DISABLE", "1", ENVR_FROM_RECIPE, 0 },
+		{ "NCCL_SHM_DISABLE", "0", ENVR_FROM_PROCESS, 0 },
+		{ "UCX_TLS", "$(TLS)", ENVR_FROM_RECIPE, 1 },
+	};
+	struct envr_view view = { v, 3 };
+	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1 };
+	struct envr_finding *f;
+
+	CHECK_STR(envr_get(&view, "NCCL_SHM_DISABLE"), "0");
+	CHECK(envr_get(&view, "UCX_TLS") == NULL);
+	CHECK(envr_find(&view, "UCX_TLS") != NULL);
+	CHECK_INT(envr_eval(&view, &ctx, &f), 0);
+	free(f);
+	CHECK(envr_tls_allowed("^cuda_ipc") & (1u << ENVR_TL_RC_MLX5));
+	CHECK(!(envr_tls_allowed("^cuda_ipc") & (1u << ENVR_TL_CUDA_IPC)));
+	CHECK(envr_tls_allowed("rc") & (1u << ENVR_TL_UD_MLX5));
+	CHECK_INT(envr_tls_allowed("tcp,cuda_copy"), (1u << ENVR_TL_TCP) | (1u << ENVR_TL_CUDA_COPY));
+}
+
+int main(void)
+{
+	test_every_rule_both_paths();
+	test_issue_settings();
+	test_missing_rules();
+	test_view();
+	printf("test_envrules: %d passed, %d failed\n", t_pass, t_fail);
+	return t_fail ? 1 : 0;
+}

@@ -151,7 +151,7 @@ static void fabric(const struct check_input *in, struct check_results *out)
 static void imex(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_nvsmi *s = &in->f->nvsmi;
-	int clique = 0;
+	int clique = 0, imex_claim;
 
 	if (!is_yes(envv(in, "UCX_CUDA_IPC_ENABLE_MNNVL")) &&
 	    !is_yes(envv(in, "NCCL_MNNVL_ENABLE"))) {
@@ -161,10 +161,17 @@ static void imex(const struct check_input *in, struct check_results *out)
 	for (int i = 0; i < s->ngpus && i < PROBE_MAX_GPUS; i++)
 		clique += !zero_id(s->gpu[i].clique_id) &&
 			  !zero_id(s->gpu[i].cluster_uuid);
-	if (in->spec->has_resource_claims > 0 && clique)
+	/* Only a ComputeDomain/IMEX claim gives the IMEX channel (podspec.c's
+	 * driver names); a GPU-only claim does not. */
+	imex_claim = claims_of_kind(in->spec, CLAIM_IMEX);
+	if (imex_claim > 0 && clique)
 		emit(out, CK_NVLINK_IMEX, CHECK_OK, NULL,
-		     "MNNVL: resource claim present, %d GPU%s in an NVLink clique",
+		     "MNNVL: ComputeDomain claim present, %d GPU%s in an NVLink clique",
 		     clique, clique == 1 ? "" : "s");
+	else if (imex_claim < 0 && clique)
+		emit(out, CK_NVLINK_IMEX, CHECK_SKIPPED, NULL,
+		     "MNNVL: the pod's resource claims could not be read, so no "
+		     "ComputeDomain claim could be confirmed");
 	else
 		emit(out, CK_NVLINK_IMEX,
 		     in->fabric == FABRIC_NVLINK && in->cross_pod ?

@@ -875,6 +875,40 @@ static void test_host(void)
 	probe_facts_free(f);
 }
 
+/* D4: only a ComputeDomain claim gives the IMEX channel; a GPU-only DRA
+ * claim (gpu.nvidia.com) must not pass nvlink-imex. */
+static void test_imex_claim(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct pod_spec_facts s = ib_spec;
+	struct check_results r;
+
+	set_env(f, "UCX_TLS=rc_x,cuda_copy,cuda_ipc\nUCX_CUDA_IPC_ENABLE_MNNVL=y\n");
+	for (int i = 0; i < f->nvsmi.ngpus; i++) {
+		snprintf(f->nvsmi.gpu[i].clique_id, sizeof f->nvsmi.gpu[i].clique_id, "2");
+		snprintf(f->nvsmi.gpu[i].cluster_uuid, sizeof f->nvsmi.gpu[i].cluster_uuid,
+			 "7d3c5b1e-0a1f-4c2e-9b6d-3f1e2a4c5d6e");
+	}
+	s.has_resource_claims = 1;
+	s.claims_read = 1;
+	snprintf(s.claim_drivers, sizeof s.claim_drivers, "gpu.nvidia.com");
+	run(f, &s, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "nvlink-imex"), CHECK_WARN);
+	check_results_release(&r);
+
+	snprintf(s.claim_drivers, sizeof s.claim_drivers, "gpu.nvidia.com,compute-domain.nvidia.com");
+	run(f, &s, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "nvlink-imex"), CHECK_OK);
+	check_results_release(&r);
+
+	s.claims_read = 0;
+	s.claims_unread = 1;
+	run(f, &s, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "nvlink-imex"), CHECK_SKIPPED);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
 int main(void)
 {
 	test_table();
@@ -891,5 +925,6 @@ int main(void)
 	test_unprobed();
 	test_digest();
 	test_host();
+	test_imex_claim();
 	return T_DONE("test_checks");
 }

@@ -225,25 +225,48 @@ static void group_results(const struct pod_record *pods, size_t n,
 	free(idx);
 }
 
+static const char *unprobed_reason(const struct pod_record *p)
+{
+	return p->error && *p->error ? p->error : "not probed";
+}
+
+/* Pods not probed for the same reason are one finding (at 400 pods one
+ * line, not 400): "pod-probe skipped on 3 of 8 pods: a, b, c; nodes ...:
+ * REASON".  Groups are found by a scan per distinct reason; there are few
+ * reasons, however many pods. */
 static void add_unprobed(const struct pod_record *pods, size_t n,
 			 struct finding_list *fs)
 {
+	size_t *idx = n ? xcalloc(n, sizeof(*idx)) : NULL;
+	unsigned char *done = n ? xcalloc(n, 1) : NULL;
+
 	for (size_t i = 0; i < n; i++) {
 		struct verdict_finding f = { 0 };
+		const char *why = unprobed_reason(&pods[i]);
+		size_t k = 0;
+		char *who, *nodes;
 
-		if (pods[i].probed)
+		if (pods[i].probed || done[i])
 			continue;
+		for (size_t j = i; j < n; j++)
+			if (!pods[j].probed && !done[j] &&
+			    !strcmp(unprobed_reason(&pods[j]), why)) {
+				done[j] = 1;
+				idx[k++] = j;
+			}
+		who = verdict_pod_list(pods, n, idx, k, NAMES_SHOWN);
+		nodes = node_list(pods, idx, k);
 		f.name = "pod-probe";
 		f.family = FAM_POD;
 		f.status = CHECK_SKIPPED;
 		f.rank = 5;
-		f.text = xasprintf("pod-probe skipped on %s%s%s: %s",
-				   or_empty(pods[i].name),
-				   pods[i].node && *pods[i].node ? " on node " : "",
-				   or_empty(pods[i].node),
-				   pods[i].error ? pods[i].error : "not probed");
+		f.text = xasprintf("pod-probe skipped on %s%s: %s", who, nodes, why);
+		free(who);
+		free(nodes);
 		finding_list_add(fs, &f);
 	}
+	free(idx);
+	free(done);
 }
 
 /* ---- consolidation ------------------------------------------------- */

@@ -369,6 +369,28 @@ static void test_links(void)
 	fleet_release(&fl);
 }
 
+/* Pods not probed for one reason are one finding, however many pods. */
+static void test_unprobed_grouped(void)
+{
+	struct fleet fl;
+	struct verdict v;
+	size_t nprobe = 0;
+
+	fleet_init(&fl);
+	for (int i = 0; i < 5; i++) {
+		fl.pods[i].probed = 0;
+		fl.pods[i].error = i == 4 ? "pod is Pending" : "exec forbidden";
+	}
+	verdict_compute(fl.pods, NPODS, &v);
+	for (size_t i = 0; i < v.nfindings; i++)
+		nprobe += !strcmp(v.findings[i].name, "pod-probe");
+	CHECK_INT((int)nprobe, 2);
+	CHECK(find(&v, "pod-probe skipped on 4 of 8 pods: prefill-0, prefill-1, prefill-2, prefill-3; nodes gpu-a0, gpu-a1, gpu-a2, gpu-a3: exec forbidden") != NULL);
+	CHECK(find(&v, "pod-probe skipped on 1 of 8 pods: decode-0; node gpu-a4: pod is Pending") != NULL);
+	verdict_release(&v);
+	fleet_release(&fl);
+}
+
 int main(void)
 {
 	test_names();
@@ -381,5 +403,6 @@ int main(void)
 	test_unprobed_results();
 	test_ready_with_warnings();
 	test_links();
+	test_unprobed_grouped();
 	return T_DONE("test_verdict");
 }

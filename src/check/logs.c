@@ -69,7 +69,11 @@ static const struct meaning {
 		"add securityContext.capabilities.add: [IPC_LOCK] or set memlock to unlimited" },
 	[LOGSIG_UCX_RDMA_TL_UNAVAILABLE] = { P_UCX, W_BAD, "an RDMA transport UCX was told to use is missing",
 		"set UCX_TLS to transports ucx_info -d lists (or unset it) and give the pod its RDMA devices" },
-	[LOGSIG_UCX_NO_IB_PORTS] = { P_UCX, W_BAD, "UCX found no usable IB port",
+	/* ib_device.c uct_ib_device_query_ports() says this with ucs_debug,
+	 * once per device and transport that does not fit (dc_mlx5 on a
+	 * RoCE-only port, ud on an EFA device...): at UCX_LOG_LEVEL=debug a
+	 * healthy node prints it too, so it is a degradation at most. */
+	[LOGSIG_UCX_NO_IB_PORTS] = { P_UCX, W_DEGRADED, "UCX found no usable IB port",
 		"bring the HCA ports up and point UCX_NET_DEVICES at Active ports (or unset it)" },
 	[LOGSIG_UCX_TCP_LANES] = { P_UCX, W_BAD, "UCX put RMA (KV reads/writes) on TCP",
 		"make RDMA available to UCX (devices, IPC_LOCK, rc_mlx5/dc_mlx5 in ucx_info -d) and keep it in UCX_TLS" },
@@ -246,6 +250,10 @@ static int counts(const struct logscan *s, enum logsig g, int peermem)
 	 * memory driver loaded UCX does not need it (ib_md.c tries peer
 	 * memory first), so the line is no degradation there. */
 	if (g == LOGSIG_UCX_DMABUF_UNSUPPORTED && peermem == 1)
+		return 0;
+	/* Lanes on rc/dc/srd prove UCX found RDMA ports: the per-device
+	 * "no compatible IB ports" debug line is then about another one. */
+	if (g == LOGSIG_UCX_NO_IB_PORTS && s->count[LOGSIG_UCX_RC_LANES])
 		return 0;
 	return s->count[g] > 0;
 }

@@ -223,6 +223,27 @@ static void test_judge(void)
 	CHECK(c && c->status == CHECK_WARN);
 	check_results_release(&r);
 
+	/* UCX_LOG_LEVEL=debug on a healthy node: ib_device.c's per-device
+	 * "no compatible IB ports found" debug line beside rc lanes is no
+	 * finding; alone it is a degradation, never a failure. */
+	t = fx_load("ucx_worker_inter_node_rc_mlx5_nixl149.txt", &n);
+	{
+		char *both = malloc(n + 160);
+		snprintf(both, n + 160, "[1712000000.1] [gpu-1:77:0] ib_device.c:1350 UCX DEBUG mlx5_bond_0: "
+			 "no compatible IB ports found for flags 0x8\n%s", t);
+		judge(both, &dis, &r);
+		free(both);
+	}
+	free(t);
+	c = find(&r, "logs-ucx");
+	CHECK(c && c->status == CHECK_OK);
+	check_results_release(&r);
+	judge("[1712000000.1] [gpu-1:77:0] ib_device.c:1350 UCX DEBUG mlx5_0: "
+	      "no compatible IB ports found for flags 0x8\n", &dis, &r);
+	c = find(&r, "logs-ucx");
+	CHECK(c && c->status == CHECK_WARN);
+	check_results_release(&r);
+
 	/* TCP lanes (nixl1097) fail; host staging (nixl307) warns. */
 	t = fx_load("ucx_worker_cfg_tcp_lanes_no_nvlink_nixl1097.txt", &n);
 	judge(t, &dis, &r);

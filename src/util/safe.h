@@ -1,0 +1,37 @@
+/* Text from the cluster, a pod, a kubeconfig or a file, made safe to show.
+ *
+ * Two rules, one per destination:
+ *  - safe_term(): for a terminal (tables, findings, errors, -v logs,
+ *    completion candidates).  Nothing that a terminal interprets survives:
+ *    ESC becomes "^[" and CR "\r" as kubectl's printers do
+ *    (k8s.io/cli-runtime/pkg/printers/terminal.go, EscapeTerminal, added for
+ *    kubernetes issue 101695); we extend the same idea to what kubectl
+ *    leaves alone: LF "\n", TAB "\t", other C0 controls and DEL in caret
+ *    notation ("^@", "^G", "^?"), C1 controls and the bidi controls
+ *    (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069) as "\u202e", and every
+ *    byte that is not part of valid UTF-8 as "\xff" (Go's %q style).
+ *    The result is one line of printable, valid UTF-8.
+ *  - safe_utf8(): for JSON and YAML.  Always valid UTF-8: each byte that is
+ *    not part of a valid sequence (bad lead, truncated, overlong, surrogate,
+ *    above U+10FFFF) becomes U+FFFD, as Go's encoding/json does when kubectl
+ *    marshals a string.  Control characters are left to the writer's own
+ *    escaping (cJSON writes \u001b, libyaml a double-quoted "\e").
+ *
+ * Both take NULL (giving "") and return a string the caller frees.
+ */
+#ifndef UTIL_SAFE_H
+#define UTIL_SAFE_H
+
+#include <stddef.h>
+
+char *safe_term(const char *s);
+char *safe_utf8(const char *s);
+/* 1 when s is NULL or already valid UTF-8 (no copy needed for JSON/YAML). */
+int safe_is_utf8(const char *s);
+/* 1 when safe_term(s) would return s unchanged. */
+int safe_is_term(const char *s);
+/* Length of the valid UTF-8 sequence at p (1-4), its code point in *cp;
+ * 0 when the byte at p does not start one.  p is NUL-terminated. */
+size_t safe_utf8_seq(const unsigned char *p, unsigned *cp);
+
+#endif

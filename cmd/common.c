@@ -9,6 +9,7 @@
 #include "kube/http.h"
 #include "kube/pods.h"
 #include "util/log.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 
 static struct globals G;  /* the tables below point into it; see cmd_parse */
@@ -43,7 +44,11 @@ const struct opt cmd_global_opts[] = {
 
 int cmd_fail(const struct err *e)
 {
-	fprintf(stderr, "%s%s\n", err_prefix(e), e->msg);
+	/* Messages quote the server, a pod or a kubeconfig: the terminal rule. */
+	char *msg = safe_term(e->msg);
+
+	fprintf(stderr, "%s%s\n", err_prefix(e), msg);
+	free(msg);
 	/* A 403 is almost always missing RBAC: say what to grant. */
 	if (e->http_status == 403)
 		fprintf(stderr, "hint: the plugin needs get/list on pods, get on pods/log and "

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "table.h"
+#include "../util/safe.h"
 #include "../util/xalloc.h"
 
 const enum check_family report_columns[] = {
@@ -108,7 +109,7 @@ void report_print_table(FILE *out, const struct report *r,
 			const struct report_style *st)
 {
 	const char *h[MAX_COLS], *c[MAX_COLS];
-	char cells[MAX_COLS][24], painted[64];
+	char cells[MAX_COLS][24];
 	int xfer = any_transfer(r);
 	int n = headers(r, st, xfer, h);
 	struct table *t = table_new(n, h);
@@ -116,12 +117,10 @@ void report_print_table(FILE *out, const struct report *r,
 
 	for (i = 0; i < r->n; i++) {
 		row(&r->pods[i], r, st, xfer, c, cells);
-		/* Only the last column may carry colour codes: table.c pads by
-		 * bytes, and the last column is never padded. */
-		c[n - 1] = paint(c[n - 1], verdict_color(r->pods[i].verdict), st->color,
-				 painted, sizeof(painted));
+		/* No colour codes inside cells: table.c shows every cell through
+		 * the terminal rule (util/safe.h), which would print them as
+		 * "^[[32m"; the findings and the verdict line keep theirs. */
 		table_add_row(t, c);
-		c[n - 1] = NULL;
 	}
 	table_print(t, out, st->no_headers);
 	table_free(t);
@@ -146,9 +145,12 @@ void report_print_summary(FILE *out, const struct report *r,
 	for (i = 0; i < v->nfindings; i++) {
 		const struct verdict_finding *f = &v->findings[i];
 		const char *w = check_status_name(f->status);
-		fprintf(out, "%s %s\n", paint(w, (int)f->status, st->color, buf, sizeof(buf)), f->text);
+		char *text = safe_term(f->text), *fix = safe_term(f->remedy);
+		fprintf(out, "%s %s\n", paint(w, (int)f->status, st->color, buf, sizeof(buf)), text);
 		if (has_fix(f->status, f->remedy))
-			fprintf(out, "     fix: %s\n", f->remedy);
+			fprintf(out, "     fix: %s\n", fix);
+		free(text);
+		free(fix);
 	}
 	report_print_verdict(out, r, st);
 }
@@ -163,9 +165,9 @@ void report_print_verdict(FILE *out, const struct report *r,
 		paint(verdict_name(v->status), verdict_color(v->status), st->color, buf, sizeof(buf)),
 		fabric_name(v->fabric), v->npods, v->nprobed, v->nready);
 	if (v->fix_first)
-		fprintf(out, "Fix first: %s\n", v->fix_first);
+		safe_put_line(out, "Fix first: ", v->fix_first);
 	if (v->unconfirmed)
-		fprintf(out, "Not confirmed: %s\n", v->unconfirmed);
+		safe_put_line(out, "Not confirmed: ", v->unconfirmed);
 }
 
 void report_print_checks(FILE *out, const struct check_results *res,
@@ -185,8 +187,10 @@ void report_print_checks(FILE *out, const struct check_results *res,
 	table_print(t, out, st->no_headers);
 	table_free(t);
 	for (i = 0; i < res->n; i++)
-		if (has_fix(res->v[i].status, res->v[i].remedy))
-			fprintf(out, "%s: fix: %s\n", res->v[i].name, res->v[i].remedy);
+		if (has_fix(res->v[i].status, res->v[i].remedy)) {
+			fprintf(out, "%s: fix: ", res->v[i].name);
+			safe_put_line(out, "", res->v[i].remedy);
+		}
 }
 
 /* ---- JSON (product.md field names; stable across versions) ---- */
@@ -288,10 +292,8 @@ cJSON *report_json(const struct report *r)
 int report_print_json(FILE *out, const struct report *r)
 {
 	cJSON *doc = report_json(r);
-	char *s = cJSON_Print(doc);
-	int rc = s && fprintf(out, "%s\n", s) > 0 ? 0 : -1;
+	int rc = report_emit_json(out, doc);
 
-	free(s);
 	cJSON_Delete(doc);
 	return rc;
 }

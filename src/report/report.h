@@ -57,7 +57,13 @@ cJSON *report_json(const struct report *r);
 int report_print_json(FILE *out, const struct report *r);
 /* The same document through libyaml's emitter. */
 int report_print_yaml(FILE *out, const struct report *r);
-/* Emits any cJSON tree as YAML (used by other documents too). */
+/* Emits any cJSON tree as YAML (used by other documents too); a value that
+ * is not valid UTF-8 is written with U+FFFD for each bad byte. */
 int report_emit_yaml(FILE *out, const cJSON *doc);
+/* The same rule for JSON: report_valid_utf8() rewrites, in place, every key
+ * and string of the tree that is not valid UTF-8; report_emit_json() does
+ * that and prints the tree, indented, with a newline. */
+void report_valid_utf8(cJSON *doc);
+int report_emit_json(FILE *out, cJSON *doc);
 
 #endif

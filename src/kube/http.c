@@ -16,6 +16,7 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "auth.h"
+#include "hdrcheck.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
 #define MAX_RETRIES 5
@@ -238,6 +239,11 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 
 	if (!h) {
 		err_set(e, ERR_OTHER, "cannot initialise libcurl");
+		return NULL;
+	}
+	/* Nothing is sent with a value that would split the request head. */
+	if (hdrcheck_client(c, e) < 0) {
+		curl_easy_cleanup(h);
 		return NULL;
 	}
 	url = xasprintf("%s%s", c->base_url, path);

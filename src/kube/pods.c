@@ -338,23 +338,43 @@ static void spec_facts(const cJSON *pod, const char *container,
 	nixl_backend(ct, f->nixl_backend, sizeof(f->nixl_backend));
 }
 
-/* pod_info.secret_env of the probed container. */
+/* pod_info.secret_env of the probed container (format in pods.h).
+ * envFrom: [{secretRef: {name: S}, prefix: P}] makes every key of Secret S
+ * a variable P+key; the keys are in the Secret, which we never read, so any
+ * variable with that prefix that env does not set itself may hold one
+ * (kubelet: env entries override envFrom, kubelet_pods.go makeEnvironment
+ * Variables).  A bad line would only widen what is hidden. */
 static char *secret_env(const cJSON *pod, const char *container)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
 	static const char *const rk[] = { "valueFrom", "secretKeyRef", NULL };
-	const cJSON *it;
+	const cJSON *ct = find_named(jpath(pod, ck), container), *it;
 	struct buf b = BUF_INIT(64u << 10);
 
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(
-			       find_named(jpath(pod, ck), container), "env")) {
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, "env")) {
 		const char *name = jstr(it, "name");
 		const cJSON *ref = jpath(it, rk);
 		const char *secret = jstr(ref, "name");
 
-		if (name && ref && !strchr(name, '\n') && !strchr(name, '='))
+		if (!name || strchr(name, '\n') || strchr(name, '='))
+			continue;
+		if (ref)
 			buf_appendf(&b, "%s=%s\n", name,
 				    secret && !strchr(secret, '\n') ? secret : "?");
+		else
+			buf_appendf(&b, "!%s\n", name);
+	}
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, "envFrom")) {
+		const cJSON *ref = cJSON_GetObjectItemCaseSensitive(it, "secretRef");
+		const char *secret = jstr(ref, "name");
+		const char *prefix = jstr(it, "prefix");
+
+		if (!ref)
+			continue;
+		if (!prefix || strchr(prefix, '\n') || strchr(prefix, '='))
+			prefix = "";
+		buf_appendf(&b, "*%s=%s\n", prefix,
+			    secret && !strchr(secret, '\n') ? secret : "?");
 	}
 	return buf_detach(&b, NULL);
 }

@@ -134,5 +134,158 @@ class TestEnvFromSecret(unittest.TestCase):
         self.assertIn("UCX_NET_DEVICES='eth0'", shown)
 
 
+ESCAPES = "scenarios/hostile-escapes.yaml"
+RAW = ("\x1b", "\r", "\u202e", "\u009b", "\x07")
+
+
+class TestEscapes(unittest.TestCase):
+    """Escapes from the server (hostile-strings) and from a pod's output
+    never reach the terminal raw; JSON and YAML stay valid UTF-8."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster(os.path.join(HERE, ESCAPES), faults=["hostile-strings"])
+        cls.kc = ["-n", "hostile", "--kubeconfig", cls.c.kubeconfig]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.cleanup()
+
+    def run_raw(self, argv):
+        import subprocess
+        from plugin import PLUGIN, plugin_env
+        p = subprocess.run([PLUGIN] + argv + self.kc, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=plugin_env(), timeout=120)
+        return p.returncode, p.stdout, p.stderr
+
+    def assertClean(self, argv, data):
+        text = data.decode("utf-8")          # strict: valid UTF-8 or it raises
+        for ch in RAW:
+            self.assertNotIn(ch, text, (argv, ch))
+
+    def test_terminal_output(self):
+        for argv in (["check"], ["check", "-o", "wide"], ["pods", "-o", "wide"],
+                     ["nixl", "--pod", "he-prefill-0"], ["node", "--pod", "he-prefill-0"],
+                     ["check", "-v", "8"]):
+            rc, out, err = self.run_raw(argv)
+            self.assertIn(rc, (0, 2, 3), (argv, err[-500:]))
+            self.assertClean(argv, out)
+            self.assertClean(argv, err)
+            if argv[0] != "nixl":
+                self.assertIn(b"^[]0;pwned^G", out, argv)   # shown, escaped
+        rc, out, _ = self.run_raw(["check", "-o", "wide"])
+        # the newline in a pod name adds no row: header + 2 pods, then findings
+        table = out.decode().split("\n\n")[0].splitlines()
+        self.assertEqual(len(table), 3, table)
+        self.assertIn("UCX_TLS=rc,cuda_copy^[]0;pwned", out.decode())
+
+    def test_json_and_yaml_valid(self):
+        rc, out, err = self.run_raw(["check", "-o", "json"])
+        self.assertIn(rc, (2, 3), err[-500:])
+        doc = json.loads(out.decode("utf-8"))
+        pods = {p["name"]: p for p in doc["pods"]}
+        self.assertTrue(pods["he-prefill-0"]["probed"], pods["he-prefill-0"]["error"])
+        self.assertIn("\ufffd", pods["he-prefill-0"]["node"])          # 0xFF replaced
+        self.assertIn("\x1b]0;pwned", pods["he-prefill-0"]["node"])   # escaped by JSON
+        rc, out, err = self.run_raw(["check", "-o", "yaml"])
+        self.assertIn(rc, (2, 3), err[-500:])
+        self.assertTrue(out, "the YAML report is not empty (it was: double free)")
+        ydoc = yaml.safe_load(out.decode("utf-8"))
+        self.assertEqual(ydoc["verdict"]["status"], doc["verdict"]["status"])
+        self.assertNotIn(b"\x1b", out)
+
+    def test_completion_candidates(self):
+        import shutil
+        import subprocess
+        from plugin import PLUGIN
+        d = tempfile.mkdtemp(prefix="e2e-hostile-compl-")
+        try:
+            helper = os.path.join(d, "kubectl_complete-dynamo_interconnect")
+            os.symlink(PLUGIN, helper)
+            p = subprocess.run([helper, "node", "-n", "hostile", "--pod", ""], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=60,
+                               env=dict(os.environ, HOME=d, KUBECONFIG=self.c.kubeconfig))
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        lines = [l for l in p.stdout.decode().splitlines() if l and not l.startswith(":")]
+        names = [l.split("\t")[0] for l in lines]
+        self.assertIn("he-prefill-0", names)
+        self.assertNotIn("fake-row   gpu-x   ok   READY", " ".join(lines))
+        self.assertFalse([l for l in lines if "\x1b" in l], lines)
+
+
+class TestHostileServer(unittest.TestCase):
+    """List faults: each run ends within its deadline with a clear error."""
+
+    def run_fault(self, fault, argv=("pods", "-n", "faults"), timeout=120):
+        c = Cluster(SMALL, faults=[fault])
+        try:
+            rc, out, err, took = run(list(argv) + ["--kubeconfig", c.kubeconfig], timeout=timeout)
+            return rc, out, err, took, c.log()
+        finally:
+            c.cleanup()
+
+    def test_slow_drip_meets_the_default_deadline(self):
+        rc, _, err, took, _ = self.run_fault("list-drip=2")
+        self.assertEqual(rc, 1, err)
+        self.assertIn("the default deadline of 60 s", err)
+        self.assertLess(took, 60 + MARGIN)
+
+    def test_request_timeout_overrides_the_default(self):
+        rc, _, err, took, _ = self.run_fault("list-drip=2", ("pods", "-n", "faults",
+                                                             "--request-timeout", "3s"))
+        self.assertEqual(rc, 1, err)
+        self.assertIn("Unable to connect to the server", err)
+        self.assertNotIn("default deadline", err)
+        self.assertLess(took, 3 + MARGIN)
+
+    def test_alternating_continue_tokens(self):
+        rc, _, err, took, log = self.run_fault("list-alternating-continue")
+        self.assertEqual(rc, 1, err)
+        self.assertIn("continue token it had already returned", err)
+        self.assertLessEqual(len([r for r in log if r["path"].endswith("/pods")]), 3)
+
+    def test_oversized_pages(self):
+        rc, _, err, took, log = self.run_fault("list-oversized-pages=5000")
+        self.assertEqual(rc, 1, err)
+        self.assertIn("passed 50000 pods", err)
+        self.assertLessEqual(len([r for r in log if r["path"].endswith("/pods")]), 11)
+
+    def test_redirect_names_its_location(self):
+        for code in ("302", "307"):
+            rc, _, err, _, _ = self.run_fault("list-redirect=" + code)
+            self.assertEqual(rc, 1, err)
+            self.assertIn("answered %s, a redirect to \"https://login.example.invalid/oauth" % code, err)
+            self.assertNotIn("unknown", err)
+
+
+class TestHostilePod(unittest.TestCase):
+    """Log reads and exec messages are bounded on our side."""
+
+    def check(self, fault):
+        c = Cluster(SECRET, faults=[fault])
+        try:
+            rc, out, err, _ = run(["check", "-n", "hostile", "-o", "json", "--probe-timeout", "20s",
+                                   "--kubeconfig", c.kubeconfig])
+        finally:
+            c.cleanup()
+        self.assertIn(rc, (2, 3), err[-1000:])
+        return {p["name"]: p for p in json.loads(out)["pods"]}
+
+    def test_log_read_honours_limit_bytes(self):
+        pods = self.check("logs-ignore-limit")
+        p = pods["hs-prefill-0"]
+        logs = [c for c in p["checks"] if c["name"] == "logs-read"][0]
+        # the transport line lies past the first MiB: never read
+        self.assertIn("no NIXL/UCX/NCCL/libfabric transport line", logs["detail"])
+
+    def test_websocket_message_capped_before_reassembly(self):
+        pods = self.check("exec-huge-message=hs-prefill-0")
+        p = pods["hs-prefill-0"]
+        self.assertFalse(p["probed"])
+        self.assertIn("too big", p["error"])
+        self.assertTrue(pods["hs-decode-0"]["probed"], pods["hs-decode-0"]["error"])
+
+
 if __name__ == "__main__":
     unittest.main()

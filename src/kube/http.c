@@ -17,6 +17,7 @@
 #include "../util/xalloc.h"
 #include "auth.h"
 #include "hdrcheck.h"
+#include "proxy.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
 #define MAX_RETRIES 5
@@ -231,6 +232,21 @@ static void setup_tls(CURL *h, const struct kube_config *cfg)
 	}
 }
 
+/* kubectl's choice (proxy.h), set explicitly: "" turns off curl's own
+ * reading of the environment, and NOPROXY "" stops curl's NO_PROXY from
+ * bypassing a proxy we chose. */
+static void set_proxy(CURL *h, const struct kube_config *cfg)
+{
+	struct proxy_env env;
+	char *proxy;
+
+	proxy_env_get(&env);
+	proxy = proxy_for(cfg->server, cfg->proxy_url, &env);
+	curl_easy_setopt(h, CURLOPT_PROXY, proxy ? proxy : "");
+	curl_easy_setopt(h, CURLOPT_NOPROXY, "");
+	free(proxy);   /* curl keeps its own copy; never logged (credentials) */
+}
+
 CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 {
 	const struct kube_config *cfg = c->cfg;
@@ -265,8 +281,7 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 		curl_easy_setopt(h, CURLOPT_CONNECT_TO, ct);
 		curl_easy_setopt(h, CURLOPT_PRIVATE, ct);
 	}
-	if (cfg->proxy_url)
-		curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
+	set_proxy(h, cfg);
 	setup_tls(h, cfg);
 	return h;
 }

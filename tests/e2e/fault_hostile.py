@@ -287,5 +287,92 @@ class TestHostilePod(unittest.TestCase):
         self.assertTrue(pods["hs-decode-0"]["probed"], pods["hs-decode-0"]["error"])
 
 
+
+class TestProxy(unittest.TestCase):
+    """Proxy choice as kubectl's (client-go + Go's httpproxy), through a
+    real CONNECT proxy (tests/cluster/connect_proxy.py).  The server is
+    named fakecluster.test, a name only the proxy resolves: a run that
+    went direct fails to resolve it, one through the proxy works."""
+
+    @classmethod
+    def setUpClass(cls):
+        import subprocess
+        cls.c = Cluster(SMALL)
+        cls.plog = os.path.join(cls.c.dir, "proxy.log")
+        cls.proxy = subprocess.Popen(
+            [sys.executable, os.path.join(ROOT, "tests", "cluster", "connect_proxy.py"),
+             cls.plog, "fakecluster.test=127.0.0.1"], stdout=subprocess.PIPE)
+        cls.purl = "http://127.0.0.1:%s" % cls.proxy.stdout.readline().split()[1].decode()
+
+        def named(k):
+            cl = k["clusters"][0]["cluster"]
+            cl["server"] = "https://fakecluster.test:%d" % cls.c.port
+            cl.pop("certificate-authority-data", None)
+            cl["insecure-skip-tls-verify"] = True
+        cls.named = mutated_kubeconfig(cls.c, named)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.proxy.kill()
+        cls.proxy.wait()
+        cls.proxy.stdout.close()
+        cls.c.cleanup()
+
+    def connects(self):
+        if not os.path.exists(self.plog):
+            return []
+        with open(self.plog) as f:
+            return f.read().split()[1::2]
+
+    def pods(self, kc, env, argv=("pods", "-n", "faults")):
+        before = len(self.connects())
+        clean = {k: "" for k in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy",
+                                 "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy")}
+        clean.update(env)
+        rc, out, err, _ = run(list(argv) + ["--kubeconfig", kc], env=clean)
+        return rc, out, err, self.connects()[before:]
+
+    def test_https_proxy_tunnels_get_and_exec(self):
+        rc, out, err, seen = self.pods(self.named, {"HTTPS_PROXY": self.purl},
+                                       ("check", "-n", "faults", "-l", "", "-o", "json"))
+        self.assertIn(rc, (2, 3), err)
+        self.assertTrue(all(p["probed"] for p in json.loads(out)["pods"]), out[-500:])
+        self.assertIn("fakecluster.test:%d" % self.c.port, seen)
+
+    def test_upper_case_name_first(self):
+        rc, _, err, seen = self.pods(self.named, {"HTTPS_PROXY": self.purl,
+                                                  "https_proxy": "http://127.0.0.1:9"})
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(seen)
+
+    def test_loopback_is_never_proxied(self):
+        rc, _, err, seen = self.pods(self.c.kubeconfig, {"HTTPS_PROXY": self.purl})
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(seen, [])
+
+    def test_all_proxy_is_ignored(self):
+        rc, _, err, seen = self.pods(self.named, {"ALL_PROXY": self.purl})
+        self.assertEqual(rc, 1, err)
+        self.assertIn("fakecluster.test", err)   # went direct: cannot resolve it
+        self.assertEqual(seen, [])
+
+    def test_no_proxy_exempts_the_server(self):
+        rc, _, err, seen = self.pods(self.named, {"HTTPS_PROXY": self.purl,
+                                                  "NO_PROXY": "example.com,.test"})
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(seen, [])
+
+    def test_kubeconfig_proxy_url_wins_over_no_proxy(self):
+        def m(k):
+            with open(self.named) as f:
+                k.update(yaml.safe_load(f))
+            k["clusters"][0]["cluster"]["proxy-url"] = self.purl
+        kc = mutated_kubeconfig(self.c, m)
+        rc, _, err, seen = self.pods(kc, {"NO_PROXY": "fakecluster.test",
+                                          "HTTPS_PROXY": "http://127.0.0.1:9"})
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(seen)
+
+
 if __name__ == "__main__":
     unittest.main()

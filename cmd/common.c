@@ -1,3 +1,5 @@
+#include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,24 @@ const struct opt cmd_global_opts[] = {
 	{ "help", 'h', OPT_BOOL, &G.help, NULL, "Help for this command" },
 	OPT_TABLE_END
 };
+
+int cmd_flush_stdout(void)
+{
+	static int reported;
+	char why[128];
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	err = errno ? errno : EIO;
+	if (reported++ || err == EPIPE)
+		return -1;
+	snprintf(why, sizeof(why), "%s", strerror(err));
+	why[0] = (char)tolower((unsigned char)why[0]);   /* Go's errno text */
+	fprintf(stderr, "error: write /dev/stdout: %s\n", why);
+	return -1;
+}
 
 int cmd_fail(const struct err *e)
 {

@@ -274,7 +274,7 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 		bad = 1;
 	rc = bad || s.nerrors ? EXIT_ERROR : v.code;
 	recipe_set_release(&s);
-	return fflush(stdout) == 0 ? rc : EXIT_ERROR;
+	return cmd_flush_stdout() == 0 ? rc : EXIT_ERROR;
 }
 
 /* ------------------------------------------------- check --recipe */

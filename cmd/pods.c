@@ -83,5 +83,5 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
-	return fflush(stdout) == 0 ? 0 : EXIT_ERROR;
+	return cmd_flush_stdout() == 0 ? 0 : EXIT_ERROR;
 }

@@ -2,6 +2,7 @@
 #include "pods.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,12 +179,17 @@ static long long quantity(const cJSON *v)
 	long long n;
 	size_t i;
 
+	/* A double outside long long (or NaN) converts with undefined
+	 * behaviour, and strtoll clamps an overflow to LLONG_MAX: neither is
+	 * a quantity (issue 12). */
 	if (cJSON_IsNumber(v))
-		return (long long)v->valuedouble;
+		return v->valuedouble >= 0 && v->valuedouble < 9.2e18
+			       ? (long long)v->valuedouble : -1;
 	if (!cJSON_IsString(v))
 		return -1;
+	errno = 0;
 	n = strtoll(v->valuestring, &end, 10);
-	if (end == v->valuestring || n < 0)
+	if (end == v->valuestring || n < 0 || errno == ERANGE)
 		return -1;
 	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
 		if (!strcmp(end, u[i].sfx))
@@ -230,7 +236,11 @@ static void rdma_resources(const cJSON *ct, struct pod_spec_facts *f)
 				continue;
 			if (!f->rdma_resource[0])
 				snprintf(f->rdma_resource, sizeof(f->rdma_resource), "%s", it->string);
-			f->rdma_devices = (f->rdma_devices < 0 ? 0 : f->rdma_devices) + (long)q;
+			/* Saturating: two absurd requests must not wrap to "none". */
+			if (f->rdma_devices < 0)
+				f->rdma_devices = 0;
+			f->rdma_devices = q > LONG_MAX - f->rdma_devices ? LONG_MAX
+									 : f->rdma_devices + (long)q;
 		}
 }
 

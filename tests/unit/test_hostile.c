@@ -4,7 +4,11 @@
 #include <string.h>
 
 #include "kube/hdrcheck.h"
+#include "kube/kubeconfig.h"
+#include "kube/listguard.h"
+#include "kube/pods.h"
 #include "kube/proxy.h"
+#include "util/xalloc.h"
 #include "t.h"
 
 static void test_header_values(void)
@@ -152,8 +156,141 @@ static void test_proxy_env(void)
 	CHECK(env.https_proxy == NULL);                 /* ALL_PROXY is not read */
 }
 
+/* One pod whose main container has limits LIMITS (a JSON object body). */
+static struct pod_spec_facts spec_of(const char *limits)
+{
+	char *page = xasprintf(
+		"{\"kind\":\"PodList\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":\"p\","
+		"\"namespace\":\"n\",\"labels\":{\"nvidia.com/dynamo-component-type\":\"prefill\"}},"
+		"\"spec\":{\"nodeName\":\"a\",\"containers\":[{\"name\":\"main\",\"resources\":{"
+		"\"limits\":{%s}}}]},\"status\":{\"phase\":\"Running\"}}]}", limits);
+	struct pods_query q = { 0 };
+	struct pod_list l = { 0 };
+	struct pod_spec_facts f;
+	char *next = NULL;
+	struct err e;
+
+	memset(&f, 0, sizeof(f));
+	f.gpus = f.rdma_devices = -2;
+	q.namespace = "n";
+	if (pods_parse_page(page, strlen(page), &q, &l, &next, &e) == 0 && l.n == 1)
+		f = l.items[0].spec;
+	free(next);
+	free(page);
+	pod_list_release(&l);
+	return f;
+}
+
+static void test_quantities(void)
+{
+	/* two 9e18 requests summed: saturate, never wrap to "none" */
+	CHECK(spec_of("\"rdma/ib\":\"9000000000000000000\",\"rdma/hca\":\"9000000000000000000\"")
+		      .rdma_devices > 0);
+	CHECK(spec_of("\"rdma/ib\":9e18,\"rdma/hca\":9e18").rdma_devices > 0);
+	/* a double outside long long is not a quantity (was UB) */
+	CHECK_INT(spec_of("\"nvidia.com/gpu\":1e300").gpus, -1);
+	CHECK_INT(spec_of("\"nvidia.com/gpu\":-1e300").gpus, -1);
+	/* strtoll overflow is not LLONG_MAX GPUs */
+	CHECK_INT(spec_of("\"nvidia.com/gpu\":\"99999999999999999999999\"").gpus, -1);
+	CHECK_INT(spec_of("\"nvidia.com/gpu\":\"8\"").gpus, 8);
+	CHECK_INT(spec_of("\"rdma/ib\":\"2\",\"rdma/x\":1").rdma_devices, 3);
+}
+
+static void test_list_guard(void)
+{
+	struct listguard g;
+	struct err e;
+	int i, rc = 0;
+
+	/* tokens A, B, A: the third page is refused (the old guard compared
+	 * with the previous token only) */
+	listguard_init(&g);
+	CHECK_INT(listguard_page(&g, 10, 0, "A", &e), 0);
+	CHECK_INT(listguard_page(&g, 10, 0, "B", &e), 0);
+	CHECK_INT(listguard_page(&g, 10, 0, "A", &e), -1);
+	CHECK_HAS(e.msg, "continue token it had already returned (page 3)");
+	listguard_release(&g);
+
+	listguard_init(&g);
+	CHECK_INT(listguard_page(&g, 10, LISTGUARD_MAX_ITEMS + 1, "x", &e), -1);
+	CHECK_HAS(e.msg, "passed 50000 pods");
+	listguard_release(&g);
+
+	listguard_init(&g);
+	CHECK_INT(listguard_page(&g, LISTGUARD_MAX_BYTES, 1, "x", &e), 0);
+	CHECK_INT(listguard_page(&g, 1, 1, "y", &e), -1);
+	CHECK_HAS(e.msg, "passed 1024 MiB in 2 pages");
+	listguard_release(&g);
+
+	listguard_init(&g);
+	for (i = 0; i < LISTGUARD_MAX_PAGES + 5 && rc == 0; i++) {
+		char tok[16];
+		snprintf(tok, sizeof(tok), "t%d", i);
+		rc = listguard_page(&g, 1, 1, tok, &e);
+	}
+	CHECK_INT(rc, -1);
+	CHECK_INT(i, LISTGUARD_MAX_PAGES);
+	CHECK_HAS(e.msg, "did not end after 2000 pages");
+	CHECK_INT(listguard_page(&g, 1, 1, NULL, &e), 0);   /* the end is always fine */
+	listguard_release(&g);
+}
+
+static int load(const char *yaml, struct kube_config *cfg, struct err *e)
+{
+	struct kube_overrides ov = KUBE_OVERRIDES_INIT;
+
+	err_clear(e);
+	memset(cfg, 0, sizeof(*cfg));
+	return kubeconfig_load_buffer(yaml, strlen(yaml), "/tmp/kc", &ov, cfg, e);
+}
+
+static void test_kubeconfig_yaml(void)
+{
+	static const char merge[] =
+		"apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+		"base: &base\n  server: https://a.example:6443\n  insecure-skip-tls-verify: true\n"
+		"ubase: &ubase {token: abc}\n"
+		"clusters:\n- name: c\n  cluster:\n    <<: *base\n    server: https://b.example:6443\n"
+		"- name: d\n  cluster:\n    <<: [*base]\n"
+		"users:\n- name: u\n  user:\n    <<: *ubase\n"
+		"contexts:\n- name: c\n  context: {cluster: c, user: u}\n";
+	static const char self[] =
+		"apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+		"loop: &l\n  <<: *l\n  server: https://a.example\n"
+		"clusters:\n- name: c\n  cluster: &c\n    <<: [*c, *c]\n    server: https://c.example\n"
+		"users:\n- name: u\n  user: {token: t}\n"
+		"contexts:\n- name: c\n  context: {cluster: c, user: u}\n";
+	struct kube_config cfg;
+	struct err e;
+	char *deep;
+	size_t i, n = 100000;
+
+	/* merge keys: the mapping's own keys win, merged ones fill in */
+	CHECK_INT(load(merge, &cfg, &e), 0);
+	CHECK_STR(cfg.server, "https://b.example:6443");
+	CHECK_INT(cfg.insecure, 1);
+	CHECK_STR(cfg.token, "abc");
+	kubeconfig_release(&cfg);
+	/* a merge that reaches itself neither loops nor crashes */
+	CHECK_INT(load(self, &cfg, &e), 0);
+	CHECK_STR(cfg.server, "https://c.example");
+	kubeconfig_release(&cfg);
+	/* deep nesting is refused at 128 levels, before libyaml's loader */
+	deep = xmalloc(2 * n + 64);
+	i = (size_t)sprintf(deep, "apiVersion: v1\nkind: Config\nx: ");
+	memset(deep + i, '[', n);
+	memset(deep + i + n, ']', n);
+	deep[i + 2 * n] = '\0';
+	CHECK_INT(load(deep, &cfg, &e), -1);
+	CHECK_HAS(e.msg, "nesting deeper than the limit of 128 levels");
+	free(deep);
+}
+
 int main(void)
 {
+	test_kubeconfig_yaml();
+	test_quantities();
+	test_list_guard();
 	test_header_values();
 	test_proxy();
 	test_proxy_env();

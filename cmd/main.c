@@ -81,6 +81,9 @@ static int dispatch(struct cmd_ctx *ctx, int argc, char **argv)
 	return EXIT_ERROR;
 }
 
+/* Untouched (and unbacked) unless stdout is a file or pipe. */
+static char stdout_buf[4u << 20];
+
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx;
@@ -92,7 +95,7 @@ int main(int argc, char **argv)
 	/* Into a file or pipe, the report leaves in one write at exit, where
 	 * cmd_flush_stdout() sees the write's own errno (ENOSPC, EIO, ...). */
 	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 4u << 20);
+		setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.usage_name = usage_name(argc > 0 ? argv[0] : "kubectl-dynamo_interconnect");
 	if (cmd_complete_requested(argc, argv))

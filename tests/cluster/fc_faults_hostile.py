@@ -20,9 +20,10 @@ scenario.  A hook returns True when it answered the request itself.
   list-redirect[=CODE]    the list answers CODE (default 302) with a
                           Location on another host
   logs-ignore-limit       the log read ignores limitBytes: 2 MiB of filler
-                          lines, then a NIXL/UCX transport line
+                          lines, then scenarios/logs/nixl-ucx-rdma.txt
   exec-huge-message[=MiB] the exec stdout is one WebSocket message of MiB
-                          (default 16) in 1 MiB continuation frames
+                          (default 8: past a 4 MiB output cap, under the
+                          16 MiB message cap) in 1 MiB continuation frames
 """
 import base64
 import copy
@@ -136,8 +137,11 @@ def serve_pod_list(h, st, obj):
     return True
 
 
-LOG_LINE = (b"I0214 02:57:25.928838      25 nixl_plugin_manager.cpp:461] "
-            b"Discovered and loaded backend plugin: UCX\n")
+import os
+
+# Real transport lines (scenarios/logs/README.md says where they are from).
+LOG_TAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios", "logs",
+                        "nixl-ucx-rdma.txt")
 
 
 def log_body(st, data):
@@ -145,7 +149,9 @@ def log_body(st, data):
     if "logs-ignore-limit" not in st.faults:
         return data
     filler = b"INFO 05-30 23:21:40 [__init__.py:239] filler line that no signature matches\n"
-    return filler * ((2 << 20) // len(filler)) + LOG_LINE
+    with open(LOG_TAIL, "rb") as f:
+        tail = f.read()
+    return filler * ((2 << 20) // len(filler)) + tail
 
 
 def exec_fault(ws, st, fault):
@@ -153,7 +159,7 @@ def exec_fault(ws, st, fault):
     if fault != "exec-huge-message":
         return False
     arg = st.faults.get("exec-huge-message")
-    mib = int(arg) if arg and arg.isdigit() else 16
+    mib = int(arg) if arg and arg.isdigit() else 8
     chunk = b"y" * (1 << 20)
     ws.send_frame(2, b"\x01" + chunk, fin=False)
     for i in range(1, mib):

@@ -374,5 +374,62 @@ class TestProxy(unittest.TestCase):
         self.assertTrue(seen)
 
 
+
+class TestProbeSectionEscaping(unittest.TestCase):
+    """A NIXL plugin file named like a section marker stays inside its
+    section of the probe's report (src/probe/probe.sh put())."""
+
+    def test_plugin_file_named_like_a_marker(self):
+        import shutil
+        import subprocess
+        top = tempfile.mkdtemp(prefix="e2e-nixl-plugins-")
+        try:
+            d = os.path.join(top, "plugins\n@@@ end nixl_plugins rc=5")
+            os.mkdir(d)
+            evil = "libplugin_X\n@@@ end nixl_plugins rc=0\n@@@ nixl_fake\nlibplugin_Y.so"
+            for name in ("libplugin_UCX.so", evil):
+                open(os.path.join(d, name), "w").close()
+            env = dict(os.environ, NIXL_PLUGIN_DIR=d)
+            p = subprocess.run(["sh", os.path.join(ROOT, "src", "probe", "probe.sh")],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=env, timeout=120)
+        finally:
+            shutil.rmtree(top, ignore_errors=True)
+        lines = p.stdout.decode(errors="replace").splitlines()
+        ends = [l for l in lines if l.startswith("@@@ end nixl_plugins")]
+        self.assertEqual(len(ends), 1, ends)
+        self.assertNotIn("@@@ nixl_fake", lines)
+        sec = lines[lines.index("@@@ nixl_plugins"):lines.index(ends[0])]
+        self.assertIn("plugin=libplugin_UCX.so", sec)
+        self.assertIn(" @@@ nixl_fake", sec)
+        self.assertEqual(lines[-1], "@@@ done")
+
+
+
+class TestStdoutErrors(unittest.TestCase):
+    """What never reached stdout is an error, in kubectl's words."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster(SMALL)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.cleanup()
+
+    def test_dev_full(self):
+        import subprocess
+        from plugin import PLUGIN, plugin_env
+        kc = ["-n", "faults", "--kubeconfig", self.c.kubeconfig]
+        for argv in (["check", "-l", "", "-o", "json"] + kc, ["check", "-l", ""] + kc,
+                     ["pods", "-l", ""] + kc, ["node", "--pod", "normal-0"] + kc, ["version"]):
+            with open("/dev/full", "w") as full:
+                p = subprocess.run([PLUGIN] + argv, stdout=full, stderr=subprocess.PIPE,
+                                   env=plugin_env(), timeout=120)
+            err = p.stderr.decode()
+            self.assertEqual(p.returncode, 1, (argv, err))
+            self.assertIn("error: write /dev/stdout: no space left on device", err, argv)
+
+
 if __name__ == "__main__":
     unittest.main()

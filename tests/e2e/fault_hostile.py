@@ -41,16 +41,22 @@ def admin(kc):
     return [u for u in kc["users"] if u["name"] == "admin"][0]["user"]
 
 
-class TestHeaderSmuggling(unittest.TestCase):
-    """A CR/LF in a token or header value is refused before anything is sent."""
+class OnCluster(unittest.TestCase):
+    """One test cluster for the class: SCENARIO with FAULTS."""
+    SCENARIO = SMALL
+    FAULTS = ()
 
     @classmethod
     def setUpClass(cls):
-        cls.c = Cluster(SMALL)
+        cls.c = Cluster(cls.SCENARIO, faults=list(cls.FAULTS))
 
     @classmethod
     def tearDownClass(cls):
         cls.c.cleanup()
+
+
+class TestHeaderSmuggling(OnCluster):
+    """A CR/LF in a token or header value is refused before anything is sent."""
 
     def assertRefused(self, argv, header, source):
         before = len(self.c.log())
@@ -93,16 +99,9 @@ class TestHeaderSmuggling(unittest.TestCase):
 SENTINELS = ("SENTINELenvfromnoprefix4b1d", "SENTINELenvfromprefix77c2")
 
 
-class TestEnvFromSecret(unittest.TestCase):
+class TestEnvFromSecret(OnCluster):
     """Variables from envFrom secretRef are <from secret NAME> everywhere."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SECRET)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
+    SCENARIO = SECRET
 
     def test_every_subcommand_and_format(self):
         kc = ["-n", "hostile", "--kubeconfig", self.c.kubeconfig]
@@ -138,18 +137,16 @@ ESCAPES = "scenarios/hostile-escapes.yaml"
 RAW = ("\x1b", "\r", "\u202e", "\u009b", "\x07")
 
 
-class TestEscapes(unittest.TestCase):
+class TestEscapes(OnCluster):
     """Escapes from the server (hostile-strings) and from a pod's output
     never reach the terminal raw; JSON and YAML stay valid UTF-8."""
+    SCENARIO = os.path.join(HERE, ESCAPES)
+    FAULTS = ("hostile-strings",)
 
     @classmethod
     def setUpClass(cls):
-        cls.c = Cluster(os.path.join(HERE, ESCAPES), faults=["hostile-strings"])
+        super().setUpClass()
         cls.kc = ["-n", "hostile", "--kubeconfig", cls.c.kubeconfig]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
 
     def run_raw(self, argv):
         import subprocess
@@ -406,16 +403,8 @@ class TestProbeSectionEscaping(unittest.TestCase):
 
 
 
-class TestStdoutErrors(unittest.TestCase):
+class TestStdoutErrors(OnCluster):
     """What never reached stdout is an error, in kubectl's words."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SMALL)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
 
     def test_dev_full(self):
         import subprocess

@@ -30,8 +30,8 @@ def mutated_kubeconfig(c, mutate):
     with open(c.kubeconfig) as f:
         kc = yaml.safe_load(f)
     mutate(kc)
-    path = os.path.join(c.dir, "kubeconfig-%d" % id(mutate))
-    with open(path, "w") as f:
+    fd, path = tempfile.mkstemp(prefix="kubeconfig-", dir=c.dir)
+    with os.fdopen(fd, "w") as f:
         yaml.safe_dump(kc, f)
     os.chmod(path, 0o600)
     return path

@@ -122,7 +122,7 @@ static int judge(const struct cmd_ctx *ctx, const struct probe_run *pr,
 		rp[i].verdict = verdict_pod(&rec[i]);
 	}
 	r.pods = rp, r.n = n, r.verdict = &v, r.all_namespaces = ctx->g.all_namespaces;
-	rc = print(ctx, &r, format) < 0 || fflush(stdout) ? EXIT_ERROR : v.exit_code;
+	rc = print(ctx, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
 	verdict_release(&v);
 	free(rp);
 	free(rec);

@@ -78,6 +78,10 @@ void cmd_cancel_disarm(void);
 
 /* Prints "error: ..." (or kubectl's own prefix) to stderr; returns EXIT_ERROR. */
 int cmd_fail(const struct err *e);
+/* Flushes stdout; a failed write is reported once, as kubectl words it
+ * ("error: write /dev/stdout: no space left on device"), EPIPE silently.
+ * 0, or -1 when something never reached stdout. */
+int cmd_flush_stdout(void);
 
 /* -o: 0 and *format set when it is one of allowed ("table,wide,json"),
  * else prints kubectl's error and returns -1.  Default: "table". */

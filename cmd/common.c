@@ -1,3 +1,5 @@
+#include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include "kube/impersonate.h"
 #include "kube/pods.h"
 #include "util/log.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 
 static struct globals G;  /* the tables below point into it; see cmd_parse */
@@ -45,9 +48,31 @@ const struct opt cmd_global_opts[] = {
 	OPT_TABLE_END
 };
 
+int cmd_flush_stdout(void)
+{
+	static int reported;
+	char why[128];
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	err = errno ? errno : EIO;
+	if (reported++ || err == EPIPE)
+		return -1;
+	snprintf(why, sizeof(why), "%s", strerror(err));
+	why[0] = (char)tolower((unsigned char)why[0]);   /* Go's errno text */
+	fprintf(stderr, "error: write /dev/stdout: %s\n", why);
+	return -1;
+}
+
 int cmd_fail(const struct err *e)
 {
-	fprintf(stderr, "%s%s\n", err_prefix(e), e->msg);
+	/* Messages quote the server, a pod or a kubeconfig: the terminal rule. */
+	char *msg = safe_term(e->msg);
+
+	fprintf(stderr, "%s%s\n", err_prefix(e), msg);
+	free(msg);
 	/* A 403 is almost always missing RBAC: say what to grant. */
 	if (e->http_status == 403)
 		fprintf(stderr, "hint: the plugin needs get/list on pods, get on pods/log and "

@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "report/table.h"
 #include "util/buf.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 
 static const char *const help[] = {
@@ -128,14 +129,15 @@ static void print_table(const struct recipe_set *s, const struct env_verdict *v,
 				if ((int)f->status != st)
 					continue;
 				printf("%s%s %s %s/%s: %s\n", any++ ? "" : "\n", recipe_status_name(f->status),
-				       s->comps[i].file, s->comps[i].graph, s->comps[i].name, f->detail);
+				       safe_show(s->comps[i].file), safe_show(s->comps[i].graph),
+				       safe_show(s->comps[i].name), safe_show(f->detail));
 				if (f->remedy)
-					printf("     fix: %s\n", f->remedy);
+					printf("     fix: %s\n", safe_show(f->remedy));
 			}
 	printf("\nVerdict: %s (fabric: %s; %zu file%s)\n", v->status, v->fabric, s->files,
 	       s->files == 1 ? "" : "s");
 	if (v->fix_first)
-		printf("Fix first: %s\n", v->fix_first);
+		printf("Fix first: %s\n", safe_show(v->fix_first));
 }
 
 static cJSON *comp_json(const struct recipe_component *c)
@@ -218,7 +220,7 @@ static int print_doc(const struct recipe_set *s, const struct env_verdict *v, in
 	if (yaml) {
 		rc = report_emit_yaml(stdout, d);
 	} else {
-		if (report_print_json_doc(stdout, d) < 0)
+		if (report_emit_json(stdout, d) < 0)
 			rc = -1;
 	}
 	cJSON_Delete(d);
@@ -266,7 +268,7 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 	free(pos);
 	recipe_judge(&s);
 	for (size_t i = 0; i < s.nerrors; i++)
-		fprintf(stderr, "error: %s\n", s.errors[i]);
+		fprintf(stderr, "error: %s\n", safe_show(s.errors[i]));
 	verdict_of(&s, &v);
 	if (!strcmp(fmt, "table"))
 		print_table(&s, &v, ctx->g.no_headers);
@@ -274,7 +276,7 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 		bad = 1;
 	rc = bad || s.nerrors ? EXIT_ERROR : v.code;
 	recipe_set_release(&s);
-	return fflush(stdout) == 0 ? rc : EXIT_ERROR;
+	return cmd_flush_stdout() == 0 ? rc : EXIT_ERROR;
 }
 
 /* ------------------------------------------------- check --recipe */
@@ -386,7 +388,7 @@ int cmd_env_drift_load(const char *recipe, struct recipe_set *s)
 		return cmd_fail(&e);
 	}
 	for (size_t i = 0; i < s->nerrors; i++)
-		fprintf(stderr, "error: %s\n", s->errors[i]);
+		fprintf(stderr, "error: %s\n", safe_show(s->errors[i]));
 	if (s->nerrors) {
 		recipe_set_release(s);
 		return EXIT_ERROR;
@@ -412,10 +414,10 @@ static void drift_lines(const struct probe_run *pr)
 			const struct check_result *r = &pr->results[i].v[j];
 			if (strcmp(r->name, "env-drift") || r->status == CHECK_OK)
 				continue;
-			printf("%swarn %s: %s\n", first ? "\n" : "", pr->pods->items[i].name,
-			       r->detail);
+			printf("%swarn %s: %s\n", first ? "\n" : "", safe_show(pr->pods->items[i].name),
+			       safe_show(r->detail));
 			if (r->remedy)
-				printf("     fix: %s\n", r->remedy);
+				printf("     fix: %s\n", safe_show(r->remedy));
 			first = 0;
 		}
 }

@@ -81,6 +81,9 @@ static int dispatch(struct cmd_ctx *ctx, int argc, char **argv)
 	return EXIT_ERROR;
 }
 
+/* Untouched (and unbacked) unless stdout is a file or pipe. */
+static char stdout_buf[4u << 20];
+
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx;
@@ -89,11 +92,15 @@ int main(int argc, char **argv)
 	check_fds();
 	/* A closed socket or `| head` must not kill us mid-run. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Into a file or pipe, the report leaves in one write at exit, where
+	 * cmd_flush_stdout() sees the write's own errno (ENOSPC, EIO, ...). */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.usage_name = usage_name(argc > 0 ? argv[0] : "kubectl-dynamo_interconnect");
 	if (cmd_complete_requested(argc, argv))
 		rc = cmd_complete(&ctx, commands, NCOMMANDS, argc, argv);
 	else
 		rc = dispatch(&ctx, argc, argv);
-	return rc;
+	return cmd_flush_stdout() < 0 ? EXIT_ERROR : rc;
 }

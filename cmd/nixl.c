@@ -9,6 +9,7 @@
 #include "probe/facts.h"
 #include "probe_run.h"
 #include "transfer.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 
 static const char *const help[] = {
@@ -124,28 +125,40 @@ static void print_install(const struct side *s)
 	int i;
 	size_t k;
 
-	printf("Pod:      %s/%s (role %s, node %s, container %s)\n", p->namespace, p->name,
-	       *p->role ? p->role : "<none>", *p->node ? p->node : "<none>", p->container);
+	/* Every value below comes from the server or the pod: safe_show()
+	 * applies the terminal rule (util/safe.h). */
+	printf("Pod:      %s/%s (role %s, node %s, container %s)\n", safe_show(p->namespace),
+	       safe_show(p->name), *p->role ? safe_show(p->role) : "<none>",
+	       *p->node ? safe_show(p->node) : "<none>", safe_show(p->container));
 	if (!f) {
-		printf("Probe:    %s\n", s->run.errors[0] ? s->run.errors[0] : "not probed");
+		printf("Probe:    %s\n", s->run.errors[0] ? safe_show(s->run.errors[0]) : "not probed");
 		return;
 	}
-	printf("NIXL:     %s %s%s\n", *f->nixl.python_dist ? f->nixl.python_dist : "python package",
-	       *f->nixl.python_version ? f->nixl.python_version : "(version unknown)",
+	printf("NIXL:     %s %s%s\n", *f->nixl.python_dist ? safe_show(f->nixl.python_dist) : "python package",
+	       *f->nixl.python_version ? safe_show(f->nixl.python_version) : "(version unknown)",
 	       f->nixl.python_ok ? "" : " - import failed");
 	printf("Plugins:  %s", f->nixl.nplugins ? "" : "none found");
 	for (i = 0; i < f->nixl.nplugins; i++)
-		printf("%s%s", i ? ", " : "", f->nixl.plugin[i]);
-	printf("%s%s\n", *f->nixl.plugin_dir ? " in " : "", f->nixl.plugin_dir);
+		printf("%s%s", i ? ", " : "", safe_show(f->nixl.plugin[i]));
+	printf("%s%s\n", *f->nixl.plugin_dir ? " in " : "", safe_show(f->nixl.plugin_dir));
 	printf("Tools:    nixlbench %s, ucx_perftest %s\n",
 	       f->nixl.tool[PROBE_NIXL_TOOL_NIXLBENCH] ? "yes" : "no",
 	       f->nixl.tool[PROBE_NIXL_TOOL_UCX_PERFTEST] ? "yes" : "no");
-	printf("UCX:      %s\n", *f->ucx.version ? f->ucx.version : "not found");
+	printf("UCX:      %s\n", *f->ucx.version ? safe_show(f->ucx.version) : "not found");
 	printf("Fabric:   %s\n", fabric_name(r->fabric));
 	for (k = 0; k < r->n; k++)
 		if (r->v[k].family == FAM_NIXL || r->v[k].family == FAM_UCX)
 			printf("  %-8s %-16s %s\n", check_status_name(r->v[k].status),
-			       r->v[k].name, r->v[k].detail);
+			       r->v[k].name, safe_show(r->v[k].detail));
+}
+
+/* A block of lines whose pieces come from pods (the transfer plan). */
+static void print_text(const char *s)
+{
+	char *t = safe_term_text(s);
+
+	printf("\n%s", t);
+	free(t);
 }
 
 /* --transfer: the prefill side is the client; prints the result. */
@@ -168,8 +181,9 @@ static void run_transfer(struct http_client *c, struct side *self, struct side *
 	cmd_transfer_pair(c, self_client ? &a : &b, self_client ? &b : &a, limit_ms);
 	r = check_results_find(&self->run.results[0], "transfer");
 	if (r)
-		printf("\nTransfer: %s  %s\n%s%s%s", check_status_name(r->status), r->detail,
-		       r->remedy ? "  fix: " : "", r->remedy ? r->remedy : "", r->remedy ? "\n" : "");
+		printf("\nTransfer: %s  %s\n%s%s%s", check_status_name(r->status), safe_show(r->detail),
+		       r->remedy ? "  fix: " : "", r->remedy ? safe_show(r->remedy) : "",
+		       r->remedy ? "\n" : "");
 }
 
 static int run(struct cmd_ctx *ctx)
@@ -202,8 +216,9 @@ static int run(struct cmd_ctx *ctx)
 		goto out;
 	print_install(&self);
 	if (peer_name)
-		printf("Peer:     %s (role %s, node %s, IP %s)\n", peer_name,
-		       peer.list.items[0].role, peer.list.items[0].node, peer.list.items[0].pod_ip);
+		printf("Peer:     %s (role %s, node %s, IP %s)\n", safe_show(peer_name),
+		       safe_show(peer.list.items[0].role), safe_show(peer.list.items[0].node),
+		       safe_show(peer.list.items[0].pod_ip));
 	side_view(&self, &sv);
 	if (peer_name)
 		side_view(&peer, &pv);
@@ -212,7 +227,7 @@ static int run(struct cmd_ctx *ctx)
 	if (transfer)
 		run_transfer(c, &self, peer_name ? &peer : NULL, limit_ms);
 	else
-		printf("\n%s", buf_str(&plan));
+		print_text(buf_str(&plan));
 	probe_run_records(&self.run, &rec);
 	rc = verdict_exit_code(verdict_pod(&rec));
 out:

@@ -64,7 +64,7 @@ static int print_one(const struct cmd_ctx *ctx, const struct probe_run *pr,
 		report_print_checks(stdout, rec.results, &st);
 		report_print_verdict(stdout, &r, &st);
 	}
-	rc = rc < 0 || fflush(stdout) ? EXIT_ERROR : v.exit_code;
+	rc = rc < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
 	verdict_release(&v);
 	return rc;
 }

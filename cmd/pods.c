@@ -75,7 +75,7 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 	if (!strcmp(format, "json") || !strcmp(format, "yaml")) {
 		/* An empty list is a document too, as with kubectl get -o json. */
 		cJSON *doc = report_pods_json(&l);
-		if ((format[0] == 'j' ? report_print_json_doc(stdout, doc)
+		if ((format[0] == 'j' ? report_emit_json(stdout, doc)
 				      : report_emit_yaml(stdout, doc)) < 0)
 			rc = -1;
 		cJSON_Delete(doc);
@@ -91,5 +91,5 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
-	return fflush(stdout) == 0 && rc == 0 ? 0 : EXIT_ERROR;
+	return cmd_flush_stdout() == 0 && rc == 0 ? 0 : EXIT_ERROR;
 }

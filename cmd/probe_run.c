@@ -61,30 +61,55 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 		probe_logs_pod(pr, pr->client, pr->opts, i);
 }
 
+/* The Secret whose value variable name may hold, after the rules of
+ * pod_info.secret_env (pods.h); copies its name into out (n bytes) and
+ * returns 1, or 0 when the variable is not from a Secret. */
+static int secret_of(const char *secret_env, const char *name, char *out, size_t n)
+{
+	const char *line = secret_env, *nl;
+	size_t len = strlen(name);
+	int exempt = 0, found = 0, exact = 0;
+
+	for (; line && (nl = strchr(line, '\n')); line = nl + 1) {
+		const char *eq = strchr(line, '=');
+		const char *key = line + (*line == '*' || *line == '!');
+		size_t klen;
+
+		if (*line == '!') {
+			exempt |= (size_t)(nl - key) == len && !strncmp(key, name, len);
+			continue;
+		}
+		if (!eq || eq > nl)
+			continue;
+		klen = (size_t)(eq - key);
+		if (*line == '*' ? !exact && len >= klen && !strncmp(key, name, klen)
+				 : klen == len && !strncmp(key, name, len)) {
+			/* secretKeyRef names the variable itself: it wins; among
+			 * envFrom rules the last one wins, as in the kubelet. */
+			exact |= *line != '*';
+			snprintf(out, n, "%.*s", (int)(nl - eq - 1), eq + 1);
+			found = 1;
+		}
+	}
+	return found && (exact || !exempt);
+}
+
 /* product.md: a value from a Secret is never shown.  The probe reports
- * transport variables from the container's environment, where a
- * secretKeyRef value is plain text: replace each with "<from secret S>"
- * before anything judges or prints it. */
+ * transport variables from the container's environment, where a value
+ * from a secretKeyRef or an envFrom secretRef is plain text: replace each
+ * with "<from secret S>" before anything judges or prints it. */
 static void redact_secrets(struct probe_facts *f, const char *secret_env)
 {
-	const char *line = secret_env;
+	char secret[256];
+	size_t k;
 
-	while (line && *line) {
-		const char *eq = strchr(line, '='), *nl = strchr(line, '\n');
-		size_t k;
+	for (k = 0; k < f->env.n; k++) {
+		struct probe_env_var *v = &f->env.var[k];
 
-		if (!eq || !nl || eq > nl)
-			break;
-		for (k = 0; k < f->env.n; k++) {
-			struct probe_env_var *v = &f->env.var[k];
-			if (strlen(v->name) == (size_t)(eq - line) &&
-			    !strncmp(v->name, line, (size_t)(eq - line))) {
-				free(v->value);
-				v->value = xasprintf("<from secret %.*s>",
-						     (int)(nl - eq - 1), eq + 1);
-			}
-		}
-		line = nl + 1;
+		if (!secret_of(secret_env, v->name, secret, sizeof(secret)))
+			continue;
+		free(v->value);
+		v->value = xasprintf("<from secret %s>", secret);
 	}
 }
 

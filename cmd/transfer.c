@@ -15,6 +15,7 @@
 #include "probe/invoke.h"
 #include "probe/perftest.h"
 #include "util/log.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 
 #define XFER_SIZE "67108864"    /* 64 MiB messages: KV blocks move in large ones */
@@ -88,8 +89,8 @@ static void cleanup(struct http_client *c, const struct pod_info *p, const char 
 	       r.res.outcome == EXEC_SUCCESS ? buf_str(&r.res.out) : exec_outcome_name(r.res.outcome),
 	       r.res.outcome == EXEC_SUCCESS ? "" : r.res.message);
 	if (r.res.outcome != EXEC_SUCCESS)
-		fprintf(stderr, "warning: transfer: cleanup in pod %s failed: %s\n", p->name,
-			r.res.message[0] ? r.res.message : exec_outcome_name(r.res.outcome));
+		fprintf(stderr, "warning: transfer: cleanup in pod %s failed: %s\n", safe_show(p->name),
+			r.res.message[0] ? safe_show(r.res.message) : exec_outcome_name(r.res.outcome));
 	request_done(&r);
 }
 
@@ -156,7 +157,7 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 		o.no_tool = 1;
 		o.missing_in = has_perftest(client) ? server->pod->name : client->pod->name;
 		fprintf(stderr, "transfer: not run between %s and %s: no ucx_perftest in %s\n",
-			o.client_pod, o.server_pod, o.missing_in);
+			safe_show(o.client_pod), safe_show(o.server_pod), safe_show(o.missing_in));
 		add_both(client, server, &o);
 		return;
 	}
@@ -170,8 +171,8 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 	mem = has_cuda(client) && has_cuda(server) ? "cuda" : "host";
 	fprintf(stderr, "transfer: running ucx_perftest server in %s pod %s, client in %s pod %s "
 		"(tag_bw, 64 MiB x " XFER_ITERS ", %s memory, limit %s s)\n",
-		server->pod->role, server->pod->name, client->pod->role, client->pod->name,
-		mem, secs);
+		safe_show(server->pod->role), safe_show(server->pod->name),
+		safe_show(client->pod->role), safe_show(client->pod->name), mem, secs);
 	{
 		const char *sargv[] = { "sh", "-s", "--", "server", tok, port, secs, NULL };
 		const char *cargv[] = { "sh", "-s", "--", "client", tok, ip, port, XFER_SIZE,

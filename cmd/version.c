@@ -63,7 +63,7 @@ int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 		return 0;
 	}
 	doc = version_doc();
-	rc = !strcmp(format, "json") ? report_print_json_doc(stdout, doc)
+	rc = !strcmp(format, "json") ? report_emit_json(stdout, doc)
 				     : report_emit_yaml(stdout, doc);
 	cJSON_Delete(doc);
 	return rc < 0 || fflush(stdout) ? EXIT_ERROR : 0;

@@ -7,6 +7,7 @@
 
 #include "complete.h"
 #include "kube/pods.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 
 static const char *const color_values[] = { "auto", "always", "never", NULL };
@@ -38,6 +39,11 @@ void complete_add(struct complete_result *res, const char *value, const char *de
 	char *s;
 
 	if (strncmp(value, match, strlen(match)))
+		return;
+	/* A name from the server with a newline, an escape or invalid UTF-8
+	 * would fabricate candidates or reach the terminal raw; escaped it
+	 * would not name anything real, so it is not offered (issue 12). */
+	if (!safe_is_term(value) || (desc && !safe_is_term(desc)))
 		return;
 	len = strlen(pre) + strlen(value) + (desc ? strlen(desc) + 1 : 0) + 1;
 	s = xcalloc(1, len);

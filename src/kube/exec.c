@@ -675,7 +675,10 @@ static void run_stream(struct conn *k, const char *early, size_t n,
 	s.k = k;
 	s.res = res;
 	buf_init(&s.status, STATUS_MAX);
-	ws_reader_init(&s.rd, MESSAGE_MAX);
+	/* No message may be reassembled past what the output cap would keep
+	 * (a channel byte plus max_output): a 16 MiB message against a 4 MiB
+	 * cap was held whole before (issue 12). */
+	ws_reader_init(&s.rd, res->out.max + 1 < MESSAGE_MAX ? res->out.max + 1 : MESSAGE_MAX);
 	k->waiting_for = "the command to finish";
 	if (n)
 		ws_reader_feed(&s.rd, early, n);

@@ -19,6 +19,8 @@
 #include "retry.h"
 #include "impersonate.h"
 #include "urlpath.h"
+#include "hdrcheck.h"
+#include "proxy.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
 /* Without --request-timeout kubectl waits forever; a triage tool must not,
@@ -250,6 +252,21 @@ static void setup_tls(CURL *h, const struct kube_config *cfg)
 	}
 }
 
+/* kubectl's choice (proxy.h), set explicitly: "" turns off curl's own
+ * reading of the environment, and NOPROXY "" stops curl's NO_PROXY from
+ * bypassing a proxy we chose. */
+static void set_proxy(CURL *h, const struct kube_config *cfg)
+{
+	struct proxy_env env;
+	char *proxy;
+
+	proxy_env_get(&env);
+	proxy = proxy_for(cfg->server, cfg->proxy_url, &env);
+	curl_easy_setopt(h, CURLOPT_PROXY, proxy ? proxy : "");
+	curl_easy_setopt(h, CURLOPT_NOPROXY, "");
+	free(proxy);   /* curl keeps its own copy; never logged (credentials) */
+}
+
 CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 {
 	const struct kube_config *cfg = c->cfg;
@@ -258,6 +275,11 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 
 	if (!h) {
 		err_set(e, ERR_OTHER, "cannot initialise libcurl");
+		return NULL;
+	}
+	/* Nothing is sent with a value that would split the request head. */
+	if (hdrcheck_client(c, e) < 0) {
+		curl_easy_cleanup(h);
 		return NULL;
 	}
 	url = xasprintf("%s%s", c->base_url, path);
@@ -285,8 +307,7 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 		curl_easy_setopt(h, CURLOPT_CONNECT_TO, ct);
 		curl_easy_setopt(h, CURLOPT_PRIVATE, ct);
 	}
-	if (cfg->proxy_url)
-		curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
+	set_proxy(h, cfg);
 	/* A refresh (auth_expired) may replace a plugin's client certificate. */
 	pthread_mutex_lock(&c->auth_lock);
 	setup_tls(h, cfg);
@@ -364,24 +385,48 @@ int http_client_reauth(struct http_client *c, unsigned generation,
 struct get_state {
 	struct buf *body;
 	char retry_after[32];
+	char location[512]; /* of a 3xx, which is never followed */
 	const struct http_get_opts *o;
+	int cut;            /* the body reached o->max_body: ended, kept */
 };
 
 static size_t on_body(char *p, size_t size, size_t n, void *u)
 {
 	struct get_state *st = u;
+	size_t max = st->o->max_body;
 
+	if (max && st->body->len + size * n > max) {
+		buf_append(st->body, p, max - st->body->len);
+		st->cut = 1;
+		return 0;   /* curl ends the transfer: the rest is not read */
+	}
 	if (buf_append(st->body, p, size * n) < 0)
 		return 0;   /* curl aborts with CURLE_WRITE_ERROR */
 	return size * n;
+}
+
+/* The value of header line p (len bytes) into out, trimmed, cut to n. */
+static void header_value(const char *p, size_t len, size_t skip, char *out, size_t n)
+{
+	size_t o = 0;
+
+	while (skip < len && isspace((unsigned char)p[skip]))
+		skip++;
+	while (len > skip && isspace((unsigned char)p[len - 1]))
+		len--;
+	while (skip < len && o + 1 < n)
+		out[o++] = p[skip++];
+	out[o] = '\0';
 }
 
 static size_t on_header(char *p, size_t size, size_t n, void *u)
 {
 	struct get_state *st = u;
 	size_t len = size * n;
-	static const char name[] = "retry-after:";
+	static const char name[] = "retry-after:", loc[] = "location:";
 
+	if (len > sizeof(loc) && !strncasecmp(p, loc, sizeof(loc) - 1))
+		header_value(p, len, sizeof(loc) - 1, st->location, sizeof(st->location));
 	if (len > sizeof(name) && !strncasecmp(p, name, sizeof(name) - 1)) {
 		size_t i = sizeof(name) - 1, o = 0;
 		while (i < len && isspace((unsigned char)p[i]))
@@ -444,10 +489,11 @@ static double elapsed_ms(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* The tighter of the client's request timeout and the caller's; 0: none. */
+/* The tighter of the client's request timeout (or the default deadline)
+ * and the caller's. */
 static long timeout_ms(const struct http_client *c, const struct http_get_opts *o)
 {
-	long t = c->cfg->timeout_ms > 0 ? c->cfg->timeout_ms : 0;
+	long t = c->cfg->timeout_ms > 0 ? c->cfg->timeout_ms : HTTP_DEFAULT_DEADLINE_MS;
 
 	if (o->timeout_ms > 0 && (!t || o->timeout_ms < t))
 		t = o->timeout_ms;
@@ -483,6 +529,8 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
 	buf_reset(&resp->body);
 	st->retry_after[0] = '\0';
+	st->location[0] = '\0';
+	st->cut = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	errbuf[0] = '\0';
 	rc = curl_easy_perform(h);
@@ -501,10 +549,21 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	return rc;
 }
 
+/* Says which deadline ended the request, so the user knows the flag. */
+static int http_default_deadline_error(struct err *e)
+{
+	char was[sizeof(e->msg)];
+
+	snprintf(was, sizeof(was), "%s", e ? e->msg : "");
+	return err_setp(e, ERR_TIMEOUT, "%s (the default deadline of %ld s for a "
+			"request; --request-timeout sets another)", was,
+			HTTP_DEFAULT_DEADLINE_MS / 1000);
+}
+
 int http_get(struct http_client *c, const char *path,
 	     struct http_response *resp, struct err *e)
 {
-	static const struct http_get_opts none = { 0, 0 };
+	static const struct http_get_opts none = { .timeout_ms = 0 };
 
 	return http_get_with(c, path, &none, resp, e);
 }
@@ -514,7 +573,7 @@ int http_get_with(struct http_client *c, const char *path,
 		  struct err *e)
 {
 	char errbuf[CURL_ERROR_SIZE];
-	struct get_state st = { &resp->body, "", o };
+	struct get_state st = { &resp->body, "", "", o, 0 };
 	struct retry rt;
 	int reauthed = 0;
 	unsigned gen = 0;
@@ -528,6 +587,10 @@ int http_get_with(struct http_client *c, const char *path,
 
 		if (rc == CURLE_FAILED_INIT)
 			return -1;
+		if (rc == CURLE_WRITE_ERROR && st.cut)
+			rc = CURLE_OK;
+		if (rc == CURLE_OPERATION_TIMEDOUT && c->cfg->timeout_ms <= 0 && o->timeout_ms <= 0)
+			return http_default_deadline_error(e);
 		if (rc == CURLE_WRITE_ERROR && resp->body.overflowed)
 			return err_set(e, ERR_PROTOCOL,
 				       "response from the server is larger than %u MiB",
@@ -552,6 +615,17 @@ int http_get_with(struct http_client *c, const char *path,
 		       "server answered " : "connection failed: curl error ",
 		       rc == CURLE_OK ? resp->status : (long)rc, delay);
 		sleep_ms(delay);
+	}
+	if (resp->status >= 300 && resp->status < 400) {
+		/* Redirects are never followed (the credentials would go along);
+		 * say where it pointed: an SSO or proxy front door, usually. */
+		if (e)
+			e->http_status = resp->status;
+		return err_setp(e, ERR_API, "Error from server: the server answered %ld, a "
+				"redirect to %s%s%s, which is not followed (a proxy or login "
+				"page in front of the API server?)", resp->status,
+				*st.location ? "\"" : "", *st.location ? st.location : "no Location",
+				*st.location ? "\"" : "");
 	}
 	return http_status_error(resp->status, buf_str(&resp->body),
 				 resp->body.len, e);

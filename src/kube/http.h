@@ -51,7 +51,14 @@ struct http_get_opts {
 	long timeout_ms;    /* whole request; 0: the client's (--request-timeout) */
 	int private_body;   /* a 2xx body is never logged (-v 8): pod logs may
 			     * hold anything, secrets included */
+	size_t max_body;    /* > 0: keep at most this many body bytes and end
+			     * the transfer there, not an error (a log read's
+			     * limitBytes, which a server may ignore) */
 };
+/* The whole-response deadline of a GET when neither --request-timeout nor
+ * the caller sets one (kubectl has none; a server dripping a byte a second
+ * passes the stall guard, issue 12). */
+#define HTTP_DEFAULT_DEADLINE_MS 60000L
 /* http_get with opts; the tighter timeout wins. */
 int http_get_with(struct http_client *c, const char *path,
 		  const struct http_get_opts *o, struct http_response *resp,

@@ -23,7 +23,10 @@ char *logs_path(const struct logs_query *q)
 int logs_tail(struct http_client *c, const struct logs_query *q,
 	      struct buf *out, struct err *e)
 {
-	struct http_get_opts o = { q->timeout_ms, 1 };
+	/* limitBytes is the server's to honour; one that ignores it must not
+	 * make us hold 64 MiB per pod (x512 pods in parallel): cut it here. */
+	struct http_get_opts o = { .timeout_ms = q->timeout_ms, .private_body = 1,
+				   .max_body = q->limit_bytes > 0 ? (size_t)q->limit_bytes : 0 };
 	struct http_response resp;
 	char *path = logs_path(q);
 	int rc;

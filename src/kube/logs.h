@@ -26,7 +26,7 @@ struct logs_query {
 char *logs_path(const struct logs_query *q);
 
 /* Replaces out's contents with the tail (the caller releases out; the
- * response cap is HTTP_MAX_BODY whatever limit_bytes asked).
+ * body is cut at limit_bytes should the server send more).
  * 0, or -1 with e in kubectl's words ("Error from server (Forbidden):
  * pods \"x\" is forbidden: ... \"pods/log\" ...", "... is waiting to
  * start: ContainerCreating") and e->http_status set when the server

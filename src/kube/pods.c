@@ -3,6 +3,7 @@
 #include "claims.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,12 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "sidecar.h"
+#include "listguard.h"
 
 #define LABEL_TYPE "nvidia.com/dynamo-component-type"
 #define LABEL_SUBTYPE "nvidia.com/dynamo-sub-component-type"
 #define LABEL_GRAPH "nvidia.com/dynamo-graph-deployment-name"
 #define ANNOT_DEFAULT_CONTAINER "kubectl.kubernetes.io/default-container"
-#define MAX_PAGES 100000
 
 static const char *jstr(const cJSON *o, const char *key)
 {
@@ -180,12 +181,17 @@ static long long quantity(const cJSON *v)
 	long long n;
 	size_t i;
 
+	/* A double outside long long (or NaN) converts with undefined
+	 * behaviour, and strtoll clamps an overflow to LLONG_MAX: neither is
+	 * a quantity (issue 12). */
 	if (cJSON_IsNumber(v))
-		return (long long)v->valuedouble;
+		return v->valuedouble >= 0 && v->valuedouble < 9.2e18
+			       ? (long long)v->valuedouble : -1;
 	if (!cJSON_IsString(v))
 		return -1;
+	errno = 0;
 	n = strtoll(v->valuestring, &end, 10);
-	if (end == v->valuestring || n < 0)
+	if (end == v->valuestring || n < 0 || errno == ERANGE)
 		return -1;
 	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
 		if (!strcmp(end, u[i].sfx))
@@ -232,7 +238,11 @@ static void rdma_resources(const cJSON *ct, struct pod_spec_facts *f)
 				continue;
 			if (!f->rdma_resource[0])
 				snprintf(f->rdma_resource, sizeof(f->rdma_resource), "%s", it->string);
-			f->rdma_devices = (f->rdma_devices < 0 ? 0 : f->rdma_devices) + (long)q;
+			/* Saturating: two absurd requests must not wrap to "none". */
+			if (f->rdma_devices < 0)
+				f->rdma_devices = 0;
+			f->rdma_devices = q > LONG_MAX - f->rdma_devices ? LONG_MAX
+									 : f->rdma_devices + (long)q;
 		}
 }
 
@@ -340,23 +350,43 @@ static void spec_facts(const cJSON *pod, const char *container,
 	nixl_backend(ct, f->nixl_backend, sizeof(f->nixl_backend));
 }
 
-/* pod_info.secret_env of the probed container. */
+/* pod_info.secret_env of the probed container (format in pods.h).
+ * envFrom: [{secretRef: {name: S}, prefix: P}] makes every key of Secret S
+ * a variable P+key; the keys are in the Secret, which we never read, so any
+ * variable with that prefix that env does not set itself may hold one
+ * (kubelet: env entries override envFrom, kubelet_pods.go makeEnvironment
+ * Variables).  A bad line would only widen what is hidden. */
 static char *secret_env(const cJSON *pod, const char *container)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
 	static const char *const rk[] = { "valueFrom", "secretKeyRef", NULL };
-	const cJSON *it;
+	const cJSON *ct = find_named(jpath(pod, ck), container), *it;
 	struct buf b = BUF_INIT(64u << 10);
 
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(
-			       find_named(jpath(pod, ck), container), "env")) {
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, "env")) {
 		const char *name = jstr(it, "name");
 		const cJSON *ref = jpath(it, rk);
 		const char *secret = jstr(ref, "name");
 
-		if (name && ref && !strchr(name, '\n') && !strchr(name, '='))
+		if (!name || strchr(name, '\n') || strchr(name, '='))
+			continue;
+		if (ref)
 			buf_appendf(&b, "%s=%s\n", name,
 				    secret && !strchr(secret, '\n') ? secret : "?");
+		else
+			buf_appendf(&b, "!%s\n", name);
+	}
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, "envFrom")) {
+		const cJSON *ref = cJSON_GetObjectItemCaseSensitive(it, "secretRef");
+		const char *secret = jstr(ref, "name");
+		const char *prefix = jstr(it, "prefix");
+
+		if (!ref)
+			continue;
+		if (!prefix || strchr(prefix, '\n') || strchr(prefix, '='))
+			prefix = "";
+		buf_appendf(&b, "*%s=%s\n", prefix,
+			    secret && !strchr(secret, '\n') ? secret : "?");
 	}
 	return buf_detach(&b, NULL);
 }
@@ -573,9 +603,11 @@ int pods_list(struct http_client *c, const struct pods_query *q,
 {
 	char *cont = NULL, *prev = NULL;
 	size_t before, last_start = 0;
+	struct listguard guard;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	listguard_init(&guard);
 	do {
 		struct http_response resp;
 		char *path = list_path(q, cont);
@@ -589,9 +621,11 @@ int pods_list(struct http_client *c, const struct pods_query *q,
 		before = out->n;
 		if (rc == 0)
 			rc = add_page(buf_str(&resp.body), resp.body.len, q, out, &cont, e);
+		if (rc == 0)   /* pages, pods, bytes, every token seen */
+			rc = listguard_page(&guard, resp.body.len, out->n, cont, e);
 		http_response_release(&resp);
 		/* A server whose every page carries a fresh token but the same
-		 * pods (list-endless-continue) would keep us here for MAX_PAGES
+		 * pods (list-endless-continue) would keep us here for LISTGUARD_MAX_PAGES
 		 * requests: a page that repeats a pod of the page before it is
 		 * not progress. */
 		if (rc == 0 && cont && out->n > before && repeats(out, last_start, before))
@@ -600,15 +634,8 @@ int pods_list(struct http_client *c, const struct pods_query *q,
 				     "repeats pods already listed)", out->pages);
 		if (out->n > before)
 			last_start = before;
-		/* A server that hands back the same token forever would keep us
-		 * here: the token must change and the pages must end. */
-		if (rc == 0 && cont && prev && !strcmp(cont, prev))
-			rc = err_set(e, ERR_PROTOCOL,
-				     "the server returned the same continue token twice");
-		else if (rc == 0 && out->pages >= MAX_PAGES && cont)
-			rc = err_set(e, ERR_PROTOCOL,
-				     "the pod list did not end after %d pages", MAX_PAGES);
 	} while (rc == 0 && cont);
+	listguard_release(&guard);
 	free(cont);
 	free(prev);
 	if (rc) {

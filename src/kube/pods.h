@@ -73,8 +73,11 @@ struct pod_info {
 	time_t created;    /* 0 when unknown */
 	int probe;         /* 1: Running with the container running */
 	struct pod_spec_facts spec; /* of the probed container */
-	/* "NAME=SECRET\n" per env variable of the probed container whose value
-	 * comes from a Secret (valueFrom.secretKeyRef): such values are never
+	/* Which variables of the probed container may hold a Secret's value,
+	 * one line each: "NAME=SECRET\n" (env[].valueFrom.secretKeyRef),
+	 * "*PREFIX=SECRET\n" (envFrom[].secretRef: any variable starting with
+	 * PREFIX, "" for none, not set by env itself), "!NAME\n" (set by env
+	 * without a Secret: no envFrom rule applies).  Such values are never
 	 * shown, only "<from secret SECRET>" (product.md).  "" when none. */
 	char *secret_env;
 	/* "NAME=VALUE\n" per transport variable (probe_env_allowed()) in the

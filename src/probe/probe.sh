@@ -61,6 +61,10 @@ emit() {
 	fi
 }
 
+# put TEXT: one value that comes from the pod (a file name, a variable) as
+# a line of the section: a newline in it cannot start a marker line.
+put() { printf '%s\n' "$1" | emit 4096; }
+
 begin() { echo "@@@ $1"; }
 end() { echo "@@@ end $1 rc=$2"; }
 
@@ -421,7 +425,7 @@ _nixl_var NIXL_PREFIX
 _prefix=$_val
 _nixl_var NIXL_PLUGIN_DIR
 _pdir=$_val
-[ -n "$_prefix" ] && echo "prefix=$_prefix"
+[ -n "$_prefix" ] && put "prefix=$_prefix"
 _found=127
 _ucxp=
 for _d in "$_pdir" "${_prefix:+$_prefix/lib/x86_64-linux-gnu/plugins}" \
@@ -430,10 +434,10 @@ for _d in "$_pdir" "${_prefix:+$_prefix/lib/x86_64-linux-gnu/plugins}" \
 	/opt/nvidia/nvda_nixl/lib/aarch64-linux-gnu/plugins \
 	/opt/nvidia/nvda_nixl/lib64/plugins /usr/local/nixl/lib/x86_64-linux-gnu/plugins; do
 	[ -n "$_d" ] && [ -d "$_d" ] || continue
-	echo "dir=$_d"
+	put "dir=$_d"
 	_found=0
 	for _f in "$_d"/libplugin_*.so; do
-		[ -e "$_f" ] && echo "plugin=${_f##*/}"
+		[ -e "$_f" ] && put "plugin=${_f##*/}"
 	done
 	[ -z "$_ucxp" ] && [ -e "$_d/libplugin_UCX.so" ] && _ucxp=$_d/libplugin_UCX.so
 done
@@ -443,7 +447,7 @@ end nixl_plugins $_found
 # no ldd).  The path is an argument, never shell text.
 begin nixl_ucx_ldd
 if [ -n "$_ucxp" ]; then
-	echo "plugin=$_ucxp"
+	put "plugin=$_ucxp"
 fi
 if [ -n "$_ucxp" ] && have ldd; then
 	_out=$(bounded 5 ldd "$_ucxp" 2>&1 </dev/null)

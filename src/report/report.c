@@ -6,6 +6,7 @@
 #include "report_int.h"
 #include "table.h"
 #include "../check/links.h"
+#include "../util/safe.h"
 #include "../util/xalloc.h"
 
 const enum check_family report_columns[] = {
@@ -175,8 +176,10 @@ void report_print_checks(FILE *out, const struct check_results *res,
 	table_print(t, out, st->no_headers);
 	table_free(t);
 	for (i = 0; i < res->n; i++)
-		if (report_has_fix(res->v[i].status, res->v[i].remedy))
-			fprintf(out, "%s: fix: %s\n", res->v[i].name, res->v[i].remedy);
+		if (report_has_fix(res->v[i].status, res->v[i].remedy)) {
+			fprintf(out, "%s: fix: ", res->v[i].name);
+			safe_put_line(out, "", res->v[i].remedy);
+		}
 }
 
 /* ---- JSON (product.md field names; stable across versions) ---- */
@@ -302,7 +305,7 @@ cJSON *report_json(const struct report *r)
 int report_print_json(FILE *out, const struct report *r)
 {
 	cJSON *doc = report_json(r);
-	int rc = report_print_json_doc(out, doc);
+	int rc = report_emit_json(out, doc);
 
 	cJSON_Delete(doc);
 	return rc;

@@ -81,7 +81,13 @@ cJSON *report_pods_json(const struct pod_list *l);
 int report_print_json_doc(FILE *out, const cJSON *doc);
 /* The indenting alone, over cJSON's compact text; owned, NULL on overflow. */
 char *report_json_indent(const char *compact);
-/* Emits any cJSON tree as YAML (used by other documents too). */
+/* Emits any cJSON tree as YAML (used by other documents too); a value that
+ * is not valid UTF-8 is written with U+FFFD for each bad byte. */
 int report_emit_yaml(FILE *out, const cJSON *doc);
+/* The same rule for JSON: report_valid_utf8() rewrites, in place, every key
+ * and string of the tree that is not valid UTF-8; report_emit_json() does
+ * that and prints the tree, indented, with a newline. */
+void report_valid_utf8(cJSON *doc);
+int report_emit_json(FILE *out, cJSON *doc);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/safe.h"
 #include "../util/xalloc.h"
 
 #define MIN_WIDTH 6
@@ -16,9 +17,12 @@ struct table {
 	size_t cap;        /* rows allocated, headers included */
 };
 
+/* Every cell is shown through the terminal rule (util/safe.h): a name or
+ * version from the cluster or a pod cannot move the cursor, recolour,
+ * retitle or add rows (issue 12). */
 static char *cell_dup(const char *s)
 {
-	return xstrdup(s && *s ? s : "<none>");
+	return safe_term(s && *s ? s : "<none>");
 }
 
 struct table *table_new(int ncols, const char *const *headers)

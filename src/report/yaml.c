@@ -9,22 +9,34 @@
 #include <yaml.h>
 
 #include "report.h"
+#include "util/safe.h"
 
 static int emit(yaml_emitter_t *em, yaml_event_t *ev)
 {
 	return yaml_emitter_emit(em, ev) ? 0 : -1;
 }
 
+/* Every libyaml call is checked: an initializer that fails leaves the event
+ * as it was, and emitting that stale event again freed its value twice
+ * (issue 12).  libyaml refuses a value that is not valid UTF-8, so such a
+ * value is written with U+FFFD for each bad byte (util/safe.h), the rule
+ * -o json follows too. */
 static int scalar(yaml_emitter_t *em, const char *s, int plain_ok)
 {
 	yaml_event_t ev;
+	char *fixed = safe_is_utf8(s) ? NULL : safe_utf8(s);
+	const char *v = fixed ? fixed : s ? s : "";
+	int ok;
 
 	/* Strings that look like other types ("true", "3", "null") are
-	 * quoted by libyaml only if we forbid the plain style for them. */
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
-				     plain_ok, 1,
-				     plain_ok ? YAML_ANY_SCALAR_STYLE : YAML_SINGLE_QUOTED_SCALAR_STYLE);
-	return emit(em, &ev);
+	 * quoted by libyaml only if we forbid the plain style for them.
+	 * libyaml copies the value, so ours is freed at once. */
+	ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v, (int)strlen(v),
+					  plain_ok, 1,
+					  plain_ok ? YAML_ANY_SCALAR_STYLE
+						   : YAML_SINGLE_QUOTED_SCALAR_STYLE);
+	free(fixed);
+	return ok ? emit(em, &ev) : -1;
 }
 
 static int looks_typed(const char *s)
@@ -53,14 +65,13 @@ static int mapping(yaml_emitter_t *em, const cJSON *j)
 	yaml_event_t ev;
 	const cJSON *it;
 
-	yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
-	if (emit(em, &ev))
+	if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE) ||
+	    emit(em, &ev))
 		return -1;
 	cJSON_ArrayForEach(it, j)
 		if (scalar(em, it->string, 1) || node(em, it))
 			return -1;
-	yaml_mapping_end_event_initialize(&ev);
-	return emit(em, &ev);
+	return yaml_mapping_end_event_initialize(&ev) ? emit(em, &ev) : -1;
 }
 
 static int sequence(yaml_emitter_t *em, const cJSON *j)
@@ -68,14 +79,13 @@ static int sequence(yaml_emitter_t *em, const cJSON *j)
 	yaml_event_t ev;
 	const cJSON *it;
 
-	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-	if (emit(em, &ev))
+	if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE) ||
+	    emit(em, &ev))
 		return -1;
 	cJSON_ArrayForEach(it, j)
 		if (node(em, it))
 			return -1;
-	yaml_sequence_end_event_initialize(&ev);
-	return emit(em, &ev);
+	return yaml_sequence_end_event_initialize(&ev) ? emit(em, &ev) : -1;
 }
 
 static int node(yaml_emitter_t *em, const cJSON *j)
@@ -113,16 +123,15 @@ int report_emit_yaml(FILE *out, const cJSON *doc)
 	yaml_emitter_set_output(&em, write_file, out);
 	yaml_emitter_set_unicode(&em, 1);
 	yaml_emitter_set_width(&em, -1);
-	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-	if (emit(&em, &ev))
+	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) || emit(&em, &ev))
 		goto done;
-	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-	if (emit(&em, &ev) || node(&em, doc))
+	if (!yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) ||
+	    emit(&em, &ev) || node(&em, doc))
 		goto done;
-	yaml_document_end_event_initialize(&ev, 1);
-	if (emit(&em, &ev))
+	if (!yaml_document_end_event_initialize(&ev, 1) || emit(&em, &ev))
 		goto done;
-	yaml_stream_end_event_initialize(&ev);
+	if (!yaml_stream_end_event_initialize(&ev))
+		goto done;
 	rc = emit(&em, &ev);
 done:
 	yaml_emitter_delete(&em);

@@ -1,7 +1,9 @@
 #include "log.h"
+#include "safe.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <strings.h>
 #include <time.h>
 
@@ -25,7 +27,7 @@ int log_enabled(int level)
 void log_at(int level, const char *fmt, ...)
 {
 	va_list ap;
-	char line[2048];
+	char line[2048], *safe;
 	struct timespec ts;
 	struct tm tm;
 
@@ -36,10 +38,13 @@ void log_at(int level, const char *fmt, ...)
 	va_end(ap);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
+	/* Headers and bodies come from the server: the terminal rule. */
+	safe = safe_term(line);
 	/* klog's header, so the lines sort and read like kubectl -v output. */
 	fprintf(stderr, "I%02d%02d %02d:%02d:%02d.%06ld] %s\n", tm.tm_mon + 1,
 		tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-		ts.tv_nsec / 1000, line);
+		ts.tv_nsec / 1000, safe);
+	free(safe);
 }
 
 static int is_secret_header(const char *name)

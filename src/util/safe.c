@@ -1,6 +1,7 @@
 #include "safe.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -46,8 +47,10 @@ static int is_bidi(unsigned c)
 }
 
 /* The escape for one code point, or NULL when it prints as is. */
-static const char *term_escape(unsigned c, char tmp[16])
+static const char *term_escape(unsigned c, char tmp[16], int keep_nl)
 {
+	if (c == '\n' && keep_nl)
+		return NULL;
 	if (c == 0x1b)
 		return "^[";
 	if (c == '\r')
@@ -80,14 +83,14 @@ int safe_is_term(const char *s)
 		return 1;
 	while (*p) {
 		n = safe_utf8_seq(p, &cp);
-		if (!n || term_escape(cp, tmp))
+		if (!n || term_escape(cp, tmp, 0))
 			return 0;
 		p += n;
 	}
 	return 1;
 }
 
-char *safe_term(const char *s)
+static char *term(const char *s, int keep_nl)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	struct buf b = BUF_INIT((size_t)-1);
@@ -103,7 +106,7 @@ char *safe_term(const char *s)
 			p++;
 			continue;
 		}
-		esc = term_escape(cp, tmp);
+		esc = term_escape(cp, tmp, keep_nl);
 		if (esc)
 			buf_appends(&b, esc);
 		else
@@ -111,6 +114,27 @@ char *safe_term(const char *s)
 		p += n;
 	}
 	return buf_detach(&b, NULL);
+}
+
+char *safe_term(const char *s)
+{
+	return term(s, 0);
+}
+
+char *safe_term_text(const char *s)
+{
+	return term(s, 1);
+}
+
+const char *safe_show(const char *s)
+{
+	static _Thread_local char *ring[16];
+	static _Thread_local unsigned next;
+	char **slot = &ring[next++ % 16];
+
+	free(*slot);
+	*slot = safe_term(s);
+	return *slot;
 }
 
 int safe_is_utf8(const char *s)
@@ -148,4 +172,12 @@ char *safe_utf8(const char *s)
 		p += n;
 	}
 	return buf_detach(&b, NULL);
+}
+
+void safe_put_line(FILE *out, const char *prefix, const char *s)
+{
+	char *t = safe_term(s);
+
+	fprintf(out, "%s%s\n", prefix, t);
+	free(t);
 }

@@ -23,9 +23,17 @@
 #define UTIL_SAFE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 char *safe_term(const char *s);
+/* safe_term() for a block of several lines: LF is kept, all else the same. */
+char *safe_term_text(const char *s);
+/* safe_term() for printf arguments: the result belongs to a per-thread ring
+ * of 16 and stays valid until 16 more calls; never free it. */
+const char *safe_show(const char *s);
 char *safe_utf8(const char *s);
+/* Writes prefix (our own text, as is), safe_term(s) and a newline. */
+void safe_put_line(FILE *out, const char *prefix, const char *s);
 /* 1 when s is NULL or already valid UTF-8 (no copy needed for JSON/YAML). */
 int safe_is_utf8(const char *s);
 /* 1 when safe_term(s) would return s unchanged. */

@@ -479,5 +479,10 @@ class TestCancel(unittest.TestCase):
         self._signal(signal.SIGTERM, "SIGTERM")
 
 
+# Issue 12's hostile inputs (escapes, smuggled headers, envFrom Secrets,
+# drip, continue loops, oversized pages, redirects): fault_hostile.py.
+from fault_hostile import *  # noqa: E402,F401,F403
+
+
 if __name__ == "__main__":
     unittest.main()

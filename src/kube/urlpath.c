@@ -114,9 +114,7 @@ char *urlpath_prefix(const char *server)
 	/* A query or fragment in the server URL is not part of the path. */
 	end = path + strcspn(path, "?#");
 	dec = unescape(path, (size_t)(end - path));
-	raw = xmalloc(strlen(dec) + 2);
-	raw[0] = '/';
-	strcpy(raw + 1, dec);
+	raw = xasprintf("/%s", dec);
 	free(dec);
 	urlpath_clean(raw);
 	out = raw[1] ? urlpath_escape(raw, strlen(raw), path_keeps) : xstrdup("");

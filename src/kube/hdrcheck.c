@@ -113,7 +113,7 @@ int hdrcheck_config(const struct kube_config *cfg, const char *auth_line,
 
 int hdrcheck_client(struct http_client *c, struct err *e)
 {
-	char *auth = http_client_auth_header(c, NULL);
+	char *auth = http_client_auth_header_held(c);
 	int rc = hdrcheck_config(http_client_config(c), auth, e);
 
 	if (auth) {

@@ -57,6 +57,7 @@ def handle(conn, logf, lock, names):
     host = host.strip("[]")
     try:
         up = socket.create_connection((names.get(host, host), int(port)), timeout=10)
+        up.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     except (OSError, ValueError):
         conn.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
         conn.close()
@@ -79,6 +80,7 @@ def main():
     print("READY %d" % srv.getsockname()[1], flush=True)
     while True:
         conn, _ = srv.accept()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as fakecluster: no Nagle stall
         threading.Thread(target=handle, args=(conn, logf, lock, names), daemon=True).start()
 
 

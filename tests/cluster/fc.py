@@ -1,5 +1,6 @@
 """Test helpers for tests/cluster: start/stop fakecluster, raw HTTPS and a
 small raw-socket WebSocket client (stdlib only)."""
+import atexit
 import base64
 import gzip
 import hashlib
@@ -164,6 +165,31 @@ class Cluster:
         cmd = [KUBECTL] + (["--context", context] if context else []) + list(args)
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e, timeout=timeout)
         return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+
+
+# ---- clusters shared by the test classes of a module
+_SHARED = {}
+
+
+def shared_cluster(scenario, **kw):
+    """The running Cluster(scenario, **kw) of this module, started on first
+    use: test classes that need the same scenario, mode and faults share one
+    server instead of starting one each.  Tests on it must not depend on
+    being its only client (count requests as before/after deltas).  The
+    module's tearDownModule = stop_shared stops them."""
+    key = (scenario, repr(sorted(kw.items())))
+    c = _SHARED.get(key)
+    if c is None or c.proc.poll() is not None:
+        c = _SHARED[key] = Cluster(scenario, **kw)
+    return c
+
+
+def stop_shared():
+    while _SHARED:
+        _SHARED.popitem()[1].cleanup()
+
+
+atexit.register(stop_shared)    # a module without tearDownModule still stops them
 
 
 class Response:

@@ -1,8 +1,9 @@
 """fakecluster faults of a hostile or broken API server (issue 12).
 
-Each fault is a `--fault NAME[=ARG]` of fakecluster; fakecluster calls the
-hooks below at three points (list, log, exec) and once after loading the
-scenario.  A hook returns True when it answered the request itself.
+Each fault is a `--fault NAME[=ARG]` of fakecluster, named in the one
+fault table (fc_faults.TABLE) with the point where it acts (list, body,
+log, output, load); the behaviours are here.  A list/body behaviour returns
+True when it answered the request itself.
 
   hostile-strings         every server-provided string the plugin shows
                           (node name, images, host IP, container statuses'
@@ -32,9 +33,6 @@ import json
 import time
 
 ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\r\u202e\u009b1m"
-LIST_FAULTS = {"list-drip", "list-alternating-continue", "list-oversized-pages", "list-redirect"}
-EXEC_FAULTS = {"exec-huge-message"}
-FAULTS = LIST_FAULTS | EXEC_FAULTS | {"hostile-strings", "logs-ignore-limit"}
 # One raw byte 0xFF where a JSON string allows it: Go would never send it,
 # a broken proxy or server might.
 RAW_BAD_BYTE = b"\xff"
@@ -45,10 +43,8 @@ def _poison(s):
     return s + ESCAPES + BAD_MARK
 
 
-def after_load(st):
+def after_load(st, arg):
     """hostile-strings: rewrites the pod objects served from now on."""
-    if "hostile-strings" not in st.faults:
-        return
     for p in st.pods:
         o = p.obj
         spec, status = o["spec"], o["status"]
@@ -79,60 +75,58 @@ def _token(st, n):
         {"v": "meta.k8s.io/v1", "rv": st.list_rv, "start": "", "n": n}).encode()).decode().rstrip("=")
 
 
-def list_fault(h, st):
-    """Called first by list_pods; True when the fault answered."""
-    f = st.faults
-    if "list-redirect" in f:
-        code = int(f["list-redirect"]) if (f["list-redirect"] or "").isdigit() else 302
-        loc = "https://login.example.invalid/oauth?next=/api/v1/pods"
-        headers = [("Location", loc), ("Content-Type", "text/html; charset=utf-8"),
-                   ("Date", email.utils.formatdate(usegmt=True)), ("Content-Length", "0")]
-        h.audit(code, 0, fault="list-redirect")
-        h.write_response(code, headers, b"")
-        return True
-    if "list-drip" in f:
-        bps = int(f["list-drip"]) if (f["list-drip"] or "").isdigit() else 2
-        h.audit(200, 0, fault="list-drip")
-        h.wfile.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                       "Content-Length: 100000000\r\n\r\n").encode())
-        h.wfile.write(b'{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[')
+def list_redirect(h, arg):
+    code = int(arg) if (arg or "").isdigit() else 302
+    loc = "https://login.example.invalid/oauth?next=/api/v1/pods"
+    headers = [("Location", loc), ("Content-Type", "text/html; charset=utf-8"),
+               ("Date", email.utils.formatdate(usegmt=True)), ("Content-Length", "0")]
+    h.audit(code, 0, fault="list-redirect")
+    h.write_response(code, headers, b"")
+    return True
+
+
+def list_drip(h, arg):
+    bps = int(arg) if (arg or "").isdigit() else 2
+    h.audit(200, 0, fault="list-drip")
+    h.wfile.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                   "Content-Length: 100000000\r\n\r\n").encode())
+    h.wfile.write(b'{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[')
+    h.wfile.flush()
+    while not h.st.stopping.is_set():
+        h.wfile.write(b" " * bps)
         h.wfile.flush()
-        while not st.stopping.is_set():
-            h.wfile.write(b" " * bps)
-            h.wfile.flush()
-            time.sleep(1.0)
-        return True
-    if "list-alternating-continue" in f:
-        with st.loglock:
-            st.fault_counts["alt"] = st.fault_counts.get("alt", 0) + 1
-            n = st.fault_counts["alt"]
-        md = {"resourceVersion": st.list_rv, "continue": _token(st, n % 2)}
-        h.send_json(200, {"kind": "PodList", "apiVersion": "v1", "metadata": md, "items": []},
-                    log_extra={"fault": "list-alternating-continue"})
-        return True
-    if "list-oversized-pages" in f:
-        per = int(f["list-oversized-pages"]) if (f["list-oversized-pages"] or "").isdigit() else 5000
-        with st.loglock:
-            st.fault_counts["big"] = st.fault_counts.get("big", 0) + 1
-            n = st.fault_counts["big"]
-        base = st.pods[0].obj
-        items = []
-        for i in range(per):
-            o = copy.deepcopy(base)
-            o["metadata"]["name"] = "big-%d-%d" % (n, i)
-            items.append(o)
-        md = {"resourceVersion": st.list_rv, "continue": _token(st, n), "remainingItemCount": per}
-        body = json.dumps({"kind": "PodList", "apiVersion": "v1", "metadata": md,
-                           "items": items}).encode()
-        serve_json_bytes(h, 200, body, {"fault": "list-oversized-pages"})
-        return True
-    return False
+        time.sleep(1.0)
+    return True
 
 
-def serve_pod_list(h, st, obj):
+def list_alternating_continue(h, arg):
+    st = h.st
+    n = st.faults.bump("alt")
+    md = {"resourceVersion": st.list_rv, "continue": _token(st, n % 2)}
+    h.send_json(200, {"kind": "PodList", "apiVersion": "v1", "metadata": md, "items": []},
+                log_extra={"fault": "list-alternating-continue"})
+    return True
+
+
+def list_oversized_pages(h, arg):
+    st = h.st
+    per = int(arg) if (arg or "").isdigit() else 5000
+    n = st.faults.bump("big")
+    base = st.pods[0].obj
+    items = []
+    for i in range(per):
+        o = copy.deepcopy(base)
+        o["metadata"]["name"] = "big-%d-%d" % (n, i)
+        items.append(o)
+    md = {"resourceVersion": st.list_rv, "continue": _token(st, n), "remainingItemCount": per}
+    body = json.dumps({"kind": "PodList", "apiVersion": "v1", "metadata": md,
+                       "items": items}).encode()
+    serve_json_bytes(h, 200, body, {"fault": "list-oversized-pages"})
+    return True
+
+
+def serve_pod_list(h, arg, obj):
     """hostile-strings: the list with the raw invalid byte; True if sent."""
-    if "hostile-strings" not in st.faults:
-        return False
     serve_json_bytes(h, 200, raw_json(obj), {"fault": "hostile-strings"})
     return True
 
@@ -144,24 +138,19 @@ LOG_TAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios",
                         "nixl-ucx-rdma.txt")
 
 
-def log_body(st, data):
+def log_body(h, arg, data):
     """logs-ignore-limit: what the log read answers instead of data."""
-    if "logs-ignore-limit" not in st.faults:
-        return data
     filler = b"INFO 05-30 23:21:40 [__init__.py:239] filler line that no signature matches\n"
     with open(LOG_TAIL, "rb") as f:
         tail = f.read()
     return filler * ((2 << 20) // len(filler)) + tail
 
 
-def exec_fault(ws, st, fault):
-    """exec-huge-message: one message of stdout; True when sent."""
-    if fault != "exec-huge-message":
-        return False
-    arg = st.faults.get("exec-huge-message")
+def exec_huge_message(h, ws, arg):
+    """exec-huge-message: one message of stdout, then Success."""
     mib = int(arg) if arg and arg.isdigit() else 8
     chunk = b"y" * (1 << 20)
     ws.send_frame(2, b"\x01" + chunk, fin=False)
     for i in range(1, mib):
         ws.send_frame(0, chunk, fin=(i == mib - 1))
-    return True
+    return 0, None

@@ -37,12 +37,8 @@ import hashlib
 import posixpath
 import socket
 import struct
-import threading
 import urllib.parse
 
-FAULTS = {"apf-429", "conn-reset"}
-_lock = threading.Lock()
-_counts = {}
 
 
 class Config:
@@ -103,34 +99,22 @@ def at_door(h):
     return False
 
 
-def _hit(faults, name):
-    arg = faults[name]
-    with _lock:
-        _counts[name] = _counts.get(name, 0) + 1
-        return _counts[name] <= (int(arg) if arg and arg.isdigit() else 1)
+def conn_reset(h, arg):
+    """--fault conn-reset (counted by fc_faults): no answer, a TCP RST."""
+    h.audit(0, 0, fault="conn-reset")
+    h.close_connection = True
+    try:
+        h.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        h.connection.close()
+    except OSError:
+        pass
+    return True
 
 
-def door_fault(h, faults, is_exec):
-    """conn-reset and apf-429, before any handler.  True when answered."""
-    if is_exec:
-        return False
-    if "conn-reset" in faults and _hit(faults, "conn-reset"):
-        h.audit(0, 0, fault="conn-reset")
-        h.close_connection = True
-        try:
-            h.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            h.connection.close()
-        except OSError:
-            pass
-        return True
-    return apf_429(h, faults)
-
-
-def apf_429(h, faults):
-    """APF rejects before any handler: plain text, Retry-After: 1.  Exec is
-    long-running and exempt, as in the real filter."""
-    if "apf-429" not in faults or not _hit(faults, "apf-429"):
-        return False
+def apf_429(h, arg):
+    """--fault apf-429 (counted by fc_faults): APF rejects before any
+    handler: plain text, Retry-After: 1.  Exec is long-running and exempt,
+    as in the real filter (fc_faults asks only for non-exec requests)."""
     body = b"Too many requests, please try again later.\n"
     h.audit(429, len(body), fault="apf-429")
     h.write_response(429, [("Content-Type", "text/plain; charset=utf-8"),

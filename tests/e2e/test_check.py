@@ -3,7 +3,10 @@
 (tests/cluster/scenarios), whose pods are realistic node profiles
 (tests/cluster/profiles, see each SOURCE.md), probed for real in their
 sandboxes.  Asserts exit codes, verdicts, which check fails on which pod,
-fix-first, skipped-never-ok, and the table of `make demo`.
+fix-first, skipped-never-ok, and the table of `make demo`.  The broken
+scenarios and their expected outcomes are one table,
+tests/cluster/scenarios/broken.py: one test class per row, asserting that
+row.  Classes on the same scenario share one cluster (fc.shared_cluster).
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -17,7 +20,9 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402  (the test cluster's own test helper)
+import fc  # noqa: E402  (the test cluster's own test helper)
+sys.path.insert(0, os.path.join(ROOT, "tests", "cluster", "scenarios"))
+import broken  # noqa: E402  (the broken scenarios and their outcomes)
 
 from plugin import PLUGIN, run  # noqa: E402
 PROFILES = os.path.join(ROOT, "tests", "cluster", "profiles")
@@ -42,25 +47,20 @@ class CheckCase:
     EXTRA = []          # more `check` arguments
 
     @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(cls.SCENARIO)
-        try:
-            cls.rc, out, cls.err = run(["check", "--kubeconfig", cls.c.kubeconfig, "-n", "demo",
-                                        "-o", "json"] + cls.EXTRA)
-            cls.out = out
-            try:
-                cls.doc = json.loads(out)
-            except ValueError:
-                cls.doc = None
-        except BaseException:
-            cls.c.stop()
-            cls.c.cleanup()
-            raise
+    def scenario(cls):
+        return cls.SCENARIO
 
     @classmethod
-    def tearDownClass(cls):
-        cls.c.stop()
-        cls.c.cleanup()
+    def setUpClass(cls):
+        # one cluster per scenario and module (tearDownModule stops them)
+        cls.c = fc.shared_cluster(cls.scenario())
+        cls.rc, out, cls.err = run(["check", "--kubeconfig", cls.c.kubeconfig, "-n", "demo",
+                                    "-o", "json"] + cls.EXTRA)
+        cls.out = out
+        try:
+            cls.doc = json.loads(out)
+        except ValueError:
+            cls.doc = None
 
     # -- helpers ------------------------------------------------------
     def pod(self, name):
@@ -261,139 +261,81 @@ class TestPCIeNoNVLink(CheckCase, unittest.TestCase):
 
 # ---------------------------------------------------------------- broken
 
+_BROKEN_DIR = []
+
+
+def broken_scenario(row):
+    """The scenario file of a row of broken.TABLE, written once per module."""
+    if not _BROKEN_DIR:
+        _BROKEN_DIR.append(tempfile.mkdtemp(prefix="e2e-broken-"))
+    path = os.path.join(_BROKEN_DIR[0], "broken-%s.yaml" % row.name)
+    return path if os.path.exists(path) else row.write(_BROKEN_DIR[0])
+
+
+def tearDownModule():
+    fc.stop_shared()
+    for d in _BROKEN_DIR:
+        subprocess.run(["rm", "-rf", d])
+
+
 class BrokenCase(CheckCase):  # mixin
-    """A healthy prefill (h100-ib-ok) and a decode with one thing broken."""
+    """A healthy prefill (h100-ib-ok) and a decode with one thing broken:
+    ROW (a row of broken.TABLE) says what and what `check` must say."""
     BROKEN = "qwen-decode-0"
     HEALTHY = "qwen-prefill-0"
     NODE = "gpu-h100-02"
-    CHECK = None            # the check that must fail, and be fixed first
-    CONSEQUENCES = set()    # checks that fail because of it (real tools' view)
+    ROW = None
 
-    def test_not_ready(self):
-        v = self.doc["verdict"]
-        self.assertEqual((self.rc, v["status"], v["exitCode"]), (2, "NOT READY", 2), self.describe())
-        self.assertEqual(self.pod(self.BROKEN)["verdict"], "NOT READY")
+    @classmethod
+    def scenario(cls):
+        return broken_scenario(cls.ROW)
+
+    def test_verdict(self):
+        v, want = self.doc["verdict"], self.ROW.verdict
+        self.assertEqual((self.rc, v["status"], v["exitCode"]), (EXIT[want], want, EXIT[want]), self.describe())
+        self.assertEqual(self.pod(self.BROKEN)["verdict"], want)
         self.assertEqual(self.pod(self.HEALTHY)["verdict"], "READY")
 
     def test_intended_check_fails_on_broken_pod_only(self):
-        self.assertEqual(self.check(self.BROKEN, self.CHECK)["status"], "fail",
-                         self.check(self.BROKEN, self.CHECK))
-        self.assertEqual(self.check(self.HEALTHY, self.CHECK)["status"], "ok",
-                         self.check(self.HEALTHY, self.CHECK))
-        self.assertEqual(set(self.statuses(self.BROKEN, "fail")), {self.CHECK} | self.CONSEQUENCES)
+        row = self.ROW
+        if row.check:
+            self.assertEqual(self.check(self.BROKEN, row.check)["status"], "fail",
+                             self.check(self.BROKEN, row.check))
+            self.assertEqual(self.check(self.HEALTHY, row.check)["status"], "ok",
+                             self.check(self.HEALTHY, row.check))
+        self.assertEqual(set(self.statuses(self.BROKEN, "fail")),
+                         ({row.check} if row.check else set()) | row.consequences)
         self.assertEqual(self.statuses(self.HEALTHY, "fail"), [])
 
     def test_fix_first(self):
         ff = self.doc["verdict"]["fixFirst"]
-        self.assertTrue(ff.startswith(self.CHECK + " fail"), ff)
+        if not self.ROW.check:
+            self.assertIsNone(ff)
+            return
+        self.assertTrue(ff.startswith(self.ROW.check + " fail"), ff)
         self.assertIn(self.BROKEN, ff)
         self.assertIn(self.NODE, ff)
         self.assertNotIn(self.HEALTHY, ff)
         first = self.doc["verdict"]["findings"][0]
-        self.assertEqual((first["name"], first["status"]), (self.CHECK, "fail"), first)
+        self.assertEqual((first["name"], first["status"]), (self.ROW.check, "fail"), first)
         self.assertEqual(self.doc["verdict"]["fabric"], "infiniband")
 
-
-class TestBrokenIBNoUverbs(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-ib-no-uverbs.yaml"
-    CHECK = "rdma-devices"
-    CONSEQUENCES = {"rdma-verbs", "ucx-rdma"}
-
-    def test_remedy_names_device_plugin(self):
-        # The pod asks for rdma/ib, so the device plugin is what failed.
-        self.assertIn("device plugin", self.check(self.BROKEN, self.CHECK)["remedy"])
-
-
-class TestShmRuntimeDefault(CheckCase, unittest.TestCase):
-    """8-GPU workers without a /dev/shm emptyDir: the container really has
-    the runtime's 64 MiB tmpfs, and df in the pod says so (H3)."""
-    SCENARIO = "transfer.yaml"
-
-    def test_limits_shm_measures_64_mib(self):
-        for p in self.doc["pods"]:
-            c = self.check(p["name"], "limits-shm")
-            self.assertEqual(c["status"], "warn", c)
-            self.assertIn("/dev/shm is 64 MiB in the container", c["detail"])
-            self.assertIn("emptyDir", c["remedy"])
-            self.assertEqual(self.check(p["name"], "pod-shm")["status"], "warn")
+    def test_what_the_checks_say(self):
+        for pod, want in ((self.BROKEN, self.ROW.broken), (self.HEALTHY, self.ROW.healthy)):
+            for name, fields in want.items():
+                c = self.check(pod, name)
+                for k, v in fields.items():
+                    if isinstance(v, list):     # substrings of detail / remedy
+                        for part in v:
+                            self.assertIn(part, c[k], (pod, c))
+                    else:
+                        self.assertEqual(c[k], v, (pod, c))
 
 
-class TestBrokenIBNoRDMAResource(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-ib-no-rdma-resource.yaml"
-    CHECK = "rdma-devices"
-    CONSEQUENCES = {"rdma-pci", "pod-rdma-resource"}
-
-    def test_pci_names_the_nodes_nics(self):
-        # A8: the node's PCI bus has the HCAs the pod did not get.
-        c = self.check(self.BROKEN, "rdma-pci")
-        self.assertIn("8 InfiniBand", c["detail"])
-        self.assertIn("RDMA resource is missing", c["detail"])
-        self.assertIn("rdma/ib", c["remedy"])
-        h = self.check(self.HEALTHY, "rdma-pci")
-        self.assertEqual((h["status"], h["applicable"]), ("skipped", False), h)
-
-
-class TestBrokenIBPortDown(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-ib-port-down.yaml"
-    CHECK = "rdma-ports"
-
-    def test_names_the_port(self):
-        self.assertIn("mlx5_4 port 1 Down (Polling)", self.check(self.BROKEN, self.CHECK)["detail"])
-        self.assertEqual(self.check(self.BROKEN, "env-ucx-net-devices")["status"], "warn")
-
-
-class TestBrokenNoPeermem(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-no-peermem.yaml"
-    CHECK = "gpudirect-peermem"
-    CONSEQUENCES = {"gpudirect-ucx-md"}
-
-
-class TestBrokenUCXNoCuda(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-ucx-no-cuda.yaml"
-    CHECK = "ucx-cuda"
-
-
-class TestBrokenUCXTlsTcp(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-ucx-tls-tcp.yaml"
-    CHECK = "env-ucx-tls"
-
-    def test_detail(self):
-        self.assertIn("UCX_TLS=tcp", self.check(self.BROKEN, self.CHECK)["detail"])
-
-
-class TestBrokenMemlock64k(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-memlock-64k.yaml"
-    CHECK = "limits-memlock"
-    CONSEQUENCES = {"ucx-rdma"}
-
-    def test_detail(self):
-        self.assertIn("64 KiB", self.check(self.BROKEN, self.CHECK)["detail"])
-        self.assertEqual(self.check(self.BROKEN, "pod-ipc-lock")["status"], "warn")
-
-
-class TestBrokenNixlNoUCXPlugin(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-nixl-no-ucx-plugin.yaml"
-    CHECK = "nixl-plugin"
-
-
-class TestBrokenNcclIBDisable(BrokenCase, unittest.TestCase):
-    SCENARIO = "broken-nccl-ib-disable.yaml"
-    CHECK = "env-nccl-net"
-
-
-class TestToolsMissing(CheckCase, unittest.TestCase):
-    SCENARIO = "broken-tools-missing.yaml"
+class ToolsMissingChecks:  # mixin of the tools-missing row's class
     # Checks whose only evidence is a tool that is gone from the image.
     NEED_TOOLS = ["ucx-version", "ucx-rdma", "ucx-cuda", "gpudirect-ucx-md", "limits-gpus",
                   "nvlink-links", "nvlink-fabric", "gpudirect-affinity", "rdma-verbs"]
-
-    def test_unverified(self):
-        v = self.doc["verdict"]
-        self.assertEqual((self.rc, v["status"]), (3, "UNVERIFIED"), self.describe())
-        self.assertEqual(self.pod("qwen-decode-0")["verdict"], "UNVERIFIED")
-        self.assertEqual(self.pod("qwen-prefill-0")["verdict"], "READY")
-        for p in self.doc["pods"]:
-            self.assertEqual(self.statuses(p["name"], "fail"), [], p["name"])
 
     def test_skipped_never_ok(self):
         for name in self.NEED_TOOLS:
@@ -408,6 +350,33 @@ class TestToolsMissing(CheckCase, unittest.TestCase):
         for name in ("rdma-devices", "rdma-ports", "gpudirect-peermem", "gdrcopy-driver",
                      "env-ucx-tls", "limits-memlock", "nixl-plugin"):
             self.assertEqual(self.check("qwen-decode-0", name)["status"], "ok", name)
+
+
+MORE = {"tools-missing": (ToolsMissingChecks,)}
+ACRONYMS = {"ib": "IB", "ucx": "UCX", "nccl": "Nccl", "rdma": "RDMA", "tls": "Tls", "nixl": "Nixl"}
+
+
+def _class_name(row):
+    return "TestBroken" + "".join(ACRONYMS.get(w, w.capitalize()) for w in row.name.split("-"))
+
+
+for _row in broken.TABLE:
+    globals()[_class_name(_row)] = type(_class_name(_row), MORE.get(_row.name, ()) +
+                                        (BrokenCase, unittest.TestCase), {"ROW": _row})
+
+
+class TestShmRuntimeDefault(CheckCase, unittest.TestCase):
+    """8-GPU workers without a /dev/shm emptyDir: the container really has
+    the runtime's 64 MiB tmpfs, and df in the pod says so (H3)."""
+    SCENARIO = "transfer.yaml"
+
+    def test_limits_shm_measures_64_mib(self):
+        for p in self.doc["pods"]:
+            c = self.check(p["name"], "limits-shm")
+            self.assertEqual(c["status"], "warn", c)
+            self.assertIn("/dev/shm is 64 MiB in the container", c["detail"])
+            self.assertIn("emptyDir", c["remedy"])
+            self.assertEqual(self.check(p["name"], "pod-shm")["status"], "warn")
 
 
 # ---------------------------------------------------------------- demo

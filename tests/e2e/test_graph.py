@@ -15,9 +15,13 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_check import ROOT, CheckCase, run  # noqa: E402
+from test_check import ROOT, CheckCase, fc, run  # noqa: E402
 
 CROSS_POD = ("pair-consistency", "node-consistency")
+
+
+def tearDownModule():
+    fc.stop_shared()    # the clusters CheckCase shared in this module
 
 
 class GraphCase(CheckCase):  # mixin

@@ -8,6 +8,7 @@ probed grouped by reason, one RBAC hint for a 403, no doubled prefixes.
 Scenario: tests/e2e/scenarios/output.yaml (the demo's seven workers, and
 users without exec or log rights).
 """
+import copy
 import fcntl
 import json
 import os
@@ -21,6 +22,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+import fc  # noqa: E402
 from fc import Cluster  # noqa: E402
 
 from plugin import PLUGIN, plugin_env, run  # noqa: E402
@@ -64,22 +66,24 @@ def findings_part(out):
     return lines[lines.index("") + 1:]
 
 
+_DOC = {}
+
+
+def tearDownModule():
+    fc.stop_shared()
+
+
 class OutputCase(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SCENARIO)
-        try:
-            rc, out, err = run(["check"] + cls.kc() + ["-o", "json"])
-            cls.doc = json.loads(out)
-        except BaseException:
-            cls.c.stop()
-            cls.c.cleanup()
-            raise
+    """The classes share one cluster on SCENARIO and one `-o json` report
+    of it (each class gets its own copy)."""
 
     @classmethod
-    def tearDownClass(cls):
-        cls.c.stop()
-        cls.c.cleanup()
+    def setUpClass(cls):
+        cls.c = fc.shared_cluster(SCENARIO)
+        if cls.c.url not in _DOC:
+            rc, out, err = run(["check"] + cls.kc() + ["-o", "json"])
+            _DOC[cls.c.url] = json.loads(out)
+        cls.doc = copy.deepcopy(_DOC[cls.c.url])
 
     @classmethod
     def kc(cls, *more):

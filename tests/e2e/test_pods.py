@@ -17,6 +17,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+import fc  # noqa: E402
 from fc import Cluster  # noqa: E402  (the test cluster's own test helper)
 
 from plugin import PLUGIN, run  # noqa: E402
@@ -35,13 +36,13 @@ class PodsCase(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.c = Cluster(cls.SCENARIO, mode=cls.MODE)
+        # classes on the same scenario and mode share one cluster; requests
+        # are counted as before/after deltas, so other clients do not matter
+        cls.c = fc.shared_cluster(cls.SCENARIO, mode=cls.MODE)
         cls.tmp = tempfile.mkdtemp(prefix="e2e-pods-")
 
     @classmethod
     def tearDownClass(cls):
-        cls.c.stop()
-        cls.c.cleanup()
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def kc(self, *more):
@@ -337,6 +338,10 @@ class TestV4Mode(PodsCase):
         rc, out, err = run(["pods"] + self.kc())
         self.assertEqual(rc, 0, err)
         self.assertEqual(len(rows(out)), 3)
+
+
+def tearDownModule():
+    fc.stop_shared()
 
 
 if __name__ == "__main__":

@@ -61,7 +61,8 @@ static int on_progress(void *u, curl_off_t dt, curl_off_t dn, curl_off_t ut,
 
 struct http_client {
 	struct kube_config *cfg;
-	CURLSH *share;
+	CURLSH *share;       /* DNS and TLS sessions: every handle */
+	CURLSH *get_share;   /* the same plus connections: GETs only */
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 	pthread_mutex_t auth_lock;
 	unsigned auth_generation;
@@ -161,6 +162,24 @@ static void curl_once(void)
 		atexit(curl_global_cleanup);
 }
 
+/* A share handle (NULL if curl cannot make one: each handle then keeps
+ * its own caches) for DNS, TLS sessions and, with conns, connections. */
+static CURLSH *new_share(struct http_client *c, int conns)
+{
+	CURLSH *sh = curl_share_init();
+
+	if (!sh)
+		return NULL;
+	curl_share_setopt(sh, CURLSHOPT_LOCKFUNC, share_lock);
+	curl_share_setopt(sh, CURLSHOPT_UNLOCKFUNC, share_unlock);
+	curl_share_setopt(sh, CURLSHOPT_USERDATA, c);
+	curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+	curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+	if (conns)
+		curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+	return sh;
+}
+
 struct http_client *http_client_new(struct kube_config *cfg)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -173,21 +192,15 @@ struct http_client *http_client_new(struct kube_config *cfg)
 	for (i = 0; i < CURL_LOCK_DATA_LAST; i++)
 		pthread_mutex_init(&c->share_locks[i], NULL);
 	pthread_mutex_init(&c->auth_lock, NULL);
-	c->share = curl_share_init();
-	if (c->share) {
-		curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, share_lock);
-		curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
-		curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
-		curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-		curl_share_setopt(c->share, CURLSHOPT_SHARE,
-				  CURL_LOCK_DATA_SSL_SESSION);
-		/* One connection cache for all threads: a GET (pod list page,
-		 * log read) takes an idle kept-alive connection instead of a
-		 * new TLS handshake (issue 16: 5.3 M instructions per log
-		 * read).  Exec's CONNECT_ONLY connections neither take one nor
-		 * go back to it (CURLOPT_CONNECT_ONLY(3)). */
-		curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
-	}
+	c->share = new_share(c, 0);
+	/* One connection cache for the GETs of all threads: a pod list page
+	 * or log read takes an idle kept-alive connection instead of a new
+	 * TLS handshake (issue 16: 5.3 M instructions per log read).  Not for
+	 * exec: libcurl 7.88 leaves a CONNECT_ONLY connection in a shared
+	 * cache after curl_easy_cleanup (RSS grew 15 MiB at 1024 pods), and
+	 * another thread's dead-connection sweep closes one that has input
+	 * pending while the exec still reads it ("Unsupported protocol"). */
+	c->get_share = new_share(c, 1);
 	if (!cfg->insecure && cfg->ca_pem)
 		c->ca_store = tlsstore_from_pem(cfg->ca_pem, cfg->ca_pem_len);
 	setup_server_name(c);
@@ -200,6 +213,8 @@ void http_client_free(struct http_client *c)
 
 	if (!c)
 		return;
+	if (c->get_share)
+		curl_share_cleanup(c->get_share);
 	if (c->share)
 		curl_share_cleanup(c->share);
 	tlsstore_free(c->ca_store);
@@ -321,9 +336,6 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 				 ? cfg->timeout_ms : CONNECT_TIMEOUT_MS);
 	if (c->share)
 		curl_easy_setopt(h, CURLOPT_SHARE, c->share);
-	/* The shared cache keeps up to this many idle connections; curl's
-	 * default of 5 would close most of those --parallel workers left. */
-	curl_easy_setopt(h, CURLOPT_MAXCONNECTS, HTTP_MAX_IDLE_CONNECTIONS);
 	if (c->connect_to) {
 		struct curl_slist *ct = curl_slist_append(NULL, c->connect_to);
 		/* curl keeps the list pointer: attach it to the handle's life. */
@@ -536,6 +548,13 @@ static CURLcode get_once(struct http_client *c, const char *path,
 
 	if (!h)
 		return CURLE_FAILED_INIT;
+	if (c->get_share) {
+		curl_easy_setopt(h, CURLOPT_SHARE, c->get_share);
+		/* The shared cache keeps up to this many idle connections;
+		 * curl's default of 5 would close most of those the --parallel
+		 * workers left. */
+		curl_easy_setopt(h, CURLOPT_MAXCONNECTS, HTTP_MAX_IDLE_CONNECTIONS);
+	}
 	log_at(6, "GET %s%s", c->log_base, path);
 	hl = get_headers(c, gen);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);

@@ -62,8 +62,11 @@ size_t ps_indent(struct pslice x)
 
 int ps_eq(struct pslice x, const char *lit)
 {
-	size_t n = strlen(lit);
-	return x.n == n && !memcmp(x.s, lit, n);
+	/* The first byte rejects most candidates of an if-else chain of keys
+	 * before strlen runs. */
+	if (!x.n)
+		return !lit[0];
+	return x.s[0] == lit[0] && strlen(lit) == x.n && !memcmp(x.s, lit, x.n);
 }
 
 int ps_eq_ci(struct pslice x, const char *lit)
@@ -73,7 +76,13 @@ int ps_eq_ci(struct pslice x, const char *lit)
 
 int ps_starts(struct pslice x, const char *prefix)
 {
-	size_t n = strlen(prefix);
+	size_t n;
+
+	if (!prefix[0])
+		return 1;
+	if (!x.n || x.s[0] != prefix[0])
+		return 0;
+	n = strlen(prefix);
 	return x.n >= n && !memcmp(x.s, prefix, n);
 }
 

@@ -18,7 +18,7 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD    ?= build
 CC       ?= cc
-PKGS     := libcurl yaml-0.1 libcjson libcrypto
+PKGS     := libcurl yaml-0.1 libcjson libcrypto libssl
 
 # PKG_CONFIG: a cross build passes one that reads the target's .pc files.
 PKG_CONFIG ?= pkg-config
@@ -171,12 +171,12 @@ test-real: $(PROG) $(BUILD)/tools/di_exec
 COMPLETER := kubectl_complete-dynamo_interconnect
 DISTDIR   ?= dist
 # Krew installs the archive and nothing else: libyaml goes in statically
-# (Debian ships libyaml.a).  libcurl, libcrypto and libcjson stay shared:
+# (Debian ships libyaml.a).  libcurl, libcrypto, libssl and libcjson stay shared:
 # Debian has no static libcjson, and its libcurl.a needs static libraries of
 # GSSAPI, LDAP, nghttp2, ssh2, rtmp and psl it does not ship (README
 # "Release archives" lists what remains and why).
 DIST_LIBS = $(shell $(PKG_CONFIG) --variable=libdir yaml-0.1)/libyaml.a \
-	     $(shell $(PKG_CONFIG) --libs libcurl libcjson libcrypto) -lpthread
+	     $(shell $(PKG_CONFIG) --libs libcurl libcjson libcrypto libssl) -lpthread
 
 .PHONY: dist install-completer uninstall-completer
 install: install-completer

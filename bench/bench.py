@@ -26,9 +26,11 @@ import subprocess
 import sys
 import time
 
+import instr  # callgrind instructions per pod (bench/instr.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PROG = os.path.join(ROOT, "kubectl-dynamo_interconnect")
+PROG = os.environ.get("BENCH_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")  # BENCH_PLUGIN: another build to compare
 FAKE = os.path.join(ROOT, "tests", "cluster", "fakecluster")
 PROBE = os.path.join(ROOT, "src", "probe", "probe.sh")
 REPORT = os.path.join(HERE, "report-h100-ib-ok.txt")
@@ -149,6 +151,15 @@ def start_time(args, what):
     return sum(times) / len(times) * 1000, min(times) * 1000, "fork/exec loop (includes Python's spawn cost)"
 
 
+def start_cpu(what, runs=200):
+    """Mean user+sys CPU in ms of PROG WHAT (wait4 rusage: the load on the
+    machine moves it less than wall time)."""
+    tot = 0.0
+    for _ in range(runs):
+        tot += run([PROG] + what.split())[1]
+    return tot / runs * 1000
+
+
 def plot(args, rows):
     gp = shutil.which("gnuplot")
     if not gp:
@@ -179,6 +190,29 @@ plot '%s' u 1:2 w lp lw 2 pt 7 t 'kubectl-dynamo_interconnect check', \\
     return png
 
 
+def slope(args, profile):
+    """`check` alone at 1,000 and --slope pods, canned output, 0 ms latency:
+    CPU per pod at both sizes (linear: the same), wall and peak RSS."""
+    out = []
+    for n in (1000, args.slope):
+        d = os.path.join(args.out, "slope%d" % n)
+        os.makedirs(d, exist_ok=True)
+        write_scenario(os.path.join(d, "scenario.yaml"), n, profile)
+        srv = Server(d, os.path.join(d, "scenario.yaml"), 0, args.mode)
+        try:
+            c0 = srv.cpu()
+            wall, cpu, rss, rc = run([PROG, "check", "--kubeconfig", srv.kc, "-n", "bench", "--parallel",
+                                      str(args.parallel), "--color", "never", "--logs=false"])
+            out.append((n, wall, cpu, rss / 1024.0, srv.cpu() - c0, rc))
+        finally:
+            srv.stop()
+    for n, wall, cpu, rss, srv_cpu, rc in out:
+        print("slope %6d pods, 0 ms: wall %.2f s, cpu %.2f s (%.3f ms/pod), rss %.1f MiB, server cpu %.2f s, exit %d"
+              % (n, wall, cpu, cpu / n * 1000, rss, srv_cpu, rc))
+    print("slope: cpu per pod at %d / at 1000 = %.2f (1.00 is linear; CPU time, not instructions: "
+          "callgrind at this size takes too long)" % (args.slope, (out[1][2] / out[1][0]) / (out[0][2] / out[0][0])))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pods", default="1,16,128,1024")
@@ -189,6 +223,10 @@ def main():
     ap.add_argument("--mode", default="v5", choices=["v5", "v4"])
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench"))
     ap.add_argument("--no-start", action="store_true", help="skip the version/--help start times")
+    ap.add_argument("--instr-max", type=int, default=1024,
+                    help="largest N measured with callgrind (instructions per pod, logs on and off; ~1 s per pod)")
+    ap.add_argument("--slope", type=int, default=10000,
+                    help="pods of the 0 ms slope run against 1000 (0: skip)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     kubectl = shutil.which("kubectl") or "/usr/bin/kubectl"
@@ -196,9 +234,9 @@ def main():
     profile = os.path.join(args.out, "profile")
     write_profile(profile)
     rows = []
-    print("%6s %9s %8s %8s %8s %8s %8s %9s %9s %8s %8s %6s %5s %s" % (
+    print("%6s %9s %8s %8s %8s %8s %8s %9s %9s %8s %8s %6s %5s %7s %7s %s" % (
         "pods", "ours_s", "ideal_s", "x_ideal", "cpu_s", "rss_MiB", "srv_cpu", "seq_s", "xargs_s",
-        "seq/ours", "xar/ours", "exec/p", "lists", "verdict"))
+        "seq/ours", "xar/ours", "exec/p", "lists", "Mi_on", "Mi_off", "verdict"))
     for n in [int(x) for x in args.pods.split(",")]:
         d = os.path.join(args.out, "n%d" % n)
         os.makedirs(d, exist_ok=True)
@@ -234,6 +272,7 @@ def main():
                 xar = time.monotonic() - t0
         finally:
             srv.stop()
+        mi = instr.measure(args, n, profile) if n <= args.instr_max else None
         ideal = math.ceil(n / args.parallel) * args.latency / 1000.0
         row = {"pods": n, "parallel": args.parallel, "latency_ms": args.latency,
                "ours_wall_s": "%.3f" % wall, "ideal_s": "%.3f" % ideal, "ours_vs_ideal": "%.2f" % (wall / ideal),
@@ -242,17 +281,22 @@ def main():
                "list_requests": lists, "other_requests": other, "exit_code": rc,
                "seq_wall_s": "%.3f" % seq if seq else "", "xargs_wall_s": "%.3f" % xar if xar else "",
                "seq_over_ours": "%.1f" % (seq / wall) if seq else "",
-               "xargs_over_ours": "%.1f" % (xar / wall) if xar else ""}
+               "xargs_over_ours": "%.1f" % (xar / wall) if xar else "",
+               "minstr_per_pod_logs_on": "%.2f" % (mi["true"][0] / n / 1e6) if mi else "",
+               "minstr_per_pod_logs_off": "%.2f" % (mi["false"][0] / n / 1e6) if mi else ""}
         rows.append(row)
-        print("%6d %9s %8s %8s %8s %8s %8s %9s %9s %8s %8s %6s %5d %s" % (
+        print("%6d %9s %8s %8s %8s %8s %8s %9s %9s %8s %8s %6s %5d %7s %7s %s" % (
             n, row["ours_wall_s"], row["ideal_s"], row["ours_vs_ideal"], row["ours_cpu_s"],
             row["ours_peak_rss_mib"], row["server_cpu_s"], row["seq_wall_s"] or "-", row["xargs_wall_s"] or "-",
-            row["seq_over_ours"] or "-", row["xargs_over_ours"] or "-", row["exec_per_pod"], lists, verdict))
+            row["seq_over_ours"] or "-", row["xargs_over_ours"] or "-", row["exec_per_pod"], lists,
+            row["minstr_per_pod_logs_on"] or "-", row["minstr_per_pod_logs_off"] or "-", verdict))
         sys.stdout.flush()
     with open(os.path.join(args.out, "bench.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
         w.writerows(rows)
+    if args.slope:
+        slope(args, profile)
     png = plot(args, rows)
     print("csv: %s" % os.path.join(args.out, "bench.csv"))
     if png:
@@ -260,7 +304,8 @@ def main():
     if not args.no_start:
         for what in ("version", "--help"):
             mean, mn, how = start_time(args, what)
-            print("start %-8s mean %.2f ms  min %.2f ms  (%s)" % (what, mean, mn, how))
+            print("start %-8s mean %.2f ms  min %.2f ms  (%s); CPU %.2f ms" % (what, mean, mn, how,
+                                                                           start_cpu(what)))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 /* Prefill/decode pair rules and the odd node out (see graph.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "check/graph.h"
 #include "check/internal.h"
 #include "util/buf.h"
+#include "util/strmap.h"
 #include "util/xalloc.h"
 
 #define WHY_MAX 256
@@ -252,6 +254,13 @@ static const struct pair_rule pair_rules[] = {
 
 #define NPAIR_RULES (sizeof(pair_rules) / sizeof(pair_rules[0]))
 
+/* The one rule whose status depends on the pair's nodes, not only on the
+ * two digests. */
+static int is_cross_node_rule(size_t r)
+{
+	return pair_rules[r].judge == pr_cross_node;
+}
+
 /* The pairs one rule found, per status (warn, fail). */
 struct pair_tally {
 	size_t count[2];
@@ -292,44 +301,212 @@ static void pair_finding(const struct pod_record *pods, const struct pair_rule *
 	finding_list_add(out, &f);
 }
 
-static void tally(const struct pod_record *pods, size_t i, size_t j,
-		  struct pair_tally *t)
+/* Keeps the first pair (prefill index, then decode index, as an all-pairs
+ * loop meets them) that rule r judged k, and adds count pairs to it. */
+static void tally_add(struct pair_tally *t, int k, size_t count, size_t i, size_t j)
 {
+	if (!count)
+		return;
+	if (!t->count[k] || i < t->first_p[k] ||
+	    (i == t->first_p[k] && j < t->first_d[k])) {
+		t->first_p[k] = i;
+		t->first_d[k] = j;
+	}
+	t->count[k] += count;
+}
+
+/* Pods of one role that every pair rule but pr_cross_node treats alike:
+ * same graph, same digest fields.  idx[] ascending. */
+struct pclass {
+	size_t *idx, n, cap;
+};
+
+/* Everything a pair rule's status reads, the node aside (pr_cross_node
+ * reads it; pairs_cross_node counts it per pair).  Owned by the caller. */
+static char *class_key(const struct pod_record *p, const char *role)
+{
+	const struct check_summary *s = sum(p);
+	const char *f[] = { role, str(p->namespace), str(p->graph), s->nixl_backend,
+			    s->ucx_tls, s->net_dev_bad, s->ucx_version, s->nixl_version,
+			    s->libfabric_version, s->rdma_request };
+	struct buf b = BUF_INIT(LINE_MAX_BYTES);   /* the fields are bounded: < 1 KiB */
+	char *key;
+
+	/* Each string behind its length: no two field lists give one key. */
+	buf_appendf(&b, "%d %d %d %d", probed(p), s->env_known, s->spec_known, s->rdma_usable);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		buf_appendf(&b, " %zu:%s", strlen(f[i]), f[i]);
+	key = buf_detach(&b, NULL);
+	return key ? key : xstrdup("");
+}
+
+struct pgroups {
+	struct pclass *v;      /* classes, in order of first member */
+	size_t n;
+	struct strmap map;     /* key -> class */
+	char **keys;           /* per pod, owned; NULL when not in a pair */
+	size_t *node;          /* per pod: node id, SIZE_MAX without a node */
+	size_t nnodes;
+};
+
+static void group_pods(const struct pod_record *pods, size_t n, struct pgroups *g)
+{
+	struct strmap nodes;
+
+	memset(g, 0, sizeof(*g));
+	strmap_init(&g->map);
+	strmap_init(&nodes);
+	g->v = xcalloc(n ? n : 1, sizeof(*g->v));
+	g->keys = xcalloc(n ? n : 1, sizeof(*g->keys));
+	g->node = xcalloc(n ? n : 1, sizeof(*g->node));
+	for (size_t i = 0; i < n; i++) {
+		const char *role = is_role(&pods[i], "prefill") ? "prefill"
+				 : is_role(&pods[i], "decode") ? "decode" : NULL;
+		struct pclass *c;
+
+		g->node[i] = *str(pods[i].node) ? strmap_id(&nodes, pods[i].node, NULL) : SIZE_MAX;
+		if (!role || !sum(&pods[i]))
+			continue;
+		g->keys[i] = class_key(&pods[i], role);
+		c = &g->v[strmap_id(&g->map, g->keys[i], NULL)];
+		g->n = g->map.n;
+		if (c->n == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 4;
+			c->idx = xrealloc(c->idx, c->cap * sizeof(*c->idx));
+		}
+		c->idx[c->n++] = i;
+	}
+	g->nnodes = nodes.n;
+	strmap_release(&nodes);
+}
+
+static void groups_release(struct pgroups *g, size_t n)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->v[i].idx);
+	for (size_t i = 0; i < n; i++)
+		free(g->keys[i]);
+	free(g->v);
+	free(g->keys);
+	free(g->node);
+	strmap_release(&g->map);
+}
+
+/* pr_cross_node for a prefill class x decode class whose digests say it
+ * fails wherever the two nodes differ: adds those pairs (all with a node
+ * on both sides minus the same-node ones; cnt[] is a zeroed scratch per
+ * node id, zeroed again on return) and the first of them. */
+static void pairs_cross_node(const struct pgroups *g, const struct pclass *cp,
+			     const struct pclass *cd, size_t *cnt, struct pair_tally *t)
+{
+	size_t na = 0, nb = 0, same = 0, b0 = SIZE_MAX, other = SIZE_MAX;
+	size_t fi = SIZE_MAX, fj = SIZE_MAX;
+
+	for (size_t y = 0; y < cd->n; y++) {
+		size_t j = cd->idx[y], nd = g->node[j];
+
+		if (nd == SIZE_MAX)
+			continue;
+		cnt[nd]++;
+		nb++;
+		if (b0 == SIZE_MAX)
+			b0 = j;
+		else if (other == SIZE_MAX && nd != g->node[b0])
+			other = j;
+	}
+	for (size_t x = 0; x < cp->n; x++) {
+		size_t i = cp->idx[x], np = g->node[i];
+
+		if (np == SIZE_MAX)
+			continue;
+		na++;
+		same += cnt[np];
+		/* The first decode on another node: b0, or else the first
+		 * one not on b0's node. */
+		if (fi == SIZE_MAX && b0 != SIZE_MAX) {
+			size_t j = g->node[b0] != np ? b0 : other;
+
+			if (j != SIZE_MAX) {
+				fi = i;
+				fj = j;
+			}
+		}
+	}
+	for (size_t y = 0; y < cd->n; y++)
+		if (g->node[cd->idx[y]] != SIZE_MAX)
+			cnt[g->node[cd->idx[y]]] = 0;
+	tally_add(t, 1, na * nb - same, fi, fj);
+}
+
+/* One prefill class x one decode class of the same graph: each rule
+ * judged once on the first pair, counted for all |cp| x |cd| pairs. */
+static void pairs_classes(const struct pod_record *pods, const struct pgroups *g,
+			  const struct pclass *cp, const struct pclass *cd,
+			  size_t *cnt, struct pair_tally *t)
+{
+	size_t i = cp->idx[0], j = cd->idx[0];
 	struct side a = { &pods[i], sum(&pods[i]), "prefill" };
 	struct side b = { &pods[j], sum(&pods[j]), "decode" };
 
 	for (size_t r = 0; r < NPAIR_RULES; r++) {
 		char why[WHY_MAX];
-		enum check_status st = pair_rules[r].judge(&a, &b, why, sizeof(why));
-		int k = st == CHECK_FAIL;
+		enum check_status st;
 
-		if (st != CHECK_FAIL && st != CHECK_WARN)
+		if (is_cross_node_rule(r)) {
+			if (probed(a.p) && probed(b.p) &&
+			    (a.s->rdma_usable == 0 || b.s->rdma_usable == 0))
+				pairs_cross_node(g, cp, cd, cnt, &t[r]);
 			continue;
-		if (!t[r].count[k]++) {
-			t[r].first_p[k] = i;
-			t[r].first_d[k] = j;
-			memcpy(t[r].why[k], why, sizeof(why));
 		}
+		st = pair_rules[r].judge(&a, &b, why, sizeof(why));
+		if (st == CHECK_FAIL || st == CHECK_WARN)
+			tally_add(&t[r], st == CHECK_FAIL, cp->n * cd->n, i, j);
 	}
 }
 
+/* The first pair's wording, from the pair itself (it names the pods). */
+static void pair_why(const struct pod_record *pods, size_t r, struct pair_tally *t, int k)
+{
+	size_t i = t->first_p[k], j = t->first_d[k];
+	struct side a = { &pods[i], sum(&pods[i]), "prefill" };
+	struct side b = { &pods[j], sum(&pods[j]), "decode" };
+
+	t->why[k][0] = '\0';
+	pair_rules[r].judge(&a, &b, t->why[k], sizeof(t->why[k]));
+}
+
+/* As if every prefill x decode pair of a graph were judged (the first pair
+ * met in index order named, all counted), at the cost of one judgement per
+ * pair of classes plus O(pods) for the node-dependent rule. */
 static void pairs(const struct pod_record *pods, size_t n, struct finding_list *out)
 {
 	struct pair_tally t[NPAIR_RULES];
+	struct pgroups g;
+	size_t *cnt;
 
 	memset(t, 0, sizeof(t));
-	for (size_t i = 0; i < n; i++) {
-		if (!is_role(&pods[i], "prefill") || !sum(&pods[i]))
+	group_pods(pods, n, &g);
+	cnt = xcalloc(g.nnodes ? g.nnodes : 1, sizeof(*cnt));
+	for (size_t x = 0; x < g.n; x++) {
+		const struct pod_record *p = &pods[g.v[x].idx[0]];
+
+		if (!is_role(p, "prefill"))
 			continue;
-		for (size_t j = 0; j < n; j++)
-			if (is_role(&pods[j], "decode") && sum(&pods[j]) &&
-			    same_graph(&pods[i], &pods[j]))
-				tally(pods, i, j, t);
+		for (size_t y = 0; y < g.n; y++) {
+			const struct pod_record *d = &pods[g.v[y].idx[0]];
+
+			if (is_role(d, "decode") && same_graph(p, d))
+				pairs_classes(pods, &g, &g.v[x], &g.v[y], cnt, t);
+		}
 	}
+	free(cnt);
+	groups_release(&g, n);
 	for (size_t r = 0; r < NPAIR_RULES; r++)
 		for (int k = 1; k >= 0; k--)
-			if (t[r].count[k])
+			if (t[r].count[k]) {
+				pair_why(pods, r, &t[r], k);
 				pair_finding(pods, &pair_rules[r], &t[r], k, out);
+			}
 }
 
 /* ---- the odd node out ---------------------------------------------- */
@@ -412,53 +589,75 @@ struct node {
 	char val[VAL_MAX];
 };
 
-/* Distinct nodes of probed pods; *nn gets their number. */
+/* Distinct nodes of probed pods, in order of first pod; *nn gets their
+ * number. */
 static struct node *node_table(const struct pod_record *pods, size_t n, size_t *nn)
 {
 	struct node *v = xcalloc(n ? n : 1, sizeof(*v));
+	struct strmap m;
 
-	*nn = 0;
+	strmap_init(&m);
 	for (size_t i = 0; i < n; i++) {
-		size_t k = 0;
+		int added;
+		size_t k;
 
 		if (!probed(&pods[i]) || !*str(pods[i].node))
 			continue;
-		while (k < *nn && strcmp(v[k].name, pods[i].node))
-			k++;
-		if (k == *nn) {
+		k = strmap_id(&m, pods[i].node, &added);
+		if (added) {
 			v[k].name = pods[i].node;
 			v[k].r = pods[i].results;
-			(*nn)++;
 		}
 	}
+	*nn = m.n;
+	strmap_release(&m);
 	return v;
 }
 
-static size_t count_val(const struct node *v, size_t nn, const char *val)
-{
-	size_t c = 0;
+/* The distinct non-empty values of one node rule, in order of first node:
+ * how many nodes have each, and the first GRAPH_NAMES_MAX of them. */
+struct values {
+	struct value {
+		const char *val;
+		size_t count, shown[GRAPH_NAMES_MAX], nshown;
+	} *v;
+	size_t n;
+};
 
-	for (size_t i = 0; i < nn; i++)
-		c += !strcmp(v[i].val, val);
-	return c;
+static void values_of(const struct node *v, size_t nn, struct values *out)
+{
+	struct strmap m;
+
+	strmap_init(&m);
+	out->v = xcalloc(nn ? nn : 1, sizeof(*out->v));
+	for (size_t i = 0; i < nn; i++) {
+		struct value *x;
+
+		if (!*v[i].val)
+			continue;
+		x = &out->v[strmap_id(&m, v[i].val, NULL)];
+		x->val = v[i].val;
+		if (x->nshown < GRAPH_NAMES_MAX)
+			x->shown[x->nshown++] = i;
+		x->count++;
+	}
+	out->n = m.n;
+	strmap_release(&m);
 }
 
 /* The value most nodes have, or NULL on a tie for first place. */
-static const char *majority(const struct node *v, size_t nn, size_t *count)
+static const char *majority(const struct values *vs, size_t *count)
 {
 	const char *best = NULL;
 	size_t top = 0, second = 0;
 
-	for (size_t i = 0; i < nn; i++) {
-		size_t c;
+	for (size_t i = 0; i < vs->n; i++) {
+		size_t c = vs->v[i].count;
 
-		if (!*v[i].val || (best && !strcmp(best, v[i].val)))
-			continue;
-		c = count_val(v, nn, v[i].val);
 		if (c > top) {
 			second = top;
 			top = c;
-			best = v[i].val;
+			best = vs->v[i].val;
 		} else if (c > second) {
 			second = c;
 		}
@@ -469,33 +668,25 @@ static const char *majority(const struct node *v, size_t nn, size_t *count)
 
 /* "not loaded on nodes a, b" for each odd value; the odd names, at most
  * GRAPH_NAMES_MAX, in *names. */
-static void describe_odd(const struct node *v, size_t nn, const char *maj,
+static void describe_odd(const struct node *v, const struct values *vs, const char *maj,
 			 struct buf *b, char ***names, size_t *nnames)
 {
 	*names = xcalloc(GRAPH_NAMES_MAX, sizeof(**names));
 	*nnames = 0;
-	for (size_t i = 0; i < nn; i++) {
-		size_t shown = 0, total;
-		int seen = 0;
+	for (size_t i = 0; i < vs->n; i++) {
+		const struct value *x = &vs->v[i];
 
-		if (!*v[i].val || !strcmp(v[i].val, maj))
+		if (!strcmp(x->val, maj))
 			continue;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(v[j].val, v[i].val);
-		if (seen)
-			continue;
-		total = count_val(v, nn, v[i].val);
-		buf_appendf(b, "%s%s on node%s", b->len ? ", " : "", v[i].val,
-			    total == 1 ? "" : "s");
-		for (size_t j = i; j < nn && shown < GRAPH_NAMES_MAX; j++) {
-			if (strcmp(v[j].val, v[i].val))
-				continue;
-			buf_appendf(b, "%s %s", shown++ ? "," : "", v[j].name);
+		buf_appendf(b, "%s%s on node%s", b->len ? ", " : "", x->val,
+			    x->count == 1 ? "" : "s");
+		for (size_t k = 0; k < x->nshown; k++) {
+			buf_appendf(b, "%s %s", k ? "," : "", v[x->shown[k]].name);
 			if (*nnames < GRAPH_NAMES_MAX)
-				(*names)[(*nnames)++] = xstrdup(v[j].name);
+				(*names)[(*nnames)++] = xstrdup(v[x->shown[k]].name);
 		}
-		if (total > shown)
-			buf_appendf(b, " and %zu more", total - shown);
+		if (x->count > x->nshown)
+			buf_appendf(b, " and %zu more", x->count - x->nshown);
 	}
 }
 
@@ -505,6 +696,7 @@ static void node_rule(const struct node_rule *r, struct node *v, size_t nn,
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);
 	struct verdict_finding f = { 0 };
 	size_t known = 0, nmaj;
+	struct values vs;
 	const char *maj;
 	char *odd;
 
@@ -513,10 +705,14 @@ static void node_rule(const struct node_rule *r, struct node *v, size_t nn,
 		r->get(v[i].r, v[i].val, sizeof(v[i].val));
 		known += *v[i].val != '\0';
 	}
-	maj = majority(v, nn, &nmaj);
-	if (known < 2 || !maj || nmaj == known)
+	values_of(v, nn, &vs);
+	maj = majority(&vs, &nmaj);
+	if (known < 2 || !maj || nmaj == known) {
+		free(vs.v);
 		return;
-	describe_odd(v, nn, maj, &b, &f.nodes, &f.nnodes);
+	}
+	describe_odd(v, &vs, maj, &b, &f.nodes, &f.nnodes);
+	free(vs.v);
 	odd = buf_detach(&b, NULL);
 	f.name = "node-consistency";
 	f.family = r->family;

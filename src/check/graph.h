@@ -26,8 +26,14 @@
  *     minority of the nodes differs from a majority (nodes[] = the odd
  *     ones; no finding on a tie or with one node; about = the per-pod
  *     check it explains).
- * Cost: one cheap comparison per prefill x decode pair of a graph (262k
- * pairs for 512 + 512 pods) plus O(pods x nodes) for the node table. */
+ * Cost: linear in pods (issue 16).  Pods of one role with the same digest
+ * fields form a class; each rule is judged once per prefill class x decode
+ * class (one pair of classes in a healthy graph), the node-dependent rule
+ * counted per node; nodes and their values are grouped by hash
+ * (util/strmap.h).  The output is what judging every pair would give:
+ * the first pair in index order is named, all are counted.  Measured
+ * (callgrind): 20 M instructions at 1000 pods, 200 M at 10,000 (the all-
+ * pairs loop before: 262 M and 25.9 G). */
 void graph_compare(const struct pod_record *pods, size_t n,
 		   struct finding_list *out);
 

@@ -80,14 +80,17 @@ int probe_parse_nvsmi_q(const char *t, size_t n, struct probe_nvsmi *s)
 	ptext_init(&it, t, n);
 	while (ptext_line(&it, &line)) {
 		size_t ind = ps_indent(line);
+		int is_kv;
+
 		tl = ps_trim(line);
 		if (!tl.n || tl.s[0] == '#' || ps_eq(tl, "--"))
 			continue;
 		if (ind <= 4)
 			in_fabric = 0;
+		is_kv = kv(line, &k, &v);   /* once: the branches below test it */
 		if (ind == 0 && ps_starts(tl, "GPU ") && ps_find(tl, " : ") < 0) {
 			g = new_gpu(s, ps_trim(ps_from(tl, 4)));
-		} else if (ind == 0 && kv(line, &k, &v)) {
+		} else if (ind == 0 && is_kv) {
 			if (ps_eq(k, "Driver Version"))
 				ps_copy(s->driver_version, sizeof s->driver_version, v);
 			else if (ps_eq(k, "CUDA Version"))
@@ -99,9 +102,9 @@ int probe_parse_nvsmi_q(const char *t, size_t n, struct probe_nvsmi *s)
 			if (!g)
 				g = new_gpu(s, ps_make("", 0));
 			in_fabric = g != NULL;
-		} else if (in_fabric && g && kv(line, &k, &v)) {
+		} else if (in_fabric && g && is_kv) {
 			fabric_kv(g, k, v);
-		} else if (g && ind <= 4 && kv(line, &k, &v)) {
+		} else if (g && ind <= 4 && is_kv) {
 			if (ps_eq(k, "Product Name"))
 				ps_copy(g->name, sizeof g->name, v);
 			else if (ps_eq(k, "GPU UUID"))

@@ -62,8 +62,11 @@ size_t ps_indent(struct pslice x)
 
 int ps_eq(struct pslice x, const char *lit)
 {
-	size_t n = strlen(lit);
-	return x.n == n && !memcmp(x.s, lit, n);
+	/* The first byte rejects most candidates of an if-else chain of keys
+	 * before strlen runs. */
+	if (!x.n)
+		return !lit[0];
+	return x.s[0] == lit[0] && strlen(lit) == x.n && !memcmp(x.s, lit, x.n);
 }
 
 int ps_eq_ci(struct pslice x, const char *lit)
@@ -73,7 +76,13 @@ int ps_eq_ci(struct pslice x, const char *lit)
 
 int ps_starts(struct pslice x, const char *prefix)
 {
-	size_t n = strlen(prefix);
+	size_t n;
+
+	if (!prefix[0])
+		return 1;
+	if (!x.n || x.s[0] != prefix[0])
+		return 0;
+	n = strlen(prefix);
 	return x.n >= n && !memcmp(x.s, prefix, n);
 }
 
@@ -105,19 +114,26 @@ static long find_ci(struct pslice x, const char *needle)
 
 long ps_find(struct pslice x, const char *needle)
 {
-	size_t n = strlen(needle);
-	const char *p = x.s, *end = x.s + x.n;
+	size_t n = strlen(needle), o = 0;
+	const char *p, *end = x.s + x.n;
 
 	if (n == 0)
 		return 0;
-	/* memchr for the first byte: the log scanner runs this on every line. */
-	while (p && (size_t)(end - p) >= n) {
-		p = memchr(p, needle[0], (size_t)(end - p) - n + 1);
-		if (!p)
+	if (x.n < n)
+		return -1;
+	/* memchr for a non-blank byte of the needle (the log scanner runs
+	 * this on every line; nvidia-smi's " : " would stop memchr at every
+	 * space of a padded line): p + o walks candidates for needle[o]. */
+	while (o + 1 < n && needle[o] == ' ')
+		o++;
+	for (p = x.s; (size_t)(end - p) >= n; p++) {
+		const char *hit = memchr(p + o, needle[o], (size_t)(end - p) - n + 1);
+
+		if (!hit)
 			break;
+		p = hit - o;
 		if (!memcmp(p, needle, n))
 			return (long)(p - x.s);
-		p++;
 	}
 	return -1;
 }
@@ -215,6 +231,38 @@ int ps_long_auto(struct pslice x, long *out)
 	return 1;
 }
 
+/* 10^0..10^22: exact in a double. */
+static const double pow10_exact[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* digits[.digits] with at most 15 digits in all: the integer of all digits
+ * and the division by 10^k are exact operands, so the one rounding of the
+ * division gives the correctly rounded value, which is what strtod returns
+ * (Clinger's fast path); 0 when the text is not that simple. */
+static int fast_decimal(const char *s, double *out)
+{
+	unsigned long long m = 0;
+	int digits = 0, frac = -1;
+
+	for (; *s; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || ++digits > 15)
+			return 0;
+		m = m * 10 + (unsigned)(*s - '0');
+		if (frac >= 0)
+			frac++;
+	}
+	if (!digits)
+		return 0;
+	*out = (double)m / pow10_exact[frac > 0 ? frac : 0];
+	return 1;
+}
+
 int ps_double(struct pslice x, double *out)
 {
 	char buf[32], *end;
@@ -227,6 +275,8 @@ int ps_double(struct pslice x, double *out)
 	for (i = 0; buf[i] && ((buf[i] >= '0' && buf[i] <= '9') || buf[i] == '.'); i++)
 		;
 	buf[i] = '\0';
+	if (fast_decimal(buf, out))
+		return 1;
 	v = strtod(buf, &end);
 	if (end == buf)
 		return 0;

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE   /* memmem */
 #include "report.h"
 
 #include <string.h>
@@ -141,10 +142,21 @@ int probe_report_split(const char *text, size_t len, struct probe_report *r,
 	ptext_init(&it, text, len);
 	if (check_version(&it, r, e) < 0)
 		return -1;
-	while (ptext_line(&it, &line)) {
-		if (ps_starts(line, "@@@") && marker(r, line, it.p, &cur))
-			continue;
-		if (cur)
+	while (it.p < it.end) {
+		/* Only lines starting "@@@" can be markers: jump to the next one
+		 * (memmem) instead of walking every line of the bodies. */
+		const char *m = it.p;
+
+		if (it.end - m < 3 || memcmp(m, "@@@", 3)) {
+			m = memmem(it.p, (size_t)(it.end - it.p), "\n@@@", 4);
+			m = m ? m + 1 : it.end;
+		}
+		if (cur && m > it.p)
+			cur->len = (size_t)(m - cur->body);
+		it.p = m;
+		if (!ptext_line(&it, &line))
+			break;
+		if (!marker(r, line, it.p, &cur) && cur)
 			cur->len = (size_t)(it.p - cur->body);
 	}
 	return 0;

@@ -13,7 +13,7 @@ san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-
 make -s --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" BUILD="$out" CC=clang \
 	CFLAGS="-O1 -g" WARN=-w SAN_FLAGS="$san" "$out/libdi.a" >/dev/null
 mkdir -p "$out/bin"
-libs="$(pkg-config --libs libcurl yaml-0.1 libcjson libcrypto) -lpthread"
+libs="$(pkg-config --libs libcurl yaml-0.1 libcjson libcrypto libssl) -lpthread"
 for src in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$src" .c)
 	bin="$out/bin/$name"

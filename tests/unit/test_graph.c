@@ -232,6 +232,42 @@ static void test_cross_node_tcp(void)
 	CHECK(find("cross nodes") == NULL);
 }
 
+/* Pairs counted by node, not judged one by one (graph.c pairs_cross_node):
+ * prefill k and decode k share node n-k; prefills 0..2 have no RDMA, so
+ * 3 x 6 pairs minus the 3 same-node ones cross nodes over TCP; the first
+ * is prefill 0 with decode 1 (decode 0 is on its node); a decode on no
+ * known node is never counted. */
+static void test_cross_node_counted(void)
+{
+	char name[24], node[24];
+	const struct verdict_finding *f;
+
+	reset();
+	for (int k = 0; k < 6; k++) {
+		snprintf(node, sizeof(node), "n-%d", k);
+		snprintf(name, sizeof(name), "p-%d", k);
+		pod(name, "prefill", node, "g")->rdma_usable = k < 3 ? 0 : 1;
+	}
+	for (int k = 0; k < 6; k++) {
+		snprintf(node, sizeof(node), "n-%d", k);
+		snprintf(name, sizeof(name), "d-%d", k);
+		pod(name, "decode", node, "g");
+	}
+	pod("d-nowhere", "decode", "", "g");
+	compare();
+	f = find("KV would cross nodes over TCP");
+	CHECK_STR(text(f), "prefill p-0 and decode d-1: on nodes n-0 and n-1, and prefill p-0 "
+		  "has no usable RDMA: KV would cross nodes over TCP (and 14 more pairs)");
+	CHECK_INT(G.out.n, 1);
+	/* All decodes on p-0's node: the first pair is p-1's. */
+	for (int k = 6; k < 12; k++)
+		snprintf(G.nodes[k], 24, "n-0");
+	compare();
+	CHECK_HAS(text(find("cross nodes")), "prefill p-1 and decode d-0: on nodes n-1 and n-0");
+	CHECK_HAS(text(find("cross nodes")), "(and 11 more pairs)");
+	reset();
+}
+
 static void test_resources(void)
 {
 	qwen();
@@ -470,6 +506,7 @@ int main(void)
 	test_net_devices();
 	test_versions();
 	test_cross_node_tcp();
+	test_cross_node_counted();
 	test_resources();
 	test_graph_groups();
 	test_grouping();

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "probe/facts.h"
+#include "probe/ptext.h"
+#include "probe/report.h"
 #include "t.h"
 
 static struct probe_facts *F;
@@ -203,6 +205,57 @@ static void test_report(void)
 	CHECK_STR(F->nixl_ucx_ldd.plugin, "/opt/p/libplugin_UCX.so");
 }
 
+/* The framing as probe_report_split jumps from "@@@" line to "@@@" line:
+ * a "@@@" line that is no marker is body, a new section cuts the open one
+ * short, bodies end before the next marker, the last one at the end of the
+ * text even without a newline. */
+static void test_split(void)
+{
+	static const char rep[] =
+		"dynamo-interconnect-probe v1\n"
+		"@@@ a\nx\n@@@ not a marker\ny\n@@@ end a rc=0\n"
+		"@@@ b\r\n@@@ end b rc=3\r\n"
+		"@@@ c\npart\n@@@ d\nlast";
+	struct probe_report r;
+	const struct probe_section *s;
+	struct err e;
+
+	CHECK_INT(probe_report_split(rep, strlen(rep), &r, &e), 0);
+	CHECK_INT(r.nsections, 4);
+	s = probe_report_find(&r, "a");
+	CHECK(s && s->complete && s->rc == 0 &&
+	      s->len == strlen("x\n@@@ not a marker\ny\n") && !memcmp(s->body, "x\n@@@", 5));
+	s = probe_report_find(&r, "b");
+	CHECK(s && s->complete && s->rc == 3 && s->len == 0);
+	s = probe_report_find(&r, "c");
+	CHECK(s && !s->complete && s->len == strlen("part\n"));
+	s = probe_report_find(&r, "d");
+	CHECK(s && !s->complete && s->len == 4 && !memcmp(s->body, "last", 4));
+	CHECK(!r.done);
+}
+
+/* ps_find anchors memchr on the needle's first non-blank byte; ps_double
+ * divides exactly where it can: both must answer as before. */
+static void test_ptext(void)
+{
+	struct pslice l = ps_make("Product Name    :  x : y", 24);
+	double d;
+
+	CHECK_INT(ps_find(l, " : "), 15);
+	CHECK_INT(ps_find(l, "    :"), 12);
+	CHECK_INT(ps_find(l, "  "), 12);
+	CHECK_INT(ps_find(l, " z"), -1);
+	CHECK_INT(ps_find(ps_make("ab", 2), "abc"), -1);
+	CHECK_INT(ps_find(ps_make("a b ", 4), " "), 1);
+	CHECK(ps_double(ps_make(" 26.562 ", 8), &d) && d == strtod("26.562", NULL));
+	CHECK(ps_double(ps_make("0.1", 3), &d) && d == 0.1);
+	CHECK(ps_double(ps_make("400", 3), &d) && d == 400.0);
+	CHECK(ps_double(ps_make("1.2.3", 5), &d) && d == 1.2);
+	CHECK(ps_double(ps_make("12345678901234567.5", 19), &d) &&
+	      d == strtod("12345678901234567.5", NULL));
+	CHECK(!ps_double(ps_make("inf", 3), &d));
+}
+
 int main(void)
 {
 	F = probe_facts_new();
@@ -211,6 +264,8 @@ int main(void)
 	test_meminfo();
 	test_ldd();
 	test_report();
+	test_split();
+	test_ptext();
 	probe_facts_free(F);
 	return T_DONE("test_parsers_host");
 }

@@ -228,10 +228,7 @@ void check_results_init(struct check_results *r)
 static void results_push(struct check_results *r, const struct check_result *res,
 			 char *detail, char *remedy)
 {
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 16;
-		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
-	}
+	ALLOC_GROW(r->v, r->n + 1, r->cap);
 	r->v[r->n] = *res;
 	r->v[r->n].detail = detail;
 	r->v[r->n].remedy = remedy;

@@ -128,10 +128,7 @@ static char *node_list(const struct pod_record *pods, const size_t *idx,
 
 void finding_list_add(struct finding_list *fs, const struct verdict_finding *f)
 {
-	if (fs->n == fs->cap) {
-		fs->cap = fs->cap ? 2 * fs->cap : 16;
-		fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
-	}
+	ALLOC_GROW(fs->v, fs->n + 1, fs->cap);
 	fs->v[fs->n++] = *f;
 }
 

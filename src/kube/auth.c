@@ -159,7 +159,7 @@ static char *exec_info(const struct kube_config *cfg, int interactive)
 	json = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	if (!json)
-		abort();
+		xalloc_die();
 	entry = xasprintf("%s=%s", EXEC_INFO_ENV, json);
 	cJSON_free(json);
 	return entry;

@@ -216,6 +216,7 @@ struct claims_run {
 	struct { char *key; struct claim_facts f; int ok; char why[200]; } *seen;
 	size_t nseen;
 	char forbidden[1024];   /* ","-joined namespaces that answered 403 */
+	size_t seen_alloc;
 };
 
 static const char *const versions[] = { "v1", "v1beta1" };
@@ -293,7 +294,7 @@ static int get_claim(struct http_client *c, struct claims_run *r, const char *ns
 /* A claim into the run's memory (key owned by it). */
 static size_t remember(struct claims_run *r, char *key)
 {
-	r->seen = xrealloc(r->seen, (r->nseen + 1) * sizeof *r->seen);
+	ALLOC_GROW(r->seen, r->nseen + 1, r->seen_alloc);
 	memset(&r->seen[r->nseen], 0, sizeof r->seen[r->nseen]);
 	r->seen[r->nseen].key = key;
 	return r->nseen++;
@@ -460,7 +461,7 @@ static void list_busy_namespaces(struct http_client *c, struct claims_run *r,
 
 void claims_resolve(struct http_client *c, struct pod_list *l)
 {
-	struct claims_run r = { 0, 0, NULL, 0, "" };
+	struct claims_run r = { 0, 0, NULL, 0, "", 0 };
 
 	list_busy_namespaces(c, &r, l);
 	for (size_t i = 0; i < l->n; i++)

@@ -503,10 +503,7 @@ void pod_list_release(struct pod_list *l)
 
 static struct pod_info *pod_list_add(struct pod_list *l)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->items = xrealloc(l->items, l->cap * sizeof(*l->items));
-	}
+	ALLOC_GROW(l->items, l->n + 1, l->cap);
 	return &l->items[l->n++];
 }
 

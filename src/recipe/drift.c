@@ -120,6 +120,8 @@ void recipe_kv_lines(const char *lines, struct recipe_kv **out, size_t *n, char 
 {
 	char *p;
 
+	size_t alloc = 0;
+
 	*out = NULL, *n = 0;
 	*store = p = xstrdup(lines ? lines : "");
 	while (*p) {
@@ -129,7 +131,7 @@ void recipe_kv_lines(const char *lines, struct recipe_kv **out, size_t *n, char 
 			*nl = 0;
 		if (eq && (!nl || eq < nl)) {
 			*eq = 0;
-			*out = xrealloc(*out, (*n + 1) * sizeof **out);
+			ALLOC_GROW(*out, *n + 1, alloc);
 			(*out)[*n].name = p;
 			(*out)[*n].value = eq + 1;
 			(*n)++;

@@ -40,7 +40,7 @@
 
 struct strset {
 	char **v;
-	size_t n;
+	size_t n, alloc;
 };
 
 static int strset_has(const struct strset *s, const char *x)
@@ -55,7 +55,7 @@ static void strset_add(struct strset *s, const char *x)
 {
 	if (!x || strset_has(s, x))
 		return;
-	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+	ALLOC_GROW(s->v, s->n + 1, s->alloc);
 	s->v[s->n++] = xstrdup(x);
 }
 
@@ -93,20 +93,14 @@ static struct ynode *arena_node(struct arena *a, const struct ynode *like)
 	n->weight = 1;
 	if (like->kind == YNODE_SCALAR)
 		n->value = xstrdup(like->value ? like->value : "");
-	if (d->nall == d->capall) {
-		d->capall = d->capall ? d->capall * 2 : 256;
-		d->all = xrealloc(d->all, d->capall * sizeof *d->all);
-	}
+	ALLOC_GROW(d->all, d->nall + 1, d->capall);
 	d->all[d->nall++] = n;
 	return n;
 }
 
 static void kid_add(struct ynode *p, struct ynode *k)
 {
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 8;
-		p->kids = xrealloc(p->kids, p->cap * sizeof *p->kids);
-	}
+	ALLOC_GROW(p->kids, p->n + 1, p->cap);
 	p->kids[p->n++] = k;
 }
 
@@ -322,7 +316,7 @@ struct kctx {
 	struct recipe_set *s;
 	struct arena a;
 	struct ynode **res;     /* rendered resources, in kustomize's order */
-	size_t nres;
+	size_t nres, res_alloc;
 	struct strset stack;    /* kustomization dirs being rendered (cycles) */
 	struct strset notes;    /* what could not be applied */
 	int files;
@@ -392,7 +386,7 @@ static void add_res(struct kctx *k, const struct ynode *root)
 
 	if (!root || root->kind != YNODE_MAP || !(c = copy(&k->a, root)))
 		return;
-	k->res = xrealloc(k->res, (k->nres + 1) * sizeof *k->res);
+	ALLOC_GROW(k->res, k->nres + 1, k->res_alloc);
 	k->res[k->nres++] = c;
 }
 
@@ -682,8 +676,8 @@ static void edge(struct recipe_kust_tree *t, const char *dir, const char *rel)
 		return;
 	full = xasprintf("%s/%s", dir, rel);
 	if (realpath(full, to) && strcmp(real, to)) {
-		t->from.v = xrealloc(t->from.v, (t->from.n + 1) * sizeof *t->from.v);
-		t->to.v = xrealloc(t->to.v, (t->to.n + 1) * sizeof *t->to.v);
+		ALLOC_GROW(t->from.v, t->from.n + 1, t->from.alloc);
+		ALLOC_GROW(t->to.v, t->to.n + 1, t->to.alloc);
 		t->from.v[t->from.n++] = xstrdup(real);
 		t->to.v[t->to.n++] = xstrdup(to);
 	}
@@ -778,7 +772,7 @@ static void reach(const struct recipe_kust_tree *t, struct strset *r)
 struct recipe_kust_tree *recipe_kust_scan(const char *dir)
 {
 	struct recipe_kust_tree *t = xcalloc(1, sizeof *t);
-	struct strset r = { NULL, 0 };
+	struct strset r = { NULL, 0, 0 };
 	size_t seen = 0;
 
 	scan_dir(t, dir, 0, &seen);

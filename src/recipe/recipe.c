@@ -32,7 +32,7 @@ void recipe_env_set(struct recipe_component *c, const char *name, const char *va
 	if (i == c->nenv) {
 		if (c->nenv >= RECIPE_MAX_ENV)
 			return;   /* a real worker has dozens; this bounds the merge */
-		c->env = xrealloc(c->env, (c->nenv + 1) * sizeof *c->env);
+		ALLOC_GROW(c->env, c->nenv + 1, c->env_alloc);
 		c->env[i].name = xstrdup(name);
 		c->nenv++;
 	} else {
@@ -110,7 +110,7 @@ static void secret_add(struct recipe_component *c, const char *name)
 	for (size_t i = 0; i < c->nsecrets; i++)
 		if (!strcmp(c->secrets[i], name))
 			return;
-	c->secrets = xrealloc(c->secrets, (c->nsecrets + 1) * sizeof *c->secrets);
+	ALLOC_GROW(c->secrets, c->nsecrets + 1, c->secrets_alloc);
 	c->secrets[c->nsecrets++] = xstrdup(name);
 }
 
@@ -174,7 +174,7 @@ struct walk {
 	const struct file_ctx *f;
 	struct recipe_component *c;
 	const struct ynode **cms;       /* ConfigMaps referenced by the component */
-	size_t ncms;
+	size_t ncms, cms_alloc;
 };
 
 static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
@@ -204,7 +204,7 @@ static void cm_ref(struct walk *w, const char *s)
 	for (size_t i = 0; i < w->ncms; i++)
 		if (w->cms[i] == cm)
 			return;
-	w->cms = xrealloc(w->cms, (w->ncms + 1) * sizeof *w->cms);
+	ALLOC_GROW(w->cms, w->ncms + 1, w->cms_alloc);
 	w->cms[w->ncms++] = cm;
 }
 
@@ -275,7 +275,7 @@ static struct recipe_component *comp_new(struct recipe_set *s, const struct file
 {
 	struct recipe_component *c;
 
-	s->comps = xrealloc(s->comps, (s->n + 1) * sizeof *s->comps);
+	ALLOC_GROW(s->comps, s->n + 1, s->comps_alloc);
 	c = &s->comps[s->n++];
 	memset(c, 0, sizeof *c);
 	c->file = xstrdup(f->file);
@@ -312,7 +312,7 @@ static void set_nodes(struct recipe_component *c, const struct ynode *comp)
 static void finish(const struct file_ctx *f, struct recipe_component *c,
 		   const struct ynode *comp, const struct ynode *main_ctr, const char *fw)
 {
-	struct walk w = { f, c, NULL, 0 };
+	struct walk w = { f, c, NULL, 0, 0 };
 
 	walk(&w, comp);
 	if (main_ctr) {
@@ -427,7 +427,7 @@ static void read_doc(struct recipe_set *s, const struct file_ctx *f, const struc
 void recipe_add_error(struct recipe_set *s, const char *fmt_file, int line, int col,
 		      const char *msg)
 {
-	s->errors = xrealloc(s->errors, (s->nerrors + 1) * sizeof *s->errors);
+	ALLOC_GROW(s->errors, s->nerrors + 1, s->errors_alloc);
 	s->errors[s->nerrors++] = xasprintf("%s:%d:%d: %s", fmt_file, line, col, msg);
 }
 
@@ -508,7 +508,7 @@ static void load_file(const char *path, struct recipe_set *s)
 	err_clear(&e);
 	if (recipe_read_file(path, &b, &e) < 0) {
 		s->files++;
-		s->errors = xrealloc(s->errors, (s->nerrors + 1) * sizeof *s->errors);
+		ALLOC_GROW(s->errors, s->nerrors + 1, s->errors_alloc);
 		s->errors[s->nerrors++] = xstrdup(e.msg);
 	} else {
 		recipe_load_buffer(path, buf_str(&b), b.len, s);
@@ -555,7 +555,7 @@ static void load_dir(const char *dir, struct recipe_set *s, int depth,
 	DIR *d;
 	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0;
+	size_t n = 0, alloc = 0;
 
 	if (depth > MAX_DIR_DEPTH || !(d = opendir(dir)))
 		return;
@@ -564,7 +564,7 @@ static void load_dir(const char *dir, struct recipe_set *s, int depth,
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		names = xrealloc(names, (n + 1) * sizeof *names);
+		ALLOC_GROW(names, n + 1, alloc);
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);

@@ -59,20 +59,20 @@ struct recipe_component {
 	char *kv;               /* KV backend choice outside env, or NULL */
 	char *framework;        /* spec.backendFramework, or NULL */
 	struct recipe_env *env; /* effective, transport variables only, sorted */
-	size_t nenv;
+	size_t nenv, env_alloc;
 	char **secrets;         /* envFrom / envFromSecret names (values unknown) */
-	size_t nsecrets;
+	size_t nsecrets, secrets_alloc;
 	struct recipe_finding *findings;
-	size_t nfindings;
+	size_t nfindings, findings_alloc;
 	char **notes;           /* kustomize parts not applied: warnings */
 	size_t nnotes;
 };
 
 struct recipe_set {
 	struct recipe_component *comps;
-	size_t n;
+	size_t n, comps_alloc;
 	char **errors;          /* "FILE:LINE:COLUMN: message", one per bad file */
-	size_t nerrors;
+	size_t nerrors, errors_alloc;
 	size_t files;           /* YAML files read */
 };
 

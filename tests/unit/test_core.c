@@ -9,6 +9,7 @@
 #include "report/table.h"
 #include "util/buf.h"
 #include "util/opts.h"
+#include "util/xalloc.h"
 #include "t.h"
 
 static void test_buf(void)
@@ -60,6 +61,26 @@ static int parse(struct parsed *r, int argc, char **argv, char **pos, int *npos,
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(a) ((int)(sizeof(a) / sizeof(char *)) - 1)
+
+/* ALLOC_GROW: a million appends one at a time reallocate O(log n) times,
+ * never shrink, and keep what was stored. */
+static void test_alloc_grow(void)
+{
+	size_t *v = NULL, n = 0, alloc = 0, grows = 0, last = 0;
+
+	for (n = 0; n < 1000000; n++) {
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n] = n;
+		if (alloc != last)
+			grows++, last = alloc;
+	}
+	CHECK(alloc >= n);
+	CHECK(grows <= 40);
+	CHECK(v[0] == 0 && v[999999] == 999999);
+	ALLOC_GROW(v, 10, alloc);      /* already big enough: unchanged */
+	CHECK(alloc == last);
+	free(v);
+}
 
 static void test_opts_forms(void)
 {
@@ -260,6 +281,7 @@ static void test_rdma_resource_names(void)
 int main(void)
 {
 	test_buf();
+	test_alloc_grow();
 	test_rdma_resource_names();
 	test_opts_forms();
 	test_opts_bools_and_positionals();

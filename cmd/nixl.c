@@ -25,17 +25,12 @@ static const char *const help[] = {
 	NULL,
 };
 
-static const char *pod_name;
-static const char *peer_flag;         /* --peer */
-static int transfer;                  /* --transfer */
-static const char *transfer_timeout;
-
-static const struct opt nixl_opts[] = {
-	{ "pod", 0, OPT_STRING, &pod_name, "POD", "The worker pod to inspect (required)" },
-	{ "peer", 0, OPT_STRING, &peer_flag, "POD", "The peer for the pairwise test (default: one of the other role)" },
-	{ "transfer", 0, OPT_BOOL, &transfer, NULL, "Run the ucx_perftest with the peer now (not read-only)" },
-	{ "transfer-timeout", 0, OPT_STRING, &transfer_timeout, "DURATION", "Time limit of the transfer test (default 60s)" },
-	OPT_TABLE_END
+/* The flags of one `nixl` run. */
+struct nixl_flags {
+	const char *pod_name;
+	const char *peer;                     /* --peer */
+	int transfer;                         /* --transfer */
+	struct opt_duration transfer_timeout;
 };
 
 struct side {
@@ -186,7 +181,7 @@ static void run_transfer(struct http_client *c, struct side *self, struct side *
 		       r->remedy ? "\n" : "");
 }
 
-static int run(struct cmd_ctx *ctx)
+static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
 {
 	struct kube_config cfg;
 	struct http_client *c;
@@ -197,21 +192,15 @@ static int run(struct cmd_ctx *ctx)
 	struct err e;
 	char *peer_name = NULL;
 	int rc = EXIT_ERROR;
-	long limit_ms = TRANSFER_DEFAULT_LIMIT_MS;
 
-	if (transfer_timeout && (kubeconfig_parse_timeout(transfer_timeout, &limit_ms, &e) < 0 ||
-				 limit_ms < 1000 || limit_ms > 3600000L)) {
-		fprintf(stderr, "error: invalid --transfer-timeout \"%s\" (1s to 1h)\n", transfer_timeout);
-		return EXIT_ERROR;
-	}
 	if (cmd_connect(ctx, &cfg, &c) < 0)
 		return EXIT_ERROR;
 	/* Ctrl-C must not kill us before --transfer's cleanup has run. */
 	cmd_cancel_arm(0);
 	err_clear(&e);
-	if (probe_one(ctx, c, cfg.namespace, pod_name, &self, &e) < 0)
+	if (probe_one(ctx, c, cfg.namespace, f->pod_name, &self, &e) < 0)
 		goto out;
-	peer_name = peer_flag ? xstrdup(peer_flag) : find_peer(c, &self.list.items[0], &e);
+	peer_name = f->peer ? xstrdup(f->peer) : find_peer(c, &self.list.items[0], &e);
 	if (peer_name && probe_one(ctx, c, cfg.namespace, peer_name, &peer, &e) < 0)
 		goto out;
 	print_install(&self);
@@ -224,8 +213,8 @@ static int run(struct cmd_ctx *ctx)
 		side_view(&peer, &pv);
 	pairtest_plan(&sv, peer_name ? &pv : NULL,
 		      self.run.results[0].fabric == FABRIC_EFA, &plan);
-	if (transfer)
-		run_transfer(c, &self, peer_name ? &peer : NULL, limit_ms);
+	if (f->transfer)
+		run_transfer(c, &self, peer_name ? &peer : NULL, f->transfer_timeout.ms);
 	else
 		print_text(buf_str(&plan));
 	probe_run_records(&self.run, &rec);
@@ -244,19 +233,29 @@ out:
 
 int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv)
 {
+	struct nixl_flags f = { .transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS } };
+	const struct opt nixl_opts[] = {
+		{ "pod", 0, OPT_STRING, &f.pod_name, "POD", "The worker pod to inspect (required)", 0, 0 },
+		{ "peer", 0, OPT_STRING, &f.peer, "POD", "The peer for the pairwise test (default: one of the other role)", 0, 0 },
+		{ "transfer", 0, OPT_BOOL, &f.transfer, NULL, "Run the ucx_perftest with the peer now (not read-only)", 0, 0 },
+		{ "transfer-timeout", 0, OPT_DURATION, &f.transfer_timeout, "DURATION", "Time limit of the transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
+		OPT_TABLE_END
+	};
+	struct err e;
 	int rc;
 
-	pod_name = NULL;
-	peer_flag = NULL;
-	transfer = 0;
-	transfer_timeout = NULL;
 	rc = cmd_parse_flags(ctx, "nixl", nixl_opts, help, argc, argv);
-	if (rc == 0 && !pod_name) {
+	if (rc == 0 && !f.pod_name) {
 		fprintf(stderr, "error: --pod is required\nSee '%s nixl -h' for help and examples\n",
 			ctx->usage_name);
 		rc = EXIT_ERROR;
 	}
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	return run(ctx);
+	err_clear(&e);
+	if (opts_check(nixl_opts, &e) < 0) {
+		fprintf(stderr, "error: %s\n", e.msg);
+		return EXIT_ERROR;
+	}
+	return run(ctx, &f);
 }

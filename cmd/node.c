@@ -28,13 +28,6 @@ static const char *const help[] = {
 	NULL,
 };
 
-static const char *pod_name;
-
-static const struct opt node_opts[] = {
-	{ "pod", 0, OPT_STRING, &pod_name, "POD", "Probe this pod instead of the local machine" },
-	OPT_TABLE_END
-};
-
 /* Prints one pod's report in the chosen format; returns its exit code. */
 static int print_one(const struct cmd_ctx *ctx, const struct probe_run *pr,
 		     const char *format)
@@ -128,7 +121,7 @@ static int run_local(struct cmd_ctx *ctx, const char *format)
 	return rc;
 }
 
-static int run_pod(struct cmd_ctx *ctx, const char *format)
+static int run_pod(struct cmd_ctx *ctx, const char *pod_name, const char *format)
 {
 	struct kube_config cfg;
 	struct http_client *c;
@@ -171,14 +164,17 @@ static int run_pod(struct cmd_ctx *ctx, const char *format)
 
 int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	const char *format;
+	const char *pod_name = NULL, *format;
+	const struct opt node_opts[] = {
+		{ "pod", 0, OPT_STRING, &pod_name, "POD", "Probe this pod instead of the local machine", 0, 0 },
+		OPT_TABLE_END
+	};
 	int rc;
 
-	pod_name = NULL;
 	rc = cmd_parse_flags(ctx, "node", node_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (cmd_output_format(ctx, NODE_OUTPUTS, &format) < 0)
 		return EXIT_ERROR;
-	return pod_name ? run_pod(ctx, format) : run_local(ctx, format);
+	return pod_name ? run_pod(ctx, pod_name, format) : run_local(ctx, format);
 }

@@ -11,6 +11,9 @@
 #include "probe_run.h"
 
 #define TRANSFER_DEFAULT_LIMIT_MS 60000L
+/* --transfer-timeout's range: 1s to 1h. */
+#define TRANSFER_MIN_LIMIT_MS 1000L
+#define TRANSFER_MAX_LIMIT_MS 3600000L
 
 struct probe_facts;
 

@@ -28,7 +28,8 @@ static int in_list(const char *const *list, const char *s)
 
 static int takes_value(const struct opt *o)
 {
-	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_STRV;
+	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_STRV ||
+	       o->type == OPT_DURATION;
 }
 
 void complete_add(struct complete_result *res, const char *value, const char *desc)

@@ -159,11 +159,11 @@ static int probe_and_report(struct cmd_ctx *ctx, const struct check_flags *f,
 	probe_run_init(&pr, l);
 	pr.keep_facts = recipe != NULL || f->transfer;   /* env for drift, tools and IPs for transfer */
 	probe_run_pods(&pr, c, o);
-	if (f->transfer && !http_cancelled())
+	if (f->transfer && !cancel_why())
 		cmd_transfer_run(c, &pr, f->transfer_timeout.ms);
-	if (http_cancelled())
+	if (cancel_why())
 		fprintf(stderr, "warning: %s: the report covers what finished\n",
-			http_cancelled());
+			cancel_why());
 	if (recipe)
 		cmd_env_drift_judge(recipe, f->recipe_dir, &pr);
 	rc = judge(ctx, f, &pr, format);

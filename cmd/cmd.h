@@ -71,7 +71,7 @@ void cmd_pods_query(const struct cmd_ctx *ctx, const struct kube_config *cfg,
 		    struct pods_query *q);
 
 /* From arm to disarm, Ctrl-C, SIGTERM and (timeout_ms > 0) a whole-run
- * deadline cancel every request in flight (http_cancel) instead of killing
+ * deadline cancel every request in flight (cancel_run) instead of killing
  * the plugin: it reports what finished.  A second Ctrl-C kills at once. */
 void cmd_cancel_arm(long timeout_ms);
 void cmd_cancel_disarm(void);

@@ -192,13 +192,13 @@ int cmd_parse_flags(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 }
 
 /* Ctrl-C, SIGTERM and the run's --timeout (SIGALRM) all cancel the same
- * way: http_cancel() only stores a pointer (async-signal-safe) and every
+ * way: cancel_run() only stores a pointer (async-signal-safe) and every
  * transfer in flight notices within a poll slice, so the command still
  * prints what finished (and check --transfer still cleans up).
  * SA_RESETHAND: a second Ctrl-C kills at once. */
 static void on_cancel_signal(int sig)
 {
-	http_cancel(sig == SIGALRM ? "the run's --timeout passed" :
+	cancel_run(sig == SIGALRM ? "the run's --timeout passed" :
 		    sig == SIGTERM ? "terminated (SIGTERM)" : "interrupted");
 }
 

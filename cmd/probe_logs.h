@@ -8,7 +8,7 @@
 
 /* Reads pod i's log and appends its LOGS results to pr->results[i].
  * Runs in an engine worker thread (http_get is thread-safe); the request
- * is bounded by o->timeout_ms and stops on http_cancel(). */
+ * is bounded by o->timeout_ms and stops on cancel_run(). */
 void probe_logs_pod(struct probe_run *pr, struct http_client *c,
 		    const struct probe_options *o, size_t i);
 

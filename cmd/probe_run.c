@@ -57,7 +57,7 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 
 	(void)r;
 	probe_run_digest(pr, i);
-	if (pr->opts->logs && pr->probed[i] && !http_cancelled())
+	if (pr->opts->logs && pr->probed[i] && !cancel_why())
 		probe_logs_pod(pr, pr->client, pr->opts, i);
 }
 

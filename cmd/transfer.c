@@ -191,14 +191,14 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 		/* Always: stop what may still run (the server waits for a client
 		 * that failed; a cancel leaves processes the API server may not
 		 * kill), with a cancel cleared for the time it takes. */
-		cancelled = http_cancelled();
-		http_cancel_reset();
+		cancelled = cancel_why();
+		cancel_reset();
 		cleanup(c, server->pod, tok);
 		cleanup(c, client->pod, tok);
 		if (threaded)
 			pthread_join(th, NULL);
 		if (cancelled)
-			http_cancel(cancelled);
+			cancel_run(cancelled);
 	}
 	parse(&cli.res, &cres);
 	parse(&srv.res, &sres);
@@ -231,7 +231,7 @@ void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms
 	m = transfer_pick_pairs(tp, n, pairs, TRANSFER_MAX_PAIRS);
 	if (m == 0)
 		fprintf(stderr, "transfer: no probed prefill and decode pods to test between\n");
-	for (i = 0; i < m && !http_cancelled(); i++) {
+	for (i = 0; i < m && !cancel_why(); i++) {
 		struct transfer_side cl = { &pr->pods->items[pairs[i].client],
 					    pr->facts[pairs[i].client], &pr->results[pairs[i].client] };
 		struct transfer_side sv = { &pr->pods->items[pairs[i].server],

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check/internal.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 

@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "check/internal.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
 #include "model/envrules.h"
 #include "probe/facts.h"
 #include "util/buf.h"

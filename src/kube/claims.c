@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/vocab.h"
 #include "../util/buf.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
@@ -67,26 +68,12 @@ static int object_name_ok(const char *s)
 	return 1;
 }
 
-int claims_list_has(const char *list, const char *s)
-{
-	size_t sl = strlen(s);
-
-	for (const char *p = list; *p;) {
-		size_t l = strcspn(p, ",");
-
-		if (l == sl && !strncmp(p, s, sl))
-			return 1;
-		p += l + (p[l] == ',');
-	}
-	return 0;
-}
-
 /* Appends s to a ","-joined list, once; silently stops when full. */
 static void join_raw(char *list, size_t n, const char *s)
 {
 	size_t len = strlen(list), sl = strlen(s);
 
-	if (claims_list_has(list, s))
+	if (model_list_has(list, s))
 		return;
 	if (len + sl + 2 > n)
 		return;
@@ -234,7 +221,7 @@ static int get_claim(struct http_client *c, struct claims_run *r, const char *ns
 		snprintf(why, n, "a claim name that is no Kubernetes name");
 		return -1;
 	}
-	if (claims_list_has(r->forbidden, ns)) {
+	if (model_list_has(r->forbidden, ns)) {
 		snprintf(why, n, "%s", FORBIDDEN);
 		return -1;
 	}

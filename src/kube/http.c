@@ -28,32 +28,13 @@
 #define STALL_SECONDS 30L
 #define CONNECT_TIMEOUT_MS 15000L
 
-/* Set once; cleared only by http_cancel_reset() (cleanup after a cancel).  A lock-free atomic pointer,
- * so a signal handler may store it. */
-static _Atomic(const char *) cancel_why;
-
-void http_cancel(const char *why)
-{
-	atomic_store(&cancel_why, why ? why : "cancelled");
-}
-
-void http_cancel_reset(void)
-{
-	atomic_store(&cancel_why, (const char *)NULL);
-}
-
-const char *http_cancelled(void)
-{
-	return atomic_load(&cancel_why);
-}
-
 /* libcurl calls this while connecting and transferring: non-zero aborts
  * the transfer (CURLE_ABORTED_BY_CALLBACK). */
 static int on_progress(void *u, curl_off_t dt, curl_off_t dn, curl_off_t ut,
 		       curl_off_t un)
 {
 	(void)u, (void)dt, (void)dn, (void)ut, (void)un;
-	return http_cancelled() != NULL;
+	return cancel_why() != NULL;
 }
 
 struct http_client {
@@ -470,7 +451,7 @@ static struct curl_slist *get_headers(struct http_client *c, unsigned *gen)
 /* Sleeps in short slices so that a cancel ends the wait promptly. */
 static void sleep_ms(long ms)
 {
-	while (ms > 0 && !http_cancelled()) {
+	while (ms > 0 && !cancel_why()) {
 		long n = ms < 100 ? ms : 100;
 		struct timespec ts = { 0, n * 1000000L };
 
@@ -606,7 +587,7 @@ int http_get_with(struct http_client *c, const char *path,
 		delay = rc == CURLE_OK
 			? retry_next(&rt, resp->status, st.retry_after, 0)
 			: retry_next(&rt, 0, NULL, retry_transport_error(rc));
-		if (delay < 0 || http_cancelled()) {
+		if (delay < 0 || cancel_why()) {
 			if (rc != CURLE_OK)
 				return -1;   /* get_once worded it */
 			break;
@@ -720,8 +701,8 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 
 	if (h)
 		curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
-	if (rc == CURLE_ABORTED_BY_CALLBACK && http_cancelled())
-		return err_setp(e, ERR_OTHER, "%s", http_cancelled());
+	if (rc == CURLE_ABORTED_BY_CALLBACK && cancel_why())
+		return err_setp(e, ERR_OTHER, "%s", cancel_why());
 	if (rc == CURLE_COULDNT_CONNECT && (os_errno == ECONNREFUSED || strstr(why, "refused")))
 		return err_setp(e, ERR_CONNECT,
 				"The connection to the server %s was refused - "

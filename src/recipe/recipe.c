@@ -8,8 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kube/pods.h"
-#include "probe/facts.h"
+#include "model/vocab.h"
 #include "recipe/internal.h"
 #include "recipe/recipe.h"
 #include "recipe/ytree.h"
@@ -45,7 +44,7 @@ void recipe_env_set(struct recipe_component *c, const char *name, const char *va
 
 static int transport_name(const char *name)
 {
-	return name && probe_env_allowed(name, strlen(name));
+	return name && model_env_allowed(name, strlen(name));
 }
 
 /* valueFrom as where it comes from; never the referenced data. */
@@ -182,7 +181,7 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 	const char *v = val->kind == YNODE_SCALAR ? val->value : NULL;
 
 	/* RDMA verbs devices, InfiniBand or RoCE alike (GKE's are RoCE). */
-	if (pods_rdma_resource_name(key))
+	if (model_rdma_resource_name(key))
 		w->c->fabric |= RECIPE_FAB_IB;
 	else if (!strcmp(key, "vpc.amazonaws.com/efa"))
 		w->c->fabric |= RECIPE_FAB_EFA;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/facts.h"
+#include "model/vocab.h"
 #include "recipe/internal.h"
 #include "util/xalloc.h"
 
@@ -80,7 +80,7 @@ void recipe_scan_shell(struct recipe_component *c, const char *text)
 			continue;
 		memcpy(name, p, (size_t)(e - p));
 		name[e - p] = 0;
-		if (!probe_env_allowed(name, strlen(name)))
+		if (!model_env_allowed(name, strlen(name)))
 			continue;
 		val = shell_value(e + 1);
 		recipe_env_set(c, name, val ? val : "<set at run time>", RECIPE_SRC_ARGS, !val);

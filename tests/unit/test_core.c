@@ -6,6 +6,7 @@
 
 #include "kube/http.h"
 #include "kube/pods.h"
+#include "model/vocab.h"
 #include "report/table.h"
 #include "util/buf.h"
 #include "util/opts.h"
@@ -303,12 +304,12 @@ static void test_rdma_resource_names(void)
 	char *next = NULL;
 	struct err e;
 
-	CHECK(pods_rdma_resource_name("rdma/ib"));
-	CHECK(pods_rdma_resource_name("rdma/hca_shared_devices_a"));
-	CHECK(pods_rdma_resource_name("networking.gke.io.networks/rdma-3"));
-	CHECK(!pods_rdma_resource_name("networking.gke.io.networks/rdma-3.IP"));
-	CHECK(!pods_rdma_resource_name("networking.gke.io.networks/vpc-1"));
-	CHECK(!pods_rdma_resource_name("nvidia.com/gpu"));
+	CHECK(model_rdma_resource_name("rdma/ib"));
+	CHECK(model_rdma_resource_name("rdma/hca_shared_devices_a"));
+	CHECK(model_rdma_resource_name("networking.gke.io.networks/rdma-3"));
+	CHECK(!model_rdma_resource_name("networking.gke.io.networks/rdma-3.IP"));
+	CHECK(!model_rdma_resource_name("networking.gke.io.networks/vpc-1"));
+	CHECK(!model_rdma_resource_name("nvidia.com/gpu"));
 	err_clear(&e);
 	q.namespace = "n";
 	CHECK_INT(pods_parse_page(page, sizeof(page) - 1, &q, &l, &next, &e), 0);

@@ -248,6 +248,20 @@ static void set_proxy(CURL *h, const struct kube_config *cfg)
 	free(proxy);   /* curl keeps its own copy; never logged (credentials) */
 }
 
+/* Nothing is sent with a value that would split the request head: the
+ * config's and the current credentials' (hdrcheck.h). */
+static int check_head_values(struct http_client *c, struct err *e)
+{
+	char *auth = http_client_auth_header(c, NULL);
+	int rc = hdrcheck_config(c->cfg, auth, e);
+
+	if (auth) {
+		OPENSSL_cleanse(auth, strlen(auth));
+		free(auth);
+	}
+	return rc;
+}
+
 CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 {
 	const struct kube_config *cfg = c->cfg;
@@ -259,7 +273,7 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 		return NULL;
 	}
 	/* Nothing is sent with a value that would split the request head. */
-	if (hdrcheck_client(c, e) < 0) {
+	if (check_head_values(c, e) < 0) {
 		curl_easy_cleanup(h);
 		return NULL;
 	}

@@ -345,20 +345,6 @@ int recipe_kust_build(const char *dir, struct recipe_set *s, struct ytree_docs *
 	return rc;
 }
 
-void recipe_kust_render(const char *dir, struct recipe_set *s)
-{
-	struct kctx k;
-
-	if (build(&k, dir, s) == 0) {
-		struct ytree_docs d;
-
-		take(&k, &d);
-		recipe_read_docs(s, dir, d.docs, k.nres, k.notes.v, k.notes.n);
-		ytree_docs_free(&d);
-	}
-	kctx_free(&k);
-}
-
 int recipe_kust_patch_text(const char *base, size_t blen, const char *patch, size_t plen,
 			   struct ytree_docs *out)
 {

@@ -15,32 +15,9 @@
 #include "util/buf.h"
 #include "util/xalloc.h"
 
-#define MAX_FILE (64u << 20)   /* a recipe is KBs; refuse what cannot be one */
 #define MAX_DIR_DEPTH 32
 
 /* ------------------------------------------------------------------ env */
-
-void recipe_env_set(struct recipe_component *c, const char *name, const char *value,
-		    enum recipe_src src, int dynamic)
-{
-	size_t i;
-
-	for (i = 0; i < c->nenv; i++)
-		if (!strcmp(c->env[i].name, name))
-			break;
-	if (i == c->nenv) {
-		if (c->nenv >= RECIPE_MAX_ENV)
-			return;   /* a real worker has dozens; this bounds the merge */
-		ALLOC_GROW(c->env, c->nenv + 1, c->env_alloc);
-		c->env[i].name = xstrdup(name);
-		c->nenv++;
-	} else {
-		free(c->env[i].value);
-	}
-	c->env[i].value = xstrdup(value);
-	c->env[i].src = src;
-	c->env[i].dynamic = dynamic;
-}
 
 static int transport_name(const char *name)
 {
@@ -423,13 +400,6 @@ static void read_doc(struct recipe_set *s, const struct file_ctx *f, const struc
 
 /* --------------------------------------------------------------- files */
 
-void recipe_add_error(struct recipe_set *s, const char *fmt_file, int line, int col,
-		      const char *msg)
-{
-	ALLOC_GROW(s->errors, s->nerrors + 1, s->errors_alloc);
-	s->errors[s->nerrors++] = xasprintf("%s:%d:%d: %s", fmt_file, line, col, msg);
-}
-
 int recipe_load_buffer(const char *name, const char *data, size_t len,
 		       struct recipe_set *s)
 {
@@ -478,30 +448,9 @@ void recipe_read_docs(struct recipe_set *s, const char *name, const struct ytree
 		recipe_add_error(s, name, 1, 1, notes[j]);
 }
 
-int recipe_read_file(const char *path, struct buf *b, struct err *e)
-{
-	FILE *fp = fopen(path, "rb");
-	char chunk[65536];
-	size_t n;
-
-	if (!fp)
-		return err_set(e, ERR_OTHER, "%s: %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		if (buf_append(b, chunk, n) < 0) {
-			fclose(fp);
-			return err_set(e, ERR_OTHER, "%s: larger than %u MB", path, MAX_FILE >> 20);
-		}
-	if (ferror(fp)) {
-		fclose(fp);
-		return err_set(e, ERR_OTHER, "%s: %s", path, strerror(errno));
-	}
-	fclose(fp);
-	return 0;
-}
-
 static void load_file(const char *path, struct recipe_set *s)
 {
-	struct buf b = BUF_INIT(MAX_FILE);
+	struct buf b = BUF_INIT(RECIPE_MAX_FILE);
 	struct err e;
 
 	err_clear(&e);
@@ -525,6 +474,22 @@ static int is_yaml(const char *name)
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* `kustomize build dir` into s: its graphs named dir; what could not be
+ * applied is a warning on each of its workers. */
+static void kust_render(const char *dir, struct recipe_set *s)
+{
+	struct ytree_docs d;
+	char **notes;
+	size_t nnotes;
+
+	if (recipe_kust_build(dir, s, &d, &notes, &nnotes) == 0)
+		recipe_read_docs(s, dir, d.docs, d.n, notes, nnotes);
+	ytree_docs_free(&d);
+	for (size_t i = 0; i < nnotes; i++)
+		free(notes[i]);
+	free(notes);
 }
 
 static void load_dir(const char *dir, struct recipe_set *s, int depth,
@@ -559,7 +524,7 @@ static void load_dir(const char *dir, struct recipe_set *s, int depth,
 	if (depth > MAX_DIR_DEPTH || !(d = opendir(dir)))
 		return;
 	if (recipe_kust_is_entry(kt, dir))
-		recipe_kust_render(dir, s);
+		kust_render(dir, s);
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -593,48 +558,6 @@ int recipe_load_path(const char *path, struct recipe_set *s, struct err *e)
 	} else
 		load_file(path, s);
 	return 0;
-}
-
-void recipe_findings_free(struct recipe_finding *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(f[i].detail);
-		free(f[i].remedy);
-	}
-	free(f);
-}
-
-void recipe_set_release(struct recipe_set *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		struct recipe_component *c = &s->comps[i];
-
-		free(c->file), free(c->graph), free(c->name), free(c->role);
-		free(c->kv), free(c->framework);
-		for (size_t j = 0; j < c->nenv; j++)
-			free(c->env[j].name), free(c->env[j].value);
-		free(c->env);
-		for (size_t j = 0; j < c->nsecrets; j++)
-			free(c->secrets[j]);
-		free(c->secrets);
-		recipe_findings_free(c->findings, c->nfindings);
-		for (size_t j = 0; j < c->nnotes; j++)
-			free(c->notes[j]);
-		free(c->notes);
-	}
-	free(s->comps);
-	for (size_t i = 0; i < s->nerrors; i++)
-		free(s->errors[i]);
-	free(s->errors);
-	memset(s, 0, sizeof *s);
-}
-
-const char *recipe_env_get(const struct recipe_component *c, const char *name)
-{
-	for (size_t i = 0; i < c->nenv; i++)
-		if (!strcmp(c->env[i].name, name))
-			return c->env[i].value;
-	return NULL;
 }
 
 const char *recipe_src_name(enum recipe_src s)

@@ -10,24 +10,6 @@
 #include "recipe/internal.h"
 #include "util/xalloc.h"
 
-void recipe_kv_add(struct recipe_component *c, const char *fmt, ...)
-{
-	char item[160];
-	va_list ap;
-	char *joined;
-
-	va_start(ap, fmt);
-	vsnprintf(item, sizeof item, fmt, ap);
-	va_end(ap);
-	if (c->kv && strstr(c->kv, item))
-		return;
-	if (c->kv && strlen(c->kv) > 400)
-		return;   /* enough to say what it is */
-	joined = c->kv ? xasprintf("%s; %s", c->kv, item) : xstrdup(item);
-	free(c->kv);
-	c->kv = joined;
-}
-
 static int ident_char(char ch)
 {
 	return isalnum((unsigned char)ch) || ch == '_';

@@ -7,10 +7,12 @@
 #include "engine/engine.h"
 #include "kube/auth.h"
 #include "kube/claims.h"
-#include "probe_run.h"
+#include "run/run.h"
 #include "recipe/recipe.h"
+#include "run/drift.h"
+#include "run/judge.h"
 #include "report/report.h"
-#include "transfer.h"
+#include "run/transfer.h"
 #include "util/xalloc.h"
 
 static const char *const help[] = {
@@ -95,33 +97,19 @@ static int print(const struct cmd_ctx *ctx, const struct check_flags *f,
 
 /* Judges, prints, and returns the verdict's exit code. */
 static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
-		 const struct probe_run *pr, const char *format)
+		 const struct run *pr, const char *format)
 {
-	size_t n = pr->pods->n, i;
-	struct pod_record *rec = xcalloc(n, sizeof(*rec));
-	struct report_pod *rp = xcalloc(n, sizeof(*rp));
-	struct verdict v;
-	struct report r;
+	struct run_judgement j;
 	int rc;
 
-	probe_run_records(pr, rec);
-	verdict_compute(rec, n, &v);
-	for (i = 0; i < n; i++) {
-		rp[i].pod = &pr->pods->items[i];
-		rp[i].probed = rec[i].probed;
-		rp[i].error = rec[i].error;
-		rp[i].results = rec[i].results;
-		rp[i].verdict = verdict_pod(&rec[i]);
-	}
-	r.pods = rp, r.n = n, r.verdict = &v, r.all_namespaces = ctx->g.all_namespaces;
-	rc = print(ctx, f, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
-	verdict_release(&v);
-	free(rp);
-	free(rec);
+	run_judge(pr, ctx->g.all_namespaces, &j);
+	rc = print(ctx, f, &j.report, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR
+									 : j.verdict.exit_code;
+	run_judgement_release(&j);
 	return rc;
 }
 
-static void probe_options(const struct check_flags *f, struct probe_options *o)
+static void probe_options(const struct check_flags *f, struct run_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->parallel = f->parallel;
@@ -150,32 +138,32 @@ static int no_pods(const struct pods_query *q, const struct pod_list *l)
  * prints; returns the exit code. */
 static int probe_and_report(struct cmd_ctx *ctx, const struct check_flags *f,
 			    struct http_client *c, const struct pod_list *l,
-			    const struct probe_options *o, const char *format,
+			    const struct run_options *o, const char *format,
 			    const struct recipe_set *recipe)
 {
-	struct probe_run pr;
+	struct run pr;
 	int rc;
 
-	probe_run_init(&pr, l);
+	run_init(&pr, l);
 	pr.keep_facts = recipe != NULL || f->transfer;   /* env for drift, tools and IPs for transfer */
-	probe_run_pods(&pr, c, o);
+	run_pods(&pr, c, o);
 	if (f->transfer && !cancel_why())
-		cmd_transfer_run(c, &pr, f->transfer_timeout.ms);
+		run_transfer_pairs(c, &pr, f->transfer_timeout.ms);
 	if (cancel_why())
 		fprintf(stderr, "warning: %s: the report covers what finished\n",
 			cancel_why());
 	if (recipe)
-		cmd_env_drift_judge(recipe, f->recipe_dir, &pr);
+		run_drift_judge(recipe, f->recipe_dir, &pr);
 	rc = judge(ctx, f, &pr, format);
 	if (recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(format, "table") || !strcmp(format, "wide")))
 		cmd_env_drift_table(recipe, f->recipe_dir, &pr);
-	probe_run_release(&pr);
+	run_release(&pr);
 	return rc;
 }
 
 static int run(struct cmd_ctx *ctx, const struct check_flags *f, const char *format,
-	       const struct probe_options *o, const struct recipe_set *recipe)
+	       const struct run_options *o, const struct recipe_set *recipe)
 {
 	struct kube_config cfg;
 	struct http_client *c;
@@ -212,7 +200,7 @@ static int run(struct cmd_ctx *ctx, const struct check_flags *f, const char *for
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct check_flags f = {
-		.probe_timeout = { NULL, PROBE_DEFAULT_TIMEOUT_MS },
+		.probe_timeout = { NULL, RUN_PROBE_TIMEOUT_MS },
 		.read_logs = 1,
 		.transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS },
 	};
@@ -229,7 +217,7 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 		OPT_TABLE_END
 	};
 	struct recipe_set recipe;
-	struct probe_options o;
+	struct run_options o;
 	const char *format;
 	struct err e;
 	int rc;

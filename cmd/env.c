@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "probe/facts.h"
-#include "probe_run.h"
+#include "run/drift.h"
+#include "run/run.h"
 #include "recipe/recipe.h"
 #include "report/report.h"
 #include "report/table.h"
@@ -281,29 +281,6 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 
 /* ------------------------------------------------- check --recipe */
 
-/* A Secret never shows (product.md): a running value is printed only when
- * the pod spec sets that variable literally or the recipe sets it; else
- * it may come from an envFrom Secret, so only its presence is told. */
-static const char *const HIDDEN = "<set outside the pod spec>";
-
-static struct recipe_kv *proc_visible(const struct probe_env *proc,
-				      const struct recipe_kv *spec, size_t nspec,
-				      const struct recipe_component *c)
-{
-	struct recipe_kv *pk = xcalloc(proc->n + 1, sizeof *pk);
-
-	for (size_t j = 0; j < proc->n; j++) {
-		const char *n = proc->var[j].name;
-		int shown = c && recipe_env_get(c, n);
-
-		for (size_t k = 0; k < nspec && !shown; k++)
-			shown = !strcmp(spec[k].name, n) && spec[k].value[0] != '<';
-		pk[j].name = n;
-		pk[j].value = shown ? proc->var[j].value : HIDDEN;
-	}
-	return pk;
-}
-
 static void drift_rows(struct table *t, const struct pod_info *pod,
 		       const struct recipe_component *c, const struct recipe_kv *spec,
 		       size_t nspec, const struct recipe_kv *proc, size_t nproc, int probed)
@@ -342,41 +319,6 @@ static void drift_rows(struct table *t, const struct pod_info *pod,
 	free(names);
 }
 
-/* Drift of one pod as env-drift results (family ENV), so that it counts
- * in the verdict and appears in every output format like any check. */
-static void drift_results(const struct recipe_set *s, const char *recipe,
-			  struct probe_run *pr, size_t i)
-{
-	const struct pod_info *pod = &pr->pods->items[i];
-	const struct recipe_component *c = recipe_match(s, pod->graph, pod->role);
-	const struct probe_env *proc = pr->facts[i] ? &pr->facts[i]->env : NULL;
-	struct recipe_kv *spec, *pk = NULL;
-	struct recipe_finding *f = NULL;
-	size_t nspec, nf = 0;
-	char *store, *why;
-
-	if (!c) {
-		why = xasprintf("no component of graph %s with role %s in %s",
-				*pod->graph ? pod->graph : "<none>", pod->role, recipe);
-		check_results_add_def(&pr->results[i], "env-drift", CHECK_WARN, why,
-				      "pass the recipe this graph was deployed from");
-		free(why);
-		return;
-	}
-	recipe_kv_lines(pod->spec_env, &spec, &nspec, &store);
-	if (proc)
-		pk = proc_visible(proc, spec, nspec, c);
-	recipe_drift(c, spec, nspec, 1, pk, proc ? proc->n : 0, proc != NULL, &f, &nf);
-	for (size_t j = 0; j < nf; j++)
-		check_results_add_def(&pr->results[i], "env-drift", CHECK_WARN,
-				      f[j].detail, f[j].remedy);
-	if (nf == 0)
-		check_results_add_def(&pr->results[i], "env-drift", CHECK_OK,
-				      "recipe, pod spec and process agree", NULL);
-	recipe_findings_free(f, nf);
-	free(pk), free(spec), free(store);
-}
-
 int cmd_env_drift_load(const char *recipe, struct recipe_set *s)
 {
 	struct err e;
@@ -396,22 +338,15 @@ int cmd_env_drift_load(const char *recipe, struct recipe_set *s)
 	return 0;
 }
 
-void cmd_env_drift_judge(const struct recipe_set *s, const char *recipe,
-			 struct probe_run *pr)
-{
-	for (size_t i = 0; i < pr->pods->n; i++)
-		drift_results(s, recipe, pr, i);
-}
-
 /* The verdict groups findings by check; drift differs pod by pod, so each
  * pod's lines are listed too. */
-static void drift_lines(const struct probe_run *pr)
+static void drift_lines(const struct run *pr)
 {
 	int first = 1;
 
 	for (size_t i = 0; i < pr->pods->n; i++)
-		for (size_t j = 0; j < pr->results[i].n; j++) {
-			const struct check_result *r = &pr->results[i].v[j];
+		for (size_t j = 0; j < pr->pod[i].results.n; j++) {
+			const struct check_result *r = &pr->pod[i].results.v[j];
 			if (strcmp(r->name, "env-drift") || r->status == CHECK_OK)
 				continue;
 			printf("%swarn %s: %s\n", first ? "\n" : "", safe_show(pr->pods->items[i].name),
@@ -423,7 +358,7 @@ static void drift_lines(const struct probe_run *pr)
 }
 
 void cmd_env_drift_table(const struct recipe_set *s, const char *recipe,
-			 const struct probe_run *pr)
+			 const struct run *pr)
 {
 	static const char *const h[] = { "POD", "VARIABLE", "RECIPE", "POD-SPEC", "PROCESS" };
 	struct table *t;
@@ -433,16 +368,11 @@ void cmd_env_drift_table(const struct recipe_set *s, const char *recipe,
 	for (size_t i = 0; i < pr->pods->n; i++) {
 		const struct pod_info *pod = &pr->pods->items[i];
 		const struct recipe_component *c = recipe_match(s, pod->graph, pod->role);
-		const struct probe_env *proc = pr->facts[i] ? &pr->facts[i]->env : NULL;
-		struct recipe_kv *spec, *pk = NULL;
-		size_t nspec;
-		char *store;
+		struct run_drift_env de;
 
-		recipe_kv_lines(pod->spec_env, &spec, &nspec, &store);
-		if (proc)
-			pk = proc_visible(proc, spec, nspec, c);
-		drift_rows(t, pod, c, spec, nspec, pk, proc ? proc->n : 0, proc != NULL);
-		free(pk), free(spec), free(store);
+		run_drift_env(pr, i, c, &de);
+		drift_rows(t, pod, c, de.spec, de.nspec, de.proc, de.nproc, de.probed);
+		run_drift_env_release(&de);
 	}
 	if (table_rows(t)) {
 		printf("\nTransport env: recipe %s vs pod spec vs running process\n", recipe);

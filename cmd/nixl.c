@@ -6,9 +6,10 @@
 
 #include "check/pairtest.h"
 #include "cmd.h"
-#include "probe/facts.h"
-#include "probe_run.h"
-#include "transfer.h"
+#include "report/install.h"
+#include "run/judge.h"
+#include "run/run.h"
+#include "run/transfer.h"
 #include "util/safe.h"
 #include "util/xalloc.h"
 
@@ -35,7 +36,7 @@ struct nixl_flags {
 
 struct side {
 	struct pod_list list;
-	struct probe_run run;
+	struct run run;
 	int listed;
 };
 
@@ -44,7 +45,7 @@ static int probe_one(struct cmd_ctx *ctx, struct http_client *c, const char *ns,
 		     const char *name, struct side *s, struct err *e)
 {
 	struct pods_query q = { 0 };
-	struct probe_options o = { .parallel = 1, .timeout_ms = PROBE_DEFAULT_TIMEOUT_MS };
+	struct run_options o = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS };
 
 	q.namespace = ns;
 	q.name = name;
@@ -55,16 +56,16 @@ static int probe_one(struct cmd_ctx *ctx, struct http_client *c, const char *ns,
 	s->listed = 1;
 	if (s->list.n == 0)
 		return err_setp(e, ERR_API, "Error from server (NotFound): pods \"%s\" not found", name);
-	probe_run_init(&s->run, &s->list);
+	run_init(&s->run, &s->list);
 	s->run.keep_facts = 1;
-	probe_run_pods(&s->run, c, &o);
+	run_pods(&s->run, c, &o);
 	return 0;
 }
 
 static void side_release(struct side *s)
 {
 	if (s->run.pods)
-		probe_run_release(&s->run);
+		run_release(&s->run);
 	if (s->listed)
 		pod_list_release(&s->list);
 }
@@ -109,42 +110,7 @@ static void side_view(const struct side *s, struct pairtest_side *v)
 	v->container = p->container;
 	v->ip = p->pod_ip;
 	v->role = p->role;
-	v->f = s->run.facts[0];
-}
-
-static void print_install(const struct side *s)
-{
-	const struct pod_info *p = &s->list.items[0];
-	const struct probe_facts *f = s->run.facts[0];
-	const struct check_results *r = &s->run.results[0];
-	int i;
-	size_t k;
-
-	/* Every value below comes from the server or the pod: safe_show()
-	 * applies the terminal rule (util/safe.h). */
-	printf("Pod:      %s/%s (role %s, node %s, container %s)\n", safe_show(p->namespace),
-	       safe_show(p->name), *p->role ? safe_show(p->role) : "<none>",
-	       *p->node ? safe_show(p->node) : "<none>", safe_show(p->container));
-	if (!f) {
-		printf("Probe:    %s\n", s->run.errors[0] ? safe_show(s->run.errors[0]) : "not probed");
-		return;
-	}
-	printf("NIXL:     %s %s%s\n", *f->nixl.python_dist ? safe_show(f->nixl.python_dist) : "python package",
-	       *f->nixl.python_version ? safe_show(f->nixl.python_version) : "(version unknown)",
-	       f->nixl.python_ok ? "" : " - import failed");
-	printf("Plugins:  %s", f->nixl.nplugins ? "" : "none found");
-	for (i = 0; i < f->nixl.nplugins; i++)
-		printf("%s%s", i ? ", " : "", safe_show(f->nixl.plugin[i]));
-	printf("%s%s\n", *f->nixl.plugin_dir ? " in " : "", safe_show(f->nixl.plugin_dir));
-	printf("Tools:    nixlbench %s, ucx_perftest %s\n",
-	       f->nixl.tool[PROBE_NIXL_TOOL_NIXLBENCH] ? "yes" : "no",
-	       f->nixl.tool[PROBE_NIXL_TOOL_UCX_PERFTEST] ? "yes" : "no");
-	printf("UCX:      %s\n", *f->ucx.version ? safe_show(f->ucx.version) : "not found");
-	printf("Fabric:   %s\n", fabric_name(r->fabric));
-	for (k = 0; k < r->n; k++)
-		if (r->v[k].family == FAM_NIXL || r->v[k].family == FAM_UCX)
-			printf("  %-8s %-16s %s\n", check_status_name(r->v[k].status),
-			       r->v[k].name, safe_show(r->v[k].detail));
+	v->f = s->run.pod[0].facts;
 }
 
 /* A block of lines whose pieces come from pods (the transfer plan). */
@@ -164,17 +130,17 @@ static void run_transfer(struct http_client *c, struct side *self, struct side *
 	const struct check_result *r;
 	int self_client;
 
-	if (!peer || !peer->run.probed[0]) {
+	if (!peer || !peer->run.pod[0].probed) {
 		printf("\nTransfer: skipped (no probed peer pod to test with)\n");
-		check_results_add_def(&self->run.results[0], "transfer", CHECK_SKIPPED,
+		check_results_add_def(&self->run.pod[0].results, "transfer", CHECK_SKIPPED,
 				      "no probed prefill/decode peer to test a transfer with", NULL);
 		return;
 	}
-	a.pod = &self->list.items[0], a.f = self->run.facts[0], a.results = &self->run.results[0];
-	b.pod = &peer->list.items[0], b.f = peer->run.facts[0], b.results = &peer->run.results[0];
+	a.pod = &self->list.items[0], a.f = self->run.pod[0].facts, a.results = &self->run.pod[0].results;
+	b.pod = &peer->list.items[0], b.f = peer->run.pod[0].facts, b.results = &peer->run.pod[0].results;
 	self_client = strcmp(a.pod->role, "decode") != 0;
-	cmd_transfer_pair(c, self_client ? &a : &b, self_client ? &b : &a, limit_ms);
-	r = check_results_find(&self->run.results[0], "transfer");
+	run_transfer_pair(c, self_client ? &a : &b, self_client ? &b : &a, limit_ms);
+	r = check_results_find(&self->run.pod[0].results, "transfer");
 	if (r)
 		printf("\nTransfer: %s  %s\n%s%s%s", check_status_name(r->status), safe_show(r->detail),
 		       r->remedy ? "  fix: " : "", r->remedy ? safe_show(r->remedy) : "",
@@ -187,7 +153,6 @@ static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
 	struct http_client *c;
 	struct side self = { 0 }, peer = { 0 };
 	struct pairtest_side sv, pv;
-	struct pod_record rec;
 	struct buf plan = BUF_INIT(1 << 16);
 	struct err e;
 	char *peer_name = NULL;
@@ -203,7 +168,7 @@ static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
 	peer_name = f->peer ? xstrdup(f->peer) : find_peer(c, &self.list.items[0], &e);
 	if (peer_name && probe_one(ctx, c, cfg.namespace, peer_name, &peer, &e) < 0)
 		goto out;
-	print_install(&self);
+	report_print_install(stdout, &self.run.pod[0]);
 	if (peer_name)
 		printf("Peer:     %s (role %s, node %s, IP %s)\n", safe_show(peer_name),
 		       safe_show(peer.list.items[0].role), safe_show(peer.list.items[0].node),
@@ -212,13 +177,12 @@ static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
 	if (peer_name)
 		side_view(&peer, &pv);
 	pairtest_plan(&sv, peer_name ? &pv : NULL,
-		      self.run.results[0].fabric == FABRIC_EFA, &plan);
+		      self.run.pod[0].results.fabric == FABRIC_EFA, &plan);
 	if (f->transfer)
 		run_transfer(c, &self, peer_name ? &peer : NULL, f->transfer_timeout.ms);
 	else
 		print_text(buf_str(&plan));
-	probe_run_records(&self.run, &rec);
-	rc = verdict_exit_code(verdict_pod(&rec));
+	rc = verdict_exit_code(run_pod_verdict(&self.run, 0));
 out:
 	if (rc == EXIT_ERROR && e.msg[0])
 		cmd_fail(&e);

@@ -11,6 +11,7 @@
 #include "recipe/recipe.h"
 #include "run/drift.h"
 #include "run/judge.h"
+#include "report/drift.h"
 #include "report/report.h"
 #include "run/transfer.h"
 #include "util/xalloc.h"
@@ -157,7 +158,7 @@ static int probe_and_report(struct cmd_ctx *ctx, const struct check_flags *f,
 	rc = judge(ctx, f, &pr, format);
 	if (recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(format, "table") || !strcmp(format, "wide")))
-		cmd_env_drift_table(recipe, f->recipe_dir, &pr);
+		report_print_drift(stdout, recipe, f->recipe_dir, &pr);
 	run_release(&pr);
 	return rc;
 }

@@ -104,14 +104,10 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);
 /* check --recipe (env.c).  Load: reads the recipe once into s (released
  * by the caller with recipe_set_release()); 0, or EXIT_ERROR after
- * reporting a file that cannot be read.  Table: recipe, pod spec and
- * running process side by side, for table output (the judging is
- * run_drift_judge(), run/drift.h). */
-struct run;
+ * reporting a file that cannot be read.  Judging is run_drift_judge()
+ * (run/drift.h), printing report_print_drift() (report/drift.h). */
 struct recipe_set;
 int cmd_env_drift_load(const char *recipe, struct recipe_set *s);
-void cmd_env_drift_table(const struct recipe_set *s, const char *recipe,
-			 const struct run *pr);
 int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv);
 /* Run as kubectl_complete-dynamo_interconnect, or `__complete ...` (the
  * scripts `completion` prints): print candidates for the words typed. */

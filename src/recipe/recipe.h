@@ -125,4 +125,15 @@ const struct recipe_component *recipe_match(const struct recipe_set *s,
  * the caller frees as *store along with *out. */
 void recipe_kv_lines(const char *lines, struct recipe_kv **out, size_t *n, char **store);
 
+/* The verdict of `env` over a judged set (recipe_judge first): the worst
+ * finding of any worker decides; no worker at all is UNVERIFIED.
+ * fix_first borrows from s or is a fixed text. */
+struct recipe_verdict {
+	const char *status;      /* READY, NOT READY, UNVERIFIED */
+	int code;                /* its exit code (product.md): 0, 2, 3 */
+	const char *fix_first;   /* borrowed from a finding, or a fixed text */
+	char fabric[64];
+};
+void recipe_verdict(const struct recipe_set *s, struct recipe_verdict *v);
+
 #endif

@@ -9,7 +9,6 @@
 #include "cmd.h"
 #include "kube/auth.h"
 #include "kube/http.h"
-#include "kube/impersonate.h"
 #include "kube/pods.h"
 #include "util/log.h"
 #include "util/safe.h"
@@ -146,10 +145,6 @@ int cmd_connect(struct cmd_ctx *ctx, struct kube_config *cfg,
 	*client = NULL;
 	if (kubeconfig_load(&ctx->g.ov, cfg, &e) < 0)
 		return cmd_fail(&e), -1;
-	if (impersonate_validate(cfg, &e) < 0) {
-		kubeconfig_release(cfg);
-		return cmd_fail(&e), -1;
-	}
 	if (auth_prepare(cfg, &e) < 0) {
 		kubeconfig_release(cfg);
 		return cmd_fail(&e), -1;

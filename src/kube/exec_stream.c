@@ -220,6 +220,19 @@ static enum io send_stdin(struct conn *k, const char *p, size_t len,
 	return io;
 }
 
+/* No message may be reassembled far past what the output cap keeps (a
+ * 16 MiB message against a 4 MiB cap was held whole before, issue 12),
+ * but a message of ordinary size is always taken: the kubelet sends up to
+ * 32 KiB per message, so a small cap (di_exec --max-output 1000) truncates
+ * the output instead of failing the stream. */
+#define MESSAGE_FLOOR ((size_t)1 << 20)
+static size_t message_cap(size_t max_output)
+{
+	size_t cap = max_output + 1 < MESSAGE_FLOOR ? MESSAGE_FLOOR : max_output + 1;
+
+	return cap < MESSAGE_MAX ? cap : MESSAGE_MAX;
+}
+
 void exec_run_stream(struct conn *k, const char *early, size_t n,
 		       const struct exec_request *rq, struct exec_result *res)
 {
@@ -230,10 +243,7 @@ void exec_run_stream(struct conn *k, const char *early, size_t n,
 	s.k = k;
 	s.res = res;
 	buf_init(&s.status, STATUS_MAX);
-	/* No message may be reassembled past what the output cap would keep
-	 * (a channel byte plus max_output): a 16 MiB message against a 4 MiB
-	 * cap was held whole before (issue 12). */
-	ws_reader_init(&s.rd, res->out.max + 1 < MESSAGE_MAX ? res->out.max + 1 : MESSAGE_MAX);
+	ws_reader_init(&s.rd, message_cap(res->out.max));
 	k->waiting_for = "the command to finish";
 	if (n)
 		ws_reader_feed(&s.rd, early, n);

@@ -252,7 +252,7 @@ static void set_proxy(CURL *h, const struct kube_config *cfg)
  * config's and the current credentials' (hdrcheck.h). */
 static int check_head_values(struct http_client *c, struct err *e)
 {
-	char *auth = http_client_auth_header(c, NULL);
+	char *auth = http_client_auth_header_held(c);
 	int rc = hdrcheck_config(c->cfg, auth, e);
 
 	if (auth) {
@@ -336,9 +336,20 @@ static char *basic_auth_header(const char *user, const char *pass)
 	return line;
 }
 
+/* The Authorization line of the credentials held now; auth_lock held. */
+static char *auth_line_locked(const struct http_client *c)
+{
+	if (c->cfg->token && *c->cfg->token)
+		return xasprintf("Authorization: Bearer %s", c->cfg->token);
+	if (c->cfg->username && *c->cfg->username)
+		return basic_auth_header(c->cfg->username, c->cfg->password);
+	return NULL;
+}
+
 char *http_client_auth_header(struct http_client *c, unsigned *generation)
 {
 	char *line = NULL;
+	int refreshed = 0;
 
 	pthread_mutex_lock(&c->auth_lock);
 	if (auth_expired(c->cfg)) {
@@ -346,16 +357,33 @@ char *http_client_auth_header(struct http_client *c, unsigned *generation)
 
 		err_clear(&e);
 		if (auth_refresh(c->cfg, &e) == 0)
-			c->auth_generation++;
+			c->auth_generation++, refreshed = 1;
 		else
 			log_at(2, "refreshing expired credentials: %s", e.msg);
 	}
 	if (generation)
 		*generation = c->auth_generation;
-	if (c->cfg->token && *c->cfg->token)
-		line = xasprintf("Authorization: Bearer %s", c->cfg->token);
-	else if (c->cfg->username && *c->cfg->username)
-		line = basic_auth_header(c->cfg->username, c->cfg->password);
+	line = auth_line_locked(c);
+	pthread_mutex_unlock(&c->auth_lock);
+	/* check_head_values() checked the credentials held before this request;
+	 * a token the plugin has just handed over is checked here: a value
+	 * that would split the request head is never written. */
+	if (refreshed && line && !hdrcheck_value_ok(strchr(line, ':') + 1)) {
+		log_at(1, "the exec credential plugin's status.token holds a control "
+		       "character: not sent");
+		OPENSSL_cleanse(line, strlen(line));
+		free(line);
+		line = NULL;
+	}
+	return line;
+}
+
+char *http_client_auth_header_held(struct http_client *c)
+{
+	char *line;
+
+	pthread_mutex_lock(&c->auth_lock);
+	line = auth_line_locked(c);
 	pthread_mutex_unlock(&c->auth_lock);
 	return line;
 }

@@ -51,36 +51,3 @@ void impersonate_each(const struct kube_config *cfg,
 		free(name);
 	}
 }
-
-/* net/http's ValidHeaderFieldValue: no control bytes except tab. */
-static int value_ok(const char *v)
-{
-	for (; *v; v++)
-		if (((unsigned char)*v < 0x20 && *v != '\t') || *v == 0x7f)
-			return 0;
-	return 1;
-}
-
-struct check {
-	struct err *e;
-	int bad;
-};
-
-static void check_one(const char *name, const char *value, void *arg)
-{
-	struct check *c = arg;
-
-	if (!c->bad && !value_ok(value)) {
-		c->bad = 1;
-		err_set(c->e, ERR_CONFIG,
-			"net/http: invalid header field value for \"%s\"", name);
-	}
-}
-
-int impersonate_validate(const struct kube_config *cfg, struct err *e)
-{
-	struct check c = { e, 0 };
-
-	impersonate_each(cfg, check_one, &c);
-	return c.bad ? -1 : 0;
-}

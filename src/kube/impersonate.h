@@ -17,9 +17,7 @@ void impersonate_each(const struct kube_config *cfg,
 		      void (*fn)(const char *name, const char *value, void *arg),
 		      void *arg);
 
-/* -1 with Go's wording when a value cannot go into a header (CR, LF, NUL
- * or other control bytes): "net/http: invalid header field value for
- * \"Impersonate-User\"". */
-int impersonate_validate(const struct kube_config *cfg, struct err *e);
+/* Values are checked before anything is sent by hdrcheck.h, which names
+ * where a bad one came from. */
 
 #endif

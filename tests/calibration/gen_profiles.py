@@ -42,7 +42,7 @@ def capture(name):
     return text.split("\n", 1)[1]
 
 
-# -- what the Dynamo recipes set (../../shared recipes, copied as facts) -------
+# -- what the Dynamo recipes set (tests/fixtures/recipes, copied as facts) ---
 # kustomize/components/disagg-workers/rdma-defaults + nebius-ib: the
 # environment an IB disagg worker of a Dynamo recipe gets.  No UCX_TLS, no
 # UCX_NET_DEVICES: UCX picks its transports and devices itself.

@@ -3,6 +3,7 @@
 script, the two printed export lines and the printed command work in a
 fresh shell (nothing inherited but what they set), and the printed stop
 command stops it and removes its state."""
+import json
 import os
 import re
 import shutil
@@ -47,7 +48,7 @@ class DemoKeep(unittest.TestCase):
         f = subprocess.run(["env", "-i", "HOME=/nonexistent", "PATH=/usr/bin:/bin", "sh", "-c", script],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600, cwd="/")
         self.assertEqual(f.returncode, 2, f.stderr.decode())
-        self.assertIn('"status":\t"NOT READY"', f.stdout.decode())
+        self.assertEqual(json.loads(f.stdout)["verdict"]["status"], "NOT READY")
         # The printed stop command, as printed (make from anywhere).
         s = subprocess.run(stop.group(1).split() + ["DEMO_DIR=" + self.dir], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, env=dict(self.env, DEMO_DIR=self.dir), timeout=120)

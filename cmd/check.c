@@ -4,12 +4,16 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "engine/engine.h"
 #include "kube/auth.h"
 #include "kube/claims.h"
-#include "probe_run.h"
+#include "run/run.h"
 #include "recipe/recipe.h"
+#include "run/drift.h"
+#include "run/judge.h"
+#include "report/drift.h"
 #include "report/report.h"
-#include "transfer.h"
+#include "run/transfer.h"
 #include "util/xalloc.h"
 
 static const char *const help[] = {
@@ -50,32 +54,23 @@ static const char *const help[] = {
 	NULL,
 };
 
-static int parallel;
-static const char *probe_timeout;
-static const char *run_timeout;
-static long run_timeout_ms;   /* --timeout; 0: none */
-static const char *recipe_dir;  /* --recipe */
-static int read_logs;           /* --logs */
-static int log_tail;            /* --log-tail */
-static int transfer;            /* --transfer */
-static const char *transfer_timeout;
-static long transfer_ms;
-static int by_node;             /* --by-node */
-
-static const struct opt check_opts[] = {
-	{ "parallel", 0, OPT_INT, &parallel, "N", "Pods probed at once (default 32)" },
-	{ "probe-timeout", 0, OPT_STRING, &probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)" },
-	{ "timeout", 0, OPT_STRING, &run_timeout, "DURATION", "Deadline of the whole run; report what finished (default: none)" },
-	{ "recipe", 0, OPT_STRING, &recipe_dir, "PATH", "Compare each pod's transport env with this recipe (file or directory)" },
-	{ "logs", 0, OPT_BOOL, &read_logs, NULL, "Read each worker's log for the transport it chose (LOGS column; default true)" },
-	{ "log-tail", 0, OPT_INT, &log_tail, "N", "Lines of each worker's log to read (default 5000)" },
-	{ "transfer", 0, OPT_BOOL, &transfer, NULL, "Also run a real ucx_perftest prefill -> decode (not read-only)" },
-	{ "by-node", 0, OPT_BOOL, &by_node, NULL, "One row per node: each family's worst status among its pods" },
-	{ "transfer-timeout", 0, OPT_STRING, &transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)" },
-	OPT_TABLE_END
+/* The flags of one `check` run (the table below points into it). */
+struct check_flags {
+	int parallel;
+	struct opt_duration probe_timeout;
+	struct opt_duration run_timeout;      /* ms 0: none */
+	const char *recipe_dir;               /* --recipe */
+	int read_logs;                        /* --logs */
+	int log_tail;                         /* --log-tail */
+	int transfer;                         /* --transfer */
+	struct opt_duration transfer_timeout;
+	int by_node;                          /* --by-node */
 };
 
-static int print(const struct cmd_ctx *ctx, const struct report *r, const char *format)
+#define MAX_LOG_TAIL 1000000
+
+static int print(const struct cmd_ctx *ctx, const struct check_flags *f,
+		 const struct report *r, const char *format)
 {
 	struct report_style st = { 0 };
 
@@ -91,7 +86,7 @@ static int print(const struct cmd_ctx *ctx, const struct report *r, const char *
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
 	st.width = cmd_term_width(stdout);
-	if (by_node)
+	if (f->by_node)
 		report_print_nodes(stdout, r, &st);
 	else
 		report_print_table(stdout, r, &st);
@@ -102,70 +97,27 @@ static int print(const struct cmd_ctx *ctx, const struct report *r, const char *
 }
 
 /* Judges, prints, and returns the verdict's exit code. */
-static int judge(const struct cmd_ctx *ctx, const struct probe_run *pr,
-		 const char *format)
+static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
+		 const struct run *pr, const char *format)
 {
-	size_t n = pr->pods->n, i;
-	struct pod_record *rec = xcalloc(n, sizeof(*rec));
-	struct report_pod *rp = xcalloc(n, sizeof(*rp));
-	struct verdict v;
-	struct report r;
+	struct run_judgement j;
 	int rc;
 
-	probe_run_records(pr, rec);
-	verdict_compute(rec, n, &v);
-	for (i = 0; i < n; i++) {
-		rp[i].pod = &pr->pods->items[i];
-		rp[i].probed = rec[i].probed;
-		rp[i].error = rec[i].error;
-		rp[i].results = rec[i].results;
-		rp[i].verdict = verdict_pod(&rec[i]);
-	}
-	r.pods = rp, r.n = n, r.verdict = &v, r.all_namespaces = ctx->g.all_namespaces;
-	rc = print(ctx, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
-	verdict_release(&v);
-	free(rp);
-	free(rec);
+	run_judge(pr, ctx->g.all_namespaces, &j);
+	rc = print(ctx, f, &j.report, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR
+									 : j.verdict.exit_code;
+	run_judgement_release(&j);
 	return rc;
 }
 
-static int probe_options(const struct cmd_ctx *ctx, struct probe_options *o)
+static void probe_options(const struct check_flags *f, struct run_options *o)
 {
-	struct err e;
-
 	memset(o, 0, sizeof(*o));
-	o->parallel = parallel;
+	o->parallel = f->parallel;
 	o->progress = 1;
-	o->timeout_ms = PROBE_DEFAULT_TIMEOUT_MS;
-	err_clear(&e);
-	if (probe_timeout && (kubeconfig_parse_timeout(probe_timeout, &o->timeout_ms, &e) < 0 ||
-			      o->timeout_ms <= 0)) {
-		fprintf(stderr, "error: invalid --probe-timeout \"%s\"\n", probe_timeout);
-		return -1;
-	}
-	if (run_timeout && (kubeconfig_parse_timeout(run_timeout, &run_timeout_ms, &e) < 0 ||
-			    run_timeout_ms <= 0)) {
-		fprintf(stderr, "error: invalid --timeout \"%s\"\n", run_timeout);
-		return -1;
-	}
-	if (log_tail < 0 || log_tail > 1000000) {
-		fprintf(stderr, "error: --log-tail must be between 1 and 1000000\n");
-		return -1;
-	}
-	o->logs = read_logs;
-	o->log_tail = log_tail;
-	transfer_ms = TRANSFER_DEFAULT_LIMIT_MS;
-	if (transfer_timeout && (kubeconfig_parse_timeout(transfer_timeout, &transfer_ms, &e) < 0 ||
-				 transfer_ms < 1000 || transfer_ms > 3600000L)) {
-		fprintf(stderr, "error: invalid --transfer-timeout \"%s\" (1s to 1h)\n", transfer_timeout);
-		return -1;
-	}
-	if (parallel < 0 || parallel > 512) {
-		fprintf(stderr, "error: --parallel must be between 1 and 512\n");
-		return -1;
-	}
-	(void)ctx;
-	return 0;
+	o->timeout_ms = f->probe_timeout.ms;
+	o->logs = f->read_logs;
+	o->log_tail = f->log_tail;
 }
 
 static int no_pods(const struct pods_query *q, const struct pod_list *l)
@@ -185,33 +137,34 @@ static int no_pods(const struct pods_query *q, const struct pod_list *l)
 
 /* Probes the listed pods, judges (with drift when a recipe is given) and
  * prints; returns the exit code. */
-static int probe_and_report(struct cmd_ctx *ctx, struct http_client *c,
-			    const struct pod_list *l, const struct probe_options *o,
-			    const char *format, const struct recipe_set *recipe)
+static int probe_and_report(struct cmd_ctx *ctx, const struct check_flags *f,
+			    struct http_client *c, const struct pod_list *l,
+			    const struct run_options *o, const char *format,
+			    const struct recipe_set *recipe)
 {
-	struct probe_run pr;
+	struct run pr;
 	int rc;
 
-	probe_run_init(&pr, l);
-	pr.keep_facts = recipe != NULL || transfer;   /* env for drift, tools and IPs for transfer */
-	probe_run_pods(&pr, c, o);
-	if (transfer && !http_cancelled())
-		cmd_transfer_run(c, &pr, transfer_ms);
-	if (http_cancelled())
+	run_init(&pr, l);
+	pr.keep_facts = recipe != NULL || f->transfer;   /* env for drift, tools and IPs for transfer */
+	run_pods(&pr, c, o);
+	if (f->transfer && !cancel_why())
+		run_transfer_pairs(c, &pr, f->transfer_timeout.ms);
+	if (cancel_why())
 		fprintf(stderr, "warning: %s: the report covers what finished\n",
-			http_cancelled());
+			cancel_why());
 	if (recipe)
-		cmd_env_drift_judge(recipe, recipe_dir, &pr);
-	rc = judge(ctx, &pr, format);
+		run_drift_judge(recipe, f->recipe_dir, &pr);
+	rc = judge(ctx, f, &pr, format);
 	if (recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(format, "table") || !strcmp(format, "wide")))
-		cmd_env_drift_table(recipe, recipe_dir, &pr);
-	probe_run_release(&pr);
+		report_print_drift(stdout, recipe, f->recipe_dir, &pr);
+	run_release(&pr);
 	return rc;
 }
 
-static int run(struct cmd_ctx *ctx, const char *format, const struct probe_options *o,
-	       const struct recipe_set *recipe)
+static int run(struct cmd_ctx *ctx, const struct check_flags *f, const char *format,
+	       const struct run_options *o, const struct recipe_set *recipe)
 {
 	struct kube_config cfg;
 	struct http_client *c;
@@ -220,7 +173,7 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 	struct err e;
 	int rc;
 
-	cmd_cancel_arm(run_timeout_ms);
+	cmd_cancel_arm(f->run_timeout.ms);
 	if (cmd_connect(ctx, &cfg, &c) < 0) {
 		cmd_cancel_disarm();
 		return EXIT_ERROR;
@@ -237,7 +190,7 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 	} else {
 		/* DRA claims: are they NICs? (pod-rdma-resource) */
 		claims_resolve(c, &l);
-		rc = probe_and_report(ctx, c, &l, o, format, recipe);
+		rc = probe_and_report(ctx, f, c, &l, o, format, recipe);
 	}
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
@@ -247,33 +200,46 @@ static int run(struct cmd_ctx *ctx, const char *format, const struct probe_optio
 
 int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 {
+	struct check_flags f = {
+		.probe_timeout = { NULL, RUN_PROBE_TIMEOUT_MS },
+		.read_logs = 1,
+		.transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS },
+	};
+	const struct opt check_opts[] = {
+		{ "parallel", 0, OPT_INT, &f.parallel, "N", "Pods probed at once (default 32)", 1, ENGINE_MAX_PARALLEL },
+		{ "probe-timeout", 0, OPT_DURATION, &f.probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)", 1, 0 },
+		{ "timeout", 0, OPT_DURATION, &f.run_timeout, "DURATION", "Deadline of the whole run; report what finished (default: none)", 1, 0 },
+		{ "recipe", 0, OPT_STRING, &f.recipe_dir, "PATH", "Compare each pod's transport env with this recipe (file or directory)", 0, 0 },
+		{ "logs", 0, OPT_BOOL, &f.read_logs, NULL, "Read each worker's log for the transport it chose (LOGS column; default true)", 0, 0 },
+		{ "log-tail", 0, OPT_INT, &f.log_tail, "N", "Lines of each worker's log to read (default 5000)", 1, MAX_LOG_TAIL },
+		{ "transfer", 0, OPT_BOOL, &f.transfer, NULL, "Also run a real ucx_perftest prefill -> decode (not read-only)", 0, 0 },
+		{ "by-node", 0, OPT_BOOL, &f.by_node, NULL, "One row per node: each family's worst status among its pods", 0, 0 },
+		{ "transfer-timeout", 0, OPT_DURATION, &f.transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
+		OPT_TABLE_END
+	};
 	struct recipe_set recipe;
-	struct probe_options o;
+	struct run_options o;
 	const char *format;
+	struct err e;
 	int rc;
 
-	parallel = 0;
-	probe_timeout = NULL;
-	run_timeout = NULL;
-	run_timeout_ms = 0;
-	recipe_dir = NULL;
-	read_logs = 1;
-	log_tail = 0;
-	transfer = 0;
-	transfer_timeout = NULL;
-	by_node = 0;
 	rc = cmd_parse_flags(ctx, "check", check_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, CHECK_OUTPUTS, &format) < 0 ||
-	    probe_options(ctx, &o) < 0)
+	if (cmd_output_format(ctx, CHECK_OUTPUTS, &format) < 0)
 		return EXIT_ERROR;
-	if (!recipe_dir)
-		return run(ctx, format, &o, NULL);
+	err_clear(&e);
+	if (opts_check(check_opts, &e) < 0) {
+		fprintf(stderr, "error: %s\n", e.msg);
+		return EXIT_ERROR;
+	}
+	probe_options(&f, &o);
+	if (!f.recipe_dir)
+		return run(ctx, &f, format, &o, NULL);
 	/* Read the recipe once, and before any pod is probed. */
-	if (cmd_env_drift_load(recipe_dir, &recipe))
+	if (cmd_env_drift_load(f.recipe_dir, &recipe))
 		return EXIT_ERROR;
-	rc = run(ctx, format, &o, &recipe);
+	rc = run(ctx, &f, format, &o, &recipe);
 	recipe_set_release(&recipe);
 	return rc;
 }

@@ -71,7 +71,7 @@ void cmd_pods_query(const struct cmd_ctx *ctx, const struct kube_config *cfg,
 		    struct pods_query *q);
 
 /* From arm to disarm, Ctrl-C, SIGTERM and (timeout_ms > 0) a whole-run
- * deadline cancel every request in flight (http_cancel) instead of killing
+ * deadline cancel every request in flight (cancel_run) instead of killing
  * the plugin: it reports what finished.  A second Ctrl-C kills at once. */
 void cmd_cancel_arm(long timeout_ms);
 void cmd_cancel_disarm(void);
@@ -104,17 +104,10 @@ int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
 int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);
 /* check --recipe (env.c).  Load: reads the recipe once into s (released
  * by the caller with recipe_set_release()); 0, or EXIT_ERROR after
- * reporting a file that cannot be read.  Judge: each pod's transport env,
- * recipe vs pod spec vs running process, added to its results as env-drift
- * checks (warn on drift), so they count in the verdict and every output
- * format.  Table: the three side by side, for table output. */
-struct probe_run;
+ * reporting a file that cannot be read.  Judging is run_drift_judge()
+ * (run/drift.h), printing report_print_drift() (report/drift.h). */
 struct recipe_set;
 int cmd_env_drift_load(const char *recipe, struct recipe_set *s);
-void cmd_env_drift_judge(const struct recipe_set *s, const char *recipe,
-			 struct probe_run *pr);
-void cmd_env_drift_table(const struct recipe_set *s, const char *recipe,
-			 const struct probe_run *pr);
 int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv);
 /* Run as kubectl_complete-dynamo_interconnect, or `__complete ...` (the
  * scripts `completion` prints): print candidates for the words typed. */

@@ -17,33 +17,33 @@
 static struct globals G;  /* the tables below point into it; see cmd_parse */
 
 const struct opt cmd_global_opts[] = {
-	{ "namespace", 'n', OPT_STRING, &G.ov.namespace, "NS", "If present, the namespace scope for this CLI request" },
-	{ "all-namespaces", 'A', OPT_BOOL, &G.all_namespaces, NULL, "If present, list across all namespaces" },
-	{ "selector", 'l', OPT_STRING, &G.selector, "SELECTOR", "Label selector; replaces the default Dynamo worker selector" },
-	{ "container", 'c', OPT_STRING, &G.container, "NAME", "Container to probe (default: main, else the default-container annotation, else the first)" },
-	{ "output", 'o', OPT_STRING, &G.output, "FORMAT", "Output format" },
-	{ "no-headers", 0, OPT_BOOL, &G.no_headers, NULL, "Don't print headers" },
-	{ "chunk-size", 0, OPT_INT, &G.chunk_size, "N", "Return large lists in chunks of N pods (default 500)" },
-	{ "color", 0, OPT_STRING, &G.color, "WHEN", "Colour status words: auto, always, never" },
-	{ "kubeconfig", 0, OPT_STRING, &G.ov.kubeconfig, "FILE", "Path to the kubeconfig file to use" },
-	{ "context", 0, OPT_STRING, &G.ov.context, "NAME", "The name of the kubeconfig context to use" },
-	{ "cluster", 0, OPT_STRING, &G.ov.cluster, "NAME", "The name of the kubeconfig cluster to use" },
-	{ "user", 0, OPT_STRING, &G.ov.user, "NAME", "The name of the kubeconfig user to use" },
-	{ "server", 's', OPT_STRING, &G.ov.server, "URL", "The address and port of the Kubernetes API server" },
-	{ "token", 0, OPT_STRING, &G.ov.token, "TOKEN", "Bearer token for authentication to the API server" },
-	{ "username", 0, OPT_STRING, &G.ov.username, "NAME", "Username for basic authentication" },
-	{ "password", 0, OPT_STRING, &G.ov.password, "PASS", "Password for basic authentication" },
-	{ "certificate-authority", 0, OPT_STRING, &G.ov.certificate_authority, "FILE", "Path to a cert file for the certificate authority" },
-	{ "client-certificate", 0, OPT_STRING, &G.ov.client_certificate, "FILE", "Path to a client certificate file for TLS" },
-	{ "client-key", 0, OPT_STRING, &G.ov.client_key, "FILE", "Path to a client key file for TLS" },
-	{ "tls-server-name", 0, OPT_STRING, &G.ov.tls_server_name, "NAME", "Server name to use for certificate validation" },
-	{ "insecure-skip-tls-verify", 0, OPT_BOOL, &G.insecure, NULL, "Don't check the server's certificate (insecure)" },
-	{ "as", 0, OPT_STRING, &G.ov.as, "USER", "Username to impersonate for the operation" },
-	{ "as-group", 0, OPT_STRV, G.as_groups, "GROUP", "Group to impersonate for the operation, repeatable" },
-	{ "as-uid", 0, OPT_STRING, &G.ov.as_uid, "UID", "UID to impersonate for the operation" },
-	{ "request-timeout", 0, OPT_STRING, &G.request_timeout, "DURATION", "Time to wait per request, e.g. 5s, 1m (0: no limit)" },
-	{ "v", 'v', OPT_INT, &G.verbosity, "N", "Log level: 6 URLs, 7 headers, 8 bodies (stderr)" },
-	{ "help", 'h', OPT_BOOL, &G.help, NULL, "Help for this command" },
+	{ "namespace", 'n', OPT_STRING, &G.ov.namespace, "NS", "If present, the namespace scope for this CLI request", 0, 0 },
+	{ "all-namespaces", 'A', OPT_BOOL, &G.all_namespaces, NULL, "If present, list across all namespaces", 0, 0 },
+	{ "selector", 'l', OPT_STRING, &G.selector, "SELECTOR", "Label selector; replaces the default Dynamo worker selector", 0, 0 },
+	{ "container", 'c', OPT_STRING, &G.container, "NAME", "Container to probe (default: main, else the default-container annotation, else the first)", 0, 0 },
+	{ "output", 'o', OPT_STRING, &G.output, "FORMAT", "Output format", 0, 0 },
+	{ "no-headers", 0, OPT_BOOL, &G.no_headers, NULL, "Don't print headers", 0, 0 },
+	{ "chunk-size", 0, OPT_INT, &G.chunk_size, "N", "Return large lists in chunks of N pods (default 500)", 0, 0 },
+	{ "color", 0, OPT_STRING, &G.color, "WHEN", "Colour status words: auto, always, never", 0, 0 },
+	{ "kubeconfig", 0, OPT_STRING, &G.ov.kubeconfig, "FILE", "Path to the kubeconfig file to use", 0, 0 },
+	{ "context", 0, OPT_STRING, &G.ov.context, "NAME", "The name of the kubeconfig context to use", 0, 0 },
+	{ "cluster", 0, OPT_STRING, &G.ov.cluster, "NAME", "The name of the kubeconfig cluster to use", 0, 0 },
+	{ "user", 0, OPT_STRING, &G.ov.user, "NAME", "The name of the kubeconfig user to use", 0, 0 },
+	{ "server", 's', OPT_STRING, &G.ov.server, "URL", "The address and port of the Kubernetes API server", 0, 0 },
+	{ "token", 0, OPT_STRING, &G.ov.token, "TOKEN", "Bearer token for authentication to the API server", 0, 0 },
+	{ "username", 0, OPT_STRING, &G.ov.username, "NAME", "Username for basic authentication", 0, 0 },
+	{ "password", 0, OPT_STRING, &G.ov.password, "PASS", "Password for basic authentication", 0, 0 },
+	{ "certificate-authority", 0, OPT_STRING, &G.ov.certificate_authority, "FILE", "Path to a cert file for the certificate authority", 0, 0 },
+	{ "client-certificate", 0, OPT_STRING, &G.ov.client_certificate, "FILE", "Path to a client certificate file for TLS", 0, 0 },
+	{ "client-key", 0, OPT_STRING, &G.ov.client_key, "FILE", "Path to a client key file for TLS", 0, 0 },
+	{ "tls-server-name", 0, OPT_STRING, &G.ov.tls_server_name, "NAME", "Server name to use for certificate validation", 0, 0 },
+	{ "insecure-skip-tls-verify", 0, OPT_BOOL, &G.insecure, NULL, "Don't check the server's certificate (insecure)", 0, 0 },
+	{ "as", 0, OPT_STRING, &G.ov.as, "USER", "Username to impersonate for the operation", 0, 0 },
+	{ "as-group", 0, OPT_STRV, G.as_groups, "GROUP", "Group to impersonate for the operation, repeatable", 0, 0 },
+	{ "as-uid", 0, OPT_STRING, &G.ov.as_uid, "UID", "UID to impersonate for the operation", 0, 0 },
+	{ "request-timeout", 0, OPT_STRING, &G.request_timeout, "DURATION", "Time to wait per request, e.g. 5s, 1m (0: no limit)", 0, 0 },
+	{ "v", 'v', OPT_INT, &G.verbosity, "N", "Log level: 6 URLs, 7 headers, 8 bodies (stderr)", 0, 0 },
+	{ "help", 'h', OPT_BOOL, &G.help, NULL, "Help for this command", 0, 0 },
 	OPT_TABLE_END
 };
 
@@ -187,13 +187,13 @@ int cmd_parse_flags(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 }
 
 /* Ctrl-C, SIGTERM and the run's --timeout (SIGALRM) all cancel the same
- * way: http_cancel() only stores a pointer (async-signal-safe) and every
+ * way: cancel_run() only stores a pointer (async-signal-safe) and every
  * transfer in flight notices within a poll slice, so the command still
  * prints what finished (and check --transfer still cleans up).
  * SA_RESETHAND: a second Ctrl-C kills at once. */
 static void on_cancel_signal(int sig)
 {
-	http_cancel(sig == SIGALRM ? "the run's --timeout passed" :
+	cancel_run(sig == SIGALRM ? "the run's --timeout passed" :
 		    sig == SIGTERM ? "terminated (SIGTERM)" : "interrupted");
 }
 

@@ -197,7 +197,7 @@ static char *pods_path(const struct kube_config *cfg, int all_ns, const char *po
 /* The --pod typed so far (node, nixl): -c completes its containers. */
 static const char *typed_pod(int nwords, char **words)
 {
-	static const struct opt pod = { "pod", 0, OPT_STRING, NULL, "POD", NULL };
+	static const struct opt pod = { "pod", 0, OPT_STRING, NULL, "POD", NULL, 0, 0 };
 	const char *v = complete_flag_value(nwords, words, &pod);
 
 	return v && *v ? v : NULL;

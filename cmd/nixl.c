@@ -6,9 +6,10 @@
 
 #include "check/pairtest.h"
 #include "cmd.h"
-#include "probe/facts.h"
-#include "probe_run.h"
-#include "transfer.h"
+#include "report/install.h"
+#include "run/judge.h"
+#include "run/run.h"
+#include "run/transfer.h"
 #include "util/safe.h"
 #include "util/xalloc.h"
 
@@ -25,22 +26,17 @@ static const char *const help[] = {
 	NULL,
 };
 
-static const char *pod_name;
-static const char *peer_flag;         /* --peer */
-static int transfer;                  /* --transfer */
-static const char *transfer_timeout;
-
-static const struct opt nixl_opts[] = {
-	{ "pod", 0, OPT_STRING, &pod_name, "POD", "The worker pod to inspect (required)" },
-	{ "peer", 0, OPT_STRING, &peer_flag, "POD", "The peer for the pairwise test (default: one of the other role)" },
-	{ "transfer", 0, OPT_BOOL, &transfer, NULL, "Run the ucx_perftest with the peer now (not read-only)" },
-	{ "transfer-timeout", 0, OPT_STRING, &transfer_timeout, "DURATION", "Time limit of the transfer test (default 60s)" },
-	OPT_TABLE_END
+/* The flags of one `nixl` run. */
+struct nixl_flags {
+	const char *pod_name;
+	const char *peer;                     /* --peer */
+	int transfer;                         /* --transfer */
+	struct opt_duration transfer_timeout;
 };
 
 struct side {
 	struct pod_list list;
-	struct probe_run run;
+	struct run run;
 	int listed;
 };
 
@@ -49,7 +45,7 @@ static int probe_one(struct cmd_ctx *ctx, struct http_client *c, const char *ns,
 		     const char *name, struct side *s, struct err *e)
 {
 	struct pods_query q = { 0 };
-	struct probe_options o = { .parallel = 1, .timeout_ms = PROBE_DEFAULT_TIMEOUT_MS };
+	struct run_options o = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS };
 
 	q.namespace = ns;
 	q.name = name;
@@ -60,16 +56,16 @@ static int probe_one(struct cmd_ctx *ctx, struct http_client *c, const char *ns,
 	s->listed = 1;
 	if (s->list.n == 0)
 		return err_setp(e, ERR_API, "Error from server (NotFound): pods \"%s\" not found", name);
-	probe_run_init(&s->run, &s->list);
+	run_init(&s->run, &s->list);
 	s->run.keep_facts = 1;
-	probe_run_pods(&s->run, c, &o);
+	run_pods(&s->run, c, &o);
 	return 0;
 }
 
 static void side_release(struct side *s)
 {
 	if (s->run.pods)
-		probe_run_release(&s->run);
+		run_release(&s->run);
 	if (s->listed)
 		pod_list_release(&s->list);
 }
@@ -114,42 +110,7 @@ static void side_view(const struct side *s, struct pairtest_side *v)
 	v->container = p->container;
 	v->ip = p->pod_ip;
 	v->role = p->role;
-	v->f = s->run.facts[0];
-}
-
-static void print_install(const struct side *s)
-{
-	const struct pod_info *p = &s->list.items[0];
-	const struct probe_facts *f = s->run.facts[0];
-	const struct check_results *r = &s->run.results[0];
-	int i;
-	size_t k;
-
-	/* Every value below comes from the server or the pod: safe_show()
-	 * applies the terminal rule (util/safe.h). */
-	printf("Pod:      %s/%s (role %s, node %s, container %s)\n", safe_show(p->namespace),
-	       safe_show(p->name), *p->role ? safe_show(p->role) : "<none>",
-	       *p->node ? safe_show(p->node) : "<none>", safe_show(p->container));
-	if (!f) {
-		printf("Probe:    %s\n", s->run.errors[0] ? safe_show(s->run.errors[0]) : "not probed");
-		return;
-	}
-	printf("NIXL:     %s %s%s\n", *f->nixl.python_dist ? safe_show(f->nixl.python_dist) : "python package",
-	       *f->nixl.python_version ? safe_show(f->nixl.python_version) : "(version unknown)",
-	       f->nixl.python_ok ? "" : " - import failed");
-	printf("Plugins:  %s", f->nixl.nplugins ? "" : "none found");
-	for (i = 0; i < f->nixl.nplugins; i++)
-		printf("%s%s", i ? ", " : "", safe_show(f->nixl.plugin[i]));
-	printf("%s%s\n", *f->nixl.plugin_dir ? " in " : "", safe_show(f->nixl.plugin_dir));
-	printf("Tools:    nixlbench %s, ucx_perftest %s\n",
-	       f->nixl.tool[PROBE_NIXL_TOOL_NIXLBENCH] ? "yes" : "no",
-	       f->nixl.tool[PROBE_NIXL_TOOL_UCX_PERFTEST] ? "yes" : "no");
-	printf("UCX:      %s\n", *f->ucx.version ? safe_show(f->ucx.version) : "not found");
-	printf("Fabric:   %s\n", fabric_name(r->fabric));
-	for (k = 0; k < r->n; k++)
-		if (r->v[k].family == FAM_NIXL || r->v[k].family == FAM_UCX)
-			printf("  %-8s %-16s %s\n", check_status_name(r->v[k].status),
-			       r->v[k].name, safe_show(r->v[k].detail));
+	v->f = s->run.pod[0].facts;
 }
 
 /* A block of lines whose pieces come from pods (the transfer plan). */
@@ -169,52 +130,45 @@ static void run_transfer(struct http_client *c, struct side *self, struct side *
 	const struct check_result *r;
 	int self_client;
 
-	if (!peer || !peer->run.probed[0]) {
+	if (!peer || !peer->run.pod[0].probed) {
 		printf("\nTransfer: skipped (no probed peer pod to test with)\n");
-		check_results_add_def(&self->run.results[0], "transfer", CHECK_SKIPPED,
+		check_results_add_def(&self->run.pod[0].results, "transfer", CHECK_SKIPPED,
 				      "no probed prefill/decode peer to test a transfer with", NULL);
 		return;
 	}
-	a.pod = &self->list.items[0], a.f = self->run.facts[0], a.results = &self->run.results[0];
-	b.pod = &peer->list.items[0], b.f = peer->run.facts[0], b.results = &peer->run.results[0];
+	a.pod = &self->list.items[0], a.f = self->run.pod[0].facts, a.results = &self->run.pod[0].results;
+	b.pod = &peer->list.items[0], b.f = peer->run.pod[0].facts, b.results = &peer->run.pod[0].results;
 	self_client = strcmp(a.pod->role, "decode") != 0;
-	cmd_transfer_pair(c, self_client ? &a : &b, self_client ? &b : &a, limit_ms);
-	r = check_results_find(&self->run.results[0], "transfer");
+	run_transfer_pair(c, self_client ? &a : &b, self_client ? &b : &a, limit_ms);
+	r = check_results_find(&self->run.pod[0].results, "transfer");
 	if (r)
 		printf("\nTransfer: %s  %s\n%s%s%s", check_status_name(r->status), safe_show(r->detail),
 		       r->remedy ? "  fix: " : "", r->remedy ? safe_show(r->remedy) : "",
 		       r->remedy ? "\n" : "");
 }
 
-static int run(struct cmd_ctx *ctx)
+static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
 {
 	struct kube_config cfg;
 	struct http_client *c;
 	struct side self = { 0 }, peer = { 0 };
 	struct pairtest_side sv, pv;
-	struct pod_record rec;
 	struct buf plan = BUF_INIT(1 << 16);
 	struct err e;
 	char *peer_name = NULL;
 	int rc = EXIT_ERROR;
-	long limit_ms = TRANSFER_DEFAULT_LIMIT_MS;
 
-	if (transfer_timeout && (kubeconfig_parse_timeout(transfer_timeout, &limit_ms, &e) < 0 ||
-				 limit_ms < 1000 || limit_ms > 3600000L)) {
-		fprintf(stderr, "error: invalid --transfer-timeout \"%s\" (1s to 1h)\n", transfer_timeout);
-		return EXIT_ERROR;
-	}
 	if (cmd_connect(ctx, &cfg, &c) < 0)
 		return EXIT_ERROR;
 	/* Ctrl-C must not kill us before --transfer's cleanup has run. */
 	cmd_cancel_arm(0);
 	err_clear(&e);
-	if (probe_one(ctx, c, cfg.namespace, pod_name, &self, &e) < 0)
+	if (probe_one(ctx, c, cfg.namespace, f->pod_name, &self, &e) < 0)
 		goto out;
-	peer_name = peer_flag ? xstrdup(peer_flag) : find_peer(c, &self.list.items[0], &e);
+	peer_name = f->peer ? xstrdup(f->peer) : find_peer(c, &self.list.items[0], &e);
 	if (peer_name && probe_one(ctx, c, cfg.namespace, peer_name, &peer, &e) < 0)
 		goto out;
-	print_install(&self);
+	report_print_install(stdout, &self.run.pod[0]);
 	if (peer_name)
 		printf("Peer:     %s (role %s, node %s, IP %s)\n", safe_show(peer_name),
 		       safe_show(peer.list.items[0].role), safe_show(peer.list.items[0].node),
@@ -223,13 +177,12 @@ static int run(struct cmd_ctx *ctx)
 	if (peer_name)
 		side_view(&peer, &pv);
 	pairtest_plan(&sv, peer_name ? &pv : NULL,
-		      self.run.results[0].fabric == FABRIC_EFA, &plan);
-	if (transfer)
-		run_transfer(c, &self, peer_name ? &peer : NULL, limit_ms);
+		      self.run.pod[0].results.fabric == FABRIC_EFA, &plan);
+	if (f->transfer)
+		run_transfer(c, &self, peer_name ? &peer : NULL, f->transfer_timeout.ms);
 	else
 		print_text(buf_str(&plan));
-	probe_run_records(&self.run, &rec);
-	rc = verdict_exit_code(verdict_pod(&rec));
+	rc = verdict_exit_code(run_pod_verdict(&self.run, 0));
 out:
 	if (rc == EXIT_ERROR && e.msg[0])
 		cmd_fail(&e);
@@ -244,19 +197,29 @@ out:
 
 int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv)
 {
+	struct nixl_flags f = { .transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS } };
+	const struct opt nixl_opts[] = {
+		{ "pod", 0, OPT_STRING, &f.pod_name, "POD", "The worker pod to inspect (required)", 0, 0 },
+		{ "peer", 0, OPT_STRING, &f.peer, "POD", "The peer for the pairwise test (default: one of the other role)", 0, 0 },
+		{ "transfer", 0, OPT_BOOL, &f.transfer, NULL, "Run the ucx_perftest with the peer now (not read-only)", 0, 0 },
+		{ "transfer-timeout", 0, OPT_DURATION, &f.transfer_timeout, "DURATION", "Time limit of the transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
+		OPT_TABLE_END
+	};
+	struct err e;
 	int rc;
 
-	pod_name = NULL;
-	peer_flag = NULL;
-	transfer = 0;
-	transfer_timeout = NULL;
 	rc = cmd_parse_flags(ctx, "nixl", nixl_opts, help, argc, argv);
-	if (rc == 0 && !pod_name) {
+	if (rc == 0 && !f.pod_name) {
 		fprintf(stderr, "error: --pod is required\nSee '%s nixl -h' for help and examples\n",
 			ctx->usage_name);
 		rc = EXIT_ERROR;
 	}
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	return run(ctx);
+	err_clear(&e);
+	if (opts_check(nixl_opts, &e) < 0) {
+		fprintf(stderr, "error: %s\n", e.msg);
+		return EXIT_ERROR;
+	}
+	return run(ctx, &f);
 }

@@ -6,9 +6,9 @@
 
 #include "cmd.h"
 #include "kube/claims.h"
-#include "probe/facts.h"
 #include "probe/local.h"
-#include "probe_run.h"
+#include "run/judge.h"
+#include "run/run.h"
 #include "report/report.h"
 #include "util/xalloc.h"
 
@@ -28,44 +28,27 @@ static const char *const help[] = {
 	NULL,
 };
 
-static const char *pod_name;
-
-static const struct opt node_opts[] = {
-	{ "pod", 0, OPT_STRING, &pod_name, "POD", "Probe this pod instead of the local machine" },
-	OPT_TABLE_END
-};
-
 /* Prints one pod's report in the chosen format; returns its exit code. */
-static int print_one(const struct cmd_ctx *ctx, const struct probe_run *pr,
+static int print_one(const struct cmd_ctx *ctx, const struct run *pr,
 		     const char *format)
 {
-	struct pod_record rec;
-	struct report_pod rp;
-	struct verdict v;
-	struct report r;
+	struct run_judgement j;
 	struct report_style st = { 0 };
 	int rc = 0;
 
-	probe_run_records(pr, &rec);
-	verdict_compute(&rec, 1, &v);
-	rp.pod = &pr->pods->items[0];
-	rp.probed = rec.probed;
-	rp.error = rec.error;
-	rp.results = rec.results;
-	rp.verdict = verdict_pod(&rec);
-	r.pods = &rp, r.n = 1, r.verdict = &v, r.all_namespaces = 0;
+	run_judge(pr, 0, &j);
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
 	if (!strcmp(format, "json"))
-		rc = report_print_json(stdout, &r);
+		rc = report_print_json(stdout, &j.report);
 	else if (!strcmp(format, "yaml"))
-		rc = report_print_yaml(stdout, &r);
+		rc = report_print_yaml(stdout, &j.report);
 	else {
-		report_print_checks(stdout, rec.results, &st);
-		report_print_verdict(stdout, &r, &st);
+		report_print_checks(stdout, &pr->pod[0].results, &st);
+		report_print_verdict(stdout, &j.report, &st);
 	}
-	rc = rc < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
-	verdict_release(&v);
+	rc = rc < 0 || cmd_flush_stdout() ? EXIT_ERROR : j.verdict.exit_code;
+	run_judgement_release(&j);
 	return rc;
 }
 
@@ -97,7 +80,7 @@ static void local_pod(struct pod_info *p)
 static int run_local(struct cmd_ctx *ctx, const char *format)
 {
 	struct pod_list l = { 0 };
-	struct probe_run pr;
+	struct run pr;
 	struct buf out;
 	struct err e;
 	int rc;
@@ -105,39 +88,38 @@ static int run_local(struct cmd_ctx *ctx, const char *format)
 	l.items = xcalloc(1, sizeof(*l.items));
 	l.n = l.cap = 1;
 	local_pod(&l.items[0]);
-	probe_run_init(&pr, &l);
+	run_init(&pr, &l);
 	/* Here nothing tells whether KV crosses machines: let the checks
 	 * assume the general case. */
-	memset(&pr.ctx[0], 0, sizeof(pr.ctx[0]));
-	pr.ctx[0].node = l.items[0].node;
-	buf_init(&out, PROBE_MAX_OUTPUT);
+	memset(&pr.pod[0].ctx, 0, sizeof(pr.pod[0].ctx));
+	pr.pod[0].ctx.node = l.items[0].node;
+	buf_init(&out, RUN_MAX_OUTPUT);
 	err_clear(&e);
-	if (probe_run_local(&out, PROBE_DEFAULT_TIMEOUT_MS, &e) < 0) {
+	if (probe_run_local(&out, RUN_PROBE_TIMEOUT_MS, &e) < 0) {
 		buf_release(&out);
-		probe_run_release(&pr);
+		run_release(&pr);
 		pod_list_release(&l);
 		return cmd_fail(&e);
 	}
-	pr.execs[0].outcome = EXEC_SUCCESS;
-	pr.execs[0].out = out;
-	buf_init(&pr.execs[0].err, 1);
-	probe_run_digest(&pr, 0);
+	/* The report enters the run as text: no exec happened. */
+	run_digest_report(&pr, 0, buf_str(&out), out.len);
+	buf_release(&out);
 	rc = print_one(ctx, &pr, format);
-	probe_run_release(&pr);
+	run_release(&pr);
 	pod_list_release(&l);
 	return rc;
 }
 
-static int run_pod(struct cmd_ctx *ctx, const char *format)
+static int run_pod(struct cmd_ctx *ctx, const char *pod_name, const char *format)
 {
 	struct kube_config cfg;
 	struct http_client *c;
 	struct pods_query q = { 0 };
 	/* A named pod's log is evidence too (LOGS), as in check. */
-	struct probe_options o = { .parallel = 1, .timeout_ms = PROBE_DEFAULT_TIMEOUT_MS,
+	struct run_options o = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS,
 				   .logs = 1 };
 	struct pod_list l;
-	struct probe_run pr;
+	struct run pr;
 	struct err e;
 	int rc;
 
@@ -157,12 +139,12 @@ static int run_pod(struct cmd_ctx *ctx, const char *format)
 		rc = EXIT_ERROR;
 	} else {
 		claims_resolve(c, &l);   /* DRA claims: NICs? (pod-rdma-resource) */
-		probe_run_init(&pr, &l);
+		run_init(&pr, &l);
 		cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
-		probe_run_pods(&pr, c, &o);
+		run_pods(&pr, c, &o);
 		cmd_cancel_disarm();
 		rc = print_one(ctx, &pr, format);
-		probe_run_release(&pr);
+		run_release(&pr);
 	}
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);
@@ -171,14 +153,17 @@ static int run_pod(struct cmd_ctx *ctx, const char *format)
 
 int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	const char *format;
+	const char *pod_name = NULL, *format;
+	const struct opt node_opts[] = {
+		{ "pod", 0, OPT_STRING, &pod_name, "POD", "Probe this pod instead of the local machine", 0, 0 },
+		OPT_TABLE_END
+	};
 	int rc;
 
-	pod_name = NULL;
 	rc = cmd_parse_flags(ctx, "node", node_opts, help, argc, argv);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (cmd_output_format(ctx, NODE_OUTPUTS, &format) < 0)
 		return EXIT_ERROR;
-	return pod_name ? run_pod(ctx, format) : run_local(ctx, format);
+	return pod_name ? run_pod(ctx, pod_name, format) : run_local(ctx, format);
 }

@@ -37,6 +37,11 @@ for t in "$build"/tests/test_*; do
 	fi
 done
 
+# The layering facts (issue 14): includes and calls between files.
+if [ "$build" = build ]; then
+	run python3 "$here/layering/check.py" "$build"
+fi
+
 export DI_PLUGIN="$(cd "$build" && pwd)/kubectl-dynamo_interconnect"
 export DI_TOOLS="$(cd "$build" && pwd)/tools"
 for s in "$here"/e2e/run.sh; do

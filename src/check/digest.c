@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check/internal.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 
@@ -80,7 +80,7 @@ void check_digest_spec(const struct pod_spec_facts *spec, struct check_summary *
 	struct buf b = BUF_INIT(512);
 
 	/* What only the probe can tell stays unknown until check_digest(). */
-	s->rdma_usable = s->peermem = s->gdrdrv = s->active_ports = -1;
+	check_summary_unknown(s);
 	s->spec_known = spec != NULL;
 	if (!spec)
 		return;

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check/internal.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
 #include "probe/facts.h"
 
 static int efa_expected(const struct check_input *in)

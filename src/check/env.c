@@ -6,10 +6,11 @@
 #include <strings.h>
 
 #include "check/internal.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
 #include "model/envrules.h"
 #include "probe/facts.h"
 #include "util/buf.h"
+#include "util/xalloc.h"
 
 /* The one UCX_TLS parser is the rule book's; this maps its bits onto the
  * probe's transport numbering, which the other families use. */
@@ -132,15 +133,15 @@ static struct envr_ctx book_ctx(const struct check_input *in)
  * point into the facts). */
 static struct envr_var *book_view(const struct probe_env *e, struct envr_view *view)
 {
-	struct envr_var *v = calloc(e->n + 1, sizeof *v);
+	struct envr_var *v = xcalloc(e->n + 1, sizeof *v);
 
-	for (size_t i = 0; v && i < e->n; i++) {
+	for (size_t i = 0; i < e->n; i++) {
 		v[i].name = e->var[i].name;
 		v[i].value = e->var[i].value;
 		v[i].origin = ENVR_FROM_PROCESS;
 	}
 	view->v = v;
-	view->n = v ? e->n : 0;
+	view->n = e->n;
 	return v;
 }
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check/internal.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
 #include "probe/facts.h"
 
 #define SHM_SMALL_KB (1LL << 20)    /* H3: under 1 GiB warns (podspec.c) */

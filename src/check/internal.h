@@ -168,6 +168,9 @@ void check_host(const struct check_input *in, struct check_results *out);
  * (it also marks the probe's part unknown), then check_digest() for a
  * probed pod. */
 void check_digest_spec(const struct pod_spec_facts *spec, struct check_summary *s);
+/* results.c: a digest that claims nothing (what check_digest_spec(NULL)
+ * leaves): every probe-only fact unknown, the spec not known. */
+void check_summary_unknown(struct check_summary *s);
 void check_digest(const struct check_input *in, struct check_summary *s);
 
 /* Fabric detection from facts and context (checks.md N1). */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check/internal.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
 #include "probe/facts.h"
 
 #define MEMLOCK_SMALL (64LL << 20)  /* H1: <= 64 MiB finite is a fail */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/facts.h"
+#include "model/vocab.h"
 #include "probe/logscan.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -152,7 +152,7 @@ static void mask_pairs(const char *s, char *out, size_t n)
 		}
 		kb = key_start(s, i, &ke);
 		out[o++] = s[i++];
-		if (kb < ke && probe_env_allowed(s + kb, ke - kb))
+		if (kb < ke && model_env_allowed(s + kb, ke - kb))
 			continue;
 		while (i < len && s[i] == ' ')
 			i++;

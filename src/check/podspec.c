@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "check/internal.h"
-#include "kube/claims.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
+#include "model/vocab.h"
 #include "probe/facts.h"
 
 #define SHM_SMALL (1LL << 30)
@@ -44,8 +44,8 @@ int claims_of_kind(const struct pod_spec_facts *s, enum claim_kind k)
 	if (s->claims_read <= 0)
 		return s->claims_unread > 0 || s->has_resource_claims > 0 ? -1 : 0;
 	for (size_t i = 0; i < sizeof claim_names / sizeof claim_names[0]; i++)
-		if (claim_names[i].kind == k && (claims_list_has(s->claim_drivers, claim_names[i].name) ||
-						  claims_list_has(s->claim_classes, claim_names[i].name)))
+		if (claim_names[i].kind == k && (model_list_has(s->claim_drivers, claim_names[i].name) ||
+						  model_list_has(s->claim_classes, claim_names[i].name)))
 			return 1;
 	return s->claims_unread > 0 ? -1 : 0;
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check/internal.h"
-#include "kube/pods.h"
+#include "model/podspec.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 

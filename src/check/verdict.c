@@ -126,15 +126,6 @@ static char *node_list(const struct pod_record *pods, const size_t *idx,
 
 /* ---- findings ------------------------------------------------------ */
 
-void finding_list_add(struct finding_list *fs, const struct verdict_finding *f)
-{
-	if (fs->n == fs->cap) {
-		fs->cap = fs->cap ? 2 * fs->cap : 16;
-		fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
-	}
-	fs->v[fs->n++] = *f;
-}
-
 static int status_order(enum check_status s)
 {
 	static const int o[] = { 3, 1, 0, 2 };  /* fail, warn, skipped, ok */
@@ -396,22 +387,6 @@ void verdict_compute(const struct pod_record *pods, size_t n,
 	else if (out->status == VERDICT_UNVERIFIED)
 		out->unconfirmed = n ? unconfirmed_line(pods, n, n - out->nprobed)
 				     : xstrdup("no worker pods found");
-}
-
-static void free_names(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-void verdict_finding_release(struct verdict_finding *f)
-{
-	free(f->text);
-	free(f->remedy);
-	free_names(f->pods, f->npods);
-	free_names(f->nodes, f->nnodes);
-	memset(f, 0, sizeof(*f));
 }
 
 void verdict_release(struct verdict *v)

@@ -28,7 +28,8 @@ static int in_list(const char *const *list, const char *s)
 
 static int takes_value(const struct opt *o)
 {
-	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_STRV;
+	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_STRV ||
+	       o->type == OPT_DURATION;
 }
 
 void complete_add(struct complete_result *res, const char *value, const char *desc)
@@ -48,10 +49,7 @@ void complete_add(struct complete_result *res, const char *value, const char *de
 	len = strlen(pre) + strlen(value) + (desc ? strlen(desc) + 1 : 0) + 1;
 	s = xcalloc(1, len);
 	snprintf(s, len, "%s%s%s%s", pre, value, desc ? "\t" : "", desc ? desc : "");
-	if (res->n == res->cap) {
-		res->cap = res->cap ? res->cap * 2 : 16;
-		res->items = xrealloc(res->items, res->cap * sizeof(*res->items));
-	}
+	ALLOC_GROW(res->items, res->n + 1, res->cap);
 	res->items[res->n++] = s;
 }
 
@@ -395,7 +393,7 @@ struct opt *complete_opts_from_help(const char *help)
 {
 	const char *p = strstr(help, "\nOptions:\n");
 	struct opt *opts = xcalloc(1, sizeof(*opts));
-	size_t n = 0;
+	size_t n = 0, alloc = 1;
 	char line[512];
 
 	if (!p)
@@ -404,7 +402,7 @@ struct opt *complete_opts_from_help(const char *help)
 	while (*p && *p != '\n') {      /* a blank line ends the list */
 		size_t len = strcspn(p, "\n");
 		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		opts = xrealloc(opts, (n + 2) * sizeof(*opts));
+		ALLOC_GROW(opts, n + 2, alloc);
 		if (parse_help_line(line, &opts[n]))
 			n++;
 		p += len + (p[len] == '\n');

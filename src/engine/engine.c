@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/cancel.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 
@@ -30,7 +31,7 @@ static size_t take(struct pool *p)
 		p->next++;
 	/* Cancelled (Ctrl-C, --timeout): start nothing more; engine_run
 	 * marks what was never started. */
-	i = p->next < p->pods->n && !http_cancelled() ? p->next++ : (size_t)-1;
+	i = p->next < p->pods->n && !cancel_why() ? p->next++ : (size_t)-1;
 	pthread_mutex_unlock(&p->lock);
 	return i;
 }
@@ -132,7 +133,7 @@ void engine_run(struct http_client *c, const struct pod_list *l,
 		buf_init(&results[k].err, 1);
 		results[k].outcome = EXEC_ERROR;
 		snprintf(results[k].message, sizeof(results[k].message),
-			 "not started: %s", http_cancelled() ? http_cancelled() : "cancelled");
+			 "not started: %s", cancel_why() ? cancel_why() : "cancelled");
 		if (job->on_result)
 			job->on_result(k, &results[k], job->on_result_arg);
 	}

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../model/cancel.h"
 #include "../util/buf.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
@@ -159,7 +160,7 @@ static char *exec_info(const struct kube_config *cfg, int interactive)
 	json = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	if (!json)
-		abort();
+		xalloc_die();
 	entry = xasprintf("%s=%s", EXEC_INFO_ENV, json);
 	cJSON_free(json);
 	return entry;
@@ -245,7 +246,7 @@ static enum run_end read_output(int fd, long long deadline, struct buf *out)
 		if (left <= 0)
 			return RUN_TIMEOUT;
 		/* Ctrl-C or check's --timeout end a hung plugin too. */
-		if (http_cancelled())
+		if (cancel_why())
 			return RUN_CANCELLED;
 		r = poll(&pfd, 1, left > 100 ? 100 : (int)left);
 		if (r < 0 && errno != EINTR)
@@ -278,7 +279,7 @@ static enum run_end wait_child(const struct child *ch, long long deadline, int *
 			return RUN_IO_ERROR;
 		if (now_ms() >= deadline)
 			return RUN_TIMEOUT;
-		if (http_cancelled())
+		if (cancel_why())
 			return RUN_CANCELLED;
 		nanosleep(&pause, NULL);
 	}
@@ -306,7 +307,7 @@ static int run_error(const struct kube_exec_plugin *x, enum run_end end, int sta
 				  x->command, MAX_PLUGIN_OUTPUT);
 	if (end == RUN_CANCELLED)
 		return cred_error(e, "exec: executable %s did not finish: %s", x->command,
-				  http_cancelled());
+				  cancel_why());
 	if (end == RUN_IO_ERROR)
 		return cred_error(e, "exec: reading the output of %s: %s", x->command,
 				  strerror(errno));
@@ -334,7 +335,7 @@ static int run_plugin(const struct kube_config *cfg, int interactive, struct buf
 	/* client-go puts no limit on the plugin: a device-code or browser
 	 * login takes as long as the person needs.  Interactive runs get none
 	 * either (Ctrl-C and check's --timeout still end them, through
-	 * http_cancelled); a non-interactive one, with nobody to finish a
+	 * cancel_why); a non-interactive one, with nobody to finish a
 	 * login, is bounded so that a CI job cannot hang on it. */
 	long long deadline = interactive ? LLONG_MAX / 2 : now_ms() + g_plugin_timeout_ms;
 	char *info = exec_info(cfg, interactive);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/vocab.h"
 #include "../util/buf.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
@@ -67,26 +68,12 @@ static int object_name_ok(const char *s)
 	return 1;
 }
 
-int claims_list_has(const char *list, const char *s)
-{
-	size_t sl = strlen(s);
-
-	for (const char *p = list; *p;) {
-		size_t l = strcspn(p, ",");
-
-		if (l == sl && !strncmp(p, s, sl))
-			return 1;
-		p += l + (p[l] == ',');
-	}
-	return 0;
-}
-
 /* Appends s to a ","-joined list, once; silently stops when full. */
 static void join_raw(char *list, size_t n, const char *s)
 {
 	size_t len = strlen(list), sl = strlen(s);
 
-	if (claims_list_has(list, s))
+	if (model_list_has(list, s))
 		return;
 	if (len + sl + 2 > n)
 		return;
@@ -216,6 +203,7 @@ struct claims_run {
 	struct { char *key; struct claim_facts f; int ok; char why[200]; } *seen;
 	size_t nseen;
 	char forbidden[1024];   /* ","-joined namespaces that answered 403 */
+	size_t seen_alloc;
 };
 
 static const char *const versions[] = { "v1", "v1beta1" };
@@ -233,7 +221,7 @@ static int get_claim(struct http_client *c, struct claims_run *r, const char *ns
 		snprintf(why, n, "a claim name that is no Kubernetes name");
 		return -1;
 	}
-	if (claims_list_has(r->forbidden, ns)) {
+	if (model_list_has(r->forbidden, ns)) {
 		snprintf(why, n, "%s", FORBIDDEN);
 		return -1;
 	}
@@ -293,7 +281,7 @@ static int get_claim(struct http_client *c, struct claims_run *r, const char *ns
 /* A claim into the run's memory (key owned by it). */
 static size_t remember(struct claims_run *r, char *key)
 {
-	r->seen = xrealloc(r->seen, (r->nseen + 1) * sizeof *r->seen);
+	ALLOC_GROW(r->seen, r->nseen + 1, r->seen_alloc);
 	memset(&r->seen[r->nseen], 0, sizeof r->seen[r->nseen]);
 	r->seen[r->nseen].key = key;
 	return r->nseen++;
@@ -460,7 +448,7 @@ static void list_busy_namespaces(struct http_client *c, struct claims_run *r,
 
 void claims_resolve(struct http_client *c, struct pod_list *l)
 {
-	struct claims_run r = { 0, 0, NULL, 0, "" };
+	struct claims_run r = { 0, 0, NULL, 0, "", 0 };
 
 	list_busy_namespaces(c, &r, l);
 	for (size_t i = 0; i < l->n; i++)

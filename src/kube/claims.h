@@ -46,9 +46,6 @@ typedef void (*claims_item_fn)(const char *name, const struct claim_facts *f, vo
 int claims_parse_list(const char *body, size_t len, claims_item_fn fn, void *arg,
 		      char **next);
 
-/* name is one entry of a ","-joined list (the strings above). */
-int claims_list_has(const char *list, const char *name);
-
 /* GETs the claims of every pod of l that uses any and fills each pod's
  * spec.claims_* facts (kube/pods.h).  Never fails the run: what cannot be
  * read is counted unread with its reason. */

@@ -1,6 +1,6 @@
 /* The HTTP/1.1 head of an exec upgrade answer, as bytes: status line,
  * header fields, and the checks a 101 must pass (exec-protocol.md §3).
- * Pure functions, no I/O; exec.c reads the bytes. */
+ * Pure functions, no I/O; exec_conn.c reads the bytes. */
 #include "exec_head.h"
 
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "exec.h"
+#include "exec_int.h"
 #include "ws.h"
 
 long exec_head_status(const char *head, size_t len)
@@ -184,3 +185,80 @@ int exec_check_upgrade(const char *head, size_t len, const char *key,
 	return check_protocol(head, len, protocol, msg, msgsz);
 }
 
+/* ---- non-101: the error body's framing ---- */
+
+/* Decodes a chunked body.  1 complete, 0 incomplete, -1 malformed. */
+static int dechunk(const char *p, size_t len, struct buf *out)
+{
+	size_t pos = 0;
+
+	buf_reset(out);
+	for (;;) {
+		const char *crlf = memchr(p + pos, '\n', len - pos);
+		unsigned long long size = 0;
+		size_t i = pos;
+
+		if (!crlf)
+			return 0;
+		for (; p + i < crlf && p[i] != ';' && p[i] != '\r'; i++) {
+			int d = p[i] >= '0' && p[i] <= '9' ? p[i] - '0' :
+				p[i] >= 'a' && p[i] <= 'f' ? p[i] - 'a' + 10 :
+				p[i] >= 'A' && p[i] <= 'F' ? p[i] - 'A' + 10 : -1;
+			if (d < 0 || size > (1ull << 40))
+				return -1;
+			size = size * 16 + (unsigned)d;
+		}
+		if (i == pos)
+			return -1;
+		pos = (size_t)(crlf - p) + 1;
+		if (size == 0)
+			return 1;
+		if (len - pos < size + 2)
+			return 0;
+		if (buf_append(out, p + pos, (size_t)size) < 0)
+			return 1;   /* capped: what we have is enough */
+		pos += (size_t)size + 2;
+	}
+}
+
+enum body_kind exec_body_kind(const char *head, size_t len, long status,
+				size_t *clen)
+{
+	const char *v;
+	size_t vl;
+
+	if (status == 204 || status == 304 || status < 200)
+		return BODY_NONE;
+	if (exec_hdr_get(head, len, "Transfer-Encoding", &v, &vl) &&
+	    exec_has_token(v, vl, "chunked"))
+		return BODY_CHUNKED;
+	if (exec_hdr_get(head, len, "Content-Length", &v, &vl)) {
+		char tmp[24];
+		if (vl == 0 || vl >= sizeof(tmp))
+			return BODY_EOF;
+		memcpy(tmp, v, vl);
+		tmp[vl] = '\0';
+		*clen = (size_t)strtoull(tmp, NULL, 10);
+		return BODY_LENGTH;
+	}
+	return BODY_EOF;
+}
+
+/* Whether raw already holds the whole body; the decoded body goes to out. */
+int exec_body_done(enum body_kind kind, size_t clen, const struct buf *raw,
+		     struct buf *out)
+{
+	int rc;
+
+	switch (kind) {
+	case BODY_NONE:
+		return 1;
+	case BODY_LENGTH:
+		return raw->len >= clen || raw->len >= BODY_MAX;
+	case BODY_CHUNKED:
+		rc = dechunk(buf_str(raw), raw->len, out);
+		return rc != 0 || raw->len >= BODY_MAX;
+	default:
+		return raw->len >= BODY_MAX;
+	}
+}

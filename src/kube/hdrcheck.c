@@ -111,14 +111,3 @@ int hdrcheck_config(const struct kube_config *cfg, const char *auth_line,
 	return check_proxy(cfg->proxy_url, e);
 }
 
-int hdrcheck_client(struct http_client *c, struct err *e)
-{
-	char *auth = http_client_auth_header_held(c);
-	int rc = hdrcheck_config(http_client_config(c), auth, e);
-
-	if (auth) {
-		OPENSSL_cleanse(auth, strlen(auth));
-		free(auth);
-	}
-	return rc;
-}

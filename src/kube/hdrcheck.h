@@ -21,10 +21,10 @@ int hdrcheck_value_ok(const char *s);
 /* 1 when s is a token (RFC 7230 tchar), what a field name must be. */
 int hdrcheck_name_ok(const char *s);
 
-/* Checks every value that cfg and the current credentials of c put into a
- * request head (Authorization, Impersonate-*, the proxy URL's user
- * information); 0, or -1 with kubectl's message naming the source. */
-int hdrcheck_client(struct http_client *c, struct err *e);
+/* Checks every value that cfg and auth_line (the current Authorization
+ * value, or NULL) put into a request head (Authorization, Impersonate-*,
+ * the proxy URL's user information); 0, or -1 with kubectl's message
+ * naming the source.  http.c calls it with the client's credentials. */
 int hdrcheck_config(const struct kube_config *cfg, const char *auth_line,
 		    struct err *e);
 

@@ -31,32 +31,13 @@
 /* --parallel's upper bound (512): one idle connection per worker. */
 #define HTTP_MAX_IDLE_CONNECTIONS 512L
 
-/* Set once; cleared only by http_cancel_reset() (cleanup after a cancel).  A lock-free atomic pointer,
- * so a signal handler may store it. */
-static _Atomic(const char *) cancel_why;
-
-void http_cancel(const char *why)
-{
-	atomic_store(&cancel_why, why ? why : "cancelled");
-}
-
-void http_cancel_reset(void)
-{
-	atomic_store(&cancel_why, (const char *)NULL);
-}
-
-const char *http_cancelled(void)
-{
-	return atomic_load(&cancel_why);
-}
-
 /* libcurl calls this while connecting and transferring: non-zero aborts
  * the transfer (CURLE_ABORTED_BY_CALLBACK). */
 static int on_progress(void *u, curl_off_t dt, curl_off_t dn, curl_off_t ut,
 		       curl_off_t un)
 {
 	(void)u, (void)dt, (void)dn, (void)ut, (void)un;
-	return http_cancelled() != NULL;
+	return cancel_why() != NULL;
 }
 
 struct http_client {
@@ -302,6 +283,20 @@ static void set_proxy(CURL *h, const struct kube_config *cfg)
 	free(proxy);   /* curl keeps its own copy; never logged (credentials) */
 }
 
+/* Nothing is sent with a value that would split the request head: the
+ * config's and the current credentials' (hdrcheck.h). */
+static int check_head_values(struct http_client *c, struct err *e)
+{
+	char *auth = http_client_auth_header_held(c);
+	int rc = hdrcheck_config(c->cfg, auth, e);
+
+	if (auth) {
+		OPENSSL_cleanse(auth, strlen(auth));
+		free(auth);
+	}
+	return rc;
+}
+
 CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 {
 	const struct kube_config *cfg = c->cfg;
@@ -313,7 +308,7 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 		return NULL;
 	}
 	/* Nothing is sent with a value that would split the request head. */
-	if (hdrcheck_client(c, e) < 0) {
+	if (check_head_values(c, e) < 0) {
 		curl_easy_cleanup(h);
 		return NULL;
 	}
@@ -405,7 +400,7 @@ char *http_client_auth_header(struct http_client *c, unsigned *generation)
 		*generation = c->auth_generation;
 	line = auth_line_locked(c);
 	pthread_mutex_unlock(&c->auth_lock);
-	/* hdrcheck_client() checked the credentials held before this request;
+	/* check_head_values() checked the credentials held before this request;
 	 * a token the plugin has just handed over is checked here: a value
 	 * that would split the request head is never written. */
 	if (refreshed && line && !hdrcheck_value_ok(strchr(line, ':') + 1)) {
@@ -533,7 +528,7 @@ static struct curl_slist *get_headers(struct http_client *c, unsigned *gen)
 /* Sleeps in short slices so that a cancel ends the wait promptly. */
 static void sleep_ms(long ms)
 {
-	while (ms > 0 && !http_cancelled()) {
+	while (ms > 0 && !cancel_why()) {
 		long n = ms < 100 ? ms : 100;
 		struct timespec ts = { 0, n * 1000000L };
 
@@ -676,7 +671,7 @@ int http_get_with(struct http_client *c, const char *path,
 		delay = rc == CURLE_OK
 			? retry_next(&rt, resp->status, st.retry_after, 0)
 			: retry_next(&rt, 0, NULL, retry_transport_error(rc));
-		if (delay < 0 || http_cancelled()) {
+		if (delay < 0 || cancel_why()) {
 			if (rc != CURLE_OK)
 				return -1;   /* get_once worded it */
 			break;
@@ -790,8 +785,8 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 
 	if (h)
 		curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
-	if (rc == CURLE_ABORTED_BY_CALLBACK && http_cancelled())
-		return err_setp(e, ERR_OTHER, "%s", http_cancelled());
+	if (rc == CURLE_ABORTED_BY_CALLBACK && cancel_why())
+		return err_setp(e, ERR_OTHER, "%s", cancel_why());
 	if (rc == CURLE_COULDNT_CONNECT && (os_errno == ECONNREFUSED || strstr(why, "refused")))
 		return err_setp(e, ERR_CONNECT,
 				"The connection to the server %s was refused - "

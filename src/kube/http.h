@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 #include <stddef.h>
 
+#include "../model/cancel.h"
 #include "../util/buf.h"
 #include "../util/err.h"
 #include "kubeconfig.h"
@@ -102,16 +103,9 @@ int http_status_error(long status, const char *body, size_t len,
 int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 		    const char *errbuf, struct err *e);
 
-/* Cancelling the whole run (Ctrl-C, SIGTERM, check's --timeout).  After
- * http_cancel(why) every transfer in flight ends within about 100 ms, no
- * retry starts, and exec_run's waits end; why (a static string, e.g.
- * "interrupted") becomes the reason.  Async-signal-safe: a signal handler
- * may call it.  http_cancelled() is NULL until then. */
-void http_cancel(const char *why);
-const char *http_cancelled(void);
-/* Clears a cancel, so that cleanup which must run after one (check
- * --transfer stopping what it started in pods) can still reach the server. */
-void http_cancel_reset(void);
+/* Every transfer watches the run's cancel flag (model/cancel.h): after
+ * cancel_run(why) each one in flight ends within about 100 ms, no retry
+ * starts, and exec_run's waits end; why becomes the reason. */
 /* Percent-encodes everything outside RFC 3986's unreserved set.  Caller frees. */
 char *http_escape(const char *s);
 

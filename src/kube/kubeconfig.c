@@ -496,7 +496,7 @@ static int resolve(const struct kc_set *set, const struct kube_overrides *ov,
 int kubeconfig_load(const struct kube_overrides *ov, struct kube_config *cfg,
 		    struct err *e)
 {
-	struct kc_set set = { NULL, 0 };
+	struct kc_set set = { NULL, 0, 0 };
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -513,7 +513,7 @@ int kubeconfig_load_buffer(const char *data, size_t len, const char *path,
 			   const struct kube_overrides *ov,
 			   struct kube_config *cfg, struct err *e)
 {
-	struct kc_set set = { NULL, 0 };
+	struct kc_set set = { NULL, 0, 0 };
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));

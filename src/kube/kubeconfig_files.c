@@ -37,7 +37,7 @@ int kc_set_add_buffer(struct kc_set *s, const char *data, size_t len,
 
 	if (kc_file_parse(data, len, path, &f, e) < 0)
 		return -1;
-	s->files = xrealloc(s->files, (s->n + 1) * sizeof(*s->files));
+	ALLOC_GROW(s->files, s->n + 1, s->alloc);
 	s->files[s->n++] = f;
 	log_at(6, "Config loaded from file:  %s", path);
 	return 0;

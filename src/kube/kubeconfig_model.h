@@ -76,7 +76,7 @@ struct kc_file {
 /* All files in precedence order; lookups take the first match. */
 struct kc_set {
 	struct kc_file *files;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* kubeconfig_files.c: fills set from the flag or the environment; an

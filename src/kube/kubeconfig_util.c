@@ -132,7 +132,7 @@ int kc_base64_decode(const char *s, struct kc_blob *out, size_t *bad)
 	}
 	ctx = EVP_ENCODE_CTX_new();
 	if (!ctx)
-		abort();
+		xalloc_die();
 	dst = xmalloc(n / 4 * 3 + 4);
 	EVP_DecodeInit(ctx);
 	ok = EVP_DecodeUpdate(ctx, dst, &outl, (const unsigned char *)s,
@@ -373,6 +373,6 @@ char *kc_yaml_to_json(yaml_document_t *doc, yaml_node_t *n)
 	text = cJSON_PrintUnformatted(j);
 	cJSON_Delete(j);
 	if (!text)
-		abort();
+		xalloc_die();
 	return text;
 }

@@ -618,7 +618,7 @@ static int too_deep(const char *data, size_t len)
 	int depth = 0, deep = 0, done = 0;
 
 	if (!yaml_parser_initialize(&p))
-		abort();
+		xalloc_die();
 	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
 	while (!done && !deep && yaml_parser_parse(&p, &ev)) {
 		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT)
@@ -650,7 +650,7 @@ int kc_file_parse(const char *data, size_t len, const char *path,
 		return -1;
 	}
 	if (!yaml_parser_initialize(&parser))
-		abort();
+		xalloc_die();
 	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		err_set(e, ERR_CONFIG,

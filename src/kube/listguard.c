@@ -54,10 +54,7 @@ int listguard_page(struct listguard *g, size_t body_bytes, size_t items,
 	if (g->pages >= LISTGUARD_MAX_PAGES)
 		return err_set(e, ERR_PROTOCOL,
 			       "the pod list did not end after %d pages", LISTGUARD_MAX_PAGES);
-	if (g->ntokens == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 16;
-		g->tokens = xrealloc(g->tokens, g->cap * sizeof(*g->tokens));
-	}
+	ALLOC_GROW(g->tokens, g->ntokens + 1, g->cap);
 	g->tokens[g->ntokens++] = xstrdup(next);
 	return 0;
 }

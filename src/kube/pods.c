@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../probe/facts.h"
+#include "../model/vocab.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "sidecar.h"
@@ -199,20 +199,6 @@ static long long quantity(const cJSON *v)
 	return -1;
 }
 
-/* RDMA device-plugin resources: rdma/... (Mellanox/NVIDIA network operator,
- * Azure's rdma/hca_shared_devices_a) and GKE multi-networking's RDMA NICs,
- * networking.gke.io.networks/rdma-N (not their .IP companions). */
-int pods_rdma_resource_name(const char *name)
-{
-	static const char gke[] = "networking.gke.io.networks/rdma";
-	size_t n = strlen(name);
-
-	if (!strncmp(name, "rdma/", 5))
-		return 1;
-	return !strncmp(name, gke, sizeof(gke) - 1) &&
-	       !(n > 3 && !strcmp(name + n - 3, ".IP"));
-}
-
 /* limits win over requests, as the scheduler counts extended resources. */
 static const cJSON *resource(const cJSON *ct, const char *name)
 {
@@ -234,7 +220,7 @@ static void rdma_resources(const cJSON *ct, struct pod_spec_facts *f)
 	for (m = 0; m < 2 && f->rdma_devices < 0; m++)
 		cJSON_ArrayForEach(it, maps[m]) {
 			long long q = quantity(it);
-			if (!pods_rdma_resource_name(it->string) || q < 0)
+			if (!model_rdma_resource_name(it->string) || q < 0)
 				continue;
 			if (!f->rdma_resource[0])
 				snprintf(f->rdma_resource, sizeof(f->rdma_resource), "%s", it->string);
@@ -404,7 +390,7 @@ static char *spec_env(const cJSON *pod, const char *container)
 		const cJSON *vf = cJSON_GetObjectItemCaseSensitive(it, "valueFrom");
 		const cJSON *r;
 
-		if (!name || !probe_env_allowed(name, strlen(name)) || strchr(name, '\n'))
+		if (!name || !model_env_allowed(name, strlen(name)) || strchr(name, '\n'))
 			continue;
 		if ((r = cJSON_GetObjectItemCaseSensitive(vf, "secretKeyRef")))
 			buf_appendf(&b, "%s=<from secret %s>\n", name, jstr(r, "name") ? jstr(r, "name") : "?");
@@ -503,10 +489,7 @@ void pod_list_release(struct pod_list *l)
 
 static struct pod_info *pod_list_add(struct pod_list *l)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->items = xrealloc(l->items, l->cap * sizeof(*l->items));
-	}
+	ALLOC_GROW(l->items, l->n + 1, l->cap);
 	return &l->items[l->n++];
 }
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "../model/podspec.h"
 #include "../util/err.h"
 #include "http.h"
 
@@ -26,34 +27,6 @@ struct pods_query {
 	const char *name;          /* list just this pod (fieldSelector) */
 	int any_component;         /* keep frontend/planner/epp pods too */
 	long page_size;            /* 0: PODS_PAGE_SIZE */
-};
-
-/* What the pod spec says about the transport (checks.md M), read from the
- * API object so that no exec is needed.  -1 = not stated. */
-struct pod_spec_facts {
-	long gpus;              /* nvidia.com/gpu limit (or request) */
-	long rdma_devices;      /* sum of the rdma/ resources (rdma/ib, rdma/shared_ib, ...) */
-	char rdma_resource[128];/* the first rdma/ resource name, "" when none */
-	long efa_devices;       /* vpc.amazonaws.com/efa */
-	int ipc_lock;           /* capabilities.add has IPC_LOCK (or privileged) */
-	int sys_resource;       /* capabilities.add has SYS_RESOURCE (or privileged) */
-	int privileged;
-	int host_ipc;
-	int host_network;
-	long long shm_bytes;    /* sizeLimit of a memory emptyDir on /dev/shm; 0 none, -1 unlimited */
-	int has_resource_claims;/* DRA claims (ComputeDomain, dranet) */
-	/* NIXL backend the container asks for ("UCX", "LIBFABRIC"), read from
-	 * vLLM's kv_connector_extra_config.backends in its args or from
-	 * SGLang's env; "" when the spec does not say. */
-	char nixl_backend[32];
-	/* DRA ResourceClaims the container uses (kube/claims.c), as read from
-	 * the API: claims_read + claims_unread is how many it uses. */
-	int claims_read;        /* ResourceClaims read */
-	int claims_unread;      /* could not be read: claims_why says why */
-	char claims_why[200];
-	char claim_drivers[256];/* ","-joined drivers of the allocated devices */
-	char claim_classes[256];/* ","-joined device classes requested */
-	char claim_devices[256];/* "driver/device, ..." for the detail */
 };
 
 /* One pod as the rest of the program sees it.  All strings owned; never
@@ -112,9 +85,5 @@ int pods_parse_page(const char *body, size_t len, const struct pods_query *q,
 /* Role from the two label contracts; NULL for a pod that is not a worker
  * (frontend, planner, epp).  Exposed for tests. */
 const char *pods_role(const char *component_type, const char *sub_type);
-
-/* Whether a container resource name is an RDMA device resource (rdma/...,
- * GKE's networking.gke.io.networks/rdma-N). */
-int pods_rdma_resource_name(const char *name);
 
 #endif

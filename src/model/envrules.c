@@ -450,7 +450,7 @@ const char *envr_get(const struct envr_view *env, const char *name)
 size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		 struct envr_finding **out)
 {
-	size_t n = 0;
+	size_t n = 0, alloc = 0;
 
 	*out = NULL;
 	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
@@ -466,7 +466,7 @@ size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		sev = r->judge(v, env, ctx, &why);
 		if (sev == ENVR_OK)
 			continue;
-		*out = xrealloc(*out, (n + 1) * sizeof **out);
+		ALLOC_GROW(*out, n + 1, alloc);
 		f = &(*out)[n++];
 		f->rule = r;
 		f->sev = sev;

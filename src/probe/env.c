@@ -6,28 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/vocab.h"
 #include "../util/xalloc.h"
 
 #define MAX_ENV 512
 
-/* Prefixes (ending in '_') and exact names; env-vars.md sections 1-6. */
-static const char *const allowed[] = {
-	"UCX_", "NIXL_", "NCCL_", "FI_", "OFI_NCCL_", "MOONCAKE_", "VLLM_NIXL_",
-	"GLOO_SOCKET_IFNAME", "TP_SOCKET_IFNAME", "OMPI_MCA_btl_tcp_if_include",
-	"VLLM_HOST_IP", "MASTER_ADDR",
-};
-
 int probe_env_allowed(const char *name, size_t len)
 {
-	size_t i, n;
-
-	for (i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
-		n = strlen(allowed[i]);
-		if (allowed[i][n - 1] == '_' ? (len > n && !memcmp(name, allowed[i], n))
-					     : (len == n && !memcmp(name, allowed[i], n)))
-			return 1;
-	}
-	return 0;
+	return model_env_allowed(name, len);
 }
 
 static int name_ok(struct pslice k)

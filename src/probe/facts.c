@@ -54,7 +54,8 @@ void probe_facts_init(struct probe_facts *f)
 	f->meminfo.hp_free = f->meminfo.hp_size_kb = -1;
 }
 
-void probe_facts_release(struct probe_facts *f)
+/* The heap fields only: free() needs no re-init of ~150 KiB after. */
+static void free_members(struct probe_facts *f)
 {
 	size_t i;
 
@@ -67,6 +68,11 @@ void probe_facts_release(struct probe_facts *f)
 		free(f->env.var[i].value);
 	}
 	free(f->env.var);
+}
+
+void probe_facts_release(struct probe_facts *f)
+{
+	free_members(f);
 	probe_facts_init(f);
 }
 
@@ -81,7 +87,7 @@ void probe_facts_free(struct probe_facts *f)
 {
 	if (!f)
 		return;
-	probe_facts_release(f);
+	free_members(f);
 	free(f);
 }
 

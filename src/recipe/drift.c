@@ -9,24 +9,32 @@
 #include "recipe/internal.h"
 #include "util/xalloc.h"
 
-static void add(struct recipe_finding **out, size_t *n, enum recipe_status st,
-		const char *remedy, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Findings being appended to: *v holds *n, alloc allocated. */
+struct flist {
+	struct recipe_finding **v;
+	size_t *n;
+	size_t alloc;
+};
 
-static void add(struct recipe_finding **out, size_t *n, enum recipe_status st,
+static void add(struct flist *l, enum recipe_status st,
+		const char *remedy, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void add(struct flist *l, enum recipe_status st,
 		const char *remedy, const char *fmt, ...)
 {
+	struct recipe_finding *f;
 	char d[800];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(d, sizeof d, fmt, ap);
 	va_end(ap);
-	*out = xrealloc(*out, (*n + 1) * sizeof **out);
-	(*out)[*n].status = st;
-	(*out)[*n].detail = xstrdup(d);
-	(*out)[*n].remedy = xstrdup(remedy);
-	(*out)[*n].check = NULL;
-	(*n)++;
+	ALLOC_GROW(*l->v, *l->n + 1, l->alloc);
+	f = &(*l->v)[(*l->n)++];
+	f->status = st;
+	f->detail = xstrdup(d);
+	f->remedy = xstrdup(remedy);
+	f->check = NULL;
 }
 
 static const char *kv_get(const struct recipe_kv *l, size_t n, const char *name)
@@ -60,8 +68,7 @@ static const char *book_note(const struct recipe_component *c, const char *name,
 }
 
 static void compare(const struct recipe_component *c, const char *where,
-		    const struct recipe_kv *l, size_t n,
-		    struct recipe_finding **out, size_t *nout)
+		    const struct recipe_kv *l, size_t n, struct flist *out)
 {
 	char note[400];
 
@@ -72,17 +79,17 @@ static void compare(const struct recipe_component *c, const char *where,
 		if (e->dynamic || injected(e->name))
 			continue;
 		if (!v)
-			add(out, nout, RECIPE_WARN, "redeploy from the recipe, or update the recipe",
+			add(out, RECIPE_WARN, "redeploy from the recipe, or update the recipe",
 			    "%s: recipe sets %s=%s, %s has it unset", c->name, e->name, e->value, where);
 		else if (strcmp(v, e->value))
-			add(out, nout, RECIPE_WARN, "redeploy from the recipe, or update the recipe",
+			add(out, RECIPE_WARN, "redeploy from the recipe, or update the recipe",
 			    "%s: recipe sets %s=%s, %s has %s%s", c->name, e->name, e->value, where, v,
 			    book_note(c, e->name, v, note, sizeof note));
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!injected(l[i].name) && !recipe_env_get(c, l[i].name) &&
 		    kv_get(l, n, l[i].name) == l[i].value)
-			add(out, nout, RECIPE_WARN, "add it to the recipe, or find what sets it",
+			add(out, RECIPE_WARN, "add it to the recipe, or find what sets it",
 			    "%s: %s has %s=%s, which the recipe does not set%s", c->name, where,
 			    l[i].name, l[i].value, book_note(c, l[i].name, l[i].value, note, sizeof note));
 }
@@ -92,10 +99,12 @@ void recipe_drift(const struct recipe_component *c,
 		  const struct recipe_kv *proc, size_t nproc, int have_proc,
 		  struct recipe_finding **out, size_t *nout)
 {
+	struct flist fl = { out, nout, *nout };   /* what is there is exactly full */
+
 	if (have_spec)
-		compare(c, "the pod spec", spec, nspec, out, nout);
+		compare(c, "the pod spec", spec, nspec, &fl);
 	if (have_proc)
-		compare(c, "the running process", proc, nproc, out, nout);
+		compare(c, "the running process", proc, nproc, &fl);
 }
 
 const struct recipe_component *recipe_match(const struct recipe_set *s,
@@ -120,6 +129,8 @@ void recipe_kv_lines(const char *lines, struct recipe_kv **out, size_t *n, char 
 {
 	char *p;
 
+	size_t alloc = 0;
+
 	*out = NULL, *n = 0;
 	*store = p = xstrdup(lines ? lines : "");
 	while (*p) {
@@ -129,7 +140,7 @@ void recipe_kv_lines(const char *lines, struct recipe_kv **out, size_t *n, char 
 			*nl = 0;
 		if (eq && (!nl || eq < nl)) {
 			*eq = 0;
-			*out = xrealloc(*out, (*n + 1) * sizeof **out);
+			ALLOC_GROW(*out, *n + 1, alloc);
 			(*out)[*n].name = p;
 			(*out)[*n].value = eq + 1;
 			(*n)++;

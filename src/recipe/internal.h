@@ -8,6 +8,9 @@
 #include "util/buf.h"
 #include "util/err.h"
 
+/* A recipe is KBs; a file larger than this cannot be one. */
+#define RECIPE_MAX_FILE (64u << 20)
+
 /* Appends one KV-backend fact to c->kv ("; "-separated, no duplicates). */
 void recipe_kv_add(struct recipe_component *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -17,7 +20,7 @@ void recipe_scan_shell(struct recipe_component *c, const char *text);
 /* vLLM kv_connector / backends, SGLang --disaggregation-transfer-backend,
  * TRT-LLM cache_transceiver_config.backend, anywhere in text. */
 void recipe_scan_kv(struct recipe_component *c, const char *text);
-/* recipe.c's env setter, for scan.c. */
+/* set.c: sets NAME in the component's env (the last setting wins). */
 void recipe_env_set(struct recipe_component *c, const char *name, const char *value,
 		    enum recipe_src src, int dynamic);
 
@@ -28,7 +31,7 @@ struct envr_ctx recipe_book_ctx(const struct recipe_component *c);
 int recipe_book_judge(const struct recipe_component *c, const char *name,
 		      const char *value, char *why, size_t n);
 
-/* recipe.c, for kust.c: a whole file into b (bounded); one error line;
+/* set.c: a whole file into b (bounded); one error line; recipe.c:
  * the graphs of already-parsed documents, named name, each worker given
  * the load-time warnings notes (copied; they become findings in
  * recipe_judge()). */
@@ -47,9 +50,6 @@ int recipe_kust_is_entry(const struct recipe_kust_tree *t, const char *dir);
 /* file is read through a kustomization (resource, patch, the file itself). */
 int recipe_kust_is_used(const struct recipe_kust_tree *t, const char *file);
 void recipe_kust_tree_free(struct recipe_kust_tree *t);
-/* `kustomize build dir` into s: its graphs named dir; what could not be
- * applied is a warning on each of its workers. */
-void recipe_kust_render(const char *dir, struct recipe_set *s);
 /* The same build as documents (out freed with ytree_docs_free(), notes
  * with free() each and the array); -1 when an error went to s. */
 int recipe_kust_build(const char *dir, struct recipe_set *s, struct ytree_docs *out,

@@ -8,44 +8,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kube/pods.h"
-#include "probe/facts.h"
+#include "model/vocab.h"
 #include "recipe/internal.h"
 #include "recipe/recipe.h"
 #include "recipe/ytree.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
-#define MAX_FILE (64u << 20)   /* a recipe is KBs; refuse what cannot be one */
 #define MAX_DIR_DEPTH 32
 
 /* ------------------------------------------------------------------ env */
 
-void recipe_env_set(struct recipe_component *c, const char *name, const char *value,
-		    enum recipe_src src, int dynamic)
-{
-	size_t i;
-
-	for (i = 0; i < c->nenv; i++)
-		if (!strcmp(c->env[i].name, name))
-			break;
-	if (i == c->nenv) {
-		if (c->nenv >= RECIPE_MAX_ENV)
-			return;   /* a real worker has dozens; this bounds the merge */
-		c->env = xrealloc(c->env, (c->nenv + 1) * sizeof *c->env);
-		c->env[i].name = xstrdup(name);
-		c->nenv++;
-	} else {
-		free(c->env[i].value);
-	}
-	c->env[i].value = xstrdup(value);
-	c->env[i].src = src;
-	c->env[i].dynamic = dynamic;
-}
-
 static int transport_name(const char *name)
 {
-	return name && probe_env_allowed(name, strlen(name));
+	return name && model_env_allowed(name, strlen(name));
 }
 
 /* valueFrom as where it comes from; never the referenced data. */
@@ -110,7 +86,7 @@ static void secret_add(struct recipe_component *c, const char *name)
 	for (size_t i = 0; i < c->nsecrets; i++)
 		if (!strcmp(c->secrets[i], name))
 			return;
-	c->secrets = xrealloc(c->secrets, (c->nsecrets + 1) * sizeof *c->secrets);
+	ALLOC_GROW(c->secrets, c->nsecrets + 1, c->secrets_alloc);
 	c->secrets[c->nsecrets++] = xstrdup(name);
 }
 
@@ -174,7 +150,7 @@ struct walk {
 	const struct file_ctx *f;
 	struct recipe_component *c;
 	const struct ynode **cms;       /* ConfigMaps referenced by the component */
-	size_t ncms;
+	size_t ncms, cms_alloc;
 };
 
 static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
@@ -182,7 +158,7 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 	const char *v = val->kind == YNODE_SCALAR ? val->value : NULL;
 
 	/* RDMA verbs devices, InfiniBand or RoCE alike (GKE's are RoCE). */
-	if (pods_rdma_resource_name(key))
+	if (model_rdma_resource_name(key))
 		w->c->fabric |= RECIPE_FAB_IB;
 	else if (!strcmp(key, "vpc.amazonaws.com/efa"))
 		w->c->fabric |= RECIPE_FAB_EFA;
@@ -204,7 +180,7 @@ static void cm_ref(struct walk *w, const char *s)
 	for (size_t i = 0; i < w->ncms; i++)
 		if (w->cms[i] == cm)
 			return;
-	w->cms = xrealloc(w->cms, (w->ncms + 1) * sizeof *w->cms);
+	ALLOC_GROW(w->cms, w->ncms + 1, w->cms_alloc);
 	w->cms[w->ncms++] = cm;
 }
 
@@ -275,7 +251,7 @@ static struct recipe_component *comp_new(struct recipe_set *s, const struct file
 {
 	struct recipe_component *c;
 
-	s->comps = xrealloc(s->comps, (s->n + 1) * sizeof *s->comps);
+	ALLOC_GROW(s->comps, s->n + 1, s->comps_alloc);
 	c = &s->comps[s->n++];
 	memset(c, 0, sizeof *c);
 	c->file = xstrdup(f->file);
@@ -312,7 +288,7 @@ static void set_nodes(struct recipe_component *c, const struct ynode *comp)
 static void finish(const struct file_ctx *f, struct recipe_component *c,
 		   const struct ynode *comp, const struct ynode *main_ctr, const char *fw)
 {
-	struct walk w = { f, c, NULL, 0 };
+	struct walk w = { f, c, NULL, 0, 0 };
 
 	walk(&w, comp);
 	if (main_ctr) {
@@ -424,13 +400,6 @@ static void read_doc(struct recipe_set *s, const struct file_ctx *f, const struc
 
 /* --------------------------------------------------------------- files */
 
-void recipe_add_error(struct recipe_set *s, const char *fmt_file, int line, int col,
-		      const char *msg)
-{
-	s->errors = xrealloc(s->errors, (s->nerrors + 1) * sizeof *s->errors);
-	s->errors[s->nerrors++] = xasprintf("%s:%d:%d: %s", fmt_file, line, col, msg);
-}
-
 int recipe_load_buffer(const char *name, const char *data, size_t len,
 		       struct recipe_set *s)
 {
@@ -479,36 +448,15 @@ void recipe_read_docs(struct recipe_set *s, const char *name, const struct ytree
 		recipe_add_error(s, name, 1, 1, notes[j]);
 }
 
-int recipe_read_file(const char *path, struct buf *b, struct err *e)
-{
-	FILE *fp = fopen(path, "rb");
-	char chunk[65536];
-	size_t n;
-
-	if (!fp)
-		return err_set(e, ERR_OTHER, "%s: %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		if (buf_append(b, chunk, n) < 0) {
-			fclose(fp);
-			return err_set(e, ERR_OTHER, "%s: larger than %u MB", path, MAX_FILE >> 20);
-		}
-	if (ferror(fp)) {
-		fclose(fp);
-		return err_set(e, ERR_OTHER, "%s: %s", path, strerror(errno));
-	}
-	fclose(fp);
-	return 0;
-}
-
 static void load_file(const char *path, struct recipe_set *s)
 {
-	struct buf b = BUF_INIT(MAX_FILE);
+	struct buf b = BUF_INIT(RECIPE_MAX_FILE);
 	struct err e;
 
 	err_clear(&e);
 	if (recipe_read_file(path, &b, &e) < 0) {
 		s->files++;
-		s->errors = xrealloc(s->errors, (s->nerrors + 1) * sizeof *s->errors);
+		ALLOC_GROW(s->errors, s->nerrors + 1, s->errors_alloc);
 		s->errors[s->nerrors++] = xstrdup(e.msg);
 	} else {
 		recipe_load_buffer(path, buf_str(&b), b.len, s);
@@ -526,6 +474,22 @@ static int is_yaml(const char *name)
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* `kustomize build dir` into s: its graphs named dir; what could not be
+ * applied is a warning on each of its workers. */
+static void kust_render(const char *dir, struct recipe_set *s)
+{
+	struct ytree_docs d;
+	char **notes;
+	size_t nnotes;
+
+	if (recipe_kust_build(dir, s, &d, &notes, &nnotes) == 0)
+		recipe_read_docs(s, dir, d.docs, d.n, notes, nnotes);
+	ytree_docs_free(&d);
+	for (size_t i = 0; i < nnotes; i++)
+		free(notes[i]);
+	free(notes);
 }
 
 static void load_dir(const char *dir, struct recipe_set *s, int depth,
@@ -555,16 +519,16 @@ static void load_dir(const char *dir, struct recipe_set *s, int depth,
 	DIR *d;
 	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0;
+	size_t n = 0, alloc = 0;
 
 	if (depth > MAX_DIR_DEPTH || !(d = opendir(dir)))
 		return;
 	if (recipe_kust_is_entry(kt, dir))
-		recipe_kust_render(dir, s);
+		kust_render(dir, s);
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		names = xrealloc(names, (n + 1) * sizeof *names);
+		ALLOC_GROW(names, n + 1, alloc);
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
@@ -594,48 +558,6 @@ int recipe_load_path(const char *path, struct recipe_set *s, struct err *e)
 	} else
 		load_file(path, s);
 	return 0;
-}
-
-void recipe_findings_free(struct recipe_finding *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(f[i].detail);
-		free(f[i].remedy);
-	}
-	free(f);
-}
-
-void recipe_set_release(struct recipe_set *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		struct recipe_component *c = &s->comps[i];
-
-		free(c->file), free(c->graph), free(c->name), free(c->role);
-		free(c->kv), free(c->framework);
-		for (size_t j = 0; j < c->nenv; j++)
-			free(c->env[j].name), free(c->env[j].value);
-		free(c->env);
-		for (size_t j = 0; j < c->nsecrets; j++)
-			free(c->secrets[j]);
-		free(c->secrets);
-		recipe_findings_free(c->findings, c->nfindings);
-		for (size_t j = 0; j < c->nnotes; j++)
-			free(c->notes[j]);
-		free(c->notes);
-	}
-	free(s->comps);
-	for (size_t i = 0; i < s->nerrors; i++)
-		free(s->errors[i]);
-	free(s->errors);
-	memset(s, 0, sizeof *s);
-}
-
-const char *recipe_env_get(const struct recipe_component *c, const char *name)
-{
-	for (size_t i = 0; i < c->nenv; i++)
-		if (!strcmp(c->env[i].name, name))
-			return c->env[i].value;
-	return NULL;
 }
 
 const char *recipe_src_name(enum recipe_src s)

@@ -59,20 +59,20 @@ struct recipe_component {
 	char *kv;               /* KV backend choice outside env, or NULL */
 	char *framework;        /* spec.backendFramework, or NULL */
 	struct recipe_env *env; /* effective, transport variables only, sorted */
-	size_t nenv;
+	size_t nenv, env_alloc;
 	char **secrets;         /* envFrom / envFromSecret names (values unknown) */
-	size_t nsecrets;
+	size_t nsecrets, secrets_alloc;
 	struct recipe_finding *findings;
-	size_t nfindings;
+	size_t nfindings, findings_alloc;
 	char **notes;           /* kustomize parts not applied: warnings */
 	size_t nnotes;
 };
 
 struct recipe_set {
 	struct recipe_component *comps;
-	size_t n;
+	size_t n, comps_alloc;
 	char **errors;          /* "FILE:LINE:COLUMN: message", one per bad file */
-	size_t nerrors;
+	size_t nerrors, errors_alloc;
 	size_t files;           /* YAML files read */
 };
 
@@ -124,5 +124,16 @@ const struct recipe_component *recipe_match(const struct recipe_set *s,
 /* "NAME=VALUE\n" lines (pod_info.spec_env) -> pairs pointing into a copy
  * the caller frees as *store along with *out. */
 void recipe_kv_lines(const char *lines, struct recipe_kv **out, size_t *n, char **store);
+
+/* The verdict of `env` over a judged set (recipe_judge first): the worst
+ * finding of any worker decides; no worker at all is UNVERIFIED.
+ * fix_first borrows from s or is a fixed text. */
+struct recipe_verdict {
+	const char *status;      /* READY, NOT READY, UNVERIFIED */
+	int code;                /* its exit code (product.md): 0, 2, 3 */
+	const char *fix_first;   /* borrowed from a finding, or a fixed text */
+	char fabric[64];
+};
+void recipe_verdict(const struct recipe_set *s, struct recipe_verdict *v);
 
 #endif

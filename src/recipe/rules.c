@@ -26,7 +26,7 @@ static void add(struct recipe_component *c, enum recipe_status st, const char *r
 	va_start(ap, fmt);
 	vsnprintf(d, sizeof d, fmt, ap);
 	va_end(ap);
-	c->findings = xrealloc(c->findings, (c->nfindings + 1) * sizeof *c->findings);
+	ALLOC_GROW(c->findings, c->nfindings + 1, c->findings_alloc);
 	f = &c->findings[c->nfindings++];
 	f->status = st;
 	f->check = NULL;
@@ -167,7 +167,7 @@ void recipe_judge(struct recipe_set *s)
 		if (!c->worker)
 			continue;
 		recipe_findings_free(c->findings, c->nfindings);
-		c->findings = NULL, c->nfindings = 0;
+		c->findings = NULL, c->nfindings = 0, c->findings_alloc = 0;
 		for (size_t j = 0; j < c->nnotes; j++)
 			add(c, RECIPE_WARN, "keep the paths the kustomization names beside it, "
 			    "or pass the output of `kustomize build`", "%s", c->notes[j]);

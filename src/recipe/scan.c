@@ -6,27 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/facts.h"
+#include "model/vocab.h"
 #include "recipe/internal.h"
 #include "util/xalloc.h"
-
-void recipe_kv_add(struct recipe_component *c, const char *fmt, ...)
-{
-	char item[160];
-	va_list ap;
-	char *joined;
-
-	va_start(ap, fmt);
-	vsnprintf(item, sizeof item, fmt, ap);
-	va_end(ap);
-	if (c->kv && strstr(c->kv, item))
-		return;
-	if (c->kv && strlen(c->kv) > 400)
-		return;   /* enough to say what it is */
-	joined = c->kv ? xasprintf("%s; %s", c->kv, item) : xstrdup(item);
-	free(c->kv);
-	c->kv = joined;
-}
 
 static int ident_char(char ch)
 {
@@ -80,7 +62,7 @@ void recipe_scan_shell(struct recipe_component *c, const char *text)
 			continue;
 		memcpy(name, p, (size_t)(e - p));
 		name[e - p] = 0;
-		if (!probe_env_allowed(name, strlen(name)))
+		if (!model_env_allowed(name, strlen(name)))
 			continue;
 		val = shell_value(e + 1);
 		recipe_env_set(c, name, val ? val : "<set at run time>", RECIPE_SRC_ARGS, !val);

@@ -18,7 +18,7 @@ struct builder {
 	struct ynode *stack[YTREE_MAX_DEPTH];
 	int depth;
 	struct anchor *anchors;         /* per document, as YAML scopes them */
-	size_t nanchors;
+	size_t nanchors, anchors_alloc;
 	size_t held;                    /* nodes and alias references */
 	int line, col;
 	char *msg;
@@ -40,6 +40,7 @@ static void anchors_clear(struct builder *b)
 	free(b->anchors);
 	b->anchors = NULL;
 	b->nanchors = 0;
+	b->anchors_alloc = 0;
 }
 
 /* A later anchor of the same name shadows an earlier one (YAML 1.2). */
@@ -47,7 +48,7 @@ static void anchor_add(struct builder *b, const yaml_char_t *name, struct ynode 
 {
 	if (!name)
 		return;
-	b->anchors = xrealloc(b->anchors, (b->nanchors + 1) * sizeof *b->anchors);
+	ALLOC_GROW(b->anchors, b->nanchors + 1, b->anchors_alloc);
 	b->anchors[b->nanchors].name = xstrdup((const char *)name);
 	b->anchors[b->nanchors].node = n;
 	b->nanchors++;
@@ -70,10 +71,7 @@ static struct ynode *node_new(struct builder *b, enum ynode_kind k, const yaml_m
 	n->line = (int)m->line + 1;
 	n->col = (int)m->column + 1;
 	n->weight = 1;
-	if (d->nall == d->capall) {
-		d->capall = d->capall ? d->capall * 2 : 64;
-		d->all = xrealloc(d->all, d->capall * sizeof *d->all);
-	}
+	ALLOC_GROW(d->all, d->nall + 1, d->capall);
 	d->all[d->nall++] = n;
 	return n;
 }
@@ -91,10 +89,7 @@ static int attach(struct builder *b, struct ynode *n, const yaml_mark_t *m)
 		return 0;
 	}
 	p = b->stack[b->depth - 1];
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 8;
-		p->kids = xrealloc(p->kids, p->cap * sizeof *p->kids);
-	}
+	ALLOC_GROW(p->kids, p->n + 1, p->cap);
 	p->kids[p->n++] = n;
 	return 0;
 }
@@ -158,7 +153,7 @@ static void doc_open(struct builder *b)
 {
 	struct ytree_docs *o = b->out;
 
-	o->docs = xrealloc(o->docs, (o->n + 1) * sizeof *o->docs);
+	ALLOC_GROW(o->docs, o->n + 1, o->alloc);
 	b->doc = &o->docs[o->n++];
 	memset(b->doc, 0, sizeof *b->doc);
 	anchors_clear(b);
@@ -190,10 +185,8 @@ static void parser_error(struct builder *b, const yaml_parser_t *p)
 {
 	const yaml_mark_t *m = p->problem ? &p->problem_mark : &p->mark;
 
-	if (p->error == YAML_MEMORY_ERROR) {
-		fprintf(stderr, "out of memory\n");
-		abort();
-	}
+	if (p->error == YAML_MEMORY_ERROR)
+		xalloc_die();
 	b->line = (int)m->line + 1;
 	b->col = (int)m->column + 1;
 	if (p->context)
@@ -215,7 +208,7 @@ int ytree_parse(const char *data, size_t len, struct ytree_docs *out,
 	memset(&b, 0, sizeof b);
 	b.out = out, b.msg = msg, b.msgsz = msgsz;
 	if (!yaml_parser_initialize(&p))
-		abort();
+		xalloc_die();
 	yaml_parser_set_input_string(&p, (const unsigned char *)data, len);
 	while (!done && rc == 0) {
 		if (!yaml_parser_parse(&p, &ev)) {

@@ -35,7 +35,7 @@ struct ytree_doc {
 
 struct ytree_docs {
 	struct ytree_doc *docs;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* The caps (exposed for tests). */

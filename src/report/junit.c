@@ -10,6 +10,7 @@
 
 #include "report_int.h"
 #include "util/safe.h"
+#include "util/xalloc.h"
 
 /* Writes s escaped for XML text and attribute values.  XML 1.0 has no way
  * to write C0 controls other than TAB, LF, CR, or U+FFFE/U+FFFF, even as a
@@ -139,10 +140,8 @@ static void pod_suite(FILE *out, const struct report_pod *p)
 	const struct pod_info *pod = p->pod;
 	struct counts c;
 	size_t n = strlen(pod->namespace ? pod->namespace : "") + strlen(pod->name) + 2;
-	char *name = malloc(n), *cls;
+	char *name = xmalloc(n), *cls;
 
-	if (!name)
-		abort();
 	snprintf(name, n, "%s/%s", pod->namespace ? pod->namespace : "", pod->name);
 	count_pod(p, &c);
 	suite_open(out, name, &c, pod->node);
@@ -160,9 +159,7 @@ static void pod_suite(FILE *out, const struct report_pod *p)
 			const struct check_result *r = &p->results->v[i];
 			size_t cn = strlen(pod->name) + 24;
 
-			cls = malloc(cn);
-			if (!cls)
-				abort();
+			cls = xmalloc(cn);
 			/* "pod.FAMILY": CI trees show the pod as the package. */
 			snprintf(cls, cn, "%s.%s", pod->name, check_family_name(r->family));
 			testcase(out, r->name, cls, r->status, r->detail, r->remedy);

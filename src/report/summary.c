@@ -15,11 +15,6 @@
 #define NAMES_SHOWN 3        /* pods named on a grouped line */
 #define SUMMARY_LINE_MAX 65536
 
-int report_has_fix(enum check_status s, const char *remedy)
-{
-	return (s == CHECK_FAIL || s == CHECK_WARN) && remedy && *remedy;
-}
-
 static size_t span_width(const char *s, size_t n)
 {
 	size_t w = 0;

@@ -55,14 +55,12 @@ void table_free(struct table *t)
 void table_add_row_sgr(struct table *t, const char *const *cells,
 		       const char *const *sgr)
 {
-	size_t base, nc = (size_t)t->ncols;
+	size_t base, nc = (size_t)t->ncols, sgr_cap = t->cap;
 	int i;
 
-	if (t->rows + 1 == t->cap) {
-		t->cap *= 2;
-		t->cells = xrealloc(t->cells, t->cap * nc * sizeof(char *));
-		t->sgr = xrealloc(t->sgr, t->cap * nc * sizeof(char *));
-	}
+	/* Rows of nc cells; the headers are row 0, so this row is rows + 1. */
+	t->cells = xalloc_grow(t->cells, t->rows + 2, &t->cap, nc * sizeof(char *));
+	t->sgr = xalloc_grow(t->sgr, t->rows + 2, &sgr_cap, nc * sizeof(char *));
 	t->rows++;
 	base = t->rows * nc;
 	for (i = 0; i < t->ncols; i++) {

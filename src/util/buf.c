@@ -53,10 +53,8 @@ int buf_appendf(struct buf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
+	if (n < 0)
+		xalloc_die();
 	rc = buf_append(b, s, (size_t)n);
 	free(s);
 	return rc;

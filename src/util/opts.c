@@ -1,4 +1,5 @@
 #include "opts.h"
+#include "duration.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -61,6 +62,9 @@ static int store(const struct opt *o, const char *v, struct err *e)
 	switch (o->type) {
 	case OPT_STRING:
 		*(const char **)o->dest = v;
+		return 0;
+	case OPT_DURATION:   /* parsed by opts_check, after every flag is read */
+		((struct opt_duration *)o->dest)->text = v;
 		return 0;
 	case OPT_STRV: {
 		const char **list = o->dest;
@@ -171,6 +175,43 @@ int opts_parse(int argc, char **argv, const struct opt *const *tables,
 			pos[(*npos)++] = argv[i];
 	}
 	return rc;
+}
+
+static int check_duration(const struct opt *o, struct err *e)
+{
+	struct opt_duration *d = o->dest;
+	char lo[32], hi[32];
+	struct err ignored;
+	long ms;
+
+	if (!d->text)
+		return 0;
+	err_clear(&ignored);
+	if (duration_parse_ms(d->text, &ms, &ignored) == 0 && ms >= o->min &&
+	    (!o->max || ms <= o->max))
+		return d->ms = ms, 0;
+	if (!o->max)
+		return err_set(e, ERR_USAGE, "invalid --%s \"%s\"", o->name, d->text);
+	duration_format_ms(o->min, lo, sizeof lo);
+	duration_format_ms(o->max, hi, sizeof hi);
+	return err_set(e, ERR_USAGE, "invalid --%s \"%s\" (%s to %s)", o->name, d->text, lo, hi);
+}
+
+int opts_check(const struct opt *table, struct err *e)
+{
+	for (const struct opt *o = table; o->type != OPT_END; o++) {
+		int v;
+
+		if (o->type == OPT_DURATION && check_duration(o, e) < 0)
+			return -1;
+		if (o->type != OPT_INT || (!o->min && !o->max))
+			continue;
+		v = *(const int *)o->dest;
+		if (v && (v < o->min || v > o->max))
+			return err_set(e, ERR_USAGE, "--%s must be between %ld and %ld",
+				       o->name, o->min, o->max);
+	}
+	return 0;
 }
 
 void opts_print_help(const struct opt *const *tables, void *out)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void oom(void)
+void xalloc_die(void)
 {
 	fputs("fatal: out of memory\n", stderr);
 	abort();
@@ -16,7 +16,7 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		oom();
+		xalloc_die();
 	return p;
 }
 
@@ -24,7 +24,7 @@ void *xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
-		oom();
+		xalloc_die();
 	return p;
 }
 
@@ -32,8 +32,23 @@ void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
-		oom();
+		xalloc_die();
 	return q;
+}
+
+void *xalloc_grow(void *p, size_t nr, size_t *alloc, size_t size)
+{
+	size_t n;
+
+	if (nr <= *alloc)
+		return p;
+	n = *alloc < 8 ? 8 : *alloc + *alloc / 2;
+	if (n < nr)
+		n = nr;
+	if (size && n > (size_t)-1 / size)
+		xalloc_die();
+	*alloc = n;
+	return xrealloc(p, n * size);
 }
 
 char *xstrdup(const char *s)
@@ -60,7 +75,7 @@ char *xasprintf(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)
-		oom();
+		xalloc_die();
 	va_end(ap);
 	return s;
 }

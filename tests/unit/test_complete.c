@@ -6,12 +6,12 @@
 #include "t.h"
 
 static const struct opt globals[] = {
-	{ "namespace", 'n', OPT_STRING, NULL, "NS", "The namespace" },
-	{ "output", 'o', OPT_STRING, NULL, "FORMAT", "Output format" },
-	{ "color", 0, OPT_STRING, NULL, "WHEN", "Colour" },
-	{ "context", 0, OPT_STRING, NULL, "NAME", "Context" },
-	{ "kubeconfig", 0, OPT_STRING, NULL, "FILE", "Kubeconfig" },
-	{ "no-headers", 0, OPT_BOOL, NULL, NULL, "No headers" },
+	{ "namespace", 'n', OPT_STRING, NULL, "NS", "The namespace", 0, 0 },
+	{ "output", 'o', OPT_STRING, NULL, "FORMAT", "Output format", 0, 0 },
+	{ "color", 0, OPT_STRING, NULL, "WHEN", "Colour", 0, 0 },
+	{ "context", 0, OPT_STRING, NULL, "NAME", "Context", 0, 0 },
+	{ "kubeconfig", 0, OPT_STRING, NULL, "FILE", "Kubeconfig", 0, 0 },
+	{ "no-headers", 0, OPT_BOOL, NULL, NULL, "No headers", 0, 0 },
 	OPT_TABLE_END
 };
 static const char *const shells[] = { "bash", "zsh", NULL };

@@ -6,9 +6,11 @@
 
 #include "kube/http.h"
 #include "kube/pods.h"
+#include "model/vocab.h"
 #include "report/table.h"
 #include "util/buf.h"
 #include "util/opts.h"
+#include "util/xalloc.h"
 #include "t.h"
 
 static void test_buf(void)
@@ -43,11 +45,11 @@ static int parse(struct parsed *r, int argc, char **argv, char **pos, int *npos,
 		 struct err *e)
 {
 	const struct opt t[] = {
-		{ "namespace", 'n', OPT_STRING, &r->ns, "NS", "ns" },
-		{ "output", 'o', OPT_STRING, &r->out, "F", "out" },
-		{ "all-namespaces", 'A', OPT_BOOL, &r->all, NULL, "all" },
-		{ "insecure-skip-tls-verify", 0, OPT_BOOL, &r->ins, NULL, "ins" },
-		{ "v", 'v', OPT_INT, &r->v, "N", "v" },
+		{ "namespace", 'n', OPT_STRING, &r->ns, "NS", "ns", 0, 0 },
+		{ "output", 'o', OPT_STRING, &r->out, "F", "out", 0, 0 },
+		{ "all-namespaces", 'A', OPT_BOOL, &r->all, NULL, "all", 0, 0 },
+		{ "insecure-skip-tls-verify", 0, OPT_BOOL, &r->ins, NULL, "ins", 0, 0 },
+		{ "v", 'v', OPT_INT, &r->v, "N", "v", 0, 0 },
 		OPT_TABLE_END
 	};
 	const struct opt *tables[] = { t, NULL };
@@ -60,6 +62,26 @@ static int parse(struct parsed *r, int argc, char **argv, char **pos, int *npos,
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(a) ((int)(sizeof(a) / sizeof(char *)) - 1)
+
+/* ALLOC_GROW: a million appends one at a time reallocate O(log n) times,
+ * never shrink, and keep what was stored. */
+static void test_alloc_grow(void)
+{
+	size_t *v = NULL, n = 0, alloc = 0, grows = 0, last = 0;
+
+	for (n = 0; n < 1000000; n++) {
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n] = n;
+		if (alloc != last)
+			grows++, last = alloc;
+	}
+	CHECK(alloc >= n);
+	CHECK(grows <= 40);
+	CHECK(v[0] == 0 && v[999999] == 999999);
+	ALLOC_GROW(v, 10, alloc);      /* already big enough: unchanged */
+	CHECK(alloc == last);
+	free(v);
+}
 
 static void test_opts_forms(void)
 {
@@ -132,6 +154,49 @@ static void test_opts_errors(void)
 	CHECK_HAS(e.msg, "invalid argument \"maybe\" for \"--all-namespaces\" flag");
 	CHECK_INT(parse(&r, 2, ARGV("-v", "six"), pos, &npos, &e), -1);
 	CHECK_HAS(e.msg, "invalid argument \"six\" for \"--v\" flag");
+}
+
+/* Ranges in the table: 0 is "default" and passes; the first bad flag in
+ * table order is named in the words the commands always used. */
+static void test_opts_ranges(void)
+{
+	int par = 0;
+	struct opt_duration d = { NULL, 60000 }, x = { NULL, 60000 };
+	const struct opt t[] = {
+		{ "parallel", 0, OPT_INT, &par, "N", "p", 1, 512 },
+		{ "timeout", 0, OPT_DURATION, &d, "DURATION", "t", 1, 0 },
+		{ "transfer-timeout", 0, OPT_DURATION, &x, "DURATION", "x", 1000, 3600000 },
+		OPT_TABLE_END
+	};
+	const struct opt *tables[] = { t, NULL };
+	char *pos[4];
+	int npos;
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(opts_check(t, &e), 0);
+	CHECK_INT((int)d.ms, 60000);                 /* absent: the default stays */
+	CHECK_INT(opts_parse(2, ARGV("--parallel=512", "--timeout=1m30s"), tables, pos, &npos, &e), 0);
+	CHECK_INT(opts_check(t, &e), 0);
+	CHECK_INT((int)d.ms, 90000);
+	par = 513;
+	CHECK_INT(opts_check(t, &e), -1);
+	CHECK_STR(e.msg, "--parallel must be between 1 and 512");
+	par = -1;
+	CHECK_INT(opts_check(t, &e), -1);
+	par = 0;
+	d.text = "soon";
+	CHECK_INT(opts_check(t, &e), -1);
+	CHECK_STR(e.msg, "invalid --timeout \"soon\"");
+	d.text = "0";                                 /* below min 1 ms */
+	CHECK_INT(opts_check(t, &e), -1);
+	d.text = NULL;
+	x.text = "2h";
+	CHECK_INT(opts_check(t, &e), -1);
+	CHECK_STR(e.msg, "invalid --transfer-timeout \"2h\" (1s to 1h)");
+	x.text = "1h";
+	CHECK_INT(opts_check(t, &e), 0);
+	CHECK_INT((int)x.ms, 3600000);
 }
 
 static char *print_to_string(const struct table *t, int no_headers)
@@ -239,12 +304,12 @@ static void test_rdma_resource_names(void)
 	char *next = NULL;
 	struct err e;
 
-	CHECK(pods_rdma_resource_name("rdma/ib"));
-	CHECK(pods_rdma_resource_name("rdma/hca_shared_devices_a"));
-	CHECK(pods_rdma_resource_name("networking.gke.io.networks/rdma-3"));
-	CHECK(!pods_rdma_resource_name("networking.gke.io.networks/rdma-3.IP"));
-	CHECK(!pods_rdma_resource_name("networking.gke.io.networks/vpc-1"));
-	CHECK(!pods_rdma_resource_name("nvidia.com/gpu"));
+	CHECK(model_rdma_resource_name("rdma/ib"));
+	CHECK(model_rdma_resource_name("rdma/hca_shared_devices_a"));
+	CHECK(model_rdma_resource_name("networking.gke.io.networks/rdma-3"));
+	CHECK(!model_rdma_resource_name("networking.gke.io.networks/rdma-3.IP"));
+	CHECK(!model_rdma_resource_name("networking.gke.io.networks/vpc-1"));
+	CHECK(!model_rdma_resource_name("nvidia.com/gpu"));
 	err_clear(&e);
 	q.namespace = "n";
 	CHECK_INT(pods_parse_page(page, sizeof(page) - 1, &q, &l, &next, &e), 0);
@@ -260,10 +325,12 @@ static void test_rdma_resource_names(void)
 int main(void)
 {
 	test_buf();
+	test_alloc_grow();
 	test_rdma_resource_names();
 	test_opts_forms();
 	test_opts_bools_and_positionals();
 	test_opts_errors();
+	test_opts_ranges();
 	test_table_geometry();
 	test_table_age();
 	test_http_helpers();

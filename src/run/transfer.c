@@ -2,7 +2,7 @@
  * in-pod side is fixed scripts (src/probe/xfer_*.sh) whose arguments are
  * values made here (token, port, sizes, seconds) or validated (the server
  * pod's IP); judging is in src/check/transfer.c. */
-#include "transfer.h"
+#include "run/transfer.h"
 
 #include <openssl/rand.h>
 #include <pthread.h>
@@ -140,7 +140,7 @@ static void add_both(const struct transfer_side *a, const struct transfer_side *
 	transfer_judge(o, b->results);
 }
 
-void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client,
+void run_transfer_pair(struct http_client *c, const struct transfer_side *client,
 		       const struct transfer_side *server, long limit_ms)
 {
 	struct transfer_outcome o;
@@ -191,14 +191,14 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 		/* Always: stop what may still run (the server waits for a client
 		 * that failed; a cancel leaves processes the API server may not
 		 * kill), with a cancel cleared for the time it takes. */
-		cancelled = http_cancelled();
-		http_cancel_reset();
+		cancelled = cancel_why();
+		cancel_reset();
 		cleanup(c, server->pod, tok);
 		cleanup(c, client->pod, tok);
 		if (threaded)
 			pthread_join(th, NULL);
 		if (cancelled)
-			http_cancel(cancelled);
+			cancel_run(cancelled);
 	}
 	parse(&cli.res, &cres);
 	parse(&srv.res, &sres);
@@ -214,7 +214,7 @@ void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client
 	request_done(&srv);
 }
 
-void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms)
+void run_transfer_pairs(struct http_client *c, struct run *pr, long limit_ms)
 {
 	size_t n = pr->pods->n, i, m;
 	struct transfer_pod *tp = xcalloc(n, sizeof(*tp));
@@ -226,17 +226,17 @@ void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms
 		tp[i].role = p->role;
 		tp[i].node = p->node;
 		tp[i].group = groups[i] = xasprintf("%s/%s", p->namespace, p->graph);
-		tp[i].usable = pr->probed[i] && pr->facts && pr->facts[i] && p->pod_ip && *p->pod_ip;
+		tp[i].usable = pr->pod[i].probed && pr->pod[i].facts && p->pod_ip && *p->pod_ip;
 	}
 	m = transfer_pick_pairs(tp, n, pairs, TRANSFER_MAX_PAIRS);
 	if (m == 0)
 		fprintf(stderr, "transfer: no probed prefill and decode pods to test between\n");
-	for (i = 0; i < m && !http_cancelled(); i++) {
+	for (i = 0; i < m && !cancel_why(); i++) {
 		struct transfer_side cl = { &pr->pods->items[pairs[i].client],
-					    pr->facts[pairs[i].client], &pr->results[pairs[i].client] };
+					    pr->pod[pairs[i].client].facts, &pr->pod[pairs[i].client].results };
 		struct transfer_side sv = { &pr->pods->items[pairs[i].server],
-					    pr->facts[pairs[i].server], &pr->results[pairs[i].server] };
-		cmd_transfer_pair(c, &cl, &sv, limit_ms);
+					    pr->pod[pairs[i].server].facts, &pr->pod[pairs[i].server].results };
+		run_transfer_pair(c, &cl, &sv, limit_ms);
 	}
 	for (i = 0; i < n; i++)
 		free(groups[i]);

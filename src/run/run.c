@@ -1,5 +1,5 @@
-/* What check, node and nixl share: probe pods in parallel and turn each
- * report into check results.  Knows the flow, not the details: exec is in
+/* The per-pod run (run.h): probe pods in parallel and turn each report
+ * into check results.  Knows the flow, not the details: exec is in
  * src/kube, parsing in src/probe, judging in src/check. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,29 +10,39 @@
 #include "probe/facts.h"
 #include "probe/invoke.h"
 #include "probe/local.h"
-#include "probe_logs.h"
-#include "probe_run.h"
+#include "run/logs.h"
+#include "run/run.h"
 #include "util/xalloc.h"
 
-/* Deployment-wide facts each pod's checks need (check.h check_context). */
-static void contexts(struct probe_run *pr)
+static int is_kv_role(const char *role)
+{
+	return !strcmp(role, "prefill") || !strcmp(role, "decode");
+}
+
+/* Deployment-wide facts each pod's checks need (check.h check_context).
+ * Linear in pods: some prefill and some decode pod sit on different
+ * nodes unless every prefill and decode pod shares one node. */
+static void contexts(struct run *pr)
 {
 	const struct pod_list *l = pr->pods;
-	int has_p = 0, has_d = 0, cross_node = 0;
-	size_t i, j;
+	const char *kv_node = NULL;
+	int has_p = 0, has_d = 0, nodes_differ = 0;
+	size_t i;
 
 	for (i = 0; i < l->n; i++) {
-		has_p |= !strcmp(l->items[i].role, "prefill");
-		has_d |= !strcmp(l->items[i].role, "decode");
+		const struct pod_info *p = &l->items[i];
+
+		has_p |= !strcmp(p->role, "prefill");
+		has_d |= !strcmp(p->role, "decode");
+		if (!is_kv_role(p->role))
+			continue;
+		if (!kv_node)
+			kv_node = p->node;
+		else if (strcmp(kv_node, p->node))
+			nodes_differ = 1;
 	}
-	for (i = 0; i < l->n; i++)
-		for (j = 0; j < l->n; j++)
-			if (!strcmp(l->items[i].role, "prefill") &&
-			    !strcmp(l->items[j].role, "decode") &&
-			    strcmp(l->items[i].node, l->items[j].node))
-				cross_node = 1;
 	for (i = 0; i < l->n; i++) {
-		struct check_context *c = &pr->ctx[i];
+		struct check_context *c = &pr->pod[i].ctx;
 		const char *role = l->items[i].role;
 		memset(c, 0, sizeof(*c));
 		c->node = l->items[i].node;
@@ -40,25 +50,12 @@ static void contexts(struct probe_run *pr)
 		c->kv_known = 1;
 		/* Prefill and decode always hand KV across pods; aggregated
 		 * workers only do when the graph also has split roles. */
-		c->kv_cross_pod = !strcmp(role, "prefill") || !strcmp(role, "decode") ||
-				  (has_p && has_d);
-		c->kv_cross_node = cross_node;
+		c->kv_cross_pod = is_kv_role(role) || (has_p && has_d);
+		c->kv_cross_node = has_p && has_d && nodes_differ;
 		c->npods = l->n;
 		if (l->items[i].spec.nixl_backend[0])
 			c->nixl_backend = l->items[i].spec.nixl_backend;
 	}
-}
-
-/* Turns one finished exec into check results, then drops the output so
- * memory stays flat however many pods there are. */
-static void digest(size_t i, struct exec_result *r, void *arg)
-{
-	struct probe_run *pr = arg;
-
-	(void)r;
-	probe_run_digest(pr, i);
-	if (pr->opts->logs && pr->probed[i] && !http_cancelled())
-		probe_logs_pod(pr, pr->client, pr->opts, i);
 }
 
 /* The Secret whose value variable name may hold, after the rules of
@@ -113,40 +110,74 @@ static void redact_secrets(struct probe_facts *f, const char *secret_env)
 	}
 }
 
-void probe_run_digest(struct probe_run *pr, size_t i)
+/* Parses a report and judges pod i from it; the reason when it cannot. */
+static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
+			 int truncated)
 {
-	struct exec_result *r = &pr->execs[i];
-	const struct pod_info *pod = &pr->pods->items[i];
-	struct probe_facts *f;
+	struct run_pod *rp = &pr->pod[i];
+	struct probe_facts *f = probe_facts_new();
 	struct err e;
 
 	err_clear(&e);
-	if ((r->outcome == EXEC_SUCCESS || r->outcome == EXEC_EXIT_CODE) && r->out.len) {
-		f = probe_facts_new();
-		if (probe_parse_report(buf_str(&r->out), r->out.len, f, &e) == 0) {
-			redact_secrets(f, pod->secret_env);
-			check_pod(f, &pod->spec, &pr->ctx[i], &pr->results[i]);
-			pr->probed[i] = 1;
-		} else {
-			/* A report cut at the cap cannot parse: say why. */
-			pr->errors[i] = r->truncated
-				? xasprintf("the probe's output passed the %u MiB cap and was "
-					    "cut (%s)", PROBE_MAX_OUTPUT >> 20, e.msg)
-				: xasprintf("cannot read the probe report: %s", e.msg);
-		}
-		if (pr->keep_facts && pr->probed[i])
-			pr->facts[i] = f;
-		else
-			probe_facts_free(f);
-	} else if (r->outcome == EXEC_EXIT_CODE || r->outcome == EXEC_SUCCESS) {
-		pr->errors[i] = xasprintf("the probe printed nothing (exit code %d)", r->exit_code);
+	if (probe_parse_report(text, len, f, &e) == 0) {
+		redact_secrets(f, rp->pod->secret_env);
+		check_pod(f, &rp->pod->spec, &rp->ctx, &rp->results);
+		rp->probed = 1;
 	} else {
-		pr->errors[i] = xstrdup(r->message);
+		/* A report cut at the cap cannot parse: say why. */
+		rp->error = truncated
+			? xasprintf("the probe's output passed the %u MiB cap and was "
+				    "cut (%s)", RUN_MAX_OUTPUT >> 20, e.msg)
+			: xasprintf("cannot read the probe report: %s", e.msg);
 	}
-	if (!pr->probed[i])
-		check_pod_unprobed(pr->errors[i], &pod->spec, &pr->ctx[i], &pr->results[i]);
+	if (pr->keep_facts && rp->probed)
+		rp->facts = f;
+	else
+		probe_facts_free(f);
+}
+
+static void judge_unprobed(struct run *pr, size_t i)
+{
+	struct run_pod *rp = &pr->pod[i];
+
+	if (!rp->probed)
+		check_pod_unprobed(rp->error, &rp->pod->spec, &rp->ctx, &rp->results);
+}
+
+void run_digest_report(struct run *pr, size_t i, const char *text, size_t len)
+{
+	judge_report(pr, i, text, len, 0);
+	judge_unprobed(pr, i);
+}
+
+/* Judges pod i from its exec (parse, check) and drops the output. */
+static void digest_exec(struct run *pr, size_t i)
+{
+	struct exec_result *r = &pr->execs[i];
+	int ran = r->outcome == EXEC_SUCCESS || r->outcome == EXEC_EXIT_CODE;
+
+	if (ran && r->out.len)
+		judge_report(pr, i, buf_str(&r->out), r->out.len, r->truncated);
+	else if (ran)
+		pr->pod[i].error = xasprintf("the probe printed nothing (exit code %d)",
+					     r->exit_code);
+	else
+		pr->pod[i].error = xstrdup(r->message);
+	judge_unprobed(pr, i);
 	buf_release(&r->out);
 	buf_release(&r->err);
+}
+
+/* Turns one finished exec into check results, then drops the output so
+ * memory stays flat however many pods there are. */
+static void digest(size_t i, struct exec_result *r, void *arg)
+{
+	struct run *pr = arg;
+
+	(void)r;
+	digest_exec(pr, i);
+	if (pr->opts->logs && pr->pod[i].probed && !cancel_why())
+		run_logs_pod(pr, pr->client, pr->opts, i);
 }
 
 static void progress(size_t done, size_t total, void *arg)
@@ -156,23 +187,21 @@ static void progress(size_t done, size_t total, void *arg)
 	fflush(stderr);
 }
 
-void probe_run_init(struct probe_run *pr, const struct pod_list *l)
+void run_init(struct run *pr, const struct pod_list *l)
 {
 	size_t n = l->n ? l->n : 1;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->pods = l;
-	pr->ctx = xcalloc(n, sizeof(*pr->ctx));
-	pr->results = xcalloc(n, sizeof(*pr->results));
-	pr->errors = xcalloc(n, sizeof(*pr->errors));
-	pr->probed = xcalloc(n, sizeof(*pr->probed));
+	pr->pod = xcalloc(n, sizeof(*pr->pod));
 	pr->execs = xcalloc(n, sizeof(*pr->execs));
-	pr->facts = xcalloc(n, sizeof(*pr->facts));
+	for (size_t i = 0; i < l->n; i++)
+		pr->pod[i].pod = &l->items[i];
 	contexts(pr);
 }
 
-void probe_run_pods(struct probe_run *pr, struct http_client *c,
-		    const struct probe_options *o)
+void run_pods(struct run *pr, struct http_client *c,
+		    const struct run_options *o)
 {
 	struct engine_job job = { 0 };
 	int show = o->progress && isatty(2) && pr->pods->n > 4;
@@ -182,7 +211,7 @@ void probe_run_pods(struct probe_run *pr, struct http_client *c,
 	job.stdin_data = invoke_stdin(probe_script, &job.stdin_len);
 	job.parallel = o->parallel;
 	job.timeout_ms = o->timeout_ms;
-	job.max_output = PROBE_MAX_OUTPUT;
+	job.max_output = RUN_MAX_OUTPUT;
 	job.progress = show ? progress : NULL;
 	job.on_result = digest;
 	job.on_result_arg = pr;
@@ -198,12 +227,12 @@ void probe_run_pods(struct probe_run *pr, struct http_client *c,
 		const struct pod_info *pod = &pr->pods->items[i];
 		if (pod->probe)
 			continue;
-		pr->errors[i] = xasprintf("not probed: %s", pod->skip_reason);
-		check_pod_unprobed(pr->errors[i], &pod->spec, &pr->ctx[i], &pr->results[i]);
+		pr->pod[i].error = xasprintf("not probed: %s", pod->skip_reason);
+		check_pod_unprobed(pr->pod[i].error, &pod->spec, &pr->pod[i].ctx, &pr->pod[i].results);
 	}
 }
 
-void probe_run_records(const struct probe_run *pr, struct pod_record *rec)
+void run_records(const struct run *pr, struct pod_record *rec)
 {
 	size_t i;
 
@@ -212,30 +241,24 @@ void probe_run_records(const struct probe_run *pr, struct pod_record *rec)
 		rec[i].name = p->name;
 		rec[i].node = p->node;
 		rec[i].role = p->role;
-		rec[i].probed = pr->probed[i];
-		rec[i].error = pr->errors[i];
-		rec[i].results = &pr->results[i];
+		rec[i].probed = pr->pod[i].probed;
+		rec[i].error = pr->pod[i].error;
+		rec[i].results = &pr->pod[i].results;
 		rec[i].namespace = p->namespace;
 		rec[i].graph = p->graph;
 	}
 }
 
-void probe_run_release(struct probe_run *pr)
+void run_release(struct run *pr)
 {
-	size_t i;
-
-	for (i = 0; pr->pods && i < pr->pods->n; i++) {
-		check_results_release(&pr->results[i]);
-		free(pr->errors[i]);
+	for (size_t i = 0; pr->pods && i < pr->pods->n; i++) {
+		check_results_release(&pr->pod[i].results);
+		free(pr->pod[i].error);
 		exec_result_release(&pr->execs[i]);
-		if (pr->facts[i])
-			probe_facts_free(pr->facts[i]);
+		if (pr->pod[i].facts)
+			probe_facts_free(pr->pod[i].facts);
 	}
-	free(pr->facts);
-	free(pr->ctx);
-	free(pr->results);
-	free(pr->errors);
-	free(pr->probed);
+	free(pr->pod);
 	free(pr->execs);
 	memset(pr, 0, sizeof(*pr));
 }

@@ -1,6 +1,6 @@
 /* Reads one worker's log and hands the scan to the LOGS judge.  The log's
  * bytes stay here: only the judge's quoted, masked lines go on. */
-#include "probe_logs.h"
+#include "run/logs.h"
 
 #include <stdlib.h>
 
@@ -9,8 +9,8 @@
 #include "probe/logscan.h"
 #include "util/xalloc.h"
 
-void probe_logs_pod(struct probe_run *pr, struct http_client *c,
-		    const struct probe_options *o, size_t i)
+void run_logs_pod(struct run *pr, struct http_client *c,
+		  const struct run_options *o, size_t i)
 {
 	const struct pod_info *pod = &pr->pods->items[i];
 	struct logs_query q = {
@@ -35,6 +35,6 @@ void probe_logs_pod(struct probe_run *pr, struct http_client *c,
 		out.http_status = e.http_status;
 	}
 	buf_release(&text);
-	check_logs(&out, &pr->ctx[i], &pr->results[i]);
+	check_logs(&out, &pr->pod[i].ctx, &pr->pod[i].results);
 	free(scan);
 }

@@ -2,15 +2,18 @@
  * prefill (client) and a decode (server) pod and add a TRANSFER result to
  * both.  NOT read-only: the only other execs the plugin ever makes, and
  * only when asked. */
-#ifndef CMD_TRANSFER_H
-#define CMD_TRANSFER_H
+#ifndef RUN_TRANSFER_H
+#define RUN_TRANSFER_H
 
 #include "check/check.h"
 #include "kube/http.h"
 #include "kube/pods.h"
-#include "probe_run.h"
+#include "run/run.h"
 
 #define TRANSFER_DEFAULT_LIMIT_MS 60000L
+/* --transfer-timeout's range: 1s to 1h. */
+#define TRANSFER_MIN_LIMIT_MS 1000L
+#define TRANSFER_MAX_LIMIT_MS 3600000L
 
 struct probe_facts;
 
@@ -25,11 +28,11 @@ struct transfer_side {
 /* Tests client -> server within limit_ms, then always stops what it
  * started in both pods (also after a time-out or a cancel: the cancel is
  * cleared for the cleanup and set again after it). */
-void cmd_transfer_pair(struct http_client *c, const struct transfer_side *client,
+void run_transfer_pair(struct http_client *c, const struct transfer_side *client,
 		       const struct transfer_side *server, long limit_ms);
 
 /* check --transfer: one pair per prefill-node/decode-node pair of a probed
  * run (at most TRANSFER_MAX_PAIRS), one after the other. */
-void cmd_transfer_run(struct http_client *c, struct probe_run *pr, long limit_ms);
+void run_transfer_pairs(struct http_client *c, struct run *pr, long limit_ms);
 
 #endif

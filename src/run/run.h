@@ -1,0 +1,58 @@
+/* The per-pod run: what happens to a pod after it is listed.  One struct
+ * per pod holds everything the run learns about it (its probe's facts and
+ * check results, its log evidence, why it was not probed), and run_pods()
+ * is the fan-out that fills them: the probe through the exec engine, the
+ * report's digest (parse, secret redaction, checks), then the log evidence.
+ * check, node and nixl all enter here; cmd/ only prints what comes out. */
+#ifndef RUN_RUN_H
+#define RUN_RUN_H
+
+#include "check/check.h"
+#include "check/verdict.h"
+#include "kube/exec.h"
+#include "kube/pods.h"
+
+#define RUN_MAX_OUTPUT (4u << 20)   /* per stream, per pod */
+#define RUN_PROBE_TIMEOUT_MS 60000L
+
+struct run_options {
+	int parallel;
+	long timeout_ms;
+	int progress;      /* allowed to draw a progress line on a TTY */
+	int logs;          /* also read each probed pod's log (LOGS family) */
+	long log_tail;     /* lines of it; 0: LOGS_DEFAULT_TAIL_LINES */
+};
+
+/* One pod of the run.  Owns results, error and facts. */
+struct run_pod {
+	const struct pod_info *pod;         /* borrowed from the pod list */
+	struct check_context ctx;           /* deployment-wide facts for its checks */
+	struct check_results results;       /* every family, LOGS and TRANSFER included */
+	char *error;                        /* why not probed, or NULL */
+	int probed;
+	struct probe_facts *facts;          /* when run.keep_facts and probed, else NULL */
+};
+
+struct run {
+	const struct pod_list *pods;        /* borrowed */
+	struct run_pod *pod;                /* pods->n of them, in list order */
+	int keep_facts;                     /* set before probing: keep pod[].facts */
+	/* Private to run.c: the engine's results (each dropped once digested)
+	 * and what run_pods() borrows while it runs. */
+	struct exec_result *execs;
+	struct http_client *client;
+	const struct run_options *opts;
+};
+
+void run_init(struct run *pr, const struct pod_list *l);
+/* Probes every pod marked probe in parallel, digests each report as it
+ * arrives, reads its log when o->logs; pods not probed get the reason. */
+void run_pods(struct run *pr, struct http_client *c, const struct run_options *o);
+/* Digests pod i from a probe report already in hand (node: the probe run
+ * on this machine): parse, redact, check. */
+void run_digest_report(struct run *pr, size_t i, const char *text, size_t len);
+/* Fills rec[0..n) (borrowing from pr) for verdict_compute(). */
+void run_records(const struct run *pr, struct pod_record *rec);
+void run_release(struct run *pr);
+
+#endif

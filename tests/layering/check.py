@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""The layering facts of issue 14, each one checked (tests/layering/check.py BUILD).
+
+Includes are read from the sources; calls between files from the object
+files' symbol tables (nm): file A calls file B when A uses a symbol B
+defines.  Prints one line per fact and "layering: N passed, N failed".
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.environ.get("LAYERING_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
+MAX_LINES = 800
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def sources(*globs):
+    for g in globs:
+        for p in sorted(glob.glob(os.path.join(ROOT, g))):
+            yield os.path.relpath(p, ROOT)
+
+
+def includes(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
+        return [os.path.normpath(os.path.join(os.path.dirname(path), i))
+                if i.startswith("..") else i for i in INCLUDE.findall(f.read())]
+
+
+def none_include(files, bad):
+    """Files of files whose includes match the regex bad."""
+    return [f"{f} includes {i}" for f in files for i in includes(f) if re.search(bad, i)]
+
+
+def long_files():
+    out = []
+    for f in sources("src/*/*.[ch]", "cmd/*.[ch]"):
+        with open(os.path.join(ROOT, f), encoding="utf-8", errors="replace") as fh:
+            n = sum(1 for _ in fh)
+        if n > MAX_LINES:
+            out.append(f"{f}: {n} lines")
+    return out
+
+
+def circles():
+    """Strongly connected groups of object files in the call graph."""
+    base = os.path.join(ROOT, BUILD)
+    # Only objects of sources that exist: a moved file leaves a stale .o.
+    objs = [o for o in sorted(glob.glob(base + "/src/*/*.o") + glob.glob(base + "/cmd/*.o"))
+            if os.path.exists(os.path.join(ROOT, os.path.relpath(o, base)[:-2] + ".c"))]
+    if not objs:
+        return [f"no object files under {base}"]
+    defs, uses = {}, {}
+    for o in objs:
+        name = os.path.relpath(o, base)[:-2]
+        nm = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
+        for line in nm.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in "TDBR":
+                defs[p[2]] = name
+            elif len(p) == 2 and p[0] == "U":
+                uses.setdefault(name, set()).add(p[1])
+    graph = {os.path.relpath(o, base)[:-2]: set() for o in objs}
+    for a, syms in uses.items():
+        graph[a] |= {defs[s] for s in syms if defs.get(s) not in (None, a)}
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):   # Tarjan
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append("circle: " + " ".join(sorted(comp)))
+
+    sys.setrecursionlimit(10000)
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+FACTS = [
+    ("src/check/ does not include kube/",
+     lambda: none_include(sources("src/check/*.[ch]"), r"(^|/)kube/")),
+    ("src/kube/ does not include probe/",
+     lambda: none_include(sources("src/kube/*.[ch]"), r"(^|/)probe/")),
+    ("src/recipe/ does not include check/",
+     lambda: none_include(sources("src/recipe/*.[ch]"), r"(^|/)check/")),
+    ("src/model/ is a leaf (util/ at most)",
+     lambda: none_include(sources("src/model/*.[ch]"),
+                          r"(^|/)(kube|probe|check|recipe|run|report|evidence|engine)/")),
+    ("no cmd/ file includes probe/facts.h",
+     lambda: none_include(sources("cmd/*.[ch]"), r"probe/facts\.h$")),
+    (f"no file in src/ or cmd/ over {MAX_LINES} lines", long_files),
+    ("no two files call each other in a circle", circles),
+]
+
+
+def main():
+    passed = failed = 0
+    for name, fact in FACTS:
+        bad = fact()
+        if bad:
+            failed += 1
+            print(f"FAIL {name}")
+            for b in bad:
+                print(f"  {b}")
+        else:
+            passed += 1
+            print(f"ok {name}")
+    print(f"layering: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

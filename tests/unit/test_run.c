@@ -1,0 +1,83 @@
+/* Unit tests of the per-pod run (src/run/): the deployment-wide context
+ * each pod's checks get, and a report entering as text (node). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/judge.h"
+#include "run/run.h"
+#include "t.h"
+
+/* kv_cross_node: some prefill and some decode pod on different nodes. */
+static int cross_node(const char *const *roles, const char *const *nodes, size_t n)
+{
+	struct pod_list l = { 0 };
+	struct run pr;
+	int x;
+
+	l.items = calloc(n, sizeof(*l.items));
+	l.n = n;
+	for (size_t i = 0; i < n; i++) {
+		l.items[i].role = (char *)roles[i];
+		l.items[i].node = (char *)nodes[i];
+	}
+	run_init(&pr, &l);
+	x = pr.pod[0].ctx.kv_cross_node;
+	for (size_t i = 1; i < n; i++)
+		CHECK_INT(pr.pod[i].ctx.kv_cross_node, x);   /* deployment-wide */
+	CHECK(pr.pod[n - 1].pod == &l.items[n - 1]);
+	run_release(&pr);
+	free(l.items);
+	return x;
+}
+
+static void test_contexts(void)
+{
+	const char *r1[] = { "prefill", "prefill", "decode" }, *n1[] = { "a", "b", "a" };
+	const char *r2[] = { "prefill", "decode", "worker" }, *n2[] = { "a", "a", "b" };
+	const char *r3[] = { "prefill", "prefill" }, *n3[] = { "a", "b" };
+	const char *r4[] = { "decode", "worker", "prefill" }, *n4[] = { "b", "a", "a" };
+	const char *r5[] = { "decode", "prefill", "decode" }, *n5[] = { "a", "a", "a" };
+
+	CHECK_INT(cross_node(r1, n1, 3), 1);   /* the second prefill is on b */
+	CHECK_INT(cross_node(r2, n2, 3), 0);   /* only the worker is elsewhere */
+	CHECK_INT(cross_node(r3, n3, 2), 0);   /* no decode at all */
+	CHECK_INT(cross_node(r4, n4, 3), 1);
+	CHECK_INT(cross_node(r5, n5, 3), 0);
+}
+
+/* node's path: the probe text itself, no exec.  Text that is not a
+ * report is an unprobed pod with the parser's reason, and a verdict. */
+static void test_digest_report(void)
+{
+	struct pod_list l = { 0 };
+	struct run pr;
+	struct run_judgement j;
+	static const char junk[] = "this is not a probe report\n";
+
+	l.items = calloc(1, sizeof(*l.items));
+	l.n = 1;
+	l.items[0].role = l.items[0].node = l.items[0].name = (char *)"";
+	l.items[0].namespace = l.items[0].graph = (char *)"";
+	l.items[0].secret_env = (char *)"";
+	l.items[0].spec.gpus = l.items[0].spec.rdma_devices = -1;
+	run_init(&pr, &l);
+	run_digest_report(&pr, 0, junk, sizeof(junk) - 1);
+	CHECK_INT(pr.pod[0].probed, 0);
+	CHECK(pr.pod[0].error && strstr(pr.pod[0].error, "cannot read the probe report"));
+	CHECK(check_results_find(&pr.pod[0].results, "pod-probe") != NULL);
+	run_judge(&pr, 0, &j);
+	CHECK_INT(j.report.n, 1);
+	CHECK(j.report.pods[0].pod == &l.items[0]);
+	CHECK(j.verdict.exit_code != 0);
+	run_judgement_release(&j);
+	run_release(&pr);
+	free(l.items);
+}
+
+int main(void)
+{
+	test_contexts();
+	test_digest_report();
+	return T_DONE("test_run");
+}

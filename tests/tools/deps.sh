@@ -12,7 +12,7 @@ apt-get install -y -qq --no-install-recommends \
 	build-essential pkg-config clang libclang-rt-14-dev valgrind \
 	libcurl4-openssl-dev libyaml-dev libcjson-dev libssl-dev \
 	python3 python3-yaml python3-kubernetes python3-jsonschema mandoc \
-	openssl util-linux bubblewrap ca-certificates iproute2 ucx-utils \
+	openssl util-linux bubblewrap ca-certificates iproute2 ucx-utils strace \
 	tmux zsh fish chromium >/dev/null
 # make dist and its test build linux/arm64 too.
 sh "$(dirname "$0")/deps-dist.sh"

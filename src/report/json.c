@@ -5,7 +5,7 @@
  * encoding/json applies to kubectl's own -o json). */
 #include <stdlib.h>
 
-#include "report.h"
+#include "report_int.h"
 #include "util/safe.h"
 
 /* Nesting of our own documents is shallow; the recursion follows the tree

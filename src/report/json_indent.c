@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_int.h"
 #include "util/buf.h"
 
 #define JSON_MAX ((size_t)1 << 30)

@@ -76,11 +76,6 @@ int report_print_html(FILE *out, const struct report *r);
  * status, creationTimestamp, probe, skipReason}]} (lists.c); the caller
  * cJSON_Delete()s it.  Pod specs' env and secrets are never in it. */
 cJSON *report_pods_json(const struct pod_list *l);
-/* Any cJSON tree as kubectl prints JSON: two-space indent, "key": value,
- * a final newline (json.c); 0 or -1. */
-int report_print_json_doc(FILE *out, const cJSON *doc);
-/* The indenting alone, over cJSON's compact text; owned, NULL on overflow. */
-char *report_json_indent(const char *compact);
 /* Emits any cJSON tree as YAML (used by other documents too); a value that
  * is not valid UTF-8 is written with U+FFFD for each bad byte. */
 int report_emit_yaml(FILE *out, const cJSON *doc);

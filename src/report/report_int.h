@@ -42,4 +42,11 @@ int report_has_fix(enum check_status s, const char *remedy);
 void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *text,
 		 size_t indent, size_t width);
 
+/* Any cJSON tree as kubectl prints JSON: two-space indent, "key": value,
+ * a final newline (json_indent.c); 0 or -1.  Callers outside the report
+ * use report_emit_json(), which makes the tree valid UTF-8 first. */
+int report_print_json_doc(FILE *out, const cJSON *doc);
+/* The indenting alone, over cJSON's compact text; owned, NULL on overflow. */
+char *report_json_indent(const char *compact);
+
 #endif

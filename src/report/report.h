@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "check/check.h"
-#include "check/verdict.h"
+#include "verdict/verdict.h"
 #include "kube/pods.h"
 
 struct report_pod {

@@ -10,16 +10,14 @@ void run_judge(const struct run *pr, int all_namespaces, struct run_judgement *j
 	size_t n = pr->pods->n;
 
 	memset(j, 0, sizeof(*j));
-	j->rec = xcalloc(n ? n : 1, sizeof(*j->rec));
 	j->pods = xcalloc(n ? n : 1, sizeof(*j->pods));
-	run_records(pr, j->rec);
-	verdict_compute(j->rec, n, &j->verdict);
+	verdict_compute(pr->pod, n, &j->verdict);
 	for (size_t i = 0; i < n; i++) {
 		j->pods[i].pod = pr->pod[i].pod;
-		j->pods[i].probed = j->rec[i].probed;
-		j->pods[i].error = j->rec[i].error;
-		j->pods[i].results = j->rec[i].results;
-		j->pods[i].verdict = verdict_pod(&j->rec[i]);
+		j->pods[i].probed = pr->pod[i].probed;
+		j->pods[i].error = pr->pod[i].error;
+		j->pods[i].results = &pr->pod[i].results;
+		j->pods[i].verdict = j->verdict.pod[i];
 	}
 	j->report.pods = j->pods;
 	j->report.n = n;
@@ -29,19 +27,12 @@ void run_judge(const struct run *pr, int all_namespaces, struct run_judgement *j
 
 enum verdict_status run_pod_verdict(const struct run *pr, size_t i)
 {
-	struct pod_record *rec = xcalloc(pr->pods->n ? pr->pods->n : 1, sizeof(*rec));
-	enum verdict_status v;
-
-	run_records(pr, rec);
-	v = verdict_pod(&rec[i]);
-	free(rec);
-	return v;
+	return verdict_pod(&pr->pod[i]);
 }
 
 void run_judgement_release(struct run_judgement *j)
 {
 	verdict_release(&j->verdict);
 	free(j->pods);
-	free(j->rec);
 	memset(j, 0, sizeof(*j));
 }

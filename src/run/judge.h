@@ -3,14 +3,13 @@
 #ifndef RUN_JUDGE_H
 #define RUN_JUDGE_H
 
-#include "check/verdict.h"
+#include "verdict/verdict.h"
 #include "report/report.h"
 #include "run/run.h"
 
 /* Owns the arrays and the verdict; borrows everything else from the run,
  * which must outlive it.  report.pods[i] is pr->pod[i]. */
 struct run_judgement {
-	struct pod_record *rec;
 	struct report_pod *pods;
 	struct verdict verdict;
 	struct report report;

@@ -232,23 +232,6 @@ void run_pods(struct run *pr, struct http_client *c,
 	}
 }
 
-void run_records(const struct run *pr, struct pod_record *rec)
-{
-	size_t i;
-
-	for (i = 0; i < pr->pods->n; i++) {
-		const struct pod_info *p = &pr->pods->items[i];
-		rec[i].name = p->name;
-		rec[i].node = p->node;
-		rec[i].role = p->role;
-		rec[i].probed = pr->pod[i].probed;
-		rec[i].error = pr->pod[i].error;
-		rec[i].results = &pr->pod[i].results;
-		rec[i].namespace = p->namespace;
-		rec[i].graph = p->graph;
-	}
-}
-
 void run_release(struct run *pr)
 {
 	for (size_t i = 0; pr->pods && i < pr->pods->n; i++) {

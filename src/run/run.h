@@ -8,7 +8,6 @@
 #define RUN_RUN_H
 
 #include "check/check.h"
-#include "check/verdict.h"
 #include "kube/exec.h"
 #include "kube/pods.h"
 
@@ -51,8 +50,6 @@ void run_pods(struct run *pr, struct http_client *c, const struct run_options *o
 /* Digests pod i from a probe report already in hand (node: the probe run
  * on this machine): parse, redact, check. */
 void run_digest_report(struct run *pr, size_t i, const char *text, size_t len);
-/* Fills rec[0..n) (borrowing from pr) for verdict_compute(). */
-void run_records(const struct run *pr, struct pod_record *rec);
 void run_release(struct run *pr);
 
 #endif

@@ -6,10 +6,10 @@
 
 #include "check/check.h"
 #include "check/internal.h"
-#include "check/verdict.h"
 #include "kube/pods.h"
 #include "probe/facts.h"
 #include "t.h"
+#include "verdict/verdict.h"
 
 static void set_ok(struct probe_src *s)
 {
@@ -213,7 +213,8 @@ static int status_of(const struct check_results *r, const char *name)
 
 static enum verdict_status pod_verdict(const struct check_results *r)
 {
-	struct pod_record p = { "p", "n", "decode", 1, NULL, r, NULL, NULL };
+	struct pod_info info = { .name = "p", .node = "n", .role = "decode" };
+	struct run_pod p = { .pod = &info, .probed = 1, .results = *r };   /* borrowed */
 
 	return verdict_pod(&p);
 }

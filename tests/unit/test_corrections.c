@@ -9,12 +9,12 @@
 
 #include "check/check.h"
 #include "check/logs.h"
-#include "check/verdict.h"
 #include "evidence/evidence.h"
 #include "probe/facts.h"
 #include "probe/logscan.h"
 #include "probe_fixture.h"
 #include "t.h"
+#include "verdict/verdict.h"
 
 /* The repo's copies (tests/fixtures/tools, run from the repo root) when
  * they are there: fx_load reads $DI_FIXTURES first. */

@@ -6,16 +6,16 @@
 #include <time.h>
 
 #include "check/check.h"
-#include "check/graph.h"
-#include "check/verdict.h"
+#include "verdict/graph.h"
+#include "verdict/verdict.h"
 #include "t.h"
 
 #define MAXP 1024
 
 struct g {
 	char names[MAXP][24], nodes[MAXP][24];
-	struct check_results res[MAXP];
-	struct pod_record pods[MAXP];
+	struct pod_info info[MAXP];
+	struct run_pod pods[MAXP];
 	size_t n;
 	struct finding_list out;
 };
@@ -43,7 +43,7 @@ static void healthy(struct check_summary *s)
 static void reset(void)
 {
 	for (size_t i = 0; i < G.n; i++)
-		check_results_release(&G.res[i]);
+		check_results_release(&G.pods[i].results);
 	for (size_t i = 0; i < G.out.n; i++)
 		verdict_finding_release(&G.out.v[i]);
 	free(G.out.v);
@@ -58,17 +58,17 @@ static struct check_summary *pod(const char *name, const char *role,
 
 	snprintf(G.names[i], sizeof(G.names[i]), "%s", name);
 	snprintf(G.nodes[i], sizeof(G.nodes[i]), "%s", node);
-	check_results_init(&G.res[i]);
-	G.res[i].fabric = FABRIC_INFINIBAND;
-	healthy(&G.res[i].summary);
-	G.pods[i].name = G.names[i];
-	G.pods[i].node = G.nodes[i];
-	G.pods[i].role = role;
+	check_results_init(&G.pods[i].results);
+	G.pods[i].results.fabric = FABRIC_INFINIBAND;
+	healthy(&G.pods[i].results.summary);
+	G.info[i].name = G.names[i];
+	G.info[i].node = G.nodes[i];
+	G.info[i].role = (char *)role;
+	G.info[i].namespace = "dynamo";
+	G.info[i].graph = (char *)graph;
+	G.pods[i].pod = &G.info[i];
 	G.pods[i].probed = 1;
-	G.pods[i].results = &G.res[i];
-	G.pods[i].namespace = "dynamo";
-	G.pods[i].graph = graph;
-	return &G.res[i].summary;
+	return &G.pods[i].results.summary;
 }
 
 static void compare(void)
@@ -119,7 +119,7 @@ static void test_backend(void)
 	const struct verdict_finding *f;
 
 	qwen();
-	snprintf(G.res[3].summary.nixl_backend, 32, "LIBFABRIC");
+	snprintf(G.pods[3].results.summary.nixl_backend, 32, "LIBFABRIC");
 	compare();
 	f = find("NIXL backend");
 	CHECK_STR(text(f), "prefill qwen-prefill-0 and decode qwen-decode-1: "
@@ -130,11 +130,11 @@ static void test_backend(void)
 	CHECK_STR(f && f->npods == 2 ? f->pods[0] : NULL, "qwen-prefill-0");
 	CHECK_STR(f && f->npods == 2 ? f->pods[1] : NULL, "qwen-decode-1");
 	/* Sharing one backend is a warning, not a wall. */
-	snprintf(G.res[3].summary.nixl_backend, 32, "UCX,GDS");
+	snprintf(G.pods[3].results.summary.nixl_backend, 32, "UCX,GDS");
 	compare();
 	CHECK_INT(status(find("NIXL backend UCX vs UCX,GDS")), CHECK_WARN);
 	/* Unknown (no backend in the spec) says nothing. */
-	G.res[3].summary.nixl_backend[0] = '\0';
+	G.pods[3].results.summary.nixl_backend[0] = '\0';
 	compare();
 	CHECK(find("NIXL backend") == NULL);
 }
@@ -142,35 +142,35 @@ static void test_backend(void)
 static void test_ucx_tls(void)
 {
 	qwen();
-	snprintf(G.res[2].summary.ucx_tls, 128, "tcp,cuda_copy");
+	snprintf(G.pods[2].results.summary.ucx_tls, 128, "tcp,cuda_copy");
 	compare();
 	CHECK_INT(status(find("UCX_TLS=tcp,cuda_copy on decode qwen-decode-0 allows no RDMA transport")),
 		  CHECK_FAIL);
 	/* rc on one side, dc on the other: UCX needs one transport on both. */
-	snprintf(G.res[2].summary.ucx_tls, 128, "dc_x,cuda_copy");
-	snprintf(G.res[3].summary.ucx_tls, 128, "dc_x,cuda_copy");
-	snprintf(G.res[0].summary.ucx_tls, 128, "rc_x,cuda_copy");
-	snprintf(G.res[1].summary.ucx_tls, 128, "rc_x,cuda_copy");
+	snprintf(G.pods[2].results.summary.ucx_tls, 128, "dc_x,cuda_copy");
+	snprintf(G.pods[3].results.summary.ucx_tls, 128, "dc_x,cuda_copy");
+	snprintf(G.pods[0].results.summary.ucx_tls, 128, "rc_x,cuda_copy");
+	snprintf(G.pods[1].results.summary.ucx_tls, 128, "rc_x,cuda_copy");
 	compare();
 	CHECK_HAS(text(find("no RDMA transport in common")),
 		  "UCX_TLS rc_x,cuda_copy vs dc_x,cuda_copy: no RDMA transport in common (and 3 more pairs)");
 	/* A ^ deny-list that keeps RDMA meets an explicit list: a warning. */
-	snprintf(G.res[2].summary.ucx_tls, 128, "^tcp");
-	snprintf(G.res[3].summary.ucx_tls, 128, "^tcp");
+	snprintf(G.pods[2].results.summary.ucx_tls, 128, "^tcp");
+	snprintf(G.pods[3].results.summary.ucx_tls, 128, "^tcp");
 	compare();
 	CHECK_INT(status(find("UCX_TLS differs: rc_x,cuda_copy vs ^tcp")), CHECK_WARN);
 	CHECK(find("allows no RDMA") == NULL);
 	/* Unset is "all"; an env that could not be read is no value. */
-	G.res[2].summary.ucx_tls[0] = '\0';
+	G.pods[2].results.summary.ucx_tls[0] = '\0';
 	compare();
 	CHECK(find("vs unset (all)") != NULL);
-	G.res[2].summary.env_known = 0;
+	G.pods[2].results.summary.env_known = 0;
 	compare();
 	CHECK(find("vs unset (all)") == NULL);
 	CHECK(find("UCX_TLS differs: rc_x,cuda_copy vs ^tcp") != NULL);
 	/* Neither side uses UCX: UCX_TLS is not compared. */
 	for (int i = 0; i < 4; i++)
-		snprintf(G.res[i].summary.nixl_backend, 32, "LIBFABRIC");
+		snprintf(G.pods[i].results.summary.nixl_backend, 32, "LIBFABRIC");
 	compare();
 	CHECK(find("UCX_TLS") == NULL);
 }
@@ -180,7 +180,7 @@ static void test_net_devices(void)
 	const struct verdict_finding *f;
 
 	qwen();
-	snprintf(G.res[3].summary.net_dev_bad, 96, "mlx5_3:1 not an RDMA device here");
+	snprintf(G.pods[3].results.summary.net_dev_bad, 96, "mlx5_3:1 not an RDMA device here");
 	compare();
 	f = find("UCX_NET_DEVICES");
 	CHECK_STR(text(f), "prefill qwen-prefill-0 and decode qwen-decode-1: UCX_NET_DEVICES "
@@ -188,8 +188,8 @@ static void test_net_devices(void)
 	CHECK_INT(status(f), CHECK_FAIL);
 	CHECK_STR(f ? f->about : NULL, "env-ucx-net-devices");
 	/* The prefill side is named when it is the bad one. */
-	G.res[3].summary.net_dev_bad[0] = '\0';
-	snprintf(G.res[1].summary.net_dev_bad, 96, "mlx5_4:1 down");
+	G.pods[3].results.summary.net_dev_bad[0] = '\0';
+	snprintf(G.pods[1].results.summary.net_dev_bad, 96, "mlx5_4:1 down");
 	compare();
 	CHECK_HAS(text(find("UCX_NET_DEVICES")), "on prefill qwen-prefill-1 names mlx5_4:1 down");
 }
@@ -197,9 +197,9 @@ static void test_net_devices(void)
 static void test_versions(void)
 {
 	qwen();
-	snprintf(G.res[2].summary.nixl_version, 32, "0.10.1");
-	snprintf(G.res[0].summary.libfabric_version, 32, "1.21.0");
-	snprintf(G.res[3].summary.libfabric_version, 32, "2.1.0");
+	snprintf(G.pods[2].results.summary.nixl_version, 32, "0.10.1");
+	snprintf(G.pods[0].results.summary.libfabric_version, 32, "1.21.0");
+	snprintf(G.pods[3].results.summary.libfabric_version, 32, "2.1.0");
 	compare();
 	CHECK_STR(text(find("NIXL 0.9.0 vs 0.10.1")),
 		  "prefill qwen-prefill-0 and decode qwen-decode-0: NIXL 0.9.0 vs 0.10.1 (and 1 more pair)");
@@ -213,7 +213,7 @@ static void test_cross_node_tcp(void)
 	const struct verdict_finding *f;
 
 	qwen();
-	G.res[0].summary.rdma_usable = 0;
+	G.pods[0].results.summary.rdma_usable = 0;
 	compare();
 	f = find("KV would cross nodes over TCP");
 	CHECK_STR(text(f), "prefill qwen-prefill-0 and decode qwen-decode-0: on nodes gpu-a1 and "
@@ -227,7 +227,7 @@ static void test_cross_node_tcp(void)
 	CHECK(find("cross nodes") == NULL);
 	/* Unknown RDMA (-1) is not "no RDMA". */
 	snprintf(G.nodes[2], 24, "gpu-a3");
-	G.res[0].summary.rdma_usable = -1;
+	G.pods[0].results.summary.rdma_usable = -1;
 	compare();
 	CHECK(find("cross nodes") == NULL);
 }
@@ -271,22 +271,22 @@ static void test_cross_node_counted(void)
 static void test_resources(void)
 {
 	qwen();
-	G.res[2].summary.rdma_request[0] = '\0';
-	snprintf(G.res[3].summary.rdma_request, 96, "rdma/ib=4");
+	G.pods[2].results.summary.rdma_request[0] = '\0';
+	snprintf(G.pods[3].results.summary.rdma_request, 96, "rdma/ib=4");
 	compare();
 	CHECK_INT(status(find("RDMA resources requested: rdma/ib=8 vs none")), CHECK_FAIL);
 	CHECK_INT(status(find("RDMA resources requested: rdma/ib=8 vs rdma/ib=4")), CHECK_WARN);
 	/* An unprobed pod's spec still counts (checks.md M needs no exec);
 	 * what only the probe tells does not. */
 	G.pods[2].probed = 0;
-	G.res[2].summary.rdma_usable = 0;
-	snprintf(G.res[2].summary.ucx_tls, 128, "tcp");
+	G.pods[2].results.summary.rdma_usable = 0;
+	snprintf(G.pods[2].results.summary.ucx_tls, 128, "tcp");
 	compare();
 	CHECK(find("vs none") != NULL);
 	CHECK(find("UCX_TLS") == NULL);
 	CHECK(find("cross nodes") == NULL);
 	/* No spec read: nothing to compare. */
-	G.res[2].summary.spec_known = 0;
+	G.pods[2].results.summary.spec_known = 0;
 	compare();
 	CHECK(find("vs none") == NULL);
 }
@@ -300,16 +300,16 @@ static void test_graph_groups(void)
 	snprintf(pod("b-prefill-0", "prefill", "gpu-a3", "b")->nixl_backend, 32, "LIBFABRIC");
 	snprintf(pod("b-decode-0", "decode", "gpu-a4", "b")->nixl_backend, 32, "LIBFABRIC");
 	pod("worker-0", "worker", "gpu-a5", "a");
-	G.res[4].summary.nixl_backend[0] = '\0';
-	snprintf(G.res[4].summary.ucx_tls, 128, "tcp");
+	G.pods[4].results.summary.nixl_backend[0] = '\0';
+	snprintf(G.pods[4].results.summary.ucx_tls, 128, "tcp");
 	compare();
 	CHECK_INT(G.out.n, 0);
 	/* The same graph name in another namespace is another graph. */
-	G.pods[3].graph = "a";
-	G.pods[3].namespace = "other";
+	G.info[3].graph = "a";
+	G.info[3].namespace = "other";
 	compare();
 	CHECK_INT(G.out.n, 0);
-	G.pods[3].namespace = "dynamo";
+	G.info[3].namespace = "dynamo";
 	compare();
 	CHECK_STR(text(find("NIXL backend")), "prefill a-prefill-0 and decode b-decode-0: "
 		  "NIXL backend UCX vs LIBFABRIC");
@@ -333,9 +333,9 @@ static void test_grouping(void)
 		snprintf(name, sizeof(name), "d-%d", i);
 		pod(name, "decode", "gpu-a1", "qwen");
 	}
-	snprintf(G.res[5].summary.nixl_backend, 32, "LIBFABRIC");   /* d-2 */
-	snprintf(G.res[7].summary.nixl_backend, 32, "LIBFABRIC");   /* d-3 */
-	snprintf(G.res[9].summary.ucx_version, 32, "1.16.0");      /* d-4 */
+	snprintf(G.pods[5].results.summary.nixl_backend, 32, "LIBFABRIC");   /* d-2 */
+	snprintf(G.pods[7].results.summary.nixl_backend, 32, "LIBFABRIC");   /* d-3 */
+	snprintf(G.pods[9].results.summary.ucx_version, 32, "1.16.0");      /* d-4 */
 	compare();
 	CHECK_INT(G.out.n, 2);
 	CHECK_STR(text(find("NIXL backend")), "prefill p-0 and decode d-2: NIXL backend UCX vs "
@@ -381,8 +381,8 @@ static void test_odd_node(void)
 
 	/* Numbers too: the slow node among fast ones. */
 	fleet(4, 0, 1);
-	G.res[2].summary.port_rate_gbps = 200;
-	G.res[3].summary.active_ports = 6;
+	G.pods[2].results.summary.port_rate_gbps = 200;
+	G.pods[3].results.summary.active_ports = 6;
 	compare();
 	CHECK_STR(text(find("RDMA port rate")),
 		  "RDMA port rate: 200 Gb/s on node gpu-b2; 400 Gb/s on the other 3 nodes");
@@ -410,7 +410,7 @@ static void test_no_majority(void)
 	compare();
 	CHECK_INT(G.out.n, 0);
 	fleet(3, 2, -1);            /* one node known: nothing to compare */
-	G.res[2].summary.peermem = 0;
+	G.pods[2].results.summary.peermem = 0;
 	compare();
 	CHECK_INT(G.out.n, 0);
 	/* A single node hosting everything. */
@@ -433,7 +433,7 @@ static void test_verdict(void)
 	struct verdict v;
 
 	qwen();
-	G.res[3].summary.rdma_usable = 0;
+	G.pods[3].results.summary.rdma_usable = 0;
 	verdict_compute(G.pods, G.n, &v);
 	CHECK_INT(v.status, VERDICT_NOT_READY);
 	CHECK_HAS(v.fix_first, "prefill qwen-prefill-0 and decode qwen-decode-1: on nodes");
@@ -444,13 +444,13 @@ static void test_verdict(void)
 	{
 		struct check_result r = { "env-ucx-tls", FAM_ENV, CHECK_OK, "ok", NULL, 30, 0, NULL };
 
-		G.res[3].summary.rdma_usable = 1;
+		G.pods[3].results.summary.rdma_usable = 1;
 		for (size_t i = 0; i < G.n; i++) {
 			r.status = i == 3 ? CHECK_FAIL : CHECK_OK;
 			r.remedy = i == 3 ? "fix UCX_TLS" : NULL;
-			check_results_add(&G.res[i], &r);
+			check_results_add(&G.pods[i].results, &r);
 		}
-		snprintf(G.res[3].summary.ucx_tls, 128, "tcp");
+		snprintf(G.pods[3].results.summary.ucx_tls, 128, "tcp");
 		verdict_compute(G.pods, G.n, &v);
 		CHECK_INT(v.nfindings, 2);
 		CHECK_HAS(v.nfindings ? v.findings[0].text : NULL, "env-ucx-tls fail on 1 of 4 pods");
@@ -468,7 +468,7 @@ static void test_verdict(void)
 			r.status = i ? CHECK_OK : CHECK_FAIL;
 			r.detail = i ? "nvidia_peermem loaded" : "no nvidia_peermem";
 			r.remedy = i ? NULL : "load nvidia_peermem";
-			check_results_add(&G.res[i], &r);
+			check_results_add(&G.pods[i].results, &r);
 		}
 	}
 	verdict_compute(G.pods, G.n, &v);
@@ -491,7 +491,7 @@ static void test_scale(void)
 		snprintf(node, sizeof(node), "gpu-c%d", i / 8);
 		pod(name, i % 2 ? "decode" : "prefill", node, "big");
 	}
-	snprintf(G.res[1].summary.ucx_version, 32, "1.16.0");
+	snprintf(G.pods[1].results.summary.ucx_version, 32, "1.16.0");
 	compare();
 	CHECK_INT(G.out.n, 1);
 	CHECK_HAS(text(find("UCX")), "(and 511 more pairs)");

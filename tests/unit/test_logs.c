@@ -7,11 +7,11 @@
 
 #include "check/check.h"
 #include "check/logs.h"
-#include "check/verdict.h"
 #include "kube/logs.h"
 #include "probe/logscan.h"
 #include "probe_fixture.h"
 #include "t.h"
+#include "verdict/verdict.h"
 
 struct line_case {
 	const char *line;
@@ -329,11 +329,20 @@ static void test_read_failed(void)
 	check_results_release(&r);
 }
 
+/* The verdict of a probed pod with results r (borrowed). */
+static enum verdict_status verdict_of(const struct check_results *r)
+{
+	struct pod_info info = { .name = "qwen-decode-0", .node = "gpu-a2", .role = "decode",
+				 .namespace = "demo", .graph = "qwen" };
+	struct run_pod p = { .pod = &info, .probed = 1, .results = *r };
+
+	return verdict_pod(&p);
+}
+
 /* Missing log evidence leaves a READY pod READY; a log fail makes it NOT READY. */
 static void test_verdict(void)
 {
 	struct check_results r;
-	struct pod_record p = { "qwen-decode-0", "gpu-a2", "decode", 1, NULL, &r, "demo", "qwen" };
 	struct check_context dis = { 0 };
 	struct logs_outcome o = { NULL, "forbidden", 403, "main", 5000 };
 
@@ -342,7 +351,7 @@ static void test_verdict(void)
 	r.fabric = FABRIC_INFINIBAND;
 	check_results_add_def(&r, "rdma-devices", CHECK_OK, "mlx5_0", NULL);
 	check_logs(&o, &dis, &r);
-	CHECK_INT(verdict_pod(&p), VERDICT_READY);
+	CHECK_INT(verdict_of(&r), VERDICT_READY);
 	check_results_release(&r);
 
 	check_results_init(&r);
@@ -354,7 +363,7 @@ static void test_verdict(void)
 		scan(&s, "NIXL INFO falling back to TCP transport\n");
 		check_logs(&ok, &dis, &r);
 	}
-	CHECK_INT(verdict_pod(&p), VERDICT_NOT_READY);
+	CHECK_INT(verdict_of(&r), VERDICT_NOT_READY);
 	check_results_release(&r);
 }
 

@@ -6,7 +6,7 @@
 
 #include "check/check.h"
 #include "check/links.h"
-#include "check/verdict.h"
+#include "verdict/verdict.h"
 #include "t.h"
 
 #define NPODS 8
@@ -59,8 +59,8 @@ static void healthy(struct check_results *r)
 
 struct fleet {
 	char names[NPODS][16], nodes[NPODS][16];
-	struct check_results res[NPODS];
-	struct pod_record pods[NPODS];
+	struct pod_info info[NPODS];
+	struct run_pod pods[NPODS];
 };
 
 static void fleet_init(struct fleet *fl)
@@ -68,22 +68,24 @@ static void fleet_init(struct fleet *fl)
 	for (int i = 0; i < NPODS; i++) {
 		snprintf(fl->names[i], 16, "%s-%d", i < 4 ? "prefill" : "decode", i % 4);
 		snprintf(fl->nodes[i], 16, "gpu-a%d", i);
-		healthy(&fl->res[i]);
-		fl->pods[i].name = fl->names[i];
-		fl->pods[i].node = fl->nodes[i];
-		fl->pods[i].role = i < 4 ? "prefill" : "decode";
+		memset(&fl->info[i], 0, sizeof(fl->info[i]));
+		memset(&fl->pods[i], 0, sizeof(fl->pods[i]));
+		healthy(&fl->pods[i].results);
+		fl->info[i].name = fl->names[i];
+		fl->info[i].node = fl->nodes[i];
+		fl->info[i].role = i < 4 ? "prefill" : "decode";
+		fl->info[i].namespace = "dynamo";
+		fl->info[i].graph = "qwen";
+		fl->pods[i].pod = &fl->info[i];
 		fl->pods[i].probed = 1;
 		fl->pods[i].error = NULL;
-		fl->pods[i].results = &fl->res[i];
-		fl->pods[i].namespace = "dynamo";
-		fl->pods[i].graph = "qwen";
 	}
 }
 
 static void fleet_release(struct fleet *fl)
 {
 	for (int i = 0; i < NPODS; i++)
-		check_results_release(&fl->res[i]);
+		check_results_release(&fl->pods[i].results);
 }
 
 /* Replace the status of one check in one pod's results. */
@@ -163,7 +165,7 @@ static void test_one_node_without_peermem(void)
 	struct verdict v;
 
 	fleet_init(&fl);
-	set_status(&fl.res[5], "gpudirect-peermem", CHECK_FAIL,
+	set_status(&fl.pods[5].results, "gpudirect-peermem", CHECK_FAIL,
 		   "no nvidia_peermem and no DMA-BUF on node gpu-a5");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_NOT_READY);
@@ -186,13 +188,13 @@ static void test_fix_first_rank(void)
 	struct verdict v;
 
 	fleet_init(&fl);
-	set_status(&fl.res[0], "gpudirect-peermem", CHECK_FAIL, "no peermem");
-	set_status(&fl.res[1], "rdma-ports", CHECK_FAIL, "no Active port: mlx5_0 port 1 Down (Polling)");
-	set_status(&fl.res[2], "rdma-ports", CHECK_FAIL, "no Active port: mlx5_0 port 1 Down (Polling)");
+	set_status(&fl.pods[0].results, "gpudirect-peermem", CHECK_FAIL, "no peermem");
+	set_status(&fl.pods[1].results, "rdma-ports", CHECK_FAIL, "no Active port: mlx5_0 port 1 Down (Polling)");
+	set_status(&fl.pods[2].results, "rdma-ports", CHECK_FAIL, "no Active port: mlx5_0 port 1 Down (Polling)");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_HAS(v.fix_first, "rdma-ports fail on 2 of 8 pods: prefill-1, prefill-2; nodes gpu-a1, gpu-a2");
 	verdict_release(&v);
-	set_status(&fl.res[7], "rdma-devices", CHECK_FAIL, "no /dev/infiniband/uverbs* in the pod");
+	set_status(&fl.pods[7].results, "rdma-devices", CHECK_FAIL, "no /dev/infiniband/uverbs* in the pod");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_HAS(v.fix_first, "rdma-devices fail on 1 of 8 pods: decode-3");
 	CHECK_INT(v.nnot_ready, 4);
@@ -207,7 +209,7 @@ static void test_unverified(void)
 
 	fleet_init(&fl);
 	for (int i = 0; i < NPODS; i++)
-		set_status(&fl.res[i], "ucx-rdma", CHECK_SKIPPED, "ucx_info not found in the container");
+		set_status(&fl.pods[i].results, "ucx-rdma", CHECK_SKIPPED, "ucx_info not found in the container");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_UNVERIFIED);
 	CHECK_INT(v.exit_code, 3);
@@ -230,7 +232,7 @@ static void test_unverified(void)
 
 	/* A pod that found no fast path at all (fabric tcp, nothing failed). */
 	fl.pods[3].probed = 1;
-	fl.res[2].fabric = FABRIC_TCP;
+	fl.pods[2].results.fabric = FABRIC_TCP;
 	CHECK_INT(verdict_pod(&fl.pods[2]), VERDICT_UNVERIFIED);
 	fleet_release(&fl);
 
@@ -250,7 +252,7 @@ static void test_heterogeneity(void)
 
 	fleet_init(&fl);
 	for (int i = 4; i < NPODS; i++)
-		snprintf(fl.res[i].summary.ucx_version, 32, "1.16.0");
+		snprintf(fl.pods[i].results.summary.ucx_version, 32, "1.16.0");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_READY);
 	/* One finding for all 16 prefill/decode pairs, naming an example. */
@@ -263,7 +265,7 @@ static void test_heterogeneity(void)
 	CHECK_INT(v.nfindings, 1);
 	verdict_release(&v);
 
-	snprintf(fl.res[6].summary.nixl_backend, 32, "LIBFABRIC");
+	snprintf(fl.pods[6].results.summary.nixl_backend, 32, "LIBFABRIC");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_NOT_READY);
 	CHECK_HAS(v.fix_first, "prefill prefill-0 and decode decode-2: "
@@ -276,14 +278,14 @@ static void test_heterogeneity(void)
 /* check_pod_unprobed results feed the verdict the same way. */
 static void test_unprobed_results(void)
 {
-	struct check_results r;
-	struct pod_record p = { "qwen-decode-0", "gpu-a2", "decode", 0,
-				"exec refused", &r, "dynamo", "qwen" };
+	struct pod_info info = { .name = "qwen-decode-0", .node = "gpu-a2", .role = "decode",
+				 .namespace = "dynamo", .graph = "qwen" };
+	struct run_pod p = { .pod = &info, .probed = 0, .error = "exec refused" };
 
-	check_results_init(&r);
-	check_pod_unprobed("exec refused", NULL, NULL, &r);
+	check_results_init(&p.results);
+	check_pod_unprobed("exec refused", NULL, NULL, &p.results);
 	CHECK_INT(verdict_pod(&p), VERDICT_UNVERIFIED);
-	check_results_release(&r);
+	check_results_release(&p.results);
 }
 
 /* checks.md N: warnings off the KV path are counted, never withhold
@@ -299,9 +301,9 @@ static void test_ready_with_warnings(void)
 
 	fleet_init(&fl);
 	for (size_t k = 0; k < sizeof(off_path) / sizeof(off_path[0]); k++)
-		add(&fl.res[k], off_path[k], CHECK_WARN, "degraded");
+		add(&fl.pods[k].results, off_path[k], CHECK_WARN, "degraded");
 	/* A warning on the path that still shows the link works. */
-	set_status(&fl.res[6], "rdma-ports", CHECK_WARN, "1 of 2 ports Active; down: mlx5_1 port 1 Down");
+	set_status(&fl.pods[6].results, "rdma-ports", CHECK_WARN, "1 of 2 ports Active; down: mlx5_1 port 1 Down");
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_READY);
 	CHECK_INT(v.exit_code, 0);
@@ -321,7 +323,7 @@ static void test_links(void)
 	size_t n;
 
 	fleet_init(&fl);
-	n = check_links(&fl.res[0], l);
+	n = check_links(&fl.pods[0].results, l);
 	CHECK_INT(n, LINK__COUNT);
 	CHECK_STR(l[0].name, "device");
 	CHECK_STR(l[3].name, "gpu-memory");
@@ -338,12 +340,12 @@ static void test_links(void)
 	/* GPU memory with no evidence on two pods: both GPUDirect checks
 	 * skipped (the unconfirmed line of product.md "Results"). */
 	for (int i = 2; i < 4; i++) {
-		set_status(&fl.res[i], "gpudirect-peermem", CHECK_SKIPPED,
+		set_status(&fl.pods[i].results, "gpudirect-peermem", CHECK_SKIPPED,
 			   "neither path confirmed: ucx_info -d not in the image");
-		set_status(&fl.res[i], "gpudirect-ucx-md", CHECK_SKIPPED,
+		set_status(&fl.pods[i].results, "gpudirect-ucx-md", CHECK_SKIPPED,
 			   "ucx_info not found in the container");
 	}
-	n = check_links(&fl.res[2], l);
+	n = check_links(&fl.pods[2].results, l);
 	CHECK_INT(l[3].status, LINK_MISSING);
 	CHECK_STR(check_link_status_name(l[3].status), "missing");
 	verdict_compute(fl.pods, NPODS, &v);
@@ -354,14 +356,14 @@ static void test_links(void)
 	verdict_release(&v);
 
 	/* One source is enough: UCX's memory domains prove it alone. */
-	set_status(&fl.res[2], "gpudirect-ucx-md", CHECK_OK, "DMA-BUF");
-	n = check_links(&fl.res[2], l);
+	set_status(&fl.pods[2].results, "gpudirect-ucx-md", CHECK_OK, "DMA-BUF");
+	n = check_links(&fl.pods[2].results, l);
 	CHECK_INT(l[3].status, LINK_PROVEN);
 	CHECK_STR(l[3].check, "gpudirect-ucx-md");
 
 	/* A failed ENV check breaks the environment link. */
-	set_status(&fl.res[1], "env-ucx-tls", CHECK_FAIL, "UCX_TLS=tcp allows no RDMA transport");
-	n = check_links(&fl.res[1], l);
+	set_status(&fl.pods[1].results, "env-ucx-tls", CHECK_FAIL, "UCX_TLS=tcp allows no RDMA transport");
+	n = check_links(&fl.pods[1].results, l);
 	CHECK_INT(l[5].status, LINK_BROKEN);
 	CHECK_STR(check_link_name(l[5].id), "environment");
 	CHECK_HAS(l[5].detail, "UCX_TLS=tcp");

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/verdict.h"
+#include "verdict/verdict.h"
 #include "util/xalloc.h"
 
 void finding_list_add(struct finding_list *fs, const struct verdict_finding *f)

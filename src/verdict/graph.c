@@ -5,48 +5,52 @@
 #include <string.h>
 #include <strings.h>
 
-#include "check/graph.h"
-#include "check/internal.h"
+#include "model/envrules.h"
+#include "verdict/graph.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
 #define WHY_MAX 256
 #define LINE_MAX_BYTES 4096
-#define TL_NET_RDMA (TL_RDMA_IB | TLB(PROBE_TL_SRD))
-#define TL_NET (TL_NET_RDMA | TLB(PROBE_TL_TCP))
+/* UCX_TLS bits (model/envrules.h) of the network transports. */
+#define TLB(x) (1u << (x))
+#define TL_RDMA_IB (TLB(ENVR_TL_RC_MLX5) | TLB(ENVR_TL_DC_MLX5) | TLB(ENVR_TL_UD_MLX5) | \
+		    TLB(ENVR_TL_RC_VERBS) | TLB(ENVR_TL_UD_VERBS))
+#define TL_NET_RDMA (TL_RDMA_IB | TLB(ENVR_TL_SRD))
+#define TL_NET (TL_NET_RDMA | TLB(ENVR_TL_TCP))
 
 static const char *str(const char *s)
 {
 	return s ? s : "";
 }
 
-static const struct check_summary *sum(const struct pod_record *p)
+static const struct check_summary *sum(const struct run_pod *p)
 {
-	return p->results ? &p->results->summary : NULL;
+	return &p->results.summary;
 }
 
-static int probed(const struct pod_record *p)
+static int probed(const struct run_pod *p)
 {
-	return p->probed && p->results;
+	return p->probed;
 }
 
-static int is_role(const struct pod_record *p, const char *role)
+static int is_role(const struct run_pod *p, const char *role)
 {
-	return p->role && !strcmp(p->role, role);
+	return p->pod->role && !strcmp(p->pod->role, role);
 }
 
-static int same_graph(const struct pod_record *a, const struct pod_record *b)
+static int same_graph(const struct run_pod *a, const struct run_pod *b)
 {
-	return !strcmp(str(a->namespace), str(b->namespace)) &&
-	       !strcmp(str(a->graph), str(b->graph));
+	return !strcmp(str(a->pod->namespace), str(b->pod->namespace)) &&
+	       !strcmp(str(a->pod->graph), str(b->pod->graph));
 }
 
 /* ---- pair rules ----------------------------------------------------- */
 
 /* One side of a pair, for the wording ("decode qwen-decode-1"). */
 struct side {
-	const struct pod_record *p;
+	const struct run_pod *p;
 	const struct check_summary *s;
 	const char *role;
 };
@@ -125,8 +129,8 @@ static enum check_status pr_tls(const struct side *a, const struct side *b,
 
 	if (!envs_known(a, b) || !uses_ucx(a) || !uses_ucx(b) || !strcmp(x, y))
 		return CHECK_OK;
-	ax = ucx_tls_allowed(x);
-	ay = ucx_tls_allowed(y);
+	ax = envr_tls_allowed(x);
+	ay = envr_tls_allowed(y);
 	ra = ax & TL_NET_RDMA;
 	rb = ay & TL_NET_RDMA;
 	if (!ra != !rb) {
@@ -134,7 +138,7 @@ static enum check_status pr_tls(const struct side *a, const struct side *b,
 
 		snprintf(why, n, "UCX_TLS=%s on %s %s allows no RDMA transport, "
 			 "%s %s has UCX_TLS=%s", tls_shown(no->s->ucx_tls),
-			 no->role, str(no->p->name), yes->role, str(yes->p->name),
+			 no->role, str(no->p->pod->name), yes->role, str(yes->p->pod->name),
 			 tls_shown(yes->s->ucx_tls));
 		return CHECK_FAIL;
 	}
@@ -161,7 +165,7 @@ static enum check_status pr_netdev(const struct side *a, const struct side *b,
 	if (!envs_known(a, b) || !*bad->s->net_dev_bad)
 		return CHECK_OK;
 	snprintf(why, n, "UCX_NET_DEVICES on %s %s names %s", bad->role,
-		 str(bad->p->name), bad->s->net_dev_bad);
+		 str(bad->p->pod->name), bad->s->net_dev_bad);
 	return CHECK_FAIL;
 }
 
@@ -201,12 +205,12 @@ static enum check_status pr_cross_node(const struct side *a, const struct side *
 	const struct side *no = a->s->rdma_usable == 0 ? a : b;
 
 	if (!probed(a->p) || !probed(b->p) || no->s->rdma_usable != 0 ||
-	    !*str(a->p->node) || !*str(b->p->node) ||
-	    !strcmp(a->p->node, b->p->node))
+	    !*str(a->p->pod->node) || !*str(b->p->pod->node) ||
+	    !strcmp(a->p->pod->node, b->p->pod->node))
 		return CHECK_OK;
 	snprintf(why, n, "on nodes %s and %s, and %s %s has no usable RDMA: "
-		 "KV would cross nodes over TCP", a->p->node, b->p->node,
-		 no->role, str(no->p->name));
+		 "KV would cross nodes over TCP", a->p->pod->node, b->p->pod->node,
+		 no->role, str(no->p->pod->name));
 	return CHECK_FAIL;
 }
 
@@ -278,10 +282,10 @@ static char **names_dup(const char *a, const char *b, size_t *n)
 	return v;
 }
 
-static void pair_finding(const struct pod_record *pods, const struct pair_rule *r,
+static void pair_finding(const struct run_pod *pods, const struct pair_rule *r,
 			 const struct pair_tally *t, int k, struct finding_list *out)
 {
-	const struct pod_record *p = &pods[t->first_p[k]], *d = &pods[t->first_d[k]];
+	const struct run_pod *p = &pods[t->first_p[k]], *d = &pods[t->first_d[k]];
 	struct verdict_finding f = { 0 };
 	size_t more = t->count[k] - 1;
 
@@ -292,12 +296,12 @@ static void pair_finding(const struct pod_record *pods, const struct pair_rule *
 	f.about = r->about;
 	f.text = more
 		? xasprintf("prefill %s and decode %s: %s (and %zu more pair%s)",
-			    str(p->name), str(d->name), t->why[k], more,
+			    str(p->pod->name), str(d->pod->name), t->why[k], more,
 			    more == 1 ? "" : "s")
-		: xasprintf("prefill %s and decode %s: %s", str(p->name),
-			    str(d->name), t->why[k]);
+		: xasprintf("prefill %s and decode %s: %s", str(p->pod->name),
+			    str(d->pod->name), t->why[k]);
 	f.remedy = xstrdup(r->remedy);
-	f.pods = names_dup(p->name, d->name, &f.npods);
+	f.pods = names_dup(p->pod->name, d->pod->name, &f.npods);
 	finding_list_add(out, &f);
 }
 
@@ -323,10 +327,10 @@ struct pclass {
 
 /* Everything a pair rule's status reads, the node aside (pr_cross_node
  * reads it; pairs_cross_node counts it per pair).  Owned by the caller. */
-static char *class_key(const struct pod_record *p, const char *role)
+static char *class_key(const struct run_pod *p, const char *role)
 {
 	const struct check_summary *s = sum(p);
-	const char *f[] = { role, str(p->namespace), str(p->graph), s->nixl_backend,
+	const char *f[] = { role, str(p->pod->namespace), str(p->pod->graph), s->nixl_backend,
 			    s->ucx_tls, s->net_dev_bad, s->ucx_version, s->nixl_version,
 			    s->libfabric_version, s->rdma_request };
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);   /* the fields are bounded: < 1 KiB */
@@ -349,7 +353,7 @@ struct pgroups {
 	size_t nnodes;
 };
 
-static void group_pods(const struct pod_record *pods, size_t n, struct pgroups *g)
+static void group_pods(const struct run_pod *pods, size_t n, struct pgroups *g)
 {
 	struct strmap nodes;
 
@@ -364,7 +368,7 @@ static void group_pods(const struct pod_record *pods, size_t n, struct pgroups *
 				 : is_role(&pods[i], "decode") ? "decode" : NULL;
 		struct pclass *c;
 
-		g->node[i] = *str(pods[i].node) ? strmap_id(&nodes, pods[i].node, NULL) : SIZE_MAX;
+		g->node[i] = *str(pods[i].pod->node) ? strmap_id(&nodes, pods[i].pod->node, NULL) : SIZE_MAX;
 		if (!role || !sum(&pods[i]))
 			continue;
 		g->keys[i] = class_key(&pods[i], role);
@@ -440,7 +444,7 @@ static void pairs_cross_node(const struct pgroups *g, const struct pclass *cp,
 
 /* One prefill class x one decode class of the same graph: each rule
  * judged once on the first pair, counted for all |cp| x |cd| pairs. */
-static void pairs_classes(const struct pod_record *pods, const struct pgroups *g,
+static void pairs_classes(const struct run_pod *pods, const struct pgroups *g,
 			  const struct pclass *cp, const struct pclass *cd,
 			  size_t *cnt, struct pair_tally *t)
 {
@@ -465,7 +469,7 @@ static void pairs_classes(const struct pod_record *pods, const struct pgroups *g
 }
 
 /* The first pair's wording, from the pair itself (it names the pods). */
-static void pair_why(const struct pod_record *pods, size_t r, struct pair_tally *t, int k)
+static void pair_why(const struct run_pod *pods, size_t r, struct pair_tally *t, int k)
 {
 	size_t i = t->first_p[k], j = t->first_d[k];
 	struct side a = { &pods[i], sum(&pods[i]), "prefill" };
@@ -478,7 +482,7 @@ static void pair_why(const struct pod_record *pods, size_t r, struct pair_tally 
 /* As if every prefill x decode pair of a graph were judged (the first pair
  * met in index order named, all counted), at the cost of one judgement per
  * pair of classes plus O(pods) for the node-dependent rule. */
-static void pairs(const struct pod_record *pods, size_t n, struct finding_list *out)
+static void pairs(const struct run_pod *pods, size_t n, struct finding_list *out)
 {
 	struct pair_tally t[NPAIR_RULES];
 	struct pgroups g;
@@ -488,12 +492,12 @@ static void pairs(const struct pod_record *pods, size_t n, struct finding_list *
 	group_pods(pods, n, &g);
 	cnt = xcalloc(g.nnodes ? g.nnodes : 1, sizeof(*cnt));
 	for (size_t x = 0; x < g.n; x++) {
-		const struct pod_record *p = &pods[g.v[x].idx[0]];
+		const struct run_pod *p = &pods[g.v[x].idx[0]];
 
 		if (!is_role(p, "prefill"))
 			continue;
 		for (size_t y = 0; y < g.n; y++) {
-			const struct pod_record *d = &pods[g.v[y].idx[0]];
+			const struct run_pod *d = &pods[g.v[y].idx[0]];
 
 			if (is_role(d, "decode") && same_graph(p, d))
 				pairs_classes(pods, &g, &g.v[x], &g.v[y], cnt, t);
@@ -591,7 +595,7 @@ struct node {
 
 /* Distinct nodes of probed pods, in order of first pod; *nn gets their
  * number. */
-static struct node *node_table(const struct pod_record *pods, size_t n, size_t *nn)
+static struct node *node_table(const struct run_pod *pods, size_t n, size_t *nn)
 {
 	struct node *v = xcalloc(n ? n : 1, sizeof(*v));
 	struct strmap m;
@@ -601,12 +605,12 @@ static struct node *node_table(const struct pod_record *pods, size_t n, size_t *
 		int added;
 		size_t k;
 
-		if (!probed(&pods[i]) || !*str(pods[i].node))
+		if (!probed(&pods[i]) || !*str(pods[i].pod->node))
 			continue;
-		k = strmap_id(&m, pods[i].node, &added);
+		k = strmap_id(&m, pods[i].pod->node, &added);
 		if (added) {
-			v[k].name = pods[i].node;
-			v[k].r = pods[i].results;
+			v[k].name = pods[i].pod->node;
+			v[k].r = &pods[i].results;
 		}
 	}
 	*nn = m.n;
@@ -726,7 +730,7 @@ static void node_rule(const struct node_rule *r, struct node *v, size_t nn,
 	free(odd);
 }
 
-static void nodes(const struct pod_record *pods, size_t n, struct finding_list *out)
+static void nodes(const struct run_pod *pods, size_t n, struct finding_list *out)
 {
 	size_t nn;
 	struct node *v = node_table(pods, n, &nn);
@@ -736,7 +740,7 @@ static void nodes(const struct pod_record *pods, size_t n, struct finding_list *
 	free(v);
 }
 
-void graph_compare(const struct pod_record *pods, size_t n,
+void graph_compare(const struct run_pod *pods, size_t n,
 		   struct finding_list *out)
 {
 	pairs(pods, n, out);

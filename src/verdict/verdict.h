@@ -11,15 +11,18 @@
  *               probed; `unconfirmed` names the link and what would
  *               show it.
  *
- * Ownership: struct pod_record only borrows; struct verdict owns every
- * string and array in it and is freed with verdict_release().
+ * A layer above the run: it reads the per-pod objects (run/run.h) as the
+ * run left them (the pod, its results, whether it was probed and why not)
+ * and never changes them.  Ownership: struct verdict owns every string and
+ * array in it and is freed with verdict_release().
  */
-#ifndef CHECK_VERDICT_H
-#define CHECK_VERDICT_H
+#ifndef VERDICT_VERDICT_H
+#define VERDICT_VERDICT_H
 
 #include <stddef.h>
 
 #include "check/check.h"
+#include "run/run.h"
 
 enum verdict_status {
 	VERDICT_READY = 0,
@@ -32,21 +35,8 @@ const char *verdict_name(enum verdict_status v);
 /* 0, 2, 3 (product.md exit codes). */
 int verdict_exit_code(enum verdict_status v);
 
-/* One worker pod as the caller (cmd/check.c) saw it.  All borrowed. */
-struct pod_record {
-	const char *name;
-	const char *node;                    /* NULL or "" when unknown */
-	const char *role;                    /* prefill, decode, worker, "" */
-	int probed;                          /* 0: error says why */
-	const char *error;
-	const struct check_results *results; /* may be NULL when !probed */
-	/* Which graph the pod belongs to (graph.c compares prefill and decode
-	 * within one namespace + graph label); NULL or "" when unknown. */
-	const char *namespace;
-	const char *graph;
-};
-
-enum verdict_status verdict_pod(const struct pod_record *p);
+/* The pod's own verdict, from its results alone (no cross-pod finding). */
+enum verdict_status verdict_pod(const struct run_pod *p);
 
 /* A line below the table.  Grouped across pods: one finding per check
  * and status, naming the pods it affects.  Cross-pod findings (graph.h)
@@ -87,13 +77,15 @@ struct verdict {
 	char *unconfirmed;        /* owned; one line; NULL unless UNVERIFIED */
 	struct verdict_finding *findings;  /* owned; worst first, then rank */
 	size_t nfindings;
+	enum verdict_status *pod; /* owned; npods of them: pod i's verdict_pod() */
 	size_t npods, nprobed, nready, nnot_ready, nunverified;
 	size_t nwarnings;         /* warn findings (grouped lines) */
 };
 
-/* Consolidates n pods (n may be 0: UNVERIFIED, "no worker pods").  The
- * caller releases out with verdict_release(). */
-void verdict_compute(const struct pod_record *pods, size_t n,
+/* Consolidates the n pods of a run (n may be 0: UNVERIFIED, "no worker
+ * pods"); pods[] stays borrowed only for the call.  The caller releases
+ * out with verdict_release(). */
+void verdict_compute(const struct run_pod *pods, size_t n,
 		     struct verdict *out);
 void verdict_release(struct verdict *v);
 
@@ -101,7 +93,7 @@ void verdict_release(struct verdict *v);
  * "and N more".  Exposed for tests and for the table's finding lines.
  * idx lists the affected pods by index into pods; returns an owned
  * string. */
-char *verdict_pod_list(const struct pod_record *pods, size_t npods,
+char *verdict_pod_list(const struct run_pod *pods, size_t npods,
 		       const size_t *idx, size_t nidx, size_t max);
 
 #endif

@@ -2,18 +2,18 @@
  * decode of one graph must be able to meet, and the nodes hosting the
  * workers should look alike.
  *
- * Works only from the per-pod digest (struct check_summary) and the pod
- * records, never from the full facts, so memory stays flat however many
+ * Works only from the per-pod digest (struct check_summary) and the pods
+ * of the run (run/run.h), never from the full facts, so memory stays flat however many
  * pods there are.  A graph is the pods of one namespace with the same
  * nvidia.com/dynamo-graph-deployment-name label (pods without it form one
  * group per namespace).
  */
-#ifndef CHECK_GRAPH_H
-#define CHECK_GRAPH_H
+#ifndef VERDICT_GRAPH_H
+#define VERDICT_GRAPH_H
 
 #include <stddef.h>
 
-#include "check/verdict.h"
+#include "verdict/verdict.h"
 
 /* Odd nodes named in a finding's text and its nodes[] list. */
 #define GRAPH_NAMES_MAX 5
@@ -34,7 +34,7 @@
  * the first pair in index order is named, all are counted.  Measured
  * (callgrind): 20 M instructions at 1000 pods, 200 M at 10,000 (the all-
  * pairs loop before: 262 M and 25.9 G). */
-void graph_compare(const struct pod_record *pods, size_t n,
+void graph_compare(const struct run_pod *pods, size_t n,
 		   struct finding_list *out);
 
 #endif

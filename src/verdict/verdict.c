@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/graph.h"
 #include "check/links.h"
-#include "check/verdict.h"
+#include "verdict/graph.h"
+#include "verdict/verdict.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 
@@ -42,14 +42,14 @@ static int fast_fabric(enum fabric f)
 /* checks.md N: NOT READY on any failure; READY when every link of the
  * pod's KV path is proven (links.c), whatever warnings it has elsewhere;
  * UNVERIFIED when a link has no evidence at all. */
-enum verdict_status verdict_pod(const struct pod_record *p)
+enum verdict_status verdict_pod(const struct run_pod *p)
 {
-	const struct check_results *r = p->results;
+	const struct check_results *r = &p->results;
 	struct check_link l[LINK__COUNT];
 	size_t nl;
 	int open = 0;
 
-	if (!p->probed || !r)
+	if (!p->probed)
 		return VERDICT_UNVERIFIED;
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].status == CHECK_FAIL)
@@ -71,7 +71,7 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
-char *verdict_pod_list(const struct pod_record *pods, size_t npods,
+char *verdict_pod_list(const struct run_pod *pods, size_t npods,
 		       const size_t *idx, size_t nidx, size_t max)
 {
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);
@@ -83,28 +83,28 @@ char *verdict_pod_list(const struct pod_record *pods, size_t npods,
 			    npods == 1 ? "" : "s");
 	for (size_t i = 0; i < nidx && i < max; i++)
 		buf_appendf(&b, "%s%s", i ? ", " : "",
-			    or_empty(pods[idx[i]].name));
+			    or_empty(pods[idx[i]].pod->name));
 	if (nidx > max)
 		buf_appendf(&b, " and %zu more", nidx - max);
 	return buf_detach(&b, NULL);
 }
 
 /* Distinct nodes of the listed pods, "node a, b" or "" when none known. */
-static char *node_list(const struct pod_record *pods, const size_t *idx,
+static char *node_list(const struct run_pod *pods, const size_t *idx,
 		       size_t nidx)
 {
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);
 	size_t shown = 0, total = 0;
 
 	for (size_t i = 0; i < nidx; i++) {
-		const char *node = pods[idx[i]].node;
+		const char *node = pods[idx[i]].pod->node;
 		int seen = 0;
 
 		if (!node || !*node)
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = pods[idx[j]].node &&
-			       !strcmp(pods[idx[j]].node, node);
+			seen = pods[idx[j]].pod->node &&
+			       !strcmp(pods[idx[j]].pod->node, node);
 		if (seen)
 			continue;
 		total++;
@@ -146,16 +146,16 @@ static int finding_cmp(const void *a, const void *b)
 /* Pods (indices) whose results hold check `name` with status st; the
  * first such result is returned for its detail and remedy. */
 static const struct check_result *
-pods_with(const struct pod_record *pods, size_t n, const char *name,
+pods_with(const struct run_pod *pods, size_t n, const char *name,
 	  enum check_status st, size_t *idx, size_t *nidx)
 {
 	const struct check_result *first = NULL;
 
 	*nidx = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct check_results *r = pods[i].results;
+		const struct check_results *r = &pods[i].results;
 
-		if (!pods[i].probed || !r)
+		if (!pods[i].probed)
 			continue;
 		for (size_t j = 0; j < r->n; j++) {
 			if (strcmp(r->v[j].name, name) || r->v[j].status != st)
@@ -179,15 +179,15 @@ static int grouped_already(const struct finding_list *fs, const char *name,
 }
 
 /* One finding per (check, status) that is not ok and not n/a. */
-static void group_results(const struct pod_record *pods, size_t n,
+static void group_results(const struct run_pod *pods, size_t n,
 			  struct finding_list *fs)
 {
 	size_t *idx = xcalloc(n ? n : 1, sizeof(*idx));
 
 	for (size_t i = 0; i < n; i++) {
-		const struct check_results *r = pods[i].results;
+		const struct check_results *r = &pods[i].results;
 
-		for (size_t j = 0; pods[i].probed && r && j < r->n; j++) {
+		for (size_t j = 0; pods[i].probed && j < r->n; j++) {
 			const struct check_result *c = &r->v[j];
 			const struct check_result *first;
 			struct verdict_finding f = { 0 };
@@ -216,7 +216,7 @@ static void group_results(const struct pod_record *pods, size_t n,
 	free(idx);
 }
 
-static const char *unprobed_reason(const struct pod_record *p)
+static const char *unprobed_reason(const struct run_pod *p)
 {
 	return p->error && *p->error ? p->error : "not probed";
 }
@@ -225,7 +225,7 @@ static const char *unprobed_reason(const struct pod_record *p)
  * line, not 400): "pod-probe skipped on 3 of 8 pods: a, b, c; nodes ...:
  * REASON".  Groups are found by a scan per distinct reason; there are few
  * reasons, however many pods. */
-static void add_unprobed(const struct pod_record *pods, size_t n,
+static void add_unprobed(const struct run_pod *pods, size_t n,
 			 struct finding_list *fs)
 {
 	size_t *idx = n ? xcalloc(n, sizeof(*idx)) : NULL;
@@ -262,15 +262,14 @@ static void add_unprobed(const struct pod_record *pods, size_t n,
 
 /* ---- consolidation ------------------------------------------------- */
 
-static enum fabric common_fabric(const struct pod_record *pods, size_t n)
+static enum fabric common_fabric(const struct run_pod *pods, size_t n)
 {
 	size_t count[FABRIC_TCP + 1] = { 0 };
 	enum fabric best = FABRIC_UNKNOWN;
 
 	for (size_t i = 0; i < n; i++)
-		if (pods[i].probed && pods[i].results &&
-		    (unsigned)pods[i].results->fabric <= FABRIC_TCP)
-			count[pods[i].results->fabric]++;
+		if (pods[i].probed && (unsigned)pods[i].results.fabric <= FABRIC_TCP)
+			count[pods[i].results.fabric]++;
 	for (int f = FABRIC_INFINIBAND; f <= FABRIC_TCP; f++)
 		if (count[f] > count[best])
 			best = (enum fabric)f;
@@ -289,7 +288,7 @@ static char *fix_first_line(const struct finding_list *fs)
 /* "GPU memory reachable by the NIC on 2 of 8 pods (ucx_info not found in
  * the container)": per link of the path, the probed pods where it has no
  * evidence, with what would show it (the first such pod's skip). */
-static void missing_links(const struct pod_record *pods, size_t n,
+static void missing_links(const struct run_pod *pods, size_t n,
 			  struct buf *b, size_t *shown)
 {
 	size_t count[LINK__COUNT] = { 0 };
@@ -300,9 +299,9 @@ static void missing_links(const struct pod_record *pods, size_t n,
 		struct check_link l[LINK__COUNT];
 		size_t nl;
 
-		if (!pods[i].probed || !pods[i].results)
+		if (!pods[i].probed)
 			continue;
-		nl = check_links(pods[i].results, l);
+		nl = check_links(&pods[i].results, l);
 		for (size_t k = 0; k < nl; k++) {
 			enum check_link_id id = l[k].id;
 
@@ -322,7 +321,7 @@ static void missing_links(const struct pod_record *pods, size_t n,
 
 /* What is left unproven: the links without evidence, then pods that
  * could not be probed. */
-static char *unconfirmed_line(const struct pod_record *pods, size_t n,
+static char *unconfirmed_line(const struct run_pod *pods, size_t n,
 			      size_t nunprobed)
 {
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);
@@ -338,7 +337,7 @@ static char *unconfirmed_line(const struct pod_record *pods, size_t n,
 	return buf_detach(&b, NULL);
 }
 
-void verdict_compute(const struct pod_record *pods, size_t n,
+void verdict_compute(const struct run_pod *pods, size_t n,
 		     struct verdict *out)
 {
 	struct finding_list fs = { 0 }, extra = { 0 };
@@ -346,8 +345,9 @@ void verdict_compute(const struct pod_record *pods, size_t n,
 
 	memset(out, 0, sizeof(*out));
 	out->npods = n;
+	out->pod = xcalloc(n ? n : 1, sizeof(*out->pod));
 	for (size_t i = 0; i < n; i++) {
-		enum verdict_status v = verdict_pod(&pods[i]);
+		enum verdict_status v = out->pod[i] = verdict_pod(&pods[i]);
 
 		out->nprobed += pods[i].probed != 0;
 		out->nready += v == VERDICT_READY;
@@ -394,6 +394,7 @@ void verdict_release(struct verdict *v)
 	for (size_t i = 0; i < v->nfindings; i++)
 		verdict_finding_release(&v->findings[i]);
 	free(v->findings);
+	free(v->pod);
 	free(v->fix_first);
 	free(v->unconfirmed);
 	memset(v, 0, sizeof(*v));

@@ -10,11 +10,11 @@
 #include "run/run.h"
 #include "recipe/recipe.h"
 #include "run/drift.h"
-#include "run/judge.h"
 #include "report/drift.h"
 #include "report/report.h"
 #include "run/transfer.h"
 #include "util/xalloc.h"
+#include "verdict/verdict.h"
 
 static const char *const help[] = {
 	"Check that the KV-transfer fast path of a Dynamo deployment can be trusted.",
@@ -96,17 +96,19 @@ static int print(const struct cmd_ctx *ctx, const struct check_flags *f,
 	return 0;
 }
 
-/* Judges, prints, and returns the verdict's exit code. */
+/* The run's verdict (verdict/), printed; returns its exit code. */
 static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 		 const struct run *pr, const char *format)
 {
-	struct run_judgement j;
+	struct verdict v;
+	struct report r = { 0 };
 	int rc;
 
-	run_judge(pr, ctx->g.all_namespaces, &j);
-	rc = print(ctx, f, &j.report, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR
-									 : j.verdict.exit_code;
-	run_judgement_release(&j);
+	verdict_compute(pr->pod, pr->pods->n, &v);
+	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
+	r.all_namespaces = ctx->g.all_namespaces;
+	rc = print(ctx, f, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
+	verdict_release(&v);
 	return rc;
 }
 

@@ -7,11 +7,11 @@
 #include "check/pairtest.h"
 #include "cmd.h"
 #include "report/install.h"
-#include "run/judge.h"
 #include "run/run.h"
 #include "run/transfer.h"
 #include "util/safe.h"
 #include "util/xalloc.h"
+#include "verdict/verdict.h"
 
 static const char *const help[] = {
 	"Show a worker's NIXL install (package, plugins, tools, UCX) and the exact",
@@ -182,7 +182,7 @@ static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
 		run_transfer(c, &self, peer_name ? &peer : NULL, f->transfer_timeout.ms);
 	else
 		print_text(buf_str(&plan));
-	rc = verdict_exit_code(run_pod_verdict(&self.run, 0));
+	rc = verdict_exit_code(verdict_pod(&self.run.pod[0]));
 out:
 	if (rc == EXIT_ERROR && e.msg[0])
 		cmd_fail(&e);

@@ -7,10 +7,10 @@
 #include "cmd.h"
 #include "kube/claims.h"
 #include "probe/local.h"
-#include "run/judge.h"
 #include "run/run.h"
 #include "report/report.h"
 #include "util/xalloc.h"
+#include "verdict/verdict.h"
 
 static const char *const help[] = {
 	"Run the interconnect checks for one pod, or for this machine.",
@@ -32,23 +32,25 @@ static const char *const help[] = {
 static int print_one(const struct cmd_ctx *ctx, const struct run *pr,
 		     const char *format)
 {
-	struct run_judgement j;
+	struct verdict v;
+	struct report r = { 0 };
 	struct report_style st = { 0 };
 	int rc = 0;
 
-	run_judge(pr, 0, &j);
+	verdict_compute(pr->pod, pr->pods->n, &v);
+	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
 	if (!strcmp(format, "json"))
-		rc = report_print_json(stdout, &j.report);
+		rc = report_print_json(stdout, &r);
 	else if (!strcmp(format, "yaml"))
-		rc = report_print_yaml(stdout, &j.report);
+		rc = report_print_yaml(stdout, &r);
 	else {
 		report_print_checks(stdout, &pr->pod[0].results, &st);
-		report_print_verdict(stdout, &j.report, &st);
+		report_print_verdict(stdout, &r, &st);
 	}
-	rc = rc < 0 || cmd_flush_stdout() ? EXIT_ERROR : j.verdict.exit_code;
-	run_judgement_release(&j);
+	rc = rc < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
+	verdict_release(&v);
 	return rc;
 }
 

@@ -68,16 +68,16 @@ enum kv_path { KV_RDMA, KV_NVLINK, KV_UNKNOWN, KV_TCP };
 static const char *const kv_name[] = { "RDMA", "NVLink", "unknown", "TCP" };
 static const char *const kv_colour[] = { "#2e7d32", "#1565c0", "#9e9e9e", "#c62828" };
 
-static enum kv_path pod_path(const struct report_pod *p)
+static enum kv_path pod_path(const struct run_pod *p)
 {
 	static const enum check_family fast[] = { FAM_RDMA, FAM_UCX, FAM_ENV };
 
-	if (!p->probed || !p->results)
+	if (!p->probed)
 		return KV_UNKNOWN;
 	for (size_t i = 0; i < sizeof(fast) / sizeof(fast[0]); i++)
-		if (check_results_family_status(p->results, fast[i]) == CHECK_FAIL)
+		if (check_results_family_status(&p->results, fast[i]) == CHECK_FAIL)
 			return KV_TCP;
-	switch (p->results->fabric) {
+	switch (p->results.fabric) {
 	case FABRIC_INFINIBAND: case FABRIC_ROCE: case FABRIC_EFA: return KV_RDMA;
 	case FABRIC_NVLINK: return KV_NVLINK;
 	case FABRIC_TCP: return KV_TCP;
@@ -325,19 +325,21 @@ static void print_pods(FILE *out, const struct report *r)
 			v[i].npods == 1 ? "" : "s", verdict_class(v[i].verdict),
 			report_verdict_token(v[i].verdict));
 		for (size_t p = 0; p < r->n; p++) {
-			const struct report_pod *rp = &r->pods[p];
+			const struct run_pod *rp = &r->pods[p];
+			enum verdict_status verdict = report_pod_verdict(r, p);
+
 			if (!same(rp->pod->node, v[i].name))
 				continue;
 			fputs("<tr><td>", out);
 			esc(out, rp->pod->name);
 			fputs("</td><td>", out);
 			esc(out, rp->pod->role);
-			fprintf(out, "</td><td class=\"%s\">%s</td><td>", verdict_class(rp->verdict),
-				report_verdict_token(rp->verdict));
+			fprintf(out, "</td><td class=\"%s\">%s</td><td>", verdict_class(verdict),
+				report_verdict_token(verdict));
 			if (!rp->probed)
 				esc(out, rp->error ? rp->error : "not probed");
-			for (size_t k = 0; rp->results && k < rp->results->n; k++) {
-				const struct check_result *c = &rp->results->v[k];
+			for (size_t k = 0; k < rp->results.n; k++) {
+				const struct check_result *c = &rp->results.v[k];
 				if (c->status == CHECK_FAIL || c->status == CHECK_WARN) {
 					fprintf(out, "<span class=\"%s\">", status_class((int)c->status));
 					esc(out, c->name);

@@ -53,15 +53,15 @@ struct counts {
 	size_t tests, failures, skipped;
 };
 
-static void count_pod(const struct report_pod *p, struct counts *c)
+static void count_pod(const struct run_pod *p, struct counts *c)
 {
 	memset(c, 0, sizeof(*c));
-	if (!p->probed || !p->results) {
+	if (!p->probed) {
 		c->tests = c->skipped = 1;
 		return;
 	}
-	for (size_t i = 0; i < p->results->n; i++) {
-		enum check_status s = p->results->v[i].status;
+	for (size_t i = 0; i < p->results.n; i++) {
+		enum check_status s = p->results.v[i].status;
 		c->tests++;
 		c->failures += s == CHECK_FAIL || s == CHECK_WARN;
 		c->skipped += s == CHECK_SKIPPED;
@@ -135,7 +135,7 @@ static void property(FILE *out, const char *name, const char *value)
 	fputs("/>\n", out);
 }
 
-static void pod_suite(FILE *out, const struct report_pod *p)
+static void pod_suite(FILE *out, const struct run_pod *p, enum verdict_status verdict)
 {
 	const struct pod_info *pod = p->pod;
 	struct counts c;
@@ -149,14 +149,14 @@ static void pod_suite(FILE *out, const struct report_pod *p)
 	property(out, "role", pod->role);
 	property(out, "node", pod->node);
 	property(out, "container", pod->container);
-	property(out, "verdict", verdict_name(p->verdict));
+	property(out, "verdict", verdict_name(verdict));
 	fputs("    </properties>\n", out);
-	if (!p->probed || !p->results) {
+	if (!p->probed) {
 		testcase(out, "pod-probe", pod->name, CHECK_SKIPPED,
 			 p->error ? p->error : "not probed", NULL);
 	} else {
-		for (size_t i = 0; i < p->results->n; i++) {
-			const struct check_result *r = &p->results->v[i];
+		for (size_t i = 0; i < p->results.n; i++) {
+			const struct check_result *r = &p->results.v[i];
 			size_t cn = strlen(pod->name) + 24;
 
 			cls = xmalloc(cn);
@@ -185,7 +185,7 @@ int report_print_junit(FILE *out, const struct report *r)
 	attr(out, "name", "dynamo-interconnect check");
 	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", all.tests, all.failures);
 	for (size_t i = 0; i < r->n; i++)
-		pod_suite(out, &r->pods[i]);
+		pod_suite(out, &r->pods[i], report_pod_verdict(r, i));
 	if (c.tests) {
 		suite_open(out, "cross-pod", &c, NULL);
 		for (size_t i = 0; i < v->nfindings; i++)

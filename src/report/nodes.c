@@ -27,7 +27,7 @@ static enum verdict_status worse_verdict(enum verdict_status a, enum verdict_sta
 	return sev[b] > sev[a] ? b : a;
 }
 
-static const char *node_of(const struct report_pod *p)
+static const char *node_of(const struct run_pod *p)
 {
 	return p->pod->node ? p->pod->node : "";
 }
@@ -43,7 +43,7 @@ struct report_node *report_nodes_collect(const struct report *r, size_t *n)
 	size_t nv = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
-		const struct report_pod *p = &r->pods[i];
+		const struct run_pod *p = &r->pods[i];
 		struct report_node *row = NULL;
 
 		for (size_t k = 0; k < nv && !row; k++)
@@ -57,10 +57,10 @@ struct report_node *report_nodes_collect(const struct report *r, size_t *n)
 				row->fam[f] = -1;
 		}
 		row->npods++;
-		row->verdict = worse_verdict(row->verdict, p->verdict);
+		row->verdict = worse_verdict(row->verdict, report_pod_verdict(r, i));
 		for (size_t f = 0; f < report_ncolumns && f < MAX_FAMS; f++)
-			row->fam[f] = worse(row->fam[f], p->results
-				? check_results_family_status(p->results, report_columns[f]) : -1);
+			row->fam[f] = worse(row->fam[f],
+					    check_results_family_status(&p->results, report_columns[f]));
 	}
 	qsort(v, nv, sizeof(*v), by_name);
 	*n = nv;

@@ -18,8 +18,8 @@ static int any_transfer(const struct report *r)
 	size_t i, k;
 
 	for (i = 0; i < r->n; i++)
-		for (k = 0; r->pods[i].results && k < r->pods[i].results->n; k++)
-			if (r->pods[i].results->v[k].family == FAM_TRANSFER)
+		for (k = 0; k < r->pods[i].results.n; k++)
+			if (r->pods[i].results.v[k].family == FAM_TRANSFER)
 				return 1;
 	return 0;
 }
@@ -57,11 +57,13 @@ static int headers(const struct report *r, const struct report_style *st,
 
 /* One pod's cells into c[] and their colours into sgr[] (NULL without
  * colour); returns the number of cells. */
-static int row(const struct report_pod *p, const struct report *r,
+static int row(const struct report *r, size_t at,
 	       const struct report_style *st, int xfer, const char **c,
 	       const char **sgr)
 {
+	const struct run_pod *p = &r->pods[at];
 	const struct pod_info *pod = p->pod;
+	enum verdict_status verdict = report_pod_verdict(r, at);
 	int n = 0;
 	size_t i;
 
@@ -75,7 +77,7 @@ static int row(const struct report_pod *p, const struct report *r,
 		int s;
 		if (hidden(report_columns[i], xfer))
 			continue;
-		s = p->results ? check_results_family_status(p->results, report_columns[i]) : -1;
+		s = check_results_family_status(&p->results, report_columns[i]);
 		if (st->color)
 			sgr[n] = report_status_sgr(s);
 		c[n++] = s < 0 ? "-" : check_status_name((enum check_status)s);
@@ -83,13 +85,13 @@ static int row(const struct report_pod *p, const struct report *r,
 	if (st->wide) {
 		c[n++] = pod->container;
 		c[n++] = pod->node_ip;
-		c[n++] = p->results ? p->results->summary.ucx_version : "";
-		c[n++] = p->results ? p->results->summary.nixl_version : "";
+		c[n++] = p->results.summary.ucx_version;
+		c[n++] = p->results.summary.nixl_version;
 		c[n++] = pod->image;
 	}
 	if (st->color)
-		sgr[n] = report_status_sgr(report_verdict_color(p->verdict));
-	c[n++] = report_verdict_token(p->verdict);
+		sgr[n] = report_status_sgr(report_verdict_color(verdict));
+	c[n++] = report_verdict_token(verdict);
 	return n;
 }
 
@@ -103,7 +105,7 @@ void report_print_table(FILE *out, const struct report *r,
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
-		row(&r->pods[i], r, st, xfer, c, sgr);
+		row(r, i, st, xfer, c, sgr);
 		table_add_row_sgr(t, c, sgr);
 	}
 	table_print(t, out, st->no_headers);
@@ -173,7 +175,7 @@ static cJSON *links_json(const struct check_results *r)
 	return a;
 }
 
-static cJSON *pod_json(const struct report_pod *p)
+static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 {
 	const struct pod_info *pod = p->pod;
 	cJSON *o = cJSON_CreateObject(), *checks = cJSON_CreateArray();
@@ -190,17 +192,14 @@ static cJSON *pod_json(const struct report_pod *p)
 	cJSON_AddStringToObject(o, "phase", pod->phase);
 	cJSON_AddBoolToObject(o, "probed", p->probed);
 	cJSON_AddItemToObject(o, "error", str_or_null(p->error));
-	cJSON_AddStringToObject(o, "verdict", verdict_name(p->verdict));
-	if (p->results) {
-		cJSON_AddStringToObject(o, "fabric", fabric_name(p->results->fabric));
-		cJSON_AddItemToObject(o, "ucxVersion", str_or_null(p->results->summary.ucx_version));
-		cJSON_AddItemToObject(o, "nixlVersion", str_or_null(p->results->summary.nixl_version));
-		for (i = 0; i < p->results->n; i++)
-			cJSON_AddItemToArray(checks, check_json(&p->results->v[i]));
-	}
+	cJSON_AddStringToObject(o, "verdict", verdict_name(verdict));
+	cJSON_AddStringToObject(o, "fabric", fabric_name(p->results.fabric));
+	cJSON_AddItemToObject(o, "ucxVersion", str_or_null(p->results.summary.ucx_version));
+	cJSON_AddItemToObject(o, "nixlVersion", str_or_null(p->results.summary.nixl_version));
+	for (i = 0; i < p->results.n; i++)
+		cJSON_AddItemToArray(checks, check_json(&p->results.v[i]));
 	cJSON_AddItemToObject(o, "checks", checks);
-	cJSON_AddItemToObject(o, "links", p->results ? links_json(p->results)
-						   : cJSON_CreateArray());
+	cJSON_AddItemToObject(o, "links", links_json(&p->results));
 	return o;
 }
 
@@ -247,7 +246,7 @@ cJSON *report_json(const struct report *r)
 	cJSON_AddStringToObject(doc, "kind", "InterconnectReport");
 	cJSON_AddItemToObject(doc, "verdict", verdict_json(r->verdict));
 	for (i = 0; i < r->n; i++)
-		cJSON_AddItemToArray(pods, pod_json(&r->pods[i]));
+		cJSON_AddItemToArray(pods, pod_json(&r->pods[i], report_pod_verdict(r, i)));
 	cJSON_AddItemToObject(doc, "pods", pods);
 	cJSON_AddItemToObject(doc, "nodes", report_nodes_json(r));
 	return doc;

@@ -12,19 +12,15 @@
 #include <stdio.h>
 
 #include "check/check.h"
-#include "verdict/verdict.h"
 #include "kube/pods.h"
+#include "run/run.h"
+#include "verdict/verdict.h"
 
-struct report_pod {
-	const struct pod_info *pod;
-	int probed;
-	const char *error;                   /* why not probed; NULL when probed */
-	const struct check_results *results; /* may be NULL when !probed */
-	enum verdict_status verdict;
-};
-
+/* Borrows the pods of a run (run/run.h) and their verdict: each pod's row
+ * is pods[i] (the pod, its results, why it was not probed) with
+ * verdict->pod[i]. */
 struct report {
-	const struct report_pod *pods;
+	const struct run_pod *pods;
 	size_t n;
 	const struct verdict *verdict;
 	int all_namespaces;

@@ -13,6 +13,9 @@
 const char *report_status_sgr(int status);
 /* word wrapped in the colour of status when color is on, into buf. */
 const char *report_paint(const char *word, int status, int color, char *buf, size_t n);
+/* Pod i's own verdict (struct verdict.pod; UNVERIFIED when the verdict
+ * holds none). */
+enum verdict_status report_pod_verdict(const struct report *r, size_t i);
 /* The check status whose colour a verdict takes. */
 int report_verdict_color(enum verdict_status v);
 /* A family's column header ("SPEC" for POD, which heads the name column). */

@@ -85,7 +85,7 @@ static const char *strip_prefix(const char *s, const char *prefix)
 
 /* The reason with the pod's own name taken out ("pods \"<pod>\" is
  * forbidden"), so that one cause on 400 pods is one line.  Owned. */
-static char *reason_key(const struct report_pod *p)
+static char *reason_key(const struct run_pod *p)
 {
 	const char *e = strip_prefix(p->error ? p->error : "not probed", "not probed: ");
 	const char *name = p->pod->name;
@@ -239,10 +239,10 @@ static void print_rbac_hint(FILE *out, const struct report *r, const struct repo
 
 	memset(&h, 0, sizeof(h));
 	for (size_t i = 0; i < r->n; i++) {
-		const struct check_results *res = r->pods[i].results;
+		const struct check_results *res = &r->pods[i].results;
 
 		rbac_scan(&h, r->pods[i].error);
-		for (size_t k = 0; res && k < res->n; k++)
+		for (size_t k = 0; k < res->n; k++)
 			if (res->v[k].status == CHECK_SKIPPED)
 				rbac_scan(&h, res->v[k].detail);
 	}

@@ -32,6 +32,11 @@ const char *report_paint(const char *word, int status, int color, char *buf, siz
 	return buf;
 }
 
+enum verdict_status report_pod_verdict(const struct report *r, size_t i)
+{
+	return r->verdict->pod ? r->verdict->pod[i] : VERDICT_UNVERIFIED;
+}
+
 int report_verdict_color(enum verdict_status v)
 {
 	return v == VERDICT_READY ? CHECK_OK : v == VERDICT_NOT_READY ? CHECK_FAIL : CHECK_WARN;

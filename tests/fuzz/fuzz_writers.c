@@ -96,7 +96,8 @@ static char *capture(printer f, int (*g)(FILE *, const struct report *),
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pod_info pods[4];
-	struct report_pod rp[4];
+	struct run_pod rp[4];
+	enum verdict_status pv[4];
 	struct verdict_finding fs[3];
 	char *fpods[3][2], *fnodes[3][1];
 	struct verdict v;
@@ -128,8 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pods[i].image = (char *)s[k++];
 		pods[i].phase = (char *)s[k++];
 		rp[i].pod = &pods[i];
-		rp[i].error = s[k++];
-		rp[i].verdict = (enum verdict_status)(size > i ? data[i] % 3 : 0);
+		rp[i].error = (char *)s[k++];
+		pv[i] = (enum verdict_status)(size > i ? data[i] % 3 : 0);
 	}
 	for (i = 0; i < 3; i++) {
 		fs[i].name = "fuzz";
@@ -151,6 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	v.findings = fs;
 	v.nfindings = 3;
 	v.npods = 4;
+	v.pod = pv;
 	r.pods = rp;
 	r.n = 4;
 	r.verdict = &v;

@@ -102,10 +102,10 @@ static void test_verdict_tokens(void)
 static void test_junit_escapes_hostile_text(void)
 {
 	struct pod_info pod = { 0 };
-	struct check_results res;
 	struct check_result c = { 0 };
-	struct report_pod rp = { 0 };
-	struct verdict v = { 0 };
+	struct run_pod rp = { 0 };
+	enum verdict_status pv[1] = { VERDICT_NOT_READY };
+	struct verdict v = { .pod = pv };
 	struct report r = { 0 };
 	char *s = NULL;
 	size_t n = 0;
@@ -116,14 +116,14 @@ static void test_junit_escapes_hostile_text(void)
 	pod.role = "decode";
 	pod.node = "n\x1b[31m";
 	pod.container = "main";
-	check_results_init(&res);
+	check_results_init(&rp.results);
 	c.name = "rdma-devices";
 	c.family = FAM_RDMA;
 	c.status = CHECK_FAIL;
 	c.detail = "bad \xff byte, BEL \x07, U+FFFF \xef\xbf\xbf";
 	c.remedy = "fix </failure> here";
-	check_results_add(&res, &c);
-	rp.pod = &pod, rp.probed = 1, rp.results = &res, rp.verdict = VERDICT_NOT_READY;
+	check_results_add(&rp.results, &c);
+	rp.pod = &pod, rp.probed = 1;
 	r.pods = &rp, r.n = 1, r.verdict = &v;
 	CHECK_INT(report_print_junit(f, &r), 0);
 	fclose(f);
@@ -134,7 +134,7 @@ static void test_junit_escapes_hostile_text(void)
 	CHECK(strstr(s, "fix: fix &lt;/failure&gt; here</failure>") != NULL);
 	CHECK(strchr(s, '\x1b') == NULL && strchr(s, '\x07') == NULL && strchr(s, '\xff') == NULL);
 	free(s);
-	check_results_release(&res);
+	check_results_release(&rp.results);
 }
 
 int main(void)

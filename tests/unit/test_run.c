@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/judge.h"
 #include "run/run.h"
 #include "t.h"
+#include "verdict/verdict.h"
 
 /* kv_cross_node: some prefill and some decode pod on different nodes. */
 static int cross_node(const char *const *roles, const char *const *nodes, size_t n)
@@ -52,7 +52,7 @@ static void test_digest_report(void)
 {
 	struct pod_list l = { 0 };
 	struct run pr;
-	struct run_judgement j;
+	struct verdict v;
 	static const char junk[] = "this is not a probe report\n";
 
 	l.items = calloc(1, sizeof(*l.items));
@@ -66,11 +66,11 @@ static void test_digest_report(void)
 	CHECK_INT(pr.pod[0].probed, 0);
 	CHECK(pr.pod[0].error && strstr(pr.pod[0].error, "cannot read the probe report"));
 	CHECK(check_results_find(&pr.pod[0].results, "pod-probe") != NULL);
-	run_judge(&pr, 0, &j);
-	CHECK_INT(j.report.n, 1);
-	CHECK(j.report.pods[0].pod == &l.items[0]);
-	CHECK(j.verdict.exit_code != 0);
-	run_judgement_release(&j);
+	verdict_compute(pr.pod, l.n, &v);
+	CHECK_INT(v.npods, 1);
+	CHECK(pr.pod[0].pod == &l.items[0]);
+	CHECK(v.exit_code != 0);
+	verdict_release(&v);
 	run_release(&pr);
 	free(l.items);
 }

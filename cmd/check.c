@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "engine/engine.h"
@@ -116,7 +117,6 @@ static void probe_options(const struct check_flags *f, struct run_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->parallel = f->parallel;
-	o->progress = 1;
 	o->timeout_ms = f->probe_timeout.ms;
 	o->logs = f->read_logs;
 	o->log_tail = f->log_tail;
@@ -144,14 +144,19 @@ static int probe_and_report(struct cmd_ctx *ctx, const struct check_flags *f,
 			    const struct run_options *o, const char *format,
 			    const struct recipe_set *recipe)
 {
+	struct run_options po = *o;
+	struct run_sink sink;
 	struct run pr;
 	int rc;
 
+	/* A progress line only on a terminal, and only when it has time to show. */
+	report_sink(&sink, stderr, isatty(2) && l->n > 4);
+	po.sink = &sink;
 	run_init(&pr, l);
 	pr.keep_facts = recipe != NULL || f->transfer;   /* env for drift, tools and IPs for transfer */
-	run_pods(&pr, c, o);
+	run_pods(&pr, c, &po);
 	if (f->transfer && !cancel_why())
-		run_transfer_pairs(c, &pr, f->transfer_timeout.ms);
+		run_transfer_pairs(c, &pr, f->transfer_timeout.ms, &sink);
 	if (cancel_why())
 		fprintf(stderr, "warning: %s: the report covers what finished\n",
 			cancel_why());

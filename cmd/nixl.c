@@ -4,13 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/pairtest.h"
 #include "cmd.h"
 #include "report/install.h"
-#include "run/run.h"
+#include "report/report.h"
+#include "run/nixl.h"
 #include "run/transfer.h"
-#include "util/safe.h"
-#include "util/xalloc.h"
 #include "verdict/verdict.h"
 
 static const char *const help[] = {
@@ -34,128 +32,34 @@ struct nixl_flags {
 	struct opt_duration transfer_timeout;
 };
 
-struct side {
-	struct pod_list list;
-	struct run run;
-	int listed;
-};
-
-/* Lists pod `name` (any labels) and probes it. */
-static int probe_one(struct cmd_ctx *ctx, struct http_client *c, const char *ns,
-		     const char *name, struct side *s, struct err *e)
+/* Prints what run/nixl.c found (report/install.h); returns the pod's
+ * verdict's exit code. */
+static int print(struct http_client *c, const struct nixl_flags *f, struct run_nixl *n)
 {
-	struct pods_query q = { 0 };
-	struct run_options o = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS };
+	const struct run_pod *peer = run_nixl_peer(n);
+	struct run_sink sink;
+	int ran;
 
-	q.namespace = ns;
-	q.name = name;
-	q.any_component = 1;
-	q.container = ctx->g.container;
-	if (pods_list(c, &q, &s->list, e) < 0)
-		return -1;
-	s->listed = 1;
-	if (s->list.n == 0)
-		return err_setp(e, ERR_API, "Error from server (NotFound): pods \"%s\" not found", name);
-	run_init(&s->run, &s->list);
-	s->run.keep_facts = 1;
-	run_pods(&s->run, c, &o);
-	return 0;
-}
-
-static void side_release(struct side *s)
-{
-	if (s->run.pods)
-		run_release(&s->run);
-	if (s->listed)
-		pod_list_release(&s->list);
-}
-
-static const char *opposite(const char *role)
-{
-	return !strcmp(role, "prefill") ? "decode" : !strcmp(role, "decode") ? "prefill" : NULL;
-}
-
-/* A Running worker to pair with: the other role (same graph first), or for
- * an aggregated worker another worker on another node.  Owned copy or NULL. */
-static char *find_peer(struct http_client *c, const struct pod_info *self, struct err *e)
-{
-	struct pods_query q = { 0 };
-	const char *want = opposite(self->role);
-	struct pod_list l;
-	char *name = NULL;
-	int pass;
-	size_t i;
-
-	q.namespace = self->namespace;
-	if (pods_list(c, &q, &l, e) < 0)
-		return NULL;
-	for (pass = 0; pass < 2 && !name; pass++)
-		for (i = 0; i < l.n && !name; i++) {
-			const struct pod_info *p = &l.items[i];
-			int role_ok = want ? !strcmp(p->role, want)
-					   : strcmp(p->name, self->name) && strcmp(p->node, self->node);
-			if (p->probe && role_ok && (pass || !strcmp(p->graph, self->graph)))
-				name = xstrdup(p->name);
-		}
-	pod_list_release(&l);
-	return name;
-}
-
-static void side_view(const struct side *s, struct pairtest_side *v)
-{
-	const struct pod_info *p = &s->list.items[0];
-
-	v->namespace = p->namespace;
-	v->pod = p->name;
-	v->container = p->container;
-	v->ip = p->pod_ip;
-	v->role = p->role;
-	v->f = s->run.pod[0].facts;
-}
-
-/* A block of lines whose pieces come from pods (the transfer plan). */
-static void print_text(const char *s)
-{
-	char *t = safe_term_text(s);
-
-	printf("\n%s", t);
-	free(t);
-}
-
-/* --transfer: the prefill side is the client; prints the result. */
-static void run_transfer(struct http_client *c, struct side *self, struct side *peer,
-			 long limit_ms)
-{
-	struct transfer_side a, b;
-	const struct check_result *r;
-	int self_client;
-
-	if (!peer || !peer->run.pod[0].probed) {
-		printf("\nTransfer: skipped (no probed peer pod to test with)\n");
-		check_results_add_def(&self->run.pod[0].results, "transfer", CHECK_SKIPPED,
-				      "no probed prefill/decode peer to test a transfer with", NULL);
-		return;
+	report_print_install(stdout, run_nixl_self(n));
+	if (peer)
+		report_print_peer(stdout, peer->pod);
+	if (f->transfer) {
+		report_sink(&sink, stderr, 0);
+		ran = run_nixl_transfer(c, n, f->transfer_timeout.ms, &sink);
+		report_print_transfer(stdout, run_nixl_self(n), ran);
+	} else {
+		report_print_plan(stdout, buf_str(&n->plan));
 	}
-	a.pod = &self->list.items[0], a.f = self->run.pod[0].facts, a.results = &self->run.pod[0].results;
-	b.pod = &peer->list.items[0], b.f = peer->run.pod[0].facts, b.results = &peer->run.pod[0].results;
-	self_client = strcmp(a.pod->role, "decode") != 0;
-	run_transfer_pair(c, self_client ? &a : &b, self_client ? &b : &a, limit_ms);
-	r = check_results_find(&self->run.pod[0].results, "transfer");
-	if (r)
-		printf("\nTransfer: %s  %s\n%s%s%s", check_status_name(r->status), safe_show(r->detail),
-		       r->remedy ? "  fix: " : "", r->remedy ? safe_show(r->remedy) : "",
-		       r->remedy ? "\n" : "");
+	return verdict_exit_code(verdict_pod(run_nixl_self(n)));
 }
 
 static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
 {
 	struct kube_config cfg;
 	struct http_client *c;
-	struct side self = { 0 }, peer = { 0 };
-	struct pairtest_side sv, pv;
-	struct buf plan = BUF_INIT(1 << 16);
+	struct run_nixl_query q = { 0 };
+	struct run_nixl n;
 	struct err e;
-	char *peer_name = NULL;
 	int rc = EXIT_ERROR;
 
 	if (cmd_connect(ctx, &cfg, &c) < 0)
@@ -163,33 +67,15 @@ static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
 	/* Ctrl-C must not kill us before --transfer's cleanup has run. */
 	cmd_cancel_arm(0);
 	err_clear(&e);
-	if (probe_one(ctx, c, cfg.namespace, f->pod_name, &self, &e) < 0)
-		goto out;
-	peer_name = f->peer ? xstrdup(f->peer) : find_peer(c, &self.list.items[0], &e);
-	if (peer_name && probe_one(ctx, c, cfg.namespace, peer_name, &peer, &e) < 0)
-		goto out;
-	report_print_install(stdout, &self.run.pod[0]);
-	if (peer_name)
-		printf("Peer:     %s (role %s, node %s, IP %s)\n", safe_show(peer_name),
-		       safe_show(peer.list.items[0].role), safe_show(peer.list.items[0].node),
-		       safe_show(peer.list.items[0].pod_ip));
-	side_view(&self, &sv);
-	if (peer_name)
-		side_view(&peer, &pv);
-	pairtest_plan(&sv, peer_name ? &pv : NULL,
-		      self.run.pod[0].results.fabric == FABRIC_EFA, &plan);
-	if (f->transfer)
-		run_transfer(c, &self, peer_name ? &peer : NULL, f->transfer_timeout.ms);
-	else
-		print_text(buf_str(&plan));
-	rc = verdict_exit_code(verdict_pod(&self.run.pod[0]));
-out:
+	q.namespace = cfg.namespace;
+	q.pod = f->pod_name;
+	q.peer = f->peer;
+	q.container = ctx->g.container;
+	if (run_nixl(c, &q, &n, &e) == 0)
+		rc = print(c, f, &n);
 	if (rc == EXIT_ERROR && e.msg[0])
 		cmd_fail(&e);
-	buf_release(&plan);
-	free(peer_name);
-	side_release(&self);
-	side_release(&peer);
+	run_nixl_release(&n);
 	cmd_disconnect(&cfg, c);
 	cmd_cancel_disarm();
 	return rc;

@@ -2,14 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "kube/claims.h"
-#include "probe/local.h"
 #include "run/run.h"
 #include "report/report.h"
-#include "util/xalloc.h"
 #include "verdict/verdict.h"
 
 static const char *const help[] = {
@@ -54,59 +51,15 @@ static int print_one(const struct cmd_ctx *ctx, const struct run *pr,
 	return rc;
 }
 
-/* A pod_info standing for this machine. */
-static void local_pod(struct pod_info *p)
+static int run_here(struct cmd_ctx *ctx, const char *format)
 {
-	char host[256] = "localhost";
-
-	gethostname(host, sizeof(host) - 1);
-	memset(p, 0, sizeof(*p));
-	p->name = xstrdup(host);
-	p->node = xstrdup(host);
-	p->namespace = xstrdup("");
-	p->role = xstrdup("");
-	p->graph = xstrdup("");
-	p->node_ip = xstrdup("");
-	p->pod_ip = xstrdup("");
-	p->container = xstrdup("");
-	p->image = xstrdup("");
-	p->phase = xstrdup("Running");
-	p->status = xstrdup("Running");
-	p->skip_reason = xstrdup("");
-	p->probe = 1;
-	p->spec.gpus = p->spec.rdma_devices = p->spec.efa_devices = -1;
-	p->spec.ipc_lock = p->spec.sys_resource = p->spec.privileged = -1;
-	p->spec.host_ipc = p->spec.host_network = -1;
-}
-
-static int run_local(struct cmd_ctx *ctx, const char *format)
-{
-	struct pod_list l = { 0 };
+	struct pod_list l;
 	struct run pr;
-	struct buf out;
 	struct err e;
 	int rc;
 
-	l.items = xcalloc(1, sizeof(*l.items));
-	l.n = l.cap = 1;
-	local_pod(&l.items[0]);
-	run_init(&pr, &l);
-	/* Here nothing tells whether KV crosses machines: let the checks
-	 * assume the general case. */
-	memset(&pr.pod[0].ctx, 0, sizeof(pr.pod[0].ctx));
-	pr.pod[0].ctx.node = l.items[0].node;
-	buf_init(&out, RUN_MAX_OUTPUT);
 	err_clear(&e);
-	if (probe_run_local(&out, RUN_PROBE_TIMEOUT_MS, &e) < 0) {
-		buf_release(&out);
-		run_release(&pr);
-		pod_list_release(&l);
-		return cmd_fail(&e);
-	}
-	/* The report enters the run as text: no exec happened. */
-	run_digest_report(&pr, 0, buf_str(&out), out.len);
-	buf_release(&out);
-	rc = print_one(ctx, &pr, format);
+	rc = run_local(&pr, &l, &e) < 0 ? cmd_fail(&e) : print_one(ctx, &pr, format);
 	run_release(&pr);
 	pod_list_release(&l);
 	return rc;
@@ -167,5 +120,5 @@ int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (cmd_output_format(ctx, NODE_OUTPUTS, &format) < 0)
 		return EXIT_ERROR;
-	return pod_name ? run_pod(ctx, pod_name, format) : run_local(ctx, format);
+	return pod_name ? run_pod(ctx, pod_name, format) : run_here(ctx, format);
 }

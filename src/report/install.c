@@ -1,6 +1,8 @@
 /* `nixl`'s install block: what one probed pod has of NIXL, its plugins
- * and tools, UCX, the fabric, and its NIXL and UCX results (install.h). */
+ * and tools, UCX, the fabric, and its NIXL and UCX results; then its peer,
+ * the pairwise test's plan or its outcome (install.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "probe/facts.h"
 #include "report/install.h"
@@ -39,4 +41,32 @@ void report_print_install(FILE *out, const struct run_pod *rp)
 		if (r->v[k].family == FAM_NIXL || r->v[k].family == FAM_UCX)
 			fprintf(out, "  %-8s %-16s %s\n", check_status_name(r->v[k].status),
 			       r->v[k].name, safe_show(r->v[k].detail));
+}
+
+void report_print_peer(FILE *out, const struct pod_info *peer)
+{
+	fprintf(out, "Peer:     %s (role %s, node %s, IP %s)\n", safe_show(peer->name),
+		safe_show(peer->role), safe_show(peer->node), safe_show(peer->pod_ip));
+}
+
+void report_print_plan(FILE *out, const char *plan)
+{
+	char *t = safe_term_text(plan);
+
+	fprintf(out, "\n%s", t);
+	free(t);
+}
+
+void report_print_transfer(FILE *out, const struct run_pod *rp, int ran)
+{
+	const struct check_result *r = check_results_find(&rp->results, "transfer");
+
+	if (!ran) {
+		fputs("\nTransfer: skipped (no probed peer pod to test with)\n", out);
+		return;
+	}
+	if (r)
+		fprintf(out, "\nTransfer: %s  %s\n%s%s%s", check_status_name(r->status),
+			safe_show(r->detail), r->remedy ? "  fix: " : "",
+			r->remedy ? safe_show(r->remedy) : "", r->remedy ? "\n" : "");
 }

@@ -37,6 +37,12 @@ struct report_style {
  * "NotReady", "Unverified" (JSON and YAML keep verdict_name()). */
 const char *report_verdict_token(enum verdict_status v);
 
+/* A sink for the run (run/run.h) that prints to out: its notices one per
+ * line, and with progress_line (the caller's choice: out is a terminal and
+ * the run long enough) the "probing N/M pods" line, redrawn in place and
+ * erased at the end.  out is borrowed and must outlive the run. */
+void report_sink(struct run_sink *s, FILE *out, int progress_line);
+
 /* The families shown as table columns, in order. */
 extern const enum check_family report_columns[];
 extern const size_t report_ncolumns;

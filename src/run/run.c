@@ -1,10 +1,10 @@
 /* The per-pod run (run.h): probe pods in parallel and turn each report
  * into check results.  Knows the flow, not the details: exec is in
  * src/kube, parsing in src/probe, judging in src/check. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "engine/engine.h"
 #include "probe/facts.h"
@@ -182,9 +182,30 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 
 static void progress(size_t done, size_t total, void *arg)
 {
-	(void)arg;
-	fprintf(stderr, "\rprobing %zu/%zu pods", done, total);
-	fflush(stderr);
+	const struct run_sink *s = arg;
+
+	s->progress(done, total, s->arg);
+}
+
+void run_say(const struct run_sink *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+	int n;
+
+	if (!s || !s->notice)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	line = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(line, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	s->notice(line, s->arg);
+	free(line);
 }
 
 void run_init(struct run *pr, const struct pod_list *l)
@@ -204,7 +225,7 @@ void run_pods(struct run *pr, struct http_client *c,
 		    const struct run_options *o)
 {
 	struct engine_job job = { 0 };
-	int show = o->progress && isatty(2) && pr->pods->n > 4;
+	const struct run_sink *s = o->sink;
 	size_t i;
 
 	job.argv = invoke_probe_argv;
@@ -212,7 +233,8 @@ void run_pods(struct run *pr, struct http_client *c,
 	job.parallel = o->parallel;
 	job.timeout_ms = o->timeout_ms;
 	job.max_output = RUN_MAX_OUTPUT;
-	job.progress = show ? progress : NULL;
+	job.progress = s && s->progress ? progress : NULL;
+	job.progress_arg = (void *)s;
 	job.on_result = digest;
 	job.on_result_arg = pr;
 	pr->client = c;
@@ -221,8 +243,8 @@ void run_pods(struct run *pr, struct http_client *c,
 	free((char *)job.stdin_data);
 	pr->client = NULL;
 	pr->opts = NULL;
-	if (show)
-		fputs("\r\033[K", stderr);
+	if (s && s->progress_done)
+		s->progress_done(pr->pods->n, s->arg);
 	for (i = 0; i < pr->pods->n; i++) {
 		const struct pod_info *pod = &pr->pods->items[i];
 		if (pod->probe)

@@ -14,12 +14,30 @@
 #define RUN_MAX_OUTPUT (4u << 20)   /* per stream, per pod */
 #define RUN_PROBE_TIMEOUT_MS 60000L
 
+/* What the run tells its user while it works: probes finished so far,
+ * and one-line notices (what a transfer test runs, why it did not run, a
+ * cleanup that failed).  The library writes to no terminal itself: cmd/
+ * hands it a sink (report/report.h report_sink() prints to stderr).  Any
+ * member may be NULL; a NULL sink says nothing. */
+struct run_sink {
+	void (*progress)(size_t done, size_t total, void *arg);
+	void (*progress_done)(size_t total, void *arg);   /* after the last probe */
+	/* One line without its newline; what came from a pod or the server
+	 * in it already went through safe_show(). */
+	void (*notice)(const char *line, void *arg);
+	void *arg;
+};
+
+/* Tells s's notice a printf-formatted line (nothing when s has none). */
+void run_say(const struct run_sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 struct run_options {
 	int parallel;
 	long timeout_ms;
-	int progress;      /* allowed to draw a progress line on a TTY */
 	int logs;          /* also read each probed pod's log (LOGS family) */
 	long log_tail;     /* lines of it; 0: LOGS_DEFAULT_TAIL_LINES */
+	const struct run_sink *sink;   /* borrowed; NULL: silent */
 };
 
 /* One pod of the run.  Owns results, error and facts. */
@@ -50,6 +68,13 @@ void run_pods(struct run *pr, struct http_client *c, const struct run_options *o
 /* Digests pod i from a probe report already in hand (node: the probe run
  * on this machine): parse, redact, check. */
 void run_digest_report(struct run *pr, size_t i, const char *text, size_t len);
+/* node without --pod (local.c): fills l with one pod standing for this
+ * machine (its hostname as pod and node), runs the probe here
+ * (probe/local.h) and digests its report as that pod.  The checks assume
+ * KV may cross machines: nothing here says otherwise.  -1 with e set when
+ * the probe cannot run; either way the caller releases pr (run_release)
+ * and then l (pod_list_release). */
+int run_local(struct run *pr, struct pod_list *l, struct err *e);
 void run_release(struct run *pr);
 
 #endif

@@ -78,7 +78,8 @@ static void token_and_port(char tok[17], char port[8])
 
 /* Stops every process carrying the marker in one pod; what it says goes
  * to -v logs only. */
-static void cleanup(struct http_client *c, const struct pod_info *p, const char *tok)
+static void cleanup(struct http_client *c, const struct pod_info *p, const char *tok,
+		    const struct run_sink *sink)
 {
 	const char *argv[] = { "sh", "-s", "--", tok, NULL };
 	struct run_one r;
@@ -89,7 +90,7 @@ static void cleanup(struct http_client *c, const struct pod_info *p, const char 
 	       r.res.outcome == EXEC_SUCCESS ? buf_str(&r.res.out) : exec_outcome_name(r.res.outcome),
 	       r.res.outcome == EXEC_SUCCESS ? "" : r.res.message);
 	if (r.res.outcome != EXEC_SUCCESS)
-		fprintf(stderr, "warning: transfer: cleanup in pod %s failed: %s\n", safe_show(p->name),
+		run_say(sink, "warning: transfer: cleanup in pod %s failed: %s", safe_show(p->name),
 			r.res.message[0] ? safe_show(r.res.message) : exec_outcome_name(r.res.outcome));
 	request_done(&r);
 }
@@ -121,7 +122,7 @@ static const char *failure(const struct exec_result *r, const char *cancelled,
 	return buf;
 }
 
-/* The client's stdout and stderr, parsed together. */
+/* The client's two output streams (out, err), parsed together. */
 static void parse(const struct exec_result *r, struct perftest_result *pr)
 {
 	struct buf all = BUF_INIT(2 * XFER_MAX_OUTPUT + 2);
@@ -141,7 +142,8 @@ static void add_both(const struct transfer_side *a, const struct transfer_side *
 }
 
 void run_transfer_pair(struct http_client *c, const struct transfer_side *client,
-		       const struct transfer_side *server, long limit_ms)
+		       const struct transfer_side *server, long limit_ms,
+		       const struct run_sink *sink)
 {
 	struct transfer_outcome o;
 	struct perftest_result cres, sres;
@@ -156,7 +158,7 @@ void run_transfer_pair(struct http_client *c, const struct transfer_side *client
 	if (!has_perftest(client) || !has_perftest(server)) {
 		o.no_tool = 1;
 		o.missing_in = has_perftest(client) ? server->pod->name : client->pod->name;
-		fprintf(stderr, "transfer: not run between %s and %s: no ucx_perftest in %s\n",
+		run_say(sink, "transfer: not run between %s and %s: no ucx_perftest in %s",
 			safe_show(o.client_pod), safe_show(o.server_pod), safe_show(o.missing_in));
 		add_both(client, server, &o);
 		return;
@@ -169,8 +171,8 @@ void run_transfer_pair(struct http_client *c, const struct transfer_side *client
 	token_and_port(tok, port);
 	snprintf(secs, sizeof(secs), "%ld", (limit_ms + 999) / 1000);
 	mem = has_cuda(client) && has_cuda(server) ? "cuda" : "host";
-	fprintf(stderr, "transfer: running ucx_perftest server in %s pod %s, client in %s pod %s "
-		"(tag_bw, 64 MiB x " XFER_ITERS ", %s memory, limit %s s)\n",
+	run_say(sink, "transfer: running ucx_perftest server in %s pod %s, client in %s pod %s "
+		"(tag_bw, 64 MiB x " XFER_ITERS ", %s memory, limit %s s)",
 		safe_show(server->pod->role), safe_show(server->pod->name),
 		safe_show(client->pod->role), safe_show(client->pod->name), mem, secs);
 	{
@@ -193,8 +195,8 @@ void run_transfer_pair(struct http_client *c, const struct transfer_side *client
 		 * kill), with a cancel cleared for the time it takes. */
 		cancelled = cancel_why();
 		cancel_reset();
-		cleanup(c, server->pod, tok);
-		cleanup(c, client->pod, tok);
+		cleanup(c, server->pod, tok, sink);
+		cleanup(c, client->pod, tok, sink);
 		if (threaded)
 			pthread_join(th, NULL);
 		if (cancelled)
@@ -214,7 +216,8 @@ void run_transfer_pair(struct http_client *c, const struct transfer_side *client
 	request_done(&srv);
 }
 
-void run_transfer_pairs(struct http_client *c, struct run *pr, long limit_ms)
+void run_transfer_pairs(struct http_client *c, struct run *pr, long limit_ms,
+			const struct run_sink *sink)
 {
 	size_t n = pr->pods->n, i, m;
 	struct transfer_pod *tp = xcalloc(n, sizeof(*tp));
@@ -230,13 +233,13 @@ void run_transfer_pairs(struct http_client *c, struct run *pr, long limit_ms)
 	}
 	m = transfer_pick_pairs(tp, n, pairs, TRANSFER_MAX_PAIRS);
 	if (m == 0)
-		fprintf(stderr, "transfer: no probed prefill and decode pods to test between\n");
+		run_say(sink, "transfer: no probed prefill and decode pods to test between");
 	for (i = 0; i < m && !cancel_why(); i++) {
 		struct transfer_side cl = { &pr->pods->items[pairs[i].client],
 					    pr->pod[pairs[i].client].facts, &pr->pod[pairs[i].client].results };
 		struct transfer_side sv = { &pr->pods->items[pairs[i].server],
 					    pr->pod[pairs[i].server].facts, &pr->pod[pairs[i].server].results };
-		run_transfer_pair(c, &cl, &sv, limit_ms);
+		run_transfer_pair(c, &cl, &sv, limit_ms, sink);
 	}
 	for (i = 0; i < n; i++)
 		free(groups[i]);

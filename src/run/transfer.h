@@ -27,12 +27,15 @@ struct transfer_side {
 
 /* Tests client -> server within limit_ms, then always stops what it
  * started in both pods (also after a time-out or a cancel: the cancel is
- * cleared for the cleanup and set again after it). */
+ * cleared for the cleanup and set again after it).  Says what it runs,
+ * or why not, to sink (may be NULL). */
 void run_transfer_pair(struct http_client *c, const struct transfer_side *client,
-		       const struct transfer_side *server, long limit_ms);
+		       const struct transfer_side *server, long limit_ms,
+		       const struct run_sink *sink);
 
 /* check --transfer: one pair per prefill-node/decode-node pair of a probed
  * run (at most TRANSFER_MAX_PAIRS), one after the other. */
-void run_transfer_pairs(struct http_client *c, struct run *pr, long limit_ms);
+void run_transfer_pairs(struct http_client *c, struct run *pr, long limit_ms,
+			const struct run_sink *sink);
 
 #endif

@@ -137,8 +137,32 @@ static void test_junit_escapes_hostile_text(void)
 	check_results_release(&rp.results);
 }
 
+/* report_sink: the run's notices one per line, and the progress line
+ * only when the caller asks for it, drawn in place and erased. */
+static void test_sink(void)
+{
+	struct run_sink s;
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+
+	report_sink(&s, f, 1);
+	s.progress(3, 8, s.arg);
+	s.progress(8, 8, s.arg);
+	s.progress_done(8, s.arg);
+	s.notice("transfer: no probed prefill and decode pods to test between", s.arg);
+	report_sink(&s, f, 0);
+	CHECK(s.progress == NULL && s.progress_done == NULL);
+	s.notice("warning: x", s.arg);
+	fclose(f);
+	CHECK_STR(out, "\rprobing 3/8 pods\rprobing 8/8 pods\r\033[K"
+		  "transfer: no probed prefill and decode pods to test between\nwarning: x\n");
+	free(out);
+}
+
 int main(void)
 {
+	test_sink();
 	test_colour_does_not_shift_columns();
 	test_utf8_width();
 	test_wrap();

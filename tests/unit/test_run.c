@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "run/transfer.h"
 #include "t.h"
 #include "verdict/verdict.h"
 
@@ -75,9 +76,48 @@ static void test_digest_report(void)
 	free(l.items);
 }
 
+/* A sink that keeps every notice, one per line. */
+static void keep(const char *line, void *arg)
+{
+	buf_appendf(arg, "%s\n", line);
+}
+
+/* The library says what it does only through the caller's sink: a
+ * transfer that cannot run (no ucx_perftest: no exec is made, so no
+ * client is needed) is one notice there and a TRANSFER result on both
+ * pods; without a sink it is silent and judges the same. */
+static void test_transfer_notice(void)
+{
+	struct pod_info a = { .name = "p-0", .role = "prefill", .node = "n1" };
+	struct pod_info b = { .name = "d-0", .role = "decode", .node = "n2" };
+	struct check_results ra, rb;
+	struct transfer_side cl = { &a, NULL, &ra }, sv = { &b, NULL, &rb };
+	struct buf said = BUF_INIT(1 << 12);
+	struct run_sink sink = { .notice = keep, .arg = &said };
+
+	check_results_init(&ra);
+	check_results_init(&rb);
+	run_transfer_pair(NULL, &cl, &sv, 1000, &sink);
+	CHECK_STR(buf_str(&said), "transfer: not run between p-0 and d-0: no ucx_perftest in p-0\n");
+	CHECK(check_results_find(&ra, "transfer") != NULL);
+	CHECK(check_results_find(&rb, "transfer") != NULL);
+	check_results_release(&ra);
+	check_results_release(&rb);
+	check_results_init(&ra);
+	check_results_init(&rb);
+	run_transfer_pair(NULL, &cl, &sv, 1000, NULL);
+	CHECK(check_results_find(&ra, "transfer") != NULL);
+	run_say(NULL, "nothing %d", 1);
+	CHECK_INT((int)said.len, (int)strlen("transfer: not run between p-0 and d-0: no ucx_perftest in p-0\n"));
+	check_results_release(&ra);
+	check_results_release(&rb);
+	buf_release(&said);
+}
+
 int main(void)
 {
 	test_contexts();
 	test_digest_report();
+	test_transfer_notice();
 	return T_DONE("test_run");
 }

@@ -2,13 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd.h"
-#include "util/xalloc.h"
 #include "kube/pods.h"
 #include "report/report.h"
-#include "report/table.h"
 
 static const char *const help[] = {
 	"List the Dynamo worker pods that `check` would probe, with their role.",
@@ -25,28 +22,6 @@ static const char *const help[] = {
 	"  kubectl dynamo-interconnect pods -A -l nvidia.com/dynamo-graph-deployment-name=qwen",
 	NULL,
 };
-
-static struct table *pods_table(const struct pod_list *l, int all_ns, int wide)
-{
-	static const char *const h[] = { "NAMESPACE", "POD", "ROLE", "NODE", "CONTAINER",
-					 "STATUS", "AGE", "IP", "IMAGE" };
-	int first = all_ns ? 0 : 1, ncols = (wide ? 9 : 7) - first;
-	struct table *t = table_new(ncols, h + first);
-	time_t now = time(NULL);
-	size_t i;
-
-	for (i = 0; i < l->n; i++) {
-		const struct pod_info *p = &l->items[i];
-		char age[32];
-		const char *row[9];
-		table_age(p->created, now, age, sizeof(age));
-		row[0] = p->namespace, row[1] = p->name, row[2] = p->role;
-		row[3] = p->node, row[4] = p->container, row[5] = p->status;
-		row[6] = age, row[7] = p->pod_ip, row[8] = p->image;
-		table_add_row(t, row + first);
-	}
-	return t;
-}
 
 int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 {
@@ -85,9 +60,7 @@ int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
 		else
 			fprintf(stderr, "No resources found in %s namespace.\n", q.namespace);
 	} else {
-		struct table *t = pods_table(&l, q.all_namespaces, wide);
-		table_print(t, stdout, ctx->g.no_headers);
-		table_free(t);
+		report_print_pods(stdout, &l, q.all_namespaces, wide, ctx->g.no_headers);
 	}
 	pod_list_release(&l);
 	cmd_disconnect(&cfg, c);

@@ -1,8 +1,9 @@
 /* Documents other than the InterconnectReport: the worker pod list of
- * `pods -o json|yaml`. */
+ * `pods`, as a table or as JSON/YAML. */
 #include <time.h>
 
 #include "report.h"
+#include "table.h"
 
 static void add_str(cJSON *o, const char *k, const char *v)
 {
@@ -45,4 +46,28 @@ cJSON *report_pods_json(const struct pod_list *l)
 		cJSON_AddItemToArray(items, pod_item(&l->items[i]));
 	cJSON_AddItemToObject(doc, "items", items);
 	return doc;
+}
+
+void report_print_pods(FILE *out, const struct pod_list *l, int all_ns, int wide,
+		       int no_headers)
+{
+	static const char *const h[] = { "NAMESPACE", "POD", "ROLE", "NODE", "CONTAINER",
+					 "STATUS", "AGE", "IP", "IMAGE" };
+	int first = all_ns ? 0 : 1, ncols = (wide ? 9 : 7) - first;
+	struct table *t = table_new(ncols, h + first);
+	time_t now = time(NULL);
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct pod_info *p = &l->items[i];
+		char age[32];
+		const char *row[9];
+		table_age(p->created, now, age, sizeof(age));
+		row[0] = p->namespace, row[1] = p->name, row[2] = p->role;
+		row[3] = p->node, row[4] = p->container, row[5] = p->status;
+		row[6] = age, row[7] = p->pod_ip, row[8] = p->image;
+		table_add_row(t, row + first);
+	}
+	table_print(t, out, no_headers);
+	table_free(t);
 }

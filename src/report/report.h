@@ -78,6 +78,10 @@ int report_print_html(FILE *out, const struct report *r);
  * status, creationTimestamp, probe, skipReason}]} (lists.c); the caller
  * cJSON_Delete()s it.  Pod specs' env and secrets are never in it. */
 cJSON *report_pods_json(const struct pod_list *l);
+/* `pods`: NAMESPACE (all_ns), POD, ROLE, NODE, CONTAINER, STATUS, AGE,
+ * and with wide IP and IMAGE, as kubectl prints a table. */
+void report_print_pods(FILE *out, const struct pod_list *l, int all_ns, int wide,
+		       int no_headers);
 /* Emits any cJSON tree as YAML (used by other documents too); a value that
  * is not valid UTF-8 is written with U+FFFD for each bad byte. */
 int report_emit_yaml(FILE *out, const cJSON *doc);

@@ -34,9 +34,10 @@ class ExecPlugin(unittest.TestCase):
     def tearDownClass(cls):
         cls.c.cleanup()
 
-    def kubeconfig(self, name, sleep=0, expiry=None, user_extra=None):
+    def kubeconfig(self, name, sleep=0, expiry=None, user_extra=None, cluster=None):
+        c = cluster or self.c
         count = os.path.join(self.tmp, name + ".count")
-        cred = {"token": self.c.token("admin")}
+        cred = {"token": c.token("admin")}
         if expiry:
             cred["expirationTimestamp"] = expiry
         doc = json.dumps({"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential",
@@ -45,7 +46,7 @@ class ExecPlugin(unittest.TestCase):
         with open(script, "w") as f:
             f.write("#!/bin/sh\necho run >> '%s'\nsleep %d\ncat <<'EOF'\n%s\nEOF\n" % (count, sleep, doc))
         os.chmod(script, 0o755)
-        kc = json.loads(json.dumps(self.c.kc))
+        kc = json.loads(json.dumps(c.kc))
         user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1", "command": script,
                          "interactiveMode": "IfAvailable"}}
         user.update(user_extra or {})
@@ -99,15 +100,27 @@ class ExecPlugin(unittest.TestCase):
         self.assertEqual(self.runs(count), 1)
 
     def test_client_certificate_skips_the_plugin(self):
-        crt, key = self.c.cert_files("admin") if "client-certificate-data" in self.c.users.get("admin", {}) \
-            else (None, None)
-        if crt is None:
-            crt = os.path.join(self.tmp, "x.crt")
-            key = os.path.join(self.tmp, "x.key")
-            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=nobody",
-                            "-keyout", key, "-out", crt, "-days", "1"], check=True, capture_output=True)
-        kc, count = self.kubeconfig("cert", user_extra={"client-certificate": crt, "client-key": key})
-        run(["pods", "--kubeconfig", kc])
+        # A certificate the server accepts (the test cluster's admin as a
+        # clientCert user): the run goes through on it, and the plugin next
+        # to it never ran.  (A certificate it refuses would only add the 10
+        # transport retries of client-go, 1 s apart, to the same count.)
+        sc = os.path.join(self.tmp, "cert.yaml")
+        with open(sc, "w") as f:
+            yaml.safe_dump({"namespace": "fd", "pods": [{"name": "w-prefill-0", "node": "gpu-a1", "labels": {
+                "nvidia.com/dynamo-component-type": "prefill"}}],
+                "users": [{"name": "admin", "clientCert": True}]}, f)
+        c = Cluster(sc)
+        try:
+            crt, key = c.cert_files("admin")
+            kc, count = self.kubeconfig("cert", user_extra={"client-certificate": crt, "client-key": key},
+                                        cluster=c)
+            rc, out, err = run(["pods", "--kubeconfig", kc])
+            log = c.log()
+        finally:
+            c.cleanup()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("w-prefill-0", out)
+        self.assertEqual([q["user"] for q in log], ["admin"])
         self.assertEqual(self.runs(count), 0)
 
 

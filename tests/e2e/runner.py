@@ -23,8 +23,8 @@ import unittest
 
 # Files that take longest start first, so they do not finish last alone
 # (measured; only the order depends on this list).
-SLOW_FIRST = ("test_fault_matrix", "test_exec_plugin", "test_dist", "test_transfer", "test_keepalive",
-              "test_valgrind", "test_retry", "test_check", "test_calibration", "test_output", "test_exec")
+SLOW_FIRST = ("test_exec_plugin", "test_fault_hostile", "test_dist", "test_fault_matrix", "test_transfer",
+              "test_keepalive", "test_retry", "test_valgrind", "test_check", "test_output", "test_calibration")
 # Files whose work is CPU-bound with no deadline near it (compilers,
 # valgrind): they run at a lower priority, so the tests that wait on a
 # deadline beside them get the CPU first.
@@ -169,7 +169,7 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("E2E_JOBS", "3")))
     ap.add_argument("files", nargs="*")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     here = os.path.abspath(a.dir)
     t0 = time.monotonic()
     done = run_all(here, file_names(here, a.files), max(a.jobs, 1))

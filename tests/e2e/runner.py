@@ -3,12 +3,18 @@
 "e2e: N passed, N failed", that tests/run.sh adds up.
 
 Each test file runs in a process of its own, E2E_JOBS of them at a time
-(default 3: most e2e tests wait on a server, a deadline or a child, not on
-the CPU).  A file's output is shown whole when any of its tests failed, was
-skipped (a skip counts as a failure) or the file did not report at all (an
-import error, a crash).  After the closing counts come each file's wall time
-and the CPU time (user+sys) of it and all the processes it waited for, the
-slowest first, and the totals.
+(default 4: most e2e tests wait on a server, a deadline, a retry or a
+login, not on the CPU; E2E_JOBS=1 runs them one after another).  Every test
+is written for that: ports are the kernel's (0), files are in mkdtemp
+directories, a test counts only its own server's requests (the one look
+at every process on the host, test_transfer's, is for transfers, which
+only it runs), and no assertion needs the machine to itself (the deadline
+margins are ASan's on a busy 2-core CI machine).  A file's output is shown whole when
+any of its tests failed, was skipped (a skip counts as a failure) or the
+file did not report at all (an import error, a crash).  Before the closing
+line come each file's wall time and the CPU time (user+sys) of it and all
+the processes it waited for, the slowest first, the totals, and the
+slowest tests.
 
     runner.py DIR [-j N] [test_X ...]   only the named files when given
 """
@@ -167,7 +173,7 @@ def main():
         return run_one(*sys.argv[2:])
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
-    ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("E2E_JOBS", "3")))
+    ap.add_argument("-j", "--jobs", type=int, default=int(os.environ.get("E2E_JOBS", "4")))
     ap.add_argument("files", nargs="*")
     a = ap.parse_intermixed_args()
     here = os.path.abspath(a.dir)

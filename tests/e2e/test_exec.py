@@ -7,6 +7,12 @@ and v4 mode (legacy kubelet path), and with each exec fault the server can
 inject.  Every case runs under a deadline and checks the outcome, the
 numbers and the wording of the message.
 
+One server per mode holds the plain cases and every fault that can be
+aimed at one pod (--fault NAME=f-NAME, on the basic scenario plus one copy
+of its POD per fault): a server start costs about a second of CPU, 25 of
+them were most of this file's time.  The faults that act on the whole
+server (exec-429 counts requests, token-expire) keep a server each.
+
     /usr/bin/python3 tests/e2e/test_exec.py [-v] [-k PATTERN]
 
 Environment: DI_TOOLS (directory holding di_exec; default build/tools).
@@ -22,6 +28,8 @@ import sys
 import tempfile
 import time
 import unittest
+
+import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.environ.get("DI_TOOLS") or os.path.join(ROOT, "build", "tools")
@@ -40,17 +48,18 @@ SLACK_S = 5.0
 class Cluster:
     """One fakecluster process; start() returns once it prints READY."""
 
-    def __init__(self, mode, faults=(), env=None):
+    def __init__(self, mode, faults=(), env=None, scenario=SCENARIO):
         self.mode = mode
         self.faults = faults
         self.env = env or {}
+        self.scenario = scenario
         self.dir = tempfile.mkdtemp(prefix="e2e-exec-")
         self.kubeconfig = os.path.join(self.dir, "kc")
         self.proc = None
         self.log = None
 
     def start(self):
-        argv = ["/usr/bin/python3", FAKECLUSTER, "--scenario", SCENARIO,
+        argv = ["/usr/bin/python3", FAKECLUSTER, "--scenario", self.scenario,
                 "--kubeconfig", self.kubeconfig, "--mode", self.mode,
                 "--log", os.path.join(self.dir, "requests.jsonl")]
         for f in self.faults:
@@ -97,29 +106,87 @@ class Cluster:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+# mode -> {fault: env} of the faults aimed at one pod each (f-FAULT) on the
+# mode's shared server; filled as the classes are defined, so complete
+# before the first setUpClass.
+POD_FAULTS = {"v5": {}, "v4": {}}
+_SHARED = {}    # mode -> the running shared Cluster
+_SCENARIO_DIR = []
+
+
+def fault_pod(fault):
+    return "f-" + fault
+
+
+def shared_scenario():
+    """basic.yaml plus one copy of POD per pod-aimed fault, written once."""
+    if not _SCENARIO_DIR:
+        _SCENARIO_DIR.append(tempfile.mkdtemp(prefix="e2e-exec-scenario-"))
+        with open(SCENARIO) as f:
+            sc = yaml.safe_load(f)
+        base = os.path.dirname(SCENARIO)
+        for p in sc["pods"]:
+            for key in ("logs", "profile"):
+                if isinstance(p.get(key), str):
+                    p[key] = os.path.join(base, p[key])
+        (template,) = [p for p in sc["pods"] if p["name"] == POD]
+        faults = sorted({f for m in POD_FAULTS.values() for f in m})
+        sc["pods"] += [dict(template, name=fault_pod(f)) for f in faults]
+        with open(os.path.join(_SCENARIO_DIR[0], "exec.yaml"), "w") as f:
+            yaml.safe_dump(sc, f)
+    return os.path.join(_SCENARIO_DIR[0], "exec.yaml")
+
+
+def shared_cluster(mode):
+    c = _SHARED.get(mode)
+    if c is None or c.proc.poll() is not None:
+        env = {}
+        for e in POD_FAULTS[mode].values():
+            env.update(e or {})
+        c = _SHARED[mode] = Cluster(mode, ["%s=%s" % (f, fault_pod(f)) for f in sorted(POD_FAULTS[mode])],
+                                    env, scenario=shared_scenario())
+        c.start()
+    return c
+
+
+def tearDownModule():
+    while _SHARED:
+        _SHARED.popitem()[1].stop()
+    for d in _SCENARIO_DIR:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 class ClusterCase(unittest.TestCase):
-    """Starts one server per class; di() runs di_exec against it."""
+    """di() runs di_exec against the class's server: the mode's shared one,
+    or (FAULTS set) one of its own."""
 
     MODE = "v5"
     FAULTS = ()
     ENV = None
+    POD = POD       # the pod di() execs in unless told another
     cluster = None
+    own = False
 
     @classmethod
     def setUpClass(cls):
         if not os.access(DI_EXEC, os.X_OK):
             raise RuntimeError("%s not built (make unit-tests)" % DI_EXEC)
-        cls.cluster = Cluster(cls.MODE, cls.FAULTS, cls.ENV)
-        cls.cluster.start()
+        if cls.FAULTS:
+            cls.own = True
+            cls.cluster = Cluster(cls.MODE, cls.FAULTS, cls.ENV)
+            cls.cluster.start()
+        else:
+            cls.cluster = shared_cluster(cls.MODE)
 
     @classmethod
     def tearDownClass(cls):
-        if cls.cluster:
+        if cls.cluster and cls.own:
             cls.cluster.stop()
 
-    def di(self, argv, pod=POD, container=None, context=None, timeout_ms=10000,
+    def di(self, argv, pod=None, container=None, context=None, timeout_ms=10000,
            max_output=None):
         """Runs one exec; returns (result dict, seconds taken)."""
+        pod = pod or self.POD
         cmd = [DI_EXEC, "--kubeconfig", self.cluster.kubeconfig, "-n", NS]
         if context:
             cmd += ["--context", context]
@@ -258,12 +325,19 @@ class V4(ExecBehaviour, ClusterCase):
         self.assertEqual(res["protocol"], 0)
 
 
-def fault_case(name, fault, mode, check, env=None):
-    """A ClusterCase class whose server injects one fault."""
+def fault_case(name, fault, mode, check, env=None, own_server=False):
+    """A ClusterCase class whose exec meets one fault: on pod f-FAULT of the
+    mode's shared server, or with own_server on a server of its own where
+    the fault acts on every exec."""
     def test(self):
         check(self)
-    cls = type(name, (ClusterCase,), {"MODE": mode, "FAULTS": (fault,), "ENV": env,
-                                       "test_" + fault.split("=")[0].replace("-", "_"): test})
+    attrs = {"MODE": mode, "test_" + fault.split("=")[0].replace("-", "_"): test}
+    if own_server:
+        attrs.update(FAULTS=(fault,), ENV=env)
+    else:
+        POD_FAULTS[mode][fault] = env
+        attrs["POD"] = fault_pod(fault)
+    cls = type(name, (ClusterCase,), attrs)
     globals()[name] = cls
     return cls
 
@@ -339,8 +413,10 @@ for _mode in ("v5", "v4"):
     fault_case("Fault%sNoClose" % _m, "exec-no-close", _mode, check_no_close)
 fault_case("FaultV5Oversized", "exec-oversized-output", "v5", check_oversized,
            env={"FAKECLUSTER_OVERSIZED_BYTES": str(8 << 20)})
-fault_case("FaultV5TooManyRequests", "exec-429", "v5", check_429)
-fault_case("FaultV5Unauthorized", "token-expire=0", "v5", check_unauthorized)
+# exec-429 answers the first exec the server sees (a count), token-expire
+# every request: neither can be aimed at one pod of a shared server.
+fault_case("FaultV5TooManyRequests", "exec-429", "v5", check_429, own_server=True)
+fault_case("FaultV5Unauthorized", "token-expire=0", "v5", check_unauthorized, own_server=True)
 
 
 def main():

@@ -480,8 +480,7 @@ class TestCancel(unittest.TestCase):
 
 
 # Issue 12's hostile inputs (escapes, smuggled headers, envFrom Secrets,
-# drip, continue loops, oversized pages, redirects): fault_hostile.py.
-from fault_hostile import *  # noqa: E402,F401,F403
+# drip, continue loops, oversized pages, redirects): test_fault_hostile.py.
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import threading
 import urllib.parse
 
 import fc_front
+import fc_tls
 from fc_api import ApiMixin
 from fc_exec import ExecMixin
 from fc_rbac import RbacMixin, User
@@ -91,6 +92,7 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
                "path": self.req_path, "query": self.req_query_log, "raw_query": self.req_raw_query,
                "status": status, "bytes": nbytes}
         rec.update(fc_front.audit_extra(self))
+        rec.update(fc_tls.audit_fields(self))
         rec.update(extra)
         if self.st.latency is not None and not (set(extra) & AUDIT_HEAD):
             # --latency-ms: every exec repeats the same ~20 KiB query (the

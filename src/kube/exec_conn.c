@@ -336,6 +336,7 @@ static int tls_handshake(struct conn *k, int via_curl, struct exec_result *res)
 {
 	enum tls_io r;
 	enum io io = IO_ERROR;
+	long long hs_deadline;
 
 	k->waiting_for = "the TLS handshake";
 	if (wait_turn(k, res) < 0)
@@ -346,11 +347,20 @@ static int tls_handshake(struct conn *k, int via_curl, struct exec_result *res)
 			"cannot start TLS");
 		return -1;
 	}
+	/* As long as curl gave the whole connection phase, TLS included. */
+	hs_deadline = exec_now_ms() + http_connect_timeout_ms(k->c);
+	if (hs_deadline > k->deadline)
+		hs_deadline = k->deadline;
 	while ((r = tlsconn_handshake(k->tls)) != TLS_OK) {
-		if (wait_tls(k, r == TLS_EOF ? TLS_ERROR : r, k->deadline, &io))
+		if (wait_tls(k, r == TLS_EOF ? TLS_ERROR : r, hs_deadline, &io))
 			continue;
-		if (io == IO_TIMEOUT)
+		if (io == IO_TIMEOUT && exec_remaining_ms(k->deadline) <= 0)
 			exec_set_timeout(res, k);
+		else if (io == IO_TIMEOUT)
+			/* kubectl's words (Go net/http transport.go,
+			 * TLSHandshakeTimeout, which client-go sets). */
+			exec_set_msg(res, EXEC_ERROR, "Unable to connect to the server: "
+				"net/http: TLS handshake timeout");
 		else if (tlsconn_verify_failed(k->tls))
 			exec_set_msg(res, EXEC_ERROR, "Unable to connect to the server: "
 				"tls: failed to verify certificate: %s", tlsconn_error(k->tls));

@@ -45,7 +45,7 @@ struct conn {
 	long long deadline;      /* CLOCK_MONOTONIC, ms */
 	long timeout_ms;
 	const char *waiting_for; /* for the timeout message */
-	const char *io_error;    /* static string from curl */
+	const char *io_error;    /* static string from curl, or tlsconn_error(tls) */
 	char *scratch;           /* RECV_CHUNK bytes */
 	struct tlsctx *tlsx;     /* https: the shared context (a reference) */
 	struct tlsconn *tls;     /* https: our TLS over curl's connection */

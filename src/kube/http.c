@@ -295,6 +295,13 @@ static int check_head_values(struct http_client *c, struct err *e)
 	return rc;
 }
 
+long http_connect_timeout_ms(const struct http_client *c)
+{
+	long t = c->cfg->timeout_ms;
+
+	return t > 0 && t < CONNECT_TIMEOUT_MS ? t : CONNECT_TIMEOUT_MS;
+}
+
 CURL *http_easy_base(struct http_client *c, char *url, struct err *e)
 {
 	const struct kube_config *cfg = c->cfg;
@@ -324,9 +331,7 @@ CURL *http_easy_base(struct http_client *c, char *url, struct err *e)
 	curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-			 cfg->timeout_ms > 0 && cfg->timeout_ms < CONNECT_TIMEOUT_MS
-				 ? cfg->timeout_ms : CONNECT_TIMEOUT_MS);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, http_connect_timeout_ms(c));
 	if (c->share)
 		curl_easy_setopt(h, CURLOPT_SHARE, c->share);
 	if (c->connect_to) {

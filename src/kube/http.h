@@ -78,6 +78,9 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e);
 struct tlsctx;
 CURL *http_exec_easy_new(struct http_client *c, struct tlsctx **tls,
 			 int *via_curl, struct err *e);
+/* How long connecting may take: curl's CURLOPT_CONNECTTIMEOUT, which
+ * covers its TLS handshake too, so the exec's own handshake gets as long. */
+long http_connect_timeout_ms(const struct http_client *c);
 /* Frees a handle from http_easy_new and what it attached. NULL is a no-op. */
 void http_easy_free(CURL *h);
 

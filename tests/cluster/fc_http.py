@@ -304,6 +304,8 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
         # the client's delayed ACK: without TCP_NODELAY each GET on a fresh
         # connection stalls ~40 ms on Nagle (issue 16 item 7).
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self.st.faults.run("connection", self.st, sock):
+            raise OSError("held by a fault")   # socketserver skips it
         return self.st.sslctx.wrap_socket(sock, server_side=True, do_handshake_on_connect=False), addr
 
     def handle_error(self, request, client_address):

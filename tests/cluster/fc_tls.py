@@ -4,8 +4,12 @@ one ("full"), so that a test can count full handshakes without timing
 anything, and the server name the client sent ("sni", absent when none:
 an IP address is never sent, RFC 6066 section 3).  Python's ssl module
 reports reuse per connection (SSLSocket.session_reused) and hands the name
-to SSLContext.sni_callback during the handshake."""
+to SSLContext.sni_callback during the handshake.  Also the fault tls-stall
+(a handshake that never completes)."""
+import os
+import select
 import ssl
+import threading
 
 
 def watch(ctx):
@@ -36,3 +40,26 @@ def audit_fields(h):
     if sni:
         out["sni"] = sni
     return out
+
+
+def stall(st, arg, sock):
+    """--fault tls-stall[=N]: every TCP connection after the first N
+    (default 1) gets no TLS handshake: its bytes are read and dropped until
+    the client goes away (a server or middlebox that hangs mid-handshake).
+    True when this connection is held."""
+    n = st.faults.bump("tls-stall")
+    if n <= (int(arg) if arg and arg.isdigit() else 1):
+        return False
+
+    def hold():
+        try:
+            while True:
+                r, _, _ = select.select([sock], [], [], 600)
+                if not r or not os.read(sock.fileno(), 65536):
+                    break
+        except OSError:
+            pass
+        finally:
+            sock.close()
+    threading.Thread(target=hold, daemon=True).start()
+    return True

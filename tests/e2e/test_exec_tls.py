@@ -33,14 +33,14 @@ PODS = 12
 NS = "tls"
 
 
-def scenario(path):
-    """PODS pods with canned exec output (no sandboxes: --latency-ms 0), and
+def scenario(path, n=PODS):
+    """n pods with canned exec output (no sandboxes: --latency-ms 0), and
     a client-certificate user."""
     profile = os.path.join(ROOT, "tests", "cluster", "profiles", "canned")
     pods = [{"name": "tls-%s-%d" % ("prefill" if i % 2 == 0 else "decode", i),
              "node": "gpu-%d" % (i // 2), "profile": profile,
              "labels": {"nvidia.com/dynamo-component-type": "prefill" if i % 2 == 0 else "decode"}}
-            for i in range(PODS)]
+            for i in range(n)]
     users = [{"name": "cert-user", "clientCert": True,
               "allow": ["list-pods", "get-pods", "exec", "logs", "list-namespaces"]}]
     with open(path, "w") as f:
@@ -120,6 +120,42 @@ class TestExecTls(unittest.TestCase):
     def test_client_certificate_authenticates_the_exec(self):
         execs = self.check(self.c.kubeconfig, "--context", "fakecluster-cert-user")
         self.assertEqual({r["user"] for r in execs}, {"cert-user"})
+
+
+class TestExecTlsStall(unittest.TestCase):
+    """A server that accepts the exec connections but never answers their
+    ClientHello (fault tls-stall: the first connection, the pod list's, is
+    served).  Each exec ends with one clear line, never a hang."""
+
+    def setUp(self):
+        # One server per test: the fault counts connections from its start.
+        self.tmp = tempfile.mkdtemp(prefix="e2e-exec-tls-stall-")
+        sc = os.path.join(self.tmp, "scenario.yaml")
+        scenario(sc, 3)
+        self.c = Cluster(sc, latency=0, faults=["tls-stall=1"])
+
+    def tearDown(self):
+        self.c.cleanup()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def errors(self, *flags):
+        rc, out, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", NS, "-l", "",
+                            "--logs=false", "-o", "json"] + list(flags))
+        self.assertIn(rc, (2, 3), err)
+        pods = json.loads(out)["pods"]
+        self.assertEqual(len(pods), 3, out[-500:])
+        self.assertFalse(any(p["probed"] for p in pods), pods)
+        return {p["error"] for p in pods}
+
+    def test_probe_timeout_during_the_handshake(self):
+        self.assertEqual(self.errors("--probe-timeout", "2s"),
+                         {"timed out after 2s waiting for the TLS handshake"})
+
+    def test_connect_timeout_covers_the_handshake(self):
+        # --request-timeout under curl's 15 s bounds connecting, TLS
+        # included, as curl's CURLOPT_CONNECTTIMEOUT did; worded as kubectl.
+        self.assertEqual(self.errors("--request-timeout", "1s", "--probe-timeout", "60s"),
+                         {"Unable to connect to the server: net/http: TLS handshake timeout"})
 
 
 if __name__ == "__main__":

@@ -95,10 +95,57 @@ static int wait_socket(struct conn *k, short events, long long deadline)
 	}
 }
 
+/* Waits as our TLS asks (a read may need a write and back); 1 to go on. */
+static int wait_tls(struct conn *k, enum tls_io r, long long deadline, enum io *io)
+{
+	int w;
+
+	if (r == TLS_EOF || r == TLS_ERROR) {
+		k->io_error = tlsconn_error(k->tls);
+		*io = r == TLS_EOF ? IO_EOF : IO_ERROR;
+		return 0;
+	}
+	w = wait_socket(k, r == TLS_WANT_WRITE ? POLLOUT : POLLIN, deadline);
+	if (w <= 0)
+		*io = w ? IO_ERROR : IO_TIMEOUT;
+	return w > 0;
+}
+
+static enum io tls_recv(struct conn *k, long long deadline, size_t *n)
+{
+	enum io io = IO_ERROR;
+	enum tls_io r;
+
+	while ((r = tlsconn_read(k->tls, k->scratch, RECV_CHUNK, n)) != TLS_OK)
+		if (!wait_tls(k, r, deadline, &io))
+			return io;
+	return IO_OK;
+}
+
+static enum io tls_send(struct conn *k, const char *s, size_t len)
+{
+	enum io io = IO_ERROR;
+
+	while (len) {
+		size_t n = 0;
+		enum tls_io r = tlsconn_write(k->tls, s, len, &n);
+
+		if (r == TLS_OK) {
+			s += n;
+			len -= n;
+		} else if (!wait_tls(k, r, k->deadline, &io)) {
+			return io;
+		}
+	}
+	return IO_OK;
+}
+
 /* Up to RECV_CHUNK bytes into k->scratch.  Recv before poll: TLS may hold
  * decrypted bytes that poll() cannot see. */
 enum io exec_conn_recv(struct conn *k, long long deadline, size_t *n)
 {
+	if (k->tls)
+		return tls_recv(k, deadline, n);
 	for (;;) {
 		CURLcode rc;
 		int w;
@@ -121,6 +168,8 @@ enum io exec_conn_send(struct conn *k, const void *p, size_t len)
 {
 	const char *s = p;
 
+	if (k->tls)
+		return tls_send(k, s, len);
 	while (len) {
 		size_t n = 0;
 		CURLcode rc = curl_easy_send(k->h, s, len, &n);
@@ -167,7 +216,22 @@ void exec_send_close(struct conn *k, int code)
 /* ---- the response head ---- */
 
 /* Reads until the blank line; bytes after it stay in head past *head_len. */
+static int read_head(struct conn *k, struct buf *head, size_t *head_len,
+		     struct exec_result *res);
+
+/* By the head, a TLS 1.3 server's tickets (sent right after its Finished)
+ * have been read, and a TLS 1.2 session was cached in the handshake. */
 int exec_read_head(struct conn *k, struct buf *head, size_t *head_len,
+		     struct exec_result *res)
+{
+	int rc = read_head(k, head, head_len, res);
+
+	if (k->primer)
+		tlsctx_primed(k->tlsx), k->primer = 0;
+	return rc;
+}
+
+static int read_head(struct conn *k, struct buf *head, size_t *head_len,
 		     struct exec_result *res)
 {
 	for (;;) {
@@ -246,14 +310,80 @@ void exec_read_body(struct conn *k, const char *head, size_t head_len,
 
 /* ---- connecting ---- */
 
+/* Waits for the primer (tlsconn.h), at most TLSCTX_PRIME_WAIT_MS; 0 to go
+ * on, -1 with res set when the deadline or a cancel came first. */
+static int wait_turn(struct conn *k, struct exec_result *res)
+{
+	long long t0 = exec_now_ms();
+
+	while (!tlsctx_turn(k->tlsx, CANCEL_SLICE_MS, (long)(exec_now_ms() - t0),
+			    &k->primer)) {
+		if (cancel_why()) {
+			exec_set_msg(res, EXEC_ERROR, "%s", cancel_why());
+			return -1;
+		}
+		if (exec_remaining_ms(k->deadline) <= 0) {
+			exec_set_timeout(res, k);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The server's TLS over curl's connection, under the deadline.  Errors as
+ * http_curl_error words curl's (http_status.c). */
+static int tls_handshake(struct conn *k, int via_curl, struct exec_result *res)
+{
+	enum tls_io r;
+	enum io io = IO_ERROR;
+	long long hs_deadline;
+
+	k->waiting_for = "the TLS handshake";
+	if (wait_turn(k, res) < 0)
+		return -1;
+	k->tls = tlsconn_new(k->tlsx, via_curl ? -1 : (int)k->sock, k->h);
+	if (!k->tls) {
+		exec_set_msg(res, EXEC_ERROR, "Unable to connect to the server: "
+			"cannot start TLS");
+		return -1;
+	}
+	/* As long as curl gave the whole connection phase, TLS included. */
+	hs_deadline = exec_now_ms() + http_connect_timeout_ms(k->c);
+	if (hs_deadline > k->deadline)
+		hs_deadline = k->deadline;
+	while ((r = tlsconn_handshake(k->tls)) != TLS_OK) {
+		if (wait_tls(k, r == TLS_EOF ? TLS_ERROR : r, hs_deadline, &io))
+			continue;
+		if (io == IO_TIMEOUT && exec_remaining_ms(k->deadline) <= 0)
+			exec_set_timeout(res, k);
+		else if (io == IO_TIMEOUT)
+			/* kubectl's words (Go net/http transport.go,
+			 * TLSHandshakeTimeout, which client-go sets). */
+			exec_set_msg(res, EXEC_ERROR, "Unable to connect to the server: "
+				"net/http: TLS handshake timeout");
+		else if (tlsconn_verify_failed(k->tls))
+			exec_set_msg(res, EXEC_ERROR, "Unable to connect to the server: "
+				"tls: failed to verify certificate: %s", tlsconn_error(k->tls));
+		else if (cancel_why())
+			exec_set_msg(res, EXEC_ERROR, "%s", cancel_why());
+		else
+			exec_set_msg(res, EXEC_ERROR, "Unable to connect to the server: %s",
+				k->io_error ? k->io_error : tlsconn_error(k->tls));
+		return -1;
+	}
+	return 0;
+}
+
 int exec_conn_open(struct conn *k, const char *path, struct exec_result *res)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct err e;
 	CURLcode rc;
+	int via_curl = 0;
 
+	(void)path;   /* curl only connects: the request line is ours */
 	err_clear(&e);
-	k->h = http_easy_new(k->c, path, &e);
+	k->h = http_exec_easy_new(k->c, &k->tlsx, &via_curl, &e);
 	if (!k->h) {
 		exec_set_msg(res, EXEC_ERROR, "%s", e.msg);
 		return -1;
@@ -282,12 +412,16 @@ int exec_conn_open(struct conn *k, const char *path, struct exec_result *res)
 		exec_set_msg(res, EXEC_ERROR, "no socket after connecting");
 		return -1;
 	}
-	return 0;
+	return k->tlsx ? tls_handshake(k, via_curl, res) : 0;
 }
 
-/* Frees the handle (and what http_easy_new attached) and the scratch. */
+/* Frees our TLS, then the handle (curl closes the socket), the scratch. */
 void exec_conn_close(struct conn *k)
 {
+	if (k->primer)
+		tlsctx_primed(k->tlsx);
+	tlsconn_free(k->tls);
+	tlsctx_unref(k->tlsx);
 	http_easy_free(k->h);
 	free(k->scratch);
 }

@@ -16,6 +16,7 @@
 #include "../util/buf.h"
 #include "../model/cancel.h"
 #include "exec.h"
+#include "tlsconn.h"
 #include "ws.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
@@ -44,8 +45,11 @@ struct conn {
 	long long deadline;      /* CLOCK_MONOTONIC, ms */
 	long timeout_ms;
 	const char *waiting_for; /* for the timeout message */
-	const char *io_error;    /* static string from curl */
+	const char *io_error;    /* static string from curl, or tlsconn_error(tls) */
 	char *scratch;           /* RECV_CHUNK bytes */
+	struct tlsctx *tlsx;     /* https: the shared context (a reference) */
+	struct tlsconn *tls;     /* https: our TLS over curl's connection */
+	int primer;              /* this connection primes tlsx's session cache */
 };
 
 /* CLOCK_MONOTONIC in ms; what is left of deadline, clamped to an int. */
@@ -65,7 +69,8 @@ enum io exec_conn_recv(struct conn *k, long long deadline, size_t *n);
 enum io exec_conn_send(struct conn *k, const void *p, size_t len);
 enum io exec_send_frame(struct conn *k, enum ws_opcode op, const void *payload, size_t len);
 void exec_send_close(struct conn *k, int code);
-/* Reads until the blank line; bytes after it stay in head past *head_len. */
+/* Reads until the blank line; bytes after it stay in head past *head_len.
+ * Then lets other connections resume this one's TLS session. */
 int exec_read_head(struct conn *k, struct buf *head, size_t *head_len, struct exec_result *res);
 /* The error body of a non-101 answer, bounded in size and time: raw holds
  * what came after the head on entry; the decoded body goes to out. */

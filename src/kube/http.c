@@ -6,7 +6,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,6 +20,8 @@
 #include "hdrcheck.h"
 #include "proxy.h"
 #include "tlsstore.h"
+#include "tlsconn.h"
+#include "http_int.h"
 
 #define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
 /* Without --request-timeout kubectl waits forever; a triage tool must not,
@@ -39,21 +40,6 @@ static int on_progress(void *u, curl_off_t dt, curl_off_t dn, curl_off_t ut,
 	return cancel_why() != NULL;
 }
 
-struct http_client {
-	struct kube_config *cfg;
-	CURLSH *share;       /* DNS and TLS sessions: every handle */
-	CURLSH *get_share;   /* the same plus connections: GETs only */
-	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
-	pthread_mutex_t auth_lock;
-	unsigned auth_generation;
-	atomic_ulong requests;
-	char *url_host;      /* host[:port] as written in the server URL */
-	char *connect_to;    /* CURLOPT_CONNECT_TO entry for tls-server-name */
-	char *base_url;      /* server URL, host swapped for tls-server-name */
-	char *prefix;        /* the URL's path as client-go joins it (urlpath.h) */
-	char *log_base;      /* scheme://host[:port]prefix, for -v logs */
-	struct x509_store_st *ca_store; /* the kubeconfig's CA, parsed once (tlsstore.h) */
-};
 
 static void share_lock(CURL *h, curl_lock_data d, curl_lock_access a, void *u)
 {
@@ -124,10 +110,20 @@ static void setup_server_name(struct http_client *c)
 					  port, host, port);
 		c->base_url = xasprintf("%s://%s:%s%s", scheme,
 					c->cfg->tls_server_name, port, prefix);
+		c->exec_url = xasprintf("http://%s:%s/", c->cfg->tls_server_name, port);
+		c->verify_host = xstrdup(c->cfg->tls_server_name);
 		free(host);
 	} else {
 		c->base_url = xstrdup(c->log_base);
+		host = port ? xstrndup(hostport, (size_t)(port - 1 - hostport))
+			    : xstrdup(hostport);
+		c->exec_url = xasprintf("http://%s:%s/", host, port ? port : default_port(scheme));
+		/* An IPv6 literal is matched without its brackets. */
+		c->verify_host = host[0] == '[' ? xstrndup(host + 1, strlen(host) - 2)
+						 : xstrdup(host);
+		free(host);
 	}
+	c->exec_tls_ok = !strcmp(scheme, "https");
 	free(scheme);
 	free(hostport);
 	free(prefix);
@@ -198,6 +194,7 @@ void http_client_free(struct http_client *c)
 	if (c->share)
 		curl_share_cleanup(c->share);
 	tlsstore_free(c->ca_store);
+	tlsctx_unref(c->exec_tls);
 	for (i = 0; i < CURL_LOCK_DATA_LAST; i++)
 		pthread_mutex_destroy(&c->share_locks[i]);
 	pthread_mutex_destroy(&c->auth_lock);
@@ -206,6 +203,8 @@ void http_client_free(struct http_client *c)
 	free(c->base_url);
 	free(c->prefix);
 	free(c->log_base);
+	free(c->exec_url);
+	free(c->verify_host);
 	free(c);
 }
 
@@ -296,22 +295,29 @@ static int check_head_values(struct http_client *c, struct err *e)
 	return rc;
 }
 
-CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
+long http_connect_timeout_ms(const struct http_client *c)
+{
+	long t = c->cfg->timeout_ms;
+
+	return t > 0 && t < CONNECT_TIMEOUT_MS ? t : CONNECT_TIMEOUT_MS;
+}
+
+CURL *http_easy_base(struct http_client *c, char *url, struct err *e)
 {
 	const struct kube_config *cfg = c->cfg;
 	CURL *h = curl_easy_init();
-	char *url;
 
 	if (!h) {
+		free(url);
 		err_set(e, ERR_OTHER, "cannot initialise libcurl");
 		return NULL;
 	}
 	/* Nothing is sent with a value that would split the request head. */
 	if (check_head_values(c, e) < 0) {
+		free(url);
 		curl_easy_cleanup(h);
 		return NULL;
 	}
-	url = xasprintf("%s%s", c->base_url, path);
 	curl_easy_setopt(h, CURLOPT_URL, url);
 	free(url);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
@@ -325,9 +331,7 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 	curl_easy_setopt(h, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-			 cfg->timeout_ms > 0 && cfg->timeout_ms < CONNECT_TIMEOUT_MS
-				 ? cfg->timeout_ms : CONNECT_TIMEOUT_MS);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, http_connect_timeout_ms(c));
 	if (c->share)
 		curl_easy_setopt(h, CURLOPT_SHARE, c->share);
 	if (c->connect_to) {
@@ -337,9 +341,18 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 		curl_easy_setopt(h, CURLOPT_PRIVATE, ct);
 	}
 	set_proxy(h, cfg);
+	return h;
+}
+
+CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
+{
+	CURL *h = http_easy_base(c, xasprintf("%s%s", c->base_url, path), e);
+
+	if (!h)
+		return NULL;
 	/* A refresh (auth_expired) may replace a plugin's client certificate. */
 	pthread_mutex_lock(&c->auth_lock);
-	setup_tls(h, cfg, c->ca_store);
+	setup_tls(h, c->cfg, c->ca_store);
 	pthread_mutex_unlock(&c->auth_lock);
 	return h;
 }

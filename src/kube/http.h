@@ -69,6 +69,18 @@ int http_get_with(struct http_client *c, const char *path,
  * URL server+path; the caller owns it (curl_easy_cleanup).  Used by exec
  * with CURLOPT_CONNECT_ONLY and HTTP/1.1 only.  NULL with e set on error. */
 CURL *http_easy_new(struct http_client *c, const char *path, struct err *e);
+/* The exec upgrade's handle (tlsconn.h): for an https server, curl only
+ * connects (CONNECT_ONLY on http://host:port/, through the proxy as for
+ * any request) and *tls gets a reference to the client's shared TLS
+ * context for the credentials held now; *via_curl says the TLS must ride
+ * curl_easy_send/recv (an HTTPS proxy), not the socket.  For an http
+ * server *tls is NULL.  NULL with e set on error. */
+struct tlsctx;
+CURL *http_exec_easy_new(struct http_client *c, struct tlsctx **tls,
+			 int *via_curl, struct err *e);
+/* How long connecting may take: curl's CURLOPT_CONNECTTIMEOUT, which
+ * covers its TLS handshake too, so the exec's own handshake gets as long. */
+long http_connect_timeout_ms(const struct http_client *c);
 /* Frees a handle from http_easy_new and what it attached. NULL is a no-op. */
 void http_easy_free(CURL *h);
 

@@ -8,7 +8,9 @@
  * bundle: the kubeconfig's CA is the only trust, as in client-go, whose
  * rest.TLSClientConfig.CAData replaces the system roots) and installs this
  * store from CURLOPT_SSL_CTX_FUNCTION.  Verification itself is unchanged:
- * OpenSSL checks the chain against the store and curl the host name.
+ * OpenSSL checks the chain against the store and curl the host name.  The
+ * exec connections' own TLS (tlsconn.h) trusts the same store and checks
+ * the name with OpenSSL's X509_VERIFY_PARAM.
  */
 #ifndef KUBE_TLSSTORE_H
 #define KUBE_TLSSTORE_H

@@ -13,6 +13,8 @@ How ARG reads (`arg=`):
 Points (the keyword a behaviour is given under), in the order a request
 meets them:
   load(st, arg)                 once, after the scenario is loaded
+  connection(st, arg, sock) -> bool   each TCP connection, before TLS; True
+                                when the fault took it (fc_tls.py)
   door(h, arg) -> bool          any non-exec request, before its handler;
                                 True when the fault answered it
   auth(h, arg, tok, user) -> user   a bearer token was presented
@@ -43,6 +45,7 @@ import threading
 
 import fc_faults_hostile as hostile
 import fc_front
+import fc_tls
 from fc_wire import die, gojson, status_obj
 from fc_ws import WSClosed, WSProtocolError, ws_accept
 
@@ -167,6 +170,7 @@ def _garbage_status(ws, kind, status):
 # ---- THE table (order matters where several faults meet at one point)
 
 TABLE = [
+    Fault("tls-stall", "value", connection=fc_tls.stall),
     Fault("conn-reset", "count", 1, door=fc_front.conn_reset),
     Fault("apf-429", "count", 1, door=fc_front.apf_429),
     Fault("token-expire", "value", auth=_token_expire),
@@ -282,7 +286,7 @@ class Faults(dict):
 
 def _selfcheck():
     unknown = [f.name for f in TABLE for k in f.hooks if k not in SESSION_HOOKS |
-               {"load", "door", "auth", "list", "page", "body", "gzip", "log", "lookup", "admit"}]
+               {"load", "connection", "door", "auth", "list", "page", "body", "gzip", "log", "lookup", "admit"}]
     if unknown:
         sys.exit("fc_faults: unknown hook in %s" % unknown)
 

@@ -14,6 +14,7 @@ import threading
 import urllib.parse
 
 import fc_front
+import fc_tls
 from fc_api import ApiMixin
 from fc_exec import ExecMixin
 from fc_rbac import RbacMixin, User
@@ -91,6 +92,7 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
                "path": self.req_path, "query": self.req_query_log, "raw_query": self.req_raw_query,
                "status": status, "bytes": nbytes}
         rec.update(fc_front.audit_extra(self))
+        rec.update(fc_tls.audit_fields(self))
         rec.update(extra)
         if self.st.latency is not None and not (set(extra) & AUDIT_HEAD):
             # --latency-ms: every exec repeats the same ~20 KiB query (the
@@ -302,6 +304,8 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
         # the client's delayed ACK: without TCP_NODELAY each GET on a fresh
         # connection stalls ~40 ms on Nagle (issue 16 item 7).
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self.st.faults.run("connection", self.st, sock):
+            raise OSError("held by a fault")   # socketserver skips it
         return self.st.sslctx.wrap_socket(sock, server_side=True, do_handshake_on_connect=False), addr
 
     def handle_error(self, request, client_address):

@@ -1,0 +1,41 @@
+/* Inside the HTTP client (http.h): the client's state, shared by
+ *   http.c       the client, GETs, the handles' common options
+ *   http_exec.c  the exec upgrade's handle and its shared TLS context
+ *                (tlsconn.h)
+ * Not for use outside src/kube/http*.c. */
+#ifndef KUBE_HTTP_INT_H
+#define KUBE_HTTP_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "http.h"
+
+struct tlsctx;
+
+struct http_client {
+	struct kube_config *cfg;
+	CURLSH *share;       /* DNS and TLS sessions: every handle */
+	CURLSH *get_share;   /* the same plus connections: GETs only */
+	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
+	pthread_mutex_t auth_lock;
+	unsigned auth_generation;
+	atomic_ulong requests;
+	char *url_host;      /* host[:port] as written in the server URL */
+	char *connect_to;    /* CURLOPT_CONNECT_TO entry for tls-server-name */
+	char *base_url;      /* server URL, host swapped for tls-server-name */
+	char *prefix;        /* the URL's path as client-go joins it (urlpath.h) */
+	char *log_base;      /* scheme://host[:port]prefix, for -v logs */
+	char *exec_url;      /* http://host:port/ for exec over our own TLS */
+	char *verify_host;   /* the name (or IP) the server certificate must match */
+	struct x509_store_st *ca_store; /* the kubeconfig's CA, parsed once (tlsstore.h) */
+	struct tlsctx *exec_tls;  /* exec connections' TLS (tlsconn.h), auth_lock */
+	unsigned exec_tls_gen;    /* the auth_generation it was built for */
+	int exec_tls_ok;          /* the server URL is https */
+};
+
+/* A handle for url with everything but the server's TLS (timeouts, keep-
+ * alive, the share handle, CONNECT_TO, the proxy); url is freed. */
+CURL *http_easy_base(struct http_client *c, char *url, struct err *e);
+
+#endif

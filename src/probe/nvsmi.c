@@ -72,7 +72,7 @@ static int kv(struct pslice line, struct pslice *k, struct pslice *v)
 int probe_parse_nvsmi_q(const char *t, size_t n, struct probe_nvsmi *s)
 {
 	struct ptext it;
-	struct pslice line, k, v, tl;
+	struct pslice line, k = { NULL, 0 }, v = { NULL, 0 }, tl;
 	struct probe_gpu *g = NULL;
 	int in_fabric = 0;
 	long x;

@@ -157,12 +157,10 @@ static struct probe_ucx_md *new_md(struct probe_ucx *u, struct pslice name)
 {
 	struct probe_ucx_md *md;
 
-	if (u->nmds >= PROBE_MAX_UCX_MDS) {
+	if (!(md = probe_ucx_md_add(u))) {
 		u->mds_dropped++;
 		return NULL;
 	}
-	md = &u->md[u->nmds++];
-	memset(md, 0, sizeof *md);
 	ps_copy(md->name, sizeof md->name, name);
 	return md;
 }
@@ -176,12 +174,10 @@ static struct probe_ucx_tl_entry *new_tl(struct probe_ucx *u, struct pslice name
 	for (i = 0; i < PROBE_TL_COUNT; i++)
 		if (ps_eq(name, tl_names[i]))
 			u->tl_count[i]++;
-	if (u->ntls >= PROBE_MAX_UCX_TLS) {
+	if (!(tl = probe_ucx_tl_add(u))) {
 		u->tls_dropped++;
 		return NULL;
 	}
-	tl = &u->tl[u->ntls++];
-	memset(tl, 0, sizeof *tl);
 	ps_copy(tl->name, sizeof tl->name, name);
 	if (md)
 		memcpy(tl->md, md->name, sizeof tl->md);

@@ -39,7 +39,7 @@ static void add_port(struct probe_rdma_dev *d, enum probe_link_layer ll,
 static void add_dev(struct probe_facts *f, const char *name,
 		    enum probe_link_layer ll, double rate)
 {
-	struct probe_rdma_dev *d = &f->sysfs_ib.dev[f->sysfs_ib.ndevs++];
+	struct probe_rdma_dev *d = probe_rdma_dev_add(&f->sysfs_ib);
 
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	add_port(d, ll, rate);
@@ -48,7 +48,7 @@ static void add_dev(struct probe_facts *f, const char *name,
 static void add_tl(struct probe_ucx *u, const char *tl, const char *dev,
 		   enum probe_ucx_tl id)
 {
-	struct probe_ucx_tl_entry *e = &u->tl[u->ntls++];
+	struct probe_ucx_tl_entry *e = probe_ucx_tl_add(u);
 
 	snprintf(e->name, sizeof(e->name), "%s", tl);
 	snprintf(e->device, sizeof(e->device), "%s", dev);
@@ -58,7 +58,7 @@ static void add_tl(struct probe_ucx *u, const char *tl, const char *dev,
 static void add_md(struct probe_ucx *u, const char *name, const char *comp,
 		   int cuda)
 {
-	struct probe_ucx_md *m = &u->md[u->nmds++];
+	struct probe_ucx_md *m = probe_ucx_md_add(u);
 
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	snprintf(m->component, sizeof(m->component), "%s", comp);

@@ -59,32 +59,6 @@ static long find_ci(struct pslice x, const char *needle)
 	return -1;
 }
 
-long ps_find(struct pslice x, const char *needle)
-{
-	size_t n = strlen(needle), o = 0;
-	const char *p, *end = x.s + x.n;
-
-	if (n == 0)
-		return 0;
-	if (x.n < n)
-		return -1;
-	/* memchr for a non-blank byte of the needle (the log scanner runs
-	 * this on every line; nvidia-smi's " : " would stop memchr at every
-	 * space of a padded line): p + o walks candidates for needle[o]. */
-	while (o + 1 < n && needle[o] == ' ')
-		o++;
-	for (p = x.s; (size_t)(end - p) >= n; p++) {
-		const char *hit = memchr(p + o, needle[o], (size_t)(end - p) - n + 1);
-
-		if (!hit)
-			break;
-		p = hit - o;
-		if (!memcmp(p, needle, n))
-			return (long)(p - x.s);
-	}
-	return -1;
-}
-
 long ps_find_ci(struct pslice x, const char *needle)
 {
 	return find_ci(x, needle);

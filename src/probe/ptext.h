@@ -87,7 +87,32 @@ static inline int ps_starts(struct pslice x, const char *prefix)
 
 int ps_starts_ci(struct pslice x, const char *prefix);
 /* Offset of needle in x, -1 when absent. */
-long ps_find(struct pslice x, const char *needle);
+static inline long ps_find(struct pslice x, const char *needle)
+{
+	size_t n = strlen(needle), o = 0;
+	const char *p, *end = x.s + x.n;
+
+	if (n == 0)
+		return 0;
+	if (x.n < n)
+		return -1;
+	/* memchr for a non-blank byte of the needle (the log scanner runs
+	 * this on every line; nvidia-smi's " : " would stop memchr at every
+	 * space of a padded line): p + o walks candidates for needle[o]. */
+	while (o + 1 < n && needle[o] == ' ')
+		o++;
+	for (p = x.s; (size_t)(end - p) >= n; p++) {
+		const char *hit = memchr(p + o, needle[o], (size_t)(end - p) - n + 1);
+
+		if (!hit)
+			break;
+		p = hit - o;
+		if (!memcmp(p, needle, n))
+			return (long)(p - x.s);
+	}
+	return -1;
+}
+
 long ps_find_ci(struct pslice x, const char *needle);
 static inline struct pslice ps_from(struct pslice x, size_t off)
 {

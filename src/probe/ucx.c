@@ -202,6 +202,29 @@ static void summarise(struct probe_ucx *u)
 	}
 }
 
+/* Could the "# Key: value" line carry one of the keys probe_parse_ucx_d
+ * reads?  Its key's first byte says: most lines of ucx_info -d (bandwidth,
+ * latency, capabilities, addresses...) are then skipped before the line
+ * is split and trimmed. */
+static int ucx_d_candidate(struct pslice line)
+{
+	size_t i = 0;
+
+	while (i < line.n && ptext_blank((unsigned char)line.s[i]))
+		i++;
+	if (i == line.n || line.s[i++] != '#')
+		return 0;
+	while (i < line.n && ptext_blank((unsigned char)line.s[i]))
+		i++;
+	if (i == line.n)
+		return 0;
+	switch (line.s[i]) {
+	case 'M': case 'C': case 'r': case 'm': case 'T': case 'D':
+		return 1;
+	}
+	return 0;
+}
+
 int probe_parse_ucx_d(const char *t, size_t n, struct probe_ucx *u)
 {
 	struct ptext it;
@@ -211,7 +234,7 @@ int probe_parse_ucx_d(const char *t, size_t n, struct probe_ucx *u)
 
 	ptext_init(&it, t, n);
 	while (ptext_line(&it, &line)) {
-		if (!hash_kv(line, &k, &v))
+		if (!ucx_d_candidate(line) || !hash_kv(line, &k, &v))
 			continue;
 		if (ps_eq(k, "Memory domain")) {
 			md = new_md(u, v);

@@ -21,6 +21,26 @@ const char *probe_status_name(enum probe_status s)
 	return "?";
 }
 
+static void ucx_init(struct probe_ucx *u)
+{
+	u->major = u->minor = u->patch = -1;
+	u->cuda_cpy_dmabuf = -1;
+}
+
+static void ucx_free(struct probe_ucx *u)
+{
+	free(u->md);
+	free(u->tl);
+	free(u->configured);
+}
+
+void probe_ucx_reset(struct probe_ucx *u)
+{
+	ucx_free(u);
+	memset(u, 0, sizeof *u);
+	ucx_init(u);
+}
+
 /* One clear of the struct (its big lists are empty pointers, so this is
  * ~30 KiB, not the 180 KiB of the fixed arrays it had), then the fields
  * whose "not reported" is -1. */
@@ -36,8 +56,7 @@ void probe_facts_init(struct probe_facts *f)
 	f->nvsmi.attached = -1;
 	for (i = 0; i < PROBE_MAX_GPUS; i++)
 		f->topo.numa[i] = -1;
-	f->ucx.major = f->ucx.minor = f->ucx.patch = -1;
-	f->ucx.cuda_cpy_dmabuf = -1;
+	ucx_init(&f->ucx);
 	f->limits_self.memlock_soft = f->limits_self.memlock_hard = -1;
 	f->limits_pid1.memlock_soft = f->limits_pid1.memlock_hard = -1;
 	f->shm.size_kb = f->shm.avail_kb = -1;
@@ -55,9 +74,7 @@ static void free_members(struct probe_facts *f)
 
 	for (i = 0; i < sizeof lists / sizeof lists[0]; i++)
 		free(lists[i]->dev);
-	free(f->ucx.md);
-	free(f->ucx.tl);
-	free(f->ucx.configured);
+	ucx_free(&f->ucx);
 	for (i = 0; i < f->nixl.nversion_lines; i++)
 		free(f->nixl.version_lines[i]);
 	free(f->nixl.version_lines);

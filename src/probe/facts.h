@@ -367,6 +367,9 @@ struct probe_ucx {
  * PROBE_MAX_UCX_MDS / PROBE_MAX_UCX_TLS are listed already. */
 struct probe_ucx_md *probe_ucx_md_add(struct probe_ucx *u);
 struct probe_ucx_tl_entry *probe_ucx_tl_add(struct probe_ucx *u);
+/* Frees u's lists and configure line; u is then NOT_LOOKED and empty, as
+ * probe_facts_init() leaves it (for callers that clear one source). */
+void probe_ucx_reset(struct probe_ucx *u);
 
 /* ---- libfabric / EFA (G2, G3) --------------------------------------- */
 

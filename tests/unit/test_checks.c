@@ -478,11 +478,9 @@ static void test_tool_missing(void)
 	struct check_results r;
 	const struct check_result *c;
 
-	memset(&f->ucx, 0, sizeof(f->ucx));
+	probe_ucx_reset(&f->ucx);
 	f->ucx.v_src.status = f->ucx.d_src.status = PROBE_ABSENT;
 	f->ucx.v_src.rc = f->ucx.d_src.rc = 127;
-	f->ucx.major = f->ucx.minor = f->ucx.patch = -1;
-	f->ucx.cuda_cpy_dmabuf = -1;
 	run(f, &ib_spec, &decode_ctx, &r);
 	c = check_results_find(&r, "gpudirect-ucx-md");
 	CHECK_INT(c->status, CHECK_SKIPPED);

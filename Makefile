@@ -18,7 +18,10 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD    ?= build
 CC       ?= cc
-PKGS     := libcurl yaml-0.1 libcjson libcrypto libssl
+# libcrypto first: its ~4200 start-up symbol lookups (it is linked BIND_NOW)
+# then find it right after the binary in the search scope; `version` runs
+# 5% fewer instructions (issue 16; nothing else defines its symbols).
+PKGS     := libcrypto libssl libcurl yaml-0.1 libcjson
 
 # PKG_CONFIG: a cross build passes one that reads the target's .pc files.
 PKG_CONFIG ?= pkg-config
@@ -176,7 +179,7 @@ DISTDIR   ?= dist
 # GSSAPI, LDAP, nghttp2, ssh2, rtmp and psl it does not ship (README
 # "Release archives" lists what remains and why).
 DIST_LIBS = $(shell $(PKG_CONFIG) --variable=libdir yaml-0.1)/libyaml.a \
-	     $(shell $(PKG_CONFIG) --libs libcurl libcjson libcrypto libssl) -lpthread
+	     $(shell $(PKG_CONFIG) --libs libcrypto libssl libcurl libcjson) -lpthread
 
 .PHONY: dist install-completer uninstall-completer
 install: install-completer

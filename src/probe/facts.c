@@ -21,17 +21,29 @@ const char *probe_status_name(enum probe_status s)
 	return "?";
 }
 
-static void rdma_list_init(struct probe_rdma_list *l)
+static void ucx_init(struct probe_ucx *u)
 {
-	memset(l, 0, sizeof *l);
+	u->major = u->minor = u->patch = -1;
+	u->cuda_cpy_dmabuf = -1;
 }
 
-static void limits_init(struct probe_limits *l)
+static void ucx_free(struct probe_ucx *u)
 {
-	memset(l, 0, sizeof *l);
-	l->memlock_soft = l->memlock_hard = -1;
+	free(u->md);
+	free(u->tl);
+	free(u->configured);
 }
 
+void probe_ucx_reset(struct probe_ucx *u)
+{
+	ucx_free(u);
+	memset(u, 0, sizeof *u);
+	ucx_init(u);
+}
+
+/* One clear of the struct (its big lists are empty pointers, so this is
+ * ~30 KiB, not the 180 KiB of the fixed arrays it had), then the fields
+ * whose "not reported" is -1. */
 void probe_facts_init(struct probe_facts *f)
 {
 	int i;
@@ -40,26 +52,29 @@ void probe_facts_init(struct probe_facts *f)
 	f->kernel.major = f->kernel.minor = -1;
 	f->nvdriver.open_module = -1;
 	f->nvdev.ngpu_nodes = -1;
-	rdma_list_init(&f->sysfs_ib);
 	f->modules.gdrdrv_in_proc_devices = -1;
 	f->nvsmi.attached = -1;
 	for (i = 0; i < PROBE_MAX_GPUS; i++)
 		f->topo.numa[i] = -1;
-	f->ucx.major = f->ucx.minor = f->ucx.patch = -1;
-	f->ucx.cuda_cpy_dmabuf = -1;
-	limits_init(&f->limits_self);
-	limits_init(&f->limits_pid1);
+	ucx_init(&f->ucx);
+	f->limits_self.memlock_soft = f->limits_self.memlock_hard = -1;
+	f->limits_pid1.memlock_soft = f->limits_pid1.memlock_hard = -1;
 	f->shm.size_kb = f->shm.avail_kb = -1;
 	f->meminfo.mem_total_kb = f->meminfo.hp_total = -1;
 	f->meminfo.hp_free = f->meminfo.hp_size_kb = -1;
 }
 
-/* The heap fields only: free() needs no re-init of ~150 KiB after. */
+/* The heap fields only: free() needs no re-init after. */
 static void free_members(struct probe_facts *f)
 {
+	struct probe_rdma_list *lists[] = {
+		&f->sysfs_ib, &f->ibstat, &f->ibstatus, &f->ibv_devinfo, &f->ibdev2netdev,
+	};
 	size_t i;
 
-	free(f->ucx.configured);
+	for (i = 0; i < sizeof lists / sizeof lists[0]; i++)
+		free(lists[i]->dev);
+	ucx_free(&f->ucx);
 	for (i = 0; i < f->nixl.nversion_lines; i++)
 		free(f->nixl.version_lines[i]);
 	free(f->nixl.version_lines);
@@ -251,13 +266,26 @@ static const struct {
 	{ "nixl_ucx_ldd", h_ucx_ldd },
 };
 
+/* The handler of a section name, -1 when none: the first byte rejects
+ * most of the table before strcmp runs. */
+static int handler_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+		if (handlers[i].name[0] == name[0] && !strcmp(handlers[i].name, name))
+			return (int)i;
+	return -1;
+}
+
 int probe_parse_report(const char *text, size_t len, struct probe_facts *f,
 		       struct err *e)
 {
 	struct probe_report *r = xmalloc(sizeof *r);
-	size_t i;
-	int j;
+	uint64_t seen = 0;
+	int j, h;
 
+	_Static_assert(sizeof handlers / sizeof handlers[0] <= 64, "seen is 64 bits");
 	if (probe_report_split(text, len, r, e) < 0) {
 		free(r);
 		return -1;
@@ -265,11 +293,13 @@ int probe_parse_report(const char *text, size_t len, struct probe_facts *f,
 	f->version = r->version;
 	f->complete = r->done;
 	/* Duplicates: the first section of a name counts, like find(). */
-	for (j = 0; j < r->nsections; j++)
-		for (i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
-			if (!strcmp(r->section[j].name, handlers[i].name) &&
-			    probe_report_find(r, handlers[i].name) == &r->section[j])
-				handlers[i].fn(&r->section[j], f);
+	for (j = 0; j < r->nsections; j++) {
+		h = handler_of(r->section[j].name);
+		if (h < 0 || (seen >> h & 1))
+			continue;
+		seen |= (uint64_t)1 << h;
+		handlers[h].fn(&r->section[j], f);
+	}
 	free(r);
 	return 0;
 }

@@ -13,11 +13,13 @@
  * source can be FAILED and still hold data: ibstat prints the devices it
  * could stat before an ibpanic (exit 255).
  *
- * Sizes: everything is held in fixed arrays so that facts from a hostile or
+ * Sizes: every list has a fixed maximum so that facts from a hostile or
  * broken pod stay bounded; a list that had more entries than fit counts them
  * in its `dropped` field.  Strings are NUL-terminated and truncated to fit.
- * The few heap fields (env, NIXL lines, UCX configure line) belong to the
- * struct and are freed by probe_facts_release().
+ * The big lists (RDMA devices, UCX memory domains and transports) are heap
+ * arrays grown to what the pod lists, added to with their _add function;
+ * they, and the other heap fields (env, NIXL lines, UCX configure line),
+ * belong to the struct and are freed by probe_facts_release().
  *
  * Numbers: -1 means "not reported" where 0 is a meaningful value.
  */
@@ -116,8 +118,15 @@ struct probe_rdma_list {
 	int dropped;                    /* devices beyond PROBE_MAX_RDMA_DEVS */
 	int no_devices;                 /* tool said "No IB devices found" */
 	int truncated;                  /* last device cut short (excerpt/panic) */
-	struct probe_rdma_dev dev[PROBE_MAX_RDMA_DEVS];
+	/* Owned, grown as devices are listed (most lists hold a handful of
+	 * the 32 allowed): ndevs used of devcap allocated. */
+	struct probe_rdma_dev *dev;
+	int devcap;
 };
+
+/* A new all-zero device at the end of l (grows dev), NULL when
+ * PROBE_MAX_RDMA_DEVS are listed already; the caller counts dropped. */
+struct probe_rdma_dev *probe_rdma_dev_add(struct probe_rdma_list *l);
 
 /* /dev/infiniband (A1). */
 struct probe_dev_ib {
@@ -340,10 +349,12 @@ struct probe_ucx {
 	char library_path[256];
 	char *configured;               /* whole configure line, owned; may be NULL */
 	enum probe_cfg feature[PROBE_UCXF_COUNT];
-	int nmds, mds_dropped;
-	struct probe_ucx_md md[PROBE_MAX_UCX_MDS];
-	int ntls, tls_dropped;
-	struct probe_ucx_tl_entry tl[PROBE_MAX_UCX_TLS];
+	/* md and tl are owned and grown as entries are listed: nmds used of
+	 * mdcap allocated, ntls of tlcap. */
+	int nmds, mds_dropped, mdcap;
+	struct probe_ucx_md *md;
+	int ntls, tls_dropped, tlcap;
+	struct probe_ucx_tl_entry *tl;
 	int tl_count[PROBE_TL_COUNT];   /* instances of each known transport */
 	/* Summaries of the memory domains. */
 	int n_ib_mds;                   /* component "ib" */
@@ -351,6 +362,14 @@ struct probe_ucx {
 	int n_ib_mds_dmabuf;            /* ... of which register dmabuf */
 	int cuda_cpy_dmabuf;            /* cuda_cpy md lists dmabuf: 1/0, -1 n/a */
 };
+
+/* New all-zero entries at the end of u->md / u->tl, NULL when
+ * PROBE_MAX_UCX_MDS / PROBE_MAX_UCX_TLS are listed already. */
+struct probe_ucx_md *probe_ucx_md_add(struct probe_ucx *u);
+struct probe_ucx_tl_entry *probe_ucx_tl_add(struct probe_ucx *u);
+/* Frees u's lists and configure line; u is then NOT_LOOKED and empty, as
+ * probe_facts_init() leaves it (for callers that clear one source). */
+void probe_ucx_reset(struct probe_ucx *u);
 
 /* ---- libfabric / EFA (G2, G3) --------------------------------------- */
 
@@ -529,8 +548,8 @@ struct probe_facts {
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields
- * and re-inits.  new/free for callers that keep many (the struct is large,
- * ~150 KiB: do not put it on a small stack). */
+ * and re-inits.  new/free for callers that keep many (the struct is
+ * ~30 KiB: do not put it on a small stack). */
 void probe_facts_init(struct probe_facts *f);
 void probe_facts_release(struct probe_facts *f);
 struct probe_facts *probe_facts_new(void);

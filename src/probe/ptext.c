@@ -1,54 +1,12 @@
 #include "ptext.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int lower(int c)
 {
 	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
-}
-
-static int blank(int c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-void ptext_init(struct ptext *it, const char *t, size_t n)
-{
-	it->p = t;
-	it->end = t ? t + n : t;
-}
-
-int ptext_line(struct ptext *it, struct pslice *line)
-{
-	const char *nl;
-
-	if (!it->p || it->p >= it->end)
-		return 0;
-	nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
-	line->s = it->p;
-	line->n = (size_t)((nl ? nl : it->end) - it->p);
-	it->p = nl ? nl + 1 : it->end;
-	if (line->n && line->s[line->n - 1] == '\r')
-		line->n--;
-	return 1;
-}
-
-struct pslice ps_make(const char *s, size_t n)
-{
-	struct pslice x = { s, n };
-	return x;
-}
-
-struct pslice ps_trim(struct pslice x)
-{
-	while (x.n && blank((unsigned char)x.s[0])) {
-		x.s++;
-		x.n--;
-	}
-	while (x.n && blank((unsigned char)x.s[x.n - 1]))
-		x.n--;
-	return x;
 }
 
 size_t ps_indent(struct pslice x)
@@ -60,30 +18,9 @@ size_t ps_indent(struct pslice x)
 	return col;
 }
 
-int ps_eq(struct pslice x, const char *lit)
-{
-	/* The first byte rejects most candidates of an if-else chain of keys
-	 * before strlen runs. */
-	if (!x.n)
-		return !lit[0];
-	return x.s[0] == lit[0] && strlen(lit) == x.n && !memcmp(x.s, lit, x.n);
-}
-
 int ps_eq_ci(struct pslice x, const char *lit)
 {
 	return x.n == strlen(lit) && ps_starts_ci(x, lit);
-}
-
-int ps_starts(struct pslice x, const char *prefix)
-{
-	size_t n;
-
-	if (!prefix[0])
-		return 1;
-	if (!x.n || x.s[0] != prefix[0])
-		return 0;
-	n = strlen(prefix);
-	return x.n >= n && !memcmp(x.s, prefix, n);
 }
 
 int ps_starts_ci(struct pslice x, const char *prefix)
@@ -98,42 +35,26 @@ int ps_starts_ci(struct pslice x, const char *prefix)
 	return 1;
 }
 
+/* One pass: the first byte of the needle (either case) picks the
+ * candidates, the rest is compared only there. */
 static long find_ci(struct pslice x, const char *needle)
 {
-	size_t i, n = strlen(needle);
-
-	if (n == 0)
-		return 0;
-	for (i = 0; i + n <= x.n; i++) {
-		struct pslice at = { x.s + i, x.n - i };
-		if (ps_starts_ci(at, needle))
-			return (long)i;
-	}
-	return -1;
-}
-
-long ps_find(struct pslice x, const char *needle)
-{
-	size_t n = strlen(needle), o = 0;
-	const char *p, *end = x.s + x.n;
+	size_t i, j, n = strlen(needle);
+	int c0;
 
 	if (n == 0)
 		return 0;
 	if (x.n < n)
 		return -1;
-	/* memchr for a non-blank byte of the needle (the log scanner runs
-	 * this on every line; nvidia-smi's " : " would stop memchr at every
-	 * space of a padded line): p + o walks candidates for needle[o]. */
-	while (o + 1 < n && needle[o] == ' ')
-		o++;
-	for (p = x.s; (size_t)(end - p) >= n; p++) {
-		const char *hit = memchr(p + o, needle[o], (size_t)(end - p) - n + 1);
-
-		if (!hit)
-			break;
-		p = hit - o;
-		if (!memcmp(p, needle, n))
-			return (long)(p - x.s);
+	c0 = lower((unsigned char)needle[0]);
+	for (i = 0; i + n <= x.n; i++) {
+		if (lower((unsigned char)x.s[i]) != c0)
+			continue;
+		for (j = 1; j < n; j++)
+			if (lower((unsigned char)x.s[i + j]) != lower((unsigned char)needle[j]))
+				break;
+		if (j == n)
+			return (long)i;
 	}
 	return -1;
 }
@@ -143,41 +64,23 @@ long ps_find_ci(struct pslice x, const char *needle)
 	return find_ci(x, needle);
 }
 
-int ps_split(struct pslice x, char sep, struct pslice *key, struct pslice *val)
-{
-	const char *at = x.n ? memchr(x.s, sep, x.n) : NULL;
-
-	if (!at)
-		return 0;
-	*key = ps_trim(ps_make(x.s, (size_t)(at - x.s)));
-	*val = ps_trim(ps_make(at + 1, x.n - (size_t)(at - x.s) - 1));
-	return 1;
-}
-
 int ps_token(struct pslice *rest, struct pslice *tok)
 {
 	size_t i = 0, j;
 
-	while (i < rest->n && blank((unsigned char)rest->s[i]))
+	while (i < rest->n && ptext_blank((unsigned char)rest->s[i]))
 		i++;
 	if (i == rest->n) {
 		rest->s += rest->n;
 		rest->n = 0;
 		return 0;
 	}
-	for (j = i; j < rest->n && !blank((unsigned char)rest->s[j]); j++)
+	for (j = i; j < rest->n && !ptext_blank((unsigned char)rest->s[j]); j++)
 		;
 	*tok = ps_make(rest->s + i, j - i);
 	rest->s += j;
 	rest->n -= j;
 	return 1;
-}
-
-struct pslice ps_from(struct pslice x, size_t off)
-{
-	if (off > x.n)
-		off = x.n;
-	return ps_make(x.s + off, x.n - off);
 }
 
 void ps_copy(char *dst, size_t dstsz, struct pslice x)
@@ -201,19 +104,37 @@ static size_t numbuf(struct pslice x, char *buf, size_t bufsz)
 	return strlen(buf);
 }
 
+/* What strtol(base 10) gives on the trimmed slice's first 31 bytes (the
+ * buffer the other number readers copy to), without the copy: an optional
+ * sign, then at least one digit; out of range saturates like strtol. */
 int ps_long(struct pslice x, long *out)
 {
-	char buf[32], *end;
-	long v;
+	unsigned long v = 0, limit;
+	size_t i = 0;
+	int neg = 0, over = 0;
 
-	if (!numbuf(x, buf, sizeof buf))
+	x = ps_trim(x);
+	if (x.n > 31)
+		x.n = 31;
+	if (x.n && (x.s[0] == '-' || x.s[0] == '+')) {
+		neg = x.s[0] == '-';
+		i = 1;
+	}
+	if (i >= x.n || x.s[i] < '0' || x.s[i] > '9')
 		return 0;
-	if (!(buf[0] >= '0' && buf[0] <= '9') && buf[0] != '-' && buf[0] != '+')
-		return 0;
-	v = strtol(buf, &end, 10);
-	if (end == buf)
-		return 0;
-	*out = v;
+	limit = neg ? (unsigned long)LONG_MAX + 1 : (unsigned long)LONG_MAX;
+	for (; i < x.n && x.s[i] >= '0' && x.s[i] <= '9'; i++) {
+		unsigned d = (unsigned)(x.s[i] - '0');
+
+		if (v > (limit - d) / 10)
+			over = 1;
+		else
+			v = v * 10 + d;
+	}
+	if (over)
+		*out = neg ? LONG_MIN : LONG_MAX;
+	else
+		*out = neg ? (long)(0 - v) : (long)v;
 	return 1;
 }
 

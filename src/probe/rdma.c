@@ -26,12 +26,10 @@ struct probe_rdma_dev *rdma_dev_get(struct probe_rdma_list *l, struct pslice nam
 	for (i = 0; i < l->ndevs; i++)
 		if (!strcmp(l->dev[i].name, buf))
 			return &l->dev[i];
-	if (l->ndevs >= PROBE_MAX_RDMA_DEVS) {
+	if (!(d = probe_rdma_dev_add(l))) {
 		l->dropped++;
 		return NULL;
 	}
-	d = &l->dev[l->ndevs++];
-	memset(d, 0, sizeof *d);
 	memcpy(d->name, buf, sizeof d->name);
 	d->part_id = -1;
 	d->nports_declared = -1;

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE   /* memmem */
 #include "report.h"
 
 #include <string.h>
@@ -97,6 +96,23 @@ static int parse_end(struct pslice rest, const struct probe_section *cur, int *r
 	return 1;
 }
 
+/* The next line start at or after p that begins "@@@", else end.  memchr
+ * for '@' (rare in tool output) walks the bodies far faster than memmem
+ * for "\n@@@" did; p itself is never a line start here. */
+static const char *next_marker(const char *p, const char *end)
+{
+	while ((size_t)(end - p) >= 3) {
+		const char *at = memchr(p, '@', (size_t)(end - p) - 2);
+
+		if (!at)
+			break;
+		if (at[-1] == '\n' && at[1] == '@' && at[2] == '@')
+			return at;
+		p = at + 1;
+	}
+	return end;
+}
+
 /* A marker line: opens, closes or ends.  Returns 1 when it was a marker. */
 static int marker(struct probe_report *r, struct pslice line, const char *next,
 		  struct probe_section **cur)
@@ -147,10 +163,8 @@ int probe_report_split(const char *text, size_t len, struct probe_report *r,
 		 * (memmem) instead of walking every line of the bodies. */
 		const char *m = it.p;
 
-		if (it.end - m < 3 || memcmp(m, "@@@", 3)) {
-			m = memmem(it.p, (size_t)(it.end - it.p), "\n@@@", 4);
-			m = m ? m + 1 : it.end;
-		}
+		if (it.end - m < 3 || memcmp(m, "@@@", 3))
+			m = next_marker(it.p, it.end);
 		if (cur && m > it.p)
 			cur->len = (size_t)(m - cur->body);
 		it.p = m;

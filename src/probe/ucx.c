@@ -157,12 +157,10 @@ static struct probe_ucx_md *new_md(struct probe_ucx *u, struct pslice name)
 {
 	struct probe_ucx_md *md;
 
-	if (u->nmds >= PROBE_MAX_UCX_MDS) {
+	if (!(md = probe_ucx_md_add(u))) {
 		u->mds_dropped++;
 		return NULL;
 	}
-	md = &u->md[u->nmds++];
-	memset(md, 0, sizeof *md);
 	ps_copy(md->name, sizeof md->name, name);
 	return md;
 }
@@ -176,12 +174,10 @@ static struct probe_ucx_tl_entry *new_tl(struct probe_ucx *u, struct pslice name
 	for (i = 0; i < PROBE_TL_COUNT; i++)
 		if (ps_eq(name, tl_names[i]))
 			u->tl_count[i]++;
-	if (u->ntls >= PROBE_MAX_UCX_TLS) {
+	if (!(tl = probe_ucx_tl_add(u))) {
 		u->tls_dropped++;
 		return NULL;
 	}
-	tl = &u->tl[u->ntls++];
-	memset(tl, 0, sizeof *tl);
 	ps_copy(tl->name, sizeof tl->name, name);
 	if (md)
 		memcpy(tl->md, md->name, sizeof tl->md);
@@ -206,6 +202,29 @@ static void summarise(struct probe_ucx *u)
 	}
 }
 
+/* Could the "# Key: value" line carry one of the keys probe_parse_ucx_d
+ * reads?  Its key's first byte says: most lines of ucx_info -d (bandwidth,
+ * latency, capabilities, addresses...) are then skipped before the line
+ * is split and trimmed. */
+static int ucx_d_candidate(struct pslice line)
+{
+	size_t i = 0;
+
+	while (i < line.n && ptext_blank((unsigned char)line.s[i]))
+		i++;
+	if (i == line.n || line.s[i++] != '#')
+		return 0;
+	while (i < line.n && ptext_blank((unsigned char)line.s[i]))
+		i++;
+	if (i == line.n)
+		return 0;
+	switch (line.s[i]) {
+	case 'M': case 'C': case 'r': case 'm': case 'T': case 'D':
+		return 1;
+	}
+	return 0;
+}
+
 int probe_parse_ucx_d(const char *t, size_t n, struct probe_ucx *u)
 {
 	struct ptext it;
@@ -215,7 +234,7 @@ int probe_parse_ucx_d(const char *t, size_t n, struct probe_ucx *u)
 
 	ptext_init(&it, t, n);
 	while (ptext_line(&it, &line)) {
-		if (!hash_kv(line, &k, &v))
+		if (!ucx_d_candidate(line) || !hash_kv(line, &k, &v))
 			continue;
 		if (ps_eq(k, "Memory domain")) {
 			md = new_md(u, v);

@@ -322,11 +322,45 @@ static void test_rdma_resource_names(void)
 	pod_list_release(&l);
 }
 
+/* The pod list reserves each page's pods exactly (pods.c, issue 16 RSS):
+ * after pages of 3 and 2 pods (one of them a frontend, left out) the array
+ * holds no spare slot beyond the skipped one, and the pods are all there. */
+static void test_pod_list_reserve(void)
+{
+#define POD(n, role) "{\"metadata\":{\"name\":\"" n "\",\"namespace\":\"n\",\"labels\":" \
+	"{\"nvidia.com/dynamo-component-type\":\"" role "\"}},\"spec\":{\"containers\":" \
+	"[{\"name\":\"main\"}]},\"status\":{\"phase\":\"Running\"}}"
+	static const char p1[] = "{\"kind\":\"PodList\",\"metadata\":{},\"items\":["
+		POD("a", "prefill") "," POD("b", "decode") "," POD("c", "worker") "]}";
+	static const char p2[] = "{\"kind\":\"PodList\",\"metadata\":{},\"items\":["
+		POD("d", "decode") "," POD("f", "frontend") "]}";
+#undef POD
+	struct pods_query q = { 0 };
+	struct pod_list l = { 0 };
+	char *next = NULL;
+	struct err e;
+
+	err_clear(&e);
+	q.namespace = "n";
+	CHECK_INT(pods_parse_page(p1, sizeof(p1) - 1, &q, &l, &next, &e), 0);
+	CHECK_INT(l.n, 3);
+	CHECK_INT(l.cap, 3);
+	CHECK_INT(pods_parse_page(p2, sizeof(p2) - 1, &q, &l, &next, &e), 0);
+	CHECK_INT(l.n, 4);
+	CHECK_INT(l.cap, 5);
+	CHECK_INT(l.skipped_components, 1);
+	if (l.n == 4)
+		CHECK_STR(l.items[3].name, "d");
+	free(next);
+	pod_list_release(&l);
+}
+
 int main(void)
 {
 	test_buf();
 	test_alloc_grow();
 	test_rdma_resource_names();
+	test_pod_list_reserve();
 	test_opts_forms();
 	test_opts_bools_and_positionals();
 	test_opts_errors();

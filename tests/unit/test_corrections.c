@@ -39,7 +39,7 @@ static void set_ok(struct probe_src *s)
 static struct probe_facts *ib_pod(void)
 {
 	struct probe_facts *f = probe_facts_new();
-	struct probe_rdma_dev *d = &f->sysfs_ib.dev[f->sysfs_ib.ndevs++];
+	struct probe_rdma_dev *d = probe_rdma_dev_add(&f->sysfs_ib);
 	const char *env = "UCX_TLS=rc,cuda_copy,cuda_ipc\n";
 
 	set_ok(&f->sysfs_ib.src);

@@ -57,12 +57,11 @@ static const struct recipe_component *decode_of(const struct recipe_set *s)
 static struct probe_facts *live_with(const struct envr_rule *r, const char *value)
 {
 	struct probe_facts *f = probe_facts_new();
-	struct probe_rdma_dev *d = &f->sysfs_ib.dev[0];
+	struct probe_rdma_dev *d = probe_rdma_dev_add(&f->sysfs_ib);
 	char line[512];
 	int efa = (r->example_fabric & ENVR_FAB_EFA) != 0;
 
 	f->sysfs_ib.src.status = PROBE_OK;
-	f->sysfs_ib.ndevs = 1;
 	snprintf(d->name, sizeof d->name, "%s", efa ? "rdmap16s27" : "mlx5_0");
 	d->nports = 1;
 	d->port[0].num = 1;

@@ -89,6 +89,31 @@ static void test_nvsmi_states(void)
 	CHECK_STR(F->nvsmi.driver_version, "570.1");
 }
 
+/* Keys keep their padding to the " : " (nvsmi.c's key_is): a key is the
+ * name followed by blanks only, tabs too, never a longer key that starts
+ * with it; an empty value ("Key :") still counts. */
+static void test_nvsmi_padded_keys(void)
+{
+	const char *t =
+		"Driver Version\t\t\t\t : 580.2\n"
+		"Driver Version Extra                      : wrong\n"
+		"GPU 00000000:01:00.0\n"
+		"    Product Name                          : NVIDIA H200\n"
+		"    Product Names                         : wrong\n"
+		"    Product Name Alias                    : wrong\n"
+		"    GPU UUID :\n"
+		"    Fabric\n"
+		"        Status \t                         : Success\n"
+		"        StatusX                           : wrong\n";
+
+	fresh();
+	CHECK_INT(probe_parse_nvsmi_q(t, strlen(t), &F->nvsmi), 1);
+	CHECK_STR(F->nvsmi.driver_version, "580.2");
+	CHECK_STR(F->nvsmi.gpu[0].name, "NVIDIA H200");
+	CHECK_STR(F->nvsmi.gpu[0].uuid, "");
+	CHECK_STR(F->nvsmi.gpu[0].fabric_status, "Success");
+}
+
 static void test_topo_5090(void)
 {
 	size_t n;
@@ -286,6 +311,7 @@ int main(void)
 	test_nvsmi_a10();
 	test_nvsmi_unhealthy();
 	test_nvsmi_states();
+	test_nvsmi_padded_keys();
 	test_topo_5090();
 	test_topo_4xh100();
 	test_topo_no_nvlink();

@@ -1,5 +1,6 @@
 /* PCI inventory, df /dev/shm, /proc/meminfo and ldd parsers (A8, H3, H4,
  * E1), on text captured from real machines, and the report framing. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,6 +257,101 @@ static void test_ptext(void)
 	CHECK(!ps_double(ps_make("inf", 3), &d));
 }
 
+/* ps_long reads digits itself (no copy, no strtol): it must answer what
+ * strtol(base 10) gave on the trimmed first 31 bytes, the reader it
+ * replaced, for signs, blanks, overflow both ways, junk and long inputs. */
+static int long_ref(struct pslice x, long *out)
+{
+	char buf[32], *end;
+
+	x = ps_trim(x);
+	ps_copy(buf, sizeof buf, x);
+	if (!buf[0] || (!(buf[0] >= '0' && buf[0] <= '9') && buf[0] != '-' && buf[0] != '+'))
+		return 0;
+	*out = strtol(buf, &end, 10);
+	return end != buf;
+}
+
+static void test_ps_long(void)
+{
+	static const char *const cases[] = {
+		"0", "42", " 7 ", "\t-13\r", "+5", "-", "+", "-x", "+-5", "- 5", "12ab",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"-9223372036854775809", "99999999999999999999999", "abc", "", " ",
+		"0000000000000000000000000000000000005", "-0000000000000000000000000000000005",
+		"4096 (5)", "0x1f", "1e5", "\v\f8",
+	};
+	static const char alphabet[] = "0123456789 -+\tx";
+	unsigned seed = 12345;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		long a = 1, b = 1;
+		struct pslice x = ps_make(cases[i], strlen(cases[i]));
+		int ra = ps_long(x, &a), rb = long_ref(x, &b);
+
+		if (ra != rb || (ra && a != b)) {
+			fprintf(stderr, "ps_long(\"%s\"): %d %ld, strtol %d %ld\n",
+				cases[i], ra, a, rb, b);
+			bad++;
+		}
+	}
+	for (i = 0; i < 20000; i++) {
+		char t[40];
+		size_t n = (seed = seed * 1103515245u + 12345u) >> 16 & 31, k;
+		long a = 1, b = 1;
+		int ra, rb;
+
+		for (k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			t[k] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+		}
+		ra = ps_long(ps_make(t, n), &a);
+		rb = long_ref(ps_make(t, n), &b);
+		bad += ra != rb || (ra && a != b);
+	}
+	CHECK_INT(bad, 0);
+}
+
+/* ps_find_ci anchors on the needle's first byte in either case. */
+static void test_find_ci(void)
+{
+	struct pslice l = ps_make("  no ib DEVICES Found here", 26);
+
+	CHECK_INT(ps_find_ci(l, "No IB devices found"), 2);
+	CHECK_INT(ps_find_ci(l, "HERE"), 22);
+	CHECK_INT(ps_find_ci(l, "here!"), -1);
+	CHECK_INT(ps_find_ci(ps_make("nnnNo", 5), "no"), 3);
+	CHECK_INT(ps_find_ci(ps_make("ab", 2), ""), 0);
+	CHECK_INT(ps_find_ci(ps_make("a", 1), "ab"), -1);
+}
+
+/* Markers are found by memchr for '@' (report.c): '@' inside bodies, "@@"
+ * and "@@@" not at a line start stay body; the first of two sections of
+ * one name is the one parsed (facts.c's seen bits). */
+static void test_split_at(void)
+{
+	static const char rep[] =
+		"dynamo-interconnect-probe v1\n"
+		"@@@ a\nuser@host\n@\n@@\nx@@@ y\n @@@ end a rc=0\n@@@ end a rc=0\n"
+		"@@@ kernel\n5.15.0-1\n@@@ end kernel rc=0\n"
+		"@@@ kernel\n6.8.0-2\n@@@ end kernel rc=0\n@@";
+	struct probe_report r;
+	const struct probe_section *s;
+	struct err e;
+
+	CHECK_INT(probe_report_split(rep, strlen(rep), &r, &e), 0);
+	CHECK_INT(r.nsections, 3);
+	s = probe_report_find(&r, "a");
+	CHECK(s && s->complete && s->len == strlen("user@host\n@\n@@\nx@@@ y\n @@@ end a rc=0\n"));
+	CHECK(r.section[2].len == strlen("6.8.0-2\n") && r.section[2].complete);
+	fresh();
+	CHECK_INT(probe_parse_report(rep, strlen(rep), F, &e), 0);
+	CHECK_STR(F->kernel.release, "5.15.0-1");
+	CHECK_INT(F->kernel.major, 5);
+}
+
 int main(void)
 {
 	F = probe_facts_new();
@@ -266,6 +362,9 @@ int main(void)
 	test_report();
 	test_split();
 	test_ptext();
+	test_ps_long();
+	test_find_ci();
+	test_split_at();
 	probe_facts_free(F);
 	return T_DONE("test_parsers_host");
 }

@@ -1,4 +1,5 @@
 /* RDMA parsers against the real outputs in tests/fixtures/tools. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -363,6 +364,37 @@ static void test_sys_module_peers_gdrdrv(void)
 	CHECK_INT(F->modules.gdrdrv_in_proc_devices, 1);
 }
 
+/* The device list grows as ibdev2netdev names devices (lists.c): 40
+ * devices keep the first 32 in order, each with its own port, and count 8
+ * dropped; a device named again adds nothing. */
+static void test_list_growth(void)
+{
+	char text[4096];
+	size_t n = 0;
+	int i, ok = 1;
+
+	fresh();
+	for (i = 0; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+				      "mlx5_%d port 1 ==> ib%d (Up)\n", i, i);
+	n += (size_t)snprintf(text + n, sizeof text - n, "mlx5_3 port 2 ==> ib3 (Down)\n");
+	CHECK_INT(probe_parse_ibdev2netdev(text, n, &F->ibdev2netdev), 32);
+	CHECK_INT(F->ibdev2netdev.dropped, 8);
+	CHECK(F->ibdev2netdev.devcap >= 32 && F->ibdev2netdev.devcap <= PROBE_MAX_RDMA_DEVS);
+	for (i = 0; i < 32; i++) {
+		const struct probe_rdma_dev *d = &F->ibdev2netdev.dev[i];
+		char name[16], net[16];
+
+		snprintf(name, sizeof name, "mlx5_%d", i);
+		snprintf(net, sizeof net, "ib%d", i);
+		ok &= !strcmp(d->name, name) && !strcmp(d->netdev, net) &&
+		      d->port[0].num == 1 && d->port[0].netdev_up == 1 &&
+		      d->part_id == -1 && d->nports == (i == 3 ? 2 : 1);
+	}
+	CHECK(ok);
+	CHECK_INT(F->ibdev2netdev.dev[3].port[1].netdev_up, 0);
+}
+
 int main(void)
 {
 	F = probe_facts_new();
@@ -379,6 +411,7 @@ int main(void)
 	test_ibv_devinfo_none();
 	test_ibdev2netdev();
 	test_dev_ib();
+	test_list_growth();
 	test_modules();
 	test_sys_module_peers_gdrdrv();
 	probe_facts_free(F);

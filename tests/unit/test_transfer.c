@@ -182,7 +182,8 @@ static void test_port_rate(void)
 
 	CHECK(transfer_port_rate(NULL) == 0);
 	CHECK(transfer_port_rate(f) == 0);
-	f->sysfs_ib.ndevs = 2;
+	probe_rdma_dev_add(&f->sysfs_ib);
+	probe_rdma_dev_add(&f->sysfs_ib);
 	f->sysfs_ib.dev[0].nports = 1;
 	f->sysfs_ib.dev[0].port[0].state = PROBE_PORT_ACTIVE;
 	f->sysfs_ib.dev[0].port[0].rate_gbps = 200;

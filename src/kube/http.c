@@ -282,12 +282,28 @@ static void set_proxy(CURL *h, const struct kube_config *cfg)
 }
 
 /* Nothing is sent with a value that would split the request head: the
- * config's and the current credentials' (hdrcheck.h). */
+ * config's and the current credentials' (hdrcheck.h).  The config never
+ * changes and the credentials only with auth_generation, so a generation
+ * that passed is not checked again on every request (the hot path: one
+ * easy handle per exec and per GET).  A failure is not remembered: it is
+ * reported on every request that would send it. */
+static char *auth_line_locked(const struct http_client *c);
+
 static int check_head_values(struct http_client *c, struct err *e)
 {
-	char *auth = http_client_auth_header_held(c);
-	int rc = hdrcheck_config(c->cfg, auth, e);
+	char *auth;
+	int rc;
 
+	pthread_mutex_lock(&c->auth_lock);
+	if (c->head_ok && c->head_ok_gen == c->auth_generation) {
+		pthread_mutex_unlock(&c->auth_lock);
+		return 0;
+	}
+	auth = auth_line_locked(c);
+	rc = hdrcheck_config(c->cfg, auth, e);
+	if (rc == 0)
+		c->head_ok = 1, c->head_ok_gen = c->auth_generation;
+	pthread_mutex_unlock(&c->auth_lock);
 	if (auth) {
 		OPENSSL_cleanse(auth, strlen(auth));
 		free(auth);
@@ -422,16 +438,6 @@ char *http_client_auth_header(struct http_client *c, unsigned *generation)
 		free(line);
 		line = NULL;
 	}
-	return line;
-}
-
-char *http_client_auth_header_held(struct http_client *c)
-{
-	char *line;
-
-	pthread_mutex_lock(&c->auth_lock);
-	line = auth_line_locked(c);
-	pthread_mutex_unlock(&c->auth_lock);
 	return line;
 }
 

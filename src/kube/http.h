@@ -88,9 +88,6 @@ void http_easy_free(CURL *h);
  * credentials, or NULL when none; the caller frees it.  *generation tells
  * which credentials those were, for http_client_reauth(). */
 char *http_client_auth_header(struct http_client *c, unsigned *generation);
-/* The same line for the credentials held now, never refreshing them (for
- * checks that must not run an exec plugin once more); owned, NULL if none. */
-char *http_client_auth_header_held(struct http_client *c);
 /* After a 401 seen with credentials of `generation`: refresh them once
  * (exec plugin re-run or token file re-read) unless another thread already
  * did.  0 when a retry makes sense. */

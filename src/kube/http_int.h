@@ -20,6 +20,9 @@ struct http_client {
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 	pthread_mutex_t auth_lock;
 	unsigned auth_generation;
+	/* check_head_values() passed for auth_generation head_ok_gen (auth_lock) */
+	int head_ok;
+	unsigned head_ok_gen;
 	atomic_ulong requests;
 	char *url_host;      /* host[:port] as written in the server URL */
 	char *connect_to;    /* CURLOPT_CONNECT_TO entry for tls-server-name */

@@ -221,6 +221,8 @@ def main():
     ap.add_argument("--seq-max", type=int, default=128, help="largest N for the sequential kubectl loop")
     ap.add_argument("--xargs-max", type=int, default=128, help="largest N for xargs -P kubectl exec")
     ap.add_argument("--mode", default="v5", choices=["v5", "v4"])
+    ap.add_argument("--logs", default="false", choices=["false", "true"],
+                    help="our run's --logs (the wall/CPU/RSS row; callgrind always measures both)")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench"))
     ap.add_argument("--no-start", action="store_true", help="skip the version/--help start times")
     ap.add_argument("--instr-max", type=int, default=1024,
@@ -244,10 +246,10 @@ def main():
         srv = Server(d, os.path.join(d, "scenario.yaml"), args.latency, args.mode)
         try:
             pos, c0 = srv.log_pos(), srv.cpu()
-            # --logs=false: the kubectl loops it is compared with only exec;
-            # log reads add one GET per pod (bench/README.md).
+            # --logs=false by default: the kubectl loops it is compared with
+            # only exec; log reads add one GET per pod (bench/README.md).
             cmd = [PROG, "check", "--kubeconfig", srv.kc, "-n", "bench", "--parallel", str(args.parallel),
-                   "--color", "never", "--logs=false"]
+                   "--color", "never", "--logs=" + args.logs]
             wall, cpu, rss, rc = run(cmd)
             srv_cpu = srv.cpu() - c0
             recs = srv.records(pos)
@@ -274,7 +276,7 @@ def main():
             srv.stop()
         mi = instr.measure(args, n, profile) if n <= args.instr_max else None
         ideal = math.ceil(n / args.parallel) * args.latency / 1000.0
-        row = {"pods": n, "parallel": args.parallel, "latency_ms": args.latency,
+        row = {"pods": n, "parallel": args.parallel, "latency_ms": args.latency, "logs": args.logs,
                "ours_wall_s": "%.3f" % wall, "ideal_s": "%.3f" % ideal, "ours_vs_ideal": "%.2f" % (wall / ideal),
                "ours_cpu_s": "%.3f" % cpu, "ours_peak_rss_mib": "%.1f" % (rss / 1024.0),
                "server_cpu_s": "%.2f" % srv_cpu, "exec_per_pod": "%.2f" % (execs / n),

@@ -7,7 +7,7 @@
 #include "verdict/verdict.h"
 #include "util/xalloc.h"
 
-void finding_list_add(struct finding_list *fs, const struct verdict_finding *f)
+void verdict_findings_add(struct verdict_findings *fs, const struct verdict_finding *f)
 {
 	ALLOC_GROW(fs->v, fs->n + 1, fs->cap);
 	fs->v[fs->n++] = *f;

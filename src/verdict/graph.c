@@ -283,7 +283,7 @@ static char **names_dup(const char *a, const char *b, size_t *n)
 }
 
 static void pair_finding(const struct run_pod *pods, const struct pair_rule *r,
-			 const struct pair_tally *t, int k, struct finding_list *out)
+			 const struct pair_tally *t, int k, struct verdict_findings *out)
 {
 	const struct run_pod *p = &pods[t->first_p[k]], *d = &pods[t->first_d[k]];
 	struct verdict_finding f = { 0 };
@@ -302,7 +302,7 @@ static void pair_finding(const struct run_pod *pods, const struct pair_rule *r,
 			    str(d->pod->name), t->why[k]);
 	f.remedy = xstrdup(r->remedy);
 	f.pods = names_dup(p->pod->name, d->pod->name, &f.npods);
-	finding_list_add(out, &f);
+	verdict_findings_add(out, &f);
 }
 
 /* Keeps the first pair (prefill index, then decode index, as an all-pairs
@@ -482,7 +482,7 @@ static void pair_why(const struct run_pod *pods, size_t r, struct pair_tally *t,
 /* As if every prefill x decode pair of a graph were judged (the first pair
  * met in index order named, all counted), at the cost of one judgement per
  * pair of classes plus O(pods) for the node-dependent rule. */
-static void pairs(const struct run_pod *pods, size_t n, struct finding_list *out)
+static void pairs(const struct run_pod *pods, size_t n, struct verdict_findings *out)
 {
 	struct pair_tally t[NPAIR_RULES];
 	struct pgroups g;
@@ -619,11 +619,11 @@ static struct node *node_table(const struct run_pod *pods, size_t n, size_t *nn)
 }
 
 /* The distinct non-empty values of one node rule, in order of first node:
- * how many nodes have each, and the first GRAPH_NAMES_MAX of them. */
+ * how many nodes have each, and the first VERDICT_NAMES_MAX of them. */
 struct values {
 	struct value {
 		const char *val;
-		size_t count, shown[GRAPH_NAMES_MAX], nshown;
+		size_t count, shown[VERDICT_NAMES_MAX], nshown;
 	} *v;
 	size_t n;
 };
@@ -641,7 +641,7 @@ static void values_of(const struct node *v, size_t nn, struct values *out)
 			continue;
 		x = &out->v[strmap_id(&m, v[i].val, NULL)];
 		x->val = v[i].val;
-		if (x->nshown < GRAPH_NAMES_MAX)
+		if (x->nshown < VERDICT_NAMES_MAX)
 			x->shown[x->nshown++] = i;
 		x->count++;
 	}
@@ -671,11 +671,11 @@ static const char *majority(const struct values *vs, size_t *count)
 }
 
 /* "not loaded on nodes a, b" for each odd value; the odd names, at most
- * GRAPH_NAMES_MAX, in *names. */
+ * VERDICT_NAMES_MAX, in *names. */
 static void describe_odd(const struct node *v, const struct values *vs, const char *maj,
 			 struct buf *b, char ***names, size_t *nnames)
 {
-	*names = xcalloc(GRAPH_NAMES_MAX, sizeof(**names));
+	*names = xcalloc(VERDICT_NAMES_MAX, sizeof(**names));
 	*nnames = 0;
 	for (size_t i = 0; i < vs->n; i++) {
 		const struct value *x = &vs->v[i];
@@ -686,7 +686,7 @@ static void describe_odd(const struct node *v, const struct values *vs, const ch
 			    x->count == 1 ? "" : "s");
 		for (size_t k = 0; k < x->nshown; k++) {
 			buf_appendf(b, "%s %s", k ? "," : "", v[x->shown[k]].name);
-			if (*nnames < GRAPH_NAMES_MAX)
+			if (*nnames < VERDICT_NAMES_MAX)
 				(*names)[(*nnames)++] = xstrdup(v[x->shown[k]].name);
 		}
 		if (x->count > x->nshown)
@@ -695,7 +695,7 @@ static void describe_odd(const struct node *v, const struct values *vs, const ch
 }
 
 static void node_rule(const struct node_rule *r, struct node *v, size_t nn,
-		      struct finding_list *out)
+		      struct verdict_findings *out)
 {
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);
 	struct verdict_finding f = { 0 };
@@ -726,11 +726,11 @@ static void node_rule(const struct node_rule *r, struct node *v, size_t nn,
 	f.text = xasprintf("%s: %s; %s on the other %zu node%s", r->what, odd,
 			   maj, nmaj, nmaj == 1 ? "" : "s");
 	f.remedy = xstrdup(r->remedy);
-	finding_list_add(out, &f);
+	verdict_findings_add(out, &f);
 	free(odd);
 }
 
-static void nodes(const struct run_pod *pods, size_t n, struct finding_list *out)
+static void nodes(const struct run_pod *pods, size_t n, struct verdict_findings *out)
 {
 	size_t nn;
 	struct node *v = node_table(pods, n, &nn);
@@ -740,8 +740,8 @@ static void nodes(const struct run_pod *pods, size_t n, struct finding_list *out
 	free(v);
 }
 
-void graph_compare(const struct run_pod *pods, size_t n,
-		   struct finding_list *out)
+void verdict_graph_compare(const struct run_pod *pods, size_t n,
+		   struct verdict_findings *out)
 {
 	pairs(pods, n, out);
 	nodes(pods, n, out);

@@ -16,7 +16,7 @@
 #include "verdict/verdict.h"
 
 /* Odd nodes named in a finding's text and its nodes[] list. */
-#define GRAPH_NAMES_MAX 5
+#define VERDICT_NAMES_MAX 5
 
 /* Appends to out:
  *   "pair-consistency": per rule and status, one finding naming an example
@@ -34,7 +34,7 @@
  * the first pair in index order is named, all are counted.  Measured
  * (callgrind): 20 M instructions at 1000 pods, 200 M at 10,000 (the all-
  * pairs loop before: 262 M and 25.9 G). */
-void graph_compare(const struct run_pod *pods, size_t n,
-		   struct finding_list *out);
+void verdict_graph_compare(const struct run_pod *pods, size_t n,
+		   struct verdict_findings *out);
 
 #endif

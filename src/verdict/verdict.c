@@ -169,7 +169,7 @@ pods_with(const struct run_pod *pods, size_t n, const char *name,
 	return first;
 }
 
-static int grouped_already(const struct finding_list *fs, const char *name,
+static int grouped_already(const struct verdict_findings *fs, const char *name,
 			   enum check_status st)
 {
 	for (size_t i = 0; i < fs->n; i++)
@@ -180,7 +180,7 @@ static int grouped_already(const struct finding_list *fs, const char *name,
 
 /* One finding per (check, status) that is not ok and not n/a. */
 static void group_results(const struct run_pod *pods, size_t n,
-			  struct finding_list *fs)
+			  struct verdict_findings *fs)
 {
 	size_t *idx = xcalloc(n ? n : 1, sizeof(*idx));
 
@@ -208,7 +208,7 @@ static void group_results(const struct run_pod *pods, size_t n,
 					   check_status_name(c->status), who,
 					   nodes, first->detail);
 			f.remedy = xstrdup(first->remedy);
-			finding_list_add(fs, &f);
+			verdict_findings_add(fs, &f);
 			free(who);
 			free(nodes);
 		}
@@ -226,7 +226,7 @@ static const char *unprobed_reason(const struct run_pod *p)
  * REASON".  Groups are found by a scan per distinct reason; there are few
  * reasons, however many pods. */
 static void add_unprobed(const struct run_pod *pods, size_t n,
-			 struct finding_list *fs)
+			 struct verdict_findings *fs)
 {
 	size_t *idx = n ? xcalloc(n, sizeof(*idx)) : NULL;
 	unsigned char *done = n ? xcalloc(n, 1) : NULL;
@@ -254,7 +254,7 @@ static void add_unprobed(const struct run_pod *pods, size_t n,
 		f.text = xasprintf("pod-probe skipped on %s%s: %s", who, nodes, why);
 		free(who);
 		free(nodes);
-		finding_list_add(fs, &f);
+		verdict_findings_add(fs, &f);
 	}
 	free(idx);
 	free(done);
@@ -276,7 +276,7 @@ static enum fabric common_fabric(const struct run_pod *pods, size_t n)
 	return best;
 }
 
-static char *fix_first_line(const struct finding_list *fs)
+static char *fix_first_line(const struct verdict_findings *fs)
 {
 	const struct verdict_finding *f = &fs->v[0];  /* sorted: worst first */
 
@@ -340,7 +340,7 @@ static char *unconfirmed_line(const struct run_pod *pods, size_t n,
 void verdict_compute(const struct run_pod *pods, size_t n,
 		     struct verdict *out)
 {
-	struct finding_list fs = { 0 }, extra = { 0 };
+	struct verdict_findings fs = { 0 }, extra = { 0 };
 	int any_fail_finding = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -358,11 +358,11 @@ void verdict_compute(const struct run_pod *pods, size_t n,
 	/* A check failing on a minority needs no second line saying so:
 	 * its own line reads "fail on 1 of 7 pods"; graph.c names the odd
 	 * node out where a node fact explains it. */
-	graph_compare(pods, n, &extra);
+	verdict_graph_compare(pods, n, &extra);
 	add_unprobed(pods, n, &extra);
 	for (size_t i = 0; i < extra.n; i++) {
 		any_fail_finding |= extra.v[i].status == CHECK_FAIL;
-		finding_list_add(&fs, &extra.v[i]);
+		verdict_findings_add(&fs, &extra.v[i]);
 	}
 	free(extra.v);
 	if (fs.n)

@@ -50,7 +50,7 @@ struct verdict_finding {
 	char *text;               /* owned, one line */
 	char *remedy;             /* owned, one line, or NULL */
 	/* Owned; NULL/0 when the finding names none: an example prefill and
-	 * decode pod, or the odd nodes out (at most GRAPH_NAMES_MAX). */
+	 * decode pod, or the odd nodes out (at most VERDICT_NAMES_MAX). */
 	char **pods;
 	size_t npods;
 	char **nodes;
@@ -59,13 +59,13 @@ struct verdict_finding {
 };
 
 /* A growing list of findings (verdict.c and graph.c append to it). */
-struct finding_list {
+struct verdict_findings {
 	struct verdict_finding *v;
 	size_t n, cap;
 };
 
 /* Appends *f (its owned members move into the list). */
-void finding_list_add(struct finding_list *fs, const struct verdict_finding *f);
+void verdict_findings_add(struct verdict_findings *fs, const struct verdict_finding *f);
 /* Frees the owned members of one finding. */
 void verdict_finding_release(struct verdict_finding *f);
 

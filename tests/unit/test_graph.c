@@ -17,7 +17,7 @@ struct g {
 	struct pod_info info[MAXP];
 	struct run_pod pods[MAXP];
 	size_t n;
-	struct finding_list out;
+	struct verdict_findings out;
 };
 
 static struct g G;
@@ -76,7 +76,7 @@ static void compare(void)
 	for (size_t i = 0; i < G.out.n; i++)
 		verdict_finding_release(&G.out.v[i]);
 	G.out.n = 0;
-	graph_compare(G.pods, G.n, &G.out);
+	verdict_graph_compare(G.pods, G.n, &G.out);
 }
 
 static const struct verdict_finding *find(const char *needle)
@@ -389,13 +389,13 @@ static void test_odd_node(void)
 	CHECK_STR(text(find("Active RDMA ports")),
 		  "Active RDMA ports: 6 on node gpu-b3; 8 on the other 3 nodes");
 
-	/* Many odd nodes: at most GRAPH_NAMES_MAX named. */
+	/* Many odd nodes: at most VERDICT_NAMES_MAX named. */
 	fleet(20, 8, 0);
 	compare();
 	f = find("nvidia_peermem");
 	CHECK_STR(text(f), "nvidia_peermem: not loaded on nodes gpu-b0, gpu-b1, gpu-b2, gpu-b3, "
 		  "gpu-b4 and 3 more; loaded on the other 12 nodes");
-	CHECK_INT(f ? f->nnodes : 0, GRAPH_NAMES_MAX);
+	CHECK_INT(f ? f->nnodes : 0, VERDICT_NAMES_MAX);
 }
 
 static void test_no_majority(void)

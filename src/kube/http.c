@@ -156,6 +156,21 @@ static CURLSH *new_share(struct http_client *c, int conns)
 	return sh;
 }
 
+/* kubectl's choice (proxy.h), made once per client (the kubeconfig and
+ * the environment do not change during a run), set explicitly: "" turns
+ * off curl's own reading of the environment, and NOPROXY "" stops curl's
+ * NO_PROXY from bypassing a proxy we chose. */
+static void choose_proxy(struct http_client *c)
+{
+	struct proxy_env env;
+
+	proxy_env_get(&env);
+	c->proxy = proxy_for(c->cfg->server, c->cfg->proxy_url, &env);
+	/* Through an HTTPS proxy curl's connection is TLS itself: the exec's
+	 * own TLS then rides curl_easy_send/recv, not the socket. */
+	c->exec_via_curl = c->proxy && !strncasecmp(c->proxy, "https://", 8);
+}
+
 struct http_client *http_client_new(struct kube_config *cfg)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -180,6 +195,7 @@ struct http_client *http_client_new(struct kube_config *cfg)
 	if (!cfg->insecure && cfg->ca_pem)
 		c->ca_store = tlsstore_from_pem(cfg->ca_pem, cfg->ca_pem_len);
 	setup_server_name(c);
+	choose_proxy(c);
 	return c;
 }
 
@@ -198,6 +214,10 @@ void http_client_free(struct http_client *c)
 	for (i = 0; i < CURL_LOCK_DATA_LAST; i++)
 		pthread_mutex_destroy(&c->share_locks[i]);
 	pthread_mutex_destroy(&c->auth_lock);
+	if (c->proxy) {   /* may hold credentials: never logged, wiped */
+		OPENSSL_cleanse(c->proxy, strlen(c->proxy));
+		free(c->proxy);
+	}
 	free(c->url_host);
 	free(c->connect_to);
 	free(c->base_url);
@@ -266,19 +286,10 @@ static void setup_tls(CURL *h, const struct kube_config *cfg,
 	}
 }
 
-/* kubectl's choice (proxy.h), set explicitly: "" turns off curl's own
- * reading of the environment, and NOPROXY "" stops curl's NO_PROXY from
- * bypassing a proxy we chose. */
-static void set_proxy(CURL *h, const struct kube_config *cfg)
+static void set_proxy(CURL *h, const struct http_client *c)
 {
-	struct proxy_env env;
-	char *proxy;
-
-	proxy_env_get(&env);
-	proxy = proxy_for(cfg->server, cfg->proxy_url, &env);
-	curl_easy_setopt(h, CURLOPT_PROXY, proxy ? proxy : "");
-	curl_easy_setopt(h, CURLOPT_NOPROXY, "");
-	free(proxy);   /* curl keeps its own copy; never logged (credentials) */
+	curl_easy_setopt(h, CURLOPT_PROXY, c->proxy ? c->proxy : "");
+	curl_easy_setopt(h, CURLOPT_NOPROXY, "");   /* curl copies both */
 }
 
 /* Nothing is sent with a value that would split the request head: the
@@ -320,7 +331,6 @@ long http_connect_timeout_ms(const struct http_client *c)
 
 CURL *http_easy_base(struct http_client *c, char *url, struct err *e)
 {
-	const struct kube_config *cfg = c->cfg;
 	CURL *h = curl_easy_init();
 
 	if (!h) {
@@ -356,7 +366,7 @@ CURL *http_easy_base(struct http_client *c, char *url, struct err *e)
 		curl_easy_setopt(h, CURLOPT_CONNECT_TO, ct);
 		curl_easy_setopt(h, CURLOPT_PRIVATE, ct);
 	}
-	set_proxy(h, cfg);
+	set_proxy(h, c);
 	return h;
 }
 

@@ -2,11 +2,9 @@
  * TLS is ours over that connection, with one context per credential
  * generation shared by every exec connection (tlsconn.h, issue 16). */
 #include <stdlib.h>
-#include <strings.h>
 
 #include "../util/xalloc.h"
 #include "http_int.h"
-#include "proxy.h"
 #include "tlsconn.h"
 
 /* The exec connections' context for the credentials held now: built once
@@ -38,8 +36,6 @@ CURL *http_exec_easy_new(struct http_client *c, struct tlsctx **tls,
 			 int *via_curl, struct err *e)
 {
 	CURL *h;
-	char *proxy;
-	struct proxy_env env;
 
 	*tls = NULL;
 	*via_curl = 0;
@@ -55,11 +51,6 @@ CURL *http_exec_easy_new(struct http_client *c, struct tlsctx **tls,
 		http_easy_free(h);
 		return NULL;
 	}
-	/* Through an HTTPS proxy curl's connection is TLS itself: ours then
-	 * rides curl_easy_send/recv, not the socket. */
-	proxy_env_get(&env);
-	proxy = proxy_for(c->cfg->server, c->cfg->proxy_url, &env);
-	*via_curl = proxy && !strncasecmp(proxy, "https://", 8);
-	free(proxy);
+	*via_curl = c->exec_via_curl;
 	return h;
 }

@@ -35,6 +35,8 @@ struct http_client {
 	struct tlsctx *exec_tls;  /* exec connections' TLS (tlsconn.h), auth_lock */
 	unsigned exec_tls_gen;    /* the auth_generation it was built for */
 	int exec_tls_ok;          /* the server URL is https */
+	char *proxy;              /* kubectl's proxy choice (proxy.h), or NULL */
+	int exec_via_curl;        /* that proxy is https: exec TLS over curl_easy_send/recv */
 };
 
 /* A handle for url with everything but the server's TLS (timeouts, keep-

@@ -129,6 +129,7 @@ static void fill_summary(const struct check_input *in, struct check_summary *s)
 	copy_str(s->driver_version, sizeof(s->driver_version),
 		 in->ev.driver_version);
 	copy_str(s->ucx_tls, sizeof(s->ucx_tls), envv(in, "UCX_TLS"));
+	copy_str(s->ucx_tls_shown, sizeof(s->ucx_tls_shown), s->ucx_tls);
 }
 
 void check_pod(const struct probe_facts *f, const struct pod_spec_facts *spec,

@@ -97,7 +97,10 @@ struct check_summary {
 	char nixl_backend[32];      /* "UCX", "LIBFABRIC", "UCX,GDS"... */
 	char libfabric_version[32];
 	char driver_version[32];
-	char ucx_tls[128];          /* effective UCX_TLS, "" when unset */
+	char ucx_tls[128];          /* effective UCX_TLS, "" when unset: judged, never printed */
+	/* What outputs print for UCX_TLS: ucx_tls, or "<from secret S>" when
+	 * the value is or may be a Secret's (run/mask.h decides). */
+	char ucx_tls_shown[128];
 	/* UCX_NET_DEVICES entries that do not exist or are not Active in
 	 * this pod ("mlx5_3:1 not an RDMA device here"); "" when none. */
 	char net_dev_bad[96];

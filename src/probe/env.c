@@ -63,6 +63,7 @@ int probe_parse_env(const char *t, size_t n, struct probe_env *env)
 		env->var = xrealloc(env->var, (env->n + 1) * sizeof *env->var);
 		env->var[env->n].name = xstrndup(k.s, k.n);
 		env->var[env->n].value = xstrndup(v.s, v.n < 4096 ? v.n : 4096);
+		env->var[env->n].secret = NULL;
 		env->n++;
 		added++;
 	}

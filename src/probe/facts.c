@@ -81,6 +81,7 @@ static void free_members(struct probe_facts *f)
 	for (i = 0; i < f->env.n; i++) {
 		free(f->env.var[i].name);
 		free(f->env.var[i].value);
+		free(f->env.var[i].secret);
 	}
 	free(f->env.var);
 }

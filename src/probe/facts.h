@@ -454,6 +454,10 @@ int probe_nixl_has_plugin(const struct probe_nixl *n, const char *name);
 struct probe_env_var {
 	char *name;                     /* owned */
 	char *value;                    /* owned */
+	/* owned; the Secret the value is or may be from (run/mask.h sets it
+	 * from the pod spec before the checks judge the real value, and masks
+	 * value after them); NULL when from no Secret. */
+	char *secret;
 };
 
 /* /proc/1/environ, filtered in the pod to transport prefixes. */

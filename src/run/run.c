@@ -11,6 +11,7 @@
 #include "probe/invoke.h"
 #include "probe/local.h"
 #include "run/logs.h"
+#include "run/mask.h"
 #include "run/run.h"
 #include "util/xalloc.h"
 
@@ -58,58 +59,6 @@ static void contexts(struct run *pr)
 	}
 }
 
-/* The Secret whose value variable name may hold, after the rules of
- * pod_info.secret_env (pods.h); copies its name into out (n bytes) and
- * returns 1, or 0 when the variable is not from a Secret. */
-static int secret_of(const char *secret_env, const char *name, char *out, size_t n)
-{
-	const char *line = secret_env, *nl;
-	size_t len = strlen(name);
-	int exempt = 0, found = 0, exact = 0;
-
-	for (; line && (nl = strchr(line, '\n')); line = nl + 1) {
-		const char *eq = strchr(line, '=');
-		const char *key = line + (*line == '*' || *line == '!');
-		size_t klen;
-
-		if (*line == '!') {
-			exempt |= (size_t)(nl - key) == len && !strncmp(key, name, len);
-			continue;
-		}
-		if (!eq || eq > nl)
-			continue;
-		klen = (size_t)(eq - key);
-		if (*line == '*' ? !exact && len >= klen && !strncmp(key, name, klen)
-				 : klen == len && !strncmp(key, name, len)) {
-			/* secretKeyRef names the variable itself: it wins; among
-			 * envFrom rules the last one wins, as in the kubelet. */
-			exact |= *line != '*';
-			snprintf(out, n, "%.*s", (int)(nl - eq - 1), eq + 1);
-			found = 1;
-		}
-	}
-	return found && (exact || !exempt);
-}
-
-/* product.md: a value from a Secret is never shown.  The probe reports
- * transport variables from the container's environment, where a value
- * from a secretKeyRef or an envFrom secretRef is plain text: replace each
- * with "<from secret S>" before anything judges or prints it. */
-static void redact_secrets(struct probe_facts *f, const char *secret_env)
-{
-	char secret[256];
-	size_t k;
-
-	for (k = 0; k < f->env.n; k++) {
-		struct probe_env_var *v = &f->env.var[k];
-
-		if (!secret_of(secret_env, v->name, secret, sizeof(secret)))
-			continue;
-		free(v->value);
-		v->value = xasprintf("<from secret %s>", secret);
-	}
-}
-
 /* Parses a report and judges pod i from it; the reason when it cannot. */
 static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 			 int truncated)
@@ -120,8 +69,11 @@ static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 
 	err_clear(&e);
 	if (probe_parse_report(text, len, f, &e) == 0) {
-		redact_secrets(f, rp->pod->secret_env);
+		/* product.md: a Secret's value is never shown, but it is
+		 * judged: mark, check the real values, then mask (mask.h). */
+		run_mask_mark(f, rp->pod->secret_env);
 		check_pod(f, &rp->pod->spec, &rp->ctx, &rp->results);
+		run_mask_apply(f, &rp->results);
 		rp->probed = 1;
 	} else {
 		/* A report cut at the cap cannot parse: say why. */

@@ -2,7 +2,8 @@
  * per pod holds everything the run learns about it (its probe's facts and
  * check results, its log evidence, why it was not probed), and run_pods()
  * is the fan-out that fills them: the probe through the exec engine, the
- * report's digest (parse, secret redaction, checks), then the log evidence.
+ * report's digest (parse, checks on the real values, then the mask of
+ * whatever may be a Secret's: mask.h), then the log evidence.
  * check, node and nixl all enter here; cmd/ only prints what comes out. */
 #ifndef RUN_RUN_H
 #define RUN_RUN_H
@@ -66,7 +67,7 @@ void run_init(struct run *pr, const struct pod_list *l);
  * arrives, reads its log when o->logs; pods not probed get the reason. */
 void run_pods(struct run *pr, struct http_client *c, const struct run_options *o);
 /* Digests pod i from a probe report already in hand (node: the probe run
- * on this machine): parse, redact, check. */
+ * on this machine): parse, check, mask (mask.h). */
 void run_digest_report(struct run *pr, size_t i, const char *text, size_t len);
 /* node without --pod (local.c): fills l with one pod standing for this
  * machine (its hostname as pod and node), runs the probe here

@@ -137,22 +137,23 @@ static enum check_status pr_tls(const struct side *a, const struct side *b,
 		const struct side *no = ra ? b : a, *yes = ra ? a : b;
 
 		snprintf(why, n, "UCX_TLS=%s on %s %s allows no RDMA transport, "
-			 "%s %s has UCX_TLS=%s", tls_shown(no->s->ucx_tls),
+			 "%s %s has UCX_TLS=%s", tls_shown(no->s->ucx_tls_shown),
 			 no->role, str(no->p->pod->name), yes->role, str(yes->p->pod->name),
-			 tls_shown(yes->s->ucx_tls));
+			 tls_shown(yes->s->ucx_tls_shown));
 		return CHECK_FAIL;
 	}
 	if (ra && !(ra & rb)) {
 		snprintf(why, n, "UCX_TLS %s vs %s: no RDMA transport in common",
-			 tls_shown(x), tls_shown(y));
+			 tls_shown(a->s->ucx_tls_shown), tls_shown(b->s->ucx_tls_shown));
 		return CHECK_FAIL;
 	}
 	if (!(ax & ay & TL_NET)) {
 		snprintf(why, n, "UCX_TLS %s vs %s: no network transport in common",
-			 tls_shown(x), tls_shown(y));
+			 tls_shown(a->s->ucx_tls_shown), tls_shown(b->s->ucx_tls_shown));
 		return CHECK_FAIL;
 	}
-	snprintf(why, n, "UCX_TLS differs: %s vs %s", tls_shown(x), tls_shown(y));
+	snprintf(why, n, "UCX_TLS differs: %s vs %s", tls_shown(a->s->ucx_tls_shown),
+		 tls_shown(b->s->ucx_tls_shown));
 	return CHECK_WARN;
 }
 

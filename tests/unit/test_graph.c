@@ -30,6 +30,7 @@ static void healthy(struct check_summary *s)
 	snprintf(s->nixl_backend, sizeof(s->nixl_backend), "UCX");
 	snprintf(s->driver_version, sizeof(s->driver_version), "570.124.06");
 	snprintf(s->ucx_tls, sizeof(s->ucx_tls), "rc_x,dc_x,cuda_copy,cuda_ipc");
+	snprintf(s->ucx_tls_shown, sizeof(s->ucx_tls_shown), "rc_x,dc_x,cuda_copy,cuda_ipc");
 	snprintf(s->rdma_request, sizeof(s->rdma_request), "rdma/ib=8");
 	s->spec_known = 1;
 	s->env_known = 1;
@@ -139,35 +140,52 @@ static void test_backend(void)
 	CHECK(find("NIXL backend") == NULL);
 }
 
+/* What check_pod() and the mask leave: the judged value and the shown one. */
+static void set_tls(int i, const char *v)
+{
+	struct check_summary *s = &G.pods[i].results.summary;
+
+	snprintf(s->ucx_tls, sizeof(s->ucx_tls), "%s", v);
+	snprintf(s->ucx_tls_shown, sizeof(s->ucx_tls_shown), "%s", v);
+}
+
 static void test_ucx_tls(void)
 {
 	qwen();
-	snprintf(G.pods[2].results.summary.ucx_tls, 128, "tcp,cuda_copy");
+	set_tls(2, "tcp,cuda_copy");
 	compare();
 	CHECK_INT(status(find("UCX_TLS=tcp,cuda_copy on decode qwen-decode-0 allows no RDMA transport")),
 		  CHECK_FAIL);
 	/* rc on one side, dc on the other: UCX needs one transport on both. */
-	snprintf(G.pods[2].results.summary.ucx_tls, 128, "dc_x,cuda_copy");
-	snprintf(G.pods[3].results.summary.ucx_tls, 128, "dc_x,cuda_copy");
-	snprintf(G.pods[0].results.summary.ucx_tls, 128, "rc_x,cuda_copy");
-	snprintf(G.pods[1].results.summary.ucx_tls, 128, "rc_x,cuda_copy");
+	set_tls(2, "dc_x,cuda_copy");
+	set_tls(3, "dc_x,cuda_copy");
+	set_tls(0, "rc_x,cuda_copy");
+	set_tls(1, "rc_x,cuda_copy");
 	compare();
 	CHECK_HAS(text(find("no RDMA transport in common")),
 		  "UCX_TLS rc_x,cuda_copy vs dc_x,cuda_copy: no RDMA transport in common (and 3 more pairs)");
 	/* A ^ deny-list that keeps RDMA meets an explicit list: a warning. */
-	snprintf(G.pods[2].results.summary.ucx_tls, 128, "^tcp");
-	snprintf(G.pods[3].results.summary.ucx_tls, 128, "^tcp");
+	set_tls(2, "^tcp");
+	set_tls(3, "^tcp");
 	compare();
 	CHECK_INT(status(find("UCX_TLS differs: rc_x,cuda_copy vs ^tcp")), CHECK_WARN);
 	CHECK(find("allows no RDMA") == NULL);
 	/* Unset is "all"; an env that could not be read is no value. */
-	G.pods[2].results.summary.ucx_tls[0] = '\0';
+	set_tls(2, "");
 	compare();
 	CHECK(find("vs unset (all)") != NULL);
 	G.pods[2].results.summary.env_known = 0;
 	compare();
 	CHECK(find("vs unset (all)") == NULL);
 	CHECK(find("UCX_TLS differs: rc_x,cuda_copy vs ^tcp") != NULL);
+	/* A value from a Secret is judged and never quoted (run/mask.h). */
+	G.pods[2].results.summary.env_known = 1;
+	set_tls(2, "tcp,cuda_copy");
+	snprintf(G.pods[2].results.summary.ucx_tls_shown, 128, "<from secret fabric>");
+	compare();
+	CHECK_INT(status(find("UCX_TLS=<from secret fabric> on decode qwen-decode-0 allows no RDMA")),
+		  CHECK_FAIL);
+	CHECK(find("tcp,cuda_copy") == NULL);
 	/* Neither side uses UCX: UCX_TLS is not compared. */
 	for (int i = 0; i < 4; i++)
 		snprintf(G.pods[i].results.summary.nixl_backend, 32, "LIBFABRIC");
@@ -280,7 +298,7 @@ static void test_resources(void)
 	 * what only the probe tells does not. */
 	G.pods[2].probed = 0;
 	G.pods[2].results.summary.rdma_usable = 0;
-	snprintf(G.pods[2].results.summary.ucx_tls, 128, "tcp");
+	set_tls(2, "tcp");
 	compare();
 	CHECK(find("vs none") != NULL);
 	CHECK(find("UCX_TLS") == NULL);
@@ -301,7 +319,7 @@ static void test_graph_groups(void)
 	snprintf(pod("b-decode-0", "decode", "gpu-a4", "b")->nixl_backend, 32, "LIBFABRIC");
 	pod("worker-0", "worker", "gpu-a5", "a");
 	G.pods[4].results.summary.nixl_backend[0] = '\0';
-	snprintf(G.pods[4].results.summary.ucx_tls, 128, "tcp");
+	set_tls(4, "tcp");
 	compare();
 	CHECK_INT(G.out.n, 0);
 	/* The same graph name in another namespace is another graph. */
@@ -450,7 +468,7 @@ static void test_verdict(void)
 			r.remedy = i == 3 ? "fix UCX_TLS" : NULL;
 			check_results_add(&G.pods[i].results, &r);
 		}
-		snprintf(G.pods[3].results.summary.ucx_tls, 128, "tcp");
+		set_tls(3, "tcp");
 		verdict_compute(G.pods, G.n, &v);
 		CHECK_INT(v.nfindings, 2);
 		CHECK_HAS(v.nfindings ? v.findings[0].text : NULL, "env-ucx-tls fail on 1 of 4 pods");

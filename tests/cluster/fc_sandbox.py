@@ -36,12 +36,27 @@ exec "$@"
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
+def workload_container(pod):
+    """The container whose process is the sandbox's pid 1.  A pod's
+    containers share one sandbox here, but in a real pod each has its own
+    PID namespace, so /proc/1 in the container one execs into is that
+    container's entrypoint: the container kubectl execs into by default
+    (kubectl.kubernetes.io/default-container, else the first), except that
+    Dynamo's operator names its workload `main` and a sidecar injected
+    before it (istio-proxy) must not lend it its capabilities or mounts."""
+    names = [c["name"] for c in pod.containers]
+    want = (pod.annotations or {}).get("kubectl.kubernetes.io/default-container")
+    if want in names:
+        return want
+    return "main" if "main" in names else names[0]
+
+
 def shm_size(pod):
     """tmpfs size= for the sandbox's /dev/shm: the runtime's 64 MiB unless
-    the first container mounts a memory emptyDir there (kubelet sizes it by
+    the workload container mounts a memory emptyDir there (kubelet sizes it by
     sizeLimit, else by node memory; tmpfs reserves nothing up front)."""
     spec = pod.obj["spec"]
-    cs = spec.get("containers") or [{}]
+    cs = [c for c in spec.get("containers") or [] if c.get("name") == workload_container(pod)] or [{}]
     vname = None
     for m in cs[0].get("volumeMounts") or []:
         if m.get("mountPath") == "/dev/shm":
@@ -234,7 +249,7 @@ class Sandboxes:
         env = pod.env
         if env is None:
             env = {"PATH": DEFAULT_PATH, "HOSTNAME": pod.name}
-        caps = container_caps(pod, pod.containers[0]["name"])
+        caps = container_caps(pod, workload_container(pod))
         last = cap_last()
         capnums = None if caps is None else [CAP_NAMES.index(c) for c in caps if CAP_NAMES.index(c) <= last]
         prof = pod.profile

@@ -30,7 +30,7 @@ import unittest
 # Files that take longest start first, so they do not finish last alone
 # (measured; only the order depends on this list).
 SLOW_FIRST = ("test_exec_plugin", "test_fault_hostile", "test_dist", "test_fault_matrix", "test_transfer",
-              "test_keepalive", "test_retry", "test_valgrind", "test_check", "test_output", "test_calibration")
+              "test_keepalive", "test_retry", "test_valgrind", "test_check", "test_output", "test_calibration", "test_metamorphic")
 # Files whose work is CPU-bound with no deadline near it (compilers,
 # valgrind): they run at a lower priority, so the tests that wait on a
 # deadline beside them get the CPU first.

@@ -1,0 +1,362 @@
+#!/usr/bin/python3
+"""Metamorphic tests of the verdict (issue 22 item 4): for every healthy
+scenario (each pod READY in tests/calibration/expected.yaml), variants that
+must not move any verdict, and variants that break one link and must make
+every pod NOT READY with the family that shows it.
+
+Variants that must not matter (each a change real deployments make):
+  env-spec        the transport env the image sets (profile `env`) also
+                  written literally in the pod spec (DGD `env:`)
+  env-configmap   ... as configMapKeyRef
+  env-secretkey   ... as secretKeyRef (a Secret's value is judged, shown masked)
+  env-envfrom     the operator's `envFromSecret: hf-token-secret` (envFrom
+                  secretRef) beside image ENV (ai-dynamo/dynamo operator
+                  graph.go: envFromSecret); every value may be a Secret's
+  sidecar         a second container before `main` (istio-proxy)
+  ucx-debug       UCX_LOG_LEVEL=debug in the process env
+  netdev-order    UCX_NET_DEVICES entries in reverse order
+  no-ibstat       ibstat / ibstatus removed (sysfs still shows the ports)
+  mgmt-port-down  an extra Ethernet RDMA device whose port is down and
+                  that UCX_NET_DEVICES does not name (a management NIC)
+Variants that must (IB and RoCE; family that must fail):
+  tls-tcp         UCX_TLS=tcp,cuda_copy in the process env       ENV
+  no-uverbs       /dev/infiniband/uverbs* not in the pod         RDMA
+  memlock-64k     RLIMIT_MEMLOCK 64 KiB, no IPC_LOCK             LIMITS
+  no-ucx-plugin   NIXL's libplugin_UCX.so removed                NIXL
+
+One test cluster per variant holds every healthy scenario, each in its
+own namespace, and `check -n NS` runs per scenario (so deployment-wide
+context never mixes scenarios).  The variant x verdict table is printed.
+"""
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
+from fc import Cluster  # noqa: E402
+
+from plugin import run  # noqa: E402
+
+CALIBRATION = os.path.join(ROOT, "tests", "calibration")
+TRANSPORT = ("UCX_", "NIXL_", "NCCL_", "FI_", "OFI_NCCL_", "MOONCAKE_", "VLLM_NIXL_")
+
+
+def healthy_scenarios():
+    with open(os.path.join(CALIBRATION, "expected.yaml")) as f:
+        doc = yaml.safe_load(f)
+    return [sc["name"] for sc in doc["scenarios"]
+            if all(p["verdict"] == "READY" for p in sc["pods"].values())]
+
+
+def load(name):
+    path = os.path.join(CALIBRATION, "scenarios", name + ".yaml")
+    with open(path) as f:
+        sc = yaml.safe_load(f)
+    base = os.path.dirname(path)
+    for p in sc["pods"]:
+        p["profile"] = os.path.normpath(os.path.join(base, p["profile"]))
+        if isinstance(p.get("logs"), str):
+            p["logs"] = os.path.normpath(os.path.join(base, p["logs"]))
+    return sc
+
+
+def read_env(profile):
+    env = {}
+    with open(os.path.join(profile, "env")) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if "=" in line and not line.startswith("#"):
+                k, v = line.split("=", 1)
+                env[k] = v
+    return env
+
+
+def fabric(profile):
+    """"ib", "roce" or "efa", from the pod's sysfs."""
+    d = os.path.join(profile, "root", "sys", "class", "infiniband")
+    devs = sorted(os.listdir(d)) if os.path.isdir(d) else []
+    if any(x.startswith("efa") or x.startswith("rdmap") for x in devs):
+        return "efa"
+    layers = set()
+    for dev in devs:
+        ll = os.path.join(d, dev, "ports", "1", "link_layer")
+        if os.path.exists(ll):
+            with open(ll) as f:
+                layers.add(f.read().strip())
+    return "ib" if "InfiniBand" in layers else "roce"
+
+
+def main_container(pod):
+    spec = pod.setdefault("spec", {})
+    cs = spec.setdefault("containers", [])
+    for c in cs:
+        if c.get("name") == "main":
+            return c
+    c = {"name": "main"}
+    cs.append(c)
+    return c
+
+
+def process_env(pod):
+    env = read_env(pod["profile"])
+    env.update({str(k): str(v) for k, v in (pod.get("env") or {}).items()})
+    return env
+
+
+def transport_vars(pod):
+    return {k: v for k, v in process_env(pod).items() if k.startswith(TRANSPORT)}
+
+
+def set_spec_env(pod, entry):
+    c = main_container(pod)
+    c["env"] = [e for e in c.get("env") or [] if not e.get("name", "").startswith(TRANSPORT)]
+    c["env"] += [entry(k, v) for k, v in sorted(transport_vars(pod).items())]
+
+
+class Profiles:
+    """Copies of profiles a variant changes, one per source profile."""
+
+    def __init__(self, tmp):
+        self.tmp, self.copies = tmp, {}
+
+    def copy(self, pod, change):
+        src = pod["profile"]
+        if src not in self.copies:
+            dst = os.path.join(self.tmp, "p%d-%s" % (len(self.copies), os.path.basename(src)))
+            shutil.copytree(src, dst, symlinks=True)
+            change(dst)
+            self.copies[src] = dst
+        pod["profile"] = self.copies[src]
+
+
+# ---- variants: (name, applies(fabric), change(pod, profiles)) ----------
+
+def v_env_spec(pod, _):
+    set_spec_env(pod, lambda k, v: {"name": k, "value": v})
+
+
+def v_env_configmap(pod, _):
+    set_spec_env(pod, lambda k, v: {"name": k, "valueFrom": {
+        "configMapKeyRef": {"name": "dgd-transport-env", "key": k}}})
+
+
+def v_env_secretkey(pod, _):
+    set_spec_env(pod, lambda k, v: {"name": k, "valueFrom": {
+        "secretKeyRef": {"name": "transport-env", "key": k}}})
+
+
+def v_env_envfrom(pod, _):
+    c = main_container(pod)
+    c["env"] = [e for e in c.get("env") or [] if not e.get("name", "").startswith(TRANSPORT)]
+    c["envFrom"] = [{"secretRef": {"name": "hf-token-secret"}}]
+
+
+def v_sidecar(pod, _):
+    conts = pod.get("containers") or ["main"]
+    pod["containers"] = [{"name": "istio-proxy", "image": "docker.io/istio/proxyv2:1.22.0"}] + conts
+    spec = pod.setdefault("spec", {})
+    spec["containers"] = [{"name": "istio-proxy", "image": "docker.io/istio/proxyv2:1.22.0"}] + \
+        list(spec.get("containers") or [])
+
+
+def v_ucx_debug(pod, _):
+    pod.setdefault("env", {})["UCX_LOG_LEVEL"] = "debug"
+
+
+def v_netdev_order(pod, _):
+    nd = process_env(pod).get("UCX_NET_DEVICES")
+    if nd and "," in nd:
+        pod.setdefault("env", {})["UCX_NET_DEVICES"] = ",".join(reversed(nd.split(",")))
+
+
+def _drop_tools(d):
+    for t in ("ibstat", "ibstatus"):
+        p = os.path.join(d, "bin", t)
+        if os.path.exists(p):
+            os.remove(p)
+
+
+def v_no_ibstat(pod, prof):
+    prof.copy(pod, _drop_tools)
+
+
+def _mgmt_nic(d):
+    port = os.path.join(d, "root", "sys", "class", "infiniband", "mlx5_mgmt", "ports", "1")
+    os.makedirs(port)
+    for name, value in (("state", "1: DOWN"), ("phys_state", "3: Disabled"),
+                        ("rate", "25 Gb/sec (1X EDR)"), ("link_layer", "Ethernet")):
+        with open(os.path.join(port, name), "w") as f:
+            f.write(value + "\n")
+    with open(os.path.join(port, "..", "..", "hca_type"), "w") as f:
+        f.write("MT4125\n")
+
+
+def v_mgmt_port_down(pod, prof):
+    prof.copy(pod, _mgmt_nic)
+
+
+def v_tls_tcp(pod, _):
+    pod.setdefault("env", {})["UCX_TLS"] = "tcp,cuda_copy"
+
+
+def _no_uverbs(d):
+    ib = os.path.join(d, "root", "dev", "infiniband")
+    for n in os.listdir(ib) if os.path.isdir(ib) else []:
+        if n.startswith("uverbs"):
+            os.remove(os.path.join(ib, n))
+
+
+def v_no_uverbs(pod, prof):
+    prof.copy(pod, _no_uverbs)
+
+
+def _memlock(d):
+    with open(os.path.join(d, "limits"), "w") as f:
+        f.write("memlock=65536\n")
+
+
+def v_memlock(pod, prof):
+    """64 KiB and nothing that lifts it: CAP_IPC_LOCK (or privileged) lets
+    ibv_reg_mr pin past RLIMIT_MEMLOCK (checks.md E5), so it goes too."""
+    prof.copy(pod, _memlock)
+    sc = main_container(pod).setdefault("securityContext", {})
+    sc.pop("privileged", None)
+    caps = sc.get("capabilities") or {}
+    caps["add"] = [c for c in caps.get("add") or [] if c not in ("IPC_LOCK", "CAP_IPC_LOCK")]
+    sc["capabilities"] = caps
+
+
+def _no_ucx_plugin(d):
+    for top, _, files in os.walk(os.path.join(d, "root")):
+        for n in files:
+            if n == "libplugin_UCX.so":
+                os.remove(os.path.join(top, n))
+
+
+def v_no_ucx_plugin(pod, prof):
+    prof.copy(pod, _no_ucx_plugin)
+
+
+ANY = ("ib", "roce", "efa")
+RDMA = ("ib", "roce")
+SAME = [("env-spec", ANY, v_env_spec), ("env-configmap", ANY, v_env_configmap),
+        ("env-secretkey", ANY, v_env_secretkey), ("env-envfrom", ANY, v_env_envfrom),
+        ("sidecar", ANY, v_sidecar), ("ucx-debug", ANY, v_ucx_debug),
+        ("netdev-order", ANY, v_netdev_order), ("no-ibstat", RDMA, v_no_ibstat),
+        ("mgmt-port-down", RDMA, v_mgmt_port_down)]
+BREAK = [("tls-tcp", RDMA, v_tls_tcp, "ENV"), ("no-uverbs", RDMA, v_no_uverbs, "RDMA"),
+         ("memlock-64k", RDMA, v_memlock, "LIMITS"),
+         ("no-ucx-plugin", RDMA, v_no_ucx_plugin, "NIXL")]
+
+
+def build(variant, applies, change, names, tmp):
+    """A scenario file with each named scenario's pods in namespace
+    <scenario>, changed by the variant where it applies; the names it
+    applied to."""
+    prof = Profiles(os.path.join(tmp, variant))
+    os.makedirs(prof.tmp)
+    pods, used = [], []
+    for name in names:
+        sc = load(name)
+        if variant != "base" and fabric(sc["pods"][0]["profile"]) not in applies:
+            continue
+        used.append(name)
+        for p in sc["pods"]:
+            p["namespace"] = name
+            if change:
+                change(p, prof)
+            pods.append(p)
+    path = os.path.join(tmp, variant + ".yaml")
+    with open(path, "w") as f:
+        yaml.safe_dump({"namespace": "default", "namespaces": used, "pods": pods}, f)
+    return path, used
+
+
+def verdicts(path, used):
+    """{scenario: {pod: (verdict, failing families)}} of `check -n` on each."""
+    out = {}
+    c = Cluster(path)
+    try:
+        for ns in used:
+            rc, text, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", ns, "-o", "json"],
+                                timeout=300)
+            try:
+                doc = json.loads(text)
+            except ValueError:
+                out[ns] = {"?": ("error rc %d: %s" % (rc, err.strip()[-300:]), [])}
+                continue
+            out[ns] = {p["name"]: (p["verdict"], sorted(set(
+                ch["family"] for ch in p["checks"] if ch["status"] == "fail")),
+                [ch["name"] + ": " + ch["detail"] for ch in p["checks"]
+                 if ch["status"] in ("fail", "warn")]) for p in doc["pods"]}
+    finally:
+        c.stop()
+        c.cleanup()
+    return out
+
+
+class TestMetamorphic(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="di-meta-")
+        cls.names = healthy_scenarios()
+        cls.got = {}
+        for variant, applies, change in [("base", ANY, None)] + SAME + [b[:3] for b in BREAK]:
+            path, used = build(variant, applies, change, cls.names, cls.tmp)
+            cls.got[variant] = verdicts(path, used)
+        cls.print_table()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    @classmethod
+    def print_table(cls):
+        short = {"READY": "R", "NOT READY": "N", "UNVERIFIED": "U"}
+        variants = list(cls.got)
+        lines = ["metamorphic verdicts (R READY, N NOT READY, U UNVERIFIED, . not applied; "
+                 "one letter per pod):",
+                 "  " + "scenario".ljust(34) + "".join(v[:14].rjust(15) for v in variants)]
+        for name in cls.names:
+            row = []
+            for v in variants:
+                pods = cls.got[v].get(name)
+                row.append("." if pods is None else "".join(
+                    short.get(x[0], "?") for _, x in sorted(pods.items())))
+            lines.append("  " + name.ljust(34) + "".join(r.rjust(15) for r in row))
+        print("\n" + "\n".join(lines))
+        sys.stdout.flush()
+
+    def test_base_is_ready(self):
+        """The starting point: every healthy scenario READY (else the
+        variants prove nothing)."""
+        for name, pods in self.got["base"].items():
+            for pod, (verdict, fams, why) in pods.items():
+                self.assertEqual(verdict, "READY", (name, pod, why))
+
+    def test_must_not_matter(self):
+        for variant, _, _ in SAME:
+            for name, pods in self.got[variant].items():
+                for pod, (verdict, fams, why) in pods.items():
+                    with self.subTest(variant=variant, scenario=name, pod=pod):
+                        self.assertEqual(verdict, self.got["base"][name][pod][0],
+                                         "%s moved %s %s: %s" % (variant, name, pod, why))
+
+    def test_must_break(self):
+        for variant, _, _, family in BREAK:
+            self.assertTrue(self.got[variant], variant + " applied to no scenario")
+            for name, pods in self.got[variant].items():
+                for pod, (verdict, fams, why) in pods.items():
+                    with self.subTest(variant=variant, scenario=name, pod=pod):
+                        self.assertEqual(verdict, "NOT READY", (variant, name, pod, why))
+                        self.assertIn(family, fams, (variant, name, pod, why))
+
+
+if __name__ == "__main__":
+    unittest.main()

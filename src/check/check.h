@@ -175,6 +175,10 @@ struct check_context {
 	int kv_cross_pod;
 	/* 1: prefill and decode run on different nodes. */
 	int kv_cross_node;
+	/* 1: no pod this one hands KV to (the other of prefill/decode; any
+	 * of them for another role) runs on this pod's node, so cuda_ipc
+	 * cannot carry its KV; 0: some does, or unknown. */
+	int kv_peers_apart;
 	int kv_known;             /* 1 when the two fields above were set */
 	size_t npods;             /* worker pods in the deployment, 0 unknown */
 	enum fabric expected;     /* from the recipe; FABRIC_UNKNOWN if not known */

@@ -106,7 +106,7 @@ static int nixl_is(const struct check_input *in, const char *be)
  * G4), and what only a pod shows (NVLink, nvidia_peermem). */
 static struct envr_ctx book_ctx(const struct check_input *in)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0 };
 	int imex;
 
 	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
@@ -126,6 +126,7 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 		x.nvlink = has_nvlink(in->f);
 	x.peermem = peermem_loaded(in->f);
 	x.process = 1;
+	x.peer_apart = in->ctx && in->ctx->kv_known && in->ctx->kv_peers_apart;
 	return x;
 }
 

@@ -52,7 +52,13 @@ static const struct meaning {
 	 * backend was instantiated, so it outweighs that line. */
 	[LOGSIG_UCX_VERSION_INCOMPATIBLE] = { P_NIXL, W_BAD, "NIXL runs on another UCX than it was built for",
 		"use the UCX NIXL was built with (the one bundled with NIXL) or rebuild NIXL against the UCX in the image" },
-	[LOGSIG_NIXL_EFA_WITH_UCX] = { P_NIXL, W_DEGRADED, "EFA with the UCX backend",
+	[LOGSIG_NIXL_BACKEND_FAILED] = { P_NIXL, W_BAD, "NIXL could not create its transfer backend",
+		"make the backend's plugin and its libraries loadable (NIXL_PLUGIN_DIR, the UCX/libfabric NIXL was built with) and read the error before this line" },
+	[LOGSIG_NIXL_UCX_WORKER_FAILED] = { P_NIXL, W_BAD, "NIXL could not create its UCX worker",
+		"read the UCX error before this line (an RDMA device UCX cannot open: UD QP, GID, memlock) and fix it, or restrict UCX_NET_DEVICES to working ports" },
+	/* ai-dynamo/nixl#909, #1983, ai-dynamo/dynamo#4185: KV across EFA
+	 * nodes then takes a slow or failing path (checks.md G4). */
+	[LOGSIG_NIXL_EFA_WITH_UCX] = { P_NIXL, W_BAD, "EFA with the UCX backend",
 		"on EFA use the NIXL LIBFABRIC backend (kv_connector_extra_config.backends=[\"LIBFABRIC\"])" },
 	[LOGSIG_UCX_NO_ACCEL_IB] = { P_NIXL, W_DEGRADED, "NIXL's UCX lacks accelerated IB",
 		"use a UCX built with mlx5 (rc_mlx5/dc_mlx5), e.g. the UCX bundled with NIXL" },
@@ -75,6 +81,8 @@ static const struct meaning {
 	 * healthy node prints it too, so it is a degradation at most. */
 	[LOGSIG_UCX_NO_IB_PORTS] = { P_UCX, W_DEGRADED, "UCX found no usable IB port",
 		"bring the HCA ports up and point UCX_NET_DEVICES at Active ports (or unset it)" },
+	[LOGSIG_UCX_GID_QUERY_FAILED] = { P_UCX, W_BAD, "UCX could not read the GID it would use",
+		"unset UCX_IB_GID_INDEX (UCX picks a RoCE v2 GID) or set it to a populated index of show_gids; on RoCE give the NIC an IP address so its GID table fills" },
 	[LOGSIG_UCX_TCP_LANES] = { P_UCX, W_BAD, "UCX put RMA (KV reads/writes) on TCP",
 		"make RDMA available to UCX (devices, IPC_LOCK, rc_mlx5/dc_mlx5 in ucx_info -d) and keep it in UCX_TLS" },
 	[LOGSIG_UCX_CUDA_TL_UNAVAILABLE] = { P_UCX, W_BAD, "UCX has no CUDA transports",
@@ -252,8 +260,10 @@ static int counts(const struct logscan *s, enum logsig g, int peermem)
 	if (g == LOGSIG_UCX_DMABUF_UNSUPPORTED && peermem == 1)
 		return 0;
 	/* Lanes on rc/dc/srd prove UCX found RDMA ports: the per-device
-	 * "no compatible IB ports" debug line is then about another one. */
-	if (g == LOGSIG_UCX_NO_IB_PORTS && s->count[LOGSIG_UCX_RC_LANES])
+	 * "no compatible IB ports" debug line, or a GID that one device
+	 * lacks, is then about another one. */
+	if ((g == LOGSIG_UCX_NO_IB_PORTS || g == LOGSIG_UCX_GID_QUERY_FAILED) &&
+	    s->count[LOGSIG_UCX_RC_LANES])
 		return 0;
 	return s->count[g] > 0;
 }

@@ -103,15 +103,18 @@ static void backend_fit(const struct check_input *in, struct check_results *out)
 				"backend not configured by the recipe: UCX default");
 		return;
 	}
+	/* Across nodes the KV then takes a slow or failing path (UCX over
+	 * EFA: ai-dynamo/nixl#909, #1983, ai-dynamo/dynamo#4185): a silent
+	 * drop to a slow path is NOT READY; within one node it is a note. */
 	if (be && !strcmp(be, "LIBFABRIC"))
 		emit(out, CK_NIXL_BACKEND, CHECK_OK, NULL, "LIBFABRIC on EFA");
 	else if (be)
-		emit(out, CK_NIXL_BACKEND, CHECK_WARN, NULL,
+		emit(out, CK_NIXL_BACKEND, in->ctx->kv_cross_node ? CHECK_FAIL : CHECK_WARN, NULL,
 		     "%s backend on EFA: UCX drives EFA only through srd with host staging, or degrades to TCP",
 		     be);
 	else if (x->plugins_src.status == PROBE_OK &&
 		 !probe_nixl_has_plugin(x, "LIBFABRIC"))
-		emit(out, CK_NIXL_BACKEND, CHECK_WARN, NULL,
+		emit(out, CK_NIXL_BACKEND, in->ctx->kv_cross_node ? CHECK_FAIL : CHECK_WARN, NULL,
 		     "EFA, but NIXL has no LIBFABRIC plugin: it can only use UCX");
 	else
 		emit(out, CK_NIXL_BACKEND, CHECK_SKIPPED, NULL,

@@ -367,8 +367,8 @@ static void rdma_roce(const struct check_input *in,
 {
 	const char *gidx = envv(in, "UCX_IB_GID_INDEX");
 	const char *ngidx = envv(in, "NCCL_IB_GID_INDEX");
-	int idx = -1, nports = 0, nv2 = 0, bad_idx = 0, low_mtu = 0, seen = 0;
-	char where[96] = "";
+	int idx = -1, nports = 0, nv2 = 0, bad_idx = 0, low_mtu = 0, seen = 0, empty = 0;
+	char where[96] = "", hollow[96] = "";
 
 	if (in->fabric != FABRIC_ROCE) {
 		emit_na(out, CK_RDMA_ROCE, "not a RoCE fabric");
@@ -390,6 +390,9 @@ static void rdma_roce(const struct check_input *in,
 				continue;
 			nports++;
 			seen += pt->n_gids > 0;
+			/* Listed, all zero: no address UCX can bind (A6). */
+			if (pt->gids_listed && !pt->n_gids && !empty++)
+				snprintf(hollow, sizeof(hollow), "%s:%d", l->dev[i].name, pt->num);
 			nv2 += pt->n_roce_v2 > 0;
 			if (idx >= 0 && idx < PROBE_MAX_GID_INDEX && pt->n_gids &&
 			    !(pt->roce_v2_mask >> idx & 1) && !bad_idx++)
@@ -401,6 +404,16 @@ static void rdma_roce(const struct check_input *in,
 		}
 	if (!nports)
 		emit_na(out, CK_RDMA_ROCE, "no Active RoCE port");
+	else if (empty)
+		/* ucp_worker.c ucp_worker_add_resource_ifaces(): one iface
+		 * that fails to open fails ucp_worker_create, so NIXL's UCX
+		 * worker, not just that port. */
+		emit(out, CK_RDMA_ROCE, hard(in),
+		     "give that NIC's netdev an IP address (RoCE GIDs come from it) or leave "
+		     "the port out of UCX_NET_DEVICES",
+		     "RoCE port %s (and %d more) has an empty GID table and UCX will use it%s: "
+		     "its iface cannot open (ibv_query_gid failed) and the UCX worker fails",
+		     hollow, empty - 1, envv(in, "UCX_NET_DEVICES") ? "" : " (UCX_NET_DEVICES unset)");
 	else if (bad_idx)
 		emit(out, CK_RDMA_ROCE, hard(in), NULL,
 		     "GID index %d is not RoCE v2 on %s (and %d more port%s): endpoint timeouts",

@@ -150,7 +150,12 @@ JUDGE(tls_ipc)
 	(void)env, (void)why;
 	if (ucx_off(c) || !(a & B(CUDA_COPY)) || (a & B(CUDA_IPC)))
 		return ENVR_OK;
-	return (c->fabric & ENVR_FAB_MNNVL) && c->kv_cross ? ENVR_FAIL : ENVR_WARN;
+	if (c->fabric & ENVR_FAB_MNNVL)
+		return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
+	/* cuda_ipc only reaches GPUs of the same node (ucx
+	 * src/uct/cuda/cuda_ipc: same-host peers, or an MNNVL domain): with
+	 * every peer on another node, excluding it costs the KV nothing. */
+	return c->peer_apart ? ENVR_OK : ENVR_WARN;
 }
 
 JUDGE(tls_rc_ud)

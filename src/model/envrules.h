@@ -51,6 +51,10 @@ struct envr_ctx {
 	 * so the missing-variable rules, which remind a recipe author to check
 	 * what the image sets, do not apply.  Every value rule does. */
 	int process;
+	/* 1: no pod this one hands KV to runs on its node (a live pod whose
+	 * peers are all elsewhere), so cuda_ipc cannot carry its KV outside
+	 * a multi-node NVLink domain; 0: some peer shares it, or unknown. */
+	int peer_apart;
 };
 
 struct envr_rule {

@@ -89,6 +89,7 @@ struct probe_rdma_port {
 	int base_lid, sm_lid;           /* -1 = not reported */
 	int active_mtu, max_mtu;        /* bytes (ibv_devinfo); -1 = not reported */
 	/* GID table (sysfs only; RoCE A6), indices < PROBE_MAX_GID_INDEX. */
+	int gids_listed;                /* gids/I entries read, zero or not */
 	int n_gids;                     /* non-zero GIDs seen */
 	int n_roce_v1, n_roce_v2;       /* typed "IB/RoCE v1", "RoCE v2" */
 	int first_roce_v2;              /* index, -1 when none */

@@ -44,6 +44,12 @@ static const struct sig {
 	  { "cannot register cuda memory", NULL, NULL } },
 	{ LOGSIG_UCX_NO_IB_PORTS, "ucx-no-ib-ports",
 	  { "no compatible IB ports found", NULL, NULL } },
+	/* openucx/ucx src/uct/ib/base/ib_device.c uct_ib_device_query_gid_info()
+	 * ucs_error("ibv_query_gid(dev=%s port=%d index=%d) failed: %m"): the
+	 * GID index UCX would use (UCX_IB_GID_INDEX, or its RoCE pick) does not
+	 * exist on that port, and the iface of that device is not opened. */
+	{ LOGSIG_UCX_GID_QUERY_FAILED, "ucx-gid-query-failed",
+	  { "ibv_query_gid(dev=", ") failed", NULL } },
 	{ LOGSIG_UCX_NO_CUDA_SUPPORT, "ucx-no-cuda-support",
 	  { "UCX CUDA support was not found", NULL, NULL } },
 	{ LOGSIG_UCX_NO_CUDA_SUPPORT, "ucx-no-cuda-support",
@@ -68,6 +74,15 @@ static const struct sig {
 	  { "UCP API version is incompatible", NULL, NULL } },
 	/* NIXL */
 	{ LOGSIG_NIXL_ERR, "nixl-error", { "NIXL_ERR_", NULL, NULL } },
+	/* nixl_agent.cpp createBackend(): NIXL_ERROR "createBackend: backend
+	 * creation failed for 'X'" (the plugin's engine threw) and
+	 * "createBackend: unsupported backend 'X'" (no plugin of that name
+	 * loaded, ai-dynamo/nixl#1561); judged by kv_backend_failed(). */
+	{ LOGSIG_NIXL_BACKEND_FAILED, "nixl-backend-failed", { NULL } },
+	/* src/plugins/ucx/ucx_utils.cpp createUcpWorker(): "Failed to create
+	 * UCX worker: " + ucs_status_string; the UCX backend is then gone. */
+	{ LOGSIG_NIXL_UCX_WORKER_FAILED, "nixl-ucx-worker-failed",
+	  { "Failed to create UCX worker", NULL, NULL } },
 	{ LOGSIG_NIXL_PLUGIN_LOADED, "nixl-plugin-loaded",
 	  { "Discovered and loaded backend plugin:", NULL, NULL } },
 	{ LOGSIG_NIXL_SLOW_INIT_XFER, "nixl-slow-init-xfer", { NULL } },
@@ -227,6 +242,25 @@ static void backend(struct logscan *s, enum logsig id, struct pslice line)
 	ps_copy(s->nixl_backend, sizeof s->nixl_backend, w);
 }
 
+/* The backend a createBackend line names ("... for 'UCX'", "...
+ * backend 'UCX'"): a failure counts unless it names a storage backend,
+ * which never carries KV between workers (NIXL plugins GDS, GDS_MT,
+ * POSIX, OBJ, HF3FS, AZURE_BLOB, GUSLI). */
+static void kv_backend_failed(struct logscan *s, struct pslice line)
+{
+	static const char *const storage[] = {
+		"'GDS'", "'GDS_MT'", "'POSIX'", "'OBJ'", "'HF3FS'", "'AZURE_BLOB'", "'GUSLI'",
+	};
+
+	if (ps_find(line, "createBackend: backend creation failed") < 0 &&
+	    ps_find(line, "createBackend: unsupported backend") < 0)
+		return;
+	for (size_t i = 0; i < sizeof storage / sizeof storage[0]; i++)
+		if (ps_find(line, storage[i]) >= 0)
+			return;
+	hit(s, LOGSIG_NIXL_BACKEND_FAILED, line);
+}
+
 static void misc(struct logscan *s, struct pslice line)
 {
 	long at = ps_find(line, "Time to init xfer:");
@@ -285,6 +319,7 @@ static int scan_line(struct logscan *s, struct pslice line)
 			backend(s, g->id, line);
 	}
 	worker_cfg(s, line);
+	kv_backend_failed(s, line);
 	misc(s, line);
 	for (i = 0; i < LOGSIG_COUNT; i++)
 		after += s->count[i];

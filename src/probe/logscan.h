@@ -55,6 +55,11 @@ enum logsig {
 	LOGSIG_UCX_VERSION_INCOMPATIBLE,    /* "UCP version is incompatible" / "UCP API
 					     * version is incompatible": NIXL built
 					     * against another UCX than it loads */
+	LOGSIG_NIXL_BACKEND_FAILED,         /* "createBackend: backend creation failed
+					     * for 'UCX'" / "unsupported backend": a KV
+					     * backend (not a storage one) */
+	LOGSIG_NIXL_UCX_WORKER_FAILED,      /* "Failed to create UCX worker" */
+	LOGSIG_UCX_GID_QUERY_FAILED,        /* "ibv_query_gid(dev=.. index=N) failed" */
 	LOGSIG_COUNT,
 };
 

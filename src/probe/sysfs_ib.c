@@ -42,6 +42,7 @@ static void gid_attr(struct probe_rdma_port *p, struct pslice what, long idx,
 	uint64_t bit = idx < 64 ? (uint64_t)1 << idx : 0;
 
 	if (ps_eq(what, "gids")) {
+		p->gids_listed++;
 		if (gid_is_zero(v))
 			return;
 		p->n_gids++;

@@ -20,15 +20,67 @@ static int is_kv_role(const char *role)
 	return !strcmp(role, "prefill") || !strcmp(role, "decode");
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Nodes of the pods with role (NULL: prefill or decode), sorted for
+ * bsearch; owned array of borrowed strings, *n of them. */
+static const char **role_nodes(const struct pod_list *l, const char *role, size_t *n)
+{
+	const char **v = xcalloc(l->n + 1, sizeof *v);
+
+	*n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (role ? !strcmp(l->items[i].role, role) : is_kv_role(l->items[i].role))
+			v[(*n)++] = l->items[i].node;
+	qsort(v, *n, sizeof *v, cmp_str);
+	return v;
+}
+
+/* Pods of role on node in the sorted nodes v (n of them). */
+static size_t on_node(const char **v, size_t n, const char *node)
+{
+	const char **hit = bsearch(&node, v, n, sizeof *v, cmp_str);
+	size_t k = 0;
+
+	if (!hit)
+		return 0;
+	while (hit > v && !strcmp(hit[-1], node))
+		hit--;
+	for (; hit + k < v + n && !strcmp(hit[k], node); k++)
+		;
+	return k;
+}
+
+/* check_context.kv_peers_apart of pod p: no pod of the other KV role on
+ * its node, or for another role no KV pod there.  O(log n) per pod over
+ * the sorted node lists. */
+static int peers_apart(const struct pod_info *p, const char **pre, size_t npre,
+			  const char **dec, size_t ndec, const char **kv, size_t nkv)
+{
+	if (!*p->node)
+		return 0;   /* not scheduled: unknown */
+	if (!strcmp(p->role, "prefill"))
+		return on_node(dec, ndec, p->node) == 0;
+	if (!strcmp(p->role, "decode"))
+		return on_node(pre, npre, p->node) == 0;
+	return on_node(kv, nkv, p->node) == 0;
+}
+
 /* Deployment-wide facts each pod's checks need (check.h check_context).
- * Linear in pods: some prefill and some decode pod sit on different
+ * n log n in pods: some prefill and some decode pod sit on different
  * nodes unless every prefill and decode pod shares one node. */
 static void contexts(struct run *pr)
 {
 	const struct pod_list *l = pr->pods;
 	const char *kv_node = NULL;
 	int has_p = 0, has_d = 0, nodes_differ = 0;
-	size_t i;
+	size_t i, npre, ndec, nkv;
+	const char **pre = role_nodes(l, "prefill", &npre);
+	const char **dec = role_nodes(l, "decode", &ndec);
+	const char **kv = role_nodes(l, NULL, &nkv);
 
 	for (i = 0; i < l->n; i++) {
 		const struct pod_info *p = &l->items[i];
@@ -53,10 +105,12 @@ static void contexts(struct run *pr)
 		 * workers only do when the graph also has split roles. */
 		c->kv_cross_pod = is_kv_role(role) || (has_p && has_d);
 		c->kv_cross_node = has_p && has_d && nodes_differ;
+		c->kv_peers_apart = peers_apart(&l->items[i], pre, npre, dec, ndec, kv, nkv);
 		c->npods = l->n;
 		if (l->items[i].spec.nixl_backend[0])
 			c->nixl_backend = l->items[i].spec.nixl_backend;
 	}
+	free(pre), free(dec), free(kv);
 }
 
 /* Parses a report and judges pod i from it; the reason when it cannot. */

@@ -149,6 +149,15 @@ const struct check_result *check_results_find(const struct check_results *r,
 int check_results_family_status(const struct check_results *r,
 				enum check_family f);
 
+/* One root cause per pod (fold.c, checks.md N): the name of the failed
+ * check that result i of r follows from (no RDMA device explains "no UCX
+ * RDMA transport" and TCP lanes in the log), or NULL when it follows
+ * from none (it is a root itself, ok, or not applicable).  Static. */
+const char *check_cause(const struct check_results *r, size_t i);
+/* The root of the first non-ok, applicable result called name: its
+ * cause, or name itself when it is a root; NULL when there is none. */
+const char *check_cause_of(const struct check_results *r, const char *name);
+
 /* One check of the table. */
 struct check_def {
 	const char *name;

@@ -308,6 +308,11 @@ static void print_findings(FILE *out, const struct report *r)
 			fputs("<br><i>fix:</i> ", out);
 			esc(out, f->remedy);
 		}
+		/* one root cause per pod: what follows from it (verdict fold.c) */
+		for (size_t k = 0; k < f->nfolded; k++) {
+			fputs(k ? ", " : "<br><i>also caused by it:</i> ", out);
+			esc(out, f->folded[k]);
+		}
 		fputs("</div>\n", out);
 	}
 }

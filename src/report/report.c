@@ -142,7 +142,9 @@ static cJSON *str_or_null(const char *s)
 	return s && *s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
-static cJSON *check_json(const struct check_result *c)
+/* One check; cause: the failed check it follows from (check_cause), or
+ * NULL when it is a root or fine. */
+static cJSON *check_json(const struct check_result *c, const char *cause)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -152,6 +154,8 @@ static cJSON *check_json(const struct check_result *c)
 	cJSON_AddStringToObject(o, "detail", c->detail ? c->detail : "");
 	cJSON_AddItemToObject(o, "remedy", str_or_null(c->remedy));
 	cJSON_AddBoolToObject(o, "applicable", !(c->flags & CHECK_F_NA));
+	if (cause)
+		cJSON_AddStringToObject(o, "cause", cause);
 	return o;
 }
 
@@ -197,7 +201,8 @@ static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 	cJSON_AddItemToObject(o, "ucxVersion", str_or_null(p->results.summary.ucx_version));
 	cJSON_AddItemToObject(o, "nixlVersion", str_or_null(p->results.summary.nixl_version));
 	for (i = 0; i < p->results.n; i++)
-		cJSON_AddItemToArray(checks, check_json(&p->results.v[i]));
+		cJSON_AddItemToArray(checks, check_json(&p->results.v[i],
+							check_cause(&p->results, i)));
 	cJSON_AddItemToObject(o, "checks", checks);
 	cJSON_AddItemToObject(o, "links", links_json(&p->results));
 	return o;
@@ -231,6 +236,9 @@ static cJSON *verdict_json(const struct verdict *v)
 		if (f->nnodes)
 			cJSON_AddItemToObject(x, "nodes", cJSON_CreateStringArray(
 				(const char *const *)f->nodes, (int)f->nnodes));
+		if (f->nfolded)
+			cJSON_AddItemToObject(x, "folded", cJSON_CreateStringArray(
+				f->folded, (int)f->nfolded));
 		cJSON_AddItemToArray(fs, x);
 	}
 	cJSON_AddItemToObject(o, "findings", fs);

@@ -122,6 +122,18 @@ static void fix_line(FILE *out, const char *remedy, const struct report_style *s
 	report_wrap(out, "     fix: ", 10, remedy, INDENT + 5, st->width);
 }
 
+/* "caused by it: rdma-verbs, ucx-rdma, ..." (verdict fold.c). */
+static void folded_line(FILE *out, const struct verdict_finding *f, const struct report_style *st)
+{
+	struct buf b = BUF_INIT(SUMMARY_LINE_MAX);
+
+	for (size_t i = 0; i < f->nfolded; i++)
+		buf_appendf(&b, "%s%s", i ? ", " : "", f->folded[i]);
+	if (f->nfolded)
+		report_wrap(out, "     also caused by it: ", 24, buf_str(&b), INDENT + 5, st->width);
+	buf_release(&b);
+}
+
 static void print_group(FILE *out, const struct report *r, char **keys, size_t first,
 			size_t count, const struct report_style *st)
 {
@@ -300,6 +312,7 @@ void report_print_summary(FILE *out, const struct report *r,
 		finding_line(out, f->status, f->text, st);
 		if (report_has_fix(f->status, f->remedy))
 			fix_line(out, f->remedy, st);
+		folded_line(out, f, st);
 	}
 	if (unprobed && !grouped)
 		print_unprobed(out, r, st);

@@ -26,5 +26,15 @@ void verdict_finding_release(struct verdict_finding *f)
 	free(f->remedy);
 	free_names(f->pods, f->npods);
 	free_names(f->nodes, f->nnodes);
+	free(f->folded);
 	memset(f, 0, sizeof(*f));
+}
+
+void verdict_finding_fold(struct verdict_finding *f, const char *name)
+{
+	for (size_t i = 0; i < f->nfolded; i++)
+		if (!strcmp(f->folded[i], name))
+			return;
+	f->folded = xrealloc(f->folded, (f->nfolded + 1) * sizeof(*f->folded));
+	f->folded[f->nfolded++] = name;
 }

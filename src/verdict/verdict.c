@@ -158,7 +158,8 @@ pods_with(const struct run_pod *pods, size_t n, const char *name,
 		if (!pods[i].probed)
 			continue;
 		for (size_t j = 0; j < r->n; j++) {
-			if (strcmp(r->v[j].name, name) || r->v[j].status != st)
+			if (strcmp(r->v[j].name, name) || r->v[j].status != st ||
+			    check_cause(r, j))
 				continue;
 			if (!first)
 				first = &r->v[j];
@@ -194,8 +195,10 @@ static void group_results(const struct run_pod *pods, size_t n,
 			char *who, *nodes;
 			size_t k;
 
+			/* A result that follows from another failure is
+			 * filed under it (fold.c), not a line of its own. */
 			if (c->status == CHECK_OK || (c->flags & CHECK_F_NA) ||
-			    grouped_already(fs, c->name, c->status))
+			    check_cause(r, j) || grouped_already(fs, c->name, c->status))
 				continue;
 			first = pods_with(pods, n, c->name, c->status, idx, &k);
 			who = verdict_pod_list(pods, n, idx, k, NAMES_SHOWN);
@@ -359,6 +362,7 @@ void verdict_compute(const struct run_pod *pods, size_t n,
 	 * its own line reads "fail on 1 of 7 pods"; graph.c names the odd
 	 * node out where a node fact explains it. */
 	verdict_graph_compare(pods, n, &extra);
+	verdict_fold(pods, n, &fs, &extra);
 	add_unprobed(pods, n, &extra);
 	for (size_t i = 0; i < extra.n; i++) {
 		any_fail_finding |= extra.v[i].status == CHECK_FAIL;

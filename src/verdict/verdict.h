@@ -56,6 +56,11 @@ struct verdict_finding {
 	char **nodes;
 	size_t nnodes;
 	const char *about;        /* static: the per-pod check it explains, or NULL */
+	/* Owned array of static names: the checks and cross-pod findings
+	 * folded under this one because they follow from it (check.h
+	 * check_cause: "caused by rdma-devices"); NULL/0 when none. */
+	const char **folded;
+	size_t nfolded;
 };
 
 /* A growing list of findings (verdict.c and graph.c append to it). */
@@ -68,6 +73,16 @@ struct verdict_findings {
 void verdict_findings_add(struct verdict_findings *fs, const struct verdict_finding *f);
 /* Frees the owned members of one finding. */
 void verdict_finding_release(struct verdict_finding *f);
+/* Adds name to f's folded list once. */
+void verdict_finding_fold(struct verdict_finding *f, const char *name);
+
+/* One root cause per pod (fold.c): files each per-pod result that
+ * follows from another failed one (check_cause) under the root's
+ * finding in fs, and moves each finding of extra (pair and node
+ * findings) whose per-pod check is already explained by a finding of fs
+ * into that finding's folded list; extra keeps the others. */
+void verdict_fold(const struct run_pod *pods, size_t n, struct verdict_findings *fs,
+		  struct verdict_findings *extra);
 
 struct verdict {
 	enum verdict_status status;

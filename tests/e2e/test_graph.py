@@ -34,6 +34,15 @@ class GraphCase(CheckCase):  # mixin
         self.assertEqual(len(fs), 1, (needle, self.doc["verdict"]["findings"]))
         return fs[0]
 
+    def folded_under(self, root, pod, what):
+        """The finding of check root naming pod, which lists what (a
+        cross-pod finding it explains) as folded under it (checks.md N,
+        one root cause per pod)."""
+        fs = [f for f in self.findings(root) if pod in f["detail"]]
+        self.assertEqual(len(fs), 1, (root, pod, self.doc["verdict"]["findings"]))
+        self.assertIn(what, fs[0].get("folded", []), fs[0])
+        return fs[0]
+
 
 class TestMismatch(GraphCase, unittest.TestCase):
     SCENARIO = "mismatch.yaml"
@@ -60,19 +69,19 @@ class TestMismatch(GraphCase, unittest.TestCase):
         self.assertEqual(self.check("netdev-decode-0", "env-ucx-net-devices")["status"], "warn")
 
     def test_cross_node_pair_without_rdma(self):
-        f = self.one("pair-consistency", "cross nodes over TCP")
+        # The pair without RDMA across nodes follows from the prefill's own
+        # missing devices: one line, the pair folded under it.
+        self.assertEqual(self.findings("pair-consistency", "cross nodes over TCP"), [])
+        f = self.folded_under("rdma-devices", "tcp-prefill-0", "pair-consistency")
         self.assertEqual(f["status"], "fail")
-        self.assertEqual(f["detail"], "prefill tcp-prefill-0 and decode tcp-decode-0: on nodes "
-                                      "gpu-h100-05 and gpu-h100-06, and prefill tcp-prefill-0 has "
-                                      "no usable RDMA: KV would cross nodes over TCP")
         self.assertEqual(f["family"], "RDMA")
 
     def test_odd_node_without_peermem(self):
-        f = self.one("node-consistency", "nvidia_peermem")
-        self.assertEqual(f["detail"], "nvidia_peermem: not loaded on node gpu-h100-07; "
-                                      "loaded on the other 7 nodes")
-        self.assertEqual(f["nodes"], ["gpu-h100-07"])
-        self.assertEqual(f["status"], "warn")
+        # The odd node out says what the pod's own gpudirect-peermem fail
+        # says: folded under it, the node named there.
+        self.assertEqual(self.findings("node-consistency", "nvidia_peermem"), [])
+        f = self.folded_under("gpudirect-peermem", "gpu-h100-07", "node-consistency")
+        self.assertEqual(f["status"], "fail")
         # No second line repeats the per-pod failure.
         self.assertFalse([f for f in self.doc["verdict"]["findings"] if "differs" in f["detail"]])
 
@@ -86,7 +95,7 @@ class TestMismatch(GraphCase, unittest.TestCase):
         self.assertEqual(self.findings("pair-consistency", "NIXL 0."), [])
         self.assertEqual(self.findings("pair-consistency", "RDMA resources"), [])
         self.assertEqual(self.findings("pair-consistency", "peermem-"), [])
-        self.assertEqual(len(self.findings("node-consistency")), 1, self.findings("node-consistency"))
+        self.assertEqual(self.findings("node-consistency"), [])   # folded (test_odd_node_...)
 
     def test_schema(self):
         import jsonschema
@@ -105,7 +114,9 @@ class TestMismatch(GraphCase, unittest.TestCase):
         self.assertRegex(out, r"(?m)^fail prefill backend-prefill-0 and decode backend-decode-0: "
                               r"NIXL backend UCX vs LIBFABRIC$")
         self.assertRegex(out, r"(?m)^     fix: configure the same NIXL backend on prefill and decode workers$")
-        self.assertRegex(out, r"(?m)^warn nvidia_peermem: not loaded on node gpu-h100-07; ")
+        # the odd node out is folded under the pod's own peermem fail
+        self.assertRegex(out, r"(?m)^     also caused by it: .*node-consistency")
+        self.assertIsNone(re.search(r"(?m)^warn nvidia_peermem: not loaded", out), out)
         # The one-graph view (-l) sees only that pair.
         rc, out, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "demo", "-l",
                             "nvidia.com/dynamo-graph-deployment-name=netdev"])

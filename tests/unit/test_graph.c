@@ -445,7 +445,8 @@ static void test_no_majority(void)
 }
 
 /* Through the verdict: a pair fail is NOT READY with the pair in fix-first;
- * a per-pod fail and the pair finding it causes are two lines, no more. */
+ * a per-pod fail and the pair finding it causes are one line, the pair
+ * folded under it (issue 22 item 5: one root cause per pod). */
 static void test_verdict(void)
 {
 	struct verdict v;
@@ -458,7 +459,7 @@ static void test_verdict(void)
 	CHECK_HAS(v.fix_first, "fix: give both roles RDMA");
 	verdict_release(&v);
 
-	/* The pod's own fail, then the pair it breaks: nothing repeats them. */
+	/* The pod's own fail; the pair it breaks is folded under it. */
 	{
 		struct check_result r = { "env-ucx-tls", FAM_ENV, CHECK_OK, "ok", NULL, 30, 0, NULL };
 
@@ -470,10 +471,11 @@ static void test_verdict(void)
 		}
 		set_tls(3, "tcp");
 		verdict_compute(G.pods, G.n, &v);
-		CHECK_INT(v.nfindings, 2);
+		CHECK_INT(v.nfindings, 1);
 		CHECK_HAS(v.nfindings ? v.findings[0].text : NULL, "env-ucx-tls fail on 1 of 4 pods");
-		CHECK_HAS(v.nfindings > 1 ? v.findings[1].text : NULL,
-			  "UCX_TLS=tcp on decode qwen-decode-1 allows no RDMA transport");
+		CHECK_INT(v.nfindings ? (int)v.findings[0].nfolded : -1, 1);
+		CHECK_STR(v.nfindings && v.findings[0].nfolded ? v.findings[0].folded[0] : NULL,
+			  "pair-consistency");
 		verdict_release(&v);
 	}
 
@@ -492,8 +494,9 @@ static void test_verdict(void)
 	verdict_compute(G.pods, G.n, &v);
 	CHECK_INT(v.status, VERDICT_NOT_READY);
 	CHECK_HAS(v.fix_first, "gpudirect-peermem fail on 1 of 6 pods: w-0");
-	CHECK(v.nfindings == 2);
-	CHECK_STR(v.nfindings == 2 ? v.findings[1].name : NULL, "node-consistency");
+	CHECK(v.nfindings == 1);
+	CHECK_STR(v.nfindings == 1 && v.findings[0].nfolded ? v.findings[0].folded[0] : NULL,
+		  "node-consistency");
 	verdict_release(&v);
 }
 

@@ -14,10 +14,10 @@ static struct tlsctx *exec_tls_locked(struct http_client *c, struct err *e)
 {
 	const struct kube_config *cfg = c->cfg;
 	struct tlsctx_opts o = {
-		c->ca_store, cfg->ca_pem, cfg->insecure,
+		c->tls_policy,
 		cfg->client_key_pem ? cfg->client_cert_pem : NULL,
 		cfg->client_cert_pem ? cfg->client_key_pem : NULL,
-		cfg->client_cert_pem_len, cfg->client_key_pem_len, c->verify_host,
+		cfg->client_cert_pem_len, cfg->client_key_pem_len,
 	};
 
 	if (!c->exec_tls || c->exec_tls_gen != c->auth_generation) {

@@ -12,6 +12,7 @@
 #include "http.h"
 
 struct tlsctx;
+struct tlspolicy;
 
 struct http_client {
 	struct kube_config *cfg;
@@ -31,7 +32,8 @@ struct http_client {
 	char *log_base;      /* scheme://host[:port]prefix, for -v logs */
 	char *exec_url;      /* http://host:port/ for exec over our own TLS */
 	char *verify_host;   /* the name (or IP) the server certificate must match */
-	struct x509_store_st *ca_store; /* the kubeconfig's CA, parsed once (tlsstore.h) */
+	struct tlspolicy *tls_policy; /* both paths' TLS (tlspolicy.h), or NULL: */
+	char *tls_policy_err;     /* why not (https only), said on every request */
 	struct tlsctx *exec_tls;  /* exec connections' TLS (tlsconn.h), auth_lock */
 	unsigned exec_tls_gen;    /* the auth_generation it was built for */
 	int exec_tls_ok;          /* the server URL is https */

@@ -37,7 +37,7 @@ struct tlsconn {
 	int counted;
 	int verify_failed;
 	int renegotiated;        /* the server asked: the connection is over */
-	char err[256];
+	char err[512];
 };
 
 static int ctx_index = -1;          /* SSL ex_data slot: the tlsctx */

@@ -174,10 +174,9 @@ static void hostname_words(const struct tlspolicy *p, X509 *x, char *out, size_t
 	if (!p->ip && strstr(valid, "*.")) {
 		size_t l = strlen(out);
 
-		snprintf(out + l, n - l, " (a wildcard is only matched as the whole "
-			 "left-most label of a name of at least three labels, while kubectl "
-			 "also accepts one over a single label such as *.test: add the full "
-			 "name to the certificate's DNS SANs)");
+		snprintf(out + l, n - l, " (kubectl also matches a wildcard over one "
+			 "label, such as *.test; this plugin does not: add the full name to "
+			 "the certificate's DNS SANs)");
 	}
 }
 

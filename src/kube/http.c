@@ -649,8 +649,11 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	errbuf[0] = '\0';
 	tlspolicy_begin();
 	rc = curl_easy_perform(h);
-	if (rc == CURLE_WRITE_ERROR && tlspolicy_renegotiated())
-		rc = CURLE_RECV_ERROR;   /* on_body refused it: an error */
+	/* A renegotiation ends the request (on_body refused the rest, or the
+	 * server closed on curl's warning): an error, never retried, as
+	 * client-go does not retry it. */
+	if (rc != CURLE_OK && tlspolicy_renegotiated())
+		rc = CURLE_SSL_CONNECT_ERROR;
 	atomic_fetch_add(&c->requests, 1);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
 	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->log_base, path,

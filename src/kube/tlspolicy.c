@@ -331,8 +331,11 @@ static void on_msg(int write_p, int version, int type, const void *buf, size_t l
 	if (type == SSL3_RT_ALERT && len == 2 && b[0] == SSL3_AL_FATAL && last.alert < 0)
 		last.alert = b[1];
 	else if (type == SSL3_RT_HANDSHAKE && b[0] == SSL3_MT_HELLO_REQUEST &&
-		 SSL_is_init_finished(ssl))
-		last.reneg = 1;
+		 SSL_get_peer_finished(ssl, NULL, 0) > 0)
+		last.reneg = 1;   /* the state machine is back "in init" here:
+				   * the server's Finished says the first
+				   * handshake was over (RFC 5246 7.4.1.1: a
+				   * HelloRequest during it is ignored) */
 }
 
 void tlspolicy_begin(void)

@@ -251,6 +251,19 @@ class TestTlsMatrix(unittest.TestCase):
         # Nothing is verified: the key size buys nothing, as in Go.
         self.agree(self.case(self.pki.leaf("rsa1024i", key="rsa:1024"), insecure=True), True)
 
+    def test_key_usage_without_digital_signature(self):
+        # Go does not look at a server certificate's keyUsage; neither does
+        # the policy, at TLS 1.3 (ECDSA, keyAgreement only) and at TLS 1.2
+        # (RSA, keyEncipherment only).  A TLS 1.2 server whose ECDSA key may
+        # not sign cannot make ECDHE-ECDSA: it refuses everyone alike.
+        for key, ku, mx, ok in (("ec", "keyAgreement", None, True),
+                                ("rsa:2048", "keyEncipherment", ssl.TLSVersion.TLSv1_2, True),
+                                ("ec", "keyAgreement", ssl.TLSVersion.TLSv1_2, False)):
+            with self.subTest(key=key, max_version=mx):
+                cert = self.pki.leaf("ku-" + key.replace(":", ""), key=key, key_usage=ku)
+                res = self.case(cert, proxy_args={"max_version": mx} if mx else None)
+                self.agree(res, ok, None if ok else "remote error: tls: handshake failure")
+
     def test_single_label_wildcard_is_a_decision(self):
         cert = self.pki.leaf("wild", cn="w", san="DNS:*.test")
         good = self.pki.leaf("wild-good", cn="api.test", san="DNS:api.test")

@@ -387,7 +387,7 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 	CURL *h;
 
 	if (c->tls_policy_err) {
-		err_setp(e, ERR_CONFIG, "%s", c->tls_policy_err);
+		err_set(e, ERR_CONFIG, "%s", c->tls_policy_err);   /* "error: ..." */
 		return NULL;
 	}
 	h = http_easy_base(c, xasprintf("%s%s", c->base_url, path), e);

@@ -232,6 +232,23 @@ class TestTlsMatrix(unittest.TestCase):
         bad = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"
         self.agree(self.case(self.good, ca=bad + self.ca_pem), True)
 
+    def test_ca_with_no_certificate_that_parses(self):
+        # client-go refuses to build the transport (rootCertPool): no
+        # connection is made, the line is kubectl's.
+        bad = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"
+        p = Proxy(self.c.port, self.good)
+        try:
+            kc = self.kubeconfig(p.port, ca=bad)
+            want = ("error: unable to load root certificates: failed to parse certificate: "
+                    "x509: malformed certificate")
+            self.assertEqual(self.kubectl(kc), (False, want))
+            self.assertEqual(self.plugin_get(kc), (False, want))
+            rc, out, err = run(["check", "--kubeconfig", kc, "-n", NS, "-l", "", "--logs=false"])
+            self.assertEqual((rc, err.strip()), (1, want))
+            self.assertEqual(p.records(), [])
+        finally:
+            p.stop()
+
     def test_ecdsa_leaf(self):
         self.agree(self.case(self.pki.leaf("ecdsa", key="ec")), True)
 

@@ -161,23 +161,6 @@ static CURLSH *new_share(struct http_client *c, int conns)
 	return sh;
 }
 
-/* Both paths' TLS, made once per client (tlspolicy.h).  CA data that
- * holds no usable certificate fails every request, as client-go fails
- * building its transport ("unable to load root certificates: ..."). */
-static void setup_tls_policy(struct http_client *c)
-{
-	struct tlspolicy_opts o = {
-		c->cfg->insecure ? NULL : c->cfg->ca_pem, c->cfg->ca_pem_len,
-		c->cfg->insecure, c->verify_host,
-	};
-	struct err e;
-
-	err_clear(&e);
-	c->tls_policy = tlspolicy_new(&o, &e);
-	if (!c->tls_policy)
-		c->tls_policy_err = xstrdup(e.msg);
-}
-
 /* kubectl's choice (proxy.h), made once per client (the kubeconfig and
  * the environment do not change during a run), set explicitly: "" turns
  * off curl's own reading of the environment, and NOPROXY "" stops curl's
@@ -216,7 +199,7 @@ struct http_client *http_client_new(struct kube_config *cfg)
 	c->get_share = new_share(c, 1);
 	setup_server_name(c);
 	if (c->exec_tls_ok)
-		setup_tls_policy(c);
+		http_tls_setup(c);
 	choose_proxy(c);
 	return c;
 }
@@ -274,28 +257,6 @@ const char *http_client_log_base(const struct http_client *c)
 char *http_client_host_header(const struct http_client *c)
 {
 	return xstrdup(c->url_host);
-}
-
-static void set_blob(CURL *h, CURLoption opt, char *data, size_t len)
-{
-	struct curl_blob blob = { data, len, CURL_BLOB_COPY };
-
-	curl_easy_setopt(h, opt, &blob);
-}
-
-static void setup_tls(CURL *h, const struct kube_config *cfg,
-		      const struct tlspolicy *policy)
-{
-	tlspolicy_curl(h, policy);
-	if (cfg->client_cert_pem && cfg->client_key_pem) {
-		/* In memory: private keys never touch the disk. */
-		set_blob(h, CURLOPT_SSLCERT_BLOB, cfg->client_cert_pem,
-			 cfg->client_cert_pem_len);
-		curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
-		set_blob(h, CURLOPT_SSLKEY_BLOB, cfg->client_key_pem,
-			 cfg->client_key_pem_len);
-		curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
-	}
 }
 
 static void set_proxy(CURL *h, const struct http_client *c)
@@ -397,7 +358,7 @@ CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 		return h;   /* plain http */
 	/* A refresh (auth_expired) may replace a plugin's client certificate. */
 	pthread_mutex_lock(&c->auth_lock);
-	setup_tls(h, c->cfg, c->tls_policy);
+	http_tls_easy(h, c->cfg, c->tls_policy);
 	pthread_mutex_unlock(&c->auth_lock);
 	return h;
 }

@@ -2,6 +2,7 @@
  *   http.c       the client, GETs, the handles' common options
  *   http_exec.c  the exec upgrade's handle and its shared TLS context
  *                (tlsconn.h)
+ *   http_tls.c   the TLS policy both paths share (tlspolicy.h)
  * Not for use outside src/kube/http*.c. */
 #ifndef KUBE_HTTP_INT_H
 #define KUBE_HTTP_INT_H
@@ -44,5 +45,11 @@ struct http_client {
 /* A handle for url with everything but the server's TLS (timeouts, keep-
  * alive, the share handle, CONNECT_TO, the proxy); url is freed. */
 CURL *http_easy_base(struct http_client *c, char *url, struct err *e);
+
+/* http_tls.c: the client's TLS policy (tlspolicy.h), made once from the
+ * kubeconfig (tls_policy, or tls_policy_err), and one handle's TLS: the
+ * policy plus the client certificate, in memory. */
+void http_tls_setup(struct http_client *c);
+void http_tls_easy(CURL *h, const struct kube_config *cfg, const struct tlspolicy *policy);
 
 #endif

@@ -198,9 +198,9 @@ struct http_client *http_client_new(struct kube_config *cfg)
 	 * pending while the exec still reads it ("Unsupported protocol"). */
 	c->get_share = new_share(c, 1);
 	setup_server_name(c);
-	if (c->exec_tls_ok)
-		http_tls_setup(c);
 	choose_proxy(c);
+	if (c->exec_tls_ok)
+		http_tls_setup(c);   /* after the proxy: an HTTPS one is checked too */
 	return c;
 }
 

@@ -17,11 +17,20 @@
 #include "tlsstore.h"
 #include "../util/xalloc.h"
 
+/* A peer whose certificate is checked: the API server, or an HTTPS
+ * proxy on the way (Go's Transport verifies the proxy with the same
+ * tls.Config, ServerName the proxy's host: net/http transport.go
+ * dialConn, addTLS). */
+struct peer {
+	char *host;          /* checked, trailing dot stripped */
+	int ip;
+};
+
 struct tlspolicy {
 	X509_STORE *store;   /* NULL when insecure */
-	char *host;          /* checked, trailing dot stripped */
+	struct peer server, proxy;   /* proxy.host NULL: no HTTPS proxy */
 	char *sni;           /* NULL for an IP literal */
-	int ip, insecure;
+	int insecure;
 };
 
 /* This thread's last failure (tlspolicy.h: why per thread). */
@@ -30,12 +39,12 @@ static _Thread_local struct {
 	char text[512];
 } last = { 0, 0, -1, "" };
 
-static int policy_index = -1;   /* SSL_CTX ex_data: the policy */
+static int peer_index = -1;   /* SSL_CTX ex_data: the peer it checks */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void init_once(void)
 {
-	policy_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
+	peer_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
 }
 
 static int is_ip(const char *s)
@@ -45,16 +54,24 @@ static int is_ip(const char *s)
 	return inet_pton(AF_INET, s, a) == 1 || inet_pton(AF_INET6, s, a) == 1;
 }
 
+/* Go strips one trailing dot for SNI (hostnameInSNI) and matches names
+ * without it (matchHostnames). */
+static void peer_set(struct peer *pe, const char *host)
+{
+	size_t n = strlen(host);
+
+	pe->host = n > 1 && host[n - 1] == '.' ? xstrndup(host, n - 1) : xstrdup(host);
+	pe->ip = is_ip(pe->host);
+}
+
 struct tlspolicy *tlspolicy_new(const struct tlspolicy_opts *o, struct err *e)
 {
 	struct tlspolicy *p = xcalloc(1, sizeof(*p));
-	size_t n = strlen(o->host);
 
-	/* Go strips one trailing dot for SNI (hostnameInSNI) and matches
-	 * names without it (matchHostnames). */
-	p->host = n > 1 && o->host[n - 1] == '.' ? xstrndup(o->host, n - 1) : xstrdup(o->host);
-	p->ip = is_ip(p->host);
-	p->sni = p->ip ? NULL : xstrdup(p->host);
+	peer_set(&p->server, o->host);
+	if (o->proxy_host)
+		peer_set(&p->proxy, o->proxy_host);
+	p->sni = p->server.ip ? NULL : xstrdup(p->server.host);
 	p->insecure = o->insecure;
 	if (!p->insecure) {
 		p->store = o->ca_pem ? tlsstore_from_pem(o->ca_pem, o->ca_len, e)
@@ -72,14 +89,15 @@ void tlspolicy_free(struct tlspolicy *p)
 	if (!p)
 		return;
 	tlsstore_free(p->store);
-	free(p->host);
+	free(p->server.host);
+	free(p->proxy.host);
 	free(p->sni);
 	free(p);
 }
 
 const char *tlspolicy_host(const struct tlspolicy *p)
 {
-	return p->host;
+	return p->server.host;
 }
 
 const char *tlspolicy_sni(const struct tlspolicy *p)
@@ -147,7 +165,7 @@ static int san_list(X509 *x, int dns, char *buf, size_t n)
 }
 
 /* crypto/x509 HostnameError.Error(). */
-static void hostname_words(const struct tlspolicy *p, X509 *x, char *out, size_t n)
+static void hostname_words(const struct peer *p, X509 *x, char *out, size_t n)
 {
 	char cn[256] = "", valid[400];
 	int has_san = X509_get_ext_by_NID(x, NID_subject_alt_name, -1) >= 0;
@@ -180,7 +198,7 @@ static void hostname_words(const struct tlspolicy *p, X509 *x, char *out, size_t
 	}
 }
 
-static int name_matches(const struct tlspolicy *p, X509 *x)
+static int name_matches(const struct peer *p, X509 *x)
 {
 	if (p->ip)
 		return X509_check_ip_asc(x, p->host, 0) == 1;
@@ -222,7 +240,7 @@ static int time_words(X509 *x, char *out, size_t n)
 /* Go checks the leaf's dates, then the name, then the chain
  * (Certificate.Verify); OpenSSL the chain first: the first failure is
  * worded as Go would have found it. */
-static void verify_words(const struct tlspolicy *p, X509_STORE_CTX *sc, char *out, size_t n)
+static void verify_words(const struct peer *p, X509_STORE_CTX *sc, char *out, size_t n)
 {
 	X509 *leaf = X509_STORE_CTX_get0_cert(sc), *cur = X509_STORE_CTX_get_current_cert(sc);
 	int code = X509_STORE_CTX_get_error(sc);
@@ -265,8 +283,8 @@ static void verify_words(const struct tlspolicy *p, X509_STORE_CTX *sc, char *ou
 static int on_verify(int ok, X509_STORE_CTX *sc)
 {
 	SSL *ssl = X509_STORE_CTX_get_ex_data(sc, SSL_get_ex_data_X509_STORE_CTX_idx());
-	const struct tlspolicy *p = ssl ? SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl),
-							      policy_index) : NULL;
+	const struct peer *p = ssl ? SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl),
+							 peer_index) : NULL;
 
 	if (ok || !p || last.verify)
 		return ok;
@@ -374,12 +392,13 @@ int tlspolicy_renegotiated(void)
 
 /* ---- applying it ---- */
 
-int tlspolicy_apply(const struct tlspolicy *p, SSL_CTX *ctx)
+/* The policy on ctx, its certificate checked against pe's name. */
+static int apply_peer(const struct tlspolicy *p, const struct peer *pe, SSL_CTX *ctx)
 {
 	X509_VERIFY_PARAM *vp = SSL_CTX_get0_param(ctx);
 
 	pthread_once(&once, init_once);
-	if (policy_index < 0 || !SSL_CTX_set_ex_data(ctx, policy_index, (void *)p) ||
+	if (peer_index < 0 || !SSL_CTX_set_ex_data(ctx, peer_index, (void *)pe) ||
 	    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) != 1)
 		return -1;
 	SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION);
@@ -396,8 +415,13 @@ int tlspolicy_apply(const struct tlspolicy *p, SSL_CTX *ctx)
 	SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, on_verify);
 	X509_VERIFY_PARAM_set_hostflags(vp, X509_CHECK_FLAG_NEVER_CHECK_SUBJECT |
 					X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-	return (p->ip ? X509_VERIFY_PARAM_set1_ip_asc(vp, p->host)
-		      : X509_VERIFY_PARAM_set1_host(vp, p->host, 0)) == 1 ? 0 : -1;
+	return (pe->ip ? X509_VERIFY_PARAM_set1_ip_asc(vp, pe->host)
+		       : X509_VERIFY_PARAM_set1_host(vp, pe->host, 0)) == 1 ? 0 : -1;
+}
+
+int tlspolicy_apply(const struct tlspolicy *p, SSL_CTX *ctx)
+{
+	return apply_peer(p, &p->server, ctx);
 }
 
 int tlspolicy_start(const struct tlspolicy *p, SSL *ssl)
@@ -405,17 +429,41 @@ int tlspolicy_start(const struct tlspolicy *p, SSL *ssl)
 	return !p->sni || SSL_set_tlsext_host_name(ssl, p->sni) == 1 ? 0 : -1;
 }
 
-static CURLcode curl_ctx(CURL *h, void *ssl_ctx, void *p)
+/* libcurl 7.88 calls the context function for an HTTPS proxy's TLS too,
+ * before the CONNECT: the CONNECT's status (reset for every transfer) is
+ * still 0 there, 200 for the server's TLS inside the tunnel. */
+static CURLcode curl_ctx(CURL *h, void *ssl_ctx, void *arg)
 {
-	(void)h;
-	return tlspolicy_apply(p, ssl_ctx) == 0 ? CURLE_OK : CURLE_SSL_CERTPROBLEM;
+	const struct tlspolicy *p = arg;
+	long connect_code = 0;
+	const struct peer *pe = &p->server;
+
+	if (p->proxy.host) {
+		curl_easy_getinfo(h, CURLINFO_HTTP_CONNECTCODE, &connect_code);
+		if (connect_code == 0)
+			pe = &p->proxy;
+	}
+	return apply_peer(p, pe, ssl_ctx) == 0 ? CURLE_OK : CURLE_SSL_CERTPROBLEM;
+}
+
+void tlspolicy_curl_proxy(CURL *h, const struct tlspolicy *p)
+{
+	if (!p->proxy.host)
+		return;
+	curl_easy_setopt(h, CURLOPT_PROXY_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
+	curl_easy_setopt(h, CURLOPT_PROXY_SSL_VERIFYHOST, 0L);
+	curl_easy_setopt(h, CURLOPT_PROXY_SSL_VERIFYPEER, p->insecure ? 0L : 1L);
+	curl_easy_setopt(h, CURLOPT_PROXY_CAINFO, NULL);
+	curl_easy_setopt(h, CURLOPT_PROXY_CAPATH, NULL);
+	curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, curl_ctx);
+	curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, (void *)p);
 }
 
 void tlspolicy_curl(CURL *h, const struct tlspolicy *p)
 {
 	curl_easy_setopt(h, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
 	/* curl's own name check falls back to the subject CN: off; OpenSSL
-	 * checks the name in the chain's verification (tlspolicy_apply). */
+	 * checks the name in the chain's verification (apply_peer). */
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, p->insecure ? 0L : 1L);
 	/* No file, no directory: only the policy's store is trusted. */
@@ -423,4 +471,5 @@ void tlspolicy_curl(CURL *h, const struct tlspolicy *p)
 	curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
 	curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, curl_ctx);
 	curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, (void *)p);
+	tlspolicy_curl_proxy(h, p);
 }

@@ -42,6 +42,8 @@ struct tlspolicy_opts {
 	int insecure;         /* insecure-skip-tls-verify */
 	const char *host;     /* tls-server-name or the URL's host (an IPv6
 			       * literal without brackets) */
+	const char *proxy_host; /* an HTTPS proxy's host, or NULL: Go checks
+				 * it with the same config, by its own name */
 };
 
 /* Immutable once made, shared by every connection of a client. */
@@ -66,8 +68,12 @@ int tlspolicy_start(const struct tlspolicy *p, struct ssl_st *ssl);
 
 /* The same for an easy handle: CURLOPT_SSLVERSION TLSv1.2,
  * CURLOPT_SSL_CTX_FUNCTION applying the policy; curl's own name check is
- * off (it falls back to the CN) and OpenSSL's is on instead. */
+ * off (it falls back to the CN) and OpenSSL's is on instead.  An HTTPS
+ * proxy's TLS gets the policy too, checked against the proxy's name. */
 void tlspolicy_curl(CURL *h, const struct tlspolicy *p);
+/* Only the HTTPS proxy's part (the exec handles: curl's only TLS there is
+ * the proxy's); nothing without an HTTPS proxy. */
+void tlspolicy_curl_proxy(CURL *h, const struct tlspolicy *p);
 
 /* Forgets this thread's last failure: call before a handshake or read. */
 void tlspolicy_begin(void);

@@ -354,7 +354,7 @@ static int npolicies;
 
 static struct tlspolicy *policy_for(const char *ca, const char *host, int insecure)
 {
-	struct tlspolicy_opts o = { ca, ca ? strlen(ca) : 0, insecure, host };
+	struct tlspolicy_opts o = { ca, ca ? strlen(ca) : 0, insecure, host, NULL };
 	struct err e;
 	struct tlspolicy *p;
 
@@ -474,7 +474,7 @@ static void test_client_cert_alpn_version(struct setup *s)
 static void test_bad_material(struct setup *s)
 {
 	struct tlsctx_opts o = { NULL, NULL, NULL, 0, 0 };
-	struct tlspolicy_opts po = { "not a certificate\n", 18, 0, "localhost" };
+	struct tlspolicy_opts po = { "not a certificate\n", 18, 0, "localhost", NULL };
 	struct err e;
 
 	/* A CA text without a certificate fails (client-go's words), never

@@ -3,7 +3,8 @@
  * that asks to renegotiate (Python's ssl module cannot), met by the exec
  * path (tlsconn) and the GET path (http_get through libcurl); the CA text
  * parsed as Go's AppendCertsFromPEM; Go's system roots from SSL_CERT_FILE
- * and SSL_CERT_DIR.  The server is OpenSSL in this process on 127.0.0.1;
+ * and SSL_CERT_DIR; an HTTPS proxy's TLS, checked by the proxy's own name
+ * (libcurl calls the context function for it too).  The server is OpenSSL in this process on 127.0.0.1;
  * nothing here asserts a time. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -216,7 +217,7 @@ static enum tls_io exec_once(const struct tlspolicy *p, int port, char *why, siz
 
 static struct tlspolicy *policy(const char *ca_text, const char *host)
 {
-	struct tlspolicy_opts o = { ca_text, ca_text ? strlen(ca_text) : 0, 0, host };
+	struct tlspolicy_opts o = { ca_text, ca_text ? strlen(ca_text) : 0, 0, host, NULL };
 	struct err e;
 
 	err_clear(&e);
@@ -283,6 +284,147 @@ static void test_get_renegotiation(void)
 	CHECK(get_once(NULL, s.port, 1, &e) < 0);
 	CHECK_STR(e.msg, "Unable to connect to the server: local error: tls: no renegotiation");
 	server_stop(&s);
+}
+
+/* ---- through an HTTPS proxy: its TLS is checked by its own name ---- */
+
+struct proxy { SSL_CTX *ctx; int lfd, port; pthread_t th; };
+
+/* Copies both ways until either side ends. */
+static void pipe_both(SSL *ssl, int fd, int back)
+{
+	char buf[4096];
+	int n;
+
+	for (;;) {
+		struct pollfd p[2] = { { fd, POLLIN, 0 }, { back, POLLIN, 0 } };
+
+		if (!SSL_pending(ssl) && poll(p, 2, 10000) <= 0)
+			return;
+		if (SSL_pending(ssl) || (p[0].revents & (POLLIN | POLLHUP))) {
+			if ((n = SSL_read(ssl, buf, sizeof(buf))) <= 0 || write(back, buf, (size_t)n) != n)
+				return;
+		}
+		if (p[1].revents & (POLLIN | POLLHUP)) {
+			if ((n = (int)read(back, buf, sizeof(buf))) <= 0 || SSL_write(ssl, buf, n) != n)
+				return;
+		}
+	}
+}
+
+/* CONNECT over TLS, one connection after the other. */
+static void *proxy_loop(void *u)
+{
+	struct proxy *px = u;
+	int fd;
+
+	while ((fd = accept(px->lfd, NULL, NULL)) >= 0) {
+		SSL *ssl = SSL_new(px->ctx);
+		char head[1024];
+		int n = 0, port = 0, back;
+
+		SSL_set_fd(ssl, fd);
+		if (SSL_accept(ssl) == 1) {
+			head[0] = '\0';
+			while (n < (int)sizeof(head) - 1 && !strstr(head, "\r\n\r\n")) {
+				int r = SSL_read(ssl, head + n, (int)sizeof(head) - 1 - n);
+				if (r <= 0)
+					break;
+				head[n += r] = '\0';
+			}
+			sscanf(head, "CONNECT %*[^:]:%d", &port);
+			back = port ? dial(port) : -1;
+			if (back >= 0) {
+				fcntl(back, F_SETFL, fcntl(back, F_GETFL) & ~O_NONBLOCK);
+				SSL_write(ssl, "HTTP/1.1 200 Connection established\r\n\r\n", 39);
+				pipe_both(ssl, fd, back);
+				close(back);
+			}
+		}
+		SSL_free(ssl);
+		ERR_clear_error();
+		close(fd);
+	}
+	return NULL;
+}
+
+static void proxy_start(struct proxy *px, X509 *cert)
+{
+	struct sockaddr_in a = { 0 };
+	socklen_t al = sizeof(a);
+
+	px->ctx = SSL_CTX_new(TLS_server_method());
+	SSL_CTX_use_certificate(px->ctx, cert);
+	SSL_CTX_use_PrivateKey(px->ctx, srv_key);
+	px->lfd = socket(AF_INET, SOCK_STREAM, 0);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	bind(px->lfd, (struct sockaddr *)&a, sizeof(a));
+	listen(px->lfd, 16);
+	getsockname(px->lfd, (struct sockaddr *)&a, &al);
+	px->port = ntohs(a.sin_port);
+	pthread_create(&px->th, NULL, proxy_loop, px);
+}
+
+static void proxy_stop(struct proxy *px)
+{
+	shutdown(px->lfd, SHUT_RDWR);
+	pthread_join(px->th, NULL);
+	close(px->lfd);
+	SSL_CTX_free(px->ctx);
+}
+
+static int get_via(const char *proxy_url, int port, struct err *e)
+{
+	struct kube_config cfg;
+	struct http_client *c;
+	struct http_response r = { 0 };
+	char server[64];
+	int rc;
+
+	memset(&cfg, 0, sizeof(cfg));
+	snprintf(server, sizeof(server), "https://localhost:%d", port);
+	cfg.server = server;
+	cfg.namespace = "default";
+	cfg.ca_pem = ca_pem;
+	cfg.ca_pem_len = strlen(ca_pem);
+	cfg.proxy_url = (char *)proxy_url;
+	cfg.timeout_ms = 20000;
+	c = http_client_new(&cfg);
+	err_clear(e);
+	rc = http_get(c, "/api", &r, e);
+	http_response_release(&r);
+	http_client_free(c);
+	return rc;
+}
+
+static void test_https_proxy(void)
+{
+	struct server s;
+	struct proxy px;
+	struct err e;
+	char url[64];
+	/* Valid for the proxy's address only, never for the server's name:
+	 * checked against the server's name it would fail. */
+	X509 *ip_only = cert("proxy", srv_key, ca, "IP:127.0.0.1");
+	X509 *wrong = cert("proxy", srv_key, ca, "DNS:other.example");
+
+	server_start(&s, 0);
+	proxy_start(&px, ip_only);
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d", px.port);
+	CHECK_INT(get_via(url, s.port, &e), 0);
+	proxy_stop(&px);
+	/* A proxy whose certificate is not its own: Go's words for it. */
+	proxy_start(&px, wrong);
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d", px.port);
+	CHECK(get_via(url, s.port, &e) < 0);
+	CHECK_STR(e.msg, "Unable to connect to the server: tls: failed to verify certificate: "
+		  "x509: cannot validate certificate for 127.0.0.1 because it doesn't contain "
+		  "any IP SANs");
+	proxy_stop(&px);
+	server_stop(&s);
+	X509_free(ip_only);
+	X509_free(wrong);
 }
 
 /* ---- the trust ---- */
@@ -417,6 +559,7 @@ int main(void)
 	test_exec_renegotiation();
 	test_get_renegotiation();
 	test_system_roots();
+	test_https_proxy();
 	X509_free(ca), X509_free(srv);
 	EVP_PKEY_free(ca_key), EVP_PKEY_free(srv_key);
 	curl_global_cleanup();

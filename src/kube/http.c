@@ -725,7 +725,12 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 	const char *why = errbuf && *errbuf ? errbuf : curl_easy_strerror(rc);
 	long os_errno = 0;
 	int verify = 0;
-	const char *go = tlspolicy_failure(&verify);
+	/* Only for a failure TLS can be behind (the state is this thread's
+	 * last handshake or read, tlspolicy.h). */
+	const char *go = rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_PEER_FAILED_VERIFICATION ||
+			 rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+			 rc == CURLE_GOT_NOTHING || rc == CURLE_SSL_CERTPROBLEM
+			 ? tlspolicy_failure(&verify) : NULL;
 
 	if (h)
 		curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);

@@ -14,9 +14,9 @@
  *    against IP SANs only; a trailing dot stripped (Go's
  *    hostnameInSNI and matchHostnames).
  *  - SNI whenever the name is not an IP, insecure or not (hostnameInSNI).
- *  - Stricter than Go, with an error saying what to change: RSA keys
- *    under 2048 bits (security level 2), single-label wildcards
- *    ("*.test", OpenSSL's RFC 6125 rule).
+ *  - Stricter than Go, with an error saying what to change: keys weaker
+ *    than RSA-2048 in the server's chain (when verifying), single-label
+ *    wildcards ("*.test", OpenSSL's RFC 6125 rule).
  *  - Errors in Go's words (x509 HostnameError, UnknownAuthorityError,
  *    CertificateInvalidError; "remote error: tls: ..." for an alert).
  *

@@ -13,6 +13,7 @@
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "exec_head.h"
+#include "tlspolicy.h"
 
 long long exec_now_ms(void)
 {
@@ -396,6 +397,7 @@ int exec_conn_open(struct conn *k, const char *path, struct exec_result *res)
 	curl_easy_setopt(k->h, CURLOPT_TIMEOUT_MS, exec_remaining_ms(k->deadline) + 1);
 	curl_easy_setopt(k->h, CURLOPT_ERRORBUFFER, errbuf);
 	k->waiting_for = "the connection to the server";
+	tlspolicy_begin();   /* an HTTPS proxy's TLS is worded by the policy */
 	rc = curl_easy_perform(k->h);
 	curl_easy_setopt(k->h, CURLOPT_ERRORBUFFER, NULL);
 	if (rc == CURLE_OPERATION_TIMEDOUT && exec_remaining_ms(k->deadline) <= 0) {

@@ -19,7 +19,7 @@
 #include "urlpath.h"
 #include "hdrcheck.h"
 #include "proxy.h"
-#include "tlsstore.h"
+#include "tlspolicy.h"
 #include "tlsconn.h"
 #include "http_int.h"
 
@@ -102,16 +102,21 @@ static void setup_server_name(struct http_client *c)
 	c->url_host = xstrdup(hostport);
 	port = port_of(hostport);
 	if (c->cfg->tls_server_name && *c->cfg->tls_server_name) {
+		/* A trailing dot is no part of the name (Go: hostnameInSNI,
+		 * matchHostnames): stripped for SNI and the check alike. */
+		size_t n = strlen(c->cfg->tls_server_name);
+		char *name = n > 1 && c->cfg->tls_server_name[n - 1] == '.'
+			? xstrndup(c->cfg->tls_server_name, n - 1)
+			: xstrdup(c->cfg->tls_server_name);
+
 		host = port ? xstrndup(hostport, (size_t)(port - 1 - hostport))
 			    : xstrdup(hostport);
 		if (!port)
 			port = default_port(scheme);
-		c->connect_to = xasprintf("%s:%s:%s:%s", c->cfg->tls_server_name,
-					  port, host, port);
-		c->base_url = xasprintf("%s://%s:%s%s", scheme,
-					c->cfg->tls_server_name, port, prefix);
-		c->exec_url = xasprintf("http://%s:%s/", c->cfg->tls_server_name, port);
-		c->verify_host = xstrdup(c->cfg->tls_server_name);
+		c->connect_to = xasprintf("%s:%s:%s:%s", name, port, host, port);
+		c->base_url = xasprintf("%s://%s:%s%s", scheme, name, port, prefix);
+		c->exec_url = xasprintf("http://%s:%s/", name, port);
+		c->verify_host = name;
 		free(host);
 	} else {
 		c->base_url = xstrdup(c->log_base);
@@ -192,10 +197,10 @@ struct http_client *http_client_new(struct kube_config *cfg)
 	 * another thread's dead-connection sweep closes one that has input
 	 * pending while the exec still reads it ("Unsupported protocol"). */
 	c->get_share = new_share(c, 1);
-	if (!cfg->insecure && cfg->ca_pem)
-		c->ca_store = tlsstore_from_pem(cfg->ca_pem, cfg->ca_pem_len);
 	setup_server_name(c);
 	choose_proxy(c);
+	if (c->exec_tls_ok)
+		http_tls_setup(c);   /* after the proxy: an HTTPS one is checked too */
 	return c;
 }
 
@@ -209,8 +214,9 @@ void http_client_free(struct http_client *c)
 		curl_share_cleanup(c->get_share);
 	if (c->share)
 		curl_share_cleanup(c->share);
-	tlsstore_free(c->ca_store);
-	tlsctx_unref(c->exec_tls);
+	tlsctx_unref(c->exec_tls);   /* before the policy it applies */
+	tlspolicy_free(c->tls_policy);
+	free(c->tls_policy_err);
 	for (i = 0; i < CURL_LOCK_DATA_LAST; i++)
 		pthread_mutex_destroy(&c->share_locks[i]);
 	pthread_mutex_destroy(&c->auth_lock);
@@ -251,39 +257,6 @@ const char *http_client_log_base(const struct http_client *c)
 char *http_client_host_header(const struct http_client *c)
 {
 	return xstrdup(c->url_host);
-}
-
-static void set_blob(CURL *h, CURLoption opt, char *data, size_t len)
-{
-	struct curl_blob blob = { data, len, CURL_BLOB_COPY };
-
-	curl_easy_setopt(h, opt, &blob);
-}
-
-static void setup_tls(CURL *h, const struct kube_config *cfg,
-		      struct x509_store_st *ca_store)
-{
-	if (cfg->insecure) {
-		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
-		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-	} else if (ca_store) {
-		/* No file, no directory: only the shared store is trusted. */
-		curl_easy_setopt(h, CURLOPT_CAINFO, NULL);
-		curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
-		curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, tlsstore_ssl_ctx);
-		curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, ca_store);
-	} else if (cfg->ca_pem) {
-		set_blob(h, CURLOPT_CAINFO_BLOB, cfg->ca_pem, cfg->ca_pem_len);
-	}
-	if (cfg->client_cert_pem && cfg->client_key_pem) {
-		/* In memory: private keys never touch the disk. */
-		set_blob(h, CURLOPT_SSLCERT_BLOB, cfg->client_cert_pem,
-			 cfg->client_cert_pem_len);
-		curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
-		set_blob(h, CURLOPT_SSLKEY_BLOB, cfg->client_key_pem,
-			 cfg->client_key_pem_len);
-		curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
-	}
 }
 
 static void set_proxy(CURL *h, const struct http_client *c)
@@ -372,13 +345,20 @@ CURL *http_easy_base(struct http_client *c, char *url, struct err *e)
 
 CURL *http_easy_new(struct http_client *c, const char *path, struct err *e)
 {
-	CURL *h = http_easy_base(c, xasprintf("%s%s", c->base_url, path), e);
+	CURL *h;
 
+	if (c->tls_policy_err) {
+		err_set(e, ERR_CONFIG, "%s", c->tls_policy_err);   /* "error: ..." */
+		return NULL;
+	}
+	h = http_easy_base(c, xasprintf("%s%s", c->base_url, path), e);
 	if (!h)
 		return NULL;
+	if (!c->tls_policy)
+		return h;   /* plain http */
 	/* A refresh (auth_expired) may replace a plugin's client certificate. */
 	pthread_mutex_lock(&c->auth_lock);
-	setup_tls(h, c->cfg, c->ca_store);
+	http_tls_easy(h, c->cfg, c->tls_policy);
 	pthread_mutex_unlock(&c->auth_lock);
 	return h;
 }
@@ -481,6 +461,8 @@ static size_t on_body(char *p, size_t size, size_t n, void *u)
 	struct get_state *st = u;
 	size_t max = st->o->max_body;
 
+	if (tlspolicy_renegotiated())
+		return 0;   /* the connection is over (tlspolicy.h) */
 	if (max && st->body->len + size * n > max) {
 		buf_append(st->body, p, max - st->body->len);
 		st->cut = 1;
@@ -626,7 +608,13 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	st->cut = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	errbuf[0] = '\0';
+	tlspolicy_begin();
 	rc = curl_easy_perform(h);
+	/* A renegotiation ends the request (on_body refused the rest, or the
+	 * server closed on curl's warning): an error, never retried, as
+	 * client-go does not retry it. */
+	if (rc != CURLE_OK && tlspolicy_renegotiated())
+		rc = CURLE_SSL_CONNECT_ERROR;
 	atomic_fetch_add(&c->requests, 1);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status);
 	log_at(6, "GET %s%s %ld in %.0f milliseconds", c->log_base, path,
@@ -736,6 +724,13 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 {
 	const char *why = errbuf && *errbuf ? errbuf : curl_easy_strerror(rc);
 	long os_errno = 0;
+	int verify = 0;
+	/* Only for a failure TLS can be behind (the state is this thread's
+	 * last handshake or read, tlspolicy.h). */
+	const char *go = rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_PEER_FAILED_VERIFICATION ||
+			 rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+			 rc == CURLE_GOT_NOTHING || rc == CURLE_SSL_CERTPROBLEM
+			 ? tlspolicy_failure(&verify) : NULL;
 
 	if (h)
 		curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
@@ -749,6 +744,14 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 	if (rc == CURLE_OPERATION_TIMEDOUT)
 		return err_setp(e, ERR_TIMEOUT,
 				"Unable to connect to the server: %s", why);
+	/* The policy's words (Go's) when it saw why: "failed to verify
+	 * certificate" only for a certificate refused, never for a server's
+	 * alert (tlspolicy.h). */
+	if (go && verify)
+		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: tls: "
+				"failed to verify certificate: %s", go);
+	if (go)
+		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %s", go);
 	if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE)
 		return err_setp(e, ERR_CONNECT,
 				"Unable to connect to the server: tls: failed to "

@@ -6,6 +6,7 @@
 #include "../util/xalloc.h"
 #include "http_int.h"
 #include "tlsconn.h"
+#include "tlspolicy.h"
 
 /* The exec connections' context for the credentials held now: built once
  * per credential generation (a plugin's client certificate may rotate);
@@ -14,10 +15,10 @@ static struct tlsctx *exec_tls_locked(struct http_client *c, struct err *e)
 {
 	const struct kube_config *cfg = c->cfg;
 	struct tlsctx_opts o = {
-		c->ca_store, cfg->ca_pem, cfg->insecure,
+		c->tls_policy,
 		cfg->client_key_pem ? cfg->client_cert_pem : NULL,
 		cfg->client_cert_pem ? cfg->client_key_pem : NULL,
-		cfg->client_cert_pem_len, cfg->client_key_pem_len, c->verify_host,
+		cfg->client_cert_pem_len, cfg->client_key_pem_len,
 	};
 
 	if (!c->exec_tls || c->exec_tls_gen != c->auth_generation) {
@@ -39,11 +40,13 @@ CURL *http_exec_easy_new(struct http_client *c, struct tlsctx **tls,
 
 	*tls = NULL;
 	*via_curl = 0;
-	if (!c->exec_tls_ok)
-		return http_easy_new(c, "/", e);
+	if (!c->exec_tls_ok || c->tls_policy_err)
+		return http_easy_new(c, "/", e);   /* says why for the latter */
 	h = http_easy_base(c, xstrdup(c->exec_url), e);
 	if (!h)
 		return NULL;
+	/* curl's only TLS here is an HTTPS proxy's: the policy's too. */
+	tlspolicy_curl_proxy(h, c->tls_policy);
 	pthread_mutex_lock(&c->auth_lock);
 	*tls = exec_tls_locked(c, e);
 	pthread_mutex_unlock(&c->auth_lock);

@@ -2,6 +2,7 @@
  *   http.c       the client, GETs, the handles' common options
  *   http_exec.c  the exec upgrade's handle and its shared TLS context
  *                (tlsconn.h)
+ *   http_tls.c   the TLS policy both paths share (tlspolicy.h)
  * Not for use outside src/kube/http*.c. */
 #ifndef KUBE_HTTP_INT_H
 #define KUBE_HTTP_INT_H
@@ -12,6 +13,7 @@
 #include "http.h"
 
 struct tlsctx;
+struct tlspolicy;
 
 struct http_client {
 	struct kube_config *cfg;
@@ -31,7 +33,8 @@ struct http_client {
 	char *log_base;      /* scheme://host[:port]prefix, for -v logs */
 	char *exec_url;      /* http://host:port/ for exec over our own TLS */
 	char *verify_host;   /* the name (or IP) the server certificate must match */
-	struct x509_store_st *ca_store; /* the kubeconfig's CA, parsed once (tlsstore.h) */
+	struct tlspolicy *tls_policy; /* both paths' TLS (tlspolicy.h), or NULL: */
+	char *tls_policy_err;     /* why not (https only), said on every request */
 	struct tlsctx *exec_tls;  /* exec connections' TLS (tlsconn.h), auth_lock */
 	unsigned exec_tls_gen;    /* the auth_generation it was built for */
 	int exec_tls_ok;          /* the server URL is https */
@@ -42,5 +45,11 @@ struct http_client {
 /* A handle for url with everything but the server's TLS (timeouts, keep-
  * alive, the share handle, CONNECT_TO, the proxy); url is freed. */
 CURL *http_easy_base(struct http_client *c, char *url, struct err *e);
+
+/* http_tls.c: the client's TLS policy (tlspolicy.h), made once from the
+ * kubeconfig (tls_policy, or tls_policy_err), and one handle's TLS: the
+ * policy plus the client certificate, in memory. */
+void http_tls_setup(struct http_client *c);
+void http_tls_easy(CURL *h, const struct kube_config *cfg, const struct tlspolicy *policy);
 
 #endif

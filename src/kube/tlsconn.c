@@ -17,12 +17,12 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include "tlspolicy.h"
 #include "../util/xalloc.h"
 
 struct tlsctx {
 	SSL_CTX *ctx;
-	char *sni;               /* NULL for an IP literal (no SNI) */
-	char *host;              /* the name or IP checked, for messages */
+	const struct tlspolicy *policy;  /* not owned (tlsconn.h) */
 	pthread_mutex_t lock;    /* everything below */
 	pthread_cond_t primed_cv;
 	int refs;
@@ -36,7 +36,8 @@ struct tlsconn {
 	SSL *ssl;
 	int counted;
 	int verify_failed;
-	char err[256];
+	int renegotiated;        /* the server asked: the connection is over */
+	char err[512];
 };
 
 static int ctx_index = -1;          /* SSL ex_data slot: the tlsctx */
@@ -195,46 +196,6 @@ static int use_client_cert(SSL_CTX *ctx, const struct tlsctx_opts *o, struct err
 	return ok ? 0 : openssl_error(e, "unable to use the client key");
 }
 
-/* The name check: OpenSSL's RFC 6125 matcher (X509_VERIFY_PARAM_set1_host,
- * a wildcard only as a whole left-most label, like Go's crypto/tls
- * verifyHostname); an IP literal is matched against IP SANs only.  SNI
- * carries the name, never an IP (RFC 6066 §3; curl's Curl_host_is_ipnum). */
-static int set_peer_name(struct tlsctx *x, const char *host, struct err *e)
-{
-	X509_VERIFY_PARAM *vp = SSL_CTX_get0_param(x->ctx);
-	struct in6_addr a6;
-	struct in_addr a4;
-	int ip = inet_pton(AF_INET, host, &a4) == 1 || inet_pton(AF_INET6, host, &a6) == 1;
-
-	if (!ip)
-		x->sni = xstrdup(host);
-	x->host = xstrdup(host);
-	X509_VERIFY_PARAM_set_hostflags(vp, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-	if (ip ? X509_VERIFY_PARAM_set1_ip_asc(vp, host) == 1
-	       : X509_VERIFY_PARAM_set1_host(vp, host, 0) == 1)
-		return 0;
-	return openssl_error(e, "unusable server name");
-}
-
-/* The trust: the kubeconfig's CA only (tlsstore.h), or with none given
- * OpenSSL's default paths, Debian's /etc/ssl/certs as curl's build uses. */
-static int set_trust(struct tlsctx *x, const struct tlsctx_opts *o, struct err *e)
-{
-	if (o->insecure) {
-		SSL_CTX_set_verify(x->ctx, SSL_VERIFY_NONE, NULL);
-		return 0;
-	}
-	SSL_CTX_set_verify(x->ctx, SSL_VERIFY_PEER, NULL);
-	if (o->store)
-		SSL_CTX_set1_cert_store(x->ctx, o->store);
-	else if (o->ca_pem)
-		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: "
-				"the certificate authority holds no PEM certificate");
-	else if (SSL_CTX_set_default_verify_paths(x->ctx) != 1)
-		return openssl_error(e, "cannot load the system's certificate authorities");
-	return set_peer_name(x, o->host, e);
-}
-
 static int configure(struct tlsctx *x, const struct tlsctx_opts *o, struct err *e)
 {
 	static const unsigned char alpn[] = "\x08http/1.1";
@@ -243,8 +204,6 @@ static int configure(struct tlsctx *x, const struct tlsctx_opts *o, struct err *
 	 * buffers released while idle (SSL_MODE_RELEASE_BUFFERS). */
 	SSL_CTX_set_options(x->ctx, SSL_OP_ALL | SSL_OP_NO_COMPRESSION);
 	SSL_CTX_set_mode(x->ctx, SSL_MODE_RELEASE_BUFFERS);
-	/* client-go's default (Go crypto/tls: clients offer TLS 1.2 and up). */
-	SSL_CTX_set_min_proto_version(x->ctx, TLS1_2_VERSION);
 	/* ALPN http/1.1 only: the upgrade cannot ride h2 (exec.c), and the API
 	 * server would pick h2 if offered. */
 	if (SSL_CTX_set_alpn_protos(x->ctx, alpn, sizeof(alpn) - 1) != 0)
@@ -252,8 +211,9 @@ static int configure(struct tlsctx *x, const struct tlsctx_opts *o, struct err *
 	SSL_CTX_set_session_cache_mode(x->ctx, SSL_SESS_CACHE_CLIENT |
 				       SSL_SESS_CACHE_NO_INTERNAL_STORE);
 	SSL_CTX_sess_set_new_cb(x->ctx, on_new_session);
-	if (set_trust(x, o, e) < 0)
-		return -1;
+	x->policy = o->policy;
+	if (tlspolicy_apply(o->policy, x->ctx) < 0)
+		return openssl_error(e, "cannot apply the TLS policy");
 	if (o->cert_pem && o->key_pem && use_client_cert(x->ctx, o, e) < 0)
 		return -1;
 	return 0;
@@ -310,8 +270,6 @@ void tlsctx_unref(struct tlsctx *x)
 	SSL_CTX_free(x->ctx);
 	pthread_cond_destroy(&x->primed_cv);
 	pthread_mutex_destroy(&x->lock);
-	free(x->sni);
-	free(x->host);
 	free(x);
 }
 
@@ -375,7 +333,7 @@ struct tlsconn *tlsconn_new(struct tlsctx *x, int fd, CURL *h)
 	}
 	if (!t->ssl || !b ||
 	    !SSL_set_ex_data(t->ssl, ctx_index, x) ||
-	    (x->sni && SSL_set_tlsext_host_name(t->ssl, x->sni) != 1)) {
+	    tlspolicy_start(x->policy, t->ssl) < 0) {
 		tlsconn_free(t);
 		return NULL;
 	}
@@ -395,14 +353,15 @@ struct tlsconn *tlsconn_new(struct tlsctx *x, int fd, CURL *h)
 	return t;
 }
 
-/* Words a failed SSL call the way curl 7.88 does (ossl_connect_step2:
- * "SSL certificate problem: ..." for a verify failure, the OpenSSL
- * reason otherwise, and the SSL_ERROR_SYSCALL cases). */
+/* Words a failed SSL call: Go's words where the policy has them (a
+ * certificate refused, a server's alert, a renegotiation), else as curl
+ * 7.88 does (ossl_connect_step2: the OpenSSL reason, and the
+ * SSL_ERROR_SYSCALL cases). */
 static enum tls_io failed(struct tlsconn *t, int r, int in_handshake)
 {
-	int se = SSL_get_error(t->ssl, r);
+	int se = SSL_get_error(t->ssl, r), verify = 0;
 	unsigned long code = ERR_peek_error();
-	long vr = SSL_get_verify_result(t->ssl);
+	const char *go = tlspolicy_failure(&verify);
 	char why[160];
 
 	if (se == SSL_ERROR_WANT_READ)
@@ -414,16 +373,9 @@ static enum tls_io failed(struct tlsconn *t, int r, int in_handshake)
 	if (se == SSL_ERROR_SSL && ERR_GET_LIB(code) == ERR_LIB_SSL &&
 	    ERR_GET_REASON(code) == SSL_R_UNEXPECTED_EOF_WHILE_READING)
 		se = SSL_ERROR_SYSCALL, code = 0, errno = 0;  /* OpenSSL 3's word for a bare EOF */
-	if (se == SSL_ERROR_SSL && in_handshake &&
-	    (vr == X509_V_ERR_HOSTNAME_MISMATCH || vr == X509_V_ERR_IP_ADDRESS_MISMATCH)) {
-		/* curl 7.88's words for it (verifyhost in vtls/openssl.c). */
-		t->verify_failed = 1;
-		snprintf(t->err, sizeof(t->err), "SSL: no alternative certificate "
-			 "subject name matches target host name '%s'", t->x->host);
-	} else if (se == SSL_ERROR_SSL && in_handshake && vr != X509_V_OK) {
-		t->verify_failed = 1;
-		snprintf(t->err, sizeof(t->err), "SSL certificate problem: %s",
-			 X509_verify_cert_error_string(vr));
+	if (go && (se == SSL_ERROR_SSL || se == SSL_ERROR_SYSCALL)) {
+		t->verify_failed = verify && in_handshake;
+		snprintf(t->err, sizeof(t->err), "%s", go);
 	} else if (se == SSL_ERROR_SSL && code) {
 		ERR_error_string_n(code, why, sizeof(why));
 		snprintf(t->err, sizeof(t->err), "%s%s", in_handshake ?
@@ -445,11 +397,23 @@ static enum tls_io failed(struct tlsconn *t, int r, int in_handshake)
 	return TLS_ERROR;
 }
 
+/* A renegotiation request met by the last read or write: the connection
+ * is over (tlsconn.h), whatever OpenSSL did with it. */
+static enum tls_io check_reneg(struct tlsconn *t, enum tls_io r)
+{
+	if (!t->renegotiated && !tlspolicy_renegotiated())
+		return r;
+	t->renegotiated = 1;
+	snprintf(t->err, sizeof(t->err), "local error: tls: no renegotiation");
+	return TLS_ERROR;
+}
+
 enum tls_io tlsconn_handshake(struct tlsconn *t)
 {
 	int r;
 
 	ERR_clear_error();
+	tlspolicy_begin();
 	errno = 0;
 	r = SSL_connect(t->ssl);
 	if (r != 1)
@@ -471,10 +435,13 @@ enum tls_io tlsconn_read(struct tlsconn *t, void *p, size_t len, size_t *n)
 	int r;
 
 	*n = 0;
+	if (t->renegotiated)
+		return check_reneg(t, TLS_ERROR);
 	ERR_clear_error();
+	tlspolicy_begin();
 	errno = 0;
 	r = SSL_read_ex(t->ssl, p, len, n);
-	return r == 1 ? TLS_OK : failed(t, r ? r : -1, 0);
+	return check_reneg(t, r == 1 ? TLS_OK : failed(t, r ? r : -1, 0));
 }
 
 enum tls_io tlsconn_write(struct tlsconn *t, const void *p, size_t len, size_t *n)
@@ -482,11 +449,14 @@ enum tls_io tlsconn_write(struct tlsconn *t, const void *p, size_t len, size_t *
 	int r;
 
 	*n = 0;
+	if (t->renegotiated)
+		return check_reneg(t, TLS_ERROR);
 	ERR_clear_error();
+	tlspolicy_begin();
 	errno = 0;
 	r = SSL_write_ex(t->ssl, p, len, n);
 	if (r == 1)
-		return TLS_OK;
+		return check_reneg(t, TLS_OK);
 	r = failed(t, -1, 0);
 	if (r == TLS_EOF) {   /* writing to a closed peer is an error */
 		snprintf(t->err, sizeof(t->err), "the server closed the connection");

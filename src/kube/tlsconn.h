@@ -11,7 +11,8 @@
  *
  * What curl did for the server's TLS (lib/vtls/openssl.c of curl 7.88,
  * ossl_connect_step1/step2) is done here the same way; each place names
- * its source.  Not for use outside src/kube/.
+ * its source.  Versions, trust, the name check and SNI are the one policy
+ * both paths share (tlspolicy.h).  Not for use outside src/kube/.
  */
 #ifndef KUBE_TLSCONN_H
 #define KUBE_TLSCONN_H
@@ -21,19 +22,15 @@
 
 #include "../util/err.h"
 
-struct x509_store_st;
+struct tlspolicy;
 
 /* What one SSL_CTX is built from; nothing is kept but what OpenSSL copies
- * (the store is up-referenced, the PEM texts are parsed and forgotten). */
+ * (the PEM texts are parsed and forgotten) and the policy, which must
+ * outlive the context (the client holds both). */
 struct tlsctx_opts {
-	struct x509_store_st *store; /* the kubeconfig's CA (tlsstore.h), or NULL */
-	const char *ca_pem;          /* set with store NULL: a CA without any
-				      * certificate, which must fail */
-	int insecure;                /* insecure-skip-tls-verify */
+	const struct tlspolicy *policy; /* versions, trust, name (tlspolicy.h) */
 	const char *cert_pem, *key_pem; /* client certificate and key, or NULL */
 	size_t cert_len, key_len;
-	const char *host;            /* name (or IP literal) the certificate must
-				      * match: tls-server-name or the URL's host */
 };
 
 /* A shared context, counted: the client holds one reference, every
@@ -42,7 +39,7 @@ struct tlsctx_opts {
 struct tlsctx;
 
 /* A new context (one reference) or NULL with e set (a client key that does
- * not parse, a CA text without a certificate). */
+ * not parse). */
 struct tlsctx *tlsctx_new(const struct tlsctx_opts *o, struct err *e);
 struct tlsctx *tlsctx_ref(struct tlsctx *x);
 void tlsctx_unref(struct tlsctx *x);
@@ -68,8 +65,10 @@ enum tls_io { TLS_OK, TLS_WANT_READ, TLS_WANT_WRITE, TLS_EOF, TLS_ERROR };
 
 struct tlsconn *tlsconn_new(struct tlsctx *x, int fd, CURL *h);
 /* One step of the handshake (non-blocking).  TLS_ERROR: tlsconn_error()
- * says why, in curl's words, and tlsconn_verify_failed() whether the
- * certificate was the reason. */
+ * says why, in Go's words where tlspolicy.h has them, and
+ * tlsconn_verify_failed() whether the certificate was the reason.  A
+ * read that meets a renegotiation request fails ("local error: tls: no
+ * renegotiation"), as Go's does. */
 enum tls_io tlsconn_handshake(struct tlsconn *t);
 enum tls_io tlsconn_read(struct tlsconn *t, void *p, size_t len, size_t *n);
 enum tls_io tlsconn_write(struct tlsconn *t, const void *p, size_t len, size_t *n);

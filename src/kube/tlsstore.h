@@ -1,35 +1,38 @@
-/* The kubeconfig's certificate authority, parsed once per run into one
- * X509_STORE that every TLS connection shares (issue 16).
+/* The trust store of every TLS connection (GETs and exec alike), built
+ * once per run as kubectl builds its x509.CertPool (issue 23).
  *
- * Handing curl the PEM (CURLOPT_CAINFO_BLOB) makes libcurl 7.88 decode it
- * again on every connection, resumed or not (PEM_X509_INFO_read_bio: about
- * 1.6 M instructions each).  Instead http.c sets CURLOPT_CAINFO and
- * CURLOPT_CAPATH to NULL (so curl loads nothing, not even the system
- * bundle: the kubeconfig's CA is the only trust, as in client-go, whose
- * rest.TLSClientConfig.CAData replaces the system roots) and installs this
- * store from CURLOPT_SSL_CTX_FUNCTION.  Verification itself is unchanged:
- * OpenSSL checks the chain against the store and curl the host name.  The
- * exec connections' own TLS (tlsconn.h) trusts the same store and checks
- * the name with OpenSSL's X509_VERIFY_PARAM.
+ * With CA data in the kubeconfig it is the only trust (client-go,
+ * transport/transport.go rootCertPool: the pool replaces the system
+ * roots), parsed as Go's CertPool.AppendCertsFromPEM parses it: every
+ * CERTIFICATE block without headers that parses is added, a block that
+ * does not parse is skipped, and the data fails only when no block
+ * parsed.  Without CA data, Go's system roots on Linux
+ * (crypto/x509/root_unix.go loadSystemRoots): SSL_CERT_FILE or else the
+ * first readable of the distributions' bundle files, plus every file of
+ * SSL_CERT_DIR (colon-separated) or else of /etc/ssl/certs and
+ * /etc/pki/tls/certs.  Parsing once matters too: libcurl 7.88 decodes a
+ * CURLOPT_CAINFO_BLOB again on every connection (issue 16).
  */
 #ifndef KUBE_TLSSTORE_H
 #define KUBE_TLSSTORE_H
 
-#include <curl/curl.h>
 #include <stddef.h>
+
+#include "../util/err.h"
 
 struct x509_store_st;
 
-/* A new store holding every certificate of the PEM text pem[0..len), with
- * the flags curl sets on its own store (trusted-first, partial chain), or
- * NULL when the text holds no certificate (the caller then hands curl the
- * blob, which fails the way it always did).  Free with tlsstore_free(). */
-struct x509_store_st *tlsstore_from_pem(const char *pem, size_t len);
+/* A new store from the kubeconfig's CA text pem[0..len), or NULL with e
+ * set in client-go's words ("unable to load root certificates: ...").
+ * Free with tlsstore_free(). */
+struct x509_store_st *tlsstore_from_pem(const char *pem, size_t len, struct err *e);
+/* A new store of the system roots as Go finds them (never NULL: an empty
+ * store when nothing is found, which every server then fails against, as
+ * Go's empty pool does). */
+struct x509_store_st *tlsstore_system(void);
+/* Certificates of pem[0..len) added to store, Go's AppendCertsFromPEM
+ * way: the number added. */
+int tlsstore_add_pem(struct x509_store_st *store, const char *pem, size_t len);
 void tlsstore_free(struct x509_store_st *store);
-
-/* A CURLOPT_SSL_CTX_FUNCTION: replaces the SSL_CTX's store with the one
- * in CURLOPT_SSL_CTX_DATA (a counted reference; the store is only read,
- * which OpenSSL allows from several threads). */
-CURLcode tlsstore_ssl_ctx(CURL *h, void *ssl_ctx, void *store);
 
 #endif

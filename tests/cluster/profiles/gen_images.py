@@ -58,9 +58,9 @@ def base_text(base, rel):
 # -- environment ---------------------------------------------------------------
 # The operator's worker env (deploy/operator/internal/dynamo/component_common.go
 # getCommonContainer, component_worker.go GetBaseContainer).  Per-pod values
-# (POD_NAME, POD_UID, HOSTNAME) and the per-role DYN_COMPONENT are left out:
-# one profile serves the prefill and the decode pod, and the probe reads none
-# of them.
+# (POD_NAME, HOSTNAME, the per-role DYN_COMPONENT) come from each scenario
+# pod's `env:`, as one profile serves the prefill and the decode pod; POD_UID
+# is left out (the probe reads none of them).
 OPERATOR_ENV = [("DYN_NAMESPACE", "demo-qwen"), ("DYN_PARENT_DGD_K8S_NAME", "qwen"),
                 ("DYN_PARENT_DGD_K8S_NAMESPACE", "demo"), ("POD_NAMESPACE", "demo"),
                 ("DYN_DISCOVERY_BACKEND", "kubernetes"), ("DYN_SYSTEM_ENABLED", "true"),

@@ -1,0 +1,389 @@
+#!/usr/bin/python3
+"""Writes the img-* profiles: the healthy node of h100-ib-ok (or roce-ok)
+under the image side of a real, publicly built image (Dynamo's vLLM, SGLang
+and TRT-LLM runtimes, lmsysorg/sglang, TensorRT-LLM's release image).
+
+The node side (root/sys, root/proc, root/dev, limits, nvidia-smi and its
+captured outputs: the driver mount) is copied from the base profile.  The
+image side follows the image's public build recipe: install paths under
+root/, the tools the image has (and only those), the image's ENV lines plus
+what the Dynamo operator injects plus the DGD's env in `env`.  Each
+profile's SOURCE.md names the recipe file and lines every piece follows.
+
+    tests/cluster/profiles/gen_images.py           # rewrite the img-* profiles
+    tests/cluster/profiles/gen_images.py --check   # exit 1 if one is stale
+
+Edit this file (or the base profiles), then rerun it.  Symlinks of the image
+(e.g. /opt/dynamo/nixl) are written relative so that they resolve the same
+inside the pod and in a checkout.
+"""
+import importlib.util
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("cluster_gen_profiles", os.path.join(HERE, "gen_profiles.py"))
+cg = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cg)
+
+DYN = "ai-dynamo/dynamo main of 2026-08-21 (commit 2a6da14c, the tree docs/dynamo.md cites; read from the fork wxsms/dynamo)"
+SITE = "/usr/local/lib/python3.12/dist-packages"
+OUT = "/usr/local/bin/out"   # the profile's bin/out/, as the pod sees it
+
+# -- the node (driver mount, kernel, sysfs): copied, never edited -------------
+NODE_FILES = ("limits",)
+NODE_DIRS = ("root/sys", "root/proc", "root/dev")
+
+
+def copy_node(base, d):
+    src = os.path.join(HERE, base)
+    for rel in NODE_DIRS:
+        shutil.copytree(os.path.join(src, rel), os.path.join(d, rel), symlinks=True)
+    for rel in NODE_FILES:
+        shutil.copy2(os.path.join(src, rel), os.path.join(d, rel))
+    os.makedirs(os.path.join(d, "bin", "out"))
+    shutil.copy2(os.path.join(src, "bin", "nvidia-smi"), os.path.join(d, "bin", "nvidia-smi"))
+    for f in sorted(os.listdir(os.path.join(src, "bin", "out"))):
+        if f.startswith("nvidia-smi"):
+            shutil.copy2(os.path.join(src, "bin", "out", f), os.path.join(d, "bin", "out", f))
+
+
+def base_text(base, rel):
+    with open(os.path.join(HERE, base, rel)) as f:
+        return f.read()
+
+
+# -- environment ---------------------------------------------------------------
+# The operator's worker env (deploy/operator/internal/dynamo/component_common.go
+# getCommonContainer, component_worker.go GetBaseContainer).  Per-pod values
+# (POD_NAME, HOSTNAME, the per-role DYN_COMPONENT) come from each scenario
+# pod's `env:`, as one profile serves the prefill and the decode pod; POD_UID
+# is left out (the probe reads none of them).
+OPERATOR_ENV = [("DYN_NAMESPACE", "demo-qwen"), ("DYN_PARENT_DGD_K8S_NAME", "qwen"),
+                ("DYN_PARENT_DGD_K8S_NAMESPACE", "demo"), ("POD_NAMESPACE", "demo"),
+                ("DYN_DISCOVERY_BACKEND", "kubernetes"), ("DYN_SYSTEM_ENABLED", "true"),
+                ("DYN_SYSTEM_USE_ENDPOINT_HEALTH_STATUS", '["generate"]'), ("DYN_SYSTEM_PORT", "9090"),
+                ("DYN_HEALTH_CHECK_ENABLED", "false"), ("NIXL_TELEMETRY_ENABLE", "n"),
+                ("NIXL_TELEMETRY_EXPORTER", "prometheus"), ("NIXL_TELEMETRY_PROMETHEUS_PORT", "19090")]
+# The DGD's env: Dynamo's IB disagg recipe components rdma-defaults +
+# nebius-ib (tests/fixtures/recipes; the same list tests/calibration uses),
+# merged over the operator's by name (graph.go MergeEnvs).  No UCX_TLS, no
+# UCX_NET_DEVICES: UCX picks its transports and devices itself.
+DGD_ENV = [("NIXL_TELEMETRY_ENABLE", "y"), ("NIXL_TELEMETRY_EXPORTER", "prometheus"),
+           ("NIXL_TELEMETRY_PROMETHEUS_PORT", "19090"), ("NCCL_DEBUG", "WARN"),
+           ("NCCL_SOCKET_IFNAME", "eth0")]
+# envFrom: [{secretRef: {name: hf-token-secret}}] (the DGD's envFromSecret).
+SECRET_ENV = [("HF_TOKEN", "hf_fakeclusterTokenNotASecret")]
+# What the kubelet adds to every container (service links off: only the API).
+KUBELET_ENV = [("KUBERNETES_SERVICE_HOST", "10.96.0.1"), ("KUBERNETES_SERVICE_PORT", "443"),
+               ("KUBERNETES_SERVICE_PORT_HTTPS", "443")]
+
+CUDA_BASE_ENV = [("NVARCH", "x86_64"), ("NVIDIA_VISIBLE_DEVICES", "all"),
+                 ("NVIDIA_DRIVER_CAPABILITIES", "compute,utility")]
+
+
+def merged_env(image):
+    """Image ENV, then the pod's env (operator, DGD over it by name, the
+    secret, the kubelet's): a later name replaces an earlier one in place."""
+    out = []
+    for k, v in list(image) + OPERATOR_ENV + DGD_ENV + SECRET_ENV + KUBELET_ENV:
+        out = [(a, b) for a, b in out if a != k] + [(k, v)]
+    return "".join("%s=%s\n" % kv for kv in out)
+
+
+# -- fake tools ----------------------------------------------------------------
+def python3_tool(ok=True):
+    """The image's python3, reduced to the probe's `import nixl` one-liner."""
+    if ok:
+        answer = '*"import nixl"*) cat %s/python3-nixl.txt; exit 0 ;;' % OUT
+    else:
+        answer = ('*"import nixl"*) cat %s/python3-nixl-error.txt >&2; exit 1 ;;' % OUT)
+    return ("#!/bin/sh\n# python3 of the image, reduced to the probe's `import nixl` one-liner\n"
+            "# (answered as the image's python answers it).\n"
+            'case "$1" in\n--version | -V) echo "Python 3.12.3"; exit 0 ;;\n-c)\n'
+            '\tcase "$2" in\n\t%s\n\tesac ;;\nesac\n'
+            'echo "python3: this test image runs only the NIXL import check" >&2\nexit 1\n' % answer)
+
+
+def ldd_tool(libs):
+    """ldd (libc-bin, in every Ubuntu image): the resolved libraries of the
+    NIXL UCX plugin(s), by file name."""
+    cases = "".join('*/%s) cat %s/ldd-%s.txt ;;\n' % (n, OUT, n) for n in libs)
+    return ("#!/bin/sh\n# ldd of the image (libc-bin), reduced to the libraries the probe asks about.\n"
+            'case "$1" in\n%s*) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;\nesac\n' % cases)
+
+
+UCX_INFO = ("#!/bin/sh\n# ucx_info of the image's UCX build: captured output for -v and -d.\n"
+            'case "$*" in\n-v) cat %s/ucx_info-v.txt ;;\n-d) cat %s/ucx_info-d.txt ;;\n'
+            '*) echo "Usage: ucx_info [options]" >&2; exit 1 ;;\nesac\n' % (OUT, OUT))
+
+
+def ldd_lines(libdir, names, base_addr=0x7f3a1c000000):
+    lines = ["\tlinux-vdso.so.1 (0x00007ffd5b9e4000)"]
+    for i, n in enumerate(names):
+        lines.append("\t%s => %s/%s (0x%016x)" % (n.split("@")[0], libdir, n.split("@")[-1],
+                                                  base_addr + i * 0x200000))
+    lines.append("\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f3a1a000000)")
+    lines.append("\t/lib64/ld-linux-x86-64.so.2 (0x00007f3a1d000000)")
+    return "\n".join(lines) + "\n"
+
+
+# auditwheel names the wheel's private UCX libraries <name>-<hash>.so.N.M.K
+# (container/deps/sglang/discover_nixl_ucx_layout.py matches
+# "libucp-[0-9A-Fa-f]+.so.N"); the hashes here are illustrative.
+WHEEL_UCX = ["libucp-6b1f3e2a.so.0.0.0", "libucs-9c4d7a10.so.0.0.0",
+             "libuct-2e8b5f44.so.0.0.0", "libucm-71a0c3d9.so.0.0.0"]
+WHEEL_PLUGINS = ["libplugin_GDS.so", "libplugin_GDS_MT.so", "libplugin_OBJ.so",
+                 "libplugin_POSIX.so", "libplugin_UCX.so"]
+WHEEL_CORE = ["libnixl.so", "libnixl_build.so", "libnixl_common.so", "libserdes.so", "libstream.so"]
+
+
+def pip_wheel(p, site, cu, version):
+    """The nixl + nixl-cuNN wheels from PyPI as pip lays them out under SITE:
+    the meta package `nixl`, the meson-python private library directory
+    .nixl_cuNN.mesonpy.libs (libnixl*.so, plugins/) and auditwheel's
+    nixl_cuNN.libs (the bundled UCX and its modules).  Returns the python
+    answer lines for `import nixl`."""
+    s = site.lstrip("/")
+    p.write("root/%s/nixl/__init__.py" % s, "")
+    p.write("root/%s/nixl_cu%s/__init__.py" % (s, cu), "")
+    for f in WHEEL_CORE:
+        p.write("root/%s/.nixl_cu%s.mesonpy.libs/%s" % (s, cu, f), "")
+    for f in WHEEL_PLUGINS:
+        p.write("root/%s/.nixl_cu%s.mesonpy.libs/plugins/%s" % (s, cu, f), "")
+    for f in WHEEL_UCX:
+        p.write("root/%s/nixl_cu%s.libs/%s" % (s, cu, f), "")
+    for f in ("libuct_ib.so.0", "libuct_cuda.so.0", "libucx_perftest_cuda.so.0", "libuct_cma.so.0"):
+        p.write("root/%s/nixl_cu%s.libs/ucx/%s" % (s, cu, f), "")
+    pd = "%s/.nixl_cu%s.mesonpy.libs/plugins" % (site, cu)
+    return ("module=%s/nixl/__init__.py\nversion=nixl %s\nversion=nixl-cu%s %s\nplugin_dir=%s\n" %
+            (site, version, cu, version, pd) + "".join("plugin=%s\n" % f for f in WHEEL_PLUGINS))
+
+
+def wheel_ldd(p, site, cu):
+    libdir = "%s/nixl_cu%s.libs" % (site, cu)
+    # ldd prints the SONAME the plugin asks for (the mangled one) on the left
+    names = ["%s@%s" % (n[:n.index(".so.") + 5], n) for n in WHEEL_UCX]
+    p.write("bin/out/ldd-libplugin_UCX.so.txt", ldd_lines(libdir, names))
+    p.write("bin/ldd", ldd_tool(["libplugin_UCX.so"]), 0o755)
+
+
+def ucx_source_build(p, base, version, branch, rev, configure, gdrcopy):
+    """UCX built from source into /usr/local/ucx with its ucx_info."""
+    p.write("root/usr/local/ucx/bin/ucx_info", UCX_INFO, 0o755)
+    for f in ("libucp.so.0", "libucs.so.0", "libuct.so.0", "libucm.so.0"):
+        p.write("root/usr/local/ucx/lib/%s" % f, "")
+    p.write("bin/out/ucx_info-v.txt",
+            "# Library version: %s\n# Library path: /usr/local/ucx/lib/libucs.so.0\n"
+            "# API headers version: %s\n# Git branch '%s', revision %s\n# Configured with: %s\n"
+            % (version, version, branch, rev, configure))
+    d = base_text(base, "bin/out/ucx_info-d.txt")
+    if not gdrcopy:
+        # no --with-gdrcopy: UCX has no gdr_copy component at all
+        d = cg.ucx_drop_md(d, lambda name, comp: comp == "gdr_copy")
+    p.write("bin/out/ucx_info-d.txt", d)
+
+
+def ucx_ldd(p, plugin_names):
+    names = ["libucp.so.0@libucp.so.0", "libucs.so.0@libucs.so.0", "libuct.so.0@libuct.so.0",
+             "libucm.so.0@libucm.so.0"]
+    for n in plugin_names:
+        p.write("bin/out/ldd-%s.txt" % n, ldd_lines("/usr/local/ucx/lib", names))
+    p.write("bin/ldd", ldd_tool(plugin_names), 0o755)
+
+
+def ibstat_from(p, base):
+    p.write("bin/ibstat", base_text("h100-ib-ok", "bin/ibstat"), 0o755)
+    p.write("bin/out/ibstat.txt", base_text(base, "bin/out/ibstat.txt"))
+
+
+# -- the images ----------------------------------------------------------------
+IMAGES = []
+
+
+def image(name, base, title):
+    def deco(fn):
+        IMAGES.append((name, base, title, fn))
+        return fn
+    return deco
+
+
+@image("img-dynamo-vllm-ib", "h100-ib-ok", "nvcr.io/nvidia/ai-dynamo/vllm-runtime (CUDA 13) on a healthy H100 InfiniBand node")
+def dynamo_vllm(p, base):
+    env = [("PATH", "/opt/uv/bin:/usr/local/bin/etcd:/usr/local/nvidia/bin:/usr/local/cuda/bin:"
+                    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
+           ("NVARCH", "x86_64"), ("NVIDIA_REQUIRE_CUDA", "cuda>=13.0"), ("CUDA_VERSION", "13.0.2"),
+           ("LD_LIBRARY_PATH", "/opt/dynamo/nixl:/opt/dynamo/nixl/plugins:/usr/local/nvidia/lib:/usr/local/nvidia/lib64"),
+           ("NVIDIA_VISIBLE_DEVICES", "all"), ("NVIDIA_DRIVER_CAPABILITIES", "video,compute,utility"),
+           ("DEBIAN_FRONTEND", "noninteractive"), ("UV_HTTP_TIMEOUT", "500"),
+           ("UV_INDEX_STRATEGY", "unsafe-best-match"), ("VLLM_USAGE_SOURCE", "production-docker-image"),
+           ("DYNAMO_HOME", "/opt/dynamo"), ("HOME", "/home/dynamo"),
+           ("NIXL_PREFIX", "/opt/dynamo/nixl"), ("NIXL_LIB_DIR", "/opt/dynamo/nixl"),
+           ("NIXL_PLUGIN_DIR", "/opt/dynamo/nixl/plugins"), ("DYNAMO_COMMIT_SHA", "2a6da14c83617f5412caba5777dbf0e2399e9c5f")]
+    p.write("env", merged_env(env))
+    p.write("bin/out/python3-nixl.txt", pip_wheel(p, SITE, "13", "1.3.1"))
+    p.write("bin/python3", python3_tool(), 0o755)
+    # install_nixl_from_wheel: NIXL_PREFIX is a symlink to the wheel's libs
+    os.makedirs(p.path("root/opt/dynamo"), exist_ok=True)
+    os.symlink("../../usr/local/lib/python3.12/dist-packages/.nixl_cu13.mesonpy.libs", p.path("root/opt/dynamo/nixl"))
+    wheel_ldd(p, SITE, "13")
+
+
+@image("img-dynamo-sglang-ib", "h100-ib-ok", "nvcr.io/nvidia/ai-dynamo/sglang-runtime (CUDA 13) on a healthy H100 InfiniBand node")
+def dynamo_sglang(p, base):
+    env = [("PATH", "/usr/local/bin/etcd:/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:"
+                    "/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/nvidia/bin"),
+           ("NVARCH", "x86_64"), ("NVIDIA_REQUIRE_CUDA", "cuda>=13.0"), ("CUDA_VERSION", "13.0.1"),
+           ("LD_LIBRARY_PATH", "/opt/dynamo/nixl-ucx-compat:/usr/local/nvidia/lib:/usr/local/nvidia/lib64:"
+                               "/usr/local/nvidia/lib:/usr/local/nvidia/lib64"),
+           ("NVIDIA_VISIBLE_DEVICES", "all"), ("NVIDIA_DRIVER_CAPABILITIES", "video,compute,utility"),
+           ("DEBIAN_FRONTEND", "noninteractive"), ("CUDA_HOME", "/usr/local/cuda"),
+           ("LANG", "en_US.UTF-8"), ("LANGUAGE", "en_US:en"), ("LC_ALL", "en_US.UTF-8"),
+           ("SGLANG_FORCE_SHUTDOWN", "1"), ("HOME", "/home/dynamo"),
+           ("DYNAMO_COMMIT_SHA", "2a6da14c83617f5412caba5777dbf0e2399e9c5f")]
+    p.write("env", merged_env(env))
+    p.write("bin/out/python3-nixl.txt", pip_wheel(p, SITE, "13", "1.3.1"))
+    p.write("bin/python3", python3_tool(), 0o755)
+    # install_nixl_ucx_compat.sh: generic SONAME aliases of the wheel's UCX
+    for alias, target in (("libucp.so.0", WHEEL_UCX[0]), ("libucs.so.0", WHEEL_UCX[1])):
+        os.makedirs(p.path("root/opt/dynamo/nixl-ucx-compat"), exist_ok=True)
+        os.symlink("../../../usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/" + target,
+                   p.path("root/opt/dynamo/nixl-ucx-compat/" + alias))
+    p.write("root/%s/mooncake/__init__.py" % SITE.lstrip("/"), "")
+    wheel_ldd(p, SITE, "13")
+    ibstat_from(p, base)
+
+
+@image("img-dynamo-trtllm-ib", "h100-ib-ok", "nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime (CUDA 13.1) on a healthy H100 InfiniBand node")
+def dynamo_trtllm(p, base):
+    trt_nixl = SITE + "/tensorrt_llm/libs/nixl"
+    env = [("PATH", "/opt/dynamo/venv/bin:/opt/uv/bin:/usr/local/bin/etcd:/usr/local/nvidia/bin:"
+                    "/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/ucx/bin"),
+           ("NVIDIA_VISIBLE_DEVICES", "all"), ("NVIDIA_DRIVER_CAPABILITIES", "compute,utility,video"),
+           ("LD_LIBRARY_PATH", SITE + "/torch/lib:/usr/local/cuda/compat/lib:/usr/local/nvidia/lib:/usr/local/nvidia/lib64"),
+           ("BASH_ENV", "/etc/bash.bashrc"), ("ENV", "/etc/shinit_v2"),
+           ("PYTORCH_CUDA_ALLOC_CONF", "garbage_collection_threshold:0.99999"),
+           ("TRT_LLM_VERSION", "1.3.0rc24"),
+           ("DYNAMO_HOME", "/workspace"), ("HOME", "/home/dynamo"), ("VIRTUAL_ENV", "/opt/dynamo/venv"),
+           ("IMAGEIO_FFMPEG_EXE", "/usr/local/bin/ffmpeg"),
+           ("LD_PRELOAD", "/opt/dynamo/libstdc++.so.6:%s/libnixl.so" % trt_nixl),
+           ("NIXL_PLUGIN_DIR", trt_nixl + "/plugins"), ("NIXL_VERSION", ""),
+           ("DYNAMO_COMMIT_SHA", "2a6da14c83617f5412caba5777dbf0e2399e9c5f")]
+    p.write("env", merged_env(env))
+    s = trt_nixl.lstrip("/")
+    p.write("root/%s/libnixl.so" % s, "")
+    trt_plugins = ["libplugin_GDS.so", "libplugin_GDS_MT.so", "libplugin_LIBFABRIC.so", "libplugin_UCX.so"]
+    for f in trt_plugins:
+        p.write("root/%s/plugins/%s" % (s, f), "")
+        p.write("root/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/plugins/%s" % f, "")
+    p.write("root/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so", "")
+    # the Dynamo venv's nixl wheels (for KVBM's `import nixl`), version NIXL_REF
+    venv_site = "/opt/dynamo/venv/lib/python3.12/site-packages"
+    py = pip_wheel(p, venv_site, "13", "1.3.1")
+    p.write("bin/out/python3-nixl.txt", py)
+    p.write("root/opt/dynamo/venv/bin/python3", python3_tool(), 0o755)
+    p.write("root/opt/dynamo/nixl-versions.txt",
+            "Name: nixl\nVersion: 1.3.1\nName: nixl-cu13\nVersion: 1.3.1\nloaded_libnixl: %s/libnixl.so\n" % trt_nixl)
+    ucx_source_build(p, base, "1.21.0", "v1.21.x", "167a4c6",
+                     "--prefix=/usr/local/ucx/ --enable-shared --disable-static --disable-doxygen-doc "
+                     "--enable-optimizations --enable-cma --enable-devel-headers --with-cuda=/usr/local/cuda "
+                     "--with-verbs --with-dm --enable-mt", gdrcopy=False)
+    ucx_ldd(p, ["libplugin_UCX.so"])
+
+
+@image("img-sglang-ib", "h100-ib-ok", "lmsysorg/sglang (v0.5.5, CUDA 12.9) on a healthy H100 InfiniBand node")
+def sglang(p, base):
+    env = [("PATH", "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                    "/usr/bin:/sbin:/bin:/usr/local/nvidia/bin"),
+           ("NVARCH", "x86_64"), ("NVIDIA_REQUIRE_CUDA", "cuda>=12.9"), ("CUDA_VERSION", "12.9.1"),
+           ("LD_LIBRARY_PATH", "/usr/local/nvidia/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/usr/local/nvidia/lib64"),
+           ("NVIDIA_VISIBLE_DEVICES", "all"), ("NVIDIA_DRIVER_CAPABILITIES", "compute,utility"),
+           ("NV_CUDNN_VERSION", "9.10.2.21-1"), ("DEBIAN_FRONTEND", "noninteractive"),
+           ("CUDA_HOME", "/usr/local/cuda"), ("GDRCOPY_HOME", "/usr/src/gdrdrv-2.5.1/"),
+           ("LANG", "en_US.UTF-8"), ("LANGUAGE", "en_US:en"), ("LC_ALL", "en_US.UTF-8"), ("HOME", "/root")]
+    p.write("env", merged_env(env))
+    p.write("bin/out/python3-nixl.txt", pip_wheel(p, SITE, "12", "0.7.1"))
+    p.write("bin/python3", python3_tool(), 0o755)
+    p.write("root/%s/mooncake/__init__.py" % SITE.lstrip("/"), "")
+    wheel_ldd(p, SITE, "12")
+    ibstat_from(p, base)
+
+
+@image("img-trtllm-ib", "h100-ib-ok", "nvcr.io/nvidia/tensorrt-llm/release (1.3.0rc24) on a healthy H100 InfiniBand node")
+def trtllm(p, base):
+    env = [("PATH", "/usr/local/nvidia/bin:/usr/local/cuda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:"
+                    "/usr/bin:/sbin:/bin:/usr/local/ucx/bin"),
+           ("NVIDIA_VISIBLE_DEVICES", "all"), ("NVIDIA_DRIVER_CAPABILITIES", "compute,utility,video"),
+           ("LD_LIBRARY_PATH", SITE + "/torch/lib:/usr/local/cuda/compat/lib:/usr/local/nvidia/lib:/usr/local/nvidia/lib64"),
+           ("BASH_ENV", "/etc/bash.bashrc"), ("ENV", "/etc/shinit_v2"),
+           ("PYTORCH_CUDA_ALLOC_CONF", "garbage_collection_threshold:0.99999"),
+           ("TRT_LLM_VERSION", "1.3.0rc24"), ("HOME", "/root")]
+    p.write("env", merged_env(env))
+    plugins = ["libplugin_GDS.so", "libplugin_GDS_MT.so", "libplugin_LIBFABRIC.so", "libplugin_UCX.so"]
+    for f in plugins:
+        p.write("root/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/plugins/%s" % f, "")
+        p.write("root/%s/tensorrt_llm/libs/nixl/plugins/%s" % (SITE.lstrip("/"), f), "")
+    p.write("root/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so", "")
+    p.write("root/%s/tensorrt_llm/libs/nixl/libnixl.so" % SITE.lstrip("/"), "")
+    # no `nixl` Python package: TRT-LLM drives libnixl.so from C++
+    p.write("bin/out/python3-nixl-error.txt",
+            "Traceback (most recent call last):\n  File \"<string>\", line 2, in <module>\n"
+            "ModuleNotFoundError: No module named 'nixl'\n")
+    p.write("bin/python3", python3_tool(ok=False), 0o755)
+    ucx_source_build(p, base, "1.21.0", "v1.21.x", "167a4c6",
+                     "--prefix=/usr/local/ucx/ --enable-shared --disable-static --disable-doxygen-doc "
+                     "--enable-optimizations --enable-cma --enable-devel-headers --with-cuda=/usr/local/cuda "
+                     "--with-verbs --with-dm --enable-mt", gdrcopy=False)
+    ucx_ldd(p, ["libplugin_UCX.so"])
+
+
+@image("img-dynamo-vllm-roce", "roce-ok", "nvcr.io/nvidia/ai-dynamo/vllm-runtime (CUDA 13) on a healthy H100 RoCE v2 node")
+def dynamo_vllm_roce(p, base):
+    dynamo_vllm(p, base)
+    # the DGD takes Dynamo's gke-roce recipe component instead of nebius-ib
+    p.env("NCCL_CROSS_NIC", "0")
+
+
+# -- writing -------------------------------------------------------------------
+def source_md(name, title, base):
+    with open(os.path.join(HERE, "img-sources", name + ".md")) as f:
+        body = f.read()
+    return ("# %s: %s\n\n%s\nNode side (root/sys, root/proc, root/dev, limits, bin/nvidia-smi and\n"
+            "bin/out/nvidia-smi*: the kernel and the driver mount, nothing of the image)\n"
+            "copied from ../%s (see its SOURCE.md).  Generated by ../gen_images.py;\n"
+            "edit that (and ../img-sources/%s.md), not this directory.\n"
+            % (name, title, body, base, name))
+
+
+def build(dest_root):
+    for name, base, title, fn in IMAGES:
+        d = os.path.join(dest_root, name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        copy_node(base, d)
+        fn(cg.P(d), base)
+        cg.P(d).write("SOURCE.md", source_md(name, title, base))
+
+
+def main():
+    if sys.argv[1:] == ["--check"]:
+        tmp = tempfile.mkdtemp(prefix="gen-images-")
+        try:
+            build(tmp)
+            stale = [n for n, _, _, _ in IMAGES if not os.path.isdir(os.path.join(HERE, n))
+                     or not cg.same_tree(os.path.join(tmp, n), os.path.join(HERE, n))]
+        finally:
+            shutil.rmtree(tmp)
+        if stale:
+            print("gen_images: stale: %s (run %s)" % (", ".join(stale), sys.argv[0]))
+            return 1
+        return 0
+    build(HERE)
+    print("gen_images: wrote %s" % ", ".join(n for n, _, _, _ in IMAGES))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -179,8 +179,37 @@ static void test_roce_empty_gids(void)
 	probe_facts_free(f);
 }
 
+/* TensorRT-LLM's release image: NIXL built into /opt/nvidia/nvda_nixl,
+ * used from C++, no nixl Python package (install_nixl.sh; its
+ * requirements.txt has no nixl): the missing module is no failure when
+ * the plugins are there; an import that cannot load its libraries is. */
+static void test_nixl_from_cpp(void)
+{
+	struct probe_facts *f = pod(PROBE_LL_IB, "UCX_TLS=rc,cuda_copy\n");
+	struct check_results r;
+
+	f->nixl.python_ok = 0;
+	f->nixl.python_src.status = PROBE_FAILED;
+	snprintf(f->nixl.python_src.err, sizeof f->nixl.python_src.err,
+		 "ModuleNotFoundError: No module named 'nixl'");
+	snprintf(f->nixl.plugin_dir, sizeof f->nixl.plugin_dir,
+		 "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/plugins");
+	check_results_init(&r);
+	check_pod(f, NULL, &cross, &r);
+	CHECK_INT(status(&r, "nixl-installed"), CHECK_OK);
+	check_results_release(&r);
+	snprintf(f->nixl.python_src.err, sizeof f->nixl.python_src.err,
+		 "ImportError: libucp.so.0: cannot open shared object file");
+	check_results_init(&r);
+	check_pod(f, NULL, &cross, &r);
+	CHECK_INT(status(&r, "nixl-installed"), CHECK_FAIL);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
 int main(void)
 {
+	test_nixl_from_cpp();
 	test_tls_not_cuda_ipc();
 	test_log_signatures();
 	test_roce_empty_gids();

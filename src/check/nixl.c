@@ -51,11 +51,29 @@ static void plugins_list(const struct probe_nixl *x, struct buf *b)
 		buf_appends(b, "none");
 }
 
+/* Where the plugin listing came from (F2) when it is a pip wheel's
+ * directory under site-packages: the shell's fixed globs, or the python
+ * section when the wheel sits in a site directory the shell does not
+ * know.  NULL for NIXL_PLUGIN_DIR / an install prefix (links.c's
+ * default source). */
+static const char *plugins_source(const struct probe_nixl *x)
+{
+	if (!x->wheel_dir[0] || strcmp(x->plugin_dir, x->wheel_dir))
+		return NULL;
+	return x->plugins_src.status == PROBE_OK
+		? "pip wheel plugin directory (site-packages)"
+		: "python3 -c 'import nixl' (the wheel's plugin directory)";
+}
+
 static void plugin(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_nixl *x = &in->f->nixl;
 	const char *be = backend(in);
 	struct buf have = BUF_INIT(1024);
+	/* The python section lists the wheel's plugins even where the shell
+	 * found no directory: that listing counts as looked. */
+	int looked = x->plugins_src.status == PROBE_OK ||
+		     (x->python_src.status == PROBE_OK && x->wheel_dir[0]);
 	char why[200];
 
 	if (!in->cross_pod) {
@@ -63,11 +81,14 @@ static void plugin(const struct check_input *in, struct check_results *out)
 		return;
 	}
 	plugins_list(x, &have);
-	if (x->plugins_src.status != PROBE_OK)
+	if (!looked) {
 		emit(out, CK_NIXL_PLUGIN, CHECK_SKIPPED, NULL, "%s",
 		     src_why(&x->plugins_src, "NIXL plugin directory", why,
 			     sizeof(why)));
-	else if (probe_nixl_has_plugin(x, be))
+		buf_release(&have);
+		return;
+	}
+	if (probe_nixl_has_plugin(x, be))
 		emit(out, CK_NIXL_PLUGIN, CHECK_OK, NULL,
 		     "libplugin_%s.so in %s", be,
 		     x->plugin_dir[0] ? x->plugin_dir : "the plugin directory");
@@ -76,6 +97,7 @@ static void plugin(const struct check_input *in, struct check_results *out)
 		     "backend %s has no plugin (libplugin_%s.so) in %s; found: %s",
 		     be, be, x->plugin_dir[0] ? x->plugin_dir : "any plugin directory",
 		     buf_str(&have));
+	emit_source(out, plugins_source(x));
 	buf_release(&have);
 }
 

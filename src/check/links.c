@@ -231,7 +231,7 @@ static int env_link(const struct check_results *r, struct check_link *l)
 static int one_link(const struct check_results *r, const struct link_rule *lr,
 		    struct check_link *l)
 {
-	const struct check_result *first = NULL, *open = NULL, *c;
+	const struct check_result *first = NULL, *c;
 	const struct alt *firsthow = NULL;
 	const char *src = NULL;
 	char all[sizeof(l->detail)] = "";
@@ -248,7 +248,9 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 		return 1;
 	}
 	for (int s = 0; s < MAX_SLOTS && lr->slot[s][0].check; s++) {
-		const struct check_result *by = NULL;
+		/* per slot: a skip in a slot another source proved is not
+		 * what the missing slot lacks */
+		const struct check_result *by = NULL, *open = NULL;
 		const struct alt *how = NULL;
 		int st = slot_state(r, lr->slot[s], &by, &how, &open);
 

@@ -65,6 +65,20 @@ static const char *plugins_source(const struct probe_nixl *x)
 		: "python3 -c 'import nixl' (the wheel's plugin directory)";
 }
 
+/* NIXL imports from a pip wheel under site-packages, nothing else names a
+ * plugin directory (no NIXL_PREFIX, NIXL_PLUGIN_DIR unset), and the shell
+ * found neither the wheel's directory nor an install prefix's: the wheel
+ * ships its plugins as files (contrib/wheel_add_ucx_plugins.py), so NIXL
+ * will find none. */
+static int wheel_without_plugins(const struct check_input *in)
+{
+	const struct probe_nixl *x = &in->f->nixl;
+
+	return x->python_ok && x->python_dist[0] && strstr(x->python_module, "-packages/") &&
+	       x->plugins_src.status == PROBE_ABSENT && !x->prefix[0] &&
+	       env_readable(in) && !envv(in, "NIXL_PLUGIN_DIR");
+}
+
 static void plugin(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_nixl *x = &in->f->nixl;
@@ -82,9 +96,18 @@ static void plugin(const struct check_input *in, struct check_results *out)
 	}
 	plugins_list(x, &have);
 	if (!looked) {
-		emit(out, CK_NIXL_PLUGIN, CHECK_SKIPPED, NULL, "%s",
-		     src_why(&x->plugins_src, "NIXL plugin directory", why,
-			     sizeof(why)));
+		if (wheel_without_plugins(in))
+			emit(out, CK_NIXL_PLUGIN, CHECK_FAIL,
+			     "install the full NIXL wheel (pip install --force-reinstall nixl-cu12) or point NIXL_PLUGIN_DIR at a directory with libplugin_UCX.so",
+			     "%s %s imports from %s, but no plugin directory is beside it (nixl*.libs/nixl, .nixl*.mesonpy.libs/plugins) and NIXL_PLUGIN_DIR is unset: NIXL has no %s backend to create",
+			     x->python_dist, x->python_version[0] ? x->python_version : "",
+			     x->python_module, be);
+		else
+			emit(out, CK_NIXL_PLUGIN, CHECK_SKIPPED, NULL, "%s",
+			     src_why(&x->plugins_src, "NIXL plugin directory", why,
+				     sizeof(why)));
+		emit_source(out, wheel_without_plugins(in)
+			    ? "python3 -c 'import nixl', site-packages" : NULL);
 		buf_release(&have);
 		return;
 	}

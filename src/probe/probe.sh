@@ -457,7 +457,10 @@ for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-pac
 			[ -e "$_f" ] && put "plugin=${_f##*/}"
 		done
 		[ -z "$_ucxp" ] && [ -e "$_d/libplugin_UCX.so" ] && _ucxp=$_d/libplugin_UCX.so
-		[ -z "$_wucx" ] && [ -d "${_d%/*}/ucx" ] && _wucx=${_d%/*}/ucx
+	done
+	# the bundled UCX's modules, also where the plugins are missing
+	for _d in "$_s"/nixl*.libs/ucx "$_s"/.nixl*.mesonpy.libs/ucx; do
+		[ -z "$_wucx" ] && [ -d "$_d" ] && _wucx=$_d
 	done
 done
 end nixl_plugins $_found

@@ -321,6 +321,43 @@ static void test_plugin_missing(void)
 	free(s);
 }
 
+/* The twin whose wheel has no plugin directory at all: python imports
+ * nixl-cu12 from site-packages, nothing names another directory, so NIXL
+ * has no UCX backend (a fail, not "could not look").  With NIXL_PREFIX
+ * set the install may be elsewhere: still only a skip. */
+static void test_no_plugin_dir(void)
+{
+	static const char py[] = "plugin_dir=" WHEEL_PLUGINS "\nplugin=libplugin_UCX.so\n";
+	char *s = edit("wheel_dir=" WHEEL_PLUGINS "\n"
+		       "plugin=libplugin_GDS.so\nplugin=libplugin_POSIX.so\nplugin=libplugin_UCX.so\n"
+		       "@@@ end nixl_plugins rc=0\n", "@@@ end nixl_plugins rc=127\n");
+	char *at = strstr(s, py);
+	struct check_results r;
+	const struct check_result *c;
+	struct probe_facts *f;
+
+	CHECK(at != NULL);
+	if (at)
+		memmove(at, at + strlen(py), strlen(at + strlen(py)) + 1);
+	run_pod(s, &r);
+	c = res(&r, "nixl-plugin");
+	CHECK(c && c->status == CHECK_FAIL);
+	if (c)
+		CHECK_HAS(c->detail, "nixl 0.10.1 imports from " SITE);
+	CHECK_INT(pod_verdict(&r), VERDICT_NOT_READY);
+	check_results_release(&r);
+
+	f = wheel_node(s);
+	probe_parse_env("NIXL_PREFIX=/opt/nixl\n", 21, &f->env);
+	snprintf(f->nixl.prefix, sizeof(f->nixl.prefix), "/opt/nixl");
+	check_results_init(&r);
+	check_pod(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(status_of(&r, "nixl-plugin"), CHECK_SKIPPED);
+	check_results_release(&r);
+	probe_facts_free(f);
+	free(s);
+}
+
 /* The bundled UCX without its IB or CUDA module contradicts the path. */
 static void test_modules_missing(void)
 {
@@ -498,6 +535,7 @@ int main(void)
 	test_wheel_ready();
 	test_python_only();
 	test_plugin_missing();
+	test_no_plugin_dir();
 	test_modules_missing();
 	test_contradiction();
 	test_log_sources();

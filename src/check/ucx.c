@@ -92,22 +92,34 @@ static const char *mods_where(const struct probe_ucx_modules *m, char *b,
 	return b;
 }
 
+/* "libuct_ib, libuct_ib_mlx5": the modules whose names start so. */
+static void mods_named(const struct probe_ucx_modules *m, const char *prefix,
+		       struct buf *b)
+{
+	for (int i = 0; i < m->nmods; i++)
+		if (!strncmp(m->mod[i], prefix, strlen(prefix)))
+			buf_appendf(b, "%s%s", b->len ? ", " : "", m->mod[i]);
+}
+
 static void rdma_from_modules(const struct check_input *in,
 			      const struct probe_ucx_modules *m,
 			      struct check_results *out)
 {
+	struct buf names = BUF_INIT(256);
 	char where[300];
 
 	mods_where(m, where, sizeof(where));
+	mods_named(m, "libuct_ib", &names);
 	if (m->ib)
 		emit(out, CK_UCX_RDMA, CHECK_OK, NULL,
-		     "UCX's IB transport module (libuct_ib*.so: rc/dc/ud) in %s; ucx_info absent",
-		     where);
+		     "UCX's IB transport modules (%s: rc/dc/ud) in %s; ucx_info absent",
+		     buf_str(&names), where);
 	else
 		emit(out, CK_UCX_RDMA, hard(in), NULL,
 		     "no IB transport module (libuct_ib*.so) in %s although RDMA devices exist: UCX will use tcp",
 		     where);
 	emit_source(out, MODS_SOURCE);
+	buf_release(&names);
 }
 
 /* ucx_info -d shows RDMA, but the UCX NIXL loads has no IB module: two

@@ -276,8 +276,9 @@ static void module_add(struct probe_ucx_modules *m, struct pslice file)
 		return;
 	}
 	memcpy(m->mod[m->nmods++], name, sizeof name);
-	/* UCX 1.17+ splits IB into libuct_ib and libuct_ib_mlx5; older
-	 * builds have libuct_ib alone (rc_verbs, rc_mlx5 ... in one). */
+	/* Newer UCX builds the mlx5 transports (rc/dc/ud_mlx5) as their own
+	 * module, libuct_ib_mlx5 (src/uct/ib/mlx5/Makefile.am), beside
+	 * libuct_ib (verbs); older ones have libuct_ib alone. */
 	if (!strcmp(name, "libuct_ib") || !strcmp(name, "libuct_ib_mlx5"))
 		m->ib = 1;
 	else if (!strcmp(name, "libuct_cuda"))

@@ -83,7 +83,7 @@ class WheelCase:
             c = self.check(HEALTHY, name)
             self.assertEqual(c["status"], "ok", c["detail"])
             self.assertIn(SITE + "/nixl_cu12.libs/ucx", c["detail"])
-        self.assertIn("ucx-rdma: UCX's IB transport module",
+        self.assertIn("ucx-rdma: UCX's IB transport modules (libuct_ib, libuct_ib_mlx5",
                       self.link(HEALTHY, "nixl-backend")["detail"])
 
     def test_twin_not_ready(self):

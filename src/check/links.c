@@ -11,6 +11,11 @@ struct alt {
 	const char *check;
 	int warn_ok;
 	const char *source;  /* what it reads, when the result names none */
+	/* NULL: a first-hand check of the part.  Else a second source (the
+	 * worker log, checks.md N "also shown by"): only a result whose
+	 * detail starts so shows the part; logs-nixl is one result for every
+	 * NIXL line, and only some show this part ("" any). */
+	const char *shows;
 };
 
 #define MAX_ALTS 3
@@ -40,53 +45,65 @@ static const char *const titles[LINK__COUNT] = {
 #define SYSFS_IB "/sys/class/infiniband, /dev/infiniband"
 #define UCX_D "ucx_info -d"
 
+/* Second sources from the worker log (checks.md F3, E6): a NIXL line shows
+ * NIXL runs; "Backend UCX was instantiated" that its UCX plugin loaded;
+ * UCX_PROTO_INFO lanes on rc/dc that UCX uses RDMA.  The phrases are the
+ * LOGS family's (check/logs.c), tested in test_nixl_wheel.c. */
+#define LOG_NIXL { "logs-nixl", 1, "worker log (NIXL lines)", "" }
+#define LOG_UCX_BACKEND { "logs-nixl", 0, "worker log: \"Backend UCX was instantiated\"", \
+			  "NIXL UCX backend instantiated" }
+#define LOG_FI_BACKEND { "logs-nixl", 0, "worker log: \"Loaded backend plugin: LIBFABRIC\"", \
+			 "NIXL LIBFABRIC backend loaded" }
+#define LOG_UCX_RDMA { "logs-ucx", 0, "worker log: UCX lanes on rc/dc", \
+		       "UCX put RMA on RDMA lanes" }
+
 /* IB / RoCE with the NIXL UCX backend (A1, A2/A6, A5/E3, B1/B1b/B2, E5,
  * I, F1/F2/E3). */
 static const struct link_rule ib_rules[] = {
-	{ LINK_DEVICE, { { { "rdma-devices", 1, SYSFS_IB } } },
+	{ LINK_DEVICE, { { { "rdma-devices", 1, SYSFS_IB, NULL } } },
 	  { "rdma-pci", "pod-rdma-resource" }, 0 },
-	{ LINK_UP, { { { "rdma-ports", 1, "/sys/class/infiniband/*/ports" } } },
+	{ LINK_UP, { { { "rdma-ports", 1, "/sys/class/infiniband/*/ports", NULL } } },
 	  { "rdma-roce" }, 0 },
-	{ LINK_ACCESS, { { { "rdma-verbs", 1, "ibv_devinfo, " UCX_D } } }, { NULL }, 0 },
-	{ LINK_GPU_MEMORY, { { { "gpudirect-peermem", 1, "/proc/modules" },
-			       { "gpudirect-ucx-md", 1, UCX_D } } },
+	{ LINK_ACCESS, { { { "rdma-verbs", 1, "ibv_devinfo, " UCX_D, NULL } } }, { NULL }, 0 },
+	{ LINK_GPU_MEMORY, { { { "gpudirect-peermem", 1, "/proc/modules", NULL },
+			       { "gpudirect-ucx-md", 1, UCX_D, NULL } } },
 	  { "gpudirect-ucx-md" }, 0 },
-	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits" },
-			    { "pod-ipc-lock", 0, "pod securityContext" } } },
+	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits", NULL },
+			    { "pod-ipc-lock", 0, "pod securityContext", NULL } } },
 	  { NULL }, 0 },
 	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
-	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'" } },
-			  { { "nixl-plugin", 1, "NIXL plugin directory" } },
-			  { { "ucx-rdma", 1, UCX_D } },
-			  { { "ucx-cuda", 1, UCX_D } } },
+	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL },
+			  { { "nixl-plugin", 1, "NIXL plugin directory", NULL }, LOG_UCX_BACKEND },
+			  { { "ucx-rdma", 1, UCX_D, NULL }, LOG_UCX_RDMA },
+			  { { "ucx-cuda", 1, UCX_D, NULL } } },
 	  { "nixl-backend", "ucx-nixl-lib" }, 0 },
 };
 
 /* EFA with the NIXL LIBFABRIC backend (G1-G4, H1). */
 static const struct link_rule efa_rules[] = {
-	{ LINK_DEVICE, { { { "efa-devices", 1, SYSFS_IB } } },
+	{ LINK_DEVICE, { { { "efa-devices", 1, SYSFS_IB, NULL } } },
 	  { "pod-rdma-resource" }, 0 },
-	{ LINK_UP, { { { "efa-provider", 1, "fi_info -p efa" } } }, { NULL }, 0 },
-	{ LINK_ACCESS, { { { "efa-provider", 1, "fi_info -p efa" },
-			   { "rdma-verbs", 1, "ibv_devinfo" } } }, { NULL }, 0 },
-	{ LINK_GPU_MEMORY, { { { "efa-hmem", 1, "fi_info -c FI_HMEM" } } }, { NULL }, 0 },
-	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits" },
-			    { "pod-ipc-lock", 0, "pod securityContext" } } },
+	{ LINK_UP, { { { "efa-provider", 1, "fi_info -p efa", NULL } } }, { NULL }, 0 },
+	{ LINK_ACCESS, { { { "efa-provider", 1, "fi_info -p efa", NULL },
+			   { "rdma-verbs", 1, "ibv_devinfo", NULL } } }, { NULL }, 0 },
+	{ LINK_GPU_MEMORY, { { { "efa-hmem", 1, "fi_info -c FI_HMEM", NULL } } }, { NULL }, 0 },
+	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits", NULL },
+			    { "pod-ipc-lock", 0, "pod securityContext", NULL } } },
 	  { NULL }, 0 },
 	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
-	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'" } },
-			  { { "nixl-plugin", 1, "NIXL plugin directory" } } },
+	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL },
+			  { { "nixl-plugin", 1, "NIXL plugin directory", NULL }, LOG_FI_BACKEND } },
 	  { "nixl-backend" }, 0 },
 };
 
 /* KV inside one node over NVLink (D1, D2, E3 cuda_ipc, F1). */
 static const struct link_rule nvlink_rules[] = {
-	{ LINK_DEVICE, { { { "limits-gpus", 1, "nvidia-smi" } } }, { NULL }, 0 },
-	{ LINK_UP, { { { "nvlink-links", 1, "nvidia-smi nvlink --status" } } },
+	{ LINK_DEVICE, { { { "limits-gpus", 1, "nvidia-smi", NULL } } }, { NULL }, 0 },
+	{ LINK_UP, { { { "nvlink-links", 1, "nvidia-smi nvlink --status", NULL } } },
 	  { NULL }, 0 },
-	{ LINK_ACCESS, { { { "ucx-cuda", 1, UCX_D } } }, { NULL }, 0 },
+	{ LINK_ACCESS, { { { "ucx-cuda", 1, UCX_D, NULL } } }, { NULL }, 0 },
 	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
-	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'" } } },
+	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL } },
 	  { NULL }, 0 },
 };
 
@@ -144,7 +161,9 @@ failed(const struct check_results *r, const struct link_rule *lr,
 }
 
 /* One slot: 1 proven (*by set), 0 missing (*open: the first open skip),
- * -1 not needed here (every alternative absent or not applicable). */
+ * -1 not needed here (every first-hand alternative absent or not
+ * applicable: a second source, a log line, does not make the pod need a
+ * link, it only proves one the pod needs). */
 static int slot_state(const struct check_results *r, const struct alt *alts,
 		      const struct check_result **by, const struct alt **how,
 		      const struct check_result **open)
@@ -154,9 +173,20 @@ static int slot_state(const struct check_results *r, const struct alt *alts,
 	for (int a = 0; a < MAX_ALTS && alts[a].check; a++) {
 		const struct check_result *c = check_results_find(r, alts[a].check);
 
+		needed |= !alts[a].shows && c && !na(c);
+	}
+	if (!needed)
+		return -1;
+	for (int a = 0; a < MAX_ALTS && alts[a].check; a++) {
+		const struct check_result *c = check_results_find(r, alts[a].check);
+
 		if (!c || na(c))
 			continue;
-		needed = 1;
+		/* A result about another part says nothing here either way
+		 * (a failure still breaks the link: failed() reads it). */
+		if (alts[a].shows && (c->status == CHECK_OK || c->status == CHECK_WARN) &&
+		    (!c->detail || strncmp(c->detail, alts[a].shows, strlen(alts[a].shows))))
+			continue;
 		if (c->status == CHECK_OK ||
 		    (c->status == CHECK_WARN && alts[a].warn_ok)) {
 			*by = c;
@@ -166,7 +196,7 @@ static int slot_state(const struct check_results *r, const struct alt *alts,
 		if (!*open)
 			*open = c;
 	}
-	return needed ? 0 : -1;
+	return 0;
 }
 
 /* The ENV family as one link: broken by a failure, proven when the
@@ -201,7 +231,7 @@ static int env_link(const struct check_results *r, struct check_link *l)
 static int one_link(const struct check_results *r, const struct link_rule *lr,
 		    struct check_link *l)
 {
-	const struct check_result *first = NULL, *open = NULL, *c;
+	const struct check_result *first = NULL, *c;
 	const struct alt *firsthow = NULL;
 	const char *src = NULL;
 	char all[sizeof(l->detail)] = "";
@@ -218,7 +248,9 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 		return 1;
 	}
 	for (int s = 0; s < MAX_SLOTS && lr->slot[s][0].check; s++) {
-		const struct check_result *by = NULL;
+		/* per slot: a skip in a slot another source proved is not
+		 * what the missing slot lacks */
+		const struct check_result *by = NULL, *open = NULL;
 		const struct alt *how = NULL;
 		int st = slot_state(r, lr->slot[s], &by, &how, &open);
 

@@ -62,11 +62,43 @@ static void plugins_list(const struct probe_nixl *x, struct buf *b)
 		buf_appends(b, "none");
 }
 
+/* Where the plugin listing came from (F2) when it is a pip wheel's
+ * directory under site-packages: the shell's fixed globs, or the python
+ * section when the wheel sits in a site directory the shell does not
+ * know.  NULL for NIXL_PLUGIN_DIR / an install prefix (links.c's
+ * default source). */
+static const char *plugins_source(const struct probe_nixl *x)
+{
+	if (!x->wheel_dir[0] || strcmp(x->plugin_dir, x->wheel_dir))
+		return NULL;
+	return x->plugins_src.status == PROBE_OK
+		? "pip wheel plugin directory (site-packages)"
+		: "python3 -c 'import nixl' (the wheel's plugin directory)";
+}
+
+/* NIXL imports from a pip wheel under site-packages, nothing else names a
+ * plugin directory (no NIXL_PREFIX, NIXL_PLUGIN_DIR unset), and the shell
+ * found neither the wheel's directory nor an install prefix's: the wheel
+ * ships its plugins as files (contrib/wheel_add_ucx_plugins.py), so NIXL
+ * will find none. */
+static int wheel_without_plugins(const struct check_input *in)
+{
+	const struct probe_nixl *x = &in->f->nixl;
+
+	return x->python_ok && x->python_dist[0] && strstr(x->python_module, "-packages/") &&
+	       x->plugins_src.status == PROBE_ABSENT && !x->prefix[0] &&
+	       env_readable(in) && !envv(in, "NIXL_PLUGIN_DIR");
+}
+
 static void plugin(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_nixl *x = &in->f->nixl;
 	const char *be = backend(in);
 	struct buf have = BUF_INIT(1024);
+	/* The python section lists the wheel's plugins even where the shell
+	 * found no directory: that listing counts as looked. */
+	int looked = x->plugins_src.status == PROBE_OK ||
+		     (x->python_src.status == PROBE_OK && x->wheel_dir[0]);
 	char why[200];
 
 	if (!in->cross_pod) {
@@ -74,11 +106,23 @@ static void plugin(const struct check_input *in, struct check_results *out)
 		return;
 	}
 	plugins_list(x, &have);
-	if (x->plugins_src.status != PROBE_OK)
-		emit(out, CK_NIXL_PLUGIN, CHECK_SKIPPED, NULL, "%s",
-		     src_why(&x->plugins_src, "NIXL plugin directory", why,
-			     sizeof(why)));
-	else if (probe_nixl_has_plugin(x, be))
+	if (!looked) {
+		if (wheel_without_plugins(in))
+			emit(out, CK_NIXL_PLUGIN, CHECK_FAIL,
+			     "install the full NIXL wheel (pip install --force-reinstall nixl-cu12) or point NIXL_PLUGIN_DIR at a directory with libplugin_UCX.so",
+			     "%s %s imports from %s, but no plugin directory is beside it (nixl*.libs/nixl, .nixl*.mesonpy.libs/plugins) and NIXL_PLUGIN_DIR is unset: NIXL has no %s backend to create",
+			     x->python_dist, x->python_version[0] ? x->python_version : "",
+			     x->python_module, be);
+		else
+			emit(out, CK_NIXL_PLUGIN, CHECK_SKIPPED, NULL, "%s",
+			     src_why(&x->plugins_src, "NIXL plugin directory", why,
+				     sizeof(why)));
+		emit_source(out, wheel_without_plugins(in)
+			    ? "python3 -c 'import nixl', site-packages" : NULL);
+		buf_release(&have);
+		return;
+	}
+	if (probe_nixl_has_plugin(x, be))
 		emit(out, CK_NIXL_PLUGIN, CHECK_OK, NULL,
 		     "libplugin_%s.so in %s", be,
 		     x->plugin_dir[0] ? x->plugin_dir : "the plugin directory");
@@ -87,6 +131,7 @@ static void plugin(const struct check_input *in, struct check_results *out)
 		     "backend %s has no plugin (libplugin_%s.so) in %s; found: %s",
 		     be, be, x->plugin_dir[0] ? x->plugin_dir : "any plugin directory",
 		     buf_str(&have));
+	emit_source(out, plugins_source(x));
 	buf_release(&have);
 }
 

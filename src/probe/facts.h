@@ -445,10 +445,38 @@ struct probe_nixl {
 	char python_module[256];        /* nixl.__file__ */
 	char **version_lines;           /* nixl-versions.txt, owned */
 	size_t nversion_lines;
+	/* A pip wheel's plugin directory (site-packages/.nixl_cu12.mesonpy.libs/
+	 * plugins or nixl_cu12.libs/nixl), from the shell's fixed globs or
+	 * the python section; "" when no wheel layout was seen. */
+	char wheel_dir[256];
 };
 
 /* Plugin "libplugin_UCX.so" listed?  name is "UCX", "LIBFABRIC", ... */
 int probe_nixl_has_plugin(const struct probe_nixl *n, const char *name);
+
+/* ---- UCX transport modules (E3, second source) ----------------------- */
+
+#define PROBE_MAX_UCX_MODULES 32
+
+enum probe_ucx_mod_dir {
+	PROBE_UCXMOD_NONE = 0,
+	PROBE_UCXMOD_LIBUCS,            /* dirname(libucs from ldd)/ucx */
+	PROBE_UCXMOD_WHEEL,             /* the NIXL wheel's bundled NAME.libs/ucx */
+	PROBE_UCXMOD_ENV,               /* UCX_MODULE_DIR */
+};
+
+/* The modules UCX's loader will find (libuct_ib.so, libuct_cuda.so, ...),
+ * for images that ship no ucx_info.  Names are cut at ".so". */
+struct probe_ucx_modules {
+	struct probe_src src;
+	char dir[256];                  /* first directory listed */
+	enum probe_ucx_mod_dir kind;    /* ... and where it came from */
+	int nmods, dropped;
+	char mod[PROBE_MAX_UCX_MODULES][40]; /* "libuct_ib_mlx5" */
+	int ib;                         /* libuct_ib or libuct_ib_mlx5 */
+	int cuda;                       /* libuct_cuda (cuda_copy, cuda_ipc) */
+	int gdrcopy;                    /* libuct_cuda_gdrcopy */
+};
 
 /* ---- Transport environment (I) --------------------------------------- */
 
@@ -550,6 +578,7 @@ struct probe_facts {
 	struct probe_shm shm;
 	struct probe_meminfo meminfo;
 	struct probe_ucx_ldd nixl_ucx_ldd;
+	struct probe_ucx_modules ucx_modules;
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields
@@ -610,7 +639,7 @@ int probe_parse_fi_info(const char *t, size_t n, struct probe_fi *fi);
 int probe_parse_limits(const char *t, size_t n, struct probe_limits *l);
 int probe_parse_status_caps(const char *t, size_t n, struct probe_limits *l);
 
-/* Sections nixl_plugins ("prefix=", "dir=", "plugin="), nixl_tools
+/* Sections nixl_plugins ("prefix=", "dir=", "wheel_dir=", "plugin="), nixl_tools
  * ("nixlbench=/path" or "nixlbench="), nixl_python ("module=",
  * "version=DIST VERSION"), nixl_versions (raw lines). */
 int probe_parse_nixl_plugins(const char *t, size_t n, struct probe_nixl *x);
@@ -633,5 +662,9 @@ int probe_parse_pci(const char *t, size_t n, struct probe_pci *p);
 int probe_parse_shm(const char *t, size_t n, struct probe_shm *s);
 int probe_parse_meminfo(const char *t, size_t n, struct probe_meminfo *m);
 int probe_parse_ucx_ldd(const char *t, size_t n, struct probe_ucx_ldd *l);
+
+/* ucx.c: section ucx_modules ("libucs_dir=", "wheel_dir=" or "env_dir="
+ * PATH, then "module=libuct_ib.so.0.0.0" lines); returns the modules. */
+int probe_parse_ucx_modules(const char *t, size_t n, struct probe_ucx_modules *m);
 
 #endif

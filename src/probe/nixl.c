@@ -41,13 +41,18 @@ static void add_plugin(struct probe_nixl *x, struct pslice name)
 	memcpy(x->plugin[x->nplugins++], buf, sizeof buf);
 }
 
-/* "prefix=/opt/nvidia/nvda_nixl", "dir=/path", "plugin=libplugin_UCX.so";
- * the python section reuses "plugin_dir=" and "plugin=". */
+/* "prefix=/opt/nvidia/nvda_nixl", "dir=/path", "wheel_dir=/site/path",
+ * "plugin=libplugin_UCX.so"; the python section reuses "plugin_dir=" (a
+ * wheel's directory too: it lists only the wheel layouts) and "plugin=". */
 static void plugin_kv(struct probe_nixl *x, struct pslice k, struct pslice v)
 {
+	int wheel = ps_eq(k, "wheel_dir") || ps_eq(k, "plugin_dir");
+
+	if (wheel && !x->wheel_dir[0])
+		ps_copy(x->wheel_dir, sizeof x->wheel_dir, v);
 	if (ps_eq(k, "prefix"))
 		ps_copy(x->prefix, sizeof x->prefix, v);
-	else if ((ps_eq(k, "dir") || ps_eq(k, "plugin_dir")) && !x->plugin_dir[0])
+	else if ((ps_eq(k, "dir") || wheel) && !x->plugin_dir[0])
 		ps_copy(x->plugin_dir, sizeof x->plugin_dir, v);
 	else if (ps_eq(k, "plugin") && ps_starts(v, "libplugin_"))
 		add_plugin(x, v);

@@ -441,10 +441,33 @@ for _d in "$_pdir" "${_prefix:+$_prefix/lib/x86_64-linux-gnu/plugins}" \
 	done
 	[ -z "$_ucxp" ] && [ -e "$_d/libplugin_UCX.so" ] && _ucxp=$_d/libplugin_UCX.so
 done
+# The pip wheels (nixl, nixl-cu12, nixl-cu13) under the usual site
+# directories: meson-python's .NAME.mesonpy.libs/plugins, or auditwheel's
+# NAME.libs/nixl with the bundled UCX's modules in NAME.libs/ucx (NIXL's
+# contrib/wheel_add_ucx_plugins.py).  Fixed globs: no pod text is a path.
+_wucx=
+for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-packages \
+	/usr/lib/python3/dist-packages /opt/dynamo/venv/lib/python3*/site-packages \
+	/opt/venv/lib/python3*/site-packages /workspace/.venv/lib/python3*/site-packages; do
+	for _d in "$_s"/.nixl*.mesonpy.libs/plugins "$_s"/nixl*.libs/nixl; do
+		[ -d "$_d" ] || continue
+		put "wheel_dir=$_d"
+		_found=0
+		for _f in "$_d"/libplugin_*.so; do
+			[ -e "$_f" ] && put "plugin=${_f##*/}"
+		done
+		[ -z "$_ucxp" ] && [ -e "$_d/libplugin_UCX.so" ] && _ucxp=$_d/libplugin_UCX.so
+	done
+	# the bundled UCX's modules, also where the plugins are missing
+	for _d in "$_s"/nixl*.libs/ucx "$_s"/.nixl*.mesonpy.libs/ucx; do
+		[ -z "$_wucx" ] && [ -d "$_d" ] && _wucx=$_d
+	done
+done
 end nixl_plugins $_found
 
 # E1: the UCX libraries NIXL's UCX plugin resolves to (127: no plugin or
 # no ldd).  The path is an argument, never shell text.
+_ucsdir=
 begin nixl_ucx_ldd
 if [ -n "$_ucxp" ]; then
 	put "plugin=$_ucxp"
@@ -457,9 +480,39 @@ if [ -n "$_ucxp" ] && have ldd; then
 		case $_l in *libuc[pstm]*) printf '%s\n' "$_l" ;; esac
 	done | emit 8192
 	end nixl_ucx_ldd "$_rc"
+	# "libucs.so.0 => /usr/local/ucx/lib/libucs.so.0 (0x...)": its directory.
+	_ucsdir=$(printf '%s\n' "$_out" | while IFS= read -r _l; do
+		case $_l in *libucs*'=> /'*)
+			_l=${_l#*=> }
+			_l=${_l%% (*}
+			printf '%s' "${_l%/*}"
+			break ;;
+		esac
+	done)
 else
 	end nixl_ucx_ldd 127
 fi
+
+# E3's second source, for images without ucx_info (a pip wheel bundles UCX
+# without its tools): the transport modules UCX's loader will find
+# (openucx/ucx src/ucs/sys/module.c: dirname(libucs)/ucx, then
+# UCX_MODULE_DIR).  Directories as arguments, never shell text.
+begin ucx_modules
+_nixl_var UCX_MODULE_DIR
+_found=127
+for _d in "${_ucsdir:+$_ucsdir/ucx}" "$_wucx" "$_val"; do
+	[ -n "$_d" ] && [ -d "$_d" ] || continue
+	case $_d in
+	"$_wucx") put "wheel_dir=$_d" ;;
+	"$_val") put "env_dir=$_d" ;;
+	*) put "libucs_dir=$_d" ;;
+	esac
+	_found=0
+	for _f in "$_d"/libuct_*.so*; do
+		[ -e "$_f" ] && put "module=${_f##*/}"
+	done
+done
+end ucx_modules $_found
 
 begin nixl_tools
 _any=127
@@ -486,7 +539,8 @@ try:
 except Exception:
     pass
 site = os.path.dirname(os.path.dirname(os.path.abspath(nixl.__file__)))
-for d in sorted(glob.glob(os.path.join(site, ".nixl*.mesonpy.libs", "plugins"))):
+for d in sorted(glob.glob(os.path.join(site, ".nixl*.mesonpy.libs", "plugins")) +
+               glob.glob(os.path.join(site, "nixl*.libs", "nixl"))):
     print("plugin_dir=" + d)
     for f in sorted(glob.glob(os.path.join(d, "libplugin_*.so"))):
         print("plugin=" + os.path.basename(f))'

@@ -256,3 +256,66 @@ int probe_parse_ucx_d(const char *t, size_t n, struct probe_ucx *u)
 	summarise(u);
 	return u->ntls;
 }
+
+/* ---- ucx_modules: the transport modules UCX's loader will find ------- */
+
+static void module_add(struct probe_ucx_modules *m, struct pslice file)
+{
+	long so = ps_find(file, ".so");
+	char name[sizeof m->mod[0]];
+	int i;
+
+	if (so <= 0 || !ps_starts(file, "libuct_"))
+		return;
+	ps_copy(name, sizeof name, ps_make(file.s, (size_t)so));
+	for (i = 0; i < m->nmods; i++)
+		if (!strcmp(m->mod[i], name))
+			return;
+	if (m->nmods >= PROBE_MAX_UCX_MODULES) {
+		m->dropped++;
+		return;
+	}
+	memcpy(m->mod[m->nmods++], name, sizeof name);
+	/* Newer UCX builds the mlx5 transports (rc/dc/ud_mlx5) as their own
+	 * module, libuct_ib_mlx5 (src/uct/ib/mlx5/Makefile.am), beside
+	 * libuct_ib (verbs); older ones have libuct_ib alone. */
+	if (!strcmp(name, "libuct_ib") || !strcmp(name, "libuct_ib_mlx5"))
+		m->ib = 1;
+	else if (!strcmp(name, "libuct_cuda"))
+		m->cuda = 1;
+	else if (!strcmp(name, "libuct_cuda_gdrcopy"))
+		m->gdrcopy = 1;
+}
+
+static void module_dir(struct probe_ucx_modules *m, struct pslice k,
+		       struct pslice v)
+{
+	static const struct { const char *key; enum probe_ucx_mod_dir kind; } kinds[] = {
+		{ "libucs_dir", PROBE_UCXMOD_LIBUCS }, { "wheel_dir", PROBE_UCXMOD_WHEEL },
+		{ "env_dir", PROBE_UCXMOD_ENV },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (ps_eq(k, kinds[i].key) && !m->dir[0] && v.n) {
+			ps_copy(m->dir, sizeof m->dir, v);
+			m->kind = kinds[i].kind;
+		}
+}
+
+int probe_parse_ucx_modules(const char *t, size_t n, struct probe_ucx_modules *m)
+{
+	struct ptext it;
+	struct pslice line, k, v;
+
+	ptext_init(&it, t, n);
+	while (ptext_line(&it, &line)) {
+		if (!ps_split(line, '=', &k, &v))
+			continue;
+		if (ps_eq(k, "module"))
+			module_add(m, v);
+		else
+			module_dir(m, k, v);
+	}
+	return m->nmods;
+}

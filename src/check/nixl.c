@@ -28,17 +28,17 @@ static void installed(const struct check_input *in, struct check_results *out)
 		emit(out, CK_NIXL_INSTALLED, CHECK_OK, NULL, "%s %s",
 		     x->python_dist[0] ? x->python_dist : "nixl",
 		     x->python_version[0] ? x->python_version : "(version unknown)");
-	/* No Python package at all, but NIXL's plugins are installed:
-	 * TensorRT-LLM drives NIXL from C++ (its cache transceiver; no nixl
-	 * in its requirements.txt; NVIDIA/TensorRT-LLM
-	 * docker/common/install_nixl.sh), so the import proves nothing.  An
-	 * import that fails for another reason (a library it cannot load)
-	 * is still a failure. */
-	else if (x->python_src.status == PROBE_FAILED && x->nplugins > 0 &&
+	/* No Python package at all, but TensorRT-LLM's own NIXL is there:
+	 * it drives NIXL from C++ (its cache transceiver; no nixl in its
+	 * requirements.txt; the tensorrt_llm wheel bundles libs/nixl), so the
+	 * import proves nothing.  Any other image needs the module (vLLM's
+	 * and SGLang's connectors import it); an import that fails for
+	 * another reason (a library it cannot load) is a failure too. */
+	else if (x->python_src.status == PROBE_FAILED && x->cpp_dir[0] &&
 		 strstr(x->python_src.err, "No module named"))
 		emit(out, CK_NIXL_INSTALLED, CHECK_OK, NULL,
-		     "NIXL plugins in %s; no nixl Python package (NIXL used from C++, "
-		     "as TensorRT-LLM does)", x->plugin_dir);
+		     "TensorRT-LLM's NIXL in %s (libnixl.so, used from C++); no nixl Python package",
+		     x->cpp_dir);
 	else if (x->python_src.status == PROBE_FAILED)
 		emit(out, CK_NIXL_INSTALLED, CHECK_FAIL, NULL,
 		     "import nixl failed%s%s", x->python_src.err[0] ? ": " : "",

@@ -449,6 +449,9 @@ struct probe_nixl {
 	 * plugins or nixl_cu12.libs/nixl), from the shell's fixed globs or
 	 * the python section; "" when no wheel layout was seen. */
 	char wheel_dir[256];
+	/* TensorRT-LLM's own NIXL (tensorrt_llm/libs/nixl/plugins, beside its
+	 * libnixl.so): driven from C++, no Python package needed; "" none. */
+	char cpp_dir[256];
 };
 
 /* Plugin "libplugin_UCX.so" listed?  name is "UCX", "LIBFABRIC", ... */

@@ -50,9 +50,11 @@ static void plugin_kv(struct probe_nixl *x, struct pslice k, struct pslice v)
 
 	if (wheel && !x->wheel_dir[0])
 		ps_copy(x->wheel_dir, sizeof x->wheel_dir, v);
+	if (ps_eq(k, "cpp_dir") && !x->cpp_dir[0])
+		ps_copy(x->cpp_dir, sizeof x->cpp_dir, v);
 	if (ps_eq(k, "prefix"))
 		ps_copy(x->prefix, sizeof x->prefix, v);
-	else if ((ps_eq(k, "dir") || wheel) && !x->plugin_dir[0])
+	else if ((ps_eq(k, "dir") || wheel || ps_eq(k, "cpp_dir")) && !x->plugin_dir[0])
 		ps_copy(x->plugin_dir, sizeof x->plugin_dir, v);
 	else if (ps_eq(k, "plugin") && ps_starts(v, "libplugin_"))
 		add_plugin(x, v);

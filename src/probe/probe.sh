@@ -458,6 +458,17 @@ for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-pac
 		done
 		[ -z "$_ucxp" ] && [ -e "$_d/libplugin_UCX.so" ] && _ucxp=$_d/libplugin_UCX.so
 	done
+	# TensorRT-LLM's wheel bundles NIXL for its C++ cache transceiver
+	# (tensorrt_llm/libs/nixl: libnixl.so and plugins/), with no nixl
+	# Python package (Dynamo trtllm_runtime.Dockerfile tests for both).
+	_d=$_s/tensorrt_llm/libs/nixl/plugins
+	if [ -d "$_d" ] && [ -e "$_s/tensorrt_llm/libs/nixl/libnixl.so" ]; then
+		put "cpp_dir=$_d"
+		_found=0
+		for _f in "$_d"/libplugin_*.so; do
+			[ -e "$_f" ] && put "plugin=${_f##*/}"
+		done
+	fi
 	# the bundled UCX's modules, also where the plugins are missing
 	for _d in "$_s"/nixl*.libs/ucx "$_s"/.nixl*.mesonpy.libs/ucx; do
 		[ -z "$_wucx" ] && [ -d "$_d" ] && _wucx=$_d

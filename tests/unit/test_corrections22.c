@@ -179,10 +179,10 @@ static void test_roce_empty_gids(void)
 	probe_facts_free(f);
 }
 
-/* TensorRT-LLM's release image: NIXL built into /opt/nvidia/nvda_nixl,
- * used from C++, no nixl Python package (install_nixl.sh; its
- * requirements.txt has no nixl): the missing module is no failure when
- * the plugins are there; an import that cannot load its libraries is. */
+/* TensorRT-LLM's release image: NIXL used from C++ (tensorrt_llm/libs/nixl
+ * beside /opt/nvidia/nvda_nixl), no nixl Python package (its
+ * requirements.txt has no nixl): the missing module is no failure there,
+ * but is in any other image; an import that cannot load a library is. */
 static void test_nixl_from_cpp(void)
 {
 	struct probe_facts *f = pod(PROBE_LL_IB, "UCX_TLS=rc,cuda_copy\n");
@@ -192,8 +192,12 @@ static void test_nixl_from_cpp(void)
 	f->nixl.python_src.status = PROBE_FAILED;
 	snprintf(f->nixl.python_src.err, sizeof f->nixl.python_src.err,
 		 "ModuleNotFoundError: No module named 'nixl'");
-	snprintf(f->nixl.plugin_dir, sizeof f->nixl.plugin_dir,
-		 "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/plugins");
+	check_results_init(&r);
+	check_pod(f, NULL, &cross, &r);
+	CHECK_INT(status(&r, "nixl-installed"), CHECK_FAIL);   /* vLLM needs the module */
+	check_results_release(&r);
+	snprintf(f->nixl.cpp_dir, sizeof f->nixl.cpp_dir,
+		 "/usr/local/lib/python3.12/dist-packages/tensorrt_llm/libs/nixl/plugins");
 	check_results_init(&r);
 	check_pod(f, NULL, &cross, &r);
 	CHECK_INT(status(&r, "nixl-installed"), CHECK_OK);

@@ -318,6 +318,48 @@ static void rdma_rate(const struct check_input *in,
 	buf_release(&slow);
 }
 
+/* The provider family a device needs: "mlx5" for ConnectX (named mlx5_*
+ * or with a Mellanox "MT" hca_type), "efa" for EFA; NULL when the name
+ * says nothing (any installed provider then counts). */
+static const char *provider_of(const struct probe_rdma_dev *d)
+{
+	if (!strncmp(d->name, "mlx5", 4) || !strncmp(d->hca_type, "MT", 2))
+		return "mlx5";
+	if (!strncmp(d->name, "efa", 3) || !strncmp(d->name, "rdmap", 5))
+		return "efa";
+	return NULL;
+}
+
+/* A5's file source, when no tool opened the devices: the device nodes
+ * in the pod, libibverbs and every device's provider in the image.
+ * Writes what is missing (or what was seen) to why; 1 when all is there. */
+static int verbs_stack(const struct check_input *in, const struct probe_rdma_list *l,
+		       char *why, size_t n)
+{
+	const struct probe_verbs_libs *v = &in->f->verbs_libs;
+
+	if (v->src.status != PROBE_OK && v->src.status != PROBE_ABSENT)
+		return 0;
+	if (in->f->dev_ib.n_uverbs <= 0)
+		return snprintf(why, n, "no /dev/infiniband/uverbs* in the pod"), 0;
+	if (!v->lib[0])
+		return snprintf(why, n, "no libibverbs.so.1 in the image's library "
+				"directories (NIXL's wheels do not bundle it)"), 0;
+	for (int i = 0; i < l->ndevs; i++) {
+		const char *drv = provider_of(&l->dev[i]);
+
+		if (drv ? !probe_verbs_has_provider(v, drv) : !v->nproviders)
+			return snprintf(why, n, "no verbs provider for %s (lib%s-rdmav*.so, "
+					"rdma-core's ibverbs-providers) in the image",
+					l->dev[i].name, drv ? drv : "<driver>"), 0;
+	}
+	snprintf(why, n, "%s and the provider%s of every device in the image, %d uverbs "
+		 "device%s in the pod (no ibv_devinfo or ucx_info to open them)",
+		 v->lib, l->ndevs == 1 ? "" : "s", in->f->dev_ib.n_uverbs,
+		 in->f->dev_ib.n_uverbs == 1 ? "" : "s");
+	return 1;
+}
+
 /* A5/G5: can userspace verbs open the devices?  Any source that opened
  * them shows it (evidence.c: ibv_devinfo, UCX listing rc/dc/ud or srd on
  * them, fi_info -p efa); a source that found none while another opened
@@ -328,6 +370,7 @@ static void rdma_verbs(const struct check_input *in,
 {
 	const struct evidence *ev = &in->ev;
 	int nib, nefa;
+	char stack[640] = "";
 
 	rdma_count(l, &nib, &nefa);
 	if (!nib && !nefa) {
@@ -353,10 +396,16 @@ static void rdma_verbs(const struct check_input *in,
 		emit(out, CK_RDMA_VERBS, hard(in), NULL,
 		     "ibv_devinfo: no IB devices found, while /sys/class/infiniband lists %d: provider library (libmlx5/libefa) missing or ABI mismatch, or no device access",
 		     nib + nefa);
-	else
-		emit(out, CK_RDMA_VERBS, CHECK_SKIPPED, NULL, "%s%s",
+	else if (verbs_stack(in, l, stack, sizeof stack)) {
+		/* Files beat tools (checks.md conventions): what verbs needs to
+		 * open the devices is all there, nothing says it failed. */
+		emit(out, CK_RDMA_VERBS, CHECK_OK, NULL, "%s", stack);
+		emit_source(out, "libibverbs, /dev/infiniband");
+		return;
+	} else
+		emit(out, CK_RDMA_VERBS, CHECK_SKIPPED, NULL, "%s%s%s%s",
 		     ev->verbs.missing[0] ? ev->verbs.missing : "no source opened the devices: ",
-		     ev->verbs.missing[0] ? "" : ev->verbs.source);
+		     ev->verbs.missing[0] ? "" : ev->verbs.source, *stack ? "; " : "", stack);
 	emit_source(out, ev->verbs.source);
 }
 

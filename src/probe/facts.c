@@ -202,6 +202,7 @@ SECTION(h_shm, f->shm.src, probe_parse_shm, f->shm)
 SECTION(h_meminfo, f->meminfo.src, probe_parse_meminfo, f->meminfo)
 SECTION(h_ucx_ldd, f->nixl_ucx_ldd.src, probe_parse_ucx_ldd, f->nixl_ucx_ldd)
 SECTION(h_ucx_modules, f->ucx_modules.src, probe_parse_ucx_modules, f->ucx_modules)
+SECTION(h_verbs_libs, f->verbs_libs.src, probe_parse_verbs_libs, f->verbs_libs)
 
 /* fi_info -c FI_HMEM lists only the entries that support FI_HMEM. */
 static void h_fi_hmem(const struct probe_section *s, struct probe_facts *f)
@@ -267,6 +268,7 @@ static const struct {
 	{ "meminfo", h_meminfo },
 	{ "nixl_ucx_ldd", h_ucx_ldd },
 	{ "ucx_modules", h_ucx_modules },
+	{ "verbs_libs", h_verbs_libs },
 };
 
 /* The handler of a section name, -1 when none: the first byte rejects

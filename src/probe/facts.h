@@ -137,6 +137,19 @@ struct probe_dev_ib {
 	int n_umad;
 };
 
+/* The userspace verbs stack in the image (A5's file source): libibverbs
+ * and rdma-core's providers, "mlx5" for libmlx5-rdmav34.so. */
+#define PROBE_MAX_VERBS_PROVIDERS 24
+struct probe_verbs_libs {
+	struct probe_src src;           /* ABSENT: none of it found */
+	char lib[256];                  /* path of libibverbs.so.1; "" none */
+	int nproviders;
+	char provider[PROBE_MAX_VERBS_PROVIDERS][24];
+};
+
+/* A provider for driver family drv ("mlx5", "efa") is installed. */
+int probe_verbs_has_provider(const struct probe_verbs_libs *v, const char *drv);
+
 /* ---- Kernel modules and GPUDirect plumbing (B1-B3, C1) ------------- */
 
 enum probe_module {
@@ -567,6 +580,7 @@ struct probe_facts {
 	struct probe_rdma_list ibv_devinfo;
 	struct probe_rdma_list ibdev2netdev;
 	struct probe_dev_ib dev_ib;
+	struct probe_verbs_libs verbs_libs;
 	struct probe_modules modules;
 	struct probe_nvsmi nvsmi;
 	struct probe_topo topo;
@@ -616,6 +630,9 @@ int probe_parse_ibv_devinfo(const char *t, size_t n, struct probe_rdma_list *l);
 int probe_parse_ibdev2netdev(const char *t, size_t n, struct probe_rdma_list *l);
 /* "uverbs0 c" lines (section dev_infiniband). */
 int probe_parse_dev_ib(const char *t, size_t n, struct probe_dev_ib *d);
+/* Section verbs_libs ("lib=PATH", "provider=libmlx5-rdmav34.so",
+ * "driver=mlx5.driver"); the number of providers. */
+int probe_parse_verbs_libs(const char *t, size_t n, struct probe_verbs_libs *v);
 
 /* /proc/modules or lsmod lines. */
 int probe_parse_modules(const char *t, size_t n, struct probe_modules *m);

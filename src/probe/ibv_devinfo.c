@@ -126,3 +126,47 @@ int probe_parse_dev_ib(const char *t, size_t n, struct probe_dev_ib *d)
 	}
 	return count;
 }
+
+/* "libmlx5-rdmav34.so" or "mlx5.driver": the driver family, "mlx5". */
+static void add_provider(struct probe_verbs_libs *v, struct pslice name)
+{
+	long cut;
+	char fam[24];
+
+	if (ps_starts(name, "lib") && (cut = ps_find(name, "-rdmav")) > 3)
+		name = ps_make(name.s + 3, (size_t)cut - 3);
+	else if ((cut = ps_find(name, ".driver")) > 0)
+		name = ps_make(name.s, (size_t)cut);
+	else
+		return;
+	ps_copy(fam, sizeof fam, name);
+	if (!*fam || probe_verbs_has_provider(v, fam) ||
+	    v->nproviders >= PROBE_MAX_VERBS_PROVIDERS)
+		return;
+	memcpy(v->provider[v->nproviders++], fam, sizeof fam);
+}
+
+int probe_parse_verbs_libs(const char *t, size_t n, struct probe_verbs_libs *v)
+{
+	struct ptext it;
+	struct pslice line, k, val;
+
+	ptext_init(&it, t, n);
+	while (ptext_line(&it, &line)) {
+		if (!ps_split(line, '=', &k, &val))
+			continue;
+		if (ps_eq(k, "lib") && !v->lib[0])
+			ps_copy(v->lib, sizeof v->lib, val);
+		else if (ps_eq(k, "provider") || ps_eq(k, "driver"))
+			add_provider(v, val);
+	}
+	return v->nproviders;
+}
+
+int probe_verbs_has_provider(const struct probe_verbs_libs *v, const char *drv)
+{
+	for (int i = 0; i < v->nproviders; i++)
+		if (!strcmp(v->provider[i], drv))
+			return 1;
+	return 0;
+}

@@ -201,6 +201,23 @@ else
 	end dev_infiniband 127
 fi
 
+# A5 without ibv_devinfo: the userspace verbs stack in the image, which
+# UCX's libuct_ib loads (NIXL's wheels leave it to the image:
+# contrib/build-wheel.sh --exclude libibverbs* libmlx5*), and its
+# providers (rdma-core's libibverbs/lib<drv>-rdmav<N>.so, /etc/libibverbs.d).
+begin verbs_libs
+_n=127
+for _d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
+	[ -e "$_d/libibverbs.so.1" ] && { echo "lib=$_d/libibverbs.so.1"; _n=0; }
+	for _f in "$_d"/libibverbs/lib*-rdmav*.so; do
+		[ -e "$_f" ] && { echo "provider=${_f##*/}"; _n=0; }
+	done
+done
+for _f in /etc/libibverbs.d/*.driver; do
+	[ -e "$_f" ] && { echo "driver=${_f##*/}"; _n=0; }
+done
+end verbs_libs $_n
+
 tool ibstat 65536 5 ibstat
 tool ibstatus 65536 5 ibstatus
 tool ibv_devinfo 65536 5 ibv_devinfo

@@ -37,17 +37,7 @@ EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 # scenario): their test is marked expectedFailure, and the lead removes the
 # entry once the fix lands (an unexpected success then fails the suite).
 # Each names the check and the JSON detail of the first run.
-_NO_TOOLS = ("link userspace-access has no evidence: rdma-verbs skipped 'ibv_devinfo and "
-             "ucx_info not found in the container'; link 3 (checks.md N) has no second source "
-             "yet in an image with neither tool (the verbs provider libraries and uverbs access "
-             "are not probed); links 1, 2 and 4-7 are proven (the wheel's plugins and UCX "
-             "transport modules prove link 7 since the pip-wheel work)")
-KNOWN_MISSES = {
-    "img-dynamo-vllm-ib": "UNVERIFIED: " + _NO_TOOLS,
-    "img-dynamo-vllm-roce": "UNVERIFIED: " + _NO_TOOLS,
-    "img-dynamo-sglang-ib": "UNVERIFIED: " + _NO_TOOLS,
-    "img-sglang-ib": "UNVERIFIED: " + _NO_TOOLS,
-}
+KNOWN_MISSES = {}
 
 
 def load_expected():

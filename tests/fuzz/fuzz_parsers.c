@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data + 1, size - 1);
 	t = copy;
 	n = size - 1;
-	switch (data[0] % 32) {
+	switch (data[0] % 33) {
 	case 0: probe_parse_sysfs_ib(t, n, &f->sysfs_ib); break;
 	case 1: probe_parse_ibstat(t, n, &f->ibstat); break;
 	case 2: probe_parse_ibstatus(t, n, &f->ibstatus); break;
@@ -56,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 29: probe_parse_meminfo(t, n, &f->meminfo); break;
 	case 30: probe_parse_ucx_ldd(t, n, &f->nixl_ucx_ldd); break;
 	case 31: probe_parse_ucx_modules(t, n, &f->ucx_modules); break;
+	case 32: probe_parse_verbs_libs(t, n, &f->verbs_libs); break;
 	default:
 		/* the same bytes twice into one struct: appending paths */
 		probe_parse_ibstat(t, n, &f->ibstat);

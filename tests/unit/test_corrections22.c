@@ -211,8 +211,43 @@ static void test_nixl_from_cpp(void)
 	probe_facts_free(f);
 }
 
+/* A5's file source (issue 22 item 3): an image without ibv_devinfo and
+ * ucx_info (pip NIXL wheel) shows userspace access by the device nodes,
+ * libibverbs and the mlx5 provider; without the provider it stays open. */
+static void test_verbs_stack(void)
+{
+	static const char *const libs =
+		"lib=/usr/lib/x86_64-linux-gnu/libibverbs.so.1\n"
+		"provider=libmlx5-rdmav34.so\nprovider=libefa-rdmav34.so\n"
+		"driver=mlx5.driver\ngarbage\nprovider=nothing\n";
+	struct probe_facts *f = pod(PROBE_LL_IB, "UCX_TLS=rc,cuda_copy\n");
+	struct check_results r;
+
+	f->dev_ib.n_uverbs = 8;
+	set_ok(&f->verbs_libs.src);
+	CHECK_INT(probe_parse_verbs_libs(libs, strlen(libs), &f->verbs_libs), 2);
+	CHECK(probe_verbs_has_provider(&f->verbs_libs, "mlx5"));
+	CHECK(!probe_verbs_has_provider(&f->verbs_libs, "bnxt_re"));
+	check_results_init(&r);
+	check_pod(f, NULL, &cross, &r);
+	CHECK_INT(status(&r, "rdma-verbs"), CHECK_OK);
+	CHECK_HAS(check_results_find(&r, "rdma-verbs")->detail, "libibverbs.so.1");
+	check_results_release(&r);
+	/* the wheel excludes libmlx5: an image without it shows nothing */
+	memset(&f->verbs_libs, 0, sizeof f->verbs_libs);
+	set_ok(&f->verbs_libs.src);
+	snprintf(f->verbs_libs.lib, sizeof f->verbs_libs.lib, "/usr/lib/libibverbs.so.1");
+	check_results_init(&r);
+	check_pod(f, NULL, &cross, &r);
+	CHECK_INT(status(&r, "rdma-verbs"), CHECK_SKIPPED);
+	CHECK_HAS(check_results_find(&r, "rdma-verbs")->detail, "no verbs provider for mlx5_0");
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
 int main(void)
 {
+	test_verbs_stack();
 	test_nixl_from_cpp();
 	test_tls_not_cuda_ipc();
 	test_log_signatures();

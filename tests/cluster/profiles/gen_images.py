@@ -194,6 +194,14 @@ def ucx_ldd(p, plugin_names):
     p.write("bin/ldd", ldd_tool(plugin_names), 0o755)
 
 
+def verbs_stack(p, rdmav="34"):
+    """rdma-core's userspace verbs (libibverbs1 + ibverbs-providers): the
+    library and the mlx5 provider, as the Ubuntu packages
+    install them (provider ABI rdmav34 since rdma-core 18)."""
+    p.write("root/usr/lib/x86_64-linux-gnu/libibverbs.so.1", "")
+    p.write("root/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav%s.so" % rdmav, "")
+
+
 def ibstat_from(p, base):
     p.write("bin/ibstat", base_text("h100-ib-ok", "bin/ibstat"), 0o755)
     p.write("bin/out/ibstat.txt", base_text(base, "bin/out/ibstat.txt"))
@@ -229,6 +237,7 @@ def dynamo_vllm(p, base):
     os.makedirs(p.path("root/opt/dynamo"), exist_ok=True)
     os.symlink("../../usr/local/lib/python3.12/dist-packages/.nixl_cu13.mesonpy.libs", p.path("root/opt/dynamo/nixl"))
     wheel_ldd(p, SITE, "13")
+    verbs_stack(p)
 
 
 @image("img-dynamo-sglang-ib", "h100-ib-ok", "nvcr.io/nvidia/ai-dynamo/sglang-runtime (CUDA 13) on a healthy H100 InfiniBand node")
@@ -254,6 +263,7 @@ def dynamo_sglang(p, base):
     p.write("root/%s/mooncake/__init__.py" % SITE.lstrip("/"), "")
     wheel_ldd(p, SITE, "13")
     ibstat_from(p, base)
+    verbs_stack(p)
 
 
 @image("img-dynamo-trtllm-ib", "h100-ib-ok", "nvcr.io/nvidia/ai-dynamo/tensorrtllm-runtime (CUDA 13.1) on a healthy H100 InfiniBand node")
@@ -309,6 +319,7 @@ def sglang(p, base):
     p.write("root/%s/mooncake/__init__.py" % SITE.lstrip("/"), "")
     wheel_ldd(p, SITE, "12")
     ibstat_from(p, base)
+    verbs_stack(p)
 
 
 @image("img-trtllm-ib", "h100-ib-ok", "nvcr.io/nvidia/tensorrt-llm/release (1.3.0rc24) on a healthy H100 InfiniBand node")

@@ -17,6 +17,8 @@ Variants that must not matter (each a change real deployments make):
   ucx-debug       UCX_LOG_LEVEL=debug in the process env
   netdev-order    UCX_NET_DEVICES entries in reverse order
   no-ibstat       ibstat / ibstatus removed (sysfs still shows the ports)
+  no-ibv-devinfo  ibv_devinfo removed where ucx_info is there (its rc/dc/ud
+                  transports still show that verbs opens the devices)
   mgmt-port-down  an extra Ethernet RDMA device whose port is down and
                   that UCX_NET_DEVICES does not name (a management NIC)
 Variants that must (IB and RoCE; family that must fail):
@@ -204,6 +206,17 @@ def v_no_ibstat(pod, prof):
     prof.copy(pod, _drop_tools)
 
 
+def _drop_ibv_devinfo(d):
+    if os.path.exists(os.path.join(d, "bin", "ucx_info")):    # it still shows verbs (A5/E3)
+        p = os.path.join(d, "bin", "ibv_devinfo")
+        if os.path.exists(p):
+            os.remove(p)
+
+
+def v_no_ibv_devinfo(pod, prof):
+    prof.copy(pod, _drop_ibv_devinfo)
+
+
 def _mgmt_nic(d):
     port = os.path.join(d, "root", "sys", "class", "infiniband", "mlx5_mgmt", "ports", "1")
     os.makedirs(port)
@@ -276,6 +289,7 @@ SAME = [("env-spec", ANY, v_env_spec), ("env-configmap", ANY, v_env_configmap),
         ("env-secretkey", ANY, v_env_secretkey), ("env-envfrom", ANY, v_env_envfrom),
         ("sidecar", ANY, v_sidecar), ("ucx-debug", ANY, v_ucx_debug),
         ("netdev-order", ANY, v_netdev_order), ("no-ibstat", RDMA, v_no_ibstat),
+        ("no-ibv-devinfo", RDMA, v_no_ibv_devinfo),
         ("mgmt-port-down", RDMA, v_mgmt_port_down)]
 BREAK = [("tls-tcp", RDMA, v_tls_tcp, "ENV"), ("no-uverbs", RDMA, v_no_uverbs, "RDMA"),
          ("memlock-64k", RDMA, v_memlock, "LIMITS"),

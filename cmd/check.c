@@ -70,19 +70,17 @@ struct check_flags {
 
 #define MAX_LOG_TAIL 1000000
 
+/* This run's flags: check_opts points into it; cmd_check resets it. */
+static struct check_flags F;
+
 static int print(const struct cmd_ctx *ctx, const struct check_flags *f,
 		 const struct report *r, const char *format)
 {
 	struct report_style st = { 0 };
+	int rc;
 
-	if (!strcmp(format, "json"))
-		return report_print_json(stdout, r);
-	if (!strcmp(format, "yaml"))
-		return report_print_yaml(stdout, r);
-	if (!strcmp(format, "junit"))
-		return report_print_junit(stdout, r);
-	if (!strcmp(format, "html"))
-		return report_print_html(stdout, r);
+	if (cmd_print_document(format, r, &rc))
+		return rc;
 	st.wide = !strcmp(format, "wide");
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
@@ -122,29 +120,39 @@ static void probe_options(const struct check_flags *f, struct run_options *o)
 	o->log_tail = f->log_tail;
 }
 
-static int no_pods(const struct pods_query *q, const struct pod_list *l)
+/* The pipeline's empty list: an error, with what was asked. */
+static int no_pods(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg)
 {
+	const struct pods_query *q = s->query;
 	const char *sel = q->selector ? q->selector : PODS_DEFAULT_SELECTOR;
 
+	(void)ctx, (void)arg;
 	if (q->all_namespaces)
 		fprintf(stderr, "error: no Dynamo worker pods found (selector %s)\n", sel);
 	else
 		fprintf(stderr, "error: no Dynamo worker pods found in namespace \"%s\" "
 			"(selector %s)\n", q->namespace, sel);
-	if (l->skipped_components)
+	if (s->pods->skipped_components)
 		fprintf(stderr, "(%zu frontend/planner/epp pods were left out)\n",
-			l->skipped_components);
+			s->pods->skipped_components);
 	return EXIT_ERROR;
 }
 
-/* Probes the listed pods, judges (with drift when a recipe is given) and
- * prints; returns the exit code. */
-static int probe_and_report(struct cmd_ctx *ctx, const struct check_flags *f,
-			    struct http_client *c, const struct pod_list *l,
-			    const struct run_options *o, const char *format,
-			    const struct recipe_set *recipe)
+/* What one run hands the pipeline's body. */
+struct check_run {
+	const char *format;
+	struct run_options opts;
+	const struct recipe_set *recipe;
+};
+
+/* The pipeline's body: probes the listed pods, judges (with drift when a
+ * recipe is given) and prints; returns the exit code. */
+static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *arg)
 {
-	struct run_options po = *o;
+	const struct check_run *cr = arg;
+	const struct check_flags *f = &F;
+	const struct pod_list *l = s->pods;
+	struct run_options po = cr->opts;
 	struct run_sink sink;
 	struct run pr;
 	int rc;
@@ -153,100 +161,77 @@ static int probe_and_report(struct cmd_ctx *ctx, const struct check_flags *f,
 	report_sink(&sink, stderr, isatty(2) && l->n > 4);
 	po.sink = &sink;
 	run_init(&pr, l);
-	pr.keep_facts = recipe != NULL || f->transfer;   /* env for drift, tools and IPs for transfer */
-	run_pods(&pr, c, &po);
+	pr.keep_facts = cr->recipe != NULL || f->transfer;   /* env for drift, tools and IPs for transfer */
+	run_pods(&pr, s->client, &po);
 	if (f->transfer && !cancel_why())
-		run_transfer_pairs(c, &pr, f->transfer_timeout.ms, &sink);
+		run_transfer_pairs(s->client, &pr, f->transfer_timeout.ms, &sink);
 	if (cancel_why())
 		fprintf(stderr, "warning: %s: the report covers what finished\n",
 			cancel_why());
-	if (recipe)
-		run_drift_judge(recipe, f->recipe_dir, &pr);
-	rc = judge(ctx, f, &pr, format);
-	if (recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
-	    (!strcmp(format, "table") || !strcmp(format, "wide")))
-		report_print_drift(stdout, recipe, f->recipe_dir, &pr);
+	if (cr->recipe)
+		run_drift_judge(cr->recipe, f->recipe_dir, &pr);
+	rc = judge(ctx, f, &pr, cr->format);
+	if (cr->recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
+	    (!strcmp(cr->format, "table") || !strcmp(cr->format, "wide")))
+		report_print_drift(stdout, cr->recipe, f->recipe_dir, &pr);
 	run_release(&pr);
 	return rc;
 }
 
-static int run(struct cmd_ctx *ctx, const struct check_flags *f, const char *format,
-	       const struct run_options *o, const struct recipe_set *recipe)
+static int run(struct cmd_ctx *ctx, struct check_run *cr)
 {
-	struct kube_config cfg;
-	struct http_client *c;
-	struct pods_query q = { 0 };
-	struct pod_list l;
-	struct err e;
-	int rc;
+	const struct cmd_pipeline p = {
+		.needs = CMD_NEED_LIST | CMD_NEED_CLAIMS | CMD_CANCEL_CONNECT,
+		.timeout_ms = F.run_timeout.ms,
+		.empty = no_pods,
+		.body = probe_and_report,
+		.arg = cr,
+	};
 
-	cmd_cancel_arm(f->run_timeout.ms);
-	if (cmd_connect(ctx, &cfg, &c) < 0) {
-		cmd_cancel_disarm();
-		return EXIT_ERROR;
-	}
-	cmd_pods_query(ctx, &cfg, &q);
-	err_clear(&e);
-	if (pods_list(c, &q, &l, &e) < 0) {
-		cmd_disconnect(&cfg, c);
-		cmd_cancel_disarm();
-		return cmd_fail(&e);
-	}
-	if (l.n == 0) {
-		rc = no_pods(&q, &l);
-	} else {
-		/* DRA claims: are they NICs? (pod-rdma-resource) */
-		claims_resolve(c, &l);
-		rc = probe_and_report(ctx, f, c, &l, o, format, recipe);
-	}
-	pod_list_release(&l);
-	cmd_disconnect(&cfg, c);
-	cmd_cancel_disarm();
-	return rc;
+	return cmd_pipeline_run(ctx, &p);
 }
 
-int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
+static const struct opt check_opts[] = {
+	{ "parallel", 0, OPT_INT, &F.parallel, "N", "Pods probed at once (default 32)", 1, ENGINE_MAX_PARALLEL },
+	{ "probe-timeout", 0, OPT_DURATION, &F.probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)", 1, 0 },
+	{ "timeout", 0, OPT_DURATION, &F.run_timeout, "DURATION", "Deadline of the whole run; report what finished (default: none)", 1, 0 },
+	{ "recipe", 0, OPT_STRING, &F.recipe_dir, "PATH", "Compare each pod's transport env with this recipe (file or directory)", 0, 0 },
+	{ "logs", 0, OPT_BOOL, &F.read_logs, NULL, "Read each worker's log for the transport it chose (LOGS column; default true)", 0, 0 },
+	{ "log-tail", 0, OPT_INT, &F.log_tail, "N", "Lines of each worker's log to read (default 5000)", 1, MAX_LOG_TAIL },
+	{ "transfer", 0, OPT_BOOL, &F.transfer, NULL, "Also run a real ucx_perftest prefill -> decode (not read-only)", 0, 0 },
+	{ "by-node", 0, OPT_BOOL, &F.by_node, NULL, "One row per node: each family's worst status among its pods", 0, 0 },
+	{ "transfer-timeout", 0, OPT_DURATION, &F.transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
+	OPT_TABLE_END
+};
+
+static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct check_flags f = {
+	const struct check_flags defaults = {
 		.probe_timeout = { NULL, RUN_PROBE_TIMEOUT_MS },
 		.read_logs = 1,
 		.transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS },
 	};
-	const struct opt check_opts[] = {
-		{ "parallel", 0, OPT_INT, &f.parallel, "N", "Pods probed at once (default 32)", 1, ENGINE_MAX_PARALLEL },
-		{ "probe-timeout", 0, OPT_DURATION, &f.probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)", 1, 0 },
-		{ "timeout", 0, OPT_DURATION, &f.run_timeout, "DURATION", "Deadline of the whole run; report what finished (default: none)", 1, 0 },
-		{ "recipe", 0, OPT_STRING, &f.recipe_dir, "PATH", "Compare each pod's transport env with this recipe (file or directory)", 0, 0 },
-		{ "logs", 0, OPT_BOOL, &f.read_logs, NULL, "Read each worker's log for the transport it chose (LOGS column; default true)", 0, 0 },
-		{ "log-tail", 0, OPT_INT, &f.log_tail, "N", "Lines of each worker's log to read (default 5000)", 1, MAX_LOG_TAIL },
-		{ "transfer", 0, OPT_BOOL, &f.transfer, NULL, "Also run a real ucx_perftest prefill -> decode (not read-only)", 0, 0 },
-		{ "by-node", 0, OPT_BOOL, &f.by_node, NULL, "One row per node: each family's worst status among its pods", 0, 0 },
-		{ "transfer-timeout", 0, OPT_DURATION, &f.transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
-		OPT_TABLE_END
-	};
 	struct recipe_set recipe;
-	struct run_options o;
-	const char *format;
-	struct err e;
+	struct check_run cr = { 0 };
 	int rc;
 
-	rc = cmd_parse_flags(ctx, "check", check_opts, help, argc, argv);
+	F = defaults;
+	rc = cmd_start(ctx, &cmd_check_entry, argc, argv, &cr.format);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, CHECK_OUTPUTS, &format) < 0)
-		return EXIT_ERROR;
-	err_clear(&e);
-	if (opts_check(check_opts, &e) < 0) {
-		fprintf(stderr, "error: %s\n", e.msg);
-		return EXIT_ERROR;
-	}
-	probe_options(&f, &o);
-	if (!f.recipe_dir)
-		return run(ctx, &f, format, &o, NULL);
+	probe_options(&F, &cr.opts);
+	if (!F.recipe_dir)
+		return run(ctx, &cr);
 	/* Read the recipe once, and before any pod is probed. */
-	if (cmd_env_drift_load(f.recipe_dir, &recipe))
+	if (cmd_env_drift_load(F.recipe_dir, &recipe))
 		return EXIT_ERROR;
-	rc = run(ctx, &f, format, &o, &recipe);
+	cr.recipe = &recipe;
+	rc = run(ctx, &cr);
 	recipe_set_release(&recipe);
 	return rc;
 }
+
+const struct cmd_entry cmd_check_entry = {
+	.name = "check", .summary = "Probe every Dynamo worker pod and judge the KV-transfer fast path",
+	.help = help, .opts = check_opts, .outputs = "table,wide,json,yaml,junit,html", .run = cmd_check,
+};

@@ -39,26 +39,86 @@ struct cmd_ctx {
 	struct globals g;
 };
 
-struct subcommand {
+/* One subcommand, declared once (in the spirit of tmux's cmd_entry and
+ * git's command table): main.c dispatches on it, cmd_parse parses and
+ * prints -h from it, cmd_output_format checks -o against it, completion
+ * reads its flags and -o values from it.  Each command file defines its
+ * entry; its flag table is static, pointing into the command's own
+ * (static) flag struct, which the command resets before parsing. */
+struct cmd_entry {
 	const char *name;
 	const char *summary;
+	const char *const *help;        /* -h text above "Options:" */
+	const struct opt *opts;         /* its own flags; NULL: the globals alone */
+	const char *outputs;            /* -o values, ","-joined; NULL: -o unused */
+	const char *const *args;        /* positional values completion offers, or NULL */
+	int file_args;                  /* its positional is a file or directory */
 	int (*run)(struct cmd_ctx *ctx, int argc, char **argv);
+	/* After parsing, before -o and the flags' ranges are checked: what
+	 * the table cannot say (nixl: --pod is required).  0 to go on, else
+	 * the exit code after reporting.  May be NULL. */
+	int (*validate)(const struct cmd_ctx *ctx);
 };
+
+extern const struct cmd_entry cmd_check_entry, cmd_env_entry, cmd_completion_entry,
+	cmd_nixl_entry, cmd_node_entry, cmd_pods_entry, cmd_version_entry;
 
 /* The kubectl flags every subcommand accepts. */
 extern const struct opt cmd_global_opts[];
 
 /* Parses argv (after the subcommand name) against the globals plus the
- * subcommand's own table (may be NULL).  Returns 0 to go on, -1 when help
- * was printed (exit 0), or EXIT_ERROR after reporting a bad flag. */
-int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
-	      const char *const *help_text, int argc, char **argv,
+ * entry's own table.  Returns 0 to go on, -1 when help was printed
+ * (exit 0), or EXIT_ERROR after reporting a bad flag. */
+int cmd_parse(struct cmd_ctx *ctx, const struct cmd_entry *cmd, int argc, char **argv,
 	      char **pos, int *npos);
 
 /* cmd_parse for subcommands that take no positional argument: one is
  * reported as unexpected (EXIT_ERROR).  Same return values. */
-int cmd_parse_flags(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
-		    const char *const *help_text, int argc, char **argv);
+int cmd_parse_flags(struct cmd_ctx *ctx, const struct cmd_entry *cmd, int argc, char **argv);
+
+/* The start every flags-only command shares: cmd_parse_flags, the entry's
+ * validate, -o against its outputs (*format; when it has outputs) and its
+ * flags' ranges (opts_check).  0 to go on, -1 when help was printed
+ * (exit 0), else the exit code after reporting. */
+int cmd_start(struct cmd_ctx *ctx, const struct cmd_entry *cmd, int argc, char **argv,
+	      const char **format);
+
+/* The one pipeline the commands that reach a cluster share: connect,
+ * list, run, judge, report.  A command declares what it needs; the stages
+ * it does not need are skipped, and each stage's failure is reported and
+ * mapped to an exit code here, once. */
+enum cmd_need {
+	CMD_NEED_LIST = 1,      /* the pod list (query: from the flags, or shape()) */
+	CMD_NEED_CLAIMS = 2,    /* DRA claims resolved on a non-empty list */
+	CMD_CANCEL_CONNECT = 4, /* Ctrl-C/SIGTERM/timeout_ms cancel from before connecting */
+	CMD_CANCEL_RUN = 8,     /* ... from after connecting (nixl: its --transfer cleanup) */
+};
+
+/* What the stages hand the command's own part (run, judge, report). */
+struct cmd_session {
+	struct kube_config cfg;
+	struct http_client *client;
+	struct pods_query *query;       /* CMD_NEED_LIST: the query the list answered */
+	struct pod_list *pods;          /* CMD_NEED_LIST: the list; else NULL */
+};
+
+struct cmd_pipeline {
+	unsigned needs;                 /* enum cmd_need bits */
+	long timeout_ms;                /* CMD_CANCEL_CONNECT: the run's deadline; 0: none */
+	/* CMD_NEED_LIST: adjusts the flags' query (node --pod); may be NULL. */
+	void (*shape)(const struct cmd_ctx *ctx, struct pods_query *q, void *arg);
+	/* CMD_NEED_LIST: the exit code for an empty list; NULL: body gets it. */
+	int (*empty)(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg);
+	/* Run, judge and report; returns the exit code. */
+	int (*body)(struct cmd_ctx *ctx, struct cmd_session *s, void *arg);
+	void *arg;
+};
+
+/* Runs p's stages in order; returns the exit code. */
+int cmd_pipeline_run(struct cmd_ctx *ctx, const struct cmd_pipeline *p);
+
+struct pods_query;
+struct pod_list;
 
 /* kubeconfig -> credentials -> client.  On failure prints the error and
  * returns -1.  Release with cmd_disconnect(). */
@@ -66,7 +126,6 @@ int cmd_connect(struct cmd_ctx *ctx, struct kube_config *cfg,
 		struct http_client **client);
 void cmd_disconnect(struct kube_config *cfg, struct http_client *client);
 /* The pod query the flags ask for (-n/-A, -l, -c, --chunk-size). */
-struct pods_query;
 void cmd_pods_query(const struct cmd_ctx *ctx, const struct kube_config *cfg,
 		    struct pods_query *q);
 
@@ -83,40 +142,32 @@ int cmd_fail(const struct err *e);
  * 0, or -1 when something never reached stdout. */
 int cmd_flush_stdout(void);
 
-/* -o: 0 and *format set when it is one of allowed ("table,wide,json"),
- * else prints kubectl's error and returns -1.  Default: "table". */
-int cmd_output_format(const struct cmd_ctx *ctx, const char *allowed,
+/* -o: 0 and *format set when it is one of cmd->outputs, else prints
+ * kubectl's error and returns -1.  Default: "table". */
+int cmd_output_format(const struct cmd_ctx *ctx, const struct cmd_entry *cmd,
 		      const char **format);
-/* Each command's -o values: the command checks -o against them and
- * completion offers exactly them. */
-#define CHECK_OUTPUTS "table,wide,json,yaml,junit,html"
-#define PODS_OUTPUTS "table,wide,json,yaml"
-#define NODE_OUTPUTS "table,json,yaml"
-#define ENV_OUTPUTS "table,json,yaml"
-#define VERSION_OUTPUTS "table,json,yaml"
+/* The documents a report can be printed as (json, yaml, junit, html): one
+ * table from -o value to printer.  1 when format is one of them (printed,
+ * *rc the printer's 0 or -1), 0 when it is a table format for the command
+ * to draw itself. */
+struct report;
+int cmd_print_document(const char *format, const struct report *r, int *rc);
 /* --color auto|always|never, NO_COLOR, and whether out is a terminal. */
 int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
 /* Columns of the terminal out is, for wrapping findings; 0 (no wrap) when
  * out is not a terminal. */
 size_t cmd_term_width(FILE *out);
 
-int cmd_check(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_env(struct cmd_ctx *ctx, int argc, char **argv);
 /* check --recipe (env.c).  Load: reads the recipe once into s (released
  * by the caller with recipe_set_release()); 0, or EXIT_ERROR after
  * reporting a file that cannot be read.  Judging is run_drift_judge()
  * (run/drift.h), printing report_print_drift() (report/drift.h). */
 struct recipe_set;
 int cmd_env_drift_load(const char *recipe, struct recipe_set *s);
-int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv);
 /* Run as kubectl_complete-dynamo_interconnect, or `__complete ...` (the
  * scripts `completion` prints): print candidates for the words typed. */
 int cmd_complete_requested(int argc, char **argv);
-int cmd_complete(struct cmd_ctx *ctx, const struct subcommand *cmds, size_t n,
+int cmd_complete(struct cmd_ctx *ctx, const struct cmd_entry *const *cmds, size_t n,
 		 int argc, char **argv);
-int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_node(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv);
-int cmd_version(struct cmd_ctx *ctx, int argc, char **argv);
 
 #endif

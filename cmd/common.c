@@ -79,24 +79,24 @@ int cmd_fail(const struct err *e)
 	return EXIT_ERROR;
 }
 
-static void print_help(const struct cmd_ctx *ctx, const char *sub,
-		       const struct opt *own, const char *const *help_text)
+static void print_help(const struct cmd_ctx *ctx, const struct cmd_entry *cmd)
 {
-	const struct opt *tables[3] = { own ? own : cmd_global_opts,
-					own ? cmd_global_opts : NULL, NULL };
+	const struct opt *tables[3] = { cmd->opts ? cmd->opts : cmd_global_opts,
+					cmd->opts ? cmd_global_opts : NULL, NULL };
+	const char *const *line;
 
-	for (; help_text && *help_text; help_text++)
-		printf("%s\n", *help_text);
+	for (line = cmd->help; line && *line; line++)
+		printf("%s\n", *line);
 	printf("\nOptions:\n");
 	opts_print_help(tables, stdout);
-	printf("\nUsage:\n  %s %s [options]\n", ctx->usage_name, sub);
+	printf("\nUsage:\n  %s %s [options]\n", ctx->usage_name, cmd->name);
 }
 
-int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
-	      const char *const *help_text, int argc, char **argv,
+int cmd_parse(struct cmd_ctx *ctx, const struct cmd_entry *cmd, int argc, char **argv,
 	      char **pos, int *npos)
 {
-	const struct opt *tables[3] = { cmd_global_opts, own, NULL };
+	const struct opt *tables[3] = { cmd_global_opts, cmd->opts, NULL };
+	const char *sub = cmd->name;
 	struct err e;
 	long ms = 0;
 
@@ -110,7 +110,7 @@ int cmd_parse(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
 		return EXIT_ERROR;
 	}
 	if (G.help) {
-		print_help(ctx, sub, own, help_text);
+		print_help(ctx, cmd);
 		return -1;
 	}
 	if (G.request_timeout &&
@@ -170,20 +170,39 @@ void cmd_disconnect(struct kube_config *cfg, struct http_client *client)
 	kubeconfig_release(cfg);
 }
 
-int cmd_parse_flags(struct cmd_ctx *ctx, const char *sub, const struct opt *own,
-		    const char *const *help_text, int argc, char **argv)
+int cmd_parse_flags(struct cmd_ctx *ctx, const struct cmd_entry *cmd, int argc, char **argv)
 {
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos, rc;
 
-	rc = cmd_parse(ctx, sub, own, help_text, argc, argv, pos, &npos);
+	rc = cmd_parse(ctx, cmd, argc, argv, pos, &npos);
 	if (rc == 0 && npos > 0) {
 		fprintf(stderr, "error: unexpected argument \"%s\"\nSee '%s %s -h' for help and examples\n",
-			pos[0], ctx->usage_name, sub);
+			pos[0], ctx->usage_name, cmd->name);
 		rc = EXIT_ERROR;
 	}
 	free(pos);
 	return rc;
+}
+
+int cmd_start(struct cmd_ctx *ctx, const struct cmd_entry *cmd, int argc, char **argv,
+	      const char **format)
+{
+	struct err e;
+	int rc = cmd_parse_flags(ctx, cmd, argc, argv);
+
+	if (rc == 0 && cmd->validate)
+		rc = cmd->validate(ctx);
+	if (rc)
+		return rc;
+	if (cmd->outputs && cmd_output_format(ctx, cmd, format) < 0)
+		return EXIT_ERROR;
+	err_clear(&e);
+	if (cmd->opts && opts_check(cmd->opts, &e) < 0) {
+		fprintf(stderr, "error: %s\n", e.msg);
+		return EXIT_ERROR;
+	}
+	return 0;
 }
 
 /* Ctrl-C, SIGTERM and the run's --timeout (SIGALRM) all cancel the same

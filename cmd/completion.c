@@ -41,23 +41,6 @@ static const char *const help[] = {
 
 static const char *const shells[] = { "bash", "zsh", "fish", NULL };
 
-/* What -h cannot tell: -o values and positional arguments. */
-struct sub_extra {
-	const char *name;
-	const char *outputs;
-	const char *const *args;
-	int file_args;          /* its positional argument is a file or directory */
-};
-
-static const struct sub_extra extras[] = {
-	{ "check", CHECK_OUTPUTS, NULL, 0 },
-	{ "node", NODE_OUTPUTS, NULL, 0 },
-	{ "pods", PODS_OUTPUTS, NULL, 0 },
-	{ "env", ENV_OUTPUTS, NULL, 1 },
-	{ "version", VERSION_OUTPUTS, NULL, 0 },
-	{ "completion", NULL, shells, 0 },
-};
-
 int cmd_complete_requested(int argc, char **argv)
 {
 	const char *base;
@@ -71,67 +54,21 @@ int cmd_complete_requested(int argc, char **argv)
 	return argc > 1 && !strcmp(argv[1], "__complete");
 }
 
-/* The flags a subcommand takes, read from its own -h: the tables are
- * private to each command, and this way completion cannot drift from them. */
-static struct opt *flags_of(struct cmd_ctx *ctx, const struct subcommand *cmd)
-{
-	char h[] = "-h", *argv[2] = { h, NULL };
-	FILE *tmp = tmpfile();
-	struct buf text;
-	struct opt *opts;
-	char chunk[4096];
-	size_t got;
-	int saved;
-
-	if (!tmp)
-		return NULL;
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	cmd->run(ctx, 1, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(tmp);
-	buf_init(&text, 1 << 20);
-	while ((got = fread(chunk, 1, sizeof(chunk), tmp)) > 0)
-		buf_append(&text, chunk, got);
-	fclose(tmp);
-	opts = complete_opts_from_help(buf_str(&text));
-	buf_release(&text);
-	return opts;
-}
-
-/* The table for complete_plan(); only the subcommand being completed
- * (words[0]) gets its flags, since -h costs a run of its parser. */
-static struct complete_sub *make_subs(struct cmd_ctx *ctx, const struct subcommand *cmds,
-				      size_t n, int nwords, char **words)
+/* The table for complete_plan(), read from the command entries: their
+ * own flag tables and -o values are what the commands parse and accept. */
+static struct complete_sub *make_subs(const struct cmd_entry *const *cmds, size_t n)
 {
 	struct complete_sub *subs = xcalloc(n, sizeof(*subs));
-	size_t i, j;
 
-	for (i = 0; i < n; i++) {
-		subs[i].name = cmds[i].name;
-		subs[i].summary = cmds[i].summary;
-		if (nwords > 1 && !strcmp(words[0], cmds[i].name))
-			subs[i].opts = flags_of(ctx, &cmds[i]);
-		for (j = 0; j < sizeof(extras) / sizeof(extras[0]); j++)
-			if (!strcmp(extras[j].name, cmds[i].name)) {
-				subs[i].outputs = extras[j].outputs;
-				subs[i].args = extras[j].args;
-				subs[i].file_args = extras[j].file_args;
-			}
+	for (size_t i = 0; i < n; i++) {
+		subs[i].name = cmds[i]->name;
+		subs[i].summary = cmds[i]->summary;
+		subs[i].opts = cmds[i]->opts;
+		subs[i].outputs = cmds[i]->outputs;
+		subs[i].args = cmds[i]->args;
+		subs[i].file_args = cmds[i]->file_args;
 	}
 	return subs;
-}
-
-static void free_subs(struct complete_sub *subs, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		complete_free_opts((struct opt *)subs[i].opts);
-	free(subs);
 }
 
 static const char *word_flag(int nwords, char **words, const char *name)
@@ -291,7 +228,7 @@ static void lookup_kubeconfig(struct complete_result *res, int nwords, char **wo
 	kc_set_release(&set);
 }
 
-int cmd_complete(struct cmd_ctx *ctx, const struct subcommand *cmds, size_t n,
+int cmd_complete(struct cmd_ctx *ctx, const struct cmd_entry *const *cmds, size_t n,
 		 int argc, char **argv)
 {
 	struct complete_sub *subs;
@@ -305,7 +242,8 @@ int cmd_complete(struct cmd_ctx *ctx, const struct subcommand *cmds, size_t n,
 
 	if (nwords < 1)
 		nwords = 1;
-	subs = make_subs(ctx, cmds, n, nwords, words);
+	(void)ctx;
+	subs = make_subs(cmds, n);
 	complete_plan(nwords, words, subs, n, cmd_global_opts, &res);
 	if (res.lookup == LOOKUP_NAMESPACES || res.lookup == LOOKUP_PODS ||
 	    res.lookup == LOOKUP_CONTAINERS)
@@ -316,17 +254,17 @@ int cmd_complete(struct cmd_ctx *ctx, const struct subcommand *cmds, size_t n,
 		printf("%s\n", res.items[i]);
 	printf(":%d\n", res.directive);
 	complete_release(&res);
-	free_subs(subs, n);
+	free(subs);
 	return 0;
 }
 
-int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	const char *script = NULL;
 	int npos, rc;
 
-	rc = cmd_parse(ctx, "completion", NULL, help, argc, argv, pos, &npos);
+	rc = cmd_parse(ctx, &cmd_completion_entry, argc, argv, pos, &npos);
 	if (rc == 0 && npos == 1)
 		script = !strcmp(pos[0], "bash") ? completion_bash : !strcmp(pos[0], "zsh") ?
 			 completion_zsh : !strcmp(pos[0], "fish") ? completion_fish : NULL;
@@ -344,3 +282,8 @@ int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv)
 	fputs(script, stdout);
 	return 0;
 }
+
+const struct cmd_entry cmd_completion_entry = {
+	.name = "completion", .summary = "Print a shell completion script (bash, zsh, fish)",
+	.help = help, .args = shells, .run = cmd_completion,
+};

@@ -52,7 +52,7 @@ static int load_all(char **pos, int npos, struct recipe_set *s)
 	return rc;
 }
 
-int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	struct recipe_set s;
@@ -60,13 +60,13 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 	const char *fmt;
 	int npos, rc, bad;
 
-	rc = cmd_parse(ctx, "env", NULL, help, argc, argv, pos, &npos);
+	rc = cmd_parse(ctx, &cmd_env_entry, argc, argv, pos, &npos);
 	if (rc == 0 && npos == 0) {
 		fprintf(stderr, "error: RECIPE_PATH is required\nSee '%s env -h' for help and examples\n",
 			ctx->usage_name);
 		rc = EXIT_ERROR;
 	}
-	if (rc == 0 && cmd_output_format(ctx, ENV_OUTPUTS, &fmt) < 0)
+	if (rc == 0 && cmd_output_format(ctx, &cmd_env_entry, &fmt) < 0)
 		rc = EXIT_ERROR;
 	if (rc) {
 		free(pos);
@@ -87,6 +87,11 @@ int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 	recipe_set_release(&s);
 	return cmd_flush_stdout() == 0 ? rc : EXIT_ERROR;
 }
+
+const struct cmd_entry cmd_env_entry = {
+	.name = "env", .summary = "Show the transport variables of a recipe and what they risk",
+	.help = help, .outputs = "table,json,yaml", .file_args = 1, .run = cmd_env,
+};
 
 /* ------------------------------------------------- check --recipe */
 

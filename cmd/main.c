@@ -8,14 +8,11 @@
 
 #include "cmd.h"
 
-static const struct subcommand commands[] = {
-	{ "check", "Probe every Dynamo worker pod and judge the KV-transfer fast path", cmd_check },
-	{ "env", "Show the transport variables of a recipe and what they risk", cmd_env },
-	{ "completion", "Print a shell completion script (bash, zsh, fish)", cmd_completion },
-	{ "nixl", "Show a worker's NIXL install and the next pairwise transfer test", cmd_nixl },
-	{ "node", "Run the checks for one pod, or for this machine", cmd_node },
-	{ "pods", "List the Dynamo worker pods that check would probe", cmd_pods },
-	{ "version", "Print the plugin version", cmd_version },
+/* The subcommands, in the order -h lists them; each is declared once, in
+ * its own file (cmd.h struct cmd_entry). */
+static const struct cmd_entry *const commands[] = {
+	&cmd_check_entry, &cmd_env_entry, &cmd_completion_entry, &cmd_nixl_entry,
+	&cmd_node_entry, &cmd_pods_entry, &cmd_version_entry,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -57,7 +54,7 @@ static void print_usage(const char *name, FILE *out)
 		"Read-only: it lists pods and execs a fixed probe; nothing is changed.\n\n"
 		"Available Commands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\nUsage:\n  %s COMMAND [options]\n\n"
 		"Use \"%s COMMAND -h\" for more information about a command.\n",
 		name, name);
@@ -73,8 +70,8 @@ static int dispatch(struct cmd_ctx *ctx, int argc, char **argv)
 		return argc < 2 ? EXIT_ERROR : 0;
 	}
 	for (i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(ctx, argc - 2, argv + 2);
+		if (!strcmp(argv[1], commands[i]->name))
+			return commands[i]->run(ctx, argc - 2, argv + 2);
 	fprintf(stderr, "error: unknown command \"%s\" for \"%s\"\n"
 		"Run '%s --help' for usage.\n", argv[1], ctx->usage_name,
 		ctx->usage_name);

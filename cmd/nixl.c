@@ -53,59 +53,62 @@ static int print(struct http_client *c, const struct nixl_flags *f, struct run_n
 	return verdict_exit_code(verdict_pod(run_nixl_self(n)));
 }
 
-static int run(struct cmd_ctx *ctx, const struct nixl_flags *f)
+/* This run's flags: nixl_opts points into it; cmd_nixl resets it. */
+static struct nixl_flags F;
+
+/* The pipeline's body: find the pod, its peer and the plan; print. */
+static int inspect(struct cmd_ctx *ctx, struct cmd_session *s, void *arg)
 {
-	struct kube_config cfg;
-	struct http_client *c;
 	struct run_nixl_query q = { 0 };
 	struct run_nixl n;
 	struct err e;
 	int rc = EXIT_ERROR;
 
-	if (cmd_connect(ctx, &cfg, &c) < 0)
-		return EXIT_ERROR;
-	/* Ctrl-C must not kill us before --transfer's cleanup has run. */
-	cmd_cancel_arm(0);
+	(void)arg;
 	err_clear(&e);
-	q.namespace = cfg.namespace;
-	q.pod = f->pod_name;
-	q.peer = f->peer;
+	q.namespace = s->cfg.namespace;
+	q.pod = F.pod_name;
+	q.peer = F.peer;
 	q.container = ctx->g.container;
-	if (run_nixl(c, &q, &n, &e) == 0)
-		rc = print(c, f, &n);
+	if (run_nixl(s->client, &q, &n, &e) == 0)
+		rc = print(s->client, &F, &n);
 	if (rc == EXIT_ERROR && e.msg[0])
 		cmd_fail(&e);
 	run_nixl_release(&n);
-	cmd_disconnect(&cfg, c);
-	cmd_cancel_disarm();
 	return rc;
 }
 
-int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv)
+static const struct opt nixl_opts[] = {
+	{ "pod", 0, OPT_STRING, &F.pod_name, "POD", "The worker pod to inspect (required)", 0, 0 },
+	{ "peer", 0, OPT_STRING, &F.peer, "POD", "The peer for the pairwise test (default: one of the other role)", 0, 0 },
+	{ "transfer", 0, OPT_BOOL, &F.transfer, NULL, "Run the ucx_perftest with the peer now (not read-only)", 0, 0 },
+	{ "transfer-timeout", 0, OPT_DURATION, &F.transfer_timeout, "DURATION", "Time limit of the transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
+	OPT_TABLE_END
+};
+
+static int cmd_nixl(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	struct nixl_flags f = { .transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS } };
-	const struct opt nixl_opts[] = {
-		{ "pod", 0, OPT_STRING, &f.pod_name, "POD", "The worker pod to inspect (required)", 0, 0 },
-		{ "peer", 0, OPT_STRING, &f.peer, "POD", "The peer for the pairwise test (default: one of the other role)", 0, 0 },
-		{ "transfer", 0, OPT_BOOL, &f.transfer, NULL, "Run the ucx_perftest with the peer now (not read-only)", 0, 0 },
-		{ "transfer-timeout", 0, OPT_DURATION, &f.transfer_timeout, "DURATION", "Time limit of the transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
-		OPT_TABLE_END
-	};
-	struct err e;
+	const struct nixl_flags defaults = { .transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS } };
+	const struct cmd_pipeline p = { .needs = CMD_CANCEL_RUN, .body = inspect };
 	int rc;
 
-	rc = cmd_parse_flags(ctx, "nixl", nixl_opts, help, argc, argv);
-	if (rc == 0 && !f.pod_name) {
-		fprintf(stderr, "error: --pod is required\nSee '%s nixl -h' for help and examples\n",
-			ctx->usage_name);
-		rc = EXIT_ERROR;
-	}
+	F = defaults;
+	rc = cmd_start(ctx, &cmd_nixl_entry, argc, argv, NULL);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	err_clear(&e);
-	if (opts_check(nixl_opts, &e) < 0) {
-		fprintf(stderr, "error: %s\n", e.msg);
-		return EXIT_ERROR;
-	}
-	return run(ctx, &f);
+	return cmd_pipeline_run(ctx, &p);
 }
+
+static int pod_given(const struct cmd_ctx *ctx)
+{
+	if (F.pod_name)
+		return 0;
+	fprintf(stderr, "error: --pod is required\nSee '%s nixl -h' for help and examples\n",
+		ctx->usage_name);
+	return EXIT_ERROR;
+}
+
+const struct cmd_entry cmd_nixl_entry = {
+	.name = "nixl", .summary = "Show a worker's NIXL install and the next pairwise transfer test",
+	.help = help, .opts = nixl_opts, .run = cmd_nixl, .validate = pod_given,
+};

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "kube/claims.h"
+#include "kube/pods.h"
 #include "run/run.h"
 #include "report/report.h"
 #include "verdict/verdict.h"
@@ -38,11 +38,7 @@ static int print_one(const struct cmd_ctx *ctx, const struct run *pr,
 	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
-	if (!strcmp(format, "json"))
-		rc = report_print_json(stdout, &r);
-	else if (!strcmp(format, "yaml"))
-		rc = report_print_yaml(stdout, &r);
-	else {
+	if (!cmd_print_document(format, &r, &rc)) {
 		report_print_checks(stdout, &pr->pod[0].results, &st);
 		report_print_verdict(stdout, &r, &st);
 	}
@@ -65,60 +61,71 @@ static int run_here(struct cmd_ctx *ctx, const char *format)
 	return rc;
 }
 
-static int run_pod(struct cmd_ctx *ctx, const char *pod_name, const char *format)
+/* The named pod alone, any component, in the context's namespace. */
+static void one_pod(const struct cmd_ctx *ctx, struct pods_query *q, void *arg)
 {
-	struct kube_config cfg;
-	struct http_client *c;
-	struct pods_query q = { 0 };
+	(void)ctx;
+	q->name = arg;
+	q->any_component = 1;
+	q->all_namespaces = 0;
+	q->selector = NULL;
+	q->page_size = 0;
+}
+
+static const char *pod_name;   /* --pod */
+static const char *node_format;   /* -o */
+
+static int not_found(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg)
+{
+	(void)ctx, (void)s;
+	fprintf(stderr, "Error from server (NotFound): pods \"%s\" not found\n", (const char *)arg);
+	return EXIT_ERROR;
+}
+
+static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *s, void *arg)
+{
 	/* A named pod's log is evidence too (LOGS), as in check. */
 	struct run_options o = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS,
 				   .logs = 1 };
-	struct pod_list l;
 	struct run pr;
-	struct err e;
 	int rc;
 
-	if (cmd_connect(ctx, &cfg, &c) < 0)
-		return EXIT_ERROR;
-	q.namespace = cfg.namespace;
-	q.name = pod_name;
-	q.any_component = 1;
-	q.container = ctx->g.container;
-	err_clear(&e);
-	if (pods_list(c, &q, &l, &e) < 0) {
-		cmd_disconnect(&cfg, c);
-		return cmd_fail(&e);
-	}
-	if (l.n == 0) {
-		fprintf(stderr, "Error from server (NotFound): pods \"%s\" not found\n", pod_name);
-		rc = EXIT_ERROR;
-	} else {
-		claims_resolve(c, &l);   /* DRA claims: NICs? (pod-rdma-resource) */
-		run_init(&pr, &l);
-		cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
-		run_pods(&pr, c, &o);
-		cmd_cancel_disarm();
-		rc = print_one(ctx, &pr, format);
-		run_release(&pr);
-	}
-	pod_list_release(&l);
-	cmd_disconnect(&cfg, c);
+	(void)arg;
+	run_init(&pr, s->pods);
+	cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
+	run_pods(&pr, s->client, &o);
+	cmd_cancel_disarm();
+	rc = print_one(ctx, &pr, node_format);
+	run_release(&pr);
 	return rc;
 }
 
-int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
+static const struct opt node_opts[] = {
+	{ "pod", 0, OPT_STRING, &pod_name, "POD", "Probe this pod instead of the local machine", 0, 0 },
+	OPT_TABLE_END
+};
+
+static int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 {
-	const char *pod_name = NULL, *format;
-	const struct opt node_opts[] = {
-		{ "pod", 0, OPT_STRING, &pod_name, "POD", "Probe this pod instead of the local machine", 0, 0 },
-		OPT_TABLE_END
+	struct cmd_pipeline p = {
+		.needs = CMD_NEED_LIST | CMD_NEED_CLAIMS,
+		.shape = one_pod,
+		.empty = not_found,
+		.body = probe_pod,
 	};
 	int rc;
 
-	rc = cmd_parse_flags(ctx, "node", node_opts, help, argc, argv);
+	pod_name = NULL;
+	rc = cmd_start(ctx, &cmd_node_entry, argc, argv, &node_format);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, NODE_OUTPUTS, &format) < 0)
-		return EXIT_ERROR;
-	return pod_name ? run_pod(ctx, pod_name, format) : run_here(ctx, format);
+	if (!pod_name)
+		return run_here(ctx, node_format);
+	p.arg = (void *)pod_name;
+	return cmd_pipeline_run(ctx, &p);
 }
+
+const struct cmd_entry cmd_node_entry = {
+	.name = "node", .summary = "Run the checks for one pod, or for this machine",
+	.help = help, .opts = node_opts, .outputs = "table,json,yaml", .run = cmd_node,
+};

@@ -6,11 +6,34 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "report/report.h"
 
-int cmd_output_format(const struct cmd_ctx *ctx, const char *allowed,
+/* -o value -> the printer of a whole report as one document. */
+static const struct {
+	const char *name;
+	int (*print)(FILE *out, const struct report *r);
+} documents[] = {
+	{ "json", report_print_json },
+	{ "yaml", report_print_yaml },
+	{ "junit", report_print_junit },
+	{ "html", report_print_html },
+};
+
+int cmd_print_document(const char *format, const struct report *r, int *rc)
+{
+	for (size_t i = 0; i < sizeof(documents) / sizeof(documents[0]); i++)
+		if (!strcmp(format, documents[i].name)) {
+			*rc = documents[i].print(stdout, r);
+			return 1;
+		}
+	return 0;
+}
+
+int cmd_output_format(const struct cmd_ctx *ctx, const struct cmd_entry *cmd,
 		      const char **format)
 {
 	const char *o = ctx->g.output && *ctx->g.output ? ctx->g.output : "table";
+	const char *allowed = cmd->outputs ? cmd->outputs : "table";
 	const char *p = allowed;
 	size_t n = strlen(o);
 

@@ -23,46 +23,47 @@ static const char *const help[] = {
 	NULL,
 };
 
-int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
+/* The pipeline's body: the list as -o asks, an empty one included. */
+static int print_list(struct cmd_ctx *ctx, struct cmd_session *s, void *arg)
 {
-	struct pods_query q;
-	struct kube_config cfg;
-	struct http_client *c;
-	struct pod_list l;
-	struct err e;
-	const char *format;
-	int rc, wide;
+	const char *format = arg;
+	const struct pods_query *q = s->query;
+	const struct pod_list *l = s->pods;
+	int rc = 0;
 
-	rc = cmd_parse_flags(ctx, "pods", NULL, help, argc, argv);
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, PODS_OUTPUTS, &format) < 0 ||
-	    cmd_connect(ctx, &cfg, &c) < 0)
-		return EXIT_ERROR;
-	wide = !strcmp(format, "wide");
-	cmd_pods_query(ctx, &cfg, &q);
-	err_clear(&e);
-	rc = pods_list(c, &q, &l, &e);
-	if (rc < 0) {
-		cmd_disconnect(&cfg, c);
-		return cmd_fail(&e);
-	}
 	if (!strcmp(format, "json") || !strcmp(format, "yaml")) {
 		/* An empty list is a document too, as with kubectl get -o json. */
-		cJSON *doc = report_pods_json(&l);
+		cJSON *doc = report_pods_json(l);
 		if ((format[0] == 'j' ? report_emit_json(stdout, doc)
 				      : report_emit_yaml(stdout, doc)) < 0)
 			rc = -1;
 		cJSON_Delete(doc);
-	} else if (l.n == 0) {
-		if (q.all_namespaces)
+	} else if (l->n == 0) {
+		if (q->all_namespaces)
 			fprintf(stderr, "No resources found\n");
 		else
-			fprintf(stderr, "No resources found in %s namespace.\n", q.namespace);
+			fprintf(stderr, "No resources found in %s namespace.\n", q->namespace);
 	} else {
-		report_print_pods(stdout, &l, q.all_namespaces, wide, ctx->g.no_headers);
+		report_print_pods(stdout, l, q->all_namespaces, !strcmp(format, "wide"),
+				  ctx->g.no_headers);
 	}
-	pod_list_release(&l);
-	cmd_disconnect(&cfg, c);
 	return cmd_flush_stdout() == 0 && rc == 0 ? 0 : EXIT_ERROR;
 }
+
+static int cmd_pods(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	struct cmd_pipeline p = { .needs = CMD_NEED_LIST, .body = print_list };
+	const char *format;
+	int rc;
+
+	rc = cmd_start(ctx, &cmd_pods_entry, argc, argv, &format);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	p.arg = (void *)format;
+	return cmd_pipeline_run(ctx, &p);
+}
+
+const struct cmd_entry cmd_pods_entry = {
+	.name = "pods", .summary = "List the Dynamo worker pods that check would probe",
+	.help = help, .outputs = "table,wide,json,yaml", .run = cmd_pods,
+};

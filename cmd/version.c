@@ -72,17 +72,15 @@ static cJSON *version_doc(void)
 	return doc;
 }
 
-int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
+static int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *format;
 	cJSON *doc;
 	int rc;
 
-	rc = cmd_parse_flags(ctx, "version", NULL, help, argc, argv);
+	rc = cmd_start(ctx, &cmd_version_entry, argc, argv, &format);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (cmd_output_format(ctx, VERSION_OUTPUTS, &format) < 0)
-		return EXIT_ERROR;
 	if (!strcmp(format, "table")) {
 		printf("kubectl-dynamo_interconnect v%s (", PROG_VERSION);
 		print_curl_line(stdout);
@@ -95,3 +93,8 @@ int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 	cJSON_Delete(doc);
 	return rc < 0 || fflush(stdout) ? EXIT_ERROR : 0;
 }
+
+const struct cmd_entry cmd_version_entry = {
+	.name = "version", .summary = "Print the plugin version",
+	.help = help, .outputs = "table,json,yaml", .run = cmd_version,
+};

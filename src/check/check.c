@@ -9,6 +9,7 @@
 #include "check/internal.h"
 #include "model/podspec.h"
 #include "model/envrules.h"
+#include "model/reason.h"
 #include "probe/facts.h"
 #include "util/xalloc.h"
 
@@ -162,6 +163,7 @@ void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,
 			struct check_results *out)
 {
 	struct check_input in;
+	char *detail;
 
 	input_init(&in, NULL, spec, ctx);
 	in.fabric = check_fabric(NULL, in.spec, in.ctx);
@@ -169,12 +171,10 @@ void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,
 	copy_str(out->summary.nixl_backend, sizeof(out->summary.nixl_backend),
 		 in.ctx->nixl_backend);
 	check_digest_spec(spec, &out->summary);
-	/* Some reasons say "not probed: " already (probe_run.c's skip
-	 * reasons): once is enough. */
-	if (reason && !strncmp(reason, "not probed: ", 12))
-		reason += 12;
-	emit(out, CK_POD_PROBE, CHECK_SKIPPED, NULL, "not probed: %s",
-	     reason && *reason ? reason : "unknown reason");
+	/* reason is bare (model/reason.h words every miss). */
+	detail = reason_not_probed(reason);
+	emit(out, CK_POD_PROBE, CHECK_SKIPPED, NULL, "%s", detail);
+	free(detail);
 	if (spec)
 		check_podspec(&in, out);
 }

@@ -119,6 +119,8 @@ static void add_flags(struct complete_result *res, const struct opt *const *tabl
 
 	for (; *tables; tables++)
 		for (o = *tables; o->name; o++) {
+			if (!o->help)
+				continue;   /* a hidden alias: -h does not list it either */
 			snprintf(name, sizeof(name), "--%s", o->name);
 			complete_add(res, name, o->help);
 			/* Cobra offers shorthands only for a lone "-". */
@@ -235,8 +237,11 @@ void complete_plan(int nwords, char *const *words, const struct complete_sub *su
 	sub = find_sub(subs, nsubs, words[0]);
 	if (!sub)
 		return;
-	if (sub->opts)
+	/* Its own flags, then the globals: the order its -h lists them. */
+	if (sub->opts) {
 		tables[0] = sub->opts;
+		tables[1] = globals;
+	}
 	if (after_dashdash(nwords, words))
 		return;
 	if (plan_flag_value(res, tables, sub, nwords > 2 ? words[nwords - 2] : NULL, cur))
@@ -359,66 +364,4 @@ int complete_add_containers_json(struct complete_result *res, const char *json)
 				add_pod_containers(res, it);
 	cJSON_Delete(doc);
 	return 0;
-}
-
-/* One "    -n, --namespace=NS    help" line; 0 when it is not a flag. */
-static int parse_help_line(const char *line, struct opt *o)
-{
-	const char *p = line, *name, *end;
-
-	while (*p == ' ')
-		p++;
-	memset(o, 0, sizeof(*o));
-	if (p[0] == '-' && p[1] != '-' && p[1] && p[2] == ',') {
-		o->shorthand = p[1];
-		p += 3;
-		while (*p == ' ')
-			p++;
-	}
-	if (strncmp(p, "--", 2))
-		return 0;
-	name = p + 2;
-	end = name + strcspn(name, "= ");
-	o->name = xcalloc(1, (size_t)(end - name) + 1);
-	memcpy((char *)o->name, name, (size_t)(end - name));
-	o->type = *end == '=' ? OPT_STRING : OPT_BOOL;
-	end += strcspn(end, " ");
-	while (*end == ' ')
-		end++;
-	o->help = xstrdup(end);
-	return 1;
-}
-
-struct opt *complete_opts_from_help(const char *help)
-{
-	const char *p = strstr(help, "\nOptions:\n");
-	struct opt *opts = xcalloc(1, sizeof(*opts));
-	size_t n = 0, alloc = 1;
-	char line[512];
-
-	if (!p)
-		return opts;
-	p = strchr(p + 1, '\n') + 1;   /* the line after "Options:" */
-	while (*p && *p != '\n') {      /* a blank line ends the list */
-		size_t len = strcspn(p, "\n");
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		ALLOC_GROW(opts, n + 2, alloc);
-		if (parse_help_line(line, &opts[n]))
-			n++;
-		p += len + (p[len] == '\n');
-	}
-	memset(&opts[n], 0, sizeof(*opts));
-	opts[n].type = OPT_END;
-	return opts;
-}
-
-void complete_free_opts(struct opt *opts)
-{
-	struct opt *o;
-
-	for (o = opts; o && o->name; o++) {
-		free((char *)o->name);
-		free((char *)o->help);
-	}
-	free(opts);
 }

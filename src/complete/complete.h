@@ -37,7 +37,7 @@ enum complete_lookup {
 struct complete_sub {
 	const char *name;
 	const char *summary;
-	const struct opt *opts;     /* all its flags; NULL: the globals */
+	const struct opt *opts;     /* its own flags (offered before the globals); NULL: none */
 	const char *outputs;        /* -o values, "json,yaml"; NULL: none */
 	const char *const *args;    /* positional values (NULL-terminated) or NULL */
 	int file_args;              /* positionals are paths: the shell's file completion */
@@ -71,12 +71,6 @@ const char *complete_flag_value(int nwords, char *const *words,
  * res->match, with res->emit_prefix in front. */
 void complete_add(struct complete_result *res, const char *value,
 		  const char *desc);
-
-/* The flag table a command's -h lists under "Options:" (the format of
- * opts_print_help), so that completion offers exactly what the command
- * accepts.  Free with complete_free_opts(). */
-struct opt *complete_opts_from_help(const char *help);
-void complete_free_opts(struct opt *opts);
 
 /* From a NamespaceList (or any List) JSON: every items[].metadata.name. */
 int complete_add_names_json(struct complete_result *res, const char *json);

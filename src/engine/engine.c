@@ -78,7 +78,8 @@ static void mark_unprobed(const struct pod_info *pod, struct exec_result *r)
 	buf_init(&r->out, 1);
 	buf_init(&r->err, 1);
 	r->outcome = EXEC_ERROR;
-	snprintf(r->message, sizeof(r->message), "not probed: %s", pod->skip_reason);
+	/* The list's own words, bare: the caller words the miss (model/reason.h). */
+	snprintf(r->message, sizeof(r->message), "%s", pod->skip_reason);
 }
 
 static int pool_size(const struct engine_job *job, size_t total)

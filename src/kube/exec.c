@@ -181,6 +181,7 @@ static void upgrade_failed(struct conn *k, struct buf *head, size_t head_len,
 	err_clear(&e);
 	http_status_error(at->status, buf_str(&body), body.len, &e);
 	exec_set_msg(res, EXEC_ERROR, "%s", e.msg);
+	res->denied = e.denied;
 	buf_release(&raw);
 	buf_release(&body);
 }

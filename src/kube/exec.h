@@ -47,6 +47,7 @@ struct exec_result {
 	struct buf out;        /* stdout, owned */
 	struct buf err;        /* stderr, owned */
 	char message[512];     /* one line, kubectl's wording, for FAILED/ERROR/TIMEOUT */
+	struct err_denial denied;   /* what RBAC refused (a 403 upgrade); else empty */
 };
 
 /* Runs the exec; always fills res (release with exec_result_release()).

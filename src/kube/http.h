@@ -107,6 +107,10 @@ char *http_client_host_header(const struct http_client *c);
  * "error: You must be logged in to the server (Unauthorized)". */
 int http_status_error(long status, const char *body, size_t len,
 		      struct err *e);
+/* A 403's verb, resource, user and namespace from the Status message
+ * (forbiddenMessage's wording); d is emptied when msg is not one.  Called
+ * by http_status_error for e->denied; public for exec and the tests. */
+void http_status_denial(const char *msg, struct err_denial *d);
 /* Turns a curl failure into kubectl's wording ("Unable to connect to the
  * server: ...", "The connection to the server H:P was refused - ..."). */
 int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,

@@ -34,6 +34,49 @@ static void generic_reason(long status, const char **reason, const char **msg)
 	*msg = NULL;
 }
 
+/* Copies the quoted word after key in s into out; 0 when absent. */
+static int quoted_after(const char *s, const char *key, char *out, size_t n)
+{
+	const char *p = strstr(s, key), *q;
+
+	if (!p)
+		return 0;
+	p += strlen(key);
+	q = strchr(p, '"');
+	if (!q || (size_t)(q - p) >= n)
+		return 0;
+	memcpy(out, p, (size_t)(q - p));
+	out[q - p] = '\0';
+	return 1;
+}
+
+/* What RBAC refused, read once here where the server's words arrive:
+ * 'User "u" cannot VERB resource "RES" in API group "" in the namespace
+ * "NS"' (k8s.io/apiserver pkg/endpoints/handlers/responsewriters/errors.go,
+ * forbiddenMessage; RES is resource/subresource).  Anything else leaves d
+ * empty: the message is still shown, only no hint comes from it. */
+void http_status_denial(const char *msg, struct err_denial *d)
+{
+	static const char cannot[] = "\" cannot ", res[] = " resource \"";
+	const char *c, *v;
+	size_t vn;
+
+	memset(d, 0, sizeof(*d));
+	if (!msg || !strstr(msg, "forbidden") || !(c = strstr(msg, cannot)))
+		return;
+	v = c + strlen(cannot);
+	vn = strcspn(v, " ");
+	if (vn == 0 || vn >= sizeof(d->verb) || strncmp(v + vn, res, strlen(res)) ||
+	    !quoted_after(v + vn, res, d->resource, sizeof(d->resource))) {
+		d->resource[0] = '\0';
+		return;
+	}
+	memcpy(d->verb, v, vn);
+	d->verb[vn] = '\0';
+	quoted_after(msg, "User \"", d->user, sizeof(d->user));
+	quoted_after(msg, "in the namespace \"", d->ns, sizeof(d->ns));
+}
+
 static int status_from_json(long status, const cJSON *j, struct err *e)
 {
 	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
@@ -51,6 +94,8 @@ static int status_from_json(long status, const cJSON *j, struct err *e)
 		err_setp(e, ERR_API, "Error from server (%s): %s", r, m);
 	else
 		err_setp(e, ERR_API, "Error from server: %s", m);
+	if (e && (status == 403 || !strcmp(r, "Forbidden")))
+		http_status_denial(m, &e->denied);
 	return 1;
 }
 

@@ -341,8 +341,12 @@ static void print_pods(FILE *out, const struct report *r)
 			esc(out, rp->pod->role);
 			fprintf(out, "</td><td class=\"%s\">%s</td><td>", verdict_class(verdict),
 				report_verdict_token(verdict));
-			if (!rp->probed)
-				esc(out, rp->error ? rp->error : "not probed");
+			if (!rp->probed) {
+				char *line = reason_line(&rp->reason);
+
+				esc(out, line);
+				free(line);
+			}
 			for (size_t k = 0; k < rp->results.n; k++) {
 				const struct check_result *c = &rp->results.v[k];
 				if (c->status == CHECK_FAIL || c->status == CHECK_WARN) {

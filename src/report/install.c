@@ -22,7 +22,10 @@ void report_print_install(FILE *out, const struct run_pod *rp)
 	       safe_show(p->name), *p->role ? safe_show(p->role) : "<none>",
 	       *p->node ? safe_show(p->node) : "<none>", safe_show(p->container));
 	if (!f) {
-		fprintf(out, "Probe:    %s\n", rp->error ? safe_show(rp->error) : "not probed");
+		char *line = reason_line(&rp->reason);
+
+		fprintf(out, "Probe:    %s\n", safe_show(line));
+		free(line);
 		return;
 	}
 	fprintf(out, "NIXL:     %s %s%s\n", *f->nixl.python_dist ? safe_show(f->nixl.python_dist) : "python package",

@@ -152,8 +152,10 @@ static void pod_suite(FILE *out, const struct run_pod *p, enum verdict_status ve
 	property(out, "verdict", verdict_name(verdict));
 	fputs("    </properties>\n", out);
 	if (!p->probed) {
-		testcase(out, "pod-probe", pod->name, CHECK_SKIPPED,
-			 p->error ? p->error : "not probed", NULL);
+		char *line = reason_line(&p->reason);
+
+		testcase(out, "pod-probe", pod->name, CHECK_SKIPPED, line, NULL);
+		free(line);
 	} else {
 		for (size_t i = 0; i < p->results.n; i++) {
 			const struct check_result *r = &p->results.v[i];

@@ -183,6 +183,7 @@ static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 {
 	const struct pod_info *pod = p->pod;
 	cJSON *o = cJSON_CreateObject(), *checks = cJSON_CreateArray();
+	char *line;
 	size_t i;
 
 	cJSON_AddStringToObject(o, "name", pod->name);
@@ -195,7 +196,9 @@ static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 	cJSON_AddStringToObject(o, "image", pod->image);
 	cJSON_AddStringToObject(o, "phase", pod->phase);
 	cJSON_AddBoolToObject(o, "probed", p->probed);
-	cJSON_AddItemToObject(o, "error", str_or_null(p->error));
+	line = p->probed ? NULL : reason_line(&p->reason);
+	cJSON_AddItemToObject(o, "error", str_or_null(line));
+	free(line);
 	cJSON_AddStringToObject(o, "verdict", verdict_name(verdict));
 	cJSON_AddStringToObject(o, "fabric", fabric_name(p->results.fabric));
 	cJSON_AddItemToObject(o, "ucxVersion", str_or_null(p->results.summary.ucx_version));

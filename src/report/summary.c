@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "report_int.h"
 #include "table.h"
@@ -69,25 +68,14 @@ void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *raw,
 	free(text);
 }
 
-/* The text after any number of leading prefix (case-insensitive): the
- * layers below sometimes say "not probed: " or "not confirmed: " themselves,
- * and a printer that adds its own must not say it twice. */
-static const char *strip_prefix(const char *s, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	while (s && !strncasecmp(s, prefix, n))
-		s += n;
-	return s;
-}
-
 /* ---- pods not probed, one line per reason -------------------------- */
 
-/* The reason with the pod's own name taken out ("pods \"<pod>\" is
- * forbidden"), so that one cause on 400 pods is one line.  Owned. */
+/* The reason's words (bare: model/reason.h) with the pod's own name taken
+ * out ("pods \"<pod>\" is forbidden"), so that one cause on 400 pods is
+ * one line.  Owned. */
 static char *reason_key(const struct run_pod *p)
 {
-	const char *e = strip_prefix(p->error ? p->error : "not probed", "not probed: ");
+	const char *e = p->reason.why && *p->reason.why ? p->reason.why : "not probed";
 	const char *name = p->pod->name;
 	size_t n = name ? strlen(name) : 0;
 	struct buf b = BUF_INIT(SUMMARY_LINE_MAX);
@@ -150,10 +138,8 @@ static void print_group(FILE *out, const struct report *r, char **keys, size_t f
 	if (count > shown)
 		buf_appendf(&b, " and %zu more", count - shown);
 	/* One pod: its own words; several: the shared words. */
-	buf_appendf(&b, "): %s", count == 1
-		    ? strip_prefix(r->pods[first].error ? r->pods[first].error : "not probed",
-				   "not probed: ")
-		    : keys[first]);
+	buf_appendf(&b, "): %s", count == 1 && r->pods[first].reason.why &&
+		    *r->pods[first].reason.why ? r->pods[first].reason.why : keys[first]);
 	finding_line(out, CHECK_SKIPPED, buf_str(&b), st);
 	buf_release(&b);
 }
@@ -198,49 +184,24 @@ struct rbac_hint {
 	char user[128], ns[128];
 };
 
-/* Copies the quoted word after key in s into out; 0 when absent. */
-static int quoted_after(const char *s, const char *key, char *out, size_t n)
+/* Adds one denial (typed where the server's Forbidden arrived: util/err.h
+ * err_denial) to the hint, once per verb and resource. */
+static void rbac_add(struct rbac_hint *h, const struct err_denial *d)
 {
-	const char *p = strstr(s, key), *e;
-
-	if (!p)
-		return 0;
-	p += strlen(key);
-	e = strchr(p, '"');
-	if (!e || (size_t)(e - p) >= n)
-		return 0;
-	memcpy(out, p, (size_t)(e - p));
-	out[e - p] = '\0';
-	return 1;
-}
-
-/* Reads the API server's Forbidden message, 'User "u" cannot VERB resource
- * "RES" in API group "" in the namespace "NS"' (k8s.io/apiserver
- * pkg/endpoints/handlers/responsewriters/errors.go, forbiddenMessage). */
-static void rbac_scan(struct rbac_hint *h, const char *s)
-{
-	struct rbac_gap g = { { 0 }, { 0 } };
-	const char *c, *v;
-	size_t vn;
-
-	if (!s || !strstr(s, "forbidden") || !(c = strstr(s, "\" cannot ")))
-		return;
-	v = c + strlen("\" cannot ");
-	vn = strcspn(v, " ");
-	if (vn == 0 || vn >= sizeof(g.verb) || strncmp(v + vn, " resource \"", 11))
-		return;
-	memcpy(g.verb, v, vn);
-	if (!quoted_after(v + vn, " resource \"", g.resource, sizeof(g.resource)))
+	if (!d->verb[0])
 		return;
 	for (size_t i = 0; i < h->n; i++)
-		if (!strcmp(h->gap[i].verb, g.verb) && !strcmp(h->gap[i].resource, g.resource))
+		if (!strcmp(h->gap[i].verb, d->verb) && !strcmp(h->gap[i].resource, d->resource))
 			return;
-	if (h->n < HINT_MAX)
-		h->gap[h->n++] = g;
+	if (h->n < HINT_MAX) {
+		snprintf(h->gap[h->n].verb, sizeof(h->gap[h->n].verb), "%s", d->verb);
+		snprintf(h->gap[h->n].resource, sizeof(h->gap[h->n].resource), "%s", d->resource);
+		h->n++;
+	}
 	if (!h->user[0])
-		quoted_after(s, "User \"", h->user, sizeof(h->user));
+		snprintf(h->user, sizeof(h->user), "%s", d->user);
 	if (!h->ns[0])
-		quoted_after(s, "in the namespace \"", h->ns, sizeof(h->ns));
+		snprintf(h->ns, sizeof(h->ns), "%s", d->ns);
 }
 
 static void print_rbac_hint(FILE *out, const struct report *r, const struct report_style *st)
@@ -251,12 +212,8 @@ static void print_rbac_hint(FILE *out, const struct report *r, const struct repo
 
 	memset(&h, 0, sizeof(h));
 	for (size_t i = 0; i < r->n; i++) {
-		const struct check_results *res = &r->pods[i].results;
-
-		rbac_scan(&h, r->pods[i].error);
-		for (size_t k = 0; k < res->n; k++)
-			if (res->v[k].status == CHECK_SKIPPED)
-				rbac_scan(&h, res->v[k].detail);
+		rbac_add(&h, &r->pods[i].reason.denied);
+		rbac_add(&h, &r->pods[i].log_denied);
 	}
 	if (!h.n)
 		return;
@@ -338,6 +295,5 @@ void report_print_verdict(FILE *out, const struct report *r,
 	if (v->fix_first)
 		report_wrap(out, "Fix first: ", 11, v->fix_first, INDENT, st->width);
 	if (v->unconfirmed)
-		report_wrap(out, "Not confirmed: ", 15,
-			    strip_prefix(v->unconfirmed, "not confirmed: "), INDENT, st->width);
+		report_wrap(out, "Not confirmed: ", 15, v->unconfirmed, INDENT, st->width);
 }

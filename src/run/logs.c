@@ -33,6 +33,7 @@ void run_logs_pod(struct run *pr, struct http_client *c,
 	} else {
 		out.error = e.msg;
 		out.http_status = e.http_status;
+		pr->pod[i].log_denied = e.denied;
 	}
 	buf_release(&text);
 	check_logs(&out, &pr->pod[i].ctx, &pr->pod[i].results);

@@ -131,10 +131,13 @@ static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 		rp->probed = 1;
 	} else {
 		/* A report cut at the cap cannot parse: say why. */
-		rp->error = truncated
+		char *why = truncated
 			? xasprintf("the probe's output passed the %u MiB cap and was "
 				    "cut (%s)", RUN_MAX_OUTPUT >> 20, e.msg)
 			: xasprintf("cannot read the probe report: %s", e.msg);
+
+		reason_set(&rp->reason, REASON_REPORT, why);
+		free(why);
 	}
 	if (pr->keep_facts && rp->probed)
 		rp->facts = f;
@@ -147,7 +150,7 @@ static void judge_unprobed(struct run *pr, size_t i)
 	struct run_pod *rp = &pr->pod[i];
 
 	if (!rp->probed)
-		check_pod_unprobed(rp->error, &rp->pod->spec, &rp->ctx, &rp->results);
+		check_pod_unprobed(rp->reason.why, &rp->pod->spec, &rp->ctx, &rp->results);
 }
 
 void run_digest_report(struct run *pr, size_t i, const char *text, size_t len)
@@ -162,13 +165,19 @@ static void digest_exec(struct run *pr, size_t i)
 	struct exec_result *r = &pr->execs[i];
 	int ran = r->outcome == EXEC_SUCCESS || r->outcome == EXEC_EXIT_CODE;
 
-	if (ran && r->out.len)
+	struct reason *why = &pr->pod[i].reason;
+
+	if (ran && r->out.len) {
 		judge_report(pr, i, buf_str(&r->out), r->out.len, r->truncated);
-	else if (ran)
-		pr->pod[i].error = xasprintf("the probe printed nothing (exit code %d)",
-					     r->exit_code);
-	else
-		pr->pod[i].error = xstrdup(r->message);
+	} else if (ran) {
+		char *s = xasprintf("the probe printed nothing (exit code %d)", r->exit_code);
+
+		reason_set(why, REASON_SILENT, s);
+		free(s);
+	} else {
+		reason_set(why, REASON_EXEC, r->message);
+		why->denied = r->denied;
+	}
 	judge_unprobed(pr, i);
 	buf_release(&r->out);
 	buf_release(&r->err);
@@ -255,8 +264,9 @@ void run_pods(struct run *pr, struct http_client *c,
 		const struct pod_info *pod = &pr->pods->items[i];
 		if (pod->probe)
 			continue;
-		pr->pod[i].error = xasprintf("not probed: %s", pod->skip_reason);
-		check_pod_unprobed(pr->pod[i].error, &pod->spec, &pr->pod[i].ctx, &pr->pod[i].results);
+		reason_set(&pr->pod[i].reason, REASON_SKIPPED, pod->skip_reason);
+		check_pod_unprobed(pod->skip_reason, &pod->spec, &pr->pod[i].ctx,
+				   &pr->pod[i].results);
 	}
 }
 
@@ -264,7 +274,7 @@ void run_release(struct run *pr)
 {
 	for (size_t i = 0; pr->pods && i < pr->pods->n; i++) {
 		check_results_release(&pr->pod[i].results);
-		free(pr->pod[i].error);
+		reason_release(&pr->pod[i].reason);
 		exec_result_release(&pr->execs[i]);
 		if (pr->pod[i].facts)
 			probe_facts_free(pr->pod[i].facts);

@@ -11,6 +11,7 @@
 #include "check/check.h"
 #include "kube/exec.h"
 #include "kube/pods.h"
+#include "model/reason.h"
 
 #define RUN_MAX_OUTPUT (4u << 20)   /* per stream, per pod */
 #define RUN_PROBE_TIMEOUT_MS 60000L
@@ -41,12 +42,13 @@ struct run_options {
 	const struct run_sink *sink;   /* borrowed; NULL: silent */
 };
 
-/* One pod of the run.  Owns results, error and facts. */
+/* One pod of the run.  Owns results, reason and facts. */
 struct run_pod {
 	const struct pod_info *pod;         /* borrowed from the pod list */
 	struct check_context ctx;           /* deployment-wide facts for its checks */
 	struct check_results results;       /* every family, LOGS and TRANSFER included */
-	char *error;                        /* why not probed, or NULL */
+	struct reason reason;               /* why not probed (model/reason.h); kind NONE when probed */
+	struct err_denial log_denied;       /* its log read refused by RBAC; else empty */
 	int probed;
 	struct probe_facts *facts;          /* when run.keep_facts and probed, else NULL */
 };

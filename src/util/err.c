@@ -19,6 +19,7 @@ static int vset(struct err *e, enum err_kind kind, int prefixed,
 		return -1;
 	e->kind = kind;
 	e->prefixed = prefixed;
+	memset(&e->denied, 0, sizeof(e->denied));
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	flatten(e->msg);
 	return -1;

@@ -20,9 +20,17 @@ enum err_kind {
 	ERR_OTHER,
 };
 
+/* What RBAC refused, from the server's Forbidden Status where it arrived
+ * (kube/http_status.c), so no layer above reads the message for it.
+ * verb[0] == '\0': no denial.  resource is "pods/exec" for a subresource. */
+struct err_denial {
+	char user[128], verb[32], resource[64], ns[128];
+};
+
 struct err {
 	enum err_kind kind;
 	long http_status;  /* 0 when no HTTP answer was involved */
+	struct err_denial denied;   /* a 403 the server explained; else empty */
 	/* Set when msg already has kubectl's own prefix ("Error from server",
 	 * "Unable to connect", ...) so the printer must not add "error: ". */
 	int prefixed;
@@ -30,7 +38,8 @@ struct err {
 };
 
 /* Always returns -1 so that "return err_set(e, ...)" reads naturally.
- * e may be NULL (the message is then dropped). */
+ * e may be NULL (the message is then dropped).  A new error: denied is
+ * emptied (the setter of a denial sets it after). */
 int err_set(struct err *e, enum err_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Like err_set, for messages that carry kubectl's own prefix. */

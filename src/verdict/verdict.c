@@ -219,11 +219,6 @@ static void group_results(const struct run_pod *pods, size_t n,
 	free(idx);
 }
 
-static const char *unprobed_reason(const struct run_pod *p)
-{
-	return p->error && *p->error ? p->error : "not probed";
-}
-
 /* Pods not probed for the same reason are one finding (at 400 pods one
  * line, not 400): "pod-probe skipped on 3 of 8 pods: a, b, c; nodes ...:
  * REASON".  Groups are found by a scan per distinct reason; there are few
@@ -236,15 +231,14 @@ static void add_unprobed(const struct run_pod *pods, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		struct verdict_finding f = { 0 };
-		const char *why = unprobed_reason(&pods[i]);
 		size_t k = 0;
-		char *who, *nodes;
+		char *who, *nodes, *why;
 
 		if (pods[i].probed || done[i])
 			continue;
 		for (size_t j = i; j < n; j++)
 			if (!pods[j].probed && !done[j] &&
-			    !strcmp(unprobed_reason(&pods[j]), why)) {
+			    reason_same(&pods[j].reason, &pods[i].reason)) {
 				done[j] = 1;
 				idx[k++] = j;
 			}
@@ -254,7 +248,9 @@ static void add_unprobed(const struct run_pod *pods, size_t n,
 		f.family = FAM_POD;
 		f.status = CHECK_SKIPPED;
 		f.rank = 5;
+		why = reason_line(&pods[i].reason);
 		f.text = xasprintf("pod-probe skipped on %s%s: %s", who, nodes, why);
+		free(why);
 		free(who);
 		free(nodes);
 		verdict_findings_add(fs, &f);

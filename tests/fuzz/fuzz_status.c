@@ -1,6 +1,6 @@
 /* libFuzzer target: a metav1.Status from the server, both where it arrives
  * as an HTTP error body (http_status_error) and on the exec status channel
- * (exec_decode_status).  The first two bytes pick the HTTP status code. */
+ * (exec_decode_status), and a 403's denial (http_status_denial).  The first two bytes pick the HTTP status code. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +9,13 @@
 #include "kube/http.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every field of a denial is a string inside its array. */
+static int fits(const struct err_denial *d)
+{
+	return memchr(d->user, '\0', sizeof(d->user)) && memchr(d->verb, '\0', sizeof(d->verb)) &&
+	       memchr(d->resource, '\0', sizeof(d->resource)) && memchr(d->ns, '\0', sizeof(d->ns));
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -27,7 +34,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	body[size] = '\0';
 	err_clear(&e);
 	http_status_error(status, body, size, &e);
-	if (!memchr(e.msg, '\0', sizeof(e.msg)))
+	if (!memchr(e.msg, '\0', sizeof(e.msg)) || !fits(&e.denied))
+		abort();
+	/* The denial reader on the raw text too (a message in any words). */
+	http_status_denial(body, &e.denied);
+	if (!fits(&e.denied))
 		abort();
 	memset(&res, 0, sizeof(res));
 	exec_decode_status(body, size, &res);

@@ -129,7 +129,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pods[i].image = (char *)s[k++];
 		pods[i].phase = (char *)s[k++];
 		rp[i].pod = &pods[i];
-		rp[i].error = (char *)s[k++];
+		/* Every kind of miss, and a typed denial of hostile words: the
+		 * summary's RBAC hint must keep them terminal-safe too. */
+		rp[i].reason.kind = (enum reason_kind)(size > i + 8 ? data[i + 8] % 4 + 1 : REASON_EXEC);
+		rp[i].reason.why = (char *)s[k++];
+		snprintf(rp[i].reason.denied.verb, sizeof(rp[i].reason.denied.verb), "%s", s[(k + 1) % NSTR]);
+		snprintf(rp[i].reason.denied.resource, sizeof(rp[i].reason.denied.resource), "%s",
+			 s[(k + 2) % NSTR]);
+		snprintf(rp[i].reason.denied.user, sizeof(rp[i].reason.denied.user), "%s", s[(k + 3) % NSTR]);
+		snprintf(rp[i].reason.denied.ns, sizeof(rp[i].reason.denied.ns), "%s", s[(k + 4) % NSTR]);
+		rp[i].log_denied = rp[i].reason.denied;
 		pv[i] = (enum verdict_status)(size > i ? data[i] % 3 : 0);
 	}
 	for (i = 0; i < 3; i++) {

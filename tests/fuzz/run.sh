@@ -54,7 +54,9 @@ seed() {
 		[ -n "$caps" ] && for f in "$caps"/*.json; do
 			grep -q '"Status"' "$f" && { printf '\001\223'; cat "$f"; } > "$c/$(basename "$f")"
 		done
-		printf '\000\000{"metadata":{},"status":"Failure","message":"command terminated with non-zero exit code: error executing command [sh -c exit 3], exit code 3","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"3"}]}}' > "$c/exit3" ;;
+		printf '\000\000{"metadata":{},"status":"Failure","message":"command terminated with non-zero exit code: error executing command [sh -c exit 3], exit code 3","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"3"}]}}' > "$c/exit3"
+		# 403 (bytes 1, 47): forbiddenMessage, read into err.denied.
+		printf '\001\057{"kind":"Status","status":"Failure","message":"pods \\"p\\" is forbidden: User \\"u\\" cannot get resource \\"pods/exec\\" in API group \\"\\" in the namespace \\"demo\\"","reason":"Forbidden","code":403}' > "$c/forbidden" ;;
 	fuzz_perftest)
 		printf 'Final:                   200     11.933   595.189   595.189     1680.14    1680.14        1680        1680\n' > "$c/final"
 		printf '[1] [h:4 :0] ucp_worker.c:1763 UCX  INFO    ep_cfg[0]: tag(tcp/eth0)\n[1] [h:4 :0] perftest.c:405  UCX  ERROR client failed. connect() failed: Connection refused\ndi-transfer: time limit reached\n' > "$c/lanes"

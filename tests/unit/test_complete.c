@@ -138,27 +138,35 @@ static void test_json(void)
 	complete_release(&r);
 }
 
-static void test_opts_from_help(void)
+/* A command's own flags come from its table (cmd.h cmd_entry), offered
+ * before the globals as its -h lists them; a hidden alias (no help) is
+ * not offered, as -h does not list it. */
+static void test_own_flags(void)
 {
-	struct opt *o = complete_opts_from_help(
-		"Intro\n\nOptions:\n"
-		"        --pod=POD                        Probe this pod\n"
-		"    -n, --namespace=NS                   The namespace\n"
-		"    -A, --all-namespaces                 All\n"
-		"\nUsage:\n  x -h\n");
+	static const struct opt own[] = {
+		{ "pod", 0, OPT_STRING, NULL, "POD", "Probe this pod", 0, 0 },
+		{ "pod-name", 0, OPT_STRING, NULL, "POD", NULL, 0, 0 },
+		{ "by-node", 0, OPT_BOOL, NULL, NULL, "Per node", 0, 0 },
+		OPT_TABLE_END
+	};
+	const struct complete_sub node = { "node", "Node", own, "json", NULL, 0 };
+	char *w1[] = { "node", "--" }, *w2[] = { "node", "--pod", "" }, *w3[] = { "node", "--by-node", "" };
+	struct complete_result r;
 
-	CHECK_STR(o[0].name, "pod");
-	CHECK_INT(o[0].type, OPT_STRING);
-	CHECK_STR(o[0].help, "Probe this pod");
-	CHECK_INT(o[1].shorthand, 'n');
-	CHECK_STR(o[1].name, "namespace");
-	CHECK_INT(o[2].type, OPT_BOOL);
-	CHECK_INT(o[2].shorthand, 'A');
-	CHECK(o[3].name == NULL);
-	complete_free_opts(o);
-	o = complete_opts_from_help("no options here");
-	CHECK(o[0].name == NULL);
-	complete_free_opts(o);
+	complete_plan(2, w1, &node, 1, globals, &r);
+	CHECK_INT((int)r.n, 2 + 6);
+	CHECK_STR(r.items[0], "--pod\tProbe this pod");
+	CHECK_STR(r.items[1], "--by-node\tPer node");
+	CHECK_STR(r.items[2], "--namespace\tThe namespace");
+	complete_release(&r);
+	/* --pod takes a value: the pods are looked up; --by-node takes none. */
+	complete_plan(3, w2, &node, 1, globals, &r);
+	CHECK_INT(r.lookup, LOOKUP_PODS);
+	complete_release(&r);
+	complete_plan(3, w3, &node, 1, globals, &r);
+	CHECK_INT(r.lookup, LOOKUP_NONE);
+	CHECK_INT((int)r.n, 0);
+	complete_release(&r);
 }
 
 int main(void)
@@ -167,6 +175,6 @@ int main(void)
 	test_containers_json();
 	test_flag_value();
 	test_json();
-	test_opts_from_help();
+	test_own_flags();
 	return T_DONE("test_complete");
 }

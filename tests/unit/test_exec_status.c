@@ -312,8 +312,52 @@ static void test_upgrade_bad(void)
 	}
 }
 
+/* A 403's Status is read once, where it arrives (kube/http_status.c):
+ * verb, resource, user and namespace as values; any other answer, or a 403
+ * in other words, gives no denial. */
+static void test_denial(void)
+{
+	static const char body[] = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":"
+		"\"Failure\",\"message\":\"pods \\\"p\\\" is forbidden: User \\\"nolog\\\" cannot get "
+		"resource \\\"pods/log\\\" in API group \\\"\\\" in the namespace \\\"demo\\\"\","
+		"\"reason\":\"Forbidden\",\"code\":403}";
+	static const char other[] = "{\"kind\":\"Status\",\"message\":\"pods \\\"p\\\" is forbidden: "
+		"a webhook said no\",\"reason\":\"Forbidden\",\"code\":403}";
+	/* NotFound in forbiddenMessage's words still is no denial. */
+	static const char notfound[] = "{\"kind\":\"Status\",\"message\":\"pods is forbidden: "
+		"User \\\"u\\\" cannot get resource \\\"pods\\\"\",\"reason\":\"NotFound\",\"code\":404}";
+	struct err e;
+	struct err_denial d;
+
+	err_clear(&e);
+	CHECK_INT(http_status_error(403, body, sizeof(body) - 1, &e), -1);
+	CHECK_STR(e.denied.verb, "get");
+	CHECK_STR(e.denied.resource, "pods/log");
+	CHECK_STR(e.denied.user, "nolog");
+	CHECK_STR(e.denied.ns, "demo");
+	CHECK_HAS(e.msg, "Error from server (Forbidden): pods \"p\" is forbidden");
+	/* A new error is a new error: the denial goes with the old one. */
+	err_set(&e, ERR_OTHER, "something else");
+	CHECK_STR(e.denied.verb, "");
+	CHECK_INT(http_status_error(403, other, sizeof(other) - 1, &e), -1);
+	CHECK_STR(e.denied.verb, "");
+	CHECK_INT(http_status_error(404, notfound, sizeof(notfound) - 1, &e), -1);
+	CHECK_STR(e.denied.verb, "");
+	/* Cluster-wide: no namespace; a verb too long to be one: none. */
+	http_status_denial("nodes is forbidden: User \"u\" cannot list resource \"nodes\" "
+			   "in API group \"\" at the cluster scope", &d);
+	CHECK_STR(d.verb, "list");
+	CHECK_STR(d.resource, "nodes");
+	CHECK_STR(d.ns, "");
+	http_status_denial("x is forbidden: User \"u\" cannot aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa "
+			   "resource \"pods\"", &d);
+	CHECK_STR(d.verb, "");
+	CHECK_STR(d.resource, "");
+}
+
 int main(void)
 {
+	test_denial();
 	test_status_captures();
 	test_status_garbage();
 	test_head_status();

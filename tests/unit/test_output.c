@@ -160,8 +160,77 @@ static void test_sink(void)
 	free(out);
 }
 
+/* Reasons as values (issue 24): the summary groups pods by the reason's
+ * own words, says "not probed" once, and takes its RBAC hint from the
+ * typed denial alone, never from a message's text. */
+static char *summary_of(struct run_pod *rp, size_t n)
+{
+	struct verdict v = { 0 };
+	struct report r = { 0 };
+	struct report_style st = { 0 };
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	r.pods = rp, r.n = n, r.verdict = &v;
+	report_print_summary(f, &r, &st);
+	fclose(f);
+	return s;
+}
+
+static void test_summary_reasons(void)
+{
+	static const char forbid_a[] = "Error from server (Forbidden): pods \"qwen-0\" is forbidden: "
+		"User \"u\" cannot get resource \"pods/exec\" in API group \"\" in the namespace \"demo\"";
+	static const char forbid_b[] = "Error from server (Forbidden): pods \"qwen-1\" is forbidden: "
+		"User \"u\" cannot get resource \"pods/exec\" in API group \"\" in the namespace \"demo\"";
+	struct pod_info pod[3] = { { 0 } };
+	struct run_pod rp[3] = { { 0 } };
+	struct err_denial d = { "u", "get", "pods/exec", "demo" };
+	char *s, *line;
+
+	for (int i = 0; i < 3; i++) {
+		pod[i].name = (char *)(i == 0 ? "qwen-0" : i == 1 ? "qwen-1" : "c");
+		rp[i].pod = &pod[i];
+	}
+	reason_set(&rp[0].reason, REASON_EXEC, forbid_a);
+	reason_set(&rp[1].reason, REASON_EXEC, forbid_b);
+	reason_set(&rp[2].reason, REASON_SKIPPED, "pod is Pending");
+	/* The message alone, as before the typed denial: no hint. */
+	s = summary_of(rp, 3);
+	CHECK_HAS(s, "skipped 2 of 3 pods not probed (qwen-0, qwen-1): Error from server (Forbidden): "
+		  "pods \"<pod>\" is forbidden");
+	CHECK_HAS(s, "skipped 1 of 3 pods not probed (c): pod is Pending\n");
+	CHECK(strstr(s, "hint:") == NULL);
+	CHECK(strstr(s, "not probed: ") == NULL);
+	free(s);
+	/* The typed denial on one pod, a log denial on another: one hint,
+	 * each verb and resource once. */
+	rp[1].reason.denied = d;
+	rp[2].log_denied = d;
+	snprintf(rp[2].log_denied.resource, sizeof(rp[2].log_denied.resource), "pods/log");
+	s = summary_of(rp, 3);
+	CHECK_HAS(s, "hint: user \"u\" cannot get pods/exec or get pods/log: ");
+	CHECK_HAS(s, "kubectl auth can-i get pods --subresource=exec -n demo;"
+		  " kubectl auth can-i get pods --subresource=log -n demo\n");
+	free(s);
+	/* The words: the list's reason is prefixed once, others shown as they came. */
+	line = reason_line(&rp[2].reason);
+	CHECK_STR(line, "not probed: pod is Pending");
+	free(line);
+	line = reason_line(&rp[0].reason);
+	CHECK_STR(line, forbid_a);
+	free(line);
+	for (int i = 0; i < 3; i++)
+		reason_release(&rp[i].reason);
+	line = reason_line(&rp[0].reason);
+	CHECK_STR(line, "not probed");
+	free(line);
+}
+
 int main(void)
 {
+	test_summary_reasons();
 	test_sink();
 	test_colour_does_not_shift_columns();
 	test_utf8_width();

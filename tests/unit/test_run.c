@@ -65,7 +65,8 @@ static void test_digest_report(void)
 	run_init(&pr, &l);
 	run_digest_report(&pr, 0, junk, sizeof(junk) - 1);
 	CHECK_INT(pr.pod[0].probed, 0);
-	CHECK(pr.pod[0].error && strstr(pr.pod[0].error, "cannot read the probe report"));
+	CHECK_INT(pr.pod[0].reason.kind, REASON_REPORT);
+	CHECK(pr.pod[0].reason.why && strstr(pr.pod[0].reason.why, "cannot read the probe report"));
 	CHECK(check_results_find(&pr.pod[0].results, "pod-probe") != NULL);
 	verdict_compute(pr.pod, l.n, &v);
 	CHECK_INT(v.npods, 1);

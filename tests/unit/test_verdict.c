@@ -78,7 +78,7 @@ static void fleet_init(struct fleet *fl)
 		fl->info[i].graph = "qwen";
 		fl->pods[i].pod = &fl->info[i];
 		fl->pods[i].probed = 1;
-		fl->pods[i].error = NULL;
+		memset(&fl->pods[i].reason, 0, sizeof(fl->pods[i].reason));
 	}
 }
 
@@ -222,7 +222,7 @@ static void test_unverified(void)
 	fleet_release(&fl);
 	fleet_init(&fl);
 	fl.pods[3].probed = 0;
-	fl.pods[3].error = "pod is Pending";
+	fl.pods[3].reason = (struct reason){ .kind = REASON_SKIPPED, .why = (char *)"pod is Pending" };
 	verdict_compute(fl.pods, NPODS, &v);
 	CHECK_INT(v.status, VERDICT_UNVERIFIED);
 	CHECK_HAS(v.unconfirmed, "1 pod not probed");
@@ -280,7 +280,8 @@ static void test_unprobed_results(void)
 {
 	struct pod_info info = { .name = "qwen-decode-0", .node = "gpu-a2", .role = "decode",
 				 .namespace = "dynamo", .graph = "qwen" };
-	struct run_pod p = { .pod = &info, .probed = 0, .error = "exec refused" };
+	struct run_pod p = { .pod = &info, .probed = 0,
+			     .reason = { .kind = REASON_EXEC, .why = (char *)"exec refused" } };
 
 	check_results_init(&p.results);
 	check_pod_unprobed("exec refused", NULL, NULL, &p.results);
@@ -381,7 +382,9 @@ static void test_unprobed_grouped(void)
 	fleet_init(&fl);
 	for (int i = 0; i < 5; i++) {
 		fl.pods[i].probed = 0;
-		fl.pods[i].error = i == 4 ? "pod is Pending" : "exec forbidden";
+		fl.pods[i].reason = i == 4
+			? (struct reason){ .kind = REASON_EXEC, .why = (char *)"pod is Pending" }
+			: (struct reason){ .kind = REASON_EXEC, .why = (char *)"exec forbidden" };
 	}
 	verdict_compute(fl.pods, NPODS, &v);
 	for (size_t i = 0; i < v.nfindings; i++)

@@ -437,6 +437,25 @@ LOGS = {
     # UCX at a 64 KiB memlock limit (ucx PR 7930's lines).
     "ucx-memlock-64k.txt": VLLM_START
     + "".join(fixture("ucx_log_rdma_disabled_memlock_ucx7930.txt").splitlines(True)[1:]) + VLLM_SERVING,
+    # vLLM NixlConnector worker starting cleanly (vllm#29369's lines,
+    # NIXL's Python logger behind vLLM's EngineCore prefix).
+    "vllm-nixl-ucx-instantiated.txt": VLLM_START
+    + capture("nixl_log_ucx_instantiated_vllm29369.txt") + VLLM_SERVING,
+    # vLLM registers its KV caches on cuda and NIXL's UCX takes them for
+    # host memory (vllm#41048's lines, vllm-openai v0.20.0-cu129, H200 IB).
+    "vllm-nixl-vram-as-host.txt": VLLM_START
+    + capture("nixl_log_vram_detected_as_host_vllm41048.txt") + VLLM_SERVING,
+    # SGLang with the nixl-cu13 1.0.0 wheel whose bundled CUDA UCX modules
+    # are not discovered: NIXL refuses VRAM (nixl#1628's log block, without
+    # the reporter's workaround lines, which are no log).
+    "sglang-nixl-cu13-vram-as-host.txt":
+    "".join(capture("nixl_log_vram_detected_as_host_cu13_nixl1628.txt").splitlines(True)[:5]),
+    # EFA worker on an older NIXL at NIXL_LOG_LEVEL=debug, LIBFABRIC from
+    # the nixl-cu12 wheel (llm-d PR 391's NIXL lines; the shell and Python
+    # prompts left out, they are no worker log).
+    "nixl-libfabric-old-wording.txt": VLLM_START
+    + "".join(l for l in capture("nixl_log_libfabric_wheel_debug_old_wording_llmd391.txt").splitlines(True)
+              if " NIXL INFO " in l or l.startswith("I1207")) + VLLM_SERVING,
 }
 
 

@@ -400,6 +400,37 @@ def efa_a100_no_hmem(p):
           '\tcat "$o/fi_info-p-efa.txt" ;;')
 
 
+@profile("roce-h100-580-gids-empty", "roce-ok", """roce-h100-580 seen from a pod whose RoCE GID table is empty: every
+ports/1/gids/I of every device all zero and no gid_attrs/types entry (the
+kernel lists no type for an empty slot), as show_gids reports n_gids_found=0
+inside a k8s pod on calico (the pod's netdev is a veth, so no GID is bound to
+it).  Composed: the capture is of a ConnectX-4 Lx pod, the rest of the node
+(ucx_info -d included, which still lists the devices) is roce-h100-580's.""",
+         USES_580 + ["captures/show_gids_empty_k8s_pod_calico_sriov30.txt: the empty GID table"])
+def roce_h100_580_gids_empty(p):
+    roce_h100_580(p)
+    ib = "root/sys/class/infiniband"
+    zero = "0000:0000:0000:0000:0000:0000:0000:0000"
+    for dev in sorted(os.listdir(p.path(ib))):
+        port = "%s/%s/ports/1" % (ib, dev)
+        for i in sorted(os.listdir(p.path(port + "/gids"))):
+            p.write("%s/gids/%s" % (port, i), zero)
+        p.rm(port + "/gid_attrs")
+
+
+@profile("img-dynamo-vllm-ib-image-ucx-tls", "img-dynamo-vllm-ib", """img-dynamo-vllm-ib with UCX_TLS=^cuda_ipc as image ENV (not in the pod
+spec), the line Dynamo's container/Dockerfile.vllm carried in March 2025
+(ai-dynamo/dynamo PR 407 removes it to keep cuda_ipc for intra-node
+transfers).  Composed: today's image with that one ENV line added after the
+image's NIXL variables.""",
+         ["captures/dockerfile_env_nixl_ucx_tls_cuda_ipc_dynamo407.txt: the UCX_TLS ENV line"])
+def img_dynamo_vllm_ib_image_ucx_tls(p):
+    line = [l for l in capture("dockerfile_env_nixl_ucx_tls_cuda_ipc_dynamo407.txt").splitlines()
+            if l.startswith("-ENV UCX_TLS=")][0]
+    p.sub("env", "NIXL_PLUGIN_DIR=/opt/dynamo/nixl/plugins\n",
+          "NIXL_PLUGIN_DIR=/opt/dynamo/nixl/plugins\n" + line[len("-ENV "):] + "\n")
+
+
 def fixture(name):
     """A tests/fixtures/tools file without its `# source:` header line."""
     with open(os.path.join(ROOT, "tests", "fixtures", "tools", name)) as f:

@@ -2,8 +2,11 @@
  * images, nodes and workers print) through the parser that reads each kind,
  * and the one correction they showed: NIXL's "VRAM memory is detected as
  * host by UCX" (ucx_utils.cpp memReg since nixl PR 1393) is UCX without CUDA
- * support, a LOGS failure even when no NIXL_ERR_* line follows.  Every
- * assertion is on the capture's own text (header line stripped). */
+ * support, a LOGS failure even when no NIXL_ERR_* line follows; and the
+ * probe must report a RoCE GID table that is listed but all zero (show_gids
+ * n_gids_found=0 in a pod), which it used to drop, so rdma-roce could only
+ * say "not readable".  Parser assertions are on the capture's own text
+ * (header line stripped). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,9 @@
 #include "t.h"
 
 static struct probe_facts *F;
+
+extern const char probe_script[];
+extern const size_t probe_script_len;
 
 /* A calibration capture without its "# source:" line; aborts when
  * missing (a silent skip would hide a renamed capture). */
@@ -243,6 +249,86 @@ static void test_ucx_v_pasted(void)
 	free(t);
 }
 
+/* One shell function of the embedded probe ("NAME() {" to its closing
+ * "\n}\n"), appended to *out; 0 when the script has no such function. */
+static int script_function(const char *name, char *out, size_t n)
+{
+	char head[64];
+	const char *a, *b;
+
+	snprintf(head, sizeof head, "\n%s() {", name);
+	a = strstr(probe_script, head);
+	b = a ? strstr(a, "\n}\n") : NULL;
+	if (!b || strlen(out) + (size_t)(b + 3 - a) >= n)
+		return 0;
+	strncat(out, a, (size_t)(b + 3 - a));
+	return 1;
+}
+
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	fp = fopen(path, "w");
+	if (!fp)
+		abort();
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/* k8s-rdma-sriov-dev-plugin#30: show_gids in the pod finds no GID at all
+ * (every slot of an Active Ethernet port zero).  The probe's own
+ * sysfs_port() on such a port must say the table was listed. */
+static void test_probe_empty_gid_table(void)
+{
+	static const char zero[] = "0000:0000:0000:0000:0000:0000:0000:0000";
+	char dir[] = "/tmp/di-caps-gids-XXXXXX", sh[8192] = "", cmd[256], rel[64];
+	char out[8192];
+	size_t n, len;
+	char *t = capture("show_gids_empty_k8s_pod_calico_sriov30.txt", &len);
+	FILE *pp;
+	int zeros = 0;
+
+	CHECK_HAS(t, "n_gids_found=0");
+	free(t);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/gids", dir);
+	CHECK_INT(system(cmd), 0);
+	put_file(dir, "state", "4: ACTIVE\n");
+	put_file(dir, "phys_state", "5: LinkUp\n");
+	put_file(dir, "link_layer", "Ethernet\n");
+	for (int i = 0; i < 16; i++) {
+		snprintf(rel, sizeof rel, "gids/%d", i);
+		put_file(dir, rel, zero);
+	}
+	CHECK(script_function("rd", sh, sizeof sh));
+	CHECK(script_function("sysfs_port", sh, sizeof sh));
+	strncat(sh, "sysfs_port \"$1\" mlx5_0/ports/1\n", sizeof sh - strlen(sh) - 1);
+	put_file(dir, "probe.sh", sh);
+	snprintf(cmd, sizeof cmd, "sh %s/probe.sh %s", dir, dir);
+	pp = popen(cmd, "r");
+	n = pp ? fread(out, 1, sizeof out - 1, pp) : 0;
+	if (pp)
+		CHECK_INT(pclose(pp), 0);
+	out[n] = '\0';
+	for (const char *p = out; (p = strstr(p, zero)); p++)
+		zeros++;
+	CHECK_INT(zeros, 1);    /* the first empty slot, not all sixteen */
+	probe_facts_release(F);
+	CHECK_INT(probe_parse_sysfs_ib(out, n, &F->sysfs_ib), 1);
+	if (F->sysfs_ib.ndevs == 1 && F->sysfs_ib.dev[0].nports == 1) {
+		CHECK_INT(F->sysfs_ib.dev[0].port[0].link_layer, PROBE_LL_ETH);
+		CHECK(F->sysfs_ib.dev[0].port[0].gids_listed > 0);
+		CHECK_INT(F->sysfs_ib.dev[0].port[0].n_gids, 0);
+	} else {
+		CHECK(0);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	F = probe_facts_new();
@@ -253,6 +339,7 @@ int main(void)
 	test_ibv_devinfo_excerpts();
 	test_topo_tabs();
 	test_ucx_v_pasted();
+	test_probe_empty_gid_table();
 	probe_facts_free(F);
 	return T_DONE("test_corrections_caps");
 }

@@ -54,6 +54,11 @@ static const struct sig {
 	  { "UCX CUDA support was not found", NULL, NULL } },
 	{ LOGSIG_UCX_NO_CUDA_SUPPORT, "ucx-no-cuda-support",
 	  { "check that UCX is configured with CUDA support", NULL, NULL } },
+	/* memReg() since nixl PR 1393: the old warning became an error that
+	 * refuses the registration ("... by UCX. UCX is likely not configured
+	 * with CUDA[/ROCm] support. VRAM registration cannot proceed."). */
+	{ LOGSIG_UCX_NO_CUDA_SUPPORT, "ucx-no-cuda-support",
+	  { "VRAM memory is detected as host by UCX", NULL, NULL } },
 	{ LOGSIG_UCX_NO_ACCEL_IB, "ucx-no-accelerated-ib",
 	  { "accelerated IB support was not found", NULL, NULL } },
 	{ LOGSIG_UCX_TCP_LANES, "ucx-tcp-lanes", { NULL } },

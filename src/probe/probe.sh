@@ -152,10 +152,15 @@ sysfs_port() {
 	rd "$_p/link_layer"
 	[ "$v" = Ethernet ] || return 0
 	_i=0
+	_z=
 	while [ $_i -lt 16 ]; do
 		if [ -e "$_p/gids/$_i" ] && rd "$_p/gids/$_i" && [ -n "$v" ]; then
 			case $v in
-			0000:0000:0000:0000:0000:0000:0000:0000) ;;
+			0000:0000:0000:0000:0000:0000:0000:0000)
+				# The first empty slot only: enough to tell a table
+				# listed but all zero (A6 FAIL) from none readable.
+				[ -z "$_z" ] && echo "$_pre/gids/$_i=$v"
+				_z=1 ;;
 			*)
 				echo "$_pre/gids/$_i=$v"
 				rd "$_p/gid_attrs/types/$_i" && echo "$_pre/gid_attrs/types/$_i=$v"

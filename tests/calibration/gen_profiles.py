@@ -400,6 +400,37 @@ def efa_a100_no_hmem(p):
           '\tcat "$o/fi_info-p-efa.txt" ;;')
 
 
+@profile("roce-h100-580-gids-empty", "roce-ok", """roce-h100-580 seen from a pod whose RoCE GID table is empty: every
+ports/1/gids/I of every device all zero and no gid_attrs/types entry (the
+kernel lists no type for an empty slot), as show_gids reports n_gids_found=0
+inside a k8s pod on calico (the pod's netdev is a veth, so no GID is bound to
+it).  Composed: the capture is of a ConnectX-4 Lx pod, the rest of the node
+(ucx_info -d included, which still lists the devices) is roce-h100-580's.""",
+         USES_580 + ["captures/show_gids_empty_k8s_pod_calico_sriov30.txt: the empty GID table"])
+def roce_h100_580_gids_empty(p):
+    roce_h100_580(p)
+    ib = "root/sys/class/infiniband"
+    zero = "0000:0000:0000:0000:0000:0000:0000:0000"
+    for dev in sorted(os.listdir(p.path(ib))):
+        port = "%s/%s/ports/1" % (ib, dev)
+        for i in sorted(os.listdir(p.path(port + "/gids"))):
+            p.write("%s/gids/%s" % (port, i), zero)
+        p.rm(port + "/gid_attrs")
+
+
+@profile("img-dynamo-vllm-ib-image-ucx-tls", "img-dynamo-vllm-ib", """img-dynamo-vllm-ib with UCX_TLS=^cuda_ipc as image ENV (not in the pod
+spec), the line Dynamo's container/Dockerfile.vllm carried in March 2025
+(ai-dynamo/dynamo PR 407 removes it to keep cuda_ipc for intra-node
+transfers).  Composed: today's image with that one ENV line added after the
+image's NIXL variables.""",
+         ["captures/dockerfile_env_nixl_ucx_tls_cuda_ipc_dynamo407.txt: the UCX_TLS ENV line"])
+def img_dynamo_vllm_ib_image_ucx_tls(p):
+    line = [l for l in capture("dockerfile_env_nixl_ucx_tls_cuda_ipc_dynamo407.txt").splitlines()
+            if l.startswith("-ENV UCX_TLS=")][0]
+    p.sub("env", "NIXL_PLUGIN_DIR=/opt/dynamo/nixl/plugins\n",
+          "NIXL_PLUGIN_DIR=/opt/dynamo/nixl/plugins\n" + line[len("-ENV "):] + "\n")
+
+
 def fixture(name):
     """A tests/fixtures/tools file without its `# source:` header line."""
     with open(os.path.join(ROOT, "tests", "fixtures", "tools", name)) as f:
@@ -437,6 +468,25 @@ LOGS = {
     # UCX at a 64 KiB memlock limit (ucx PR 7930's lines).
     "ucx-memlock-64k.txt": VLLM_START
     + "".join(fixture("ucx_log_rdma_disabled_memlock_ucx7930.txt").splitlines(True)[1:]) + VLLM_SERVING,
+    # vLLM NixlConnector worker starting cleanly (vllm#29369's lines,
+    # NIXL's Python logger behind vLLM's EngineCore prefix).
+    "vllm-nixl-ucx-instantiated.txt": VLLM_START
+    + capture("nixl_log_ucx_instantiated_vllm29369.txt") + VLLM_SERVING,
+    # vLLM registers its KV caches on cuda and NIXL's UCX takes them for
+    # host memory (vllm#41048's lines, vllm-openai v0.20.0-cu129, H200 IB).
+    "vllm-nixl-vram-as-host.txt": VLLM_START
+    + capture("nixl_log_vram_detected_as_host_vllm41048.txt") + VLLM_SERVING,
+    # SGLang with the nixl-cu13 1.0.0 wheel whose bundled CUDA UCX modules
+    # are not discovered: NIXL refuses VRAM (nixl#1628's log block, without
+    # the reporter's workaround lines, which are no log).
+    "sglang-nixl-cu13-vram-as-host.txt":
+    "".join(capture("nixl_log_vram_detected_as_host_cu13_nixl1628.txt").splitlines(True)[:5]),
+    # EFA worker on an older NIXL at NIXL_LOG_LEVEL=debug, LIBFABRIC from
+    # the nixl-cu12 wheel (llm-d PR 391's NIXL lines; the shell and Python
+    # prompts left out, they are no worker log).
+    "nixl-libfabric-old-wording.txt": VLLM_START
+    + "".join(l for l in capture("nixl_log_libfabric_wheel_debug_old_wording_llmd391.txt").splitlines(True)
+              if " NIXL INFO " in l or l.startswith("I1207")) + VLLM_SERVING,
 }
 
 

@@ -26,6 +26,11 @@ seed() {
 		DI_FIXTURES="$fx/tools" sh tests/fuzz/seed_report.sh "$c" >/dev/null 2>&1 ;;
 	fuzz_logscan)
 		cp tests/cluster/scenarios/logs/*.txt "$c/" 2>/dev/null
+		# the real worker logs of the calibration corpus, and its log captures
+		for f in tests/calibration/logs/*.txt tests/calibration/captures/nixl_* \
+			tests/calibration/captures/ucx_log_* tests/calibration/captures/sglang_*; do
+			[ -f "$f" ] && cp "$f" "$c/cal-${f##*/}"
+		done
 		[ -n "$fx" ] && for f in "$fx"/tools/nixl_* "$fx"/tools/ucx_* "$fx"/tools/nccl_* \
 			"$fx"/tools/libfabric_* "$fx"/tools/dmesg_*; do
 			[ -f "$f" ] && cp "$f" "$c/"
@@ -34,7 +39,9 @@ seed() {
 		cp tests/fuzz/corpus_recipe/* "$c/" 2>/dev/null
 		[ -n "$fx" ] && cp "$fx"/recipes/* "$c/" 2>/dev/null ;;
 	fuzz_parsers)
-		[ -n "$fx" ] && for f in "$fx"/tools/*; do
+		# tool outputs: the fixtures and the calibration captures (real
+		# layouts: excerpts, pasted prompts, tabs), picked by name
+		for f in ${fx:+"$fx"/tools/*} tests/calibration/captures/*.txt; do
 			[ -f "$f" ] || continue
 			case $(basename "$f") in
 			ibstat_*) k=1 ;; ibstatus_*) k=2 ;; ibv_devinfo_*) k=3 ;;

@@ -11,7 +11,23 @@ request line of its first request (GET /api/v1/... or the exec's GET ...
 connections and the case's certificate after them: a check's pod list (one
 kept-alive connection) passes and its exec connection meets the case.  Which
 connection met which certificate is asserted from the record, never from
-timing.  Python standard library only."""
+timing.
+
+Server behaviours after the handshake (`after=`), which Python's ssl module
+cannot start by itself, are driven through OpenSSL's own functions on the
+connection's SSL object (ctypes, the libssl that _ssl is linked to):
+  "keyupdate"    a TLS 1.3 KeyUpdate (update_requested) before every chunk
+                 of the answer: between the request and the response of a
+                 GET, between the 101 and the frames of an exec, and
+                 between frames;
+  "renegotiate"  a TLS 1.2 HelloRequest before the answer;
+  "alert"        the client's first record after the handshake is altered
+                 on its way in, so that OpenSSL answers with a fatal
+                 bad_record_mac alert, encrypted under the traffic keys
+                 (TLS 1.3), and closes.
+Each is counted in the connection's record ("keyupdates", "hellorequest",
+"alert"), so a test asserts it happened.  Python standard library only."""
+import ctypes
 import os
 import select
 import socket
@@ -19,6 +35,51 @@ import ssl
 import subprocess
 import threading
 import warnings
+
+
+_LIBSSL = None
+
+
+def libssl():
+    """The libssl that Python's _ssl uses (already loaded: the same one)."""
+    global _LIBSSL
+    if _LIBSSL is None:
+        lib = ctypes.CDLL("libssl.so.3")
+        for name, args in (("SSL_key_update", [ctypes.c_void_p, ctypes.c_int]),
+                           ("SSL_renegotiate", [ctypes.c_void_p]),
+                           ("SSL_do_handshake", [ctypes.c_void_p]),
+                           ("SSL_version", [ctypes.c_void_p])):
+            getattr(lib, name).argtypes = args
+        _LIBSSL = lib
+    return _LIBSSL
+
+
+def ssl_ptr(tls):
+    """The SSL * of an ssl.SSLSocket: CPython's PySSLSocket starts with
+    PyObject_HEAD, then the socket's weakref, then SSL *ssl (Modules/_ssl.c).
+    Checked: SSL_version must answer a TLS version of this connection."""
+    obj = tls._sslobj
+    ptr = ctypes.c_void_p.from_address(id(obj) + 3 * ctypes.sizeof(ctypes.c_void_p)).value
+    want = {"TLSv1.2": 0x0303, "TLSv1.3": 0x0304}.get(tls.version())
+    if not ptr or libssl().SSL_version(ptr) != want:
+        raise RuntimeError("tls_proxy: cannot find the SSL object of this connection")
+    return ptr
+
+
+def chunks(a, b):
+    """(socket, bytes) as either side sends, until one ends or 300 s pass
+    in silence; what a TLS socket holds decrypted already comes first."""
+    while True:
+        ready = [s for s in (a, b) if isinstance(s, ssl.SSLSocket) and s.pending()]
+        if not ready:
+            ready, _, _ = select.select([a, b], [], [], 300)
+            if not ready:
+                return
+        for s in ready:
+            data = s.recv(65536)
+            if not data:
+                return
+            yield s, data
 
 
 class Pki:
@@ -65,9 +126,10 @@ class Proxy:
     """Listens on 127.0.0.1 (any free port) until stop()."""
 
     def __init__(self, upstream_port, cert, good=None, first_good=0,
-                 max_version=None, ciphers=None):
+                 max_version=None, ciphers=None, after=None):
         self.upstream_port = upstream_port
         self.first_good = first_good
+        self.after = after
         self.conns = []
         self.lock = threading.Lock()
         self.ctx = self.context(cert, max_version, ciphers)
@@ -95,6 +157,12 @@ class Proxy:
         else:
             ctx.set_ciphers("DEFAULT:@SECLEVEL=0")   # the case decides, not our level
         ctx.load_cert_chain(*cert)   # after the level: a 1024-bit key loads
+        # Python's default refuses a renegotiation; "renegotiate" starts one.
+        ctx.options &= ~ssl.OP_NO_RENEGOTIATION
+        if self.after == "alert":
+            # No session tickets: after the altered record the server's
+            # only record is its alert (relay_altered records it).
+            ctx.num_tickets = 0
 
         def on_sni(sock, name, _ctx):
             sock.matrix_sni = name
@@ -120,20 +188,19 @@ class Proxy:
                 return
             with self.lock:
                 rec = {"sni": None, "handshake": False, "request": None,
-                       "good": len(self.conns) < self.first_good}
+                       "good": len(self.conns) < self.first_good,
+                       "keyupdates": 0, "hellorequest": False, "alert": False}
                 self.conns.append(rec)
             threading.Thread(target=self.serve, args=(raw, rec), daemon=True).start()
 
     def serve(self, raw, rec):
         ctx = self.good_ctx if rec["good"] else self.ctx
-        try:
-            tls = ctx.wrap_socket(raw, server_side=True)
-        except (ssl.SSLError, OSError):
-            raw.close()
+        if self.after == "alert" and not rec["good"]:
+            self.serve_alert(raw, ctx, rec)
             return
-        with self.lock:
-            rec["handshake"] = True
-            rec["sni"] = getattr(tls, "matrix_sni", None)
+        tls = self.handshake(ctx, raw, rec)
+        if tls is None:
+            return
         try:
             up = socket.create_connection(("127.0.0.1", self.upstream_port))
             uctx = ssl.create_default_context()
@@ -150,21 +217,97 @@ class Proxy:
                 except OSError:
                     pass
 
+    def handshake(self, ctx, sock, rec):
+        """The server's handshake on sock, recorded: the TLS socket, or
+        None (sock closed)."""
+        try:
+            tls = ctx.wrap_socket(sock, server_side=True)
+        except (ssl.SSLError, OSError):
+            sock.close()
+            return None
+        with self.lock:
+            rec["handshake"] = True
+            rec["sni"] = getattr(tls, "matrix_sni", None)
+        return tls
+
     def pipe(self, a, b, rec):
         try:
-            while True:
-                ready = [s for s in (a, b) if s.pending()]
-                if not ready:
-                    ready, _, _ = select.select([a, b], [], [], 300)
-                    if not ready:
-                        return
-                for s in ready:
-                    data = s.recv(65536)
-                    if not data:
-                        return
-                    if s is a and rec["request"] is None:
-                        with self.lock:
-                            rec["request"] = data.split(b"\r\n", 1)[0].decode("latin-1")
-                    (b if s is a else a).sendall(data)
+            for s, data in chunks(a, b):
+                if s is a and rec["request"] is None:
+                    with self.lock:
+                        rec["request"] = data.split(b"\r\n", 1)[0].decode("latin-1")
+                if s is b and self.after and not rec["good"]:
+                    self.before_answer(a, rec)
+                (b if s is a else a).sendall(data)
         finally:
             b.close()
+
+    def before_answer(self, tls, rec):
+        """The case's server behaviour before a chunk of the answer goes
+        to the client (module docstring)."""
+        lib = libssl()
+        if self.after == "keyupdate":
+            if lib.SSL_key_update(ssl_ptr(tls), 1) == 1:   # SSL_KEY_UPDATE_REQUESTED
+                with self.lock:
+                    rec["keyupdates"] += 1
+        elif self.after == "renegotiate" and not rec["hellorequest"]:
+            ptr = ssl_ptr(tls)
+            if lib.SSL_renegotiate(ptr) == 1:
+                # Recorded before it is sent: the client cannot have
+                # answered (and its run ended) before the record says so.
+                with self.lock:
+                    rec["hellorequest"] = True
+                # Writes the HelloRequest, then waits for the client's
+                # answer (a refusal ends it).
+                lib.SSL_do_handshake(ptr)
+
+    def serve_alert(self, raw, ctx, rec):
+        """The server's TLS runs on one end of a socket pair; the records
+        between it and the client pass through here, where the client's
+        first application record is altered (its last byte, in the AEAD
+        tag).  TLS 1.3 without a client certificate: the client's records
+        are its ClientHello(s), maybe a ChangeCipherSpec, then Finished as
+        the first application_data (23) record: the second one is the
+        request."""
+        mine, theirs = socket.socketpair()
+        threading.Thread(target=self.relay_altered, args=(raw, theirs, rec),
+                         daemon=True).start()
+        tls = self.handshake(ctx, mine, rec)
+        if tls is None:
+            return
+        try:
+            tls.recv(65536)
+        except (ssl.SSLError, OSError):
+            pass   # the altered record: OpenSSL wrote its alert and failed
+        tls.close()
+
+    def relay_altered(self, raw, theirs, rec):
+        """What the server sends after the altered record is its alert:
+        recorded before it goes to the client."""
+        app_records = [0]
+
+        def alter(record):
+            if record[0] == 23:
+                app_records[0] += 1
+                if app_records[0] == 2:
+                    return record[:-1] + bytes([record[-1] ^ 0x01])
+            return record
+        buf = b""
+        try:
+            for s, data in chunks(raw, theirs):
+                if s is theirs:
+                    if app_records[0] >= 2:
+                        with self.lock:
+                            rec["alert"] = True
+                    raw.sendall(data)
+                    continue
+                buf += data
+                while len(buf) >= 5 and len(buf) >= 5 + int.from_bytes(buf[3:5], "big"):
+                    n = 5 + int.from_bytes(buf[3:5], "big")
+                    theirs.sendall(alter(buf[:n]))
+                    buf = buf[n:]
+        except OSError:
+            return
+        finally:
+            raw.close()
+            theirs.close()

@@ -12,8 +12,11 @@ A TLS-terminating proxy (tests/cluster/tls_proxy.py) in front of the test
 cluster presents each case's certificate.  For the exec path it serves a good
 certificate to the first connection (the pod list) and the case's to the
 next (the exec); the proxy's record of which connection carried which request
-proves it.  Renegotiation cannot be started from Python's ssl module: it is
-tested in tests/unit/test_tlspolicy.c.  Nothing here depends on timing.
+proves it.  What a server does after the handshake (a TLS 1.3 KeyUpdate, a
+TLS 1.2 renegotiation, an encrypted fatal alert) Python's ssl module cannot
+start by itself: the proxy drives OpenSSL's own functions on its connection
+(tls_proxy.py "after"), and its record proves each client met it.  Nothing
+here depends on timing.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -122,10 +125,15 @@ class TestTlsMatrix(unittest.TestCase):
         self.assertFalse(any(c["request"] and "/exec" in c["request"] for c in conns[:1]), conns)
         execs = [r for r in self.c.log()[before:] if r.get("path", "").endswith("/exec")]
         pods = json.loads(out)["pods"]
-        ok = len(execs) == 1 and execs[0]["status"] == 101
+        why = pods[0].get("error") or ""
+        # The server's 101 is not enough: a server may answer it and then
+        # break the TLS under it (a renegotiation, an alert); any TLS
+        # failure is worded with Go's "tls: ".  The canned output itself
+        # ends without a WebSocket Close, which is no TLS matter.
+        ok = len(execs) == 1 and execs[0]["status"] == 101 and "tls: " not in why
         if ok:
             self.assertTrue(conns[1]["request"] and "/exec" in conns[1]["request"], conns)
-        return ok, pods[0].get("error") or ""
+        return ok, why
 
     # ---- one case
 
@@ -136,7 +144,10 @@ class TestTlsMatrix(unittest.TestCase):
         p = Proxy(self.c.port, cert, **proxy_args)
         try:
             kc = self.kubeconfig(p.port, host, server_name, insecure, ca)
-            res = {"kubectl": self.kubectl(kc), "get": self.plugin_get(kc)}
+            res = {"kubectl": self.kubectl(kc)}
+            res["kubectl_conns"] = p.records()
+            res["get"] = self.plugin_get(kc)
+            res["get_conns"] = p.records()[len(res["kubectl_conns"]):]
             res["get_snis"] = [c["sni"] for c in p.records() if c["handshake"]]
         finally:
             p.stop()
@@ -144,6 +155,7 @@ class TestTlsMatrix(unittest.TestCase):
         try:
             kc = self.kubeconfig(p.port, host, server_name, insecure, ca)
             res["exec"] = self.plugin_exec(kc, p)
+            res["exec_conns"] = p.records()[1:]
             res["exec_snis"] = [c["sni"] for c in p.records() if c["handshake"]]
         finally:
             p.stop()
@@ -294,6 +306,39 @@ class TestTlsMatrix(unittest.TestCase):
         res = self.case(self.good, insecure=True, proxy_args={"ciphers": "ECDHE-ECDSA-ARIA128-GCM-SHA256"})
         self.agree(res, False, "remote error: tls: handshake failure")
         self.assertNotIn("verify", res["get"][1])
+
+    # ---- what a server does after the handshake (tls_proxy.py "after")
+
+    def met(self, res, what):
+        """Each client's connections met the behaviour: kubectl's, the GET
+        path's and the exec path's (its exec connection, after the good
+        pod list)."""
+        for who in ("kubectl_conns", "get_conns", "exec_conns"):
+            self.assertTrue(any(c[what] for c in res[who]), (who, res[who]))
+
+    def test_key_update_mid_stream(self):
+        # Go's crypto/tls answers a KeyUpdate (conn.go handleKeyUpdate,
+        # update_requested: its own KeyUpdate) and reads on; so must both
+        # paths, before the GET's response and between the exec's frames.
+        res = self.case(self.good, proxy_args={"after": "keyupdate"})
+        self.agree(res, True)
+        self.met(res, "keyupdates")
+        self.assertGreater(max(c["keyupdates"] for c in res["exec_conns"]), 1, res)
+
+    def test_server_renegotiation(self):
+        # A TLS 1.2 HelloRequest before the answer: Go refuses
+        # (RenegotiateNever, "local error: tls: no renegotiation").
+        res = self.case(self.good, proxy_args={"max_version": ssl.TLSVersion.TLSv1_2,
+                                               "after": "renegotiate"})
+        self.met(res, "hellorequest")
+        self.agree(res, False, "tls: no renegotiation")
+
+    def test_encrypted_fatal_alert_after_the_handshake(self):
+        # TLS 1.3: the server's bad_record_mac alert comes under the traffic
+        # keys after the handshake; it is worded from Go's alert table.
+        res = self.case(self.good, proxy_args={"after": "alert"})
+        self.met(res, "alert")
+        self.agree(res, False, "remote error: tls: bad record MAC")
 
 
 if __name__ == "__main__":

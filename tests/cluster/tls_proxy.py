@@ -76,7 +76,16 @@ def chunks(a, b):
             if not ready:
                 return
         for s in ready:
-            data = s.recv(65536)
+            # Readable is not application data: a TLS peer's session
+            # tickets wake select too, and a blocking read would then wait
+            # for an answer to a request it holds up.
+            s.settimeout(0)
+            try:
+                data = s.recv(65536)
+            except (ssl.SSLWantReadError, ssl.SSLWantWriteError, BlockingIOError):
+                continue
+            finally:
+                s.settimeout(None)
             if not data:
                 return
             yield s, data
@@ -85,13 +94,13 @@ def chunks(a, b):
 class Pki:
     """A CA and leaf certificates made with the openssl CLI under dir."""
 
-    def __init__(self, d):
+    def __init__(self, d, name="tls-matrix-ca"):
         self.dir = d
         self.ca = self.path("ca.crt")
         self.ca_key = self.path("ca.key")
         self.openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
                      "-nodes", "-keyout", self.ca_key, "-out", self.ca, "-days", "2",
-                     "-subj", "/CN=tls-matrix-ca",
+                     "-subj", "/CN=" + name,
                      "-addext", "basicConstraints=critical,CA:TRUE",
                      "-addext", "keyUsage=critical,keyCertSign,cRLSign")
 

@@ -69,6 +69,9 @@ class TestTlsMatrix(unittest.TestCase):
         with open(cls.pki.ca) as f:
             cls.ca_pem = f.read()
         cls.good = cls.pki.leaf("good")
+        os.makedirs(os.path.join(cls.tmp, "pki2"))
+        cls.pki2 = Pki(os.path.join(cls.tmp, "pki2"), "tls-matrix-ca-2")   # a CA the case's roots may leave out
+        cls.other = cls.pki2.leaf("other")
         cls.n = 0
 
     @classmethod
@@ -78,7 +81,12 @@ class TestTlsMatrix(unittest.TestCase):
 
     # ---- the three clients
 
+    def setUp(self):
+        self.env = {}   # the case's environment, for all three clients
+
     def kubeconfig(self, port, host="localhost", server_name=None, insecure=False, ca=None):
+        """ca: the CA text; None: the matrix CA; "": no CA data (system
+        roots)."""
         with open(self.c.kubeconfig) as f:
             kc = yaml.safe_load(f)
         for cl in kc["clusters"]:
@@ -87,6 +95,8 @@ class TestTlsMatrix(unittest.TestCase):
             if insecure:
                 c.pop("certificate-authority-data", None)
                 c["insecure-skip-tls-verify"] = True
+            elif ca == "":
+                c.pop("certificate-authority-data", None)
             else:
                 c["certificate-authority-data"] = pem_b64(ca if ca is not None else self.ca_pem)
             if server_name:
@@ -102,12 +112,13 @@ class TestTlsMatrix(unittest.TestCase):
         cache = os.path.join(self.tmp, "cache-%d" % self.n)
         p = subprocess.run([KUBECTL, "--kubeconfig", kc, "--cache-dir", cache, "get", "pods",
                             "-n", NS, "--request-timeout=30s"],
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, **self.env))
         lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
         return p.returncode == 0, lines[-1] if lines else ""
 
     def plugin_get(self, kc):
-        rc, out, err = run(["pods", "--kubeconfig", kc, "-n", NS])
+        rc, out, err = run(["pods", "--kubeconfig", kc, "-n", NS], env=self.env)
         return rc == 0, err.strip().splitlines()[-1] if err.strip() else ""
 
     def plugin_exec(self, kc, proxy):
@@ -116,7 +127,7 @@ class TestTlsMatrix(unittest.TestCase):
         over the next (the case's)."""
         before = len(self.c.log())
         rc, out, err = run(["check", "--kubeconfig", kc, "-n", NS, "-l", "", "--logs=false",
-                            "--parallel", "1", "-o", "json"])
+                            "--parallel", "1", "-o", "json"], env=self.env)
         self.assertIn(rc, (0, 2, 3), err)
         conns = proxy.records()
         self.assertTrue(conns and conns[0]["good"] and conns[0]["request"], conns)
@@ -340,6 +351,49 @@ class TestTlsMatrix(unittest.TestCase):
         self.met(res, "alert")
         self.agree(res, False, "remote error: tls: bad record MAC")
 
+    # ---- the system roots: SSL_CERT_FILE, SSL_CERT_DIR (Go root_unix.go)
+    # Both paths share one store: the exec path's first connection (the pod
+    # list, the matrix CA's good certificate) must pass for its exec to
+    # meet the case's certificate, so a refused case's certificate comes
+    # from a second CA that only the case's roots leave out.
+
+    def roots(self, env, cert=None, ca=""):
+        self.env = {"SSL_CERT_FILE": "/nonexistent/bundle", "SSL_CERT_DIR": "/nonexistent"}
+        self.env.update(env)
+        return self.case(cert or self.good, ca=ca)
+
+    def cert_dir(self, name, ca):
+        """A directory with the CA under a plain name (Go reads every file,
+        not OpenSSL's hash names) and a file that holds no certificate
+        (skipped)."""
+        d = os.path.join(self.tmp, name)
+        os.makedirs(d, exist_ok=True)
+        shutil.copy(ca, os.path.join(d, "some-ca.crt"))
+        with open(os.path.join(d, "README"), "w") as f:
+            f.write("not a certificate\n")
+        return d
+
+    def test_ssl_cert_file(self):
+        self.agree(self.roots({"SSL_CERT_FILE": self.pki.ca}), True)
+
+    def test_ssl_cert_dir_every_file_colon_separated(self):
+        d = self.cert_dir("certdir", self.pki.ca)
+        self.agree(self.roots({"SSL_CERT_DIR": "/nonexistent:" + d}), True)
+
+    def test_ssl_cert_file_and_dir_both_count(self):
+        d = self.cert_dir("certdir2", self.pki2.ca)
+        self.agree(self.roots({"SSL_CERT_FILE": self.pki.ca, "SSL_CERT_DIR": d},
+                              cert=self.other), True)
+
+    def test_no_system_root_holds_the_ca(self):
+        self.agree(self.roots({"SSL_CERT_FILE": self.pki.ca}, cert=self.other), False,
+                   "x509: certificate signed by unknown authority")
+
+    def test_ca_data_is_the_only_trust_whatever_ssl_cert_file_says(self):
+        # With certificate-authority-data, client-go's rootCertPool is that
+        # CA alone: SSL_CERT_FILE naming the server's CA changes nothing.
+        self.agree(self.roots({"SSL_CERT_FILE": self.pki2.ca}, cert=self.other, ca=None), False,
+                   "x509: certificate signed by unknown authority")
 
 if __name__ == "__main__":
     unittest.main()

@@ -748,10 +748,11 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 	 * certificate" only for a certificate refused, never for a server's
 	 * alert (tlspolicy.h). */
 	if (go && verify)
-		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: tls: "
-				"failed to verify certificate: %s", go);
+		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %stls: "
+				"failed to verify certificate: %s", tlspolicy_failure_where(), go);
 	if (go)
-		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %s", go);
+		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %s%s",
+				tlspolicy_failure_where(), go);
 	if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE)
 		return err_setp(e, ERR_CONNECT,
 				"Unable to connect to the server: tls: failed to "

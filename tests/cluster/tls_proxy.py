@@ -320,3 +320,40 @@ class Proxy:
         finally:
             raw.close()
             theirs.close()
+
+
+class ConnectProxy(Proxy):
+    """An HTTPS proxy (kubeconfig proxy-url https://...): TLS with cert,
+    then one CONNECT host:port, tunnelled to 127.0.0.1:port.  Each
+    connection's record also holds "connect", the CONNECT's target."""
+
+    def __init__(self, cert, good=None, first_good=0, max_version=None):
+        super().__init__(None, cert, good=good, first_good=first_good, max_version=max_version)
+
+    def serve(self, raw, rec):
+        tls = self.handshake(self.good_ctx if rec["good"] else self.ctx, raw, rec)
+        if tls is None:
+            return
+        try:
+            head = b""
+            while b"\r\n\r\n" not in head and len(head) < 8192:
+                data = tls.recv(8192)
+                if not data:
+                    return
+                head += data
+            line = head.split(b"\r\n", 1)[0].decode("latin-1").split()
+            with self.lock:
+                rec["request"] = " ".join(line)
+                rec["connect"] = line[1] if len(line) == 3 and line[0] == "CONNECT" else None
+            if not rec["connect"]:
+                tls.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
+                return
+            up = socket.create_connection(("127.0.0.1", int(rec["connect"].rsplit(":", 1)[1])))
+            tls.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            with up:
+                for s, data in chunks(tls, up):
+                    (up if s is tls else tls).sendall(data)
+        except (ssl.SSLError, OSError, ValueError):
+            pass
+        finally:
+            tls.close()

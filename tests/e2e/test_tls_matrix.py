@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
-from tls_proxy import Pki, Proxy  # noqa: E402
+from tls_proxy import ConnectProxy, Pki, Proxy  # noqa: E402
 
 from plugin import run  # noqa: E402
 
@@ -83,6 +83,9 @@ class TestTlsMatrix(unittest.TestCase):
 
     def setUp(self):
         self.env = {}   # the case's environment, for all three clients
+        self.proxy_url = None   # the case's HTTPS proxy (server())
+        self.proxy_cert = self.proxy_good = self.proxy_max = None
+        self.proxy_conns = []
 
     def kubeconfig(self, port, host="localhost", server_name=None, insecure=False, ca=None):
         """ca: the CA text; None: the matrix CA; "": no CA data (system
@@ -101,6 +104,8 @@ class TestTlsMatrix(unittest.TestCase):
                 c["certificate-authority-data"] = pem_b64(ca if ca is not None else self.ca_pem)
             if server_name:
                 c["tls-server-name"] = server_name
+            if self.proxy_url:
+                c["proxy-url"] = self.proxy_url
         TestTlsMatrix.n += 1
         path = os.path.join(self.tmp, "kc-%d" % self.n)
         with open(path, "w") as f:
@@ -124,7 +129,8 @@ class TestTlsMatrix(unittest.TestCase):
     def plugin_exec(self, kc, proxy):
         """(accepted, error) of the exec connection alone: the pod list
         went over the proxy's first connection (good certificate), the exec
-        over the next (the case's)."""
+        over the next (the case's).  Behind an HTTPS proxy the same holds of
+        the HTTPS proxy's connections (the server's first is the pod list)."""
         before = len(self.c.log())
         rc, out, err = run(["check", "--kubeconfig", kc, "-n", NS, "-l", "", "--logs=false",
                             "--parallel", "1", "-o", "json"], env=self.env)
@@ -132,8 +138,9 @@ class TestTlsMatrix(unittest.TestCase):
         conns = proxy.records()
         self.assertTrue(conns and conns[0]["good"] and conns[0]["request"], conns)
         self.assertIn("/namespaces/%s/pods" % NS, conns[0]["request"])
-        self.assertTrue(len(conns) >= 2 and not conns[1]["good"], conns)
         self.assertFalse(any(c["request"] and "/exec" in c["request"] for c in conns[:1]), conns)
+        front = (proxy.https_proxy or proxy).records()
+        self.assertTrue(front[0]["good"] and len(front) >= 2 and not front[1]["good"], front)
         execs = [r for r in self.c.log()[before:] if r.get("path", "").endswith("/exec")]
         pods = json.loads(out)["pods"]
         why = pods[0].get("error") or ""
@@ -152,7 +159,7 @@ class TestTlsMatrix(unittest.TestCase):
              proxy_args=None, good=None):
         """{'kubectl': (ok, why), 'get': ..., 'exec': ..., 'snis': [...]}."""
         proxy_args = proxy_args or {}
-        p = Proxy(self.c.port, cert, **proxy_args)
+        p = self.server(Proxy(self.c.port, cert, **proxy_args))
         try:
             kc = self.kubeconfig(p.port, host, server_name, insecure, ca)
             res = {"kubectl": self.kubectl(kc)}
@@ -161,16 +168,34 @@ class TestTlsMatrix(unittest.TestCase):
             res["get_conns"] = p.records()[len(res["kubectl_conns"]):]
             res["get_snis"] = [c["sni"] for c in p.records() if c["handshake"]]
         finally:
-            p.stop()
-        p = Proxy(self.c.port, cert, good=good or self.good, first_good=1, **proxy_args)
+            self.stop(p)
+        p = self.server(Proxy(self.c.port, cert, good=good or self.good, first_good=1,
+                              **proxy_args), first_good=1)
         try:
             kc = self.kubeconfig(p.port, host, server_name, insecure, ca)
             res["exec"] = self.plugin_exec(kc, p)
             res["exec_conns"] = p.records()[1:]
             res["exec_snis"] = [c["sni"] for c in p.records() if c["handshake"]]
         finally:
-            p.stop()
+            self.stop(p)
         return res
+
+    def server(self, p, first_good=0):
+        """The case's server, and its HTTPS proxy when the case has one
+        (self.proxy_cert; first_good as the server's: the exec path's pod
+        list passes, its exec meets the case)."""
+        p.https_proxy = None
+        if self.proxy_cert:
+            p.https_proxy = ConnectProxy(self.proxy_cert, good=self.proxy_good,
+                                         first_good=first_good, max_version=self.proxy_max)
+            self.proxy_url = "https://localhost:%d" % p.https_proxy.port
+            self.proxy_conns.append(p.https_proxy)
+        return p
+
+    def stop(self, p):
+        p.stop()
+        if p.https_proxy:
+            p.https_proxy.stop()
 
     def agree(self, res, accepted, words=None):
         """kubectl accepted (or refused) as expected, and both plugin paths
@@ -394,6 +419,51 @@ class TestTlsMatrix(unittest.TestCase):
         # CA alone: SSL_CERT_FILE naming the server's CA changes nothing.
         self.agree(self.roots({"SSL_CERT_FILE": self.pki2.ca}, cert=self.other, ca=None), False,
                    "x509: certificate signed by unknown authority")
+    # ---- through an HTTPS proxy (proxy-url https://): Go runs the proxy's
+    # TLS with the same tls.Config, the kubeconfig's CA, by the proxy's
+    # name (net/http transport.go dialConn, addTLS)
+
+    def via_https_proxy(self, proxy_cert, max_version=None):
+        """The good server behind an HTTPS proxy presenting proxy_cert:
+        res["proxy_conns"] the proxy's records, kubectl's and the GET
+        path's, then the exec path's (its first connection meets a good
+        proxy certificate, the next proxy_cert)."""
+        self.proxy_cert, self.proxy_good = proxy_cert, self.pki.leaf("proxy-good", cn="proxy")
+        self.proxy_max = max_version
+        res = self.case(self.good)
+        res["proxy_conns"] = [c for hp in self.proxy_conns for c in hp.records()]
+        return res
+
+    def test_https_proxy(self):
+        res = self.via_https_proxy(self.pki.leaf("proxy", cn="proxy"))
+        self.agree(res, True)
+        conns = res["proxy_conns"]
+        self.assertTrue(conns and all(c["connect"] for c in conns if c["request"]), conns)
+        self.assertEqual({c["sni"] for c in conns}, {"localhost"}, conns)
+        # Every connection the server saw came through the proxy, the
+        # exec's too (src/kube/http_exec.c: our TLS inside curl's tunnel),
+        # and the exec's tunnel met the case's proxy certificate.
+        tunnelled = len([c for c in conns if c["connect"]])
+        seen = res["kubectl_conns"] + res["get_conns"] + res["exec_conns"]
+        self.assertEqual(tunnelled, len(seen) + 1, res)
+        self.assertFalse(conns[-1]["good"], conns)
+
+    def test_https_proxy_certificate_for_another_name(self):
+        res = self.via_https_proxy(self.pki.leaf("proxy-wrong", cn="x", san="DNS:other.example"))
+        self.agree(res, False, "proxyconnect tcp: tls: failed to verify certificate: "
+                   "x509: certificate is valid for other.example, not localhost")
+
+    def test_https_proxy_certificate_from_another_ca(self):
+        res = self.via_https_proxy(self.pki2.leaf("proxy-other"))
+        self.agree(res, False, "proxyconnect tcp: tls: failed to verify certificate: "
+                   "x509: certificate signed by unknown authority")
+
+    def test_https_proxy_offering_only_tls11(self):
+        # The proxy's alert, worded as Go words the proxy's TLS.
+        res = self.via_https_proxy(self.pki.leaf("proxy-11", cn="proxy"),
+                                   max_version=ssl.TLSVersion.TLSv1_1)
+        self.agree(res, False, "proxyconnect tcp: remote error: tls: protocol version not supported")
+
 
 if __name__ == "__main__":
     unittest.main()

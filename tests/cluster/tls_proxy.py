@@ -111,15 +111,16 @@ class Pki:
         subprocess.run(("openssl",) + args, check=True, capture_output=True)
 
     def leaf(self, name, cn="localhost", san="DNS:localhost,IP:127.0.0.1", key="ec",
-             key_usage=None):
+             key_usage=None, eku="serverAuth"):
         """(cert, key) paths of a leaf signed by the CA.  key: ec, ed25519,
-        rsa:BITS.  san None: no SAN extension at all."""
+        rsa:BITS.  san None: no SAN extension at all.  eku clientAuth: a
+        client certificate."""
         crt, k, csr, ext = (self.path(name + s) for s in (".crt", ".key", ".csr", ".ext"))
         newkey = {"ec": ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
                   "ed25519": ["-newkey", "ed25519"]}.get(key, ["-newkey", key])
         self.openssl("req", "-new", *newkey, "-nodes", "-keyout", k, "-out", csr,
                      "-subj", "/CN=" + cn)
-        lines = ["basicConstraints=critical,CA:FALSE", "extendedKeyUsage=serverAuth"]
+        lines = ["basicConstraints=critical,CA:FALSE", "extendedKeyUsage=" + eku]
         if san:
             lines.append("subjectAltName=" + san)
         if key_usage:
@@ -135,10 +136,18 @@ class Proxy:
     """Listens on 127.0.0.1 (any free port) until stop()."""
 
     def __init__(self, upstream_port, cert, good=None, first_good=0,
-                 max_version=None, ciphers=None, after=None):
+                 max_version=None, ciphers=None, after=None, client_ca=None,
+                 refuse_cn=None, upstream_cert=None):
+        """client_ca: ask for a client certificate signed by it (recorded
+        as "client_cn"); refuse_cn: a connection after the first_good
+        whose client certificate has that CN is answered 401, as an API
+        server answers a certificate it does not accept; upstream_cert:
+        (cert, key) the proxy itself presents to the test cluster."""
         self.upstream_port = upstream_port
         self.first_good = first_good
         self.after = after
+        self.client_ca, self.refuse_cn = client_ca, refuse_cn
+        self.upstream_cert = upstream_cert
         self.conns = []
         self.lock = threading.Lock()
         self.ctx = self.context(cert, max_version, ciphers)
@@ -166,6 +175,9 @@ class Proxy:
         else:
             ctx.set_ciphers("DEFAULT:@SECLEVEL=0")   # the case decides, not our level
         ctx.load_cert_chain(*cert)   # after the level: a 1024-bit key loads
+        if self.client_ca:
+            ctx.verify_mode = ssl.CERT_OPTIONAL
+            ctx.load_verify_locations(self.client_ca)
         # Python's default refuses a renegotiation; "renegotiate" starts one.
         ctx.options &= ~ssl.OP_NO_RENEGOTIATION
         if self.after == "alert":
@@ -198,7 +210,8 @@ class Proxy:
             with self.lock:
                 rec = {"sni": None, "handshake": False, "request": None,
                        "good": len(self.conns) < self.first_good,
-                       "keyupdates": 0, "hellorequest": False, "alert": False}
+                       "keyupdates": 0, "hellorequest": False, "alert": False,
+                       "client_cn": None, "answered_401": 0}
                 self.conns.append(rec)
             threading.Thread(target=self.serve, args=(raw, rec), daemon=True).start()
 
@@ -210,11 +223,16 @@ class Proxy:
         tls = self.handshake(ctx, raw, rec)
         if tls is None:
             return
+        if self.refuse_cn and rec["client_cn"] == self.refuse_cn and not rec["good"]:
+            self.answer_401(tls, rec)
+            return
         try:
             up = socket.create_connection(("127.0.0.1", self.upstream_port))
             uctx = ssl.create_default_context()
             uctx.check_hostname = False
             uctx.verify_mode = ssl.CERT_NONE
+            if self.upstream_cert:
+                uctx.load_cert_chain(*self.upstream_cert)
             up = uctx.wrap_socket(up, server_hostname="localhost")
             self.pipe(tls, up, rec)
         except (ssl.SSLError, OSError):
@@ -234,10 +252,38 @@ class Proxy:
         except (ssl.SSLError, OSError):
             sock.close()
             return None
+        peer = tls.getpeercert() or {}
         with self.lock:
             rec["handshake"] = True
             rec["sni"] = getattr(tls, "matrix_sni", None)
+            rec["client_cn"] = next((v for rdn in peer.get("subject", ()) for k, v in rdn
+                                     if k == "commonName"), None)
         return tls
+
+    def answer_401(self, tls, rec):
+        """Every request on this connection answered as kube-apiserver
+        answers a client certificate it does not accept (the connection
+        kept, as the API server keeps it)."""
+        body = (b'{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",'
+                b'"message":"Unauthorized","reason":"Unauthorized","code":401}')
+        head = b""
+        try:
+            while True:
+                data = tls.recv(65536)
+                if not data:
+                    return
+                head += data
+                while b"\r\n\r\n" in head:
+                    req, head = head.split(b"\r\n\r\n", 1)
+                    with self.lock:
+                        rec["request"] = rec["request"] or req.split(b"\r\n", 1)[0].decode("latin-1")
+                        rec["answered_401"] += 1
+                    tls.sendall(b"HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n"
+                                b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        except (ssl.SSLError, OSError):
+            pass
+        finally:
+            tls.close()
 
     def pipe(self, a, b, rec):
         try:

@@ -50,8 +50,17 @@ def scenario(path):
     profile = os.path.join(ROOT, "tests", "cluster", "profiles", "canned")
     pods = [{"name": POD, "node": "gpu-0", "profile": profile,
              "labels": {"nvidia.com/dynamo-component-type": "prefill"}}]
+    # The user the proxy itself authenticates as when it lets a client
+    # certificate through (the rotation cases).
+    users = [{"name": "cert-user", "clientCert": True,
+              "allow": ["list-pods", "get-pods", "exec", "list-namespaces"]}]
     with open(path, "w") as f:
-        yaml.safe_dump({"namespace": NS, "pods": pods}, f)
+        yaml.safe_dump({"namespace": NS, "pods": pods, "users": users}, f)
+
+
+def text(path):
+    with open(path) as f:
+        return f.read()
 
 
 def pem_b64(text):
@@ -86,6 +95,8 @@ class TestTlsMatrix(unittest.TestCase):
         self.proxy_url = None   # the case's HTTPS proxy (server())
         self.proxy_cert = self.proxy_good = self.proxy_max = None
         self.proxy_conns = []
+        self.user = None        # the kubeconfig's user entry, when the case sets one
+        self.reset = lambda: None   # before each client's run
 
     def kubeconfig(self, port, host="localhost", server_name=None, insecure=False, ca=None):
         """ca: the CA text; None: the matrix CA; "": no CA data (system
@@ -106,6 +117,9 @@ class TestTlsMatrix(unittest.TestCase):
                 c["tls-server-name"] = server_name
             if self.proxy_url:
                 c["proxy-url"] = self.proxy_url
+        if self.user:
+            for u in kc["users"]:
+                u["user"] = self.user
         TestTlsMatrix.n += 1
         path = os.path.join(self.tmp, "kc-%d" % self.n)
         with open(path, "w") as f:
@@ -114,6 +128,7 @@ class TestTlsMatrix(unittest.TestCase):
 
     def kubectl(self, kc):
         """(accepted, the error line kubectl ends with)."""
+        self.reset()
         cache = os.path.join(self.tmp, "cache-%d" % self.n)
         p = subprocess.run([KUBECTL, "--kubeconfig", kc, "--cache-dir", cache, "get", "pods",
                             "-n", NS, "--request-timeout=30s"],
@@ -123,6 +138,7 @@ class TestTlsMatrix(unittest.TestCase):
         return p.returncode == 0, lines[-1] if lines else ""
 
     def plugin_get(self, kc):
+        self.reset()
         rc, out, err = run(["pods", "--kubeconfig", kc, "-n", NS], env=self.env)
         return rc == 0, err.strip().splitlines()[-1] if err.strip() else ""
 
@@ -131,6 +147,7 @@ class TestTlsMatrix(unittest.TestCase):
         went over the proxy's first connection (good certificate), the exec
         over the next (the case's).  Behind an HTTPS proxy the same holds of
         the HTTPS proxy's connections (the server's first is the pod list)."""
+        self.reset()
         before = len(self.c.log())
         rc, out, err = run(["check", "--kubeconfig", kc, "-n", NS, "-l", "", "--logs=false",
                             "--parallel", "1", "-o", "json"], env=self.env)
@@ -463,6 +480,82 @@ class TestTlsMatrix(unittest.TestCase):
         res = self.via_https_proxy(self.pki.leaf("proxy-11", cn="proxy"),
                                    max_version=ssl.TLSVersion.TLSv1_1)
         self.agree(res, False, "proxyconnect tcp: remote error: tls: protocol version not supported")
+
+    # ---- a client certificate rotated by an exec credential plugin
+    # (client-go plugin/pkg/client/auth/exec/exec.go: the TLS certificate
+    # is the plugin's, GetCert at each handshake; a 401 re-runs the plugin
+    # (maybeRefreshCreds), an expired credential is fetched again
+    # (credsExpired); a new certificate closes every connection
+    # (onRotate: CloseAll), so the next ones present it)
+
+    def rotating_plugin(self, old_expires=None):
+        """An exec plugin whose first run in each client's run returns the
+        certificate "rotated-old" (expiring at old_expires, if set), every
+        later run "rotated-new"."""
+        d = os.path.join(self.tmp, "rotate")
+        os.makedirs(d, exist_ok=True)
+        for name in ("old", "new"):
+            crt, key = self.pki.leaf("client-" + name, cn="rotated-" + name, san=None,
+                                     eku="clientAuth")
+            status = {"clientCertificateData": text(crt), "clientKeyData": text(key)}
+            if name == "old" and old_expires:
+                status["expirationTimestamp"] = old_expires
+            with open(os.path.join(d, name + ".json"), "w") as f:
+                json.dump({"apiVersion": "client.authentication.k8s.io/v1",
+                           "kind": "ExecCredential", "status": status}, f)
+        plugin = os.path.join(d, "plugin.sh")
+        with open(plugin, "w") as f:
+            f.write('#!/bin/sh\nd=%s\nif [ -e "$d/ran" ]; then cat "$d/new.json"; '
+                    'else : > "$d/ran"; cat "$d/old.json"; fi\n' % d)
+        os.chmod(plugin, 0o755)
+        self.user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1",
+                              "command": plugin, "interactiveMode": "Never"}}
+        ran = os.path.join(d, "ran")
+        self.reset = lambda: os.path.exists(ran) and os.unlink(ran)
+
+    def upstream_cert(self):
+        """cert-user's certificate, which the test cluster knows."""
+        with open(self.c.kubeconfig) as f:
+            u = next(u["user"] for u in yaml.safe_load(f)["users"] if u["name"] == "cert-user")
+        paths = []
+        for field in ("client-certificate-data", "client-key-data"):
+            paths.append(os.path.join(self.tmp, "upstream-" + field))
+            with open(paths[-1], "wb") as f:
+                f.write(base64.b64decode(u[field]))
+        return tuple(paths)
+
+    def rotation(self, old_expires=None):
+        self.rotating_plugin(old_expires)
+        return self.case(self.good, proxy_args={"client_ca": self.pki.ca, "refuse_cn": "rotated-old",
+                                                "upstream_cert": self.upstream_cert()})
+
+    def presented_new(self, conns):
+        """The connections that got through presented the new certificate."""
+        through = [c for c in conns if c["request"] and not c["answered_401"]]
+        self.assertTrue(through, conns)
+        self.assertEqual({c["client_cn"] for c in through}, {"rotated-new"}, conns)
+
+    def test_client_certificate_rotated_after_a_401(self):
+        res = self.rotation()
+        self.agree(res, True)
+        for who in ("kubectl_conns", "get_conns", "exec_conns"):
+            with self.subTest(who=who):
+                conns = res[who]
+                refused = [c for c in conns if c["answered_401"]]
+                self.assertTrue(refused, conns)
+                self.assertEqual({c["client_cn"] for c in refused}, {"rotated-old"}, conns)
+                self.presented_new(conns)
+
+    def test_expired_client_certificate_fetched_again(self):
+        # Expired when the plugin returned it: client-go runs the plugin
+        # again before the handshake wants the certificate, so the old one
+        # is never presented; the plugin path likewise before its request.
+        res = self.rotation(old_expires="2000-01-01T00:00:00Z")
+        self.agree(res, True)
+        for who in ("kubectl_conns", "get_conns", "exec_conns"):
+            with self.subTest(who=who):
+                self.assertFalse([c for c in res[who] if c["answered_401"]], res[who])
+                self.presented_new(res[who])
 
 
 if __name__ == "__main__":

@@ -26,7 +26,12 @@ connection's SSL object (ctypes, the libssl that _ssl is linked to):
                  bad_record_mac alert, encrypted under the traffic keys
                  (TLS 1.3), and closes.
 Each is counted in the connection's record ("keyupdates", "hellorequest",
-"alert"), so a test asserts it happened.  Python standard library only."""
+"alert"), so a test asserts it happened.
+
+Also: client certificates asked for and recorded ("client_cn"), one CN
+answered 401 as an API server answers a certificate it refuses (Proxy
+client_ca, refuse_cn), and an HTTPS proxy (ConnectProxy: TLS, then one
+CONNECT tunnelled).  Python standard library only."""
 import ctypes
 import os
 import select

@@ -273,12 +273,32 @@ static void set_proxy(CURL *h, const struct http_client *c)
  * reported on every request that would send it. */
 static char *auth_line_locked(const struct http_client *c);
 
+/* client-go's getCreds: an expired credential is fetched again before it
+ * is used, its client certificate too (Go's handshake asks GetCert, which
+ * runs the plugin again first: exec.go credsExpired).  So it runs when a
+ * handle is made, before the handle takes the certificate (GETs) or the
+ * exec context is chosen, and before the Authorization line is written.
+ * auth_lock held. */
+static void refresh_expired_locked(struct http_client *c)
+{
+	struct err e;
+
+	if (!auth_expired(c->cfg))
+		return;
+	err_clear(&e);
+	if (auth_refresh(c->cfg, &e) == 0)
+		c->auth_generation++;
+	else
+		log_at(2, "refreshing expired credentials: %s", e.msg);
+}
+
 static int check_head_values(struct http_client *c, struct err *e)
 {
 	char *auth;
 	int rc;
 
 	pthread_mutex_lock(&c->auth_lock);
+	refresh_expired_locked(c);
 	if (c->head_ok && c->head_ok_gen == c->auth_generation) {
 		pthread_mutex_unlock(&c->auth_lock);
 		return 0;
@@ -402,26 +422,20 @@ static char *auth_line_locked(const struct http_client *c)
 char *http_client_auth_header(struct http_client *c, unsigned *generation)
 {
 	char *line = NULL;
-	int refreshed = 0;
+	int unchecked;
 
+	/* An expired credential was fetched again when this request's handle
+	 * was made (check_head_values): once per request, as client-go. */
 	pthread_mutex_lock(&c->auth_lock);
-	if (auth_expired(c->cfg)) {
-		struct err e;
-
-		err_clear(&e);
-		if (auth_refresh(c->cfg, &e) == 0)
-			c->auth_generation++, refreshed = 1;
-		else
-			log_at(2, "refreshing expired credentials: %s", e.msg);
-	}
 	if (generation)
 		*generation = c->auth_generation;
 	line = auth_line_locked(c);
+	unchecked = !c->head_ok || c->head_ok_gen != c->auth_generation;
 	pthread_mutex_unlock(&c->auth_lock);
-	/* check_head_values() checked the credentials held before this request;
-	 * a token the plugin has just handed over is checked here: a value
-	 * that would split the request head is never written. */
-	if (refreshed && line && !hdrcheck_value_ok(strchr(line, ':') + 1)) {
+	/* check_head_values() checked the credentials held when the handle was
+	 * made; a token another request's 401 has just fetched is checked
+	 * here: a value that would split the request head is never written. */
+	if (unchecked && line && !hdrcheck_value_ok(strchr(line, ':') + 1)) {
 		log_at(1, "the exec credential plugin's status.token holds a control "
 		       "character: not sent");
 		OPENSSL_cleanse(line, strlen(line));
@@ -748,10 +762,11 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 	 * certificate" only for a certificate refused, never for a server's
 	 * alert (tlspolicy.h). */
 	if (go && verify)
-		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: tls: "
-				"failed to verify certificate: %s", go);
+		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %stls: "
+				"failed to verify certificate: %s", tlspolicy_failure_where(), go);
 	if (go)
-		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %s", go);
+		return err_setp(e, ERR_CONNECT, "Unable to connect to the server: %s%s",
+				tlspolicy_failure_where(), go);
 	if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE)
 		return err_setp(e, ERR_CONNECT,
 				"Unable to connect to the server: tls: failed to "

@@ -24,6 +24,8 @@
 struct peer {
 	char *host;          /* checked, trailing dot stripped */
 	int ip;
+	int proxy;           /* the HTTPS proxy: Go words its failures
+			      * "proxyconnect tcp: ..." */
 };
 
 struct tlspolicy {
@@ -36,8 +38,9 @@ struct tlspolicy {
 /* This thread's last failure (tlspolicy.h: why per thread). */
 static _Thread_local struct {
 	int verify, reneg, alert;   /* alert: a fatal alert received, or -1 */
+	int proxy;                  /* the failure was an HTTPS proxy's TLS */
 	char text[512];
-} last = { 0, 0, -1, "" };
+} last = { 0, 0, -1, 0, "" };
 
 static int peer_index = -1;   /* SSL_CTX ex_data: the peer it checks */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -70,7 +73,7 @@ struct tlspolicy *tlspolicy_new(const struct tlspolicy_opts *o, struct err *e)
 
 	peer_set(&p->server, o->host);
 	if (o->proxy_host)
-		peer_set(&p->proxy, o->proxy_host);
+		peer_set(&p->proxy, o->proxy_host), p->proxy.proxy = 1;
 	p->sni = p->server.ip ? NULL : xstrdup(p->server.host);
 	p->insecure = o->insecure;
 	if (!p->insecure) {
@@ -310,6 +313,7 @@ static int on_verify(int ok, X509_STORE_CTX *sc)
 		return ok;
 	verify_words(p, sc, last.text, sizeof(last.text));
 	last.verify = 1;
+	last.proxy = p->proxy;
 	return 0;
 }
 
@@ -366,8 +370,12 @@ static void on_msg(int write_p, int version, int type, const void *buf, size_t l
 	(void)version, (void)arg;
 	if (write_p || !len)
 		return;
-	if (type == SSL3_RT_ALERT && len == 2 && b[0] == SSL3_AL_FATAL && last.alert < 0)
+	if (type == SSL3_RT_ALERT && len == 2 && b[0] == SSL3_AL_FATAL && last.alert < 0) {
+		const struct peer *pe = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), peer_index);
+
 		last.alert = b[1];
+		last.proxy = pe && pe->proxy;
+	}
 	else if (type == SSL3_RT_HANDSHAKE && b[0] == SSL3_MT_HELLO_REQUEST &&
 		 SSL_get_peer_finished(ssl, NULL, 0) > 0)
 		last.reneg = 1;   /* the state machine is back "in init" here:
@@ -378,7 +386,7 @@ static void on_msg(int write_p, int version, int type, const void *buf, size_t l
 
 void tlspolicy_begin(void)
 {
-	last.verify = last.reneg = 0;
+	last.verify = last.reneg = last.proxy = 0;
 	last.alert = -1;
 	last.text[0] = '\0';
 }
@@ -403,6 +411,11 @@ const char *tlspolicy_failure(int *verify)
 		return last.text;
 	}
 	return NULL;
+}
+
+const char *tlspolicy_failure_where(void)
+{
+	return last.proxy && (last.verify || last.alert >= 0) ? "proxyconnect tcp: " : "";
 }
 
 int tlspolicy_renegotiated(void)

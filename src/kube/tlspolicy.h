@@ -81,6 +81,10 @@ void tlspolicy_begin(void);
  * *verify set to 1 when the certificate was refused (the caller then
  * prefixes "tls: failed to verify certificate: "). */
 const char *tlspolicy_failure(int *verify);
+/* What Go puts before those words: "proxyconnect tcp: " when the failure
+ * was an HTTPS proxy's TLS (net/http transport.go dialConn wraps it in a
+ * net.OpError, Op "proxyconnect"), else "". */
+const char *tlspolicy_failure_where(void);
 /* 1 when this thread's connection met a renegotiation request since
  * tlspolicy_begin: its request fails, as Go's does (curl only warns the
  * server, and a server that goes on would be answered). */

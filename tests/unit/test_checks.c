@@ -6,6 +6,8 @@
 
 #include "check/check.h"
 #include "check/internal.h"
+#include "check/links.h"
+#include "model/envrules.h"
 #include "kube/pods.h"
 #include "probe/facts.h"
 #include "t.h"
@@ -228,18 +230,54 @@ static void dump_unexpected(const struct check_results *r)
 				check_status_name(r->v[i].status), r->v[i].detail);
 }
 
-static void test_table(void)
+/* The index of a check's row in the table. */
+static size_t row_of(const char *name)
 {
 	size_t n;
 	const struct check_def *d = check_defs(&n);
 
+	return check_def(name) ? (size_t)(check_def(name) - d) : n;
+}
+
+static int var_listed(const char *vars, const char *var)
+{
+	size_t len = strlen(var);
+
+	for (const char *p = vars; (p = strstr(p, var)); p += len)
+		if ((p == vars || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+			return 1;
+	return 0;
+}
+
+static void test_table(void)
+{
+	size_t n, nr;
+	const struct check_def *d = check_defs(&n);
+	const struct envr_rule *rules = envr_rules(&nr);
+	char why[160] = "";
+
 	CHECK_INT(n, CK__COUNT);
 	for (size_t i = 0; i < n; i++) {
-		CHECK(d[i].name && d[i].remedy && d[i].rule);
+		CHECK(d[i].name && d[i].remedy && d[i].rule && d[i].env && d[i].anchor);
 		CHECK(check_def(d[i].name) == &d[i]);
-		if (i)
-			CHECK(d[i].rank >= d[i - 1].rank);
+		CHECK(check_def_of((enum check_id)i) == &d[i]);
+		for (int p = 0; p < CHECK_PATH__COUNT; p++)
+			CHECK(d[i].links[p] < 1u << LINK__COUNT);
 	}
+	/* Every rule of the env rule book is under an ENV check of the table
+	 * that names its variable: the row says what the check reads. */
+	for (size_t i = 0; i < nr; i++) {
+		const struct check_def *c = check_def(rules[i].check);
+
+		CHECK(c && c->family == FAM_ENV);
+		if (c && !var_listed(c->env, rules[i].var))
+			fprintf(stderr, "  %s does not list %s\n", c->name, rules[i].var);
+		CHECK(c && var_listed(c->env, rules[i].var));
+	}
+	/* links.c proves links only with checks the table puts on them. */
+	CHECK_INT(check_links_consistent(why, sizeof why), 0);
+	if (*why)
+		fprintf(stderr, "  %s\n", why);
 	CHECK(check_def("rdma-devices")->rank < check_def("rdma-ports")->rank);
 	CHECK(check_def("rdma-ports")->rank < check_def("gpudirect-peermem")->rank);
 	CHECK(check_def("nope") == NULL);
@@ -248,6 +286,17 @@ static void test_table(void)
 	CHECK_STR(check_status_name(CHECK_SKIPPED), "skipped");
 	CHECK_STR(fabric_name(FABRIC_INFINIBAND), "infiniband");
 	CHECK_STR(fabric_name(FABRIC_TCP), "tcp");
+}
+
+/* The table is in emission order: a probed pod's results follow its rows
+ * (the driver calls each judge once, so a judge's rows are adjacent). */
+static void check_table_order(const struct check_results *r)
+{
+	for (size_t i = 1; i < r->n; i++) {
+		if (row_of(r->v[i].name) < row_of(r->v[i - 1].name))
+			fprintf(stderr, "  %s before %s\n", r->v[i - 1].name, r->v[i].name);
+		CHECK(row_of(r->v[i].name) >= row_of(r->v[i - 1].name));
+	}
 }
 
 static void test_ucx_tls(void)
@@ -275,6 +324,7 @@ static void test_healthy_ib(void)
 	run(f, &ib_spec, &decode_ctx, &r);
 	CHECK_INT(r.fabric, FABRIC_INFINIBAND);
 	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	check_table_order(&r);
 	dump_unexpected(&r);
 	/* Kept per pod until the report: grown 8 at a time (results.c). */
 	CHECK(r.n > 0 && r.cap >= r.n && r.cap - r.n < 8);

@@ -28,7 +28,7 @@ struct alt {
 struct link_rule {
 	enum check_link_id id;
 	struct alt slot[MAX_SLOTS][MAX_ALTS];
-	int family_env;      /* the link is the ENV family as a whole */
+	int family_env;      /* the link is its checks (table.def) as a whole */
 };
 
 static const char *const names[LINK__COUNT] = {
@@ -223,18 +223,27 @@ static int slot_state(const struct check_results *r, const struct alt *alts,
 	return 0;
 }
 
-/* The ENV family as one link: broken by a failure, proven when the
- * worker's environment was read and judged, missing when every ENV
- * check was skipped (environ unreadable).  Read by family and name
- * only: the rules behind the results live in the ENV family. */
-static int env_link(const struct check_results *r, struct check_link *l)
+/* The environment as one link: every check the table puts on it (the
+ * ENV family) together; broken by a failure, proven when the worker's
+ * environment was read and judged, missing when every one was skipped
+ * (environ unreadable).  Read by name only: the rules behind the results
+ * live in the ENV family. */
+static int on_env_link(const struct check_result *c, enum check_path path)
+{
+	const struct check_def *d = check_def(c->name);
+
+	return d && (d->links[path] >> LINK_ENV & 1);
+}
+
+static int env_link(const struct check_results *r, enum check_path path,
+		    struct check_link *l)
 {
 	const struct check_result *ok = NULL, *open = NULL;
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct check_result *c = &r->v[i];
 
-		if (c->family != FAM_ENV || na(c))
+		if (!on_env_link(c, path) || na(c))
 			continue;
 		if (c->status == CHECK_FAIL) {
 			decide(l, LINK_BROKEN, c, "/proc/1/environ");
@@ -266,7 +275,7 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 	l->name = names[lr->id];
 	l->title = titles[lr->id];
 	if (lr->family_env)
-		return env_link(r, l);
+		return env_link(r, path, l);
 	if ((c = failed(r, lr, path, &src))) {
 		decide(l, LINK_BROKEN, c, src);
 		return 1;

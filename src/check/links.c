@@ -352,3 +352,19 @@ int check_links_consistent(char *why, size_t n)
 	}
 	return 0;
 }
+
+enum check_kv check_kv_transport(const struct check_results *r)
+{
+	struct check_link l[LINK__COUNT];
+	size_t n = check_links(r, l);
+
+	for (size_t i = 0; i < n; i++)
+		if (l[i].status == LINK_BROKEN && l[i].id != LINK_GPU_MEMORY)
+			return CHECK_KV_TCP;
+	switch (r->fabric) {
+	case FABRIC_INFINIBAND: case FABRIC_ROCE: case FABRIC_EFA: return CHECK_KV_RDMA;
+	case FABRIC_NVLINK: return CHECK_KV_NVLINK;
+	case FABRIC_TCP: return CHECK_KV_TCP;
+	default: return CHECK_KV_UNKNOWN;
+	}
+}

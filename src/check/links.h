@@ -65,4 +65,12 @@ int check_links_consistent(char *why, size_t n);
 size_t check_links(const struct check_results *r,
 		   struct check_link out[LINK__COUNT]);
 
+/* What the pod's KV would ride on, read off its links: TCP when a link
+ * whose break leaves UCX/libfabric no fast transport is broken (every link
+ * but gpu-memory, whose break stages through host memory and stays on the
+ * fabric: checks.md N), else the fabric's transport; UNKNOWN when the
+ * fabric is. */
+enum check_kv { CHECK_KV_RDMA, CHECK_KV_NVLINK, CHECK_KV_UNKNOWN, CHECK_KV_TCP };
+enum check_kv check_kv_transport(const struct check_results *r);
+
 #endif

@@ -106,7 +106,7 @@ static int nixl_is(const struct check_input *in, const char *be)
  * G4), and what only a pod shows (NVLink, nvidia_peermem). */
 static struct envr_ctx book_ctx(const struct check_input *in)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0 };
 	int imex;
 
 	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
@@ -128,6 +128,41 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 	x.process = 1;
 	x.peer_apart = in->ctx && in->ctx->kv_known && in->ctx->kv_peers_apart;
 	return x;
+}
+
+/* The RoCE ports the workload uses, with their GID tables read (sysfs),
+ * as the rule book sees them (envr_ctx.gid_ports). */
+#define GID_PORTS_MAX 32
+struct gid_view {
+	struct envr_gid_port port[GID_PORTS_MAX];
+	char name[GID_PORTS_MAX][48];
+	size_t n;
+};
+
+static void gid_view(const struct check_input *in, struct gid_view *g)
+{
+	const struct probe_rdma_list *l = &in->f->sysfs_ib;
+
+	g->n = 0;
+	if (in->fabric != FABRIC_ROCE)
+		return;
+	for (int i = 0; i < l->ndevs; i++)
+		for (int p = 0; p < l->dev[i].nports && g->n < GID_PORTS_MAX; p++) {
+			const struct probe_rdma_port *pt = &l->dev[i].port[p];
+			struct envr_gid_port *gp = &g->port[g->n];
+			int named;
+
+			if (pt->link_layer != PROBE_LL_ETH || !pt->n_gids ||
+			    port_view(in->f, &l->dev[i], p)->state != PROBE_PORT_ACTIVE ||
+			    !port_in_use(in, &l->dev[i], pt->num, &named))
+				continue;
+			snprintf(g->name[g->n], sizeof g->name[0], "%s:%d", l->dev[i].name, pt->num);
+			gp->name = g->name[g->n++];
+			gp->gids = pt->gid_mask;
+			gp->roce_v2 = pt->roce_v2_mask;
+			gp->ipv4 = pt->ipv4_mask;
+			gp->link_local = pt->link_local_mask;
+		}
 }
 
 /* The process env as the rule book's view (owned array, names and values
@@ -409,10 +444,17 @@ void check_env(const struct check_input *in, struct check_results *out)
 	size_t n = 0, nd;
 	const struct check_def *d = check_defs(&nd);
 	int readable = env_readable(in);
+	struct gid_view gids;
+	char note[200];
 
 	if (readable) {
 		vars = book_view(&in->f->env, &view);
 		x = book_ctx(in);
+		gid_view(in, &gids);
+		x.gid_ports = gids.port;
+		x.n_gid_ports = gids.n;
+		x.note = note;
+		x.note_n = sizeof note;
 		n = envr_eval(&view, &x, &f);
 	}
 	for (size_t i = 0; i < nd; i++) {

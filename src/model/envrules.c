@@ -465,9 +465,10 @@ size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		enum envr_sev sev;
 		struct envr_finding *f;
 
-		if (r->missing ? e != NULL || ctx->process : !e || e->dynamic || !e->value)
+		if (r->missing == 2 ? !ctx->process || (e && (e->dynamic || !e->value)) :
+		    r->missing ? e != NULL || ctx->process : !e || e->dynamic || !e->value)
 			continue;
-		v = r->missing ? "" : e->value;
+		v = r->missing == 2 && e ? e->value : r->missing ? "" : e->value;
 		sev = r->judge(v, env, ctx, &why);
 		if (sev == ENVR_OK)
 			continue;
@@ -475,7 +476,9 @@ size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		f = &(*out)[n++];
 		f->rule = r;
 		f->sev = sev;
-		if (r->missing)
+		if (r->missing == 2 && e)
+			snprintf(f->detail, sizeof f->detail, "%s=%s %s", r->var, v, why);
+		else if (r->missing)
 			snprintf(f->detail, sizeof f->detail, "%s %s", r->var, why);
 		else
 			snprintf(f->detail, sizeof f->detail, "%s=%s %s", r->var, v, why);

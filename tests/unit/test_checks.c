@@ -10,6 +10,7 @@
 #include "model/envrules.h"
 #include "kube/pods.h"
 #include "probe/facts.h"
+#include "probe_fixture.h"
 #include "t.h"
 #include "verdict/verdict.h"
 
@@ -567,6 +568,7 @@ static void test_roce(void)
 		p->link_layer = PROBE_LL_ETH;
 		p->rate_gbps = 200;
 		p->n_gids = 4;
+		p->gid_mask = 0xf;
 		p->n_roce_v2 = 2;
 		p->roce_v2_mask = 0xa;  /* indices 1 and 3 */
 	}
@@ -584,6 +586,7 @@ static void test_roce(void)
 	for (int i = 0; i < 2; i++) {
 		f->sysfs_ib.dev[i].port[0].link_layer = PROBE_LL_ETH;
 		f->sysfs_ib.dev[i].port[0].n_gids = 4;
+		f->sysfs_ib.dev[i].port[0].gid_mask = 0xf;
 		f->sysfs_ib.dev[i].port[0].roce_v2_mask = 0x8;
 	}
 	set_env(f, "NCCL_IB_GID_INDEX=0\n");
@@ -591,6 +594,75 @@ static void test_roce(void)
 	CHECK_INT(status_of(&r, "rdma-roce"), CHECK_FAIL);
 	check_results_release(&r);
 	probe_facts_free(f);
+}
+
+/* The real GID table of the roce-ok profile (8x ConnectX-7 in Ethernet
+ * mode, tests/cluster/profiles/roce-ok/SOURCE.md): 0/1 link-local RoCE
+ * v1/v2, 2/3 IPv4-mapped RoCE v1/v2, the rest empty.  Returns the status
+ * of env-gid-index with env, its detail in why. */
+static int gid_case(const char *env, int no_ipv4, char *why, size_t n)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+	const struct check_result *c;
+	size_t len;
+	char *t = NULL;
+	int st;
+
+	free(f->sysfs_ib.dev);   /* the two hand-built IB devices give way */
+	memset(&f->sysfs_ib, 0, sizeof f->sysfs_ib);
+	set_ok(&f->sysfs_ib.src);
+	len = 0;
+	fx_append(&t, &len, "");
+	fx_walk("tests/cluster/profiles/roce-ok/root/sys/class/infiniband", "", &t, &len);
+	CHECK_INT(probe_parse_sysfs_ib(t, len, &f->sysfs_ib), 8);
+	free(t);
+	for (int i = 0; no_ipv4 && i < f->sysfs_ib.ndevs; i++)
+		f->sysfs_ib.dev[i].port[0].gid_mask &= ~f->sysfs_ib.dev[i].port[0].ipv4_mask;
+	set_env(f, env);
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(r.fabric, FABRIC_ROCE);
+	c = check_results_find(&r, "env-gid-index");
+	snprintf(why, n, "%s", c ? c->detail : "");
+	st = c ? (int)c->status : -1;
+	check_results_release(&r);
+	probe_facts_free(f);
+	return st;
+}
+
+static void test_gid_index(void)
+{
+	char why[512];
+
+	CHECK_INT(gid_case("UCX_IB_GID_INDEX=3\nNCCL_IB_GID_INDEX=3\n", 0, why, sizeof why), CHECK_OK);
+	/* Unset: UCX and NCCL both pick index 3 (RoCE v2, IPv4) themselves. */
+	CHECK_INT(gid_case("UCX_TLS=rc,cuda_copy\n", 0, why, sizeof why), CHECK_OK);
+	CHECK_HAS(why, "UCX_IB_GID_INDEX=unset");
+	CHECK_INT(gid_case("UCX_IB_GID_INDEX=1\n", 0, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "link-local");
+	CHECK_HAS(why, "on mlx5_");
+	CHECK_INT(gid_case("NCCL_IB_GID_INDEX=2\n", 0, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "RoCE v1");
+	CHECK_INT(gid_case("MC_GID_INDEX=5\n", 0, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "empty (no GID at that index)");
+	CHECK_INT(gid_case("UCX_IB_GID_INDEX=x\n", 0, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "not a GID index");
+	CHECK_INT(gid_case("NCCL_IB_GID_INDEX=-1\n", 0, why, sizeof why), CHECK_OK);
+	/* Mooncake: MC_GID_INDEX read with atoi ("x" is 0), else
+	 * NCCL_IB_GID_INDEX, else its own pick (index 3 here). */
+	CHECK_INT(gid_case("MC_GID_INDEX=x\nUCX_IB_GID_INDEX=3\nNCCL_IB_GID_INDEX=3\n", 0,
+			   why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "Mooncake uses GID 0");
+	CHECK_INT(gid_case("MC_TE_FILTERS=mlx5_0\n", 0, why, sizeof why), CHECK_OK);
+	CHECK_INT(gid_case("MC_TE_FILTERS=mlx5_0\nNCCL_IB_GID_INDEX=3\n", 0, why, sizeof why), CHECK_OK);
+	CHECK_INT(gid_case("MC_TE_FILTERS=mlx5_0\nNCCL_IB_GID_INDEX=0\nUCX_IB_GID_INDEX=3\n", 0,
+			   why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "Mooncake uses GID 0");
+	/* No IPv4 address on the NICs: UCX's own pick is the link-local
+	 * RoCE v2 GID 1, NCCL's falls back to 0. */
+	CHECK_INT(gid_case("UCX_TLS=rc,cuda_copy\n", 1, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "unset: UCX picks GID 1");
+	CHECK_HAS(why, "unset: NCCL picks GID 0");
 }
 
 static void test_efa(void)
@@ -977,6 +1049,7 @@ int main(void)
 	test_ports_partial();
 	test_tool_missing();
 	test_roce();
+	test_gid_index();
 	test_efa();
 	test_pcie_single_node();
 	test_degraded_nvlink();

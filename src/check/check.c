@@ -133,6 +133,32 @@ static void fill_summary(const struct check_input *in, struct check_summary *s)
 	copy_str(s->ucx_tls_shown, sizeof(s->ucx_tls_shown), s->ucx_tls);
 }
 
+/* The judge of each check (table.def), by check id. */
+typedef void (*check_judge)(const struct check_input *in, struct check_results *out);
+#define CHECK(id, nm, fam, rk, judge, ...) [CK_##id] = judge,
+static const check_judge judges[CK__COUNT] = {
+#include "check/table.def"
+};
+#undef CHECK
+
+/* Each judge once, at its first row: the table is in emission order.
+ * only_spec: just the judges whose every check reads the pod spec alone
+ * (family POD), for a pod that could not be probed. */
+static void run_judges(const struct check_input *in, struct check_results *out,
+		       int only_spec)
+{
+	size_t n;
+	const struct check_def *d = check_defs(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!judges[i] || (i && judges[i] == judges[i - 1]))
+			continue;
+		if (only_spec && d[i].family != FAM_POD)
+			continue;
+		judges[i](in, out);
+	}
+}
+
 void check_pod(const struct probe_facts *f, const struct pod_spec_facts *spec,
 	       const struct check_context *ctx, struct check_results *out)
 {
@@ -145,17 +171,7 @@ void check_pod(const struct probe_facts *f, const struct pod_spec_facts *spec,
 	fill_summary(&in, &out->summary);
 	check_digest_spec(spec, &out->summary);
 	check_digest(&in, &out->summary);
-	check_rdma(&in, out);
-	check_gpudirect(&in, out);
-	check_gdrcopy(&in, out);
-	check_nvlink(&in, out);
-	check_ucx(&in, out);
-	check_nixl(&in, out);
-	check_efa(&in, out);
-	check_env(&in, out);
-	check_limits(&in, out);
-	check_podspec(&in, out);
-	check_host(&in, out);
+	run_judges(&in, out, 0);
 }
 
 void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,
@@ -176,5 +192,5 @@ void check_pod_unprobed(const char *reason, const struct pod_spec_facts *spec,
 	emit(out, CK_POD_PROBE, CHECK_SKIPPED, NULL, "%s", detail);
 	free(detail);
 	if (spec)
-		check_podspec(&in, out);
+		run_judges(&in, out, 1);
 }

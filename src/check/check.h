@@ -5,8 +5,9 @@
  * pod_spec_facts (what the pod object asks for), plus a small
  * struct check_context for what one pod cannot know about itself.
  *
- * Every check is defined once, in the table behind check_def() (name,
- * family, rank, default remedy), so output, ranking and docs agree.
+ * Every check is defined once, in src/check/table.def (name, family, rank,
+ * link, variables, judge, remedy, docs anchor), read through check_def(),
+ * so output, ranking and docs agree (docs/adding-a-check.md).
  *
  * Ownership: struct check_results owns its array and every detail and
  * remedy string in it; check_results_release() frees them all.  The name
@@ -31,22 +32,16 @@ enum check_status {
 /* "ok", "warn", "fail", "skipped" (product.md). */
 const char *check_status_name(enum check_status s);
 
-/* product.md's column families, in table order. */
+/* product.md's column families, in table order: the one list of them
+ * (FAM_x and the name "x" both come from it). */
+#define CHECK_FAMILIES(X) X(RDMA) X(GPUDIRECT) X(GDRCOPY) X(NVLINK) X(UCX) \
+	X(NIXL) X(EFA) X(ENV) X(LIMITS) X(POD) X(LOGS) X(TRANSFER)
+#define CHECK_FAM_ENUM_(f) FAM_##f,
 enum check_family {
-	FAM_RDMA = 0,
-	FAM_GPUDIRECT,
-	FAM_GDRCOPY,
-	FAM_NVLINK,
-	FAM_UCX,
-	FAM_NIXL,
-	FAM_EFA,
-	FAM_ENV,
-	FAM_LIMITS,
-	FAM_POD,
-	FAM_LOGS,
-	FAM_TRANSFER,
+	CHECK_FAMILIES(CHECK_FAM_ENUM_)
 	FAM__COUNT
 };
+#undef CHECK_FAM_ENUM_
 
 /* "RDMA", "GPUDIRECT", ... exactly as product.md spells them. */
 const char *check_family_name(enum check_family f);
@@ -158,18 +153,25 @@ const char *check_cause(const struct check_results *r, size_t i);
  * cause, or name itself when it is a root; NULL when there is none. */
 const char *check_cause_of(const struct check_results *r, const char *name);
 
-/* One check of the table. */
+/* One check of the table (src/check/table.def, where each field is
+ * explained). */
+enum check_path { CHECK_PATH_IB, CHECK_PATH_EFA, CHECK_PATH_NVLINK, CHECK_PATH__COUNT };
 struct check_def {
 	const char *name;
 	enum check_family family;
 	int rank;
 	const char *rule;         /* one line: what it judges (checks.md id) */
 	const char *remedy;       /* default remedy when not ok */
+	/* The KV-path links it proves or breaks, per path: bit i for link i
+	 * (enum check_link_id, links.h); 0 off the path. */
+	unsigned char links[CHECK_PATH__COUNT];
+	const char *env;          /* variables it depends on, space-separated; "" none */
+	const char *anchor;       /* docs/checks.md section: "A1", "I" */
 };
 
 /* NULL when name is unknown. */
 const struct check_def *check_def(const char *name);
-/* The whole table, in rank order; *n receives its length. */
+/* The whole table, in emission order; *n receives its length. */
 const struct check_def *check_defs(size_t *n);
 
 /* What a pod alone does not know.  Zero-initialise, then set what is

@@ -106,7 +106,7 @@ static int nixl_is(const struct check_input *in, const char *be)
  * G4), and what only a pod shows (NVLink, nvidia_peermem). */
 static struct envr_ctx book_ctx(const struct check_input *in)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0 };
 	int imex;
 
 	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
@@ -130,6 +130,41 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 	return x;
 }
 
+/* The RoCE ports the workload uses, with their GID tables read (sysfs),
+ * as the rule book sees them (envr_ctx.gid_ports). */
+#define GID_PORTS_MAX 32
+struct gid_view {
+	struct envr_gid_port port[GID_PORTS_MAX];
+	char name[GID_PORTS_MAX][48];
+	size_t n;
+};
+
+static void gid_view(const struct check_input *in, struct gid_view *g)
+{
+	const struct probe_rdma_list *l = &in->f->sysfs_ib;
+
+	g->n = 0;
+	if (in->fabric != FABRIC_ROCE)
+		return;
+	for (int i = 0; i < l->ndevs; i++)
+		for (int p = 0; p < l->dev[i].nports && g->n < GID_PORTS_MAX; p++) {
+			const struct probe_rdma_port *pt = &l->dev[i].port[p];
+			struct envr_gid_port *gp = &g->port[g->n];
+			int named;
+
+			if (pt->link_layer != PROBE_LL_ETH || !pt->n_gids ||
+			    port_view(in->f, &l->dev[i], p)->state != PROBE_PORT_ACTIVE ||
+			    !port_in_use(in, &l->dev[i], pt->num, &named))
+				continue;
+			snprintf(g->name[g->n], sizeof g->name[0], "%s:%d", l->dev[i].name, pt->num);
+			gp->name = g->name[g->n++];
+			gp->gids = pt->gid_mask;
+			gp->roce_v2 = pt->roce_v2_mask;
+			gp->ipv4 = pt->ipv4_mask;
+			gp->link_local = pt->link_local_mask;
+		}
+}
+
 /* The process env as the rule book's view (owned array, names and values
  * point into the facts). */
 static struct envr_var *book_view(const struct probe_env *e, struct envr_view *view)
@@ -146,11 +181,10 @@ static struct envr_var *book_view(const struct probe_env *e, struct envr_view *v
 	return v;
 }
 
-/* The ENV checks a live pod reports, and what each says when no rule of
- * the book fires (ok, or not applicable here). */
+/* What an ENV check says when no rule of the book fires (ok, or not
+ * applicable here), where it says more than generic_quiet(). */
 struct env_check {
-	enum check_id id;
-	const char *name;
+	enum check_id id;       /* its name and all else: table.def */
 	void (*quiet)(const struct check_input *in, const struct envr_view *v,
 		      struct check_results *out);
 };
@@ -308,40 +342,92 @@ static void q_fi(const struct check_input *in, const struct envr_view *v,
 }
 
 static const struct env_check env_checks[] = {
-	{ CK_ENV_UCX_TLS, "env-ucx-tls", q_tls },
-	{ CK_ENV_UCX_NET_DEVICES, "env-ucx-net-devices", q_net_devices },
-	{ CK_ENV_UCX_GPUDIRECT, "env-ucx-gpudirect", q_gpudirect },
-	{ CK_ENV_UCX_RNDV, "env-ucx-rndv", q_rndv },
-	{ CK_ENV_UCX_PROTO, "env-ucx-proto", q_proto },
-	{ CK_ENV_UCX_ROCE, "env-ucx-roce", q_roce },
-	{ CK_ENV_MNNVL, "env-mnnvl", q_mnnvl },
-	{ CK_ENV_NCCL_NET, "env-nccl-net", q_nccl_net },
-	{ CK_ENV_NCCL_P2P, "env-nccl-p2p", q_nccl_p2p },
-	{ CK_ENV_NCCL_SHM, "env-nccl-shm", q_nccl_shm },
-	{ CK_ENV_NCCL_CUMEM, "env-nccl-cumem", q_nccl_cumem },
-	{ CK_ENV_FI, "env-fi", q_fi },
+	{ CK_ENV_UCX_TLS, q_tls },
+	{ CK_ENV_UCX_NET_DEVICES, q_net_devices },
+	{ CK_ENV_UCX_GPUDIRECT, q_gpudirect },
+	{ CK_ENV_UCX_RNDV, q_rndv },
+	{ CK_ENV_UCX_PROTO, q_proto },
+	{ CK_ENV_UCX_ROCE, q_roce },
+	{ CK_ENV_MNNVL, q_mnnvl },
+	{ CK_ENV_NCCL_NET, q_nccl_net },
+	{ CK_ENV_NCCL_P2P, q_nccl_p2p },
+	{ CK_ENV_NCCL_SHM, q_nccl_shm },
+	{ CK_ENV_NCCL_CUMEM, q_nccl_cumem },
+	{ CK_ENV_FI, q_fi },
 };
-#define NCHECKS (sizeof env_checks / sizeof env_checks[0])
+#define NQUIET (sizeof env_checks / sizeof env_checks[0])
+
+/* The default when no rule fired: each variable of the check's row
+ * (table.def), with its value or "unset". */
+static void generic_quiet(const struct check_input *in, enum check_id id,
+			  const struct envr_view *v, struct check_results *out)
+{
+	const char *vars = check_def_of(id)->env;
+	struct buf b = BUF_INIT(256);
+
+	(void)in;
+	for (const char *p = vars; *p;) {
+		size_t len = strcspn(p, " ");
+		char name[64];
+		const char *val;
+
+		snprintf(name, sizeof name, "%.*s", (int)len, p);
+		val = envr_get(v, name);
+		buf_appendf(&b, "%s%s=%s", p == vars ? "" : ", ", name, val ? val : "unset");
+		p += len;
+		p += *p == ' ';
+	}
+	emit(out, id, CHECK_OK, NULL, "%s", buf_str(&b));
+	buf_release(&b);
+}
+
+/* The ENV checks a live pod reports: the rows of the table in family ENV
+ * that the rule book has rules for, in table order (env-drift, judged from
+ * a recipe, has none). */
+static int book_check(const struct check_def *d)
+{
+	size_t n;
+	const struct envr_rule *r = envr_rules(&n);
+
+	if (d->family != FAM_ENV)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(r[i].check, d->name))
+			return 1;
+	return 0;
+}
+
+static void quiet(const struct check_input *in, enum check_id id,
+		  const struct envr_view *v, struct check_results *out)
+{
+	for (size_t i = 0; i < NQUIET; i++)
+		if (env_checks[i].id == id) {
+			env_checks[i].quiet(in, v, out);
+			return;
+		}
+	generic_quiet(in, id, v, out);
+}
 
 /* One result per check (the JSON contract): the worst finding of the
  * book for it, then the others in table order, "; "-joined.  0 when no
  * rule of this check fired. */
-static int emit_book(struct check_results *out, const struct env_check *ck,
+static int emit_book(struct check_results *out, enum check_id id,
 		     const struct envr_finding *f, size_t n)
 {
 	const struct envr_finding *worst = NULL;
+	const char *name = check_def_of(id)->name;
 	struct buf b = BUF_INIT(2048);
 
 	for (size_t j = 0; j < n; j++)
-		if (!strcmp(f[j].rule->check, ck->name) && (!worst || f[j].sev > worst->sev))
+		if (!strcmp(f[j].rule->check, name) && (!worst || f[j].sev > worst->sev))
 			worst = &f[j];
 	if (!worst)
 		return 0;
 	buf_appendf(&b, "%s", worst->detail);
 	for (size_t j = 0; j < n; j++)
-		if (&f[j] != worst && !strcmp(f[j].rule->check, ck->name))
+		if (&f[j] != worst && !strcmp(f[j].rule->check, name))
 			buf_appendf(&b, "; %s", f[j].detail);
-	emit(out, ck->id, worst->sev == ENVR_FAIL ? CHECK_FAIL : CHECK_WARN,
+	emit(out, id, worst->sev == ENVR_FAIL ? CHECK_FAIL : CHECK_WARN,
 	     worst->rule->remedy, "%s", buf_str(&b));
 	buf_release(&b);
 	return 1;
@@ -354,20 +440,31 @@ void check_env(const struct check_input *in, struct check_results *out)
 	struct envr_finding *f = NULL;
 	struct envr_ctx x;
 	struct envr_view view;
-	struct envr_var *vars;
-	size_t n;
+	struct envr_var *vars = NULL;
+	size_t n = 0, nd;
+	const struct check_def *d = check_defs(&nd);
+	int readable = env_readable(in);
+	struct gid_view gids;
+	char note[200];
 
-	if (!env_readable(in)) {
-		for (size_t i = 0; i < NCHECKS; i++)
-			skipped_env(in, env_checks[i].id, out);
-		return;
+	if (readable) {
+		vars = book_view(&in->f->env, &view);
+		x = book_ctx(in);
+		gid_view(in, &gids);
+		x.gid_ports = gids.port;
+		x.n_gid_ports = gids.n;
+		x.note = note;
+		x.note_n = sizeof note;
+		n = envr_eval(&view, &x, &f);
 	}
-	vars = book_view(&in->f->env, &view);
-	x = book_ctx(in);
-	n = envr_eval(&view, &x, &f);
-	for (size_t i = 0; i < NCHECKS; i++)
-		if (!emit_book(out, &env_checks[i], f, n))
-			env_checks[i].quiet(in, &view, out);
+	for (size_t i = 0; i < nd; i++) {
+		if (!book_check(&d[i]))
+			continue;
+		if (!readable)
+			skipped_env(in, (enum check_id)i, out);
+		else if (!emit_book(out, (enum check_id)i, f, n))
+			quiet(in, (enum check_id)i, &view, out);
+	}
 	free(f);
 	free(vars);
 }

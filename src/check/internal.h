@@ -6,63 +6,16 @@
 #include "evidence/evidence.h"
 #include "probe/facts.h"
 
-/* Index into the definition table; order here is table order. */
+/* Index into the definition table (table.def); order here is table order. */
+#define CHECK(id, ...) CK_##id,
 enum check_id {
-	CK_POD_PROBE,
-	CK_LIMITS_GPUS,
-	CK_RDMA_DEVICES,
-	CK_EFA_DEVICES,
-	CK_POD_RDMA_RESOURCE,
-	CK_RDMA_PCI,
-	CK_RDMA_PORTS,
-	CK_RDMA_VERBS,
-	CK_EFA_PROVIDER,
-	CK_LIMITS_MEMLOCK,
-	CK_POD_IPC_LOCK,
-	CK_UCX_RDMA,
-	CK_ENV_UCX_TLS,
-	CK_ENV_UCX_NET_DEVICES,
-	CK_ENV_FI,
-	CK_UCX_CUDA,
-	CK_GPUDIRECT_PEERMEM,
-	CK_EFA_HMEM,
-	CK_GPUDIRECT_UCX_MD,
-	CK_ENV_UCX_GPUDIRECT,
-	CK_NIXL_INSTALLED,
-	CK_NIXL_PLUGIN,
-	CK_NIXL_BACKEND,
-	CK_ENV_UCX_RNDV,
-	CK_ENV_UCX_PROTO,
-	CK_UCX_VERSION,
-	CK_UCX_NIXL_LIB,
-	CK_ENV_NCCL_NET,
-	CK_ENV_NCCL_CUMEM,
-	CK_ENV_NCCL_SHM,
-	CK_ENV_NCCL_P2P,
-	CK_ENV_DRIFT,
-	CK_ENV_UCX_ROCE,
-	CK_RDMA_ROCE,
-	CK_NVLINK_IMEX,
-	CK_ENV_MNNVL,
-	CK_NVLINK_FABRIC,
-	CK_NVLINK_LINKS,
-	CK_RDMA_RATE,
-	CK_GPUDIRECT_AFFINITY,
-	CK_LIMITS_DRIVER,
-	CK_POD_SHM,
-	CK_LIMITS_SHM,
-	CK_POD_HOST_IPC,
-	CK_LIMITS_HUGEPAGES,
-	CK_GDRCOPY_DRIVER,
-	CK_GDRCOPY_UCX,
-	CK_LOGS_NIXL,
-	CK_LOGS_UCX,
-	CK_LOGS_LIBFABRIC,
-	CK_LOGS_NCCL,
-	CK_LOGS_READ,
-	CK_TRANSFER,
+#include "check/table.def"
 	CK__COUNT
 };
+#undef CHECK
+
+/* The table's row of a check (results.c). */
+const struct check_def *check_def_of(enum check_id id);
 
 /* Everything a family needs, resolved once by check_pod(). */
 struct check_input {

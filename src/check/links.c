@@ -20,16 +20,15 @@ struct alt {
 
 #define MAX_ALTS 3
 #define MAX_SLOTS 4
-#define MAX_BREAKERS 4
 
 /* A link needs every slot proven; a slot is proven by any of its
  * alternatives (checks.md N: "proven by any source that shows it").
- * Breakers do not prove the link but break it when they fail. */
+ * Every other check the table (table.def) puts on the link is a breaker:
+ * it does not prove the link but breaks it when it fails. */
 struct link_rule {
 	enum check_link_id id;
 	struct alt slot[MAX_SLOTS][MAX_ALTS];
-	const char *breakers[MAX_BREAKERS];
-	int family_env;      /* the link is the ENV family as a whole */
+	int family_env;      /* the link is its checks (table.def) as a whole */
 };
 
 static const char *const names[LINK__COUNT] = {
@@ -60,52 +59,62 @@ static const char *const titles[LINK__COUNT] = {
 /* IB / RoCE with the NIXL UCX backend (A1, A2/A6, A5/E3, B1/B1b/B2, E5,
  * I, F1/F2/E3). */
 static const struct link_rule ib_rules[] = {
-	{ LINK_DEVICE, { { { "rdma-devices", 1, SYSFS_IB, NULL } } },
-	  { "rdma-pci", "pod-rdma-resource" }, 0 },
-	{ LINK_UP, { { { "rdma-ports", 1, "/sys/class/infiniband/*/ports", NULL } } },
-	  { "rdma-roce" }, 0 },
-	{ LINK_ACCESS, { { { "rdma-verbs", 1, "ibv_devinfo, " UCX_D, NULL } } }, { NULL }, 0 },
+	{ LINK_DEVICE, { { { "rdma-devices", 1, SYSFS_IB, NULL } } }, 0 },
+	{ LINK_UP, { { { "rdma-ports", 1, "/sys/class/infiniband/*/ports", NULL } } }, 0 },
+	{ LINK_ACCESS, { { { "rdma-verbs", 1, "ibv_devinfo, " UCX_D, NULL } } }, 0 },
 	{ LINK_GPU_MEMORY, { { { "gpudirect-peermem", 1, "/proc/modules", NULL },
-			       { "gpudirect-ucx-md", 1, UCX_D, NULL } } },
-	  { "gpudirect-ucx-md" }, 0 },
+			       { "gpudirect-ucx-md", 1, UCX_D, NULL } } }, 0 },
 	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits", NULL },
-			    { "pod-ipc-lock", 0, "pod securityContext", NULL } } },
-	  { NULL }, 0 },
-	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
+			    { "pod-ipc-lock", 0, "pod securityContext", NULL } } }, 0 },
+	{ LINK_ENV, { { { NULL } } }, 1 },
 	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL },
 			  { { "nixl-plugin", 1, "NIXL plugin directory", NULL }, LOG_UCX_BACKEND },
 			  { { "ucx-rdma", 1, UCX_D, NULL }, LOG_UCX_RDMA },
-			  { { "ucx-cuda", 1, UCX_D, NULL } } },
-	  { "nixl-backend", "ucx-nixl-lib" }, 0 },
+			  { { "ucx-cuda", 1, UCX_D, NULL } } }, 0 },
 };
 
 /* EFA with the NIXL LIBFABRIC backend (G1-G4, H1). */
 static const struct link_rule efa_rules[] = {
-	{ LINK_DEVICE, { { { "efa-devices", 1, SYSFS_IB, NULL } } },
-	  { "pod-rdma-resource" }, 0 },
-	{ LINK_UP, { { { "efa-provider", 1, "fi_info -p efa", NULL } } }, { NULL }, 0 },
+	{ LINK_DEVICE, { { { "efa-devices", 1, SYSFS_IB, NULL } } }, 0 },
+	{ LINK_UP, { { { "efa-provider", 1, "fi_info -p efa", NULL } } }, 0 },
 	{ LINK_ACCESS, { { { "efa-provider", 1, "fi_info -p efa", NULL },
-			   { "rdma-verbs", 1, "ibv_devinfo", NULL } } }, { NULL }, 0 },
-	{ LINK_GPU_MEMORY, { { { "efa-hmem", 1, "fi_info -c FI_HMEM", NULL } } }, { NULL }, 0 },
+			   { "rdma-verbs", 1, "ibv_devinfo", NULL } } }, 0 },
+	{ LINK_GPU_MEMORY, { { { "efa-hmem", 1, "fi_info -c FI_HMEM", NULL } } }, 0 },
 	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits", NULL },
-			    { "pod-ipc-lock", 0, "pod securityContext", NULL } } },
-	  { NULL }, 0 },
-	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
+			    { "pod-ipc-lock", 0, "pod securityContext", NULL } } }, 0 },
+	{ LINK_ENV, { { { NULL } } }, 1 },
 	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL },
-			  { { "nixl-plugin", 1, "NIXL plugin directory", NULL }, LOG_FI_BACKEND } },
-	  { "nixl-backend" }, 0 },
+			  { { "nixl-plugin", 1, "NIXL plugin directory", NULL }, LOG_FI_BACKEND } }, 0 },
 };
 
 /* KV inside one node over NVLink (D1, D2, E3 cuda_ipc, F1). */
 static const struct link_rule nvlink_rules[] = {
-	{ LINK_DEVICE, { { { "limits-gpus", 1, "nvidia-smi", NULL } } }, { NULL }, 0 },
-	{ LINK_UP, { { { "nvlink-links", 1, "nvidia-smi nvlink --status", NULL } } },
-	  { NULL }, 0 },
-	{ LINK_ACCESS, { { { "ucx-cuda", 1, UCX_D, NULL } } }, { NULL }, 0 },
-	{ LINK_ENV, { { { NULL } } }, { NULL }, 1 },
-	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL } },
-	  { NULL }, 0 },
+	{ LINK_DEVICE, { { { "limits-gpus", 1, "nvidia-smi", NULL } } }, 0 },
+	{ LINK_UP, { { { "nvlink-links", 1, "nvidia-smi nvlink --status", NULL } } }, 0 },
+	{ LINK_ACCESS, { { { "ucx-cuda", 1, UCX_D, NULL } } }, 0 },
+	{ LINK_ENV, { { { NULL } } }, 1 },
+	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL } }, 0 },
 };
+
+enum check_path check_path_of(enum fabric f)
+{
+	return f == FABRIC_EFA ? CHECK_PATH_EFA : f == FABRIC_NVLINK ? CHECK_PATH_NVLINK
+								 : CHECK_PATH_IB;
+}
+
+static const struct link_rule *path_rules(enum check_path p, size_t *n)
+{
+	if (p == CHECK_PATH_EFA) {
+		*n = sizeof(efa_rules) / sizeof(efa_rules[0]);
+		return efa_rules;
+	}
+	if (p == CHECK_PATH_NVLINK) {
+		*n = sizeof(nvlink_rules) / sizeof(nvlink_rules[0]);
+		return nvlink_rules;
+	}
+	*n = sizeof(ib_rules) / sizeof(ib_rules[0]);
+	return ib_rules;
+}
 
 const char *check_link_status_name(enum check_link_status s)
 {
@@ -134,11 +143,23 @@ static void decide(struct check_link *l, enum check_link_status st,
 	snprintf(l->detail, sizeof(l->detail), "%s", c && c->detail ? c->detail : "");
 }
 
+static int in_slots(const struct link_rule *lr, const char *name)
+{
+	for (int s = 0; s < MAX_SLOTS; s++)
+		for (int a = 0; a < MAX_ALTS && lr->slot[s][a].check; a++)
+			if (!strcmp(lr->slot[s][a].check, name))
+				return 1;
+	return 0;
+}
+
 /* Any failed result among the link's checks breaks it. */
 static const struct check_result *
 failed(const struct check_results *r, const struct link_rule *lr,
-       const char **src)
+       enum check_path path, const char **src)
 {
+	size_t nd;
+	const struct check_def *d = check_defs(&nd);
+
 	for (int s = 0; s < MAX_SLOTS; s++)
 		for (int a = 0; a < MAX_ALTS && lr->slot[s][a].check; a++) {
 			const struct check_result *c =
@@ -149,9 +170,12 @@ failed(const struct check_results *r, const struct link_rule *lr,
 				return c;
 			}
 		}
-	for (int b = 0; b < MAX_BREAKERS && lr->breakers[b]; b++) {
-		const struct check_result *c = check_results_find(r, lr->breakers[b]);
+	for (size_t i = 0; i < nd; i++) {
+		const struct check_result *c;
 
+		if (!(d[i].links[path] >> lr->id & 1) || in_slots(lr, d[i].name))
+			continue;
+		c = check_results_find(r, d[i].name);
 		if (c && c->status == CHECK_FAIL) {
 			*src = NULL;
 			return c;
@@ -199,18 +223,27 @@ static int slot_state(const struct check_results *r, const struct alt *alts,
 	return 0;
 }
 
-/* The ENV family as one link: broken by a failure, proven when the
- * worker's environment was read and judged, missing when every ENV
- * check was skipped (environ unreadable).  Read by family and name
- * only: the rules behind the results live in the ENV family. */
-static int env_link(const struct check_results *r, struct check_link *l)
+/* The environment as one link: every check the table puts on it (the
+ * ENV family) together; broken by a failure, proven when the worker's
+ * environment was read and judged, missing when every one was skipped
+ * (environ unreadable).  Read by name only: the rules behind the results
+ * live in the ENV family. */
+static int on_env_link(const struct check_result *c, enum check_path path)
+{
+	const struct check_def *d = check_def(c->name);
+
+	return d && (d->links[path] >> LINK_ENV & 1);
+}
+
+static int env_link(const struct check_results *r, enum check_path path,
+		    struct check_link *l)
 {
 	const struct check_result *ok = NULL, *open = NULL;
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct check_result *c = &r->v[i];
 
-		if (c->family != FAM_ENV || na(c))
+		if (!on_env_link(c, path) || na(c))
 			continue;
 		if (c->status == CHECK_FAIL) {
 			decide(l, LINK_BROKEN, c, "/proc/1/environ");
@@ -229,7 +262,7 @@ static int env_link(const struct check_results *r, struct check_link *l)
 }
 
 static int one_link(const struct check_results *r, const struct link_rule *lr,
-		    struct check_link *l)
+		    enum check_path path, struct check_link *l)
 {
 	const struct check_result *first = NULL, *c;
 	const struct alt *firsthow = NULL;
@@ -242,8 +275,8 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 	l->name = names[lr->id];
 	l->title = titles[lr->id];
 	if (lr->family_env)
-		return env_link(r, l);
-	if ((c = failed(r, lr, &src))) {
+		return env_link(r, path, l);
+	if ((c = failed(r, lr, path, &src))) {
 		decide(l, LINK_BROKEN, c, src);
 		return 1;
 	}
@@ -283,19 +316,55 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 size_t check_links(const struct check_results *r,
 		   struct check_link out[LINK__COUNT])
 {
-	const struct link_rule *rules = ib_rules;
-	size_t nrules = sizeof(ib_rules) / sizeof(ib_rules[0]), n = 0;
+	enum check_path path;
+	size_t nrules, n = 0;
+	const struct link_rule *rules;
 
 	if (!r || !r->n)
 		return 0;
-	if (r->fabric == FABRIC_EFA) {
-		rules = efa_rules;
-		nrules = sizeof(efa_rules) / sizeof(efa_rules[0]);
-	} else if (r->fabric == FABRIC_NVLINK) {
-		rules = nvlink_rules;
-		nrules = sizeof(nvlink_rules) / sizeof(nvlink_rules[0]);
-	}
+	path = check_path_of(r->fabric);
+	rules = path_rules(path, &nrules);
 	for (size_t i = 0; i < nrules; i++)
-		n += (size_t)one_link(r, &rules[i], &out[n]);
+		n += (size_t)one_link(r, &rules[i], path, &out[n]);
 	return n;
+}
+
+/* Every alternative of a slot is on that link in the table too (the two
+ * halves of the model agree): 0, else -1 with the first mismatch in why. */
+int check_links_consistent(char *why, size_t n)
+{
+	for (int p = 0; p < CHECK_PATH__COUNT; p++) {
+		size_t nrules;
+		const struct link_rule *rules = path_rules((enum check_path)p, &nrules);
+
+		for (size_t i = 0; i < nrules; i++)
+			for (int s = 0; s < MAX_SLOTS; s++)
+				for (int a = 0; a < MAX_ALTS && rules[i].slot[s][a].check; a++) {
+					const char *c = rules[i].slot[s][a].check;
+					const struct check_def *d = check_def(c);
+
+					if (!d || !(d->links[p] >> rules[i].id & 1)) {
+						snprintf(why, n, "%s: not on link %s of path %d in table.def",
+							 c, names[rules[i].id], p);
+						return -1;
+					}
+				}
+	}
+	return 0;
+}
+
+enum check_kv check_kv_transport(const struct check_results *r)
+{
+	struct check_link l[LINK__COUNT];
+	size_t n = check_links(r, l);
+
+	for (size_t i = 0; i < n; i++)
+		if (l[i].status == LINK_BROKEN && l[i].id != LINK_GPU_MEMORY)
+			return CHECK_KV_TCP;
+	switch (r->fabric) {
+	case FABRIC_INFINIBAND: case FABRIC_ROCE: case FABRIC_EFA: return CHECK_KV_RDMA;
+	case FABRIC_NVLINK: return CHECK_KV_NVLINK;
+	case FABRIC_TCP: return CHECK_KV_TCP;
+	default: return CHECK_KV_UNKNOWN;
+	}
 }

@@ -53,9 +53,24 @@ const char *check_link_status_name(enum check_link_status s);
 /* The name of a link id ("device", ...). */
 const char *check_link_name(enum check_link_id id);
 
+/* The path whose link rules apply on fabric f (IB/RoCE, EFA, NVLink;
+ * unknown and TCP are judged as IB/RoCE). */
+enum check_path check_path_of(enum fabric f);
+/* 0 when every check links.c proves a link with is on that link in the
+ * table (table.def); else -1, why says which (test_checks.c). */
+int check_links_consistent(char *why, size_t n);
+
 /* Fills out[] with the links of r's fabric that apply, in path order;
  * returns how many (0 when r has no results). */
 size_t check_links(const struct check_results *r,
 		   struct check_link out[LINK__COUNT]);
+
+/* What the pod's KV would ride on, read off its links: TCP when a link
+ * whose break leaves UCX/libfabric no fast transport is broken (every link
+ * but gpu-memory, whose break stages through host memory and stays on the
+ * fabric: checks.md N), else the fabric's transport; UNKNOWN when the
+ * fabric is. */
+enum check_kv { CHECK_KV_RDMA, CHECK_KV_NVLINK, CHECK_KV_UNKNOWN, CHECK_KV_TCP };
+enum check_kv check_kv_transport(const struct check_results *r);
 
 #endif

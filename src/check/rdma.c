@@ -409,24 +409,20 @@ static void rdma_verbs(const struct check_input *in,
 	emit_source(out, ev->verbs.source);
 }
 
-/* A5-A7 on RoCE: a RoCE v2 GID (at the pinned index), and MTU. */
+/* A6-A7 on RoCE: a RoCE v2 GID, and MTU.  The GID index the variables
+ * pin (or the libraries pick) is env-gid-index's: the rule book judges
+ * every environment variable (A9). */
 static void rdma_roce(const struct check_input *in,
 		      const struct probe_rdma_list *l,
 		      struct check_results *out)
 {
-	const char *gidx = envv(in, "UCX_IB_GID_INDEX");
-	const char *ngidx = envv(in, "NCCL_IB_GID_INDEX");
-	int idx = -1, nports = 0, nv2 = 0, bad_idx = 0, low_mtu = 0, seen = 0, empty = 0;
-	char where[96] = "", hollow[96] = "";
+	int nports = 0, nv2 = 0, low_mtu = 0, seen = 0, empty = 0;
+	char hollow[96] = "";
 
 	if (in->fabric != FABRIC_ROCE) {
 		emit_na(out, CK_RDMA_ROCE, "not a RoCE fabric");
 		return;
 	}
-	if (gidx && strcmp(gidx, "auto"))
-		idx = to_int(gidx);
-	else if (ngidx && to_int(ngidx) >= 0)
-		idx = to_int(ngidx);
 	for (int i = 0; i < l->ndevs; i++)
 		for (int p = 0; p < l->dev[i].nports; p++) {
 			const struct probe_rdma_port *pt = &l->dev[i].port[p];
@@ -443,10 +439,6 @@ static void rdma_roce(const struct check_input *in,
 			if (pt->gids_listed && !pt->n_gids && !empty++)
 				snprintf(hollow, sizeof(hollow), "%s:%d", l->dev[i].name, pt->num);
 			nv2 += pt->n_roce_v2 > 0;
-			if (idx >= 0 && idx < PROBE_MAX_GID_INDEX && pt->n_gids &&
-			    !(pt->roce_v2_mask >> idx & 1) && !bad_idx++)
-				snprintf(where, sizeof(where), "%s port %d",
-					 l->dev[i].name, pt->num);
 			pv = port_view(in->f, &l->dev[i], p);
 			if (pv->active_mtu > 0 && pv->active_mtu < 4096)
 				low_mtu++;
@@ -463,10 +455,6 @@ static void rdma_roce(const struct check_input *in,
 		     "RoCE port %s (and %d more) has an empty GID table and UCX will use it%s: "
 		     "its iface cannot open (ibv_query_gid failed) and the UCX worker fails",
 		     hollow, empty - 1, envv(in, "UCX_NET_DEVICES") ? "" : " (UCX_NET_DEVICES unset)");
-	else if (bad_idx)
-		emit(out, CK_RDMA_ROCE, hard(in), NULL,
-		     "GID index %d is not RoCE v2 on %s (and %d more port%s): endpoint timeouts",
-		     idx, where, bad_idx - 1, bad_idx == 2 ? "" : "s");
 	else if (!seen)
 		emit(out, CK_RDMA_ROCE, CHECK_SKIPPED, NULL,
 		     "GID tables not readable for %d RoCE port%s", nports,
@@ -481,8 +469,8 @@ static void rdma_roce(const struct check_input *in,
 		     low_mtu, low_mtu == 1 ? "" : "s");
 	else
 		emit(out, CK_RDMA_ROCE, CHECK_OK, NULL,
-		     "%d RoCE port%s with a RoCE v2 GID%s", nports,
-		     nports == 1 ? "" : "s", idx >= 0 ? " at the pinned index" : "");
+		     "%d RoCE port%s with a RoCE v2 GID", nports,
+		     nports == 1 ? "" : "s");
 }
 
 void check_rdma(const struct check_input *in, struct check_results *out)

@@ -296,6 +296,207 @@ WARN_IF(need_addr_type, (c->fabric & ENVR_FAB_IB) && c->kv_cross && !ucx_off(c))
 WARN_IF(need_efa_shm, (c->fabric & ENVR_FAB_EFA) && c->kv_cross)
 WARN_IF(need_mnnvl, (c->fabric & ENVR_FAB_MNNVL) && c->kv_cross)
 
+/* ---- GID index (checks.md A9) -------------------------------------- */
+
+/* The GID index v names, or -1 when v is no number (UCX: "auto"). */
+static long gid_number(const char *v)
+{
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return -1;
+	n = strtol(v, &end, 10);
+	return *end || n < 0 ? -1 : n;
+}
+
+/* Fail where KV crosses pods and only RDMA keeps it fast, else warn. */
+static enum envr_sev gid_sev(const struct envr_ctx *c)
+{
+	return c->kv_cross && c->rdma_needed ? ENVR_FAIL : ENVR_WARN;
+}
+
+/* What is wrong with GID idx on port p for KV between nodes, or NULL:
+ * empty (UCX uct_ib_device_is_gid_raw_empty, Mooncake "GID is NULL"),
+ * RoCE v1 (not routed), or link-local fe80:: (NCCL linkLocalGid: not
+ * routable).  Indices the probe did not read are not judged. */
+static const char *gid_fault(const struct envr_gid_port *p, long idx)
+{
+	unsigned long long bit = 1ull << idx;
+
+	if (idx < 0)
+		return "no RoCE v2 GID at all: Mooncake finds no suitable GID and does not open the NIC";
+	if (idx >= ENVR_GID_READ)
+		return NULL;
+	if (!(p->gids & bit))
+		return "empty (no GID at that index): the library cannot query it and the port is unusable";
+	if (!(p->roce_v2 & bit))
+		return "RoCE v1: routed RoCE needs v2, endpoints time out";
+	if (p->link_local & bit)
+		return "the link-local fe80:: GID: not routable between nodes";
+	return NULL;
+}
+
+/* Judges index idx (pick, when the library chose it) on every port; the
+ * first bad port is named in the note. */
+static enum envr_sev gid_ports(long (*pick)(const struct envr_gid_port *, const struct envr_view *),
+			       long idx, const struct envr_view *env,
+			       const struct envr_ctx *c, const char *who, const char **why)
+{
+	size_t bad = 0;
+	const char *fault = NULL, *port = NULL;
+	long at = idx;
+
+	for (size_t i = 0; i < c->n_gid_ports; i++) {
+		long k = pick ? pick(&c->gid_ports[i], env) : idx;
+		const char *f = gid_fault(&c->gid_ports[i], k);
+
+		if (f && !bad++) {
+			fault = f;
+			port = c->gid_ports[i].name;
+			at = k;
+		}
+	}
+	if (!bad)
+		return ENVR_OK;
+	if (c->note)
+		snprintf(c->note, c->note_n, "%sGID %ld on %s%s: %s", who, at, port,
+			 bad > 1 ? " (and more ports)" : "", fault);
+	*why = c->note ? c->note : "is not a usable RoCE v2 GID index";
+	return gid_sev(c);
+}
+
+/* UCX_IB_GID_INDEX=auto: uct_ib_device_select_gid (openucx/ucx
+ * src/uct/ib/base/ib_device.c) takes the first GID of RoCE v2/IPv4, then
+ * v2/IPv6 (link-local included), v1/IPv4, v1/IPv6; none: index 0. */
+static long ucx_pick(const struct envr_gid_port *p, const struct envr_view *env)
+{
+	unsigned long long v2 = p->roce_v2, v4 = p->ipv4;
+	unsigned long long prio[] = { v2 & v4, v2 & ~v4, ~v2 & v4, ~v2 & ~v4 };
+
+	(void)env;
+	for (int k = 0; k < 4; k++)
+		for (long i = 0; i < ENVR_GID_READ; i++)
+			if (p->gids & prio[k] & (1ull << i))
+				return i;
+	return 0;
+}
+
+/* NCCL_IB_GID_INDEX unset: ncclIbGetGidIndex (NVIDIA/nccl
+ * src/transport/net_ib.cc) keeps index 0 unless a valid GID (configured,
+ * not link-local) of NCCL_IB_ADDR_FAMILY (AF_INET) and
+ * NCCL_IB_ROCE_VERSION_NUM (2) comes later. */
+static long nccl_pick(const struct envr_gid_port *p, const struct envr_view *env)
+{
+	const char *fam = envr_get(env, "NCCL_IB_ADDR_FAMILY");
+	const char *ver = envr_get(env, "NCCL_IB_ROCE_VERSION_NUM");
+	unsigned long long want = p->gids & ~p->link_local &
+		(fam && !strcmp(fam, "AF_INET6") ? ~p->ipv4 : p->ipv4) &
+		(ver && !strcmp(ver, "1") ? ~p->roce_v2 : p->roce_v2);
+
+	for (long i = 0; i < ENVR_GID_READ; i++)
+		if (want & (1ull << i))
+			return i;
+	return 0;
+}
+
+/* A pinned index: UCX takes "auto" or a number and refuses anything else
+ * (its config parser); NCCL reads a negative one as automatic.  Mooncake's
+ * index, set or not, is gid_mooncake's. */
+JUDGE(gid_ucx)
+{
+	long n = gid_number(v);
+
+	if (is(v, "auto"))
+		return ENVR_OK;
+	if (n < 0) {
+		*why = "is not a GID index (a number or auto): UCX refuses its configuration";
+		return ENVR_FAIL;
+	}
+	return gid_ports(NULL, n, env, c, "pins ", why);
+}
+
+JUDGE(gid_nccl)
+{
+	long n = gid_number(v);
+
+	if (v[0] == '-' && gid_number(v + 1) >= 0)
+		return ENVR_OK;   /* NCCL: negative is automatic */
+	if (n < 0 || n > 255) {
+		*why = "is not a GID index: NCCL ignores it and picks its own";
+		return ENVR_WARN;
+	}
+	return gid_ports(NULL, n, env, c, "pins ", why);
+}
+
+/* In a running process, when the variable leaves the choice to the
+ * library (unset, "auto", negative): what it picks itself. */
+JUDGE(gid_ucx_auto)
+{
+	if ((*v && !is(v, "auto")) || ucx_off(c))
+		return ENVR_OK;
+	return gid_ports(ucx_pick, 0, env, c, "unset: UCX picks ", why);
+}
+
+JUDGE(gid_nccl_auto)
+{
+	enum envr_sev s;
+
+	if (*v && v[0] != '-')
+		return ENVR_OK;
+	s = gid_ports(nccl_pick, 0, env, c, "unset: NCCL picks ", why);
+	return s == ENVR_OK ? ENVR_OK : ENVR_WARN;   /* NCCL is off NIXL's KV path */
+}
+
+/* Mooncake's choice (kvcache-ai/Mooncake mooncake-transfer-engine):
+ * config.cpp reads MC_GID_INDEX, else NCCL_IB_GID_INDEX, with atoi (so "x"
+ * is 0) and keeps 0-255; otherwise GlobalConfig gid_index stays -1 and
+ * rdma_context.cpp findBestGidIndex picks per port the first RoCE v2
+ * IPv4-mapped GID, else the first RoCE v2 IPv6 one (link-local included);
+ * none: "No suitable GID found", the device is not opened (-1 here). */
+static long mooncake_index(const struct envr_view *env)
+{
+	const char *v = envr_get(env, "MC_GID_INDEX");
+	long n;
+
+	if (!envr_find(env, "MC_GID_INDEX"))
+		v = envr_get(env, "NCCL_IB_GID_INDEX");
+	if (!v)
+		return -1;
+	n = strtol(v, NULL, 10);
+	return n >= 0 && n < 256 ? n : -1;
+}
+
+static long mooncake_pick(const struct envr_gid_port *p, const struct envr_view *env)
+{
+	long n = mooncake_index(env);
+
+	if (n >= 0)
+		return n;
+	for (int k = 0; k < 2; k++)
+		for (long i = 0; i < ENVR_GID_READ; i++)
+			if (p->gids & p->roce_v2 & (k ? ~p->ipv4 : p->ipv4) & (1ull << i))
+				return i;
+	return -1;
+}
+
+/* Judged only where the pod runs Mooncake (an MC_ or MOONCAKE_ variable). */
+static int runs_mooncake(const struct envr_view *env)
+{
+	for (size_t i = 0; env && i < env->n; i++)
+		if (env->v[i].name && (!strncmp(env->v[i].name, "MC_", 3) ||
+				       !strncmp(env->v[i].name, "MOONCAKE_", 9)))
+			return 1;
+	return 0;
+}
+
+JUDGE(gid_mooncake)
+{
+	(void)v;
+	return runs_mooncake(env) ? gid_ports(mooncake_pick, 0, env, c, "Mooncake uses ", why)
+				  : ENVR_OK;
+}
+
 /* ---- the table ----------------------------------------------------- */
 
 #define IB ENVR_FAB_IB
@@ -303,6 +504,7 @@ WARN_IF(need_mnnvl, (c->fabric & ENVR_FAB_MNNVL) && c->kv_cross)
 #define MNNVL ENVR_FAB_MNNVL
 #define UCX_FAQ "openucx/ucx docs/source/faq.md"
 #define NCCL_ENV "NCCL env docs (docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html)"
+#define GID_REMEDY "point UCX_IB_GID_INDEX / NCCL_IB_GID_INDEX / MC_GID_INDEX at the port's RoCE v2 GID with an IPv4 address (show_gids: VER v2 with an IPv4 column; 3 on the usual mlx5 layout), or give the NIC's netdev an IPv4 address so one exists"
 #define DYN_GUIDE "ai-dynamo/dynamo docs/pages/kubernetes/disagg-communication-guide.md"
 
 static const struct envr_rule rules[] = {
@@ -369,6 +571,25 @@ static const struct envr_rule rules[] = {
 	  "not set: LID addressing does not route between pods on InfiniBand-on-Kubernetes",
 	  "set UCX_IB_ADDR_TYPE=eth (RoCE) or ib_global, unless the image does",
 	  DYN_GUIDE " (\"the most common missing setting\"); dynamo.md 5.3", "", IB, 1 },
+	/* GID index (checks.md A9): pinned, or each library's own pick. */
+	{ "env-gid-index", "UCX_IB_GID_INDEX", 0, gid_ucx,
+	  "is not a usable RoCE v2 GID index",
+	  GID_REMEDY, "openucx/ucx src/uct/ib/base/ib_iface.c (GID_INDEX, default auto), ib_device.c",
+	  "x", IB, 1 },
+	{ "env-gid-index", "NCCL_IB_GID_INDEX", 0, gid_nccl,
+	  "is not a usable RoCE v2 GID index",
+	  GID_REMEDY, "NVIDIA/nccl src/transport/net_ib.cc (ncclIbGetGidIndex)", "x", IB, 1 },
+	{ "env-gid-index", "UCX_IB_GID_INDEX", 2, gid_ucx_auto,
+	  "unset: UCX's own GID is not usable", GID_REMEDY,
+	  "openucx/ucx src/uct/ib/base/ib_device.c (uct_ib_device_select_gid)", "", IB, 1 },
+	{ "env-gid-index", "NCCL_IB_GID_INDEX", 2, gid_nccl_auto,
+	  "unset: NCCL's own GID is not usable", GID_REMEDY,
+	  "NVIDIA/nccl src/transport/net_ib.cc (ncclIbGetGidIndex, NCCL_IB_ADDR_FAMILY, NCCL_IB_ROCE_VERSION_NUM)",
+	  "", IB, 1 },
+	{ "env-gid-index", "MC_GID_INDEX", 2, gid_mooncake,
+	  "Mooncake's GID is not usable", GID_REMEDY,
+	  "kvcache-ai/Mooncake mooncake-transfer-engine/src/config.cpp (MC_GID_INDEX, NCCL_IB_GID_INDEX), rdma_context.cpp (findBestGidIndex)",
+	  "", IB, 1 },
 	{ "env-mnnvl", "UCX_CUDA_IPC_ENABLE_MNNVL", 0, mnnvl_no_cd,
 	  "relies on multi-node NVLink but no ComputeDomain (IMEX channel) is claimed",
 	  "claim a ComputeDomain (IMEX channel) for the workers",
@@ -465,9 +686,10 @@ size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		enum envr_sev sev;
 		struct envr_finding *f;
 
-		if (r->missing ? e != NULL || ctx->process : !e || e->dynamic || !e->value)
+		if (r->missing == 2 ? !ctx->process || (e && (e->dynamic || !e->value)) :
+		    r->missing ? e != NULL || ctx->process : !e || e->dynamic || !e->value)
 			continue;
-		v = r->missing ? "" : e->value;
+		v = r->missing == 2 && e ? e->value : r->missing ? "" : e->value;
 		sev = r->judge(v, env, ctx, &why);
 		if (sev == ENVR_OK)
 			continue;
@@ -475,7 +697,9 @@ size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		f = &(*out)[n++];
 		f->rule = r;
 		f->sev = sev;
-		if (r->missing)
+		if (r->missing == 2 && e)
+			snprintf(f->detail, sizeof f->detail, "%s=%s %s", r->var, v, why);
+		else if (r->missing)
 			snprintf(f->detail, sizeof f->detail, "%s %s", r->var, why);
 		else
 			snprintf(f->detail, sizeof f->detail, "%s=%s %s", r->var, v, why);

@@ -38,6 +38,18 @@ struct envr_view {
 	size_t n;
 };
 
+/* A RoCE port the workload uses, as the pod's GID table shows it (live
+ * pods only): bit i stands for GID index i.  The probe reads indices below
+ * ENVR_GID_READ (sysfs gids/0-15). */
+#define ENVR_GID_READ 16
+struct envr_gid_port {
+	const char *name;              /* "mlx5_0:1" (the caller's) */
+	unsigned long long gids;       /* non-zero GIDs */
+	unsigned long long roce_v2;    /* typed "RoCE v2" */
+	unsigned long long ipv4;       /* IPv4-mapped (::ffff:a.b.c.d) */
+	unsigned long long link_local; /* fe80::/64 */
+};
+
 struct envr_ctx {
 	unsigned fabric;        /* ENVR_FAB_*; 0: none requested / none found */
 	int kv_cross;           /* KV leaves the pod */
@@ -55,13 +67,24 @@ struct envr_ctx {
 	 * peers are all elsewhere), so cuda_ipc cannot carry its KV outside
 	 * a multi-node NVLink domain; 0: some peer shares it, or unknown. */
 	int peer_apart;
+	/* The RoCE ports in use and their GID tables (live pods; NULL and 0
+	 * for recipes, and when none was read). */
+	const struct envr_gid_port *gid_ports;
+	size_t n_gid_ports;
+	/* Scratch a judge may write a reason naming the pod's own things into
+	 * (and point *why at); the caller's, NULL when none. */
+	char *note;
+	size_t note_n;
 };
 
 struct envr_rule {
 	const char *check;      /* the check a live pod reports it under (env-*) */
 	const char *var;        /* the variable judged */
-	int missing;            /* the rule is about var being unset (recipes only:
-				 * see envr_ctx.process) */
+	/* 1: the rule is about var being unset (recipes only: see
+	 * envr_ctx.process); 2: running processes only, set or not (v "" when
+	 * unset): what the library then does, judged against what the pod
+	 * shows (the GID it would pick); recipes never see it. */
+	int missing;
 	/* Severity for value v (never NULL; "" when missing) in ctx; why may
 	 * be pointed at a context-specific reason. */
 	enum envr_sev (*judge)(const char *v, const struct envr_view *env,

@@ -3,17 +3,38 @@
 
 #include <string.h>
 
-/* Prefixes (ending in '_') and exact names; env-vars.md sections 1-6. */
+/* Prefixes (ending in '_') and exact names; env-vars.md sections 1-6;
+ * the probe's env_filter (probe.sh) keeps the same. */
 static const char *const allowed[] = {
-	"UCX_", "NIXL_", "NCCL_", "FI_", "OFI_NCCL_", "MOONCAKE_", "VLLM_NIXL_",
+	"UCX_", "NIXL_", "NCCL_", "FI_", "OFI_NCCL_", "MOONCAKE_", "VLLM_NIXL_", "MC_",
 	"GLOO_SOCKET_IFNAME", "TP_SOCKET_IFNAME", "OMPI_MCA_btl_tcp_if_include",
 	"VLLM_HOST_IP", "MASTER_ADDR",
 };
+
+/* Mooncake's MC_ credentials and metadata-server URLs are never kept
+ * (MC_REDIS_PASSWORD, MC_METADATA_SERVER): probe.sh drops them too. */
+static int mc_secret(const char *name, size_t len)
+{
+	static const char *const words[] = {
+		"PASSWORD", "PASSWD", "SECRET", "TOKEN", "CREDENTIAL", "USER", "KEY",
+		"SERVER", "URL",
+	};
+
+	if (len < 3 || memcmp(name, "MC_", 3))
+		return 0;
+	for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+		for (size_t i = 3; i + strlen(words[w]) <= len; i++)
+			if (!memcmp(name + i, words[w], strlen(words[w])))
+				return 1;
+	return 0;
+}
 
 int model_env_allowed(const char *name, size_t len)
 {
 	size_t i, n;
 
+	if (mc_secret(name, len))
+		return 0;
 	for (i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
 		n = strlen(allowed[i]);
 		if (allowed[i][n - 1] == '_' ? (len > n && !memcmp(name, allowed[i], n))

@@ -95,6 +95,9 @@ struct probe_rdma_port {
 	int first_roce_v2;              /* index, -1 when none */
 	uint64_t roce_v2_mask;          /* bit i: GID i is RoCE v2 */
 	uint64_t ipv4_mask;             /* bit i: GID i is IPv4-mapped */
+	uint64_t gid_mask;              /* bit i: GID i read and non-zero (the probe
+					 * prints indices 0-15 only) */
+	uint64_t link_local_mask;       /* bit i: GID i is link-local fe80::/64 */
 	char gid_ndev[32];              /* netdev of the first RoCE v2 GID */
 	int netdev_up;                  /* ibdev2netdev: 1 Up, 0 Down, -1 n/a */
 };

@@ -108,14 +108,21 @@ rd() {
 }
 
 # Transport variable names (env-vars.md sections 1-6).
+# Mooncake's MC_* transport variables (MC_GID_INDEX, MC_IB_PORT, ...) are
+# kept, but not its credentials or metadata-server URLs (MC_REDIS_PASSWORD,
+# MC_METADATA_SERVER): secrets never leave the pod.
 env_filter() {
 	if have grep; then
-		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_)[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR)='
+		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_)[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR)=' |
+			grep -Ev '^MC_[A-Za-z0-9_]*(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|USER|KEY|SERVER|URL)[A-Za-z0-9_]*='
 	else
 		while IFS= read -r _l; do
 			case $_l in
+			MC_*PASSWORD*=* | MC_*PASSWD*=* | MC_*SECRET*=* | MC_*TOKEN*=* | \
+			MC_*CREDENTIAL*=* | MC_*USER*=* | MC_*KEY*=* | MC_*SERVER*=* | \
+			MC_*URL*=*) ;;
 			UCX_?*=* | NIXL_?*=* | NCCL_?*=* | FI_?*=* | OFI_NCCL_?*=* | \
-			MOONCAKE_?*=* | VLLM_NIXL_?*=* | GLOO_SOCKET_IFNAME=* | \
+			MOONCAKE_?*=* | VLLM_NIXL_?*=* | MC_?*=* | GLOO_SOCKET_IFNAME=* | \
 			TP_SOCKET_IFNAME=* | OMPI_MCA_btl_tcp_if_include=* | \
 			VLLM_HOST_IP=* | MASTER_ADDR=*)
 				printf '%s\n' "$_l" ;;

@@ -46,8 +46,12 @@ static void gid_attr(struct probe_rdma_port *p, struct pslice what, long idx,
 		if (gid_is_zero(v))
 			return;
 		p->n_gids++;
+		p->gid_mask |= bit;
 		if (ps_starts_ci(v, "0000:0000:0000:0000:0000:ffff:"))
 			p->ipv4_mask |= bit;
+		/* NCCL's linkLocalGid(): fe80:0000:0000:0000 as the first 64 bits. */
+		if (ps_starts_ci(v, "fe80:0000:0000:0000:"))
+			p->link_local_mask |= bit;
 	} else if (ps_eq(what, "gid_attrs/types")) {
 		if (ps_eq_ci(v, "RoCE v2")) {
 			p->n_roce_v2++;

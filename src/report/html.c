@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../check/links.h"
 #include "report_int.h"
 #include "util/safe.h"
 #include "util/xalloc.h"
@@ -60,9 +61,8 @@ static const char style[] =
 	".legend span{display:inline-block;width:28px;height:6px;margin:0 4px 2px 12px}"
 	"details{margin:4px 0}summary{cursor:pointer}";
 
-/* What KV between two pods would ride on, from what the checks concluded
- * about each pod (results->fabric, and a failing RDMA/UCX/ENV check, whose
- * remedy says UCX falls back to TCP). */
+/* What KV between two pods would ride on: each pod's from its KV-path
+ * links (links.h, the one link model), the pair's the worse of the two. */
 enum kv_path { KV_RDMA, KV_NVLINK, KV_UNKNOWN, KV_TCP };
 
 static const char *const kv_name[] = { "RDMA", "NVLink", "unknown", "TCP" };
@@ -70,19 +70,12 @@ static const char *const kv_colour[] = { "#2e7d32", "#1565c0", "#9e9e9e", "#c628
 
 static enum kv_path pod_path(const struct run_pod *p)
 {
-	static const enum check_family fast[] = { FAM_RDMA, FAM_UCX, FAM_ENV };
+	static const enum kv_path of[] = {
+		[CHECK_KV_RDMA] = KV_RDMA, [CHECK_KV_NVLINK] = KV_NVLINK,
+		[CHECK_KV_UNKNOWN] = KV_UNKNOWN, [CHECK_KV_TCP] = KV_TCP,
+	};
 
-	if (!p->probed)
-		return KV_UNKNOWN;
-	for (size_t i = 0; i < sizeof(fast) / sizeof(fast[0]); i++)
-		if (check_results_family_status(&p->results, fast[i]) == CHECK_FAIL)
-			return KV_TCP;
-	switch (p->results.fabric) {
-	case FABRIC_INFINIBAND: case FABRIC_ROCE: case FABRIC_EFA: return KV_RDMA;
-	case FABRIC_NVLINK: return KV_NVLINK;
-	case FABRIC_TCP: return KV_TCP;
-	default: return KV_UNKNOWN;
-	}
+	return p->probed ? of[check_kv_transport(&p->results)] : KV_UNKNOWN;
 }
 
 static enum kv_path pair_path(enum kv_path a, enum kv_path b)

@@ -228,28 +228,38 @@ static enum check_status pr_resources(const struct side *a, const struct side *b
 	return *x && *y ? CHECK_WARN : CHECK_FAIL;
 }
 
+/* rank: how far after the per-pod check of the same thing (about, whose
+ * rank is the table's, src/check/table.def) it ranks; with no such check,
+ * the rank itself. */
 struct pair_rule {
 	pair_fn judge;
 	enum check_family family;
-	int rank;           /* just after the per-pod check of the same thing */
+	int rank;
 	const char *about;
 	const char *remedy;
 };
 
+static int rule_rank(const char *about, int rank)
+{
+	const struct check_def *d = about ? check_def(about) : NULL;
+
+	return d ? d->rank + rank : rank;
+}
+
 static const struct pair_rule pair_rules[] = {
-	{ pr_cross_node, FAM_RDMA, 13, "rdma-devices",
+	{ pr_cross_node, FAM_RDMA, 3, "rdma-devices",
 	  "give both roles RDMA (device plugin resource and /dev/infiniband), or "
 	  "schedule them on one node" },
-	{ pr_resources, FAM_POD, 14, "pod-rdma-resource",
+	{ pr_resources, FAM_POD, 2, "pod-rdma-resource",
 	  "request the same RDMA resource in the prefill and decode pod specs" },
-	{ pr_tls, FAM_ENV, 32, "env-ucx-tls",
+	{ pr_tls, FAM_ENV, 2, "env-ucx-tls",
 	  "set the same UCX_TLS on prefill and decode workers" },
-	{ pr_netdev, FAM_ENV, 33, "env-ucx-net-devices",
+	{ pr_netdev, FAM_ENV, 2, "env-ucx-net-devices",
 	  "list only devices that exist and are Active on every node in "
 	  "UCX_NET_DEVICES (or leave it unset)" },
-	{ pr_backend, FAM_NIXL, 47, "nixl-backend",
+	{ pr_backend, FAM_NIXL, 0, "nixl-backend",
 	  "configure the same NIXL backend on prefill and decode workers" },
-	{ pr_ucx, FAM_UCX, 56, "ucx-version",
+	{ pr_ucx, FAM_UCX, 1, "ucx-version",
 	  "run prefill and decode from the same image (same UCX)" },
 	{ pr_nixl, FAM_NIXL, 57, NULL,
 	  "run prefill and decode from the same image (same NIXL)" },
@@ -293,7 +303,7 @@ static void pair_finding(const struct run_pod *pods, const struct pair_rule *r,
 	f.name = "pair-consistency";
 	f.family = r->family;
 	f.status = k ? CHECK_FAIL : CHECK_WARN;
-	f.rank = r->rank;
+	f.rank = rule_rank(r->about, r->rank);
 	f.about = r->about;
 	f.text = more
 		? xasprintf("prefill %s and decode %s: %s (and %zu more pair%s)",
@@ -563,7 +573,7 @@ struct node_rule {
 	const char *what;
 	node_fn get;
 	enum check_family family;
-	int rank;
+	int rank;           /* as pair_rule.rank */
 	const char *about;
 	const char *remedy;
 };
@@ -573,16 +583,16 @@ static const struct node_rule node_rules[] = {
 	{ "fabric", nv_fabric, FAM_RDMA, 10, NULL,
 	  "give the odd node(s) the same RDMA fabric as the others, or keep "
 	  "workers off them" },
-	{ "Active RDMA ports", nv_ports, FAM_RDMA, 20, "rdma-ports",
+	{ "Active RDMA ports", nv_ports, FAM_RDMA, 0, "rdma-ports",
 	  "bring up the missing ports on the odd node(s) (cable, switch, subnet manager)" },
-	{ "nvidia_peermem", nv_peermem, FAM_GPUDIRECT, 40, "gpudirect-peermem",
+	{ "nvidia_peermem", nv_peermem, FAM_GPUDIRECT, 0, "gpudirect-peermem",
 	  "load nvidia_peermem on the odd node(s) as on the others "
 	  "(GPU Operator driver.rdma.enabled=true)" },
-	{ "RDMA port rate", nv_rate, FAM_RDMA, 72, "rdma-rate",
+	{ "RDMA port rate", nv_rate, FAM_RDMA, 0, "rdma-rate",
 	  "check cables and switch ports of the odd node(s)" },
-	{ "NVIDIA driver", nv_driver, FAM_LIMITS, 77, "limits-driver",
+	{ "NVIDIA driver", nv_driver, FAM_LIMITS, 1, "limits-driver",
 	  "run the same NVIDIA driver version on all GPU nodes" },
-	{ "gdrdrv", nv_gdrdrv, FAM_GDRCOPY, 90, "gdrcopy-driver",
+	{ "gdrdrv", nv_gdrdrv, FAM_GDRCOPY, 0, "gdrcopy-driver",
 	  "load gdrdrv on the odd node(s) as on the others" },
 };
 
@@ -722,7 +732,7 @@ static void node_rule(const struct node_rule *r, struct node *v, size_t nn,
 	f.name = "node-consistency";
 	f.family = r->family;
 	f.status = CHECK_WARN;
-	f.rank = r->rank;
+	f.rank = rule_rank(r->about, r->rank);
 	f.about = r->about;
 	f.text = xasprintf("%s: %s; %s on the other %zu node%s", r->what, odd,
 			   maj, nmaj, nmaj == 1 ? "" : "s");

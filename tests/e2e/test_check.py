@@ -193,10 +193,13 @@ class TestHealthyIB(HealthyCase, unittest.TestCase):
 class TestHealthyRoCE(HealthyCase, unittest.TestCase):
     SCENARIO = "roce-ok.yaml"
     FABRIC = "roce"
-    MUST_BE_OK = [c for c in IB_OK] + ["rdma-roce"]
+    MUST_BE_OK = [c for c in IB_OK] + ["rdma-roce", "env-gid-index"]
 
     def test_gid_index(self):
-        self.assertIn("RoCE v2 GID at the pinned index", self.check("qwen-decode-0", "rdma-roce")["detail"])
+        # The profile pins index 3 (RoCE v2, IPv4) for UCX and NCCL: the
+        # rule book judges the pin against each port's GID table (A9).
+        self.assertIn("RoCE v2 GID", self.check("qwen-decode-0", "rdma-roce")["detail"])
+        self.assertIn("UCX_IB_GID_INDEX=3", self.check("qwen-decode-0", "env-gid-index")["detail"])
 
 
 class TestEFA(CheckCase, unittest.TestCase):

@@ -8,6 +8,7 @@ Scenario-level judgements (healthy and broken profiles) are in test_check.py.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -18,8 +19,18 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
 from plugin import PLUGIN, run_timed as run  # noqa: E402
-FAMILIES = {"RDMA", "GPUDIRECT", "GDRCOPY", "NVLINK", "UCX", "NIXL", "EFA", "ENV",
-            "LIMITS", "POD", "LOGS", "TRANSFER"}
+# The check table of the binary (tests/tools/di_checks prints
+# src/check/table.def as built): the one list of families and checks.
+TOOLS = os.environ.get("DI_TOOLS") or os.path.join(ROOT, "build", "tools")
+
+
+def table(what=""):
+    out = subprocess.run([os.path.join(TOOLS, "di_checks")] + ([what] if what else []),
+                         stdout=subprocess.PIPE, check=True).stdout.decode()
+    return [l.split("\t") for l in out.splitlines()]
+
+
+FAMILIES = {r[0] for r in table("families")}
 STATUSES = {"ok", "warn", "fail", "skipped"}
 VERDICTS = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 
@@ -202,6 +213,35 @@ class TestNodeLocal(unittest.TestCase):
             self.assertNotEqual(by[name]["status"], "ok", by[name])
         self.assertNotEqual(doc["verdict"]["status"], "READY")
         self.assertEqual(rc, doc["verdict"]["exitCode"])
+
+
+class GeneratedFromTheTable(unittest.TestCase):
+    """What is written from the check table stays what the table says: a
+    check added to table.def fails here until the generated text is
+    regenerated (docs/adding-a-check.md)."""
+
+    def test_man_checks_section_is_generated(self):
+        with open(os.path.join(ROOT, "man", "kubectl-dynamo_interconnect.1")) as f:
+            man = f.read()
+        a = man.index(".SH CHECKS\n")
+        b = man.index("\n.SH ", a + 5) + 1
+        gen = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "tools", "man_checks.py"),
+                              os.path.join(TOOLS, "di_checks")],
+                             stdout=subprocess.PIPE, check=True).stdout.decode()
+        self.assertEqual(man[a:b], gen, "regenerate with tests/tools/man_checks.py")
+
+    def test_schema_enums_are_the_tables(self):
+        with open(os.path.join(ROOT, "schema", "interconnect-report.schema.json")) as f:
+            defs = json.load(f)["$defs"]
+        self.assertEqual(defs["family"]["enum"], [r[0] for r in table("families")])
+        self.assertEqual(defs["link"]["properties"]["name"]["enum"], [r[0] for r in table("links")])
+
+    def test_every_anchor_is_a_section_of_checks_md(self):
+        with open(os.path.join(ROOT, "docs", "checks.md")) as f:
+            doc = f.read()
+        for name, _fam, _rank, anchor, *_ in table("rows"):
+            with self.subTest(check=name):
+                self.assertRegex(doc, r"(?m)^(#+ %s[.] |\| %s \[)" % (re.escape(anchor), re.escape(anchor)))
 
 
 if __name__ == "__main__":

@@ -6,8 +6,11 @@
 
 #include "check/check.h"
 #include "check/internal.h"
+#include "check/links.h"
+#include "model/envrules.h"
 #include "kube/pods.h"
 #include "probe/facts.h"
+#include "probe_fixture.h"
 #include "t.h"
 #include "verdict/verdict.h"
 
@@ -228,18 +231,54 @@ static void dump_unexpected(const struct check_results *r)
 				check_status_name(r->v[i].status), r->v[i].detail);
 }
 
-static void test_table(void)
+/* The index of a check's row in the table. */
+static size_t row_of(const char *name)
 {
 	size_t n;
 	const struct check_def *d = check_defs(&n);
 
+	return check_def(name) ? (size_t)(check_def(name) - d) : n;
+}
+
+static int var_listed(const char *vars, const char *var)
+{
+	size_t len = strlen(var);
+
+	for (const char *p = vars; (p = strstr(p, var)); p += len)
+		if ((p == vars || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+			return 1;
+	return 0;
+}
+
+static void test_table(void)
+{
+	size_t n, nr;
+	const struct check_def *d = check_defs(&n);
+	const struct envr_rule *rules = envr_rules(&nr);
+	char why[160] = "";
+
 	CHECK_INT(n, CK__COUNT);
 	for (size_t i = 0; i < n; i++) {
-		CHECK(d[i].name && d[i].remedy && d[i].rule);
+		CHECK(d[i].name && d[i].remedy && d[i].rule && d[i].env && d[i].anchor);
 		CHECK(check_def(d[i].name) == &d[i]);
-		if (i)
-			CHECK(d[i].rank >= d[i - 1].rank);
+		CHECK(check_def_of((enum check_id)i) == &d[i]);
+		for (int p = 0; p < CHECK_PATH__COUNT; p++)
+			CHECK(d[i].links[p] < 1u << LINK__COUNT);
 	}
+	/* Every rule of the env rule book is under an ENV check of the table
+	 * that names its variable: the row says what the check reads. */
+	for (size_t i = 0; i < nr; i++) {
+		const struct check_def *c = check_def(rules[i].check);
+
+		CHECK(c && c->family == FAM_ENV);
+		if (c && !var_listed(c->env, rules[i].var))
+			fprintf(stderr, "  %s does not list %s\n", c->name, rules[i].var);
+		CHECK(c && var_listed(c->env, rules[i].var));
+	}
+	/* links.c proves links only with checks the table puts on them. */
+	CHECK_INT(check_links_consistent(why, sizeof why), 0);
+	if (*why)
+		fprintf(stderr, "  %s\n", why);
 	CHECK(check_def("rdma-devices")->rank < check_def("rdma-ports")->rank);
 	CHECK(check_def("rdma-ports")->rank < check_def("gpudirect-peermem")->rank);
 	CHECK(check_def("nope") == NULL);
@@ -248,6 +287,17 @@ static void test_table(void)
 	CHECK_STR(check_status_name(CHECK_SKIPPED), "skipped");
 	CHECK_STR(fabric_name(FABRIC_INFINIBAND), "infiniband");
 	CHECK_STR(fabric_name(FABRIC_TCP), "tcp");
+}
+
+/* The table is in emission order: a probed pod's results follow its rows
+ * (the driver calls each judge once, so a judge's rows are adjacent). */
+static void check_table_order(const struct check_results *r)
+{
+	for (size_t i = 1; i < r->n; i++) {
+		if (row_of(r->v[i].name) < row_of(r->v[i - 1].name))
+			fprintf(stderr, "  %s before %s\n", r->v[i - 1].name, r->v[i].name);
+		CHECK(row_of(r->v[i].name) >= row_of(r->v[i - 1].name));
+	}
 }
 
 static void test_ucx_tls(void)
@@ -275,6 +325,7 @@ static void test_healthy_ib(void)
 	run(f, &ib_spec, &decode_ctx, &r);
 	CHECK_INT(r.fabric, FABRIC_INFINIBAND);
 	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	check_table_order(&r);
 	dump_unexpected(&r);
 	/* Kept per pod until the report: grown 8 at a time (results.c). */
 	CHECK(r.n > 0 && r.cap >= r.n && r.cap - r.n < 8);
@@ -517,6 +568,7 @@ static void test_roce(void)
 		p->link_layer = PROBE_LL_ETH;
 		p->rate_gbps = 200;
 		p->n_gids = 4;
+		p->gid_mask = 0xf;
 		p->n_roce_v2 = 2;
 		p->roce_v2_mask = 0xa;  /* indices 1 and 3 */
 	}
@@ -534,13 +586,85 @@ static void test_roce(void)
 	for (int i = 0; i < 2; i++) {
 		f->sysfs_ib.dev[i].port[0].link_layer = PROBE_LL_ETH;
 		f->sysfs_ib.dev[i].port[0].n_gids = 4;
+		f->sysfs_ib.dev[i].port[0].gid_mask = 0xf;
 		f->sysfs_ib.dev[i].port[0].roce_v2_mask = 0x8;
 	}
 	set_env(f, "NCCL_IB_GID_INDEX=0\n");
 	run(f, &ib_spec, &decode_ctx, &r);
-	CHECK_INT(status_of(&r, "rdma-roce"), CHECK_FAIL);
+	/* The pinned index is judged once, by the rule book (A9). */
+	CHECK_INT(status_of(&r, "env-gid-index"), CHECK_FAIL);
+	CHECK(status_of(&r, "rdma-roce") != CHECK_FAIL);
 	check_results_release(&r);
 	probe_facts_free(f);
+}
+
+/* The real GID table of the roce-ok profile (8x ConnectX-7 in Ethernet
+ * mode, tests/cluster/profiles/roce-ok/SOURCE.md): 0/1 link-local RoCE
+ * v1/v2, 2/3 IPv4-mapped RoCE v1/v2, the rest empty.  Returns the status
+ * of env-gid-index with env, its detail in why. */
+static int gid_case(const char *env, int no_ipv4, char *why, size_t n)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+	const struct check_result *c;
+	size_t len;
+	char *t = NULL;
+	int st;
+
+	free(f->sysfs_ib.dev);   /* the two hand-built IB devices give way */
+	memset(&f->sysfs_ib, 0, sizeof f->sysfs_ib);
+	set_ok(&f->sysfs_ib.src);
+	len = 0;
+	fx_append(&t, &len, "");
+	fx_walk("tests/cluster/profiles/roce-ok/root/sys/class/infiniband", "", &t, &len);
+	CHECK_INT(probe_parse_sysfs_ib(t, len, &f->sysfs_ib), 8);
+	free(t);
+	for (int i = 0; no_ipv4 && i < f->sysfs_ib.ndevs; i++)
+		f->sysfs_ib.dev[i].port[0].gid_mask &= ~f->sysfs_ib.dev[i].port[0].ipv4_mask;
+	set_env(f, env);
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT(r.fabric, FABRIC_ROCE);
+	c = check_results_find(&r, "env-gid-index");
+	snprintf(why, n, "%s", c ? c->detail : "");
+	st = c ? (int)c->status : -1;
+	check_results_release(&r);
+	probe_facts_free(f);
+	return st;
+}
+
+static void test_gid_index(void)
+{
+	char why[512];
+
+	CHECK_INT(gid_case("UCX_IB_GID_INDEX=3\nNCCL_IB_GID_INDEX=3\n", 0, why, sizeof why), CHECK_OK);
+	/* Unset: UCX and NCCL both pick index 3 (RoCE v2, IPv4) themselves. */
+	CHECK_INT(gid_case("UCX_TLS=rc,cuda_copy\n", 0, why, sizeof why), CHECK_OK);
+	CHECK_HAS(why, "UCX_IB_GID_INDEX=unset");
+	CHECK_INT(gid_case("UCX_IB_GID_INDEX=1\n", 0, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "link-local");
+	CHECK_HAS(why, "on mlx5_");
+	CHECK_INT(gid_case("NCCL_IB_GID_INDEX=2\n", 0, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "RoCE v1");
+	CHECK_INT(gid_case("MC_GID_INDEX=5\n", 0, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "empty (no GID at that index)");
+	CHECK_INT(gid_case("UCX_IB_GID_INDEX=x\n", 0, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "not a GID index");
+	CHECK_INT(gid_case("NCCL_IB_GID_INDEX=-1\n", 0, why, sizeof why), CHECK_OK);
+	/* Mooncake: MC_GID_INDEX read with atoi ("x" is 0), else
+	 * NCCL_IB_GID_INDEX, else its own pick (index 3 here). */
+	CHECK_INT(gid_case("MC_GID_INDEX=x\nUCX_IB_GID_INDEX=3\nNCCL_IB_GID_INDEX=3\n", 0,
+			   why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "Mooncake uses GID 0");
+	CHECK_INT(gid_case("MC_TE_FILTERS=mlx5_0\n", 0, why, sizeof why), CHECK_OK);
+	CHECK_INT(gid_case("MC_TE_FILTERS=mlx5_0\nNCCL_IB_GID_INDEX=3\n", 0, why, sizeof why), CHECK_OK);
+	CHECK_INT(gid_case("MC_TE_FILTERS=mlx5_0\nNCCL_IB_GID_INDEX=0\nUCX_IB_GID_INDEX=3\n", 0,
+			   why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "Mooncake uses GID 0");
+	/* No IPv4 address on the NICs: UCX's own pick is the link-local
+	 * RoCE v2 GID 1, NCCL's falls back to 0. */
+	CHECK_INT(gid_case("UCX_TLS=rc,cuda_copy\n", 1, why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "unset: UCX picks GID 1");
+	CHECK_HAS(why, "unset: NCCL picks GID 0");
 }
 
 static void test_efa(void)
@@ -927,6 +1051,7 @@ int main(void)
 	test_ports_partial();
 	test_tool_missing();
 	test_roce();
+	test_gid_index();
 	test_efa();
 	test_pcie_single_node();
 	test_degraded_nvlink();

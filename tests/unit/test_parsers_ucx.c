@@ -207,6 +207,19 @@ static void test_nixl_env(void)
 	CHECK(probe_env_get(&F->env, "UCX_") == NULL);
 	CHECK(probe_env_get(&F->env, "GLOO_SOCKET_IFNAMES") == NULL);
 	CHECK_STR(probe_env_get(&F->env, "MASTER_ADDR"), "10.0.0.1");
+
+	/* Mooncake's transport variables are kept, its credentials and
+	 * metadata-server URLs never (model/vocab.c, probe.sh). */
+	{
+		static const char mc[] = "MC_GID_INDEX=3\nMC_REDIS_PASSWORD=hunter2\n"
+					 "MC_METADATA_SERVER=http://u:p@etcd:2379\nMC_IB_PORT=1\n";
+
+		probe_facts_release(F);
+		CHECK_INT(probe_parse_env(mc, strlen(mc), &F->env), 2);
+		CHECK_STR(probe_env_get(&F->env, "MC_GID_INDEX"), "3");
+		CHECK(probe_env_get(&F->env, "MC_REDIS_PASSWORD") == NULL);
+		CHECK(probe_env_get(&F->env, "MC_METADATA_SERVER") == NULL);
+	}
 }
 
 struct logcase {

@@ -20,22 +20,15 @@ Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 import base64
 import json
 import os
-import shutil
 import ssl
 import subprocess
-import sys
-import tempfile
 import unittest
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
-from tls_proxy import Pki, Proxy  # noqa: E402
-
-from plugin import run  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import run
+from tls_proxy import Pki, Proxy  # (tests/cluster, on the path base sets)
 
 KUBECTL = "/usr/bin/kubectl"
 NS = "tlsm"
@@ -43,35 +36,29 @@ POD = "tlsm-prefill-0"
 CONNECT = "Unable to connect to the server: "
 
 
-def scenario(path):
+def scenario_doc():
     profile = os.path.join(ROOT, "tests", "cluster", "profiles", "canned")
     pods = [{"name": POD, "node": "gpu-0", "profile": profile,
              "labels": {"nvidia.com/dynamo-component-type": "prefill"}}]
-    with open(path, "w") as f:
-        yaml.safe_dump({"namespace": NS, "pods": pods}, f)
+    return {"namespace": NS, "pods": pods}
 
 
 def pem_b64(text):
     return base64.b64encode(text.encode()).decode()
 
 
-class TestTlsMatrix(unittest.TestCase):
+class TestTlsMatrix(E2ECase):
+    SCENARIO = scenario_doc()
+    TMP = "e2e-tls-matrix-"
+    LATENCY = 0
+
     @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="e2e-tls-matrix-")
-        sc = os.path.join(cls.tmp, "scenario.yaml")
-        scenario(sc)
-        cls.c = Cluster(sc, latency=0)
+    def fixture(cls):
         cls.pki = Pki(cls.tmp)
         with open(cls.pki.ca) as f:
             cls.ca_pem = f.read()
         cls.good = cls.pki.leaf("good")
         cls.n = 0
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # ---- the three clients
 

@@ -12,7 +12,6 @@ output, and so is every miss with the checks that made the verdict.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
-import json
 import os
 import subprocess
 import sys
@@ -21,10 +20,7 @@ import unittest
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402  (the test cluster's own test helper)
-
-from plugin import run  # noqa: E402
+from base import E2ECase, scenario_report  # noqa: E402
 
 CALIBRATION = os.path.join(ROOT, "tests", "calibration")
 VERDICTS = ("READY", "NOT READY", "UNVERIFIED")
@@ -36,21 +32,6 @@ def load_expected():
     with open(os.path.join(CALIBRATION, "expected.yaml")) as f:
         doc = yaml.safe_load(f)
     return doc["scenarios"]
-
-
-def run_scenario(name):
-    """(exit code, the JSON report or None, stderr) of `check` on one scenario."""
-    c = Cluster(os.path.join(CALIBRATION, "scenarios", name + ".yaml"))
-    try:
-        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo", "-o", "json"],
-                           timeout=300)
-    finally:
-        c.stop()
-        c.cleanup()
-    try:
-        return rc, json.loads(out), err
-    except ValueError:
-        return rc, None, err + out[:2000]
 
 
 def failing_families(pod):
@@ -82,16 +63,16 @@ def matrix_text(rows):
     return "\n".join(lines)
 
 
-class TestCalibration(unittest.TestCase):
+class TestCalibration(E2ECase):
     """Filled with one test per scenario below."""
 
     @classmethod
-    def setUpClass(cls):
+    def fixture(cls):
         cls.expected = load_expected()
         cls.results = {}
         rows, misses = [], []
         for sc in cls.expected:
-            rc, doc, err = run_scenario(sc["name"])
+            rc, doc, err = scenario_report(os.path.join(CALIBRATION, "scenarios", sc["name"] + ".yaml"))
             cls.results[sc["name"]] = (rc, doc, err)
             pods = {p["name"]: p for p in (doc or {}).get("pods", [])}
             for pod, exp in sc["pods"].items():

@@ -9,18 +9,13 @@ stderr or in any file written there.
 """
 import base64
 import os
-import shutil
 import subprocess
-import sys
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import E2ECase
+from plugin import PLUGIN
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "scenarios", "canary.yaml")
 RECIPE = os.path.join(HERE, "scenarios", "canary-recipe")
 
@@ -38,12 +33,13 @@ FORMATS = {"check": ["table", "wide", "json", "yaml"], "pods": ["table", "wide",
            "env": ["table", "json", "yaml"]}
 
 
-class TestCanary(unittest.TestCase):
+class TestCanary(E2ECase):
+    SCENARIO = SCENARIO
+    TMP = "di-canary-"    # the working directory of every run
+
     @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SCENARIO)
-        cls.work = tempfile.mkdtemp(prefix="di-canary-")
-        cls.home = os.path.join(cls.work, "home")
+    def fixture(cls):
+        cls.home = os.path.join(cls.tmp, "home")
         os.mkdir(cls.home)
         # the client key: the base64 lines of the PEM body are canaries too
         key = base64.b64decode(cls.c.users["cert-user"]["client-key-data"]).decode()
@@ -51,17 +47,12 @@ class TestCanary(unittest.TestCase):
         cls.canaries = CANARIES + cls.key_lines + [cls.c.users["cert-user"]["client-key-data"][:40]]
         cls.outputs = []
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
-        shutil.rmtree(cls.work, ignore_errors=True)
-
     def run_all(self, argvs):
         e = dict(os.environ, HOME=self.home)
         e.pop("KUBECONFIG", None)
         for argv in argvs:
             p = subprocess.run([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=e, cwd=self.work, timeout=120)
+                               env=e, cwd=self.tmp, timeout=120)
             self.outputs.append((argv, p.returncode, p.stdout.decode(errors="replace"),
                                  p.stderr.decode(errors="replace")))
 
@@ -72,7 +63,7 @@ class TestCanary(unittest.TestCase):
                 self.assertNotIn("CANARY", text, (argv, name))
                 for k in self.key_lines:
                     self.assertNotIn(k, text, (argv, name, "client key"))
-        for d, _, files in os.walk(self.work):
+        for d, _, files in os.walk(self.tmp):
             for f in files:
                 with open(os.path.join(d, f), "rb") as fh:
                     data = fh.read()

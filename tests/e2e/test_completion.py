@@ -10,13 +10,10 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import ROOT, E2ECase
 
 PLUGIN = os.path.abspath(os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect"))
 KUBECTL = "/usr/bin/kubectl"
@@ -32,10 +29,11 @@ def usage_subcommands():
 SUBCOMMANDS = usage_subcommands()
 
 
-def plugin_dir():
-    """A PATH directory holding the plugin and its completion helper, both
-    links to the binary under test (the way `make install` lays them out)."""
-    d = tempfile.mkdtemp(prefix="e2e-compl-")
+def plugin_dir(d=None):
+    """A PATH directory (D, or a new one) holding the plugin and its
+    completion helper, both links to the binary under test (the way `make
+    install` lays them out)."""
+    d = d or tempfile.mkdtemp(prefix="e2e-compl-")
     os.symlink(PLUGIN, os.path.join(d, "kubectl-dynamo_interconnect"))
     os.symlink(PLUGIN, os.path.join(d, HELPER))
     return d
@@ -50,16 +48,13 @@ def split(out):
     return [l.split("\t")[0] for l in lines], directive
 
 
-class Helper(unittest.TestCase):
+class Helper(E2ECase):
     """The helper run directly: no cluster needed for static answers."""
+    TMP = "e2e-compl-"
 
     @classmethod
-    def setUpClass(cls):
-        cls.dir = plugin_dir()
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.dir, ignore_errors=True)
+    def fixture(cls):
+        cls.dir = plugin_dir(cls.tmp)
 
     def complete(self, *words, env=None):
         e = dict(os.environ, HOME=self.dir)
@@ -160,19 +155,14 @@ class Helper(unittest.TestCase):
         self.assertLess(time.time() - t0, 10)
 
 
-class ThroughKubectl(unittest.TestCase):
+class ThroughKubectl(E2ECase):
     """kubectl finds the helper on PATH and asks it (kubectl >= 1.26)."""
+    SCENARIO = "basic.yaml"
+    TMP = "e2e-compl-"
 
     @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster("basic.yaml")
-        cls.dir = plugin_dir()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.stop()
-        cls.c.cleanup()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+    def fixture(cls):
+        cls.dir = plugin_dir(cls.tmp)
 
     def kubectl_complete(self, *words):
         env = {"PATH": self.dir + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin")}

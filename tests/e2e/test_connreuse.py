@@ -16,18 +16,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
-import tempfile
 import unittest
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import E2ECase
+from plugin import PLUGIN, plugin_env, run
 
-from plugin import PLUGIN, plugin_env, run  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "scenarios", "logs.yaml")
 
 
@@ -40,17 +36,9 @@ def openssl_ca(d, cn):
         return f.read()
 
 
-class TestConnections(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SCENARIO)
-        cls.tmp = tempfile.mkdtemp(prefix="e2e-connreuse-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.stop()
-        cls.c.cleanup()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+class TestConnections(E2ECase):
+    SCENARIO = SCENARIO
+    TMP = "e2e-connreuse-"
 
     def records(self):
         with open(self.c.logpath) as f:

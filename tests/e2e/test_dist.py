@@ -13,16 +13,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
-import tempfile
 import unittest
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import ROOT, E2ECase
 
 KUBECTL = "/usr/bin/kubectl"
 QEMU = "/usr/bin/qemu-aarch64-static"
@@ -123,10 +119,11 @@ def untracked():
                           stdout=subprocess.PIPE, check=True).stdout.decode()
 
 
-class Dist(unittest.TestCase):
+class Dist(E2ECase):
+    TMP = "e2e-dist-"
+
     @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="e2e-dist-")
+    def fixture(cls):
         cls.dist = os.path.join(cls.tmp, "dist")
         cls.manifest = os.path.join(cls.dist, "dynamo-interconnect.yaml")
         cls.before = tracked_status()
@@ -139,10 +136,6 @@ class Dist(unittest.TestCase):
                 d = cls.unpacked[a] = os.path.join(cls.tmp, "unpack-" + a)
                 with tarfile.open(cls.tgz[a]) as t:
                     t.extractall(d)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def setUp(self):
         self.assertEqual(self.make[0], 0, self.make[1])
@@ -251,7 +244,7 @@ class Dist(unittest.TestCase):
             # Two checkouts of the committed tree in directories of different
             # names and depths: the same archives, byte for byte.  When this
             # tree is exactly the commit (nothing changed, nothing untracked:
-            # so in CI), its own archives from setUpClass are the first and
+            # so in CI), its own archives from the fixture are the first and
             # one clone deep elsewhere the second, one build fewer; else two
             # clones.
             shas = []
@@ -275,17 +268,13 @@ class Dist(unittest.TestCase):
         p = subprocess.run([QEMU, b, "-h"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn(b"Available Commands:", p.stdout)
-        c = Cluster("demo.yaml")
-        try:
-            runs = {}
-            for a, argv in (("arm64", [QEMU, b]), ("amd64", [self.binary("amd64")])):
-                p = subprocess.run(argv + ["check", "-n", "demo", "-o", "json", "--kubeconfig", c.kubeconfig],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600,
-                                   env=dict(os.environ, HOME="/nonexistent"))
-                runs[a] = (p.returncode, json.loads(p.stdout)["verdict"])
-        finally:
-            c.stop()
-            c.cleanup()
+        c = self.new_cluster("demo.yaml")
+        runs = {}
+        for a, argv in (("arm64", [QEMU, b]), ("amd64", [self.binary("amd64")])):
+            p = subprocess.run(argv + ["check", "-n", "demo", "-o", "json", "--kubeconfig", c.kubeconfig],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600,
+                               env=dict(os.environ, HOME="/nonexistent"))
+            runs[a] = (p.returncode, json.loads(p.stdout)["verdict"])
         self.assertIn(runs["arm64"][0], (0, 2, 3), runs)
         self.assertEqual(runs["arm64"], runs["amd64"])
         self.assertGreater(runs["arm64"][1]["probed"], 0)

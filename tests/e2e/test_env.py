@@ -88,12 +88,9 @@ class TestCheckRecipe(unittest.TestCase):
     running process, drift as findings, and no Secret value anywhere."""
 
     def test_drift_and_canaries(self):
-        import sys
-        sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-        from fc import Cluster
+        from base import running
         scen = os.path.join(ROOT, "tests", "e2e", "scenarios")
-        c = Cluster(os.path.join(scen, "canary.yaml"))
-        try:
+        with running(os.path.join(scen, "canary.yaml")) as c:
             base = ["check", "--kubeconfig", c.kubeconfig,
                     "--recipe", os.path.join(scen, "canary-recipe")]
             rc, out, err = run(base)
@@ -115,9 +112,6 @@ class TestCheckRecipe(unittest.TestCase):
                                 for c in drift["canary-prefill-0"]), drift)
             self.assertEqual(drift["canary-decode-0"][0]["status"], "warn")
             self.assertTrue(all(c["family"] == "ENV" for cs in drift.values() for c in cs))
-        finally:
-            c.stop()
-            c.cleanup()
 
 
 class TestEnvTree(unittest.TestCase):

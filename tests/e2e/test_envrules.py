@@ -12,17 +12,13 @@
 """
 import json
 import os
-import sys
 import tempfile
 import unittest
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
-
-from plugin import run  # noqa: E402
+from base import ROOT, E2ECase, check_json
+from plugin import run
 
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
 DANGER = {"NCCL_SHM_DISABLE": ("1", "env-nccl-shm"), "UCX_PROTO_ENABLE": ("n", "env-ucx-proto"),
@@ -30,23 +26,8 @@ DANGER = {"NCCL_SHM_DISABLE": ("1", "env-nccl-shm"), "UCX_PROTO_ENABLE": ("n", "
 
 
 def check_doc(cluster, *extra):
-    rc, out, err = run(["check", "--kubeconfig", cluster.kubeconfig, "-n", "demo", "-o", "json"] + list(extra))
+    rc, out, err = check_json(cluster, "-n", "demo", *extra)
     return rc, json.loads(out), err
-
-
-def start(cls, scenario, *extra):
-    """The cluster of scenario on cls, and check's JSON of it."""
-    cls.c = Cluster(scenario)
-    try:
-        cls.rc, cls.doc, cls.err = check_doc(cls.c, *extra)
-    except BaseException:
-        stop(cls)
-        raise
-
-
-def stop(cls):
-    cls.c.stop()
-    cls.c.cleanup()
 
 
 def find(doc, pod, name):
@@ -58,14 +39,9 @@ def find(doc, pod, name):
     raise AssertionError("no %s on %s" % (name, pod))
 
 
-class TestLiveEnvRules(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        start(cls, "env-rules-live.yaml")
-
-    @classmethod
-    def tearDownClass(cls):
-        stop(cls)
+class TestLiveEnvRules(E2ECase):
+    SCENARIO = "env-rules-live.yaml"
+    CHECK = ["-n", "demo"]
 
     def test_live_pod_flagged(self):
         for var, (value, name) in DANGER.items():
@@ -104,30 +80,20 @@ class TestLiveEnvRules(unittest.TestCase):
             self.assertEqual(recipe[0]["remedy"], live["remedy"])
 
 
-class DraCase:
+class DraCase:  # mixin of an E2ECase
     SCENARIO_EDIT = None   # fn(dict) -> None, on a copy of dra-claims.yaml
-    CONTEXT = []
+    TMP = "dra-"
+    CHECK = ["-n", "demo"]
 
     @classmethod
-    def setUpClass(cls):
+    def scenario(cls):
         with open(os.path.join(SCENARIOS, "dra-claims.yaml")) as f:
             sc = yaml.safe_load(f)
         for p in sc["pods"]:
             p["profile"] = os.path.normpath(os.path.join(SCENARIOS, p["profile"]))
         if cls.SCENARIO_EDIT:
             cls.SCENARIO_EDIT(sc)
-        cls.tmp = tempfile.mkdtemp(prefix="dra-")
-        path = os.path.join(cls.tmp, "scenario.yaml")
-        with open(path, "w") as f:
-            yaml.safe_dump(sc, f)
-        start(cls, path, *cls.CONTEXT)
-
-    @classmethod
-    def tearDownClass(cls):
-        stop(cls)
-        for n in os.listdir(cls.tmp):
-            os.unlink(os.path.join(cls.tmp, n))
-        os.rmdir(cls.tmp)
+        return cls.write_scenario(sc)
 
     def claim_gets(self):
         return [r for r in self.c.log() if "/resourceclaims/" in r["path"]]
@@ -137,7 +103,7 @@ class DraCase:
         self.assertEqual({r["method"] for r in self.c.log()}, {"GET"})
 
 
-class TestDraClaims(DraCase, unittest.TestCase):
+class TestDraClaims(DraCase, E2ECase):
     def test_gpu_only_claim_fails(self):
         c = find(self.doc, "dra-gpu-0", "pod-rdma-resource")
         self.assertEqual(c["status"], "fail", c)
@@ -160,8 +126,8 @@ class TestDraClaims(DraCase, unittest.TestCase):
         self.assertEqual(len(paths), 4, paths)
 
 
-class TestDraForbidden(DraCase, unittest.TestCase):
-    CONTEXT = ["--context", "fakecluster-viewer"]
+class TestDraForbidden(DraCase, E2ECase):
+    CHECK = DraCase.CHECK + ["--context", "fakecluster-viewer"]
 
     def test_unknown_not_pass_not_fail(self):
         for pod in ("dra-gpu-0", "dra-nic-0", "dra-mixed-0"):
@@ -181,7 +147,7 @@ def no_resource_api(sc):
     sc["resourceApi"] = []
 
 
-class TestDraV1beta1(DraCase, unittest.TestCase):
+class TestDraV1beta1(DraCase, E2ECase):
     SCENARIO_EDIT = only_v1beta1
 
     def test_fallback(self):
@@ -193,7 +159,7 @@ class TestDraV1beta1(DraCase, unittest.TestCase):
         self.assertEqual(sum("/resource.k8s.io/v1/" in p for p in paths), 1, paths)
 
 
-class TestDraApiAbsent(DraCase, unittest.TestCase):
+class TestDraApiAbsent(DraCase, E2ECase):
     SCENARIO_EDIT = no_resource_api
 
     def test_unknown(self):
@@ -204,14 +170,16 @@ class TestDraApiAbsent(DraCase, unittest.TestCase):
         self.assertEqual(len(self.claim_gets()), 2)
 
 
-class TestDraList(unittest.TestCase):
+class TestDraList(E2ECase):
     """Many claims in a namespace (12 workers, canned probe output): one
     paged LIST instead of a GET per claim; a user without list falls back
     to the GETs and judges the same."""
     N = 12
+    TMP = "dra-list-"
+    LATENCY = 1
 
     @classmethod
-    def setUpClass(cls):
+    def scenario(cls):
         canned = os.path.join(ROOT, "tests", "cluster", "profiles", "canned")
         sc = {"namespace": "demo", "resourceClaims": [], "pods": [],
               "users": [{"name": "getter", "token": "getter-token",
@@ -229,29 +197,18 @@ class TestDraList(unittest.TestCase):
                 "requests": [{"name": "r", "deviceClassName": "dranet" if nic else "gpu.nvidia.com"}],
                 "results": [{"request": "r", "driver": "dra.net" if nic else "gpu.nvidia.com",
                              "pool": "n%d" % i, "device": "eth1" if nic else "gpu-0"}]})
-        cls.tmp = tempfile.mkdtemp(prefix="dra-list-")
-        path = os.path.join(cls.tmp, "scenario.yaml")
-        with open(path, "w") as f:
-            yaml.safe_dump(sc, f)
-        cls.c = Cluster(path, latency=1)
-        try:
-            rc, cls.admin, err = check_doc(cls.c, "--logs=false")
-            cls.admin_log = cls.claim_requests()
-            rc, cls.getter, err = check_doc(cls.c, "--logs=false", "--context", "fakecluster-getter")
-            cls.getter_log = cls.claim_requests()[len(cls.admin_log):]
-        except BaseException:
-            stop(cls)
-            raise
+        return cls.write_scenario(sc)
+
+    @classmethod
+    def fixture(cls):
+        rc, cls.admin, err = check_doc(cls.c, "--logs=false")
+        cls.admin_log = cls.claim_requests()
+        rc, cls.getter, err = check_doc(cls.c, "--logs=false", "--context", "fakecluster-getter")
+        cls.getter_log = cls.claim_requests()[len(cls.admin_log):]
 
     @classmethod
     def claim_requests(cls):
         return [r for r in cls.c.log() if "/resourceclaims" in r["path"]]
-
-    @classmethod
-    def tearDownClass(cls):
-        stop(cls)
-        os.unlink(os.path.join(cls.tmp, "scenario.yaml"))
-        os.rmdir(cls.tmp)
 
     def judged(self, doc):
         return {p["name"]: "DRA claim allocates NICs" in find(doc, p["name"], "pod-rdma-resource")["detail"]

@@ -20,9 +20,7 @@ Prints "e2e-exec: N passed, N failed" last; exits non-zero on failure.
 """
 import json
 import os
-import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -31,86 +29,24 @@ import unittest
 
 import yaml
 
+from base import E2ECase
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.environ.get("DI_TOOLS") or os.path.join(ROOT, "build", "tools")
 DI_EXEC = os.path.join(os.path.abspath(TOOLS), "di_exec")
-FAKECLUSTER = os.path.join(ROOT, "tests", "cluster", "fakecluster")
 SCENARIO = os.path.join(ROOT, "tests", "cluster", "scenarios", "basic.yaml")
 
 NS = "demo"
 POD = "qwen-prefill-0"           # running, one container "main"
 NOT_RUNNING = "crashing-0"       # container "main" in the spec, not running
-READY_WAIT_S = 60
 # Slack on top of an exec's own deadline for process start and teardown.
 SLACK_S = 5.0
 
 
-class Cluster:
-    """One fakecluster process; start() returns once it prints READY."""
-
-    def __init__(self, mode, faults=(), env=None, scenario=SCENARIO):
-        self.mode = mode
-        self.faults = faults
-        self.env = env or {}
-        self.scenario = scenario
-        self.dir = tempfile.mkdtemp(prefix="e2e-exec-")
-        self.kubeconfig = os.path.join(self.dir, "kc")
-        self.proc = None
-        self.log = None
-
-    def start(self):
-        argv = ["/usr/bin/python3", FAKECLUSTER, "--scenario", self.scenario,
-                "--kubeconfig", self.kubeconfig, "--mode", self.mode,
-                "--log", os.path.join(self.dir, "requests.jsonl")]
-        for f in self.faults:
-            argv += ["--fault", f]
-        env = dict(os.environ)
-        env.update(self.env)
-        self.log = open(os.path.join(self.dir, "server.err"), "wb")
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.log,
-                                     env=env, cwd=self.dir)
-        line = self._read_line(READY_WAIT_S)
-        if not line.startswith("READY "):
-            self.stop()
-            raise RuntimeError("fakecluster did not start (%r); see %s" %
-                               (line, os.path.join(self.dir, "server.err")))
-
-    def _read_line(self, timeout):
-        end = time.monotonic() + timeout
-        data = b""
-        while not data.endswith(b"\n"):
-            left = end - time.monotonic()
-            if left <= 0:
-                break
-            r, _, _ = select.select([self.proc.stdout], [], [], left)
-            if not r:
-                break
-            ch = os.read(self.proc.stdout.fileno(), 1)
-            if not ch:
-                break
-            data += ch
-        return data.decode(errors="replace").strip()
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self.proc:
-            self.proc.stdout.close()
-        if self.log:
-            self.log.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
 # mode -> {fault: env} of the faults aimed at one pod each (f-FAULT) on the
 # mode's shared server; filled as the classes are defined, so complete
-# before the first setUpClass.
+# before the first class is set up.
 POD_FAULTS = {"v5": {}, "v4": {}}
-_SHARED = {}    # mode -> the running shared Cluster
 _SCENARIO_DIR = []
 
 
@@ -122,6 +58,8 @@ def shared_scenario():
     """basic.yaml plus one copy of POD per pod-aimed fault, written once."""
     if not _SCENARIO_DIR:
         _SCENARIO_DIR.append(tempfile.mkdtemp(prefix="e2e-exec-scenario-"))
+        # a module cleanup: it runs after the servers' (last in, first out)
+        unittest.addModuleCleanup(shutil.rmtree, _SCENARIO_DIR[0], ignore_errors=True)
         with open(SCENARIO) as f:
             sc = yaml.safe_load(f)
         base = os.path.dirname(SCENARIO)
@@ -137,57 +75,35 @@ def shared_scenario():
     return os.path.join(_SCENARIO_DIR[0], "exec.yaml")
 
 
-def shared_cluster(mode):
-    c = _SHARED.get(mode)
-    if c is None or c.proc.poll() is not None:
-        env = {}
-        for e in POD_FAULTS[mode].values():
-            env.update(e or {})
-        c = _SHARED[mode] = Cluster(mode, ["%s=%s" % (f, fault_pod(f)) for f in sorted(POD_FAULTS[mode])],
-                                    env, scenario=shared_scenario())
-        c.start()
-    return c
-
-
-def tearDownModule():
-    while _SHARED:
-        _SHARED.popitem()[1].stop()
-    for d in _SCENARIO_DIR:
-        shutil.rmtree(d, ignore_errors=True)
-
-
-class ClusterCase(unittest.TestCase):
+class ClusterCase(E2ECase):
     """di() runs di_exec against the class's server: the mode's shared one,
-    or (FAULTS set) one of its own."""
+    or (SHARED false, FAULTS set) one of its own."""
 
-    MODE = "v5"
-    FAULTS = ()
-    ENV = None
+    SHARED = True
     POD = POD       # the pod di() execs in unless told another
-    cluster = None
-    own = False
 
     @classmethod
-    def setUpClass(cls):
+    def scenario(cls):
         if not os.access(DI_EXEC, os.X_OK):
             raise RuntimeError("%s not built (make unit-tests)" % DI_EXEC)
-        if cls.FAULTS:
-            cls.own = True
-            cls.cluster = Cluster(cls.MODE, cls.FAULTS, cls.ENV)
-            cls.cluster.start()
-        else:
-            cls.cluster = shared_cluster(cls.MODE)
+        return shared_scenario() if cls.SHARED else SCENARIO
 
     @classmethod
-    def tearDownClass(cls):
-        if cls.cluster and cls.own:
-            cls.cluster.stop()
+    def cluster_options(cls):
+        """The shared server: every pod-aimed fault of the mode, on its pod."""
+        o = super().cluster_options()
+        if cls.SHARED:
+            o["faults"] = ["%s=%s" % (f, fault_pod(f)) for f in sorted(POD_FAULTS[cls.MODE])]
+            o["env"] = {}
+            for e in POD_FAULTS[cls.MODE].values():
+                o["env"].update(e or {})
+        return o
 
     def di(self, argv, pod=None, container=None, context=None, timeout_ms=10000,
            max_output=None):
         """Runs one exec; returns (result dict, seconds taken)."""
         pod = pod or self.POD
-        cmd = [DI_EXEC, "--kubeconfig", self.cluster.kubeconfig, "-n", NS]
+        cmd = [DI_EXEC, "--kubeconfig", self.c.kubeconfig, "-n", NS]
         if context:
             cmd += ["--context", context]
         if container:
@@ -333,7 +249,7 @@ def fault_case(name, fault, mode, check, env=None, own_server=False):
         check(self)
     attrs = {"MODE": mode, "test_" + fault.split("=")[0].replace("-", "_"): test}
     if own_server:
-        attrs.update(FAULTS=(fault,), ENV=env)
+        attrs.update(FAULTS=(fault,), ENV=env, SHARED=False)
     else:
         POD_FAULTS[mode][fault] = env
         attrs["POD"] = fault_pod(fault)

@@ -7,19 +7,15 @@ certificate in the kubeconfig means the plugin never runs.  Each plugin
 counts its runs in a file."""
 import json
 import os
-import sys
-import tempfile
+import subprocess
 import unittest
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import E2ECase
+from plugin import PLUGIN, plugin_env, run
 
-from plugin import PLUGIN, plugin_env, run  # noqa: E402
-import subprocess  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 SCENARIO = os.path.join(HERE, "scenarios", "frontdoor.yaml")
 # Past the 60 s bound a non-interactive plugin gets (src/kube/auth.c
@@ -28,15 +24,9 @@ SCENARIO = os.path.join(HERE, "scenarios", "frontdoor.yaml")
 LOGIN_SECONDS = int(os.environ.get("DI_TEST_LOGIN_SECONDS", "65"))
 
 
-class ExecPlugin(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SCENARIO)
-        cls.tmp = tempfile.mkdtemp(prefix="fd-exec-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
+class ExecPlugin(E2ECase):
+    SCENARIO = SCENARIO
+    TMP = "fd-exec-"
 
     def kubeconfig(self, name, sleep=0, expiry=None, user_extra=None, cluster=None):
         c = cluster or self.c
@@ -71,13 +61,11 @@ class ExecPlugin(unittest.TestCase):
 
     def test_slow_interactive_login_succeeds(self):
         # the test cluster's own slow login (users[].exec.loginSeconds)
-        sc = os.path.join(self.tmp, "slow.yaml")
-        with open(sc, "w") as f:
-            yaml.safe_dump({"namespace": "fd", "pods": [{"name": "w-prefill-0", "node": "gpu-a1", "labels": {
-                "nvidia.com/dynamo-component-type": "prefill"}}], "users": [{
-                    "name": "sso", "allow": ["list-pods"],
-                    "exec": {"token": "sso-token", "loginSeconds": LOGIN_SECONDS}}]}, f)
-        c = Cluster(sc, latency=0)
+        sc = self.write_scenario({"namespace": "fd", "pods": [{"name": "w-prefill-0", "node": "gpu-a1", "labels": {
+            "nvidia.com/dynamo-component-type": "prefill"}}], "users": [{
+                "name": "sso", "allow": ["list-pods"],
+                "exec": {"token": "sso-token", "loginSeconds": LOGIN_SECONDS}}]}, "slow.yaml")
+        c = self.new_cluster(sc, latency=0)
         master, slave = os.openpty()   # stdin a terminal: an interactive login
         try:
             p = subprocess.run([PLUGIN, "pods", "--kubeconfig", c.kubeconfig, "--context", "fakecluster-sso"],
@@ -86,7 +74,6 @@ class ExecPlugin(unittest.TestCase):
         finally:
             os.close(slave)
             os.close(master)
-            c.cleanup()
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn(b"w-prefill-0", p.stdout)
         self.assertIn(b"enter ABCD-EFGH", p.stderr)   # the plugin's prompt reached the terminal side
@@ -108,20 +95,15 @@ class ExecPlugin(unittest.TestCase):
         # clientCert user): the run goes through on it, and the plugin next
         # to it never ran.  (A certificate it refuses would only add the 10
         # transport retries of client-go, 1 s apart, to the same count.)
-        sc = os.path.join(self.tmp, "cert.yaml")
-        with open(sc, "w") as f:
-            yaml.safe_dump({"namespace": "fd", "pods": [{"name": "w-prefill-0", "node": "gpu-a1", "labels": {
-                "nvidia.com/dynamo-component-type": "prefill"}}],
-                "users": [{"name": "admin", "clientCert": True}]}, f)
-        c = Cluster(sc)
-        try:
-            crt, key = c.cert_files("admin")
-            kc, count = self.kubeconfig("cert", user_extra={"client-certificate": crt, "client-key": key},
-                                        cluster=c)
-            rc, out, err = run(["pods", "--kubeconfig", kc])
-            log = c.log()
-        finally:
-            c.cleanup()
+        sc = self.write_scenario({"namespace": "fd", "pods": [{"name": "w-prefill-0", "node": "gpu-a1", "labels": {
+            "nvidia.com/dynamo-component-type": "prefill"}}],
+            "users": [{"name": "admin", "clientCert": True}]}, "cert.yaml")
+        c = self.new_cluster(sc)
+        crt, key = c.cert_files("admin")
+        kc, count = self.kubeconfig("cert", user_extra={"client-certificate": crt, "client-key": key},
+                                    cluster=c)
+        rc, out, err = run(["pods", "--kubeconfig", kc])
+        log = c.log()
         self.assertEqual(rc, 0, err)
         self.assertIn("w-prefill-0", out)
         self.assertEqual([q["user"] for q in log], ["admin"])

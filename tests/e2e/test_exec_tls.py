@@ -15,27 +15,20 @@ Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
 import json
 import os
-import shutil
-import sys
-import tempfile
 import unittest
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
-
-from plugin import run  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import run
 
 PODS = 12
 NS = "tls"
 
 
-def scenario(path, n=PODS):
-    """n pods with canned exec output (no sandboxes: --latency-ms 0), and
-    a client-certificate user."""
+def scenario_doc(n=PODS):
+    """The scenario of n pods with canned exec output (no sandboxes:
+    --latency-ms 0), and a client-certificate user."""
     profile = os.path.join(ROOT, "tests", "cluster", "profiles", "canned")
     pods = [{"name": "tls-%s-%d" % ("prefill" if i % 2 == 0 else "decode", i),
              "node": "gpu-%d" % (i // 2), "profile": profile,
@@ -43,22 +36,13 @@ def scenario(path, n=PODS):
             for i in range(n)]
     users = [{"name": "cert-user", "clientCert": True,
               "allow": ["list-pods", "get-pods", "exec", "logs", "list-namespaces"]}]
-    with open(path, "w") as f:
-        yaml.safe_dump({"namespace": NS, "pods": pods, "users": users}, f)
+    return {"namespace": NS, "pods": pods, "users": users}
 
 
-class TestExecTls(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="e2e-exec-tls-")
-        sc = os.path.join(cls.tmp, "scenario.yaml")
-        scenario(sc)
-        cls.c = Cluster(sc, latency=0)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+class TestExecTls(E2ECase):
+    SCENARIO = scenario_doc()
+    TMP = "e2e-exec-tls-"
+    LATENCY = 0
 
     def kubeconfig(self, name, change):
         with open(self.c.kubeconfig) as f:
@@ -122,21 +106,16 @@ class TestExecTls(unittest.TestCase):
         self.assertEqual({r["user"] for r in execs}, {"cert-user"})
 
 
-class TestExecTlsStall(unittest.TestCase):
+class TestExecTlsStall(E2ECase):
     """A server that accepts the exec connections but never answers their
     ClientHello (fault tls-stall: the first connection, the pod list's, is
     served).  Each exec ends with one clear line, never a hang."""
 
+    TMP = "e2e-exec-tls-stall-"
+
     def setUp(self):
         # One server per test: the fault counts connections from its start.
-        self.tmp = tempfile.mkdtemp(prefix="e2e-exec-tls-stall-")
-        sc = os.path.join(self.tmp, "scenario.yaml")
-        scenario(sc, 3)
-        self.c = Cluster(sc, latency=0, faults=["tls-stall=1"])
-
-    def tearDown(self):
-        self.c.cleanup()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        self.c = self.new_cluster(self.write_scenario(scenario_doc(3)), latency=0, faults=["tls-stall=1"])
 
     def errors(self, *flags):
         rc, out, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", NS, "-l", "",

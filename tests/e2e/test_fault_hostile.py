@@ -15,13 +15,10 @@ import unittest
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-import fc  # noqa: E402
-from fc import Cluster  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import run_timed as run
 
-from plugin import run_timed as run  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 SMALL = os.path.join(HERE, "scenarios", "fault-small.yaml")
 SECRET = os.path.join(HERE, "scenarios", "hostile-secret.yaml")
@@ -44,20 +41,12 @@ def admin(kc):
     return [u for u in kc["users"] if u["name"] == "admin"][0]["user"]
 
 
-def tearDownModule():
-    fc.stop_shared()
-
-
-class OnCluster(unittest.TestCase):
+class OnCluster(E2ECase):
     """The test cluster of SCENARIO with FAULTS, shared by the classes of
     this module that need the same (their tests count requests as
     before/after deltas)."""
     SCENARIO = SMALL
-    FAULTS = ()
-
-    @classmethod
-    def setUpClass(cls):
-        cls.c = fc.shared_cluster(cls.SCENARIO, faults=list(cls.FAULTS))
+    SHARED = True
 
 
 class TestHeaderSmuggling(OnCluster):
@@ -149,8 +138,7 @@ class TestEscapes(OnCluster):
     FAULTS = ("hostile-strings",)
 
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
+    def fixture(cls):
         cls.kc = ["-n", "hostile", "--kubeconfig", cls.c.kubeconfig]
 
     def run_raw(self, argv):
@@ -216,16 +204,13 @@ class TestEscapes(OnCluster):
         self.assertFalse([l for l in lines if "\x1b" in l], lines)
 
 
-class TestHostileServer(unittest.TestCase):
+class TestHostileServer(E2ECase):
     """List faults: each run ends within its deadline with a clear error."""
 
     def run_fault(self, fault, argv=("pods", "-n", "faults"), timeout=120):
-        c = Cluster(SMALL, faults=[fault])
-        try:
-            rc, out, err, took = run(list(argv) + ["--kubeconfig", c.kubeconfig], timeout=timeout)
-            return rc, out, err, took, c.log()
-        finally:
-            c.cleanup()
+        c = self.new_cluster(SMALL, faults=[fault])
+        rc, out, err, took = run(list(argv) + ["--kubeconfig", c.kubeconfig], timeout=timeout)
+        return rc, out, err, took, c.log()
 
     def test_slow_drip_meets_the_default_deadline(self):
         rc, _, err, took, _ = self.run_fault("list-drip=2")
@@ -261,16 +246,13 @@ class TestHostileServer(unittest.TestCase):
             self.assertNotIn("unknown", err)
 
 
-class TestHostilePod(unittest.TestCase):
+class TestHostilePod(E2ECase):
     """Log reads and exec messages are bounded on our side."""
 
     def check(self, fault):
-        c = Cluster(SECRET, faults=[fault])
-        try:
-            rc, out, err, _ = run(["check", "-n", "hostile", "-o", "json", "--probe-timeout", "20s",
-                                   "--kubeconfig", c.kubeconfig])
-        finally:
-            c.cleanup()
+        c = self.new_cluster(SECRET, faults=[fault])
+        rc, out, err, _ = run(["check", "-n", "hostile", "-o", "json", "--probe-timeout", "20s",
+                               "--kubeconfig", c.kubeconfig])
         self.assertIn(rc, (2, 3), err[-1000:])
         return {p["name"]: p for p in json.loads(out)["pods"]}
 
@@ -290,20 +272,23 @@ class TestHostilePod(unittest.TestCase):
 
 
 
-class TestProxy(unittest.TestCase):
+class TestProxy(E2ECase):
     """Proxy choice as kubectl's (client-go + Go's httpproxy), through a
     real CONNECT proxy (tests/cluster/connect_proxy.py).  The server is
     named fakecluster.test, a name only the proxy resolves: a run that
     went direct fails to resolve it, one through the proxy works."""
 
+    SCENARIO = SMALL      # OnCluster's server: SMALL without faults
+    SHARED = True
+
     @classmethod
-    def setUpClass(cls):
+    def fixture(cls):
         import subprocess
-        cls.c = fc.shared_cluster(SMALL, faults=[])   # OnCluster's SMALL without faults
         cls.plog = os.path.join(cls.c.dir, "proxy.log")
         cls.proxy = subprocess.Popen(
             [sys.executable, os.path.join(ROOT, "tests", "cluster", "connect_proxy.py"),
              cls.plog, "fakecluster.test=127.0.0.1"], stdout=subprocess.PIPE)
+        cls.addClassCleanup(cls.stop_proxy)
         cls.purl = "http://127.0.0.1:%s" % cls.proxy.stdout.readline().split()[1].decode()
 
         def named(k):
@@ -314,7 +299,7 @@ class TestProxy(unittest.TestCase):
         cls.named = mutated_kubeconfig(cls.c, named)
 
     @classmethod
-    def tearDownClass(cls):
+    def stop_proxy(cls):
         cls.proxy.kill()
         cls.proxy.wait()
         cls.proxy.stdout.close()

@@ -14,25 +14,20 @@ of each fault are in test_exec.py (di_exec); here it is the product.
 import datetime
 import json
 import os
-import shutil
 import signal
 import socket
 import ssl
 import subprocess
-import sys
-import tempfile
 import threading
 import time
 import unittest
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import E2ECase
+from plugin import PLUGIN, plugin_env, run_timed as run
 
-from plugin import PLUGIN, plugin_env, run_timed as run  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 MATRIX = os.path.join(HERE, "scenarios", "fault-matrix.yaml")
 SMALL = os.path.join(HERE, "scenarios", "fault-small.yaml")
 MARGIN = 10   # seconds on top of a deadline (ASan build, 2 cores, busy CI)
@@ -82,23 +77,18 @@ EXEC_FAULTS = {
 PROBE_TIMEOUT = 5
 
 
-class TestExecFaultMatrix(unittest.TestCase):
+class TestExecFaultMatrix(E2ECase):
     """All exec faults at once: each pod its own answer, within the deadline."""
+    SCENARIO = MATRIX
+    FAULTS = ["%s=%s" % (f, pod) for pod, (f, _) in EXEC_FAULTS.items()] + ["exec-no-close=f-noclose"]
+    ENV = {"FAKECLUSTER_OVERSIZED_BYTES": str(40 << 20)}
 
     @classmethod
-    def setUpClass(cls):
-        faults = ["%s=%s" % (f, pod) for pod, (f, _) in EXEC_FAULTS.items()]
-        faults.append("exec-no-close=f-noclose")
-        cls.c = Cluster(MATRIX, faults=faults,
-                        env={"FAKECLUSTER_OVERSIZED_BYTES": str(40 << 20)})
+    def fixture(cls):
         cls.rc, cls.out, cls.err, cls.took = run(
             ["check", "-n", "faults", "-l", "", "--probe-timeout", "%ds" % PROBE_TIMEOUT,
              "-o", "json", "--kubeconfig", cls.c.kubeconfig])
         cls.doc, cls.by = pods_of(cls.out)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
 
     def test_ends_within_the_probe_deadline(self):
         self.assertLess(self.took, PROBE_TIMEOUT + MARGIN)
@@ -142,17 +132,8 @@ for _pod in EXEC_FAULTS:
 
 # --- list faults ------------------------------------------------------------
 
-class ListFault(unittest.TestCase):
-    FAULTS = ()
-    MODE = "v5"
-
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SMALL, faults=cls.FAULTS, mode=cls.MODE)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
+class ListFault(E2ECase):
+    SCENARIO = SMALL
 
     def check(self, *extra, kubeconfig=None, timeout=120):
         return run(["check", "-n", "faults", "-l", "", "--probe-timeout", "10s", "-o", "json",
@@ -278,15 +259,7 @@ class TestContainerNotRunningV4(ContainerNotRunning, ListFault):
 
 class TestAuthAndTLS(ContainerNotRunning, ListFault):
     """(v5 server: also the container-not-running case in v5 mode)"""
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.tmp = tempfile.mkdtemp(prefix="di-faults-")
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-        super().tearDownClass()
+    TMP = "di-faults-"
 
     def plugin_kubeconfig(self, name, script):
         path = os.path.join(self.tmp, name + ".sh")
@@ -402,17 +375,11 @@ class TestAuthAndTLS(ContainerNotRunning, ListFault):
 
 # --- the whole-run deadline and signals -------------------------------------
 
-class TestCancel(unittest.TestCase):
+class TestCancel(E2ECase):
     """--timeout and Ctrl-C stop a run that a hung exec would hold for the
     whole probe deadline, and print what finished."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SMALL, faults=["exec-hang=normal-1"])
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
+    SCENARIO = SMALL
+    FAULTS = ["exec-hang=normal-1"]
 
     def argv(self, *extra):
         return [PLUGIN, "check", "-n", "faults", "-l", "", "--probe-timeout", "60s",

@@ -7,18 +7,14 @@ the test cluster saw came in under the prefix, with a short request line and
 the impersonation headers, and ran as the impersonated user."""
 import json
 import os
-import sys
-import tempfile
 import unittest
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import E2ECase
+from plugin import run, script_sha256
 
-from plugin import run, script_sha256  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 SCENARIO = os.path.join(HERE, "scenarios", "frontdoor.yaml")
 PREFIX = "/k8s/clusters/c-7x2kq"
@@ -40,14 +36,13 @@ def impersonating_kubeconfig(c, path, server_suffix="", **user):
     return path
 
 
-class FrontDoor(unittest.TestCase):
-    MODE = "v5"
+class FrontDoor(E2ECase):
+    SCENARIO = SCENARIO
+    ARGS = ["--path-prefix", PREFIX, "--max-request-line", str(LIMIT)]
+    TMP = "fd-"
 
     @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SCENARIO, mode=cls.MODE,
-                        args=["--path-prefix", PREFIX, "--max-request-line", str(LIMIT)])
-        cls.tmp = tempfile.mkdtemp(prefix="fd-")
+    def fixture(cls):
         # a trailing slash on the server URL, as users paste it from Rancher
         cls.kc = impersonating_kubeconfig(cls.c, os.path.join(cls.tmp, "kc"), "/",
                                           **{"as": "dynamo-viewer", "as-groups": ["dynamo-ops", "system:authenticated"]})
@@ -60,10 +55,6 @@ class FrontDoor(unittest.TestCase):
             "nixl": run(["nixl", "--pod", "w-prefill-0"] + k),
         }
         cls.reqs = cls.c.log()[n0:]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
 
     def test_commands_work(self):
         for name, (rc, out, err) in self.runs.items():
@@ -155,17 +146,10 @@ if __name__ == "__main__":
     unittest.main()
 
 
-class Sidecar(unittest.TestCase):
+class Sidecar(E2ECase):
     """-c takes a native sidecar (restartPolicy: Always) like a container; an
     init container that ran to completion gets a clear reason."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(os.path.join(HERE, "scenarios", "sidecar.yaml"))
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
+    SCENARIO = os.path.join(HERE, "scenarios", "sidecar.yaml")
 
     def check(self, container):
         n0 = len(self.c.log())

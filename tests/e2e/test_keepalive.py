@@ -5,14 +5,12 @@ and a v5 exec sends WebSocket Pings while the command prints nothing, as
 client-go's executor does every 5 s; v4 sessions send none."""
 import os
 import subprocess
-import sys
 import time
 import unittest
 
+from base import ROOT, E2ECase
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
 
 TOOLS = os.environ.get("DI_TOOLS") or os.path.join(ROOT, "build", "tools")
 DI_EXEC = os.path.join(os.path.abspath(TOOLS), "di_exec")
@@ -33,16 +31,12 @@ def client_timers(port):
     return out
 
 
-class Idle(unittest.TestCase):
-    MODE = "v5"
-
+class Idle(E2ECase):
     def setUp(self):
         if not os.access(DI_EXEC, os.X_OK):
             self.fail("%s not built (make unit-tests)" % DI_EXEC)
-        self.c = Cluster(SCENARIO, mode=self.MODE)
-
-    def tearDown(self):
-        self.c.cleanup()
+        # a server per test: the one exec it logs is this test's
+        self.c = self.new_cluster(SCENARIO, mode=self.MODE)
 
     def di(self, seconds):
         return subprocess.Popen([DI_EXEC, "--kubeconfig", self.c.kubeconfig, "--context", "fakecluster",

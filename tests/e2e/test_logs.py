@@ -12,32 +12,22 @@ Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
 import json
 import os
-import sys
 import tempfile
 import subprocess
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import E2ECase
+from plugin import PLUGIN, run
 
-from plugin import PLUGIN, run  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "scenarios", "logs.yaml")
 SECRET = "E2eSecret"
 
 
 
 
-class TestLogs(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SCENARIO)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.stop()
-        cls.c.cleanup()
+class TestLogs(E2ECase):
+    SCENARIO = SCENARIO
 
     def check(self, *args):
         return run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "demo"] + list(args))

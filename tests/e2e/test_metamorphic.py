@@ -35,16 +35,11 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import unittest
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
-
-from plugin import run  # noqa: E402
+from base import ROOT, E2ECase, check_json, running
 
 CALIBRATION = os.path.join(ROOT, "tests", "calibration")
 TRANSPORT = ("UCX_", "NIXL_", "NCCL_", "FI_", "OFI_NCCL_", "MOONCAKE_", "VLLM_NIXL_")
@@ -322,11 +317,9 @@ def build(variant, applies, change, names, tmp):
 def verdicts(path, used):
     """{scenario: {pod: (verdict, failing families)}} of `check -n` on each."""
     out = {}
-    c = Cluster(path)
-    try:
+    with running(path) as c:
         for ns in used:
-            rc, text, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", ns, "-o", "json"],
-                                timeout=300)
+            rc, text, err = check_json(c, "-n", ns, timeout=300)
             try:
                 doc = json.loads(text)
             except ValueError:
@@ -336,26 +329,20 @@ def verdicts(path, used):
                 ch["family"] for ch in p["checks"] if ch["status"] == "fail")),
                 [ch["name"] + ": " + ch["detail"] for ch in p["checks"]
                  if ch["status"] in ("fail", "warn")]) for p in doc["pods"]}
-    finally:
-        c.stop()
-        c.cleanup()
     return out
 
 
-class TestMetamorphic(unittest.TestCase):
+class TestMetamorphic(E2ECase):
+    TMP = "di-meta-"
+
     @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="di-meta-")
+    def fixture(cls):
         cls.names = healthy_scenarios()
         cls.got = {}
         for variant, applies, change in [("base", ANY, None)] + SAME + [b[:3] for b in BREAK]:
             path, used = build(variant, applies, change, cls.names, cls.tmp)
             cls.got[variant] = verdicts(path, used)
         cls.print_table()
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     @classmethod
     def print_table(cls):

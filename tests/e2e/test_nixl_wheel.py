@@ -10,41 +10,25 @@ is the nixl-backend link's second source).
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
-import json
 import os
-import sys
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-import fc  # noqa: E402  (the test cluster's own test helper)
-
-from plugin import run  # noqa: E402
+from base import ROOT, E2ECase
 
 SCENARIO = os.path.join(ROOT, "tests", "cluster", "scenarios", "nixl-wheel.yaml")
 SITE = "/usr/local/lib/python3.12/dist-packages"
 HEALTHY, TWIN = "vllm-prefill-0", "vllm-decode-0"
 
 
-def setUpModule():
-    global CLUSTER
-    CLUSTER = fc.Cluster(SCENARIO)
-
-
-def tearDownModule():
-    CLUSTER.stop()
-    CLUSTER.cleanup()
-
-
 class WheelCase:
-    """Mixin: one `check -o json` run, its pods by name."""
-    EXTRA = []
+    """Mixin of an E2ECase: one `check -o json` run on the module's one
+    server, its pods by name."""
+    SCENARIO = SCENARIO
+    SHARED = True
+    CHECK = ["-n", "demo"]
 
     @classmethod
-    def setUpClass(cls):
-        cls.rc, out, cls.err = run(["check", "--kubeconfig", CLUSTER.kubeconfig, "-n", "demo",
-                                    "-o", "json"] + cls.EXTRA, timeout=300)
-        cls.doc = json.loads(out)
+    def fixture(cls):
         cls.pods = {p["name"]: p for p in cls.doc["pods"]}
 
     def check(self, pod, name):
@@ -101,12 +85,12 @@ class WheelCase:
         self.assertEqual(self.rc, 2, self.err)
 
 
-class WheelCheck(WheelCase, unittest.TestCase):
+class WheelCheck(WheelCase, E2ECase):
     pass
 
 
-class WheelCheckLogs(WheelCase, unittest.TestCase):
-    EXTRA = ["--logs"]
+class WheelCheckLogs(WheelCase, E2ECase):
+    CHECK = WheelCase.CHECK + ["--logs"]
 
     def test_log_is_second_source(self):
         c = self.check(HEALTHY, "logs-nixl")

@@ -16,16 +16,11 @@ import pty
 import re
 import struct
 import subprocess
-import sys
 import termios
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-import fc  # noqa: E402
-from fc import Cluster  # noqa: E402
-
-from plugin import PLUGIN, plugin_env, run  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import PLUGIN, plugin_env, run
 
 SCENARIO = os.path.join(ROOT, "tests", "e2e", "scenarios", "output.yaml")
 TOKEN = {"READY": "Ready", "NOT READY": "NotReady", "UNVERIFIED": "Unverified"}
@@ -69,17 +64,14 @@ def findings_part(out):
 _DOC = {}
 
 
-def tearDownModule():
-    fc.stop_shared()
-
-
-class OutputCase(unittest.TestCase):
+class OutputCase(E2ECase):
     """The classes share one cluster on SCENARIO and one `-o json` report
     of it (each class gets its own copy)."""
+    SCENARIO = SCENARIO
+    SHARED = True
 
     @classmethod
-    def setUpClass(cls):
-        cls.c = fc.shared_cluster(SCENARIO)
+    def fixture(cls):
         if cls.c.url not in _DOC:
             rc, out, err = run(["check"] + cls.kc() + ["-o", "json"])
             _DOC[cls.c.url] = json.loads(out)
@@ -179,13 +171,9 @@ class TestGrouped(OutputCase):
     def test_interrupted_run_is_one_line(self):
         # Every exec hangs (fault exec-hang): --timeout ends the run with all
         # eight pods unfinished, one reason, one line.
-        c = Cluster(SCENARIO, faults=["exec-hang"])
-        try:
-            rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo",
-                                "--timeout", "3s", "--logs=false"])
-        finally:
-            c.stop()
-            c.cleanup()
+        c = self.new_cluster(SCENARIO, faults=["exec-hang"])
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo",
+                            "--timeout", "3s", "--logs=false"])
         self.assertEqual(rc, 3, err)
         lines = [l for l in findings_part(out) if l.startswith("skipped") and "not probed" in l]
         self.assertEqual(len(lines), 1, out)
@@ -193,14 +181,10 @@ class TestGrouped(OutputCase):
                                    r"qwen-decode-2 and 5 more\): not finished: ")
 
     def test_pending_pod_says_not_probed_once(self):
-        c = Cluster("basic.yaml")
-        try:
-            kc = ["--kubeconfig", c.kubeconfig, "-n", "demo", "-l", "app=pending"]
-            rc, out, err = run(["check"] + kc)
-            rc2, js, _ = run(["check", "-o", "json"] + kc)
-        finally:
-            c.stop()
-            c.cleanup()
+        c = self.new_cluster("basic.yaml")
+        kc = ["--kubeconfig", c.kubeconfig, "-n", "demo", "-l", "app=pending"]
+        rc, out, err = run(["check"] + kc)
+        rc2, js, _ = run(["check", "-o", "json"] + kc)
         self.assertEqual(rc, 3, err)
         self.assertIn("skipped 1 of 1 pod not probed (pending-0): pod is Pending", out)
         self.assertRegex(out, r"(?m)^Verdict: UNVERIFIED \(fabric: unknown; 1 pod, 0 probed, 0 ready\)$")
@@ -417,21 +401,15 @@ class TestHTML(OutputCase):
     """check -o html: one self-contained page that a real browser (Debian's
     headless Chromium) renders without console errors."""
 
+    TMP = "e2e-html-"
+
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        import tempfile
-        cls.tmp = tempfile.mkdtemp(prefix="e2e-html-")
+    def fixture(cls):
+        super().fixture()
         cls.rc, cls.html, _ = run(["check", "-o", "html"] + cls.kc())
         cls.path = os.path.join(cls.tmp, "report.html")
         with open(cls.path, "w") as f:
             f.write(cls.html)
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        import shutil
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def parse(self):
         from html.parser import HTMLParser

@@ -9,18 +9,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
-import tempfile
 import unittest
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-import fc  # noqa: E402
-from fc import Cluster  # noqa: E402  (the test cluster's own test helper)
-
-from plugin import PLUGIN, run  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import PLUGIN, run
 HEADER = ["POD", "ROLE", "NODE", "CONTAINER", "STATUS", "AGE"]
 
 
@@ -30,20 +24,12 @@ def rows(out):
     return [line.split() for line in out.splitlines()]
 
 
-class PodsCase(unittest.TestCase):
+class PodsCase(E2ECase):
+    # classes on the same scenario and mode share one cluster; requests
+    # are counted as before/after deltas, so other clients do not matter
     SCENARIO = "basic.yaml"
-    MODE = "v5"
-
-    @classmethod
-    def setUpClass(cls):
-        # classes on the same scenario and mode share one cluster; requests
-        # are counted as before/after deltas, so other clients do not matter
-        cls.c = fc.shared_cluster(cls.SCENARIO, mode=cls.MODE)
-        cls.tmp = tempfile.mkdtemp(prefix="e2e-pods-")
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+    SHARED = True
+    TMP = "e2e-pods-"
 
     def kc(self, *more):
         return ["--kubeconfig", self.c.kubeconfig] + list(more)
@@ -256,12 +242,8 @@ class TestErrors(PodsCase):
                          "error: You must be logged in to the server (Unauthorized)\n")
 
     def test_forbidden(self):
-        c = Cluster(os.path.join(ROOT, "tests", "e2e", "scenarios", "rbac.yaml"))
-        try:
-            e = self.err(["--kubeconfig", c.kubeconfig, "--context", "fakecluster-nolist"])
-        finally:
-            c.stop()
-            c.cleanup()
+        c = self.new_cluster(os.path.join(ROOT, "tests", "e2e", "scenarios", "rbac.yaml"))
+        e = self.err(["--kubeconfig", c.kubeconfig, "--context", "fakecluster-nolist"])
         self.assertTrue(e.startswith('Error from server (Forbidden): pods is forbidden: '
                                      'User "nolist" cannot list resource "pods"'), e)
         self.assertIn("\nhint: ", e)
@@ -338,10 +320,6 @@ class TestV4Mode(PodsCase):
         rc, out, err = run(["pods"] + self.kc())
         self.assertEqual(rc, 0, err)
         self.assertEqual(len(rows(out)), 3)
-
-
-def tearDownModule():
-    fc.stop_shared()
 
 
 if __name__ == "__main__":

@@ -12,17 +12,14 @@ import hashlib
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
 import urllib.parse
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import PLUGIN, invoke_stdin, run
 
-from plugin import PLUGIN, invoke_stdin, run  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "scenarios", "readonly.yaml")
 with open(os.path.join(ROOT, "src", "probe", "probe.sh"), "rb") as _f:
     PROBE_BYTES = _f.read()
@@ -46,10 +43,11 @@ HOSTILE = ['a"b', "x'; rm -rf / #", "$(touch /tmp/di-pwned)", "`id`", "a b", "a;
 
 
 
-class TestReadOnly(unittest.TestCase):
+class TestReadOnly(E2ECase):
+    SCENARIO = SCENARIO
+
     @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(SCENARIO)
+    def fixture(cls):
         kc = ["--kubeconfig", cls.c.kubeconfig]
         base = [
             ["check"], ["check", "-A"], ["check", "-o", "json", "-n", "ro"],
@@ -71,10 +69,6 @@ class TestReadOnly(unittest.TestCase):
             argv = argv + kc
             cls.results.append((argv, run(argv)))
         cls.reqs = cls.c.log()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
 
     def test_ran_and_probed(self):
         self.assertFalse(os.path.exists("/tmp/di-pwned"))

@@ -11,17 +11,14 @@ import json
 import os
 import re
 import subprocess
-import sys
 import unittest
 
 import jsonschema
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import PLUGIN, run
 
-from plugin import PLUGIN, run  # noqa: E402
 MAN = os.path.join(ROOT, "man", "kubectl-dynamo_interconnect.1")
 SCHEMA = os.path.join(ROOT, "schema", "interconnect-report.schema.json")
 
@@ -103,22 +100,19 @@ class ManPage(unittest.TestCase):
                          {"pair\\-consistency", "node\\-consistency"})
 
 
-class Schema(unittest.TestCase):
+class Schema(E2ECase):
+    SCENARIO = "demo.yaml"
+
     @classmethod
-    def setUpClass(cls):
+    def fixture(cls):
         with open(SCHEMA) as f:
             cls.schema = json.load(f)
         jsonschema.Draft202012Validator.check_schema(cls.schema)
         cls.v = jsonschema.Draft202012Validator(cls.schema)
-        cls.c = Cluster("demo.yaml")
         kc = ["-n", "demo", "--kubeconfig", cls.c.kubeconfig]
-        try:
-            cls.json = run(["check", "-o", "json"] + kc)
-            cls.yaml = run(["check", "-o", "yaml"] + kc)
-            cls.node = run(["node", "--pod", "qwen-decode-0", "-o", "json"] + kc)
-        finally:
-            cls.c.stop()
-            cls.c.cleanup()
+        cls.json = run(["check", "-o", "json"] + kc)
+        cls.yaml = run(["check", "-o", "yaml"] + kc)
+        cls.node = run(["node", "--pod", "qwen-decode-0", "-o", "json"] + kc)
 
     def errors(self, doc):
         return ["%s: %s" % (list(e.absolute_path), e.message) for e in self.v.iter_errors(doc)]

@@ -4,26 +4,21 @@ Priority and Fairness's plain-text 429 with Retry-After: 1 is waited out,
 at most 10 retries; a connection reset is retried; an exec is never tried
 again once it upgraded.  Counted in the test cluster's request log."""
 import os
-import sys
 import unittest
 
+from base import running
+from plugin import run
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
-
-from plugin import run  # noqa: E402
-
 SCENARIO = os.path.join(HERE, "scenarios", "frontdoor.yaml")
 
 
 def with_cluster(faults, argv):
-    c = Cluster(SCENARIO, faults=faults)
-    try:
+    """A server of its own with FAULTS (they count from its start), and
+    the run of ARGV on it with the server's request log."""
+    with running(SCENARIO, faults=faults) as c:
         rc, out, err = run(argv + ["--kubeconfig", c.kubeconfig, "--context", "fakecluster"])
         return rc, out, err, c.log()
-    finally:
-        c.cleanup()
 
 
 class Retry(unittest.TestCase):

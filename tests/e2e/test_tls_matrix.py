@@ -26,19 +26,13 @@ import os
 import shutil
 import ssl
 import subprocess
-import sys
-import tempfile
 import unittest
 
 import yaml
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
-from tls_proxy import ConnectProxy, Pki, Proxy  # noqa: E402
-
-from plugin import run  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import run
+from tls_proxy import ConnectProxy, Pki, Proxy  # (tests/cluster, on the path base sets)
 
 KUBECTL = "/usr/bin/kubectl"
 NS = "tlsm"
@@ -46,7 +40,7 @@ POD = "tlsm-prefill-0"
 CONNECT = "Unable to connect to the server: "
 
 
-def scenario(path):
+def scenario_doc():
     profile = os.path.join(ROOT, "tests", "cluster", "profiles", "canned")
     pods = [{"name": POD, "node": "gpu-0", "profile": profile,
              "labels": {"nvidia.com/dynamo-component-type": "prefill"}}]
@@ -54,8 +48,7 @@ def scenario(path):
     # certificate through (the rotation cases).
     users = [{"name": "cert-user", "clientCert": True,
               "allow": ["list-pods", "get-pods", "exec", "list-namespaces"]}]
-    with open(path, "w") as f:
-        yaml.safe_dump({"namespace": NS, "pods": pods, "users": users}, f)
+    return {"namespace": NS, "pods": pods, "users": users}
 
 
 def text(path):
@@ -67,13 +60,13 @@ def pem_b64(text):
     return base64.b64encode(text.encode()).decode()
 
 
-class TestTlsMatrix(unittest.TestCase):
+class TestTlsMatrix(E2ECase):
+    SCENARIO = scenario_doc()
+    TMP = "e2e-tls-matrix-"
+    LATENCY = 0
+
     @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="e2e-tls-matrix-")
-        sc = os.path.join(cls.tmp, "scenario.yaml")
-        scenario(sc)
-        cls.c = Cluster(sc, latency=0)
+    def fixture(cls):
         cls.pki = Pki(cls.tmp)
         with open(cls.pki.ca) as f:
             cls.ca_pem = f.read()
@@ -82,11 +75,6 @@ class TestTlsMatrix(unittest.TestCase):
         cls.pki2 = Pki(os.path.join(cls.tmp, "pki2"), "tls-matrix-ca-2")   # a CA the case's roots may leave out
         cls.other = cls.pki2.leaf("other")
         cls.n = 0
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # ---- the three clients
 

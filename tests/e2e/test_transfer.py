@@ -20,16 +20,11 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
-
-from plugin import PLUGIN, plugin_env, run, script_sha256  # noqa: E402
+from base import ROOT, E2ECase
+from plugin import PLUGIN, plugin_env, run, script_sha256
 
 
 def script(name):
@@ -112,18 +107,10 @@ def checks(doc, pod):
     return [c for p in doc["pods"] if p["name"] == pod for c in p["checks"] if c["family"] == "TRANSFER"]
 
 
-class WithCluster(unittest.TestCase):
-    SCENARIO = None
-
+class WithCluster(E2ECase):
     @classmethod
-    def setUpClass(cls):
-        cls.c = Cluster(cls.SCENARIO)
+    def fixture(cls):
         cls.kc = ["--kubeconfig", cls.c.kubeconfig]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.stop()
-        cls.c.cleanup()
 
 
 @unittest.skipUnless(HAVE_UCX, "needs Debian's ucx-utils (/usr/bin/ucx_perftest) and iproute2")

@@ -11,15 +11,12 @@ Runs only on the plain build (valgrind and ASan do not mix).
 import os
 import shutil
 import subprocess
-import sys
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
-from fc import Cluster  # noqa: E402
+from base import E2ECase
+from plugin import PLUGIN
 
-PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_interconnect")
+HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "scenarios", "readonly.yaml")
 VALGRIND = shutil.which("valgrind")
 
@@ -31,21 +28,16 @@ def sanitized(path):
 
 
 @unittest.skipIf(VALGRIND is None, "valgrind not installed (tests/tools/deps.sh)")
-class TestValgrind(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.asan = sanitized(PLUGIN)
-        if not cls.asan:
-            # The hung pod is w-two (namespace other): the runs with -A meet
-            # it, while node and nixl --pod w-prefill-0 and its peer
-            # w-decode-0 answer at once (a hung peer held nixl for its 60 s
-            # default probe deadline).
-            cls.c = Cluster(SCENARIO, faults=["exec-hang=w-two"])
+class TestValgrind(E2ECase):
+    # The hung pod is w-two (namespace other): the runs with -A meet it,
+    # while node and nixl --pod w-prefill-0 and its peer w-decode-0 answer
+    # at once (a hung peer held nixl for its 60 s default probe deadline).
+    FAULTS = ["exec-hang=w-two"]
 
     @classmethod
-    def tearDownClass(cls):
-        if not cls.asan:
-            cls.c.cleanup()
+    def scenario(cls):
+        cls.asan = sanitized(PLUGIN)
+        return None if cls.asan else SCENARIO
 
     def memcheck(self, *argv):
         if self.asan:

@@ -129,7 +129,7 @@ class E2ECase(unittest.TestCase):
     def new_cluster(self, scenario, **options):
         """A server of this test's own (fc.Cluster's options), stopped when
         the test ends, passed or not."""
-        return self.enterContext(running(scenario, **options))
+        return _enter(running(scenario, **options), self.addCleanup)
 
     @classmethod
     def cluster_options(cls):
@@ -141,4 +141,12 @@ class E2ECase(unittest.TestCase):
         if cls.SHARED:
             unittest.addModuleCleanup(fc.stop_shared)
             return fc.shared_cluster(scenario, **cls.cluster_options())
-        return cls.enterClassContext(running(scenario, **cls.cluster_options()))
+        return _enter(running(scenario, **cls.cluster_options()), cls.addClassCleanup)
+
+
+def _enter(cm, add_cleanup):
+    """What TestCase.enterContext/enterClassContext do (Python >= 3.11),
+    written out so that the tests also run on Ubuntu 22.04's Python 3.10."""
+    value = cm.__enter__()
+    add_cleanup(cm.__exit__, None, None, None)
+    return value

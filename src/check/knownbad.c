@@ -34,7 +34,7 @@ struct kb_row {
 	enum check_status sev;   /* CHECK_FAIL: fail where KV crosses pods */
 	const char *effect;
 	const char *fix;
-	const char *source;
+	const char *source;      /* the public report, owner/repo#N */
 };
 
 /* ---- conditions ------------------------------------------------------ */
@@ -128,15 +128,15 @@ static const struct kb_row rows[] = {
 	{ CK_UCX_KNOWN_BAD, "1.22.0-", bond_rc_verbs_ece, CHECK_FAIL,
 	  "rc_verbs over a RoCE LAG bond applies ECE and drops from 23 GB/s to 2.9 MB/s",
 	  "set UCX_RC_ECE=0 on the workers (or let UCX use rc_mlx5: UCX_TLS with rc_x)",
-	  "https://github.com/openucx/ucx/issues/11955" },
+	  "openucx/ucx#11955" },
 	{ CK_NIXL_KNOWN_BAD, "1.3.0-1.3.2 1.4.0-", telemetry_off, CHECK_FAIL,
 	  "every KV transfer is counted failed: getXferTelemetry returns NIXL_ERR_NO_TELEMETRY (HTTP 500)",
 	  "set NIXL_TELEMETRY_ENABLE=y on the workers (NIXL 1.3.2 also lets the agent's config win)",
-	  "https://github.com/ai-dynamo/dynamo/issues/12952 https://github.com/ai-dynamo/nixl/issues/2266" },
+	  "ai-dynamo/dynamo#12952, ai-dynamo/nixl#2266" },
 	{ CK_NIXL_KNOWN_BAD, "1.1.0-1.3.0", both_cuda_builds, CHECK_WARN,
 	  "both wheels write nixl_ep/nixl_ep_cpp.so; the last installed wins and may need a libcudart the image lacks (ImportError at start)",
 	  "install only the nixl-cuNN of the image's CUDA, or NIXL >= 1.3.0",
-	  "https://github.com/ai-dynamo/nixl/issues/1705" },
+	  "ai-dynamo/nixl#1705" },
 };
 
 /* ---- versions ---------------------------------------------------------- */
@@ -269,8 +269,7 @@ static void judge(const struct kb_in *k, enum check_id id, const char *what,
 		return;
 	}
 	emit(out, id, r->sev == CHECK_FAIL ? hard(k->in) : CHECK_WARN, r->fix,
-	     "%s: %s", why, r->effect);
-	emit_source(out, r->source);
+	     "%s: %s (%s)", why, r->effect, r->source);
 }
 
 void check_knownbad(const struct check_input *in, struct check_results *out)

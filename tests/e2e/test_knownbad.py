@@ -11,11 +11,16 @@ matches, each with the verdict written here before the tool was run on it.
   installed (ai-dynamo/nixl#1705): a warning, the workers stay READY.
 - the near miss, img-dynamo-vllm-ib itself: the same NIXL 1.3.1 with the
   operator's NIXL_TELEMETRY_ENABLE=y is READY with nixl-known-bad ok.
+- knownbad-ucx-bond-ece: UCX 1.22.0 on a RoCE LAG with rc_verbs (ECE on)
+  is NOT READY on ucx-known-bad (openucx/ucx#11955); the same pods with
+  UCX_RC_ECE=0 (the report's workaround) are READY.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
 import os
 import unittest
+
+import yaml
 
 from base import ROOT, E2ECase
 
@@ -89,6 +94,46 @@ class NearMiss(KnownBad, E2ECase):
     VERDICT = "READY"
     STATUS = "ok"
     DETAIL = ("NIXL 1.3.1",)
+
+
+BOND = os.path.join(SCENARIOS, "knownbad-ucx-bond-ece.yaml")
+
+
+def bond_ece_off():
+    """The bond scenario with the workaround on both workers."""
+    with open(BOND) as f:
+        doc = yaml.safe_load(f)
+    for p in doc["pods"]:
+        p["env"] = dict(p.get("env") or {}, UCX_RC_ECE="0")
+    return doc
+
+
+class BondEce(E2ECase):
+    SCENARIO = BOND
+    CHECK = ["-n", "demo"]
+    VERDICT = "NOT READY"
+    STATUS = "fail"
+    DETAIL = ("UCX 1.22.0", "rc_verbs on the RoCE LAG device mlx5_0", "openucx/ucx#11955")
+
+    def test_bond(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+        for p in self.doc["pods"]:
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"]
+                   if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], self.VERDICT, (p["name"], bad))
+            c = KnownBad.check(self, p, "ucx-known-bad")
+            self.assertEqual(c["status"], self.STATUS, c["detail"])
+            for s in self.DETAIL:
+                self.assertIn(s, c["detail"])
+            self.assertEqual(KnownBad.check(self, p, "nixl-known-bad")["status"], "ok")
+        self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
+
+
+class BondEceOff(BondEce):
+    SCENARIO = bond_ece_off()
+    VERDICT = "READY"
+    STATUS = "ok"
+    DETAIL = ("UCX 1.22.0", "none of the 1 known-bad combinations")
 
 
 if __name__ == "__main__":

@@ -100,11 +100,14 @@ BOND = os.path.join(SCENARIOS, "knownbad-ucx-bond-ece.yaml")
 
 
 def bond_ece_off():
-    """The bond scenario with the workaround on both workers."""
+    """The bond scenario with the workaround on both workers (written to
+    a scratch directory: paths made absolute)."""
     with open(BOND) as f:
         doc = yaml.safe_load(f)
     for p in doc["pods"]:
         p["env"] = dict(p.get("env") or {}, UCX_RC_ECE="0")
+        for k in ("profile", "logs"):
+            p[k] = os.path.normpath(os.path.join(SCENARIOS, p[k]))
     return doc
 
 
@@ -131,6 +134,7 @@ class BondEce(E2ECase):
 
 class BondEceOff(BondEce):
     SCENARIO = bond_ece_off()
+    TMP = "knownbad-"
     VERDICT = "READY"
     STATUS = "ok"
     DETAIL = ("UCX 1.22.0", "none of the 1 known-bad combinations")

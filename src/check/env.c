@@ -165,9 +165,8 @@ static void gid_view(const struct check_input *in, struct gid_view *g)
 		}
 }
 
-/* The process env as the rule book's view (owned array, names and values
- * point into the facts). */
-static struct envr_var *book_view(const struct probe_env *e, struct envr_view *view)
+/* The process env as the rule book's view (internal.h). */
+struct envr_var *book_view(const struct probe_env *e, struct envr_view *view)
 {
 	struct envr_var *v = xcalloc(e->n + 1, sizeof *v);
 

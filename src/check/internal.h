@@ -63,6 +63,12 @@ void rdma_count(const struct probe_rdma_list *l, int *nib, int *nefa);
 /* "mlx5_0, mlx5_1 and 6 more" (efa selects EFA or non-EFA devices). */
 void dev_names(const struct probe_rdma_list *l, int efa, char *b, size_t n);
 
+/* env.c: the process env as the rule book's view; returns the owned
+ * array behind view (free it), whose names and values point into e. */
+struct envr_var;
+struct envr_view;
+struct envr_var *book_view(const struct probe_env *e, struct envr_view *view);
+
 /* rdma.c: does the workload use this port (UCX_NET_DEVICES, else
  * NCCL_IB_HCA, else every port)?  *named: a variable chose it. */
 int port_in_use(const struct check_input *in, const struct probe_rdma_dev *d,
@@ -116,6 +122,8 @@ void check_limits(const struct check_input *in, struct check_results *out);
 void check_podspec(const struct check_input *in, struct check_results *out);
 /* host.c: A8, E1, H3, H4 (probed pods only). */
 void check_host(const struct check_input *in, struct check_results *out);
+/* knownbad.c: the known-bad table (F5; probed pods only). */
+void check_knownbad(const struct check_input *in, struct check_results *out);
 
 /* digest.c: the cross-pod digest in struct check_summary.  _spec first
  * (it also marks the probe's part unknown), then check_digest() for a

@@ -28,6 +28,31 @@ int envr_is_no(const char *v)
 	return is(v, "n") || is(v, "no") || is(v, "0") || is(v, "false") || is(v, "off");
 }
 
+/* NIXL's configTraits<bool> (src/utils/common/config_traits.h, 1.3.x):
+ * y yes on 1 true enable / n no off 0 false disable, case-insensitive;
+ * any other value throws when the agent is created. */
+int envr_nixl_telemetry(const struct envr_view *env)
+{
+	const char *v = envr_get(env, "NIXL_TELEMETRY_ENABLE");
+
+	if (envr_is_yes(v) || is(v, "enable"))
+		return 1;
+	if (envr_is_no(v) || is(v, "disable"))
+		return 0;
+	return -1;
+}
+
+/* UCX's RC "ECE" option (src/uct/ib/rc/base/rc_iface.c, default auto) is
+ * a number: 0 sets no ECE; rc_verbs reads it as UCX_RC_VERBS_ECE, else
+ * UCX_RC_ECE (the workaround openucx/ucx#11955 gives). */
+int envr_ucx_rc_ece_off(const struct envr_view *env)
+{
+	const char *a = envr_get(env, "UCX_RC_VERBS_ECE");
+	const char *b = envr_get(env, "UCX_RC_ECE");
+
+	return a ? is(a, "0") : is(b, "0");
+}
+
 /* ---- UCX_TLS ------------------------------------------------------- */
 
 #define B(x) (1u << ENVR_TL_##x)

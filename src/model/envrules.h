@@ -131,4 +131,11 @@ int envr_tl_by_name(const char *name);
 int envr_is_yes(const char *v);
 int envr_is_no(const char *v);
 
+/* Variables the known-bad table (check/knownbad.c, checks.md F5) reads,
+ * with the library's own parsing.  NIXL_TELEMETRY_ENABLE: 1 on, 0 off,
+ * -1 unset or no boolean NIXL knows. */
+int envr_nixl_telemetry(const struct envr_view *env);
+/* UCX_RC_ECE=0 or UCX_RC_VERBS_ECE=0: rc_verbs connects without ECE. */
+int envr_ucx_rc_ece_off(const struct envr_view *env);
+
 #endif

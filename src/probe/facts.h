@@ -437,6 +437,15 @@ struct probe_limits {
 
 #define PROBE_MAX_NIXL_PLUGINS 32
 
+/* The NIXL distributions pip can hold: the meta package and the CUDA
+ * builds it installs (since 1.1.0 both, ai-dynamo/nixl#1705). */
+enum probe_nixl_dist {
+	PROBE_NIXL_DIST_NIXL = 0,       /* "nixl" */
+	PROBE_NIXL_DIST_CU12,           /* "nixl-cu12" */
+	PROBE_NIXL_DIST_CU13,           /* "nixl-cu13" */
+	PROBE_NIXL_DIST_COUNT,
+};
+
 enum probe_nixl_tool {
 	PROBE_NIXL_TOOL_NIXLBENCH = 0,
 	PROBE_NIXL_TOOL_NIXL_EXAMPLE,
@@ -459,6 +468,10 @@ struct probe_nixl {
 	char python_version[32];        /* distribution version, "0.9.0" */
 	char python_dist[24];           /* "nixl", "nixl-cu12" */
 	char python_module[256];        /* nixl.__file__ */
+	/* Each distribution's version ("" not installed), from the version=
+	 * lines, which the probe prints before it imports nixl: an import
+	 * that fails still shows what is installed. */
+	char dist_version[PROBE_NIXL_DIST_COUNT][32];
 	char **version_lines;           /* nixl-versions.txt, owned */
 	size_t nversion_lines;
 	/* A pip wheel's plugin directory (site-packages/.nixl_cu12.mesonpy.libs/

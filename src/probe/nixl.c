@@ -95,6 +95,18 @@ int probe_parse_nixl_tools(const char *t, size_t n, struct probe_nixl *x)
 	return found;
 }
 
+/* "nixl-cu12 1.2.0": that distribution's version (others are ignored). */
+static void dist_kv(struct probe_nixl *x, struct pslice dist, struct pslice ver)
+{
+	static const char *const names[PROBE_NIXL_DIST_COUNT] = {
+		"nixl", "nixl-cu12", "nixl-cu13",
+	};
+
+	for (int i = 0; i < PROBE_NIXL_DIST_COUNT; i++)
+		if (ps_eq(dist, names[i]))
+			ps_copy(x->dist_version[i], sizeof x->dist_version[i], ver);
+}
+
 /* "module=/.../nixl/__init__.py", "version=nixl-cu12 0.9.0", plugin lines.
  * The import worked when the module line is there. */
 int probe_parse_nixl_python(const char *t, size_t n, struct probe_nixl *x)
@@ -109,12 +121,15 @@ int probe_parse_nixl_python(const char *t, size_t n, struct probe_nixl *x)
 		if (ps_eq(k, "module")) {
 			ps_copy(x->python_module, sizeof x->python_module, v);
 			x->python_ok = 1;
-		} else if (ps_eq(k, "version") && !x->python_version[0]) {
+		} else if (ps_eq(k, "version")) {
 			rest = v;
-			if (ps_token(&rest, &dist) && ps_token(&rest, &ver)) {
-				ps_copy(x->python_dist, sizeof x->python_dist, dist);
-				ps_copy(x->python_version, sizeof x->python_version, ver);
-			}
+			if (!ps_token(&rest, &dist) || !ps_token(&rest, &ver))
+				continue;
+			dist_kv(x, dist, ver);
+			if (x->python_version[0])
+				continue;
+			ps_copy(x->python_dist, sizeof x->python_dist, dist);
+			ps_copy(x->python_version, sizeof x->python_version, ver);
 		} else {
 			plugin_kv(x, k, v);
 		}

@@ -1041,6 +1041,132 @@ static void test_imex_claim(void)
 	probe_facts_free(f);
 }
 
+/* ---- the known-bad table (checks.md F5) ------------------------------ */
+
+/* Status of check name on f, whose env gets env added (the last of a name
+ * wins, as in the rule book); the detail into why when given. */
+static int kb_status(struct probe_facts *f, const char *env, const char *name,
+		     char *why, size_t n)
+{
+	struct check_results r;
+	const struct check_result *c;
+	int st;
+
+	if (env)
+		set_env(f, env);
+	run(f, &ib_spec, &decode_ctx, &r);
+	st = status_of(&r, name);
+	c = check_results_find(&r, name);
+	if (why)
+		snprintf(why, n, "%s", c ? c->detail : "");
+	check_results_release(&r);
+	return st;
+}
+
+static void nixl_dists(struct probe_facts *f, const char *cu12, const char *cu13)
+{
+	snprintf(f->nixl.dist_version[PROBE_NIXL_DIST_NIXL], 32, "%s", cu13 ? cu13 : cu12);
+	snprintf(f->nixl.dist_version[PROBE_NIXL_DIST_CU12], 32, "%s", cu12 ? cu12 : "");
+	snprintf(f->nixl.dist_version[PROBE_NIXL_DIST_CU13], 32, "%s", cu13 ? cu13 : "");
+}
+
+/* NIXL 1.3.0-1.3.1 and 1.4.x with NIXL_TELEMETRY_ENABLE false (dynamo#12952,
+ * nixl#2266); 1.3.2, a true value or none are near misses. */
+static void test_known_bad_telemetry(void)
+{
+	static const struct { const char *ver, *env; int st; } cases[] = {
+		{ "1.3.1", "NIXL_TELEMETRY_ENABLE=n\n", CHECK_FAIL },
+		{ "1.3.0", "NIXL_TELEMETRY_ENABLE=Disable\n", CHECK_FAIL },
+		{ "1.4.0", "NIXL_TELEMETRY_ENABLE=false\n", CHECK_FAIL },
+		{ "1.3.1", "NIXL_TELEMETRY_ENABLE=y\n", CHECK_OK },
+		{ "1.3.1", NULL, CHECK_OK },
+		{ "1.3.2", "NIXL_TELEMETRY_ENABLE=n\n", CHECK_OK },
+		{ "1.2.0", "NIXL_TELEMETRY_ENABLE=n\n", CHECK_OK },
+		{ "1.3.1", "NIXL_TELEMETRY_ENABLE=maybe\n", CHECK_OK },
+	};
+	char why[400];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct probe_facts *f = healthy_ib();
+
+		nixl_dists(f, NULL, cases[i].ver);
+		CHECK_INT(kb_status(f, cases[i].env, "nixl-known-bad", why, sizeof why),
+			  cases[i].st);
+		if (cases[i].st == CHECK_FAIL)
+			CHECK(strstr(why, "NIXL_TELEMETRY_ENABLE=") && strstr(why, cases[i].ver));
+		probe_facts_free(f);
+	}
+}
+
+/* nixl-cu12 and nixl-cu13 together before 1.3.0 (nixl#1705). */
+static void test_known_bad_cuda_builds(void)
+{
+	struct probe_facts *f = healthy_ib();
+
+	nixl_dists(f, "1.2.0", "1.2.0");
+	CHECK_INT(kb_status(f, NULL, "nixl-known-bad", NULL, 0), CHECK_WARN);
+	nixl_dists(f, "1.3.0", "1.3.0");
+	CHECK_INT(kb_status(f, NULL, "nixl-known-bad", NULL, 0), CHECK_OK);
+	nixl_dists(f, NULL, "1.2.0");
+	CHECK_INT(kb_status(f, NULL, "nixl-known-bad", NULL, 0), CHECK_OK);
+	/* the telemetry fail outranks the warning of the same pod */
+	nixl_dists(f, "1.3.1", "1.2.0");
+	CHECK_INT(kb_status(f, "NIXL_TELEMETRY_ENABLE=0\n", "nixl-known-bad", NULL, 0),
+		  CHECK_FAIL);
+	/* no version lines: the import's version (older reports), else none */
+	memset(f->nixl.dist_version, 0, sizeof f->nixl.dist_version);
+	snprintf(f->nixl.python_version, 32, "1.3.1");
+	CHECK_INT(kb_status(f, "NIXL_TELEMETRY_ENABLE=0\n", "nixl-known-bad", NULL, 0),
+		  CHECK_FAIL);
+	f->nixl.python_version[0] = 0;
+	CHECK_INT(kb_status(f, NULL, "nixl-known-bad", NULL, 0), CHECK_SKIPPED);
+	probe_facts_free(f);
+}
+
+/* A healthy IB pod whose first device is a RoCE LAG bond, UCX ver. */
+static struct probe_facts *bonded(const char *ver, int minor)
+{
+	struct probe_facts *f = healthy_ib();
+
+	snprintf(f->sysfs_ib.dev[0].name, 32, "mlx5_bond_0");
+	f->sysfs_ib.dev[0].port[0].link_layer = PROBE_LL_ETH;
+	snprintf(f->ucx.version, 32, "%s", ver);
+	f->ucx.minor = minor;
+	return f;
+}
+
+/* rc_verbs with ECE on a LAG bond from UCX 1.22.0 (ucx#11955). */
+static void test_known_bad_bond_ece(void)
+{
+	static const char *verbs = "UCX_TLS=rc_verbs,ud_verbs,cuda_copy,cuda_ipc\n";
+	struct probe_facts *f = bonded("1.22.0", 22);
+	char why[400];
+
+	CHECK_INT(kb_status(f, verbs, "ucx-known-bad", why, sizeof why), CHECK_FAIL);
+	CHECK(strstr(why, "mlx5_bond_0") && strstr(why, "1.22.0"));
+	CHECK_INT(kb_status(f, "UCX_RC_ECE=0\n", "ucx-known-bad", NULL, 0), CHECK_OK);
+	probe_facts_free(f);
+	/* the rc_x default: rc_mlx5 is listed on the bond, rc_verbs idle */
+	f = bonded("1.22.0", 22);
+	add_tl(&f->ucx, "rc_mlx5", "mlx5_bond_0:1", PROBE_TL_RC_MLX5);
+	CHECK_INT(kb_status(f, "UCX_TLS=rc,cuda_copy\n", "ucx-known-bad", NULL, 0), CHECK_OK);
+	probe_facts_free(f);
+	/* ... but a UCX that lists no rc_mlx5 there uses rc_verbs */
+	f = bonded("1.23.0", 23);
+	CHECK_INT(kb_status(f, "UCX_TLS=rc,cuda_copy\n", "ucx-known-bad", NULL, 0), CHECK_FAIL);
+	probe_facts_free(f);
+	f = bonded("1.21.0", 21);
+	CHECK_INT(kb_status(f, verbs, "ucx-known-bad", NULL, 0), CHECK_OK);
+	probe_facts_free(f);
+	f = healthy_ib();                    /* no bond */
+	snprintf(f->ucx.version, 32, "1.22.0");
+	CHECK_INT(kb_status(f, verbs, "ucx-known-bad", NULL, 0), CHECK_OK);
+	f->ucx.major = -1;
+	f->ucx.version[0] = 0;
+	CHECK_INT(kb_status(f, verbs, "ucx-known-bad", NULL, 0), CHECK_SKIPPED);
+	probe_facts_free(f);
+}
+
 int main(void)
 {
 	test_table();
@@ -1059,5 +1185,8 @@ int main(void)
 	test_digest();
 	test_host();
 	test_imex_claim();
+	test_known_bad_telemetry();
+	test_known_bad_cuda_builds();
+	test_known_bad_bond_ece();
 	return T_DONE("test_checks");
 }

@@ -198,6 +198,22 @@ static void test_nixl_env(void)
 	CHECK(probe_nixl_has_plugin(&F->nixl, "GDS"));
 	CHECK_INT(probe_parse_nixl_versions(ver, strlen(ver), &F->nixl), 2);
 	CHECK_STR(F->nixl.version_lines[1], "ucx 1.19.0");
+	CHECK_STR(F->nixl.dist_version[PROBE_NIXL_DIST_CU12], "0.9.0");
+	CHECK_STR(F->nixl.dist_version[PROBE_NIXL_DIST_CU13], "");
+
+	/* every distribution, printed before an import that failed (F5) */
+	{
+		static const char both[] = "version=nixl 1.2.0\nversion=nixl-cu12 1.2.0\n"
+					   "version=nixl-cu13 1.2.1\nversion=nixl-cu14 9\n"
+					   "ImportError: libcudart.so.12: cannot open shared object file\n";
+
+		fresh();
+		CHECK_INT(probe_parse_nixl_python(both, strlen(both), &F->nixl), 0);
+		CHECK_STR(F->nixl.dist_version[PROBE_NIXL_DIST_NIXL], "1.2.0");
+		CHECK_STR(F->nixl.dist_version[PROBE_NIXL_DIST_CU12], "1.2.0");
+		CHECK_STR(F->nixl.dist_version[PROBE_NIXL_DIST_CU13], "1.2.1");
+		CHECK_STR(F->nixl.python_dist, "nixl");
+	}
 
 	CHECK_INT(probe_parse_env(env, strlen(env), &F->env), 6);
 	CHECK_STR(probe_env_get(&F->env, "UCX_TLS"), "rc_x,cuda_copy");

@@ -357,6 +357,17 @@ def dynamo_vllm_roce(p, base):
     p.env("NCCL_CROSS_NIC", "0")
 
 
+@image("kb-dynamo-vllm-cu12-cu13", "h100-ib-ok", "img-dynamo-vllm-ib with nixl 1.2.0 from PyPI: nixl-cu12 and nixl-cu13 both installed")
+def kb_dynamo_vllm_cu12_cu13(p, base):
+    # checks.md F5: `pip install nixl==1.2.0` pulls both CUDA builds, whose
+    # nixl_ep/nixl_ep_cpp.so clobber each other (ai-dynamo/nixl#1705)
+    dynamo_vllm(p, base)
+    py = pip_wheel(p, SITE, "13", "1.2.0")
+    pip_wheel(p, SITE, "12", "1.2.0")
+    p.write("bin/out/python3-nixl.txt",
+            py.replace("version=nixl 1.2.0\n", "version=nixl 1.2.0\nversion=nixl-cu12 1.2.0\n"))
+
+
 # -- writing -------------------------------------------------------------------
 def source_md(name, title, base):
     with open(os.path.join(HERE, "img-sources", name + ".md")) as f:

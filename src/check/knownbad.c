@@ -1,0 +1,288 @@
+/* The known-bad table (issue 26 item 2, checks.md F5): combinations of a
+ * component's version with a setting or a topology that public reports
+ * show broken, each row with its source.  The data is the array below; the
+ * code only finds the pod's versions and evaluates each row's condition.
+ * Adding a row: docs/adding-a-check.md "A known-bad row".
+ *
+ * Two checks read it, one per component, so that a finding lands in the
+ * column of the thing to change (UCX or NIXL) and breaks that component's
+ * link (table.def): ucx-known-bad and nixl-known-bad. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "model/envrules.h"
+#include "probe/facts.h"
+#include "util/buf.h"
+
+/* What a row's condition may read: the pod, and its environment as the
+ * rule book sees it (model/envrules.c parses each variable). */
+struct kb_in {
+	const struct check_input *in;
+	struct envr_view env;
+};
+
+struct kb_row {
+	enum check_id check;     /* CK_UCX_KNOWN_BAD or CK_NIXL_KNOWN_BAD */
+	/* Versions affected: space-separated ranges FROM-UNTIL, FROM the
+	 * first version affected and UNTIL the first fixed ("" none yet). */
+	const char *versions;
+	/* The rest of the combination; 1 when the pod has it, with what it
+	 * saw in why.  NULL: the version alone. */
+	int (*cond)(const struct kb_in *k, char *why, size_t n);
+	enum check_status sev;   /* CHECK_FAIL: fail where KV crosses pods */
+	const char *effect;
+	const char *fix;
+	const char *source;      /* the public report, owner/repo#N */
+};
+
+/* ---- conditions ------------------------------------------------------ */
+
+/* NIXL 1.3.0/1.3.1/1.4.x nixlAgentData (src/core/nixl_agent.cpp): an
+ * explicit NIXL_TELEMETRY_ENABLE=false beats captureTelemetry, so no
+ * telemetry object exists and getXferTelemetry returns
+ * NIXL_ERR_NO_TELEMETRY, which vLLM's connector counts as a failed
+ * transfer (it sets capture_telemetry=True, vllm-project/vllm PR #29305). */
+static int telemetry_off(const struct kb_in *k, char *why, size_t n)
+{
+	if (envr_nixl_telemetry(&k->env) != 0)
+		return 0;
+	snprintf(why, n, "NIXL_TELEMETRY_ENABLE=%s",
+		 envr_get(&k->env, "NIXL_TELEMETRY_ENABLE"));
+	return 1;
+}
+
+/* nixl >= 1.1.0 installs both CUDA builds, and before 1.3.0 both wrote
+ * site-packages/nixl_ep/nixl_ep_cpp.so: the one installed last wins and
+ * needs its own libcudart (ai-dynamo/nixl#1705). */
+static int both_cuda_builds(const struct kb_in *k, char *why, size_t n)
+{
+	const struct probe_nixl *x = &k->in->f->nixl;
+
+	if (!x->dist_version[PROBE_NIXL_DIST_CU12][0] ||
+	    !x->dist_version[PROBE_NIXL_DIST_CU13][0])
+		return 0;
+	snprintf(why, n, "nixl-cu12 %s and nixl-cu13 %s both installed",
+		 x->dist_version[PROBE_NIXL_DIST_CU12],
+		 x->dist_version[PROBE_NIXL_DIST_CU13]);
+	return 1;
+}
+
+/* A RoCE LAG device: the kernel names it mlx5_bond_N, or its GIDs sit on
+ * a bond netdev (rdma_bond0 when renamed). */
+static const struct probe_rdma_dev *bond_dev(const struct probe_facts *f)
+{
+	const struct probe_rdma_list *l = rdma_list(f);
+
+	for (int i = 0; l && i < l->ndevs; i++) {
+		const struct probe_rdma_dev *d = &l->dev[i];
+
+		if (strstr(d->name, "bond"))
+			return d;
+		for (int p = 0; p < d->nports; p++)
+			if (d->port[p].link_layer == PROBE_LL_ETH &&
+			    !strncmp(d->port[p].gid_ndev, "bond", 4))
+				return d;
+	}
+	return NULL;
+}
+
+/* UCX offers rc_mlx5 on device dev (ucx_info -d); 1 also when ucx_info -d
+ * was not read (rc_mlx5 is then taken to be there, as on any mlx5). */
+static int has_rc_mlx5(const struct probe_ucx *u, const char *dev)
+{
+	size_t l = strlen(dev);
+
+	if (u->d_src.status != PROBE_OK)
+		return 1;
+	for (int i = 0; i < u->ntls; i++)
+		if (!strcmp(u->tl[i].name, "rc_mlx5") &&
+		    !strncmp(u->tl[i].device, dev, l) &&
+		    (u->tl[i].device[l] == ':' || !u->tl[i].device[l]))
+			return 1;
+	return 0;
+}
+
+/* openucx/ucx#11955: rc_verbs on a RoCE LAG bond with ECE applied
+ * (PR #11262) runs at 2.9 MB/s; rc_mlx5 on the same bond does not.  UCX
+ * takes rc_mlx5 where it is allowed and offered, so rc_verbs carries RC
+ * only when UCX_TLS leaves it alone or the device has no rc_mlx5. */
+static int bond_rc_verbs_ece(const struct kb_in *k, char *why, size_t n)
+{
+	const struct probe_rdma_dev *d = bond_dev(k->in->f);
+	unsigned tls = ucx_tls_allowed(envr_get(&k->env, "UCX_TLS"));
+
+	if (!d || !(tls & TLB(PROBE_TL_RC_VERBS)) || envr_ucx_rc_ece_off(&k->env))
+		return 0;
+	if ((tls & TLB(PROBE_TL_RC_MLX5)) && has_rc_mlx5(&k->in->f->ucx, d->name))
+		return 0;
+	snprintf(why, n, "rc_verbs on the RoCE LAG device %s, UCX_RC_ECE not 0",
+		 d->name);
+	return 1;
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+static const struct kb_row rows[] = {
+	{ CK_UCX_KNOWN_BAD, "1.22.0-", bond_rc_verbs_ece, CHECK_FAIL,
+	  "rc_verbs over a RoCE LAG bond applies ECE and drops from 23 GB/s to 2.9 MB/s",
+	  "set UCX_RC_ECE=0 on the workers (or let UCX use rc_mlx5: UCX_TLS with rc_x)",
+	  "openucx/ucx#11955" },
+	{ CK_NIXL_KNOWN_BAD, "1.3.0-1.3.2 1.4.0-", telemetry_off, CHECK_FAIL,
+	  "every KV transfer is counted failed: getXferTelemetry returns NIXL_ERR_NO_TELEMETRY (HTTP 500)",
+	  "set NIXL_TELEMETRY_ENABLE=y on the workers (NIXL 1.3.2 also lets the agent's config win)",
+	  "ai-dynamo/dynamo#12952, ai-dynamo/nixl#2266" },
+	{ CK_NIXL_KNOWN_BAD, "1.1.0-1.3.0", both_cuda_builds, CHECK_WARN,
+	  "both wheels write nixl_ep/nixl_ep_cpp.so; the last installed wins and may need a libcudart the image lacks (ImportError at start)",
+	  "install only the nixl-cuNN of the image's CUDA, or NIXL >= 1.3.0",
+	  "ai-dynamo/nixl#1705" },
+};
+
+/* ---- versions ---------------------------------------------------------- */
+
+/* "1.3.1", "0.10.0.post1", "1.4.0rc2" as major, minor, patch (a
+ * pre-release counts as its release). */
+static void ver_parse(const char *s, int v[3])
+{
+	v[0] = v[1] = v[2] = 0;
+	for (int i = 0; i < 3 && s && *s >= '0' && *s <= '9'; i++) {
+		v[i] = (int)strtol(s, (char **)&s, 10);
+		if (*s != '.')
+			break;
+		s++;
+	}
+}
+
+static int ver_cmp(const char *a, const char *b)
+{
+	int x[3], y[3];
+
+	ver_parse(a, x);
+	ver_parse(b, y);
+	for (int i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+/* v in one of r's ranges ("1.3.0-1.3.2 1.4.0-"). */
+static int in_range(const struct kb_row *r, const char *v)
+{
+	char from[32], until[32];
+	const char *p = r->versions;
+	int used;
+
+	for (;;) {
+		used = 0;
+		if (sscanf(p, " %31[^- ]-%n", from, &used) != 1 || !used)
+			return 0;
+		p += used;
+		until[0] = 0;
+		used = 0;
+		if (sscanf(p, "%31[^ ]%n", until, &used) == 1)
+			p += used;
+		if (ver_cmp(v, from) >= 0 && (!until[0] || ver_cmp(v, until) < 0))
+			return 1;
+	}
+}
+
+/* The versions of the component a check reads, "" ended: UCX's from
+ * ucx_info -v; NIXL's the CUDA builds pip holds, else the one wheel
+ * (before 1.1.0 "nixl" was the build itself). */
+static int versions(const struct check_input *in, enum check_id id,
+		    const char *out[PROBE_NIXL_DIST_COUNT])
+{
+	const struct probe_facts *f = in->f;
+	int n = 0;
+
+	if (id == CK_UCX_KNOWN_BAD) {
+		if (f->ucx.major >= 0 && f->ucx.version[0])
+			out[n++] = f->ucx.version;
+		return n;
+	}
+	for (int d = PROBE_NIXL_DIST_CU12; d < PROBE_NIXL_DIST_COUNT; d++)
+		if (f->nixl.dist_version[d][0])
+			out[n++] = f->nixl.dist_version[d];
+	if (!n && f->nixl.dist_version[PROBE_NIXL_DIST_NIXL][0])
+		out[n++] = f->nixl.dist_version[PROBE_NIXL_DIST_NIXL];
+	if (!n && f->nixl.python_version[0])
+		out[n++] = f->nixl.python_version;
+	return n;
+}
+
+/* ---- judging ----------------------------------------------------------- */
+
+/* The first row of check id that the pod matches (worst first), with the
+ * version and the condition seen in why; NULL when none. */
+static const struct kb_row *match(const struct kb_in *k, enum check_id id,
+				  const char *const *ver, int nver,
+				  char *why, size_t n)
+{
+	const struct kb_row *hit = NULL;
+	char w[200];
+
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct kb_row *r = &rows[i];
+
+		for (int j = 0; j < nver && r->check == id; j++) {
+			if (!in_range(r, ver[j]) || (r->cond && !r->cond(k, w, sizeof w)))
+				continue;
+			if (!hit || (r->sev == CHECK_FAIL && hit->sev != CHECK_FAIL)) {
+				hit = r;
+				snprintf(why, n, "%s %s%s%s", id == CK_UCX_KNOWN_BAD ? "UCX" : "NIXL",
+					 ver[j], r->cond ? " with " : "", r->cond ? w : "");
+			}
+			break;
+		}
+	}
+	return hit;
+}
+
+static int rows_of(enum check_id id)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		n += rows[i].check == id;
+	return n;
+}
+
+static void judge(const struct kb_in *k, enum check_id id, const char *what,
+		  struct check_results *out)
+{
+	const char *ver[PROBE_NIXL_DIST_COUNT];
+	int nver = versions(k->in, id, ver);
+	char why[320];
+	const struct kb_row *r;
+
+	if (!nver) {
+		/* nothing to compare: a skip without a remedy (no ucx_info in
+		 * a wheel image, TensorRT-LLM's C++ NIXL) */
+		emit_na(out, id, "%s version not reported: no known-bad row judged", what);
+		return;
+	}
+	r = match(k, id, ver, nver, why, sizeof why);
+	if (!r) {
+		emit(out, id, CHECK_OK, NULL, "%s %s%s: none of the %d known-bad combinations (F5)",
+		     what, ver[0], nver > 1 ? " (and another build)" : "", rows_of(id));
+		return;
+	}
+	emit(out, id, r->sev == CHECK_FAIL ? hard(k->in) : CHECK_WARN, r->fix,
+	     "%s: %s (%s)", why, r->effect, r->source);
+}
+
+void check_knownbad(const struct check_input *in, struct check_results *out)
+{
+	struct kb_in k = { .in = in };
+	struct envr_var *owned = book_view(&in->f->env, &k.env);
+
+	if (!in->cross_pod) {
+		emit_na(out, CK_UCX_KNOWN_BAD, "KV stays inside this pod");
+		emit_na(out, CK_NIXL_KNOWN_BAD, "KV stays inside this pod");
+	} else {
+		judge(&k, CK_UCX_KNOWN_BAD, "UCX", out);
+		judge(&k, CK_NIXL_KNOWN_BAD, "NIXL", out);
+	}
+	free(owned);
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""The known-bad table end to end (issue 26 item 2, checks.md F5): `check`
+on scenarios of Dynamo's vLLM runtime that a row of src/check/knownbad.c
+matches, each with the verdict written here before the tool was run on it.
+
+- knownbad-nixl-telemetry: NIXL 1.3.1 with NIXL_TELEMETRY_ENABLE=n (the
+  Dynamo 1.2.0 operator's default, ai-dynamo/dynamo#10536): every transfer
+  fails (ai-dynamo/dynamo#12952), so both workers are NOT READY on
+  nixl-known-bad, which breaks the nixl-backend link.
+- knownbad-nixl-cuda-builds: nixl 1.2.0 with nixl-cu12 and nixl-cu13 both
+  installed (ai-dynamo/nixl#1705): a warning, the workers stay READY.
+- the near miss, img-dynamo-vllm-ib itself: the same NIXL 1.3.1 with the
+  operator's NIXL_TELEMETRY_ENABLE=y is READY with nixl-known-bad ok.
+- knownbad-ucx-bond-ece: UCX 1.22.0 on a RoCE LAG with rc_verbs (ECE on)
+  is NOT READY on ucx-known-bad (openucx/ucx#11955); the same pods with
+  UCX_RC_ECE=0 (the report's workaround) are READY.
+
+Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
+"""
+import os
+import unittest
+
+import yaml
+
+from base import ROOT, E2ECase
+
+SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
+EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
+
+
+class KnownBad:
+    """Mixin of an E2ECase: one `check -o json` on the scenario, and what
+    each worker must show."""
+    CHECK = ["-n", "demo"]
+    VERDICT = None       # every pod's
+    STATUS = None        # nixl-known-bad's
+    DETAIL = ()          # in nixl-known-bad's detail
+    LINK = "proven"      # nixl-backend
+
+    def check(self, pod, name):
+        for c in pod["checks"]:
+            if c["name"] == name:
+                return c
+        self.fail("check %s not reported for %s" % (name, pod["name"]))
+
+    def test_pods(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+
+    def test_verdict(self):
+        for p in self.doc["pods"]:
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"]
+                   if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], self.VERDICT, (p["name"], bad))
+        self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
+
+    def test_known_bad(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "nixl-known-bad")
+            self.assertEqual(c["status"], self.STATUS, c["detail"])
+            for s in self.DETAIL:
+                self.assertIn(s, c["detail"])
+            # the UCX of a wheel image has no ucx_info: no version, no row
+            self.assertEqual(self.check(p, "ucx-known-bad")["status"], "skipped")
+
+    def test_link(self):
+        for p in self.doc["pods"]:
+            link = [l for l in p["links"] if l["name"] == "nixl-backend"]
+            self.assertEqual([l["status"] for l in link], [self.LINK], link)
+
+
+class TelemetryOff(KnownBad, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "knownbad-nixl-telemetry.yaml")
+    VERDICT = "NOT READY"
+    STATUS = "fail"
+    DETAIL = ("NIXL 1.3.1", "NIXL_TELEMETRY_ENABLE=n", "NIXL_ERR_NO_TELEMETRY")
+    LINK = "broken"
+
+    def test_remedy_and_source(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "nixl-known-bad")
+            self.assertIn("NIXL_TELEMETRY_ENABLE=y", c.get("remedy", ""))
+            self.assertIn("(ai-dynamo/dynamo#12952, ai-dynamo/nixl#2266)", c["detail"])
+
+
+class CudaBuilds(KnownBad, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "knownbad-nixl-cuda-builds.yaml")
+    VERDICT = "READY"
+    STATUS = "warn"
+    DETAIL = ("nixl-cu12 1.2.0 and nixl-cu13 1.2.0 both installed", "nixl_ep_cpp.so")
+
+
+class NearMiss(KnownBad, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "img-dynamo-vllm-ib.yaml")
+    VERDICT = "READY"
+    STATUS = "ok"
+    DETAIL = ("NIXL 1.3.1",)
+
+
+BOND = os.path.join(SCENARIOS, "knownbad-ucx-bond-ece.yaml")
+
+
+def bond_ece_off():
+    """The bond scenario with the workaround on both workers (written to
+    a scratch directory: paths made absolute)."""
+    with open(BOND) as f:
+        doc = yaml.safe_load(f)
+    for p in doc["pods"]:
+        p["env"] = dict(p.get("env") or {}, UCX_RC_ECE="0")
+        for k in ("profile", "logs"):
+            p[k] = os.path.normpath(os.path.join(SCENARIOS, p[k]))
+    return doc
+
+
+class BondEce(E2ECase):
+    SCENARIO = BOND
+    CHECK = ["-n", "demo"]
+    VERDICT = "NOT READY"
+    STATUS = "fail"
+    DETAIL = ("UCX 1.22.0", "rc_verbs on the RoCE LAG device mlx5_0", "openucx/ucx#11955")
+
+    def test_bond(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+        for p in self.doc["pods"]:
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"]
+                   if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], self.VERDICT, (p["name"], bad))
+            c = KnownBad.check(self, p, "ucx-known-bad")
+            self.assertEqual(c["status"], self.STATUS, c["detail"])
+            for s in self.DETAIL:
+                self.assertIn(s, c["detail"])
+            self.assertEqual(KnownBad.check(self, p, "nixl-known-bad")["status"], "ok")
+        self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
+
+
+class BondEceOff(BondEce):
+    SCENARIO = bond_ece_off()
+    TMP = "knownbad-"
+    VERDICT = "READY"
+    STATUS = "ok"
+    DETAIL = ("UCX 1.22.0", "none of the 1 known-bad combinations")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -3,12 +3,22 @@ ucx-nic-select), on the HGX H100 pair of healthy-ib (8 ConnectX-7
 InfiniBand rails + mlx5_bond_0, the BlueField-3 Ethernet bond of the host
 network, tests/cluster/profiles/h100-ib-ok/SOURCE.md).
 
-Expectations, written before the check was run on these scenarios:
-- nicsel-unset (UCX_NET_DEVICES unset) and nicsel-all (=all): UCX binds
-  the bond beside the rails (ai-dynamo/dynamo PR #10852): NOT READY,
-  ucx-nic-select fail naming mlx5_bond_0, and the suggested
-  UCX_NET_DEVICES is the Active InfiniBand ports of the pod.
-- the suggestion fed back as the pods' UCX_NET_DEVICES: READY, ucx-nic-select ok.
+Expectations, written before the check was run on these scenarios
+(first commit), and revised once before it was run on nicsel-nogid: the
+first rule failed every pod where UCX may take an Ethernet port beside the
+InfiniBand rails, and test_calibration showed it failing real gpud
+captures of that very layout (mlx5_0..7 InfiniBand + mlx5_8 Ethernet,
+Dynamo's own recipe leaving UCX_NET_DEVICES unset) that are READY.  The
+source shows a certain start-up failure only where UCX cannot open the
+port (no GID: smg-project/smg#2520); elsewhere a risk (ai-dynamo/dynamo PR
+#10852: fails where the host network does not route between the workers).
+- nicsel-nogid (UCX_NET_DEVICES unset, the bond's GID table empty): NOT
+  READY, ucx-nic-select fail naming mlx5_bond_0, and the suggested
+  UCX_NET_DEVICES is the Active InfiniBand ports of the pod; fed back as
+  the pods' UCX_NET_DEVICES: READY, ucx-nic-select ok.
+- nicsel-unset (unset) and nicsel-all (=all), the bond's GIDs not
+  captured: READY, ucx-nic-select warn naming mlx5_bond_0, the same
+  suggestion.
 - nicsel-far (only the four NUMA-0 rails listed): GPU4-7 reach the NICs UCX
   may use only across the CPU interconnect (SYS, openucx/ucx#11259): READY,
   ucx-nic-select warn naming those GPUs, and the suggestion is the rails
@@ -105,36 +115,44 @@ class NicSelBase(E2ECase):
 
 
 class TestUnsetAndAll(NicSelBase):
-    """UCX_NET_DEVICES unset, and =all: the bond is bound, fail."""
+    """UCX_NET_DEVICES unset or =all lets UCX take the bond: fail where it
+    has no GID, warn where its GIDs are not shown."""
+
+    EXPECT = {"nicsel-nogid": ("fail", "NOT READY", 2),
+              "nicsel-unset": ("warn", "READY", 0),
+              "nicsel-all": ("warn", "READY", 0)}
 
     @classmethod
     def fixture(cls):
         cls.reports = {n: scenario_report(os.path.join(SCENARIOS, n + ".yaml"))
-                       for n in ("nicsel-unset", "nicsel-all")}
+                       for n in cls.EXPECT}
 
-    def test_fail_names_the_bond_and_suggests_the_rails(self):
+    def test_names_the_bond_and_suggests_the_rails(self):
         rails = ib_rails()
         self.assertEqual(len(rails), 8, rails)
         for name, (rc, doc, err) in self.reports.items():
+            status, verdict, code = self.EXPECT[name]
             with self.subTest(scenario=name):
                 self.assertIsNotNone(doc, err)
-                self.assertEqual((rc, doc["verdict"]["status"]), (2, "NOT READY"))
+                self.assertEqual((rc, doc["verdict"]["status"]), (code, verdict))
                 for pod in doc["pods"]:
                     c = result(pod)
                     self.assertIsNotNone(c, pod["name"])
-                    self.assertEqual(pod["verdict"], "NOT READY", pod["name"])
-                    self.assertEqual(c["status"], "fail", c)
+                    self.assertEqual(pod["verdict"], verdict, pod["name"])
+                    self.assertEqual(c["status"], status, c)
                     self.assertIn("mlx5_bond_0", c["detail"])
+                    if status == "fail":
+                        self.assertIn("empty GID table", c["detail"])
                     got = suggestion(c)
                     self.assertIsNotNone(got, c)
                     self.assertEqual(sorted(got.split(",")), sorted(rails))
                     self.assertIn("UCX_NET_DEVICES=" + got, c["remedy"])
 
     def test_suggestion_fed_back_is_ready(self):
-        rc, doc, err = self.reports["nicsel-unset"]
+        rc, doc, err = self.reports["nicsel-nogid"]
         self.assertIsNotNone(doc, err)
         sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
-        with open(os.path.join(SCENARIOS, "nicsel-unset.yaml")) as f:
+        with open(os.path.join(SCENARIOS, "nicsel-nogid.yaml")) as f:
             sc = yaml.safe_load(f)
         sc = copy.deepcopy(sc)
         for p in sc["pods"]:

@@ -270,6 +270,21 @@ def ucx_net_devices_unset(p):
     p.env("UCX_NET_DEVICES", None)
 
 
+@variant("ucx-net-devices-unset-bond-no-gid", """ucx-net-devices-unset whose mlx5_bond_0 (the BlueField-3 Ethernet bond
+of the host network) has an empty GID table in the pod (gids/0-15 all
+zero), like the VM-networking mlx5 of smg-project/smg#2520: UCX, which
+UCX_NET_DEVICES leaves free to take every Active port, fails to open its
+interface on the bond (ibv_query_gid(index=0) failed: Invalid argument)
+and NIXL's UCX backend fails at start-up (NIXL_ERR_BACKEND).
+Intended failure: ucx-nic-select, with the rails as the suggested
+UCX_NET_DEVICES.""")
+def ucx_net_devices_unset_bond_no_gid(p):
+    ucx_net_devices_unset(p)
+    gids = "root/sys/class/infiniband/mlx5_bond_0/ports/1/gids/%d"
+    for i in range(16):
+        p.write(gids % i, "0000:0000:0000:0000:0000:0000:0000:0000\n")
+
+
 def topo_drop_nics(text):
     """nvidia-smi topo -m of a pod without RDMA devices: no NIC columns,
     rows or legend."""

@@ -34,7 +34,8 @@ import unittest
 
 import yaml
 
-from base import E2ECase, scenario_report
+from base import E2ECase, parse_json, scenario_report
+from plugin import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
@@ -205,6 +206,30 @@ class TestRailsListed(NicSelBase):
             self.assertIsNotNone(c, pod["name"])
             self.assertEqual(c["status"], "ok", c)
             self.assertNotIn("suggested_env", c)
+
+
+class TestSuggestEnv(E2ECase):
+    """check --suggest-env prints, after the table, each pod's suggested
+    variables as a container env list: the value of JSON's suggested_env."""
+
+    SCENARIO = os.path.join(SCENARIOS, "nicsel-nogid.yaml")
+
+    def test_env_block_is_the_json_suggestion(self):
+        kc = ["--kubeconfig", self.c.kubeconfig, "-n", "demo"]
+        rc, out, err = run(["check"] + kc + ["-o", "json"], timeout=300)
+        doc = parse_json(out)
+        self.assertIsNotNone(doc, err + out[:2000])
+        want = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
+        rc2, text, err2 = run(["check"] + kc + ["--suggest-env"], timeout=300)
+        self.assertEqual(rc2, rc, err2)
+        self.assertIn("Suggested env (check --suggest-env):", text)
+        block = text.split("Suggested env (check --suggest-env):", 1)[1]
+        for name, value in want.items():
+            self.assertIn("# demo/%s: env of its worker container\nenv:\n"
+                          "  - name: UCX_NET_DEVICES\n    value: \"%s\"\n" % (name, value), block)
+        # without the flag no block
+        rc3, plain, _ = run(["check"] + kc, timeout=300)
+        self.assertNotIn("Suggested env", plain)
 
 
 if __name__ == "__main__":

@@ -499,10 +499,7 @@ class TestProfiles(unittest.TestCase):
         devdir = os.path.join(d, "root", "dev", "infiniband")
         uverbs = sorted(f for f in os.listdir(devdir) if f.startswith("uverbs")) if os.path.isdir(devdir) else []
         if uverbs:
-            # gen_images.py RAILS_ONLY: the worker is given the rails, not
-            # the host-network bond, so one device has no node in the pod
-            given = len(devs) - ("RAILS_ONLY" in _read(os.path.join(d, "SOURCE.md")))
-            self.assertEqual(len(uverbs), given)
+            self.assertEqual(len(uverbs), len(devs))
         for tool_out, pat in (("ibstat.txt", r"^CA '(\S+)'"), ("ibv_devinfo.txt", r"^hca_id:\s+(\S+)"),
                               ("ibstatus.txt", r"^Infiniband device '(\S+)'")):
             f = os.path.join(out, tool_out)

@@ -10,7 +10,9 @@
  * "all" binds an Active Ethernet port beside the InfiniBand rails (the
  * host network, often a BlueField bond), which ai-dynamo/dynamo PR #10852
  * saw end in NIXL_ERR_BACKEND; a down port is not taken (rdma-ports judges
- * it). */
+ * it).  Only a port without a GID is a certain failure (its iface does not
+ * open, smg-project/smg#2520); with GIDs it is a risk, as real nodes of
+ * that layout run Dynamo's recipe with UCX_NET_DEVICES unset (calibration). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -79,6 +79,9 @@ struct check_result {
 	 * "/sys/module/nvidia_peermem"), from the evidence; NULL when the
 	 * check reads one fixed source (links.c names it then). */
 	char *source;
+	/* owned; "NAME=value", the variable to paste that fixes it (ucx-nic-
+	 * select's UCX_NET_DEVICES); NULL when the check suggests none. */
+	char *suggest;
 };
 
 /* What check_pod() saw of the pod, for -o wide and for the comparison

@@ -37,6 +37,9 @@ void emit(struct check_results *out, enum check_id id, enum check_status st,
 	__attribute__((format(printf, 5, 6)));
 /* Names the sources behind the result just emitted (evidence.h). */
 void emit_source(struct check_results *out, const char *source);
+/* Gives the result just emitted the variable NAME=value to paste (none
+ * when value is NULL or empty). */
+void emit_suggest(struct check_results *out, const char *name, const char *value);
 /* A not-applicable skip (CHECK_F_NA). */
 void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -115,6 +118,8 @@ void check_gpudirect(const struct check_input *in, struct check_results *out);
 void check_gdrcopy(const struct check_input *in, struct check_results *out);
 void check_nvlink(const struct check_input *in, struct check_results *out);
 void check_ucx(const struct check_input *in, struct check_results *out);
+/* nicsel.c: the NICs UCX takes (E7). */
+void check_nicsel(const struct check_input *in, struct check_results *out);
 void check_nixl(const struct check_input *in, struct check_results *out);
 void check_efa(const struct check_input *in, struct check_results *out);
 void check_env(const struct check_input *in, struct check_results *out);

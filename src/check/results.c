@@ -105,6 +105,7 @@ static void results_push(struct check_results *r, const struct check_result *res
 	r->v[r->n].detail = detail;
 	r->v[r->n].remedy = remedy;
 	r->v[r->n].source = NULL;
+	r->v[r->n].suggest = NULL;
 	r->n++;
 }
 
@@ -113,6 +114,7 @@ void check_results_add(struct check_results *r, const struct check_result *res)
 	results_push(r, res, xstrdup(res->detail ? res->detail : ""),
 		     xstrdup(res->remedy));
 	r->v[r->n - 1].source = xstrdup(res->source);
+	r->v[r->n - 1].suggest = xstrdup(res->suggest);
 }
 
 int check_results_add_def(struct check_results *r, const char *name,
@@ -141,6 +143,7 @@ void check_results_release(struct check_results *r)
 		free(r->v[i].detail);
 		free(r->v[i].remedy);
 		free(r->v[i].source);
+		free(r->v[i].suggest);
 	}
 	free(r->v);
 	check_results_init(r);
@@ -196,7 +199,7 @@ static void vemit(struct check_results *out, enum check_id id,
 {
 	struct check_result res = {
 		defs[id].name, defs[id].family, st, NULL, NULL, defs[id].rank,
-		flags, NULL,
+		flags, NULL, NULL,
 	};
 	va_list cp;
 	char *detail;
@@ -234,6 +237,19 @@ void emit_source(struct check_results *out, const char *source)
 		return;
 	free(last->source);
 	last->source = xstrdup(source);
+}
+
+void emit_suggest(struct check_results *out, const char *name, const char *value)
+{
+	struct check_result *last = out->n ? &out->v[out->n - 1] : NULL;
+	size_t n;
+
+	if (!last || !value || !*value)
+		return;
+	free(last->suggest);
+	n = strlen(name) + strlen(value) + 2;
+	last->suggest = xmalloc(n);
+	snprintf(last->suggest, n, "%s=%s", name, value);
 }
 
 void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)

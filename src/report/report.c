@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,19 @@ static cJSON *str_or_null(const char *s)
 	return s && *s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
+/* "NAME=value" as {"NAME": "value"}: an object, so that more variables
+ * can join without changing its type. */
+static cJSON *suggest_json(const char *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	const char *eq = strchr(s, '=');
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - s) : 0, s);
+	cJSON_AddStringToObject(o, name, eq ? eq + 1 : "");
+	return o;
+}
+
 /* One check; cause: the failed check it follows from (check_cause), or
  * NULL when it is a root or fine. */
 static cJSON *check_json(const struct check_result *c, const char *cause)
@@ -154,6 +168,8 @@ static cJSON *check_json(const struct check_result *c, const char *cause)
 	cJSON_AddStringToObject(o, "detail", c->detail ? c->detail : "");
 	cJSON_AddItemToObject(o, "remedy", str_or_null(c->remedy));
 	cJSON_AddBoolToObject(o, "applicable", !(c->flags & CHECK_F_NA));
+	if (c->suggest)
+		cJSON_AddItemToObject(o, "suggested_env", suggest_json(c->suggest));
 	if (cause)
 		cJSON_AddStringToObject(o, "cause", cause);
 	return o;

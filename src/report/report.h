@@ -54,6 +54,10 @@ void report_print_table(FILE *out, const struct report *r,
 void report_print_nodes(FILE *out, const struct report *r,
 			const struct report_style *st);
 /* Findings worst first, then the consolidated verdict line(s). */
+/* check --suggest-env: each pod's suggested variables (check results'
+ * suggest) as a container env list to paste; "none" when no finding has
+ * one. */
+void report_print_suggest_env(FILE *out, const struct report *r);
 void report_print_summary(FILE *out, const struct report *r,
 			  const struct report_style *st);
 /* Only the consolidated verdict line(s). */

@@ -8,6 +8,7 @@
 #include "model/envrules.h"
 #include "verdict/graph.h"
 #include "util/buf.h"
+#include "util/clist.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
@@ -69,16 +70,7 @@ typedef enum check_status (*pair_fn)(const struct side *a, const struct side *b,
 /* Does a comma list of backends ("UCX,GDS") name this one? */
 static int has_backend(const char *list, const char *be, size_t len)
 {
-	for (const char *p = list; *p;) {
-		size_t l = strcspn(p, ",");
-
-		if (l == len && !strncasecmp(p, be, len))
-			return 1;
-		p += l;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
+	return clist_has(list, be, len, 1);
 }
 
 static int backends_meet(const char *a, const char *b)

@@ -1165,6 +1165,73 @@ static void test_known_bad_bond_ece(void)
 	f->ucx.version[0] = 0;
 	CHECK_INT(kb_status(f, verbs, "ucx-known-bad", NULL, 0), CHECK_SKIPPED);
 	probe_facts_free(f);
+/* E7 (ucx-nic-select) on healthy_ib plus mlx5_bond_0, an Active Ethernet
+ * BlueField-3 port beside the rails (h100-ib-ok's layout): unset, "all"
+ * and a list naming it fail with the rails suggested when UCX opens it
+ * (ucx_info -d lists its md, or every device has its uverbs node) and its
+ * GID table is empty (nogid), warn with GIDs or when it may not be opened
+ * (fewer uverbs nodes than devices, no ucx_info -d); not opened (no md)
+ * it is not taken; the rails listed are ok; a list leaving GPU1 its SYS
+ * rail warns with both rails suggested.  ucxd: 1 the bond's md listed, 0
+ * not, -1 no ucx_info. */
+static void nicsel_case(const char *env, int uverbs, int ucxd, int nogid, int want,
+			const char *detail, const char *sugg)
+{
+	struct probe_facts *f = healthy_ib();
+	struct probe_rdma_dev *bond;
+	struct check_results r;
+	const struct check_result *c;
+	char text[160];
+
+	add_dev(f, "mlx5_bond_0", PROBE_LL_ETH, 25);
+	bond = &f->sysfs_ib.dev[f->sysfs_ib.ndevs - 1];
+	snprintf(bond->hca_type, sizeof(bond->hca_type), "MT41692");
+	f->dev_ib.n_uverbs = uverbs;
+	bond->port[0].gids_listed = nogid ? 1 : 0;
+	if (ucxd > 0)
+		add_md(&f->ucx, "mlx5_bond_0", "ib", 1);
+	if (ucxd < 0)
+		f->ucx.d_src.status = PROBE_ABSENT;
+	snprintf(text, sizeof(text), "UCX_TLS=rc_x,rc,dc_x,dc,cuda_copy,cuda_ipc\n%s", env);
+	set_env(f, text);
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "ucx-nic-select");
+	CHECK(c != NULL);
+	if (c) {
+		CHECK_INT(c->status, want);
+		CHECK_HAS(c->detail, detail);
+		if (sugg) {
+			CHECK_STR(c->suggest ? c->suggest : "", sugg);
+			CHECK_HAS(c->remedy ? c->remedy : "", sugg);
+		} else {
+			CHECK(c->suggest == NULL);
+		}
+	}
+	check_table_order(&r);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+static void test_nicsel(void)
+{
+	const char *rails = "UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1";
+	const char *gone = "mlx5_bond_0:1 (Ethernet, BlueField, empty GID table)";
+
+	nicsel_case("", 3, 1, 1, CHECK_FAIL, gone, rails);
+	nicsel_case("", 3, -1, 1, CHECK_FAIL, gone, rails);
+	nicsel_case("UCX_NET_DEVICES=all\n", 2, 1, 1, CHECK_FAIL, "unset/all", rails);
+	nicsel_case("UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1,mlx5_bond_0:1\n", 3, 1, 1,
+		    CHECK_FAIL, "lists mlx5_bond_0:1", rails);
+	nicsel_case("", 3, 1, 0, CHECK_WARN, "may put KV lanes on the host network", rails);
+	nicsel_case("", 2, -1, 1, CHECK_WARN, "may put KV lanes on the host network", rails);
+	nicsel_case("", 2, 0, 1, CHECK_OK, "UCX takes 2 Active InfiniBand port(s) (all)", NULL);
+	nicsel_case("UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1\n", 3, 1, 1, CHECK_OK,
+		    "UCX takes 2 Active InfiniBand port(s)", NULL);
+	nicsel_case("UCX_NET_DEVICES=mlx5_0:1\n", 3, 1, 0, CHECK_WARN,
+		    "GPU1 SYS (could be PIX)", rails);
+	/* A bare device name takes no IB port in UCX: nothing taken. */
+	nicsel_case("UCX_NET_DEVICES=mlx5_0,mlx5_1\n", 3, 1, 0, CHECK_SKIPPED,
+		    "takes no Active", NULL);
 }
 
 int main(void)
@@ -1188,5 +1255,6 @@ int main(void)
 	test_known_bad_telemetry();
 	test_known_bad_cuda_builds();
 	test_known_bad_bond_ece();
+	test_nicsel();
 	return T_DONE("test_checks");
 }

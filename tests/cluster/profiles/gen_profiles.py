@@ -257,6 +257,34 @@ def ucx_net_devices_missing(p):
     p.env("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1")
 
 
+@variant("ucx-net-devices-unset", """The worker leaves UCX_NET_DEVICES unset (UCX's default, all), on the
+h100-ib-ok node: 8 ConnectX-7 InfiniBand rails plus mlx5_bond_0, the
+BlueField-3 (MT41692) Ethernet bond of the host network, ACTIVE and with
+its uverbs node in the pod.  UCX opens every device verbs lists and keeps
+every ACTIVE port (uct_ib_device_port_check), so it also binds the bond:
+the configuration of ai-dynamo/dynamo PR #10852 (NIXL_ERR_BACKEND at
+start-up; fixed by scoping UCX_NET_DEVICES to the rails).
+Intended failure: ucx-nic-select, with the rails as the suggested
+UCX_NET_DEVICES.""")
+def ucx_net_devices_unset(p):
+    p.env("UCX_NET_DEVICES", None)
+
+
+@variant("ucx-net-devices-unset-bond-no-gid", """ucx-net-devices-unset whose mlx5_bond_0 (the BlueField-3 Ethernet bond
+of the host network) has an empty GID table in the pod (gids/0-15 all
+zero), like the VM-networking mlx5 of smg-project/smg#2520: UCX, which
+UCX_NET_DEVICES leaves free to take every Active port, fails to open its
+interface on the bond (ibv_query_gid(index=0) failed: Invalid argument)
+and NIXL's UCX backend fails at start-up (NIXL_ERR_BACKEND).
+Intended failure: ucx-nic-select, with the rails as the suggested
+UCX_NET_DEVICES.""")
+def ucx_net_devices_unset_bond_no_gid(p):
+    ucx_net_devices_unset(p)
+    gids = "root/sys/class/infiniband/mlx5_bond_0/ports/1/gids/%d"
+    for i in range(16):
+        p.write(gids % i, "0000:0000:0000:0000:0000:0000:0000:0000\n")
+
+
 def topo_drop_nics(text):
     """nvidia-smi topo -m of a pod without RDMA devices: no NIC columns,
     rows or legend."""

@@ -1,0 +1,297 @@
+/* UCX family: the NICs UCX will use for KV, and the UCX_NET_DEVICES to
+ * paste instead (checks.md E7, issue 25 items 1-2).
+ *
+ * UCX's own choice, from its source: UCX_NET_DEVICES defaults to "all"
+ * (ucp_context.c config table), and ucp_is_resource_in_device_list() then
+ * takes every resource; otherwise an IB resource is taken when its
+ * "dev:port" name is listed exactly.  uct_ib enumerates every device verbs
+ * opens and keeps every port that is ACTIVE (uct_ib_device_port_check():
+ * other states are UCS_ERR_UNREACHABLE), InfiniBand or Ethernet alike.  So
+ * "all" binds an Active Ethernet port beside the InfiniBand rails (the
+ * host network, often a BlueField bond), which ai-dynamo/dynamo PR #10852
+ * saw end in NIXL_ERR_BACKEND; a down port is not taken (rdma-ports judges
+ * it).  Only a port without a GID is a certain failure (its iface does not
+ * open, smg-project/smg#2520); with GIDs it is a risk, as real nodes of
+ * that layout run Dynamo's recipe with UCX_NET_DEVICES unset (calibration). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "probe/facts.h"
+#include "util/buf.h"
+#include "util/clist.h"
+#include "util/xalloc.h"
+
+/* One RDMA port as UCX would see it. */
+struct nic {
+	const struct probe_rdma_dev *d;
+	int port;                       /* port number */
+	int kv;                         /* on the KV fabric */
+	int active;                     /* ACTIVE: uct_ib keeps it */
+	int taken;                      /* UCX takes it (Active and selected) */
+	int unsure;                     /* taken only if the pod opens it */
+	int no_gid;                     /* Ethernet, GID table read, all zero */
+	int topo;                       /* its column in topo -m, -1 none */
+};
+
+#define NICSEL_MAX (PROBE_MAX_RDMA_DEVS * PROBE_MAX_PORTS)
+
+struct nicsel {
+	struct nic n[NICSEL_MAX];
+	int count;
+	int listed;                     /* UCX_NET_DEVICES names devices */
+};
+
+/* UCX_NET_DEVICES unset or "all": UCX's default, every resource. */
+static int takes_all(const char *v)
+{
+	return !v || !strcmp(v, "all");
+}
+
+/* "dev:port" listed exactly, as ucp_str_array_search() compares it. */
+static int listed(const char *v, const char *dev, int port)
+{
+	char want[48];
+
+	snprintf(want, sizeof(want), "%s:%d", dev, port);
+	return clist_has(v, want, strlen(want), 0);
+}
+
+static int topo_column(const struct probe_topo *t, const char *dev)
+{
+	for (int i = 0; i < t->nnics && i < PROBE_MAX_NICS; i++)
+		if (!strcmp(t->nic_name[i], dev))
+			return i;
+	return -1;
+}
+
+/* Does UCX open device d: 1, 0, or -1 unknown.  ucx_info -d lists a
+ * memory domain for each device verbs opens (whatever UCX_NET_DEVICES
+ * says); without it, as many uverbs nodes as devices show that verbs
+ * opens each (it opens none without its node; the probe counts the nodes
+ * but does not map them to devices). */
+static int ucx_opens(const struct check_input *in, const struct probe_rdma_list *l,
+		     const struct probe_rdma_dev *d)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+
+	if (u->d_src.status == PROBE_OK && u->n_ib_mds > 0) {
+		for (int i = 0; i < u->nmds; i++)
+			if (!strcmp(u->md[i].name, d->name))
+				return 1;
+		return 0;
+	}
+	return in->f->dev_ib.n_uverbs >= l->ndevs ? 1 : -1;
+}
+
+/* The pod's ports: on an InfiniBand fabric an Ethernet port cannot carry
+ * the KV (it is the host or management network); on RoCE every Active
+ * port may be a rail, so none is ruled out here. */
+static void collect(const struct check_input *in, const struct probe_rdma_list *l,
+		    struct nicsel *s)
+{
+	const char *v = envv(in, "UCX_NET_DEVICES");
+
+	s->listed = !takes_all(v);
+	for (int i = 0; i < l->ndevs; i++) {
+		int opens = ucx_opens(in, l, &l->dev[i]);
+
+		for (int p = 0; p < l->dev[i].nports && s->count < NICSEL_MAX; p++) {
+			const struct probe_rdma_port *pv = port_view(in->f, &l->dev[i], p);
+			struct nic *n = &s->n[s->count++];
+
+			n->d = &l->dev[i];
+			n->port = pv->num;
+			n->kv = in->fabric != FABRIC_INFINIBAND ||
+				pv->link_layer != PROBE_LL_ETH;
+			n->active = pv->state == PROBE_PORT_ACTIVE ||
+				    pv->state == PROBE_PORT_ACTIVE_DEFER;
+			n->taken = n->active && opens != 0 &&
+				   (!s->listed || listed(v, n->d->name, n->port));
+			n->unsure = opens < 0;
+			n->no_gid = l->dev[i].port[p].gids_listed > 0 &&
+				    !l->dev[i].port[p].n_gids;
+			n->topo = topo_column(&in->f->topo, n->d->name);
+		}
+	}
+}
+
+/* Best topo link from GPU g to an Active KV port (only_taken: one UCX
+ * takes); 0 when none is in topo -m. */
+static int best_link(const struct probe_topo *t, const struct nicsel *s, int g,
+		     int only_taken)
+{
+	int best = 0;
+
+	for (int i = 0; i < s->count; i++) {
+		const struct nic *n = &s->n[i];
+		int link;
+
+		if (!n->kv || !n->active || n->topo < 0 || (only_taken && !n->taken))
+			continue;
+		link = t->gpu_nic[g][n->topo].link;
+		if (link >= PROBE_TOPO_PIX && (!best || link < best))
+			best = link;
+	}
+	return best;
+}
+
+/* The value to paste: the Active KV ports, and where topo -m is known only
+ * those nearest some GPU of the pod (the GPU-affine rails). */
+static void suggest(const struct check_input *in, const struct nicsel *s,
+		    struct buf *b)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int rows = t->src.status == PROBE_OK ? t->gpu_rows : 0;
+	int k = 0;
+
+	for (int i = 0; i < s->count; i++) {
+		const struct nic *n = &s->n[i];
+		int near = !rows || n->topo < 0;
+
+		if (!n->kv || !n->active)
+			continue;
+		for (int g = 0; g < rows && g < PROBE_MAX_GPUS && !near; g++)
+			near = t->gpu_nic[g][n->topo].link == best_link(t, s, g, 0);
+		if (near)
+			buf_appendf(b, "%s%s:%d", k++ ? "," : "", n->d->name, n->port);
+	}
+}
+
+/* The fabric as the findings name it. */
+static const char *fab(enum fabric f)
+{
+	return f == FABRIC_INFINIBAND ? "InfiniBand" : f == FABRIC_ROCE ? "RoCE" :
+	       fabric_name(f);
+}
+
+/* A BlueField DPU/SuperNIC function, by PCI part id as UCX's device
+ * table names them (ib_device.c uct_ib_builtin_device_specs: 0xa2d2
+ * BlueField, 0xa2d6 BlueField 2; 0xa2dc BlueField-3, UCX PR #9013). */
+static int dpu(const struct probe_rdma_dev *d)
+{
+	int id = d->part_id;
+
+	if (id <= 0 && !strncmp(d->hca_type, "MT", 2))
+		id = atoi(d->hca_type + 2);
+	return id == 0xa2d2 || id == 0xa2d3 || id == 0xa2d6 || id == 0xa2dc;
+}
+
+/* The ports UCX takes that cannot carry KV, into b; their number.
+ * *dead: one of them is known to be opened and has no GID, so UCX's
+ * iface open on it fails (uct_ib_device_query_gid_info: ibv_query_gid
+ * "Invalid argument", smg-project/smg#2520). */
+static int off_fabric(const struct nicsel *s, struct buf *b, int *dead)
+{
+	int k = 0;
+
+	*dead = 0;
+	for (int i = 0; i < s->count; i++) {
+		const struct nic *n = &s->n[i];
+
+		if (!n->taken || n->kv)
+			continue;
+		*dead |= !n->unsure && n->no_gid;
+		buf_appendf(b, "%s%s:%d (Ethernet%s%s)", k++ ? ", " : "", n->d->name,
+			    n->port, dpu(n->d) ? ", BlueField" : "",
+			    n->no_gid ? ", empty GID table" : "");
+	}
+	return k;
+}
+
+/* GPUs whose nearest port UCX takes is across the CPU interconnect
+ * (NODE/SYS) while a nearer KV port exists but is not taken; their
+ * number, "GPU4 SYS (mlx5_6 is PIX)" into b. */
+static int far_gpus(const struct check_input *in, const struct nicsel *s,
+		    struct buf *b)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int k = 0;
+
+	if (t->src.status != PROBE_OK)
+		return 0;
+	for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++) {
+		int got = best_link(t, s, g, 1), could = best_link(t, s, g, 0);
+
+		if (got < PROBE_TOPO_NODE || !could || could >= got)
+			continue;
+		buf_appendf(b, "%sGPU%d %s (could be %s)", k++ ? ", " : "", g,
+			    probe_topo_link_name(got), probe_topo_link_name(could));
+	}
+	return k;
+}
+
+/* Emits the result with the value to paste (sugg) in its remedy and as
+ * the result's suggested variable. */
+static void judge(const struct check_input *in, const struct nicsel *s,
+		  const char *sugg, struct check_results *out)
+{
+	struct buf bad = BUF_INIT(512), far = BUF_INIT(512), rem = BUF_INIT(1024);
+	int dead, nbad = off_fabric(s, &bad, &dead), nfar = far_gpus(in, s, &far);
+	const char *how = s->listed ? "UCX_NET_DEVICES lists" :
+			  "UCX_NET_DEVICES is unset/all, so UCX takes every Active port, also";
+	int taken = 0;
+
+	for (int i = 0; i < s->count; i++)
+		taken += s->n[i].taken && s->n[i].kv;
+	buf_appendf(&rem, "set UCX_NET_DEVICES=%s on the worker (the Active %s ports%s)",
+		    sugg, fab(in->fabric),
+		    in->f->topo.src.status == PROBE_OK ? " nearest each GPU" : "");
+	if (nbad && dead)
+		emit(out, CK_UCX_NIC_SELECT, hard(in), buf_str(&rem),
+		     "%s %s, which cannot carry KV on this %s fabric: with no GID UCX's interface on it fails to open (ibv_query_gid), and NIXL's UCX backend with it (NIXL_ERR_BACKEND at start-up: smg-project/smg#2520, ai-dynamo/dynamo#10852)",
+		     how, buf_str(&bad), fab(in->fabric));
+	else if (nbad)
+		emit(out, CK_UCX_NIC_SELECT, CHECK_WARN, buf_str(&rem),
+		     "%s %s, which cannot carry KV on this %s fabric: UCX may put KV lanes on the host network, which fails (NIXL_ERR_BACKEND, hangs) where it does not route between the workers (ai-dynamo/dynamo#10852, smg-project/smg#2520)",
+		     how, buf_str(&bad), fab(in->fabric));
+	else if (nfar)
+		emit(out, CK_UCX_NIC_SELECT, CHECK_WARN, buf_str(&rem),
+		     "UCX_NET_DEVICES leaves %d GPU(s) only NICs across the CPU interconnect: %s; their KV crosses UPI/xGMI at up to half the NIC's bandwidth (openucx/ucx#11259)",
+		     nfar, buf_str(&far));
+	else if (!taken)
+		emit(out, CK_UCX_NIC_SELECT, CHECK_SKIPPED, NULL,
+		     "UCX takes no Active %s port here (see env-ucx-net-devices, rdma-ports)",
+		     fab(in->fabric));
+	else
+		emit(out, CK_UCX_NIC_SELECT, CHECK_OK, NULL,
+		     "UCX takes %d Active %s port(s)%s, none off the fabric%s",
+		     taken, fab(in->fabric),
+		     s->listed ? " (UCX_NET_DEVICES)" : " (all)",
+		     in->f->topo.src.status == PROBE_OK ?
+		     ", each GPU's nearest among them" : "");
+	if (nbad || nfar)
+		emit_suggest(out, "UCX_NET_DEVICES", sugg);
+	emit_source(out, "/sys/class/infiniband, UCX_NET_DEVICES, nvidia-smi topo -m");
+	buf_release(&bad);
+	buf_release(&far);
+	buf_release(&rem);
+}
+
+void check_nicsel(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_rdma_list *l;
+	struct nicsel *s;
+	struct buf sugg = BUF_INIT(1024);
+
+	if ((in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE) ||
+	    !in->cross_pod) {
+		emit_na(out, CK_UCX_NIC_SELECT, "no InfiniBand/RoCE path across pods (%s)",
+			fabric_name(in->fabric));
+		return;
+	}
+	l = rdma_list(in->f);
+	if (!l || !l->ndevs || !env_readable(in)) {
+		emit(out, CK_UCX_NIC_SELECT, CHECK_SKIPPED, NULL, "%s",
+		     !env_readable(in) ? "the main process's environment was not readable" :
+		     "no RDMA device listed (see rdma-devices)");
+		return;
+	}
+	s = xcalloc(1, sizeof(*s));
+	collect(in, l, s);
+	suggest(in, s, &sugg);
+	judge(in, s, buf_str(&sugg), out);
+	buf_release(&sugg);
+	free(s);
+}

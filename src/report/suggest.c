@@ -1,0 +1,52 @@
+/* check --suggest-env: the variables the findings suggest (a check
+ * result's suggest, e.g. ucx-nic-select's UCX_NET_DEVICES), as the env
+ * list of a worker's container spec, one block per pod, ready to paste
+ * into the recipe (issue 25 item 2).  Formats only: the values were
+ * decided by the checks. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "../util/safe.h"
+
+/* One "NAME=value" as a container env entry; the value is the pod's text
+ * (device names), so it is made terminal-safe and quoted for YAML. */
+static void env_entry(FILE *out, const char *suggest)
+{
+	const char *eq = strchr(suggest, '=');
+	char name[64];
+
+	if (!eq)
+		return;
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - suggest), suggest);
+	fprintf(out, "  - name: %s\n", safe_show(name));
+	fprintf(out, "    value: \"%s\"\n", safe_show(eq + 1));
+}
+
+static int pod_has_suggestion(const struct run_pod *p)
+{
+	for (size_t i = 0; i < p->results.n; i++)
+		if (p->results.v[i].suggest)
+			return 1;
+	return 0;
+}
+
+void report_print_suggest_env(FILE *out, const struct report *r)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct run_pod *p = &r->pods[i];
+
+		if (!pod_has_suggestion(p))
+			continue;
+		fprintf(out, "%s# %s/%s: env of its worker container\nenv:\n",
+			any++ ? "\n" : "\nSuggested env (check --suggest-env):\n",
+			safe_show(p->pod->namespace), safe_show(p->pod->name));
+		for (size_t k = 0; k < p->results.n; k++)
+			if (p->results.v[k].suggest)
+				env_entry(out, p->results.v[k].suggest);
+	}
+	if (!any)
+		fprintf(out, "\nSuggested env (check --suggest-env): none, no finding suggests a variable\n");
+}

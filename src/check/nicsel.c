@@ -173,8 +173,12 @@ static int dpu(const struct probe_rdma_dev *d)
 {
 	int id = d->part_id;
 
-	if (id <= 0 && !strncmp(d->hca_type, "MT", 2))
-		id = atoi(d->hca_type + 2);
+	if (id <= 0 && !strncmp(d->hca_type, "MT", 2)) {
+		/* ibstat's "MT41692" is the part id in decimal (0xa2dc). */
+		long v = strtol(d->hca_type + 2, NULL, 10);
+
+		id = v > 0 && v < 0x10000 ? (int)v : 0;
+	}
 	return id == 0xa2d2 || id == 0xa2d3 || id == 0xa2d6 || id == 0xa2dc;
 }
 

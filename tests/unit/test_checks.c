@@ -1165,6 +1165,8 @@ static void test_known_bad_bond_ece(void)
 	f->ucx.version[0] = 0;
 	CHECK_INT(kb_status(f, verbs, "ucx-known-bad", NULL, 0), CHECK_SKIPPED);
 	probe_facts_free(f);
+}
+
 /* E7 (ucx-nic-select) on healthy_ib plus mlx5_bond_0, an Active Ethernet
  * BlueField-3 port beside the rails (h100-ib-ok's layout): unset, "all"
  * and a list naming it fail with the rails suggested when UCX opens it

@@ -48,7 +48,7 @@ static const char *const help[] = {
 	"",
 	"--suggest-env adds, after the table, each pod's suggested variables (e.g. the",
 	"UCX_NET_DEVICES of the rails nearest its GPUs) as an env list for its worker",
-	"container; in JSON they are each check's suggested_env.",
+	"container; in JSON they are each check's suggestedEnv.",
 	"",
 	"Examples:",
 	"  # Check the workers in namespace dynamo",
@@ -206,7 +206,7 @@ static const struct opt check_opts[] = {
 	{ "logs", 0, OPT_BOOL, &F.read_logs, NULL, "Read each worker's log for the transport it chose (LOGS column; default true)", 0, 0 },
 	{ "log-tail", 0, OPT_INT, &F.log_tail, "N", "Lines of each worker's log to read (default 5000)", 1, MAX_LOG_TAIL },
 	{ "transfer", 0, OPT_BOOL, &F.transfer, NULL, "Also run a real ucx_perftest prefill -> decode (not read-only)", 0, 0 },
-	{ "suggest-env", 0, OPT_BOOL, &F.suggest_env, NULL, "Also print the env the findings suggest (UCX_NET_DEVICES, ...) as a container env list to paste; JSON has it as suggested_env", 0, 0 },
+	{ "suggest-env", 0, OPT_BOOL, &F.suggest_env, NULL, "Also print the env the findings suggest (UCX_NET_DEVICES, ...) as a container env list to paste; JSON has it as suggestedEnv", 0, 0 },
 	{ "by-node", 0, OPT_BOOL, &F.by_node, NULL, "One row per node: each family's worst status among its pods", 0, 0 },
 	{ "transfer-timeout", 0, OPT_DURATION, &F.transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
 	OPT_TABLE_END

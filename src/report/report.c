@@ -169,7 +169,7 @@ static cJSON *check_json(const struct check_result *c, const char *cause)
 	cJSON_AddItemToObject(o, "remedy", str_or_null(c->remedy));
 	cJSON_AddBoolToObject(o, "applicable", !(c->flags & CHECK_F_NA));
 	if (c->suggest)
-		cJSON_AddItemToObject(o, "suggested_env", suggest_json(c->suggest));
+		cJSON_AddItemToObject(o, "suggestedEnv", suggest_json(c->suggest));
 	if (cause)
 		cJSON_AddStringToObject(o, "cause", cause);
 	return o;

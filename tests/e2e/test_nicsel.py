@@ -98,7 +98,7 @@ def result(pod, name=CHECK):
 
 
 def suggestion(check):
-    return (check.get("suggested_env") or {}).get("UCX_NET_DEVICES")
+    return (check.get("suggestedEnv") or {}).get("UCX_NET_DEVICES")
 
 
 class NicSelBase(E2ECase):
@@ -205,12 +205,12 @@ class TestRailsListed(NicSelBase):
             c = result(pod)
             self.assertIsNotNone(c, pod["name"])
             self.assertEqual(c["status"], "ok", c)
-            self.assertNotIn("suggested_env", c)
+            self.assertNotIn("suggestedEnv", c)
 
 
 class TestSuggestEnv(E2ECase):
     """check --suggest-env prints, after the table, each pod's suggested
-    variables as a container env list: the value of JSON's suggested_env."""
+    variables as a container env list: the value of JSON's suggestedEnv."""
 
     SCENARIO = os.path.join(SCENARIOS, "nicsel-nogid.yaml")
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds kube-apiserver and kubelet v1.20.2 from Debian bookworm's
+# Builds kube-apiserver, kubelet and kube-controller-manager (Jobs and
+# service-account tokens for the in-cluster test) v1.20.2 from Debian bookworm's
 # `kubernetes` source package with bookworm's Go, cached by version under
 # $DI_K8S_CACHE (default /var/cache/dynamo-interconnect-k8s).  A second run
 # with the binaries already cached does nothing.  Needs root and Debian's apt.
@@ -7,7 +8,8 @@ set -eu
 K8S_VERSION=v1.20.2
 CACHE=${DI_K8S_CACHE:-/var/cache/dynamo-interconnect-k8s}
 OUT=$CACHE/$K8S_VERSION
-if [ -x "$OUT/kube-apiserver" ] && [ -x "$OUT/kubelet" ]; then
+if [ -x "$OUT/kube-apiserver" ] && [ -x "$OUT/kubelet" ] &&
+	[ -x "$OUT/kube-controller-manager" ]; then
 	echo "build_k8s: cached $OUT"
 	exit 0
 fi
@@ -49,10 +51,10 @@ rm -rf "$SRC/vendor/github.com/modern-go/reflect2/.git"* 2>/dev/null || true
 cd "$SRC"
 # A Go build cache of our own, removed afterwards: same cost on every machine.
 GOCACHE=$CACHE/gocache GOFLAGS=-mod=vendor CGO_ENABLED=0 KUBE_GIT_VERSION=$K8S_VERSION \
-	nice -n 10 make WHAT="cmd/kube-apiserver cmd/kubelet"
+	nice -n 10 make WHAT="cmd/kube-apiserver cmd/kubelet cmd/kube-controller-manager"
 BIN=$(dirname "$(find _output -type f -name kube-apiserver | head -n1)")
 mkdir -p "$OUT.tmp"
-cp "$BIN/kube-apiserver" "$BIN/kubelet" "$OUT.tmp/"
+cp "$BIN/kube-apiserver" "$BIN/kubelet" "$BIN/kube-controller-manager" "$OUT.tmp/"
 cp build/pause/linux/pause.c "$OUT.tmp/pause.c"
 rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
 cd /

@@ -563,8 +563,58 @@ static int exec_credentials(struct kube_config *cfg, struct err *e)
 	return 0;
 }
 
+/* client-go: period 1 min minus leeway 10 s (token_source.go). */
+#define TOKEN_PERIOD_DEFAULT_MS 50000L
+static long token_period_ms;
+
+void auth_set_token_period_ms(long ms)
+{
+	token_period_ms = ms > 0 ? ms : 0;
+}
+
+static long token_period(void)
+{
+	const char *env = getenv(AUTH_TOKEN_PERIOD_ENV);
+	char *end;
+	long ms;
+
+	if (token_period_ms > 0)
+		return token_period_ms;
+	if (env && *env) {
+		ms = strtol(env, &end, 10);
+		if (!*end && ms > 0)
+			return ms;
+	}
+	return TOKEN_PERIOD_DEFAULT_MS;
+}
+
+int auth_token_stale(const struct kube_config *cfg)
+{
+	if (!cfg->token_file || cfg->token_from_flag || cfg->creds_from_exec)
+		return 0;
+	return now_ms() - cfg->token_read_ms >= token_period();
+}
+
+int auth_reread_token(struct kube_config *cfg, struct err *e)
+{
+	char *token, why[512];
+	int changed;
+
+	if (kc_read_trimmed(cfg->token_file, &token, why, sizeof(why)) < 0)
+		return err_set(e, ERR_AUTH, "%s", why);
+	cfg->token_read_ms = now_ms();
+	changed = !cfg->token || strcmp(cfg->token, token);
+	if (changed)
+		replace_secret(&cfg->token, NULL, &token);
+	else
+		kc_free_secret(token, strlen(token));
+	return changed;
+}
+
 int auth_prepare(struct kube_config *cfg, struct err *e)
 {
+	if (cfg->token_file)
+		cfg->token_read_ms = now_ms();
 	/* Credentials already set win over the plugin: a token (--token, the
 	 * kubeconfig, its tokenFile), basic auth or a client certificate
 	 * (client-go plugin/pkg/client/auth/exec/exec.go UpdateTransportConfig:
@@ -587,19 +637,15 @@ int auth_expired(const struct kube_config *cfg)
 	       (long long)time(NULL) > cfg->exec_expiry;
 }
 
+/* After a 401: a token that has not changed would be refused again. */
 static int reread_token_file(struct kube_config *cfg, struct err *e)
 {
-	char *token, why[512];
+	int rc = auth_reread_token(cfg, e);
 
-	if (kc_read_trimmed(cfg->token_file, &token, why, sizeof(why)) < 0)
-		return err_set(e, ERR_AUTH, "%s", why);
-	if (cfg->token && !strcmp(cfg->token, token)) {
-		kc_free_secret(token, strlen(token));
+	if (rc == 0)
 		return err_set(e, ERR_AUTH, "the token in %s has not changed",
 			       cfg->token_file);
-	}
-	replace_secret(&cfg->token, NULL, &token);
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 int auth_refresh(struct kube_config *cfg, struct err *e)

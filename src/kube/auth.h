@@ -24,6 +24,24 @@ int auth_refresh(struct kube_config *cfg, struct err *e);
  * caller then refreshes before the next request, as client-go does. */
 int auth_expired(const struct kube_config *cfg);
 
+/* Whether the token read from cfg->token_file is older than client-go's
+ * period (transport/token_source.go NewCachedFileTokenSource: period 1 min,
+ * leeway 10 s, so re-read after 50 s): the caller then calls
+ * auth_reread_token() before the next request.  Bound service-account
+ * tokens are rotated by the kubelet in place, without a 401 first. */
+int auth_token_stale(const struct kube_config *cfg);
+/* Re-reads the token file; 1 when the token changed, 0 when it did not, -1
+ * (message in e) when the file cannot be read: the token held is kept, as
+ * client-go's cachingTokenSource keeps its cached token, and the file is
+ * tried again before the next request.  Not thread-safe. */
+int auth_reread_token(struct kube_config *cfg, struct err *e);
+
+/* For tests: the age after which a token file is re-read (default 50 s;
+ * ms <= 0 restores the default).  The environment variable
+ * DI_TOKEN_FILE_PERIOD_MS sets it too, for the e2e tests. */
+void auth_set_token_period_ms(long ms);
+#define AUTH_TOKEN_PERIOD_ENV "DI_TOKEN_FILE_PERIOD_MS"
+
 /* For tests: how long a non-interactive exec plugin may run before it is killed
  * (default 60 s; ms <= 0 restores the default). */
 void auth_set_plugin_timeout_ms(long ms);

@@ -283,6 +283,14 @@ static void refresh_expired_locked(struct http_client *c)
 {
 	struct err e;
 
+	if (auth_token_stale(c->cfg)) {
+		err_clear(&e);
+		if (auth_reread_token(c->cfg, &e) > 0)
+			c->auth_generation++;
+		else if (e.msg[0])
+			log_at(2, "re-reading the token file, keeping the token held: %s", e.msg);
+		return;
+	}
 	if (!auth_expired(c->cfg))
 		return;
 	err_clear(&e);

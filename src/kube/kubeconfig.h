@@ -96,6 +96,11 @@ struct kube_config {
 	 * plugin's expirationTimestamp in Unix seconds (0: none given). */
 	int creds_from_exec;
 	long long exec_expiry;
+
+	/* When token was last read from token_file (monotonic ms, set by
+	 * auth_prepare()): client-go re-reads the file once it is older than
+	 * its period (auth_token_stale()). */
+	long long token_read_ms;
 };
 
 /* Loads and resolves.  On failure returns -1 with a kubectl-worded message

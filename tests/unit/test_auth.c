@@ -376,6 +376,57 @@ static void test_refresh_token_file(void)
 	kubeconfig_release(&cfg);
 }
 
+/* The token file is re-read on client-go's period even without a 401
+ * (kubelet rotates bound tokens in place); a failed read keeps the token. */
+static void test_token_file_period(void)
+{
+	struct kube_overrides ov = KUBE_OVERRIDES_INIT;
+	struct timespec pause = { 0, 5 * 1000000L };
+	struct kube_config cfg;
+	struct err e;
+	char path[512];
+
+	write_at("tp-config", "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, "
+		 "user: u}\nclusters:\n- name: k\n  cluster: {server: 'https://h'}\n"
+		 "users:\n- name: u\n  user: {tokenFile: tp-token}\n", 0644);
+	write_at("tp-token", "one\n", 0600);
+	snprintf(path, sizeof(path), "%s/tp-config", g_dir);
+	ov.kubeconfig = path;
+	err_clear(&e);
+	auth_set_token_period_ms(3600 * 1000L);
+	CHECK_INT(kubeconfig_load(&ov, &cfg, &e), 0);
+	CHECK_INT(auth_prepare(&cfg, &e), 0);
+	CHECK_INT(auth_token_stale(&cfg), 0);      /* just read */
+	auth_set_token_period_ms(1);
+	nanosleep(&pause, NULL);
+	CHECK_INT(auth_token_stale(&cfg), 1);
+	CHECK_INT(auth_reread_token(&cfg, &e), 0); /* same token: no change */
+	auth_set_token_period_ms(3600 * 1000L);
+	CHECK_INT(auth_token_stale(&cfg), 0);      /* the read restarted the period */
+	write_at("tp-token", "two\n", 0600);
+	CHECK_INT(auth_reread_token(&cfg, &e), 1);
+	CHECK_STR(cfg.token, "two");
+	snprintf(path, sizeof(path), "%s/tp-token", g_dir);
+	unlink(path);
+	CHECK_INT(auth_reread_token(&cfg, &e), -1);
+	CHECK_STR(cfg.token, "two");
+	auth_set_token_period_ms(1);
+	nanosleep(&pause, NULL);
+	CHECK_INT(auth_token_stale(&cfg), 1);      /* tried again next time */
+	kubeconfig_release(&cfg);
+
+	/* --token: the file is never consulted */
+	write_at("tp-token", "three\n", 0600);
+	snprintf(path, sizeof(path), "%s/tp-config", g_dir);
+	ov.token = "flag";
+	CHECK_INT(kubeconfig_load(&ov, &cfg, &e), 0);
+	CHECK_INT(auth_prepare(&cfg, &e), 0);
+	nanosleep(&pause, NULL);
+	CHECK_INT(auth_token_stale(&cfg), 0);
+	kubeconfig_release(&cfg);
+	auth_set_token_period_ms(0);
+}
+
 static void test_interactive_always(void)
 {
 	struct kube_config cfg;
@@ -481,6 +532,7 @@ int main(void)
 	test_token_flag_skips_plugin();
 	test_refresh_reruns_plugin();
 	test_refresh_token_file();
+	test_token_file_period();
 	test_interactive_always();
 	test_interactive_no_limit();
 	test_expiry();

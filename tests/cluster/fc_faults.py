@@ -38,6 +38,7 @@ meets them:
     status(ws, kind, status)    replaces sending the channel-3 status
     close=False                 no Close frame at the end
 """
+import os
 import select
 import struct
 import sys
@@ -103,6 +104,32 @@ def _token_expire(h, arg, tok, user):
         n = st.faults.bump(("token", tok))
         if n > (int(arg) if (arg or "").isdigit() else 1):
             user = None
+    return user
+
+
+def _token_rotate(h, arg, tok, user):
+    """A kubelet rotating a bound token: TOKEN.N is TOKEN's generation N
+    (the file ARG starts with TOKEN.1).  The first use of the newest
+    generation writes the next one into ARG; only the newest two are
+    accepted (the older is still valid, as a real old token is until it
+    expires).  The generation used goes to the request log."""
+    base, _, gen = tok.rpartition(".")
+    user = h.st.tokens.get(base)
+    if user is None or not gen.isdigit():
+        return None
+    n = int(gen)
+    faults = h.st.faults
+    with faults.lock:
+        newest = faults.counts.setdefault(("rotate", base), 1)
+        if n < newest - 1 or n > newest:
+            return None
+        if n == newest:
+            tmp = arg + ".tmp"
+            with open(tmp, "w") as f:
+                f.write("%s.%d\n" % (base, n + 1))
+            os.replace(tmp, arg)
+            faults.counts[("rotate", base)] = n + 1
+    h.fault_audit = {"token_gen": n}
     return user
 
 
@@ -174,6 +201,7 @@ TABLE = [
     Fault("conn-reset", "count", 1, door=fc_front.conn_reset),
     Fault("apf-429", "count", 1, door=fc_front.apf_429),
     Fault("token-expire", "value", auth=_token_expire),
+    Fault("token-rotate", "value", auth=_token_rotate),
     Fault("list-429", "count", 2, list=_status_answer(429, "TooManyRequests", "Too many requests, please try again later.",
                                                     {"retryAfterSeconds": 1}, True)),
     Fault("list-500", "count", None, list=_status_answer(500, "InternalError",

@@ -93,6 +93,7 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
                "status": status, "bytes": nbytes}
         rec.update(fc_front.audit_extra(self))
         rec.update(fc_tls.audit_fields(self))
+        rec.update(getattr(self, "fault_audit", None) or {})
         rec.update(extra)
         if self.st.latency is not None and not (set(extra) & AUDIT_HEAD):
             # --latency-ms: every exec repeats the same ~20 KiB query (the
@@ -216,6 +217,7 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
             self.q = urllib.parse.parse_qs(u.query, keep_blank_values=True)
         self.req_query_log = {k: (v[0] if len(v) == 1 else v) for k, v in self.q.items()}
         self.user_name = None
+        self.fault_audit = None
         path = u.path
         if path in ("/healthz", "/livez", "/readyz") and self.command == "GET":
             body = b"ok"

@@ -216,3 +216,12 @@ clean:
 	rm -rf build $(PROG)
 
 -include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d)
+
+# ---- issue 27: in-cluster image (deploy/image.sh, docs/real-cluster.md) ----
+# An OCI archive of the release binary and the shared libraries ldd names,
+# built without docker; `ctr -n k8s.io images import` takes it.
+IMAGE_REF ?= docker.io/dynamo-interconnect/kubectl-dynamo_interconnect:latest
+.PHONY: image
+image: $(BUILD)/dist/$(PROG)
+	sh deploy/image.sh $(BUILD)/dist/$(PROG) $(BUILD)/image.oci.tar $(IMAGE_REF)
+# ---- end issue 27 in-cluster image ----

@@ -224,4 +224,6 @@ IMAGE_REF ?= docker.io/dynamo-interconnect/kubectl-dynamo_interconnect:latest
 .PHONY: image
 image: $(BUILD)/dist/$(PROG)
 	sh deploy/image.sh $(BUILD)/dist/$(PROG) $(BUILD)/image.oci.tar $(IMAGE_REF)
+# test-real runs the image as a Job (tests/realcluster/test_real.py TestInClusterJob)
+test-real: image
 # ---- end issue 27 in-cluster image ----

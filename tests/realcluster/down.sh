@@ -25,9 +25,11 @@ stop() { # NAME: TERM, then KILL after 10 s
 	rm -f "$ST/pids/$1"
 }
 
-# 1. pods, through the API while everything still runs
+# 1. pods, through the API while everything still runs (the Job controller
+# first, so that it makes no new pod)
+stop kube-controller-manager
 if alive kube-apiserver && alive kubelet; then
-	/usr/bin/python3 "$HERE/kapi.py" "$ST" delete-pods dynamo-e2e 2>/dev/null || true
+	/usr/bin/python3 "$HERE/kapi.py" "$ST" delete-pods dynamo-e2e dynamo-interconnect 2>/dev/null || true
 fi
 stop kubelet
 # 2. whatever containers are left, through containerd

@@ -27,7 +27,7 @@ CTX.load_cert_chain(ST + "/pki/admin.crt", ST + "/pki/admin.key")
 
 PLURAL = {"Namespace": "namespaces", "Pod": "pods", "ClusterRole": "clusterroles",
           "ClusterRoleBinding": "clusterrolebindings", "Role": "roles",
-          "RoleBinding": "rolebindings"}
+          "RoleBinding": "rolebindings", "ServiceAccount": "serviceaccounts", "Job": "jobs"}
 
 
 def req(method, path, body=None):
@@ -50,13 +50,25 @@ def path_for(obj):
     return base + "/" + PLURAL[kind]
 
 
+def post_retrying(obj, secs=30):
+    """POST; while the ServiceAccount admission refuses a pod because the
+    controller-manager has not made its namespace's service account yet
+    (a namespace and its pods come in one file), again for up to secs."""
+    end = time.time() + secs
+    while True:
+        code, body = req("POST", path_for(obj), obj)
+        if code in (200, 201, 409) or b"service account" not in body or time.time() > end:
+            return code, body
+        time.sleep(0.5)
+
+
 def apply(files):
     for fn in files:
         with open(fn) as f:
             for obj in yaml.safe_load_all(f):
                 if not obj:
                     continue
-                code, body = req("POST", path_for(obj), obj)
+                code, body = post_retrying(obj)
                 if code not in (200, 201, 409):
                     sys.exit("kapi: %s %s: %d %s" % (obj["kind"],
                              obj["metadata"]["name"], code, body[:300]))

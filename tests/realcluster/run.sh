@@ -14,7 +14,8 @@ flock 9
 t0=$(date +%s)
 down() { sh "$HERE/down.sh"; }
 trap 'down; exit 130' INT TERM
-if ! sh "$HERE/up.sh"; then
+# the plugin's image (make image) for the in-cluster Job
+if ! DI_RC_IMAGE=$B/image.oci.tar sh "$HERE/up.sh"; then
 	echo "test-real: up.sh failed" >&2
 	down
 	exit 1

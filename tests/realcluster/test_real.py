@@ -500,5 +500,128 @@ class TestCompare(unittest.TestCase):
                   f.response.header("Content-Type"))
 
 
+# ---- issue 27: the plugin as a real Job, in-cluster (deploy/cronjob.yaml) ----
+JOB_NS = "dynamo-interconnect"
+VERDICT_CELL = {"READY": "Ready", "NOT READY": "NotReady", "UNVERIFIED": "Unverified"}
+
+
+def api(method, path, body=None, timeout=20):
+    """The admin's request to the real server: (status, body bytes)."""
+    import ssl
+    import urllib.error
+    import urllib.request
+    real = Real()
+    ctx = ssl.create_default_context(cafile=real.cafile)
+    r = urllib.request.Request(real.url + path, method=method,
+                               data=json.dumps(body).encode() if body is not None else None,
+                               headers={"Content-Type": "application/json",
+                                        "Authorization": "Bearer " + real.token("admin")})
+    try:
+        with urllib.request.urlopen(r, context=ctx, timeout=timeout) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def wait_for(what, fn, secs):
+    import time
+    end = time.time() + secs
+    while time.time() < end:
+        v = fn()
+        if v:
+            return v
+        time.sleep(0.5)
+    raise AssertionError("%s: not after %s s" % (what, secs))
+
+
+def cronjob_objects():
+    import yaml
+    with open(os.path.join(ROOT, "deploy", "cronjob.yaml")) as f:
+        return {o["kind"]: o for o in yaml.safe_load_all(f) if o}
+
+
+class TestInClusterJob(unittest.TestCase):
+    """deploy/cronjob.yaml's ServiceAccount, ClusterRole and binding, and its
+    jobTemplate as a Job (v1.20 has no batch/v1 CronJob): the Job controller
+    makes the pod, the ServiceAccount admission mounts the token the token
+    controller made, the plugin (make image) runs in-cluster.  Test-only
+    changes to the pod: nodeName (no scheduler), hostNetwork and
+    KUBERNETES_SERVICE_HOST=127.0.0.1 (no kube-proxy: the service IP leads
+    nowhere; the apiserver listens on the loopback), imagePullPolicy Never."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(os.path.join(ST, "plugin-image")):
+            raise unittest.SkipTest("no plugin image imported (make image; run.sh passes it)")
+        objs = cronjob_objects()
+        cls.cron = objs["CronJob"]
+        code, body = api("POST", "/api/v1/namespaces",
+                         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": JOB_NS}})
+        assert code in (201, 409), body
+        for kind, path in (("ServiceAccount", "/api/v1/namespaces/%s/serviceaccounts" % JOB_NS),
+                           ("ClusterRole", "/apis/rbac.authorization.k8s.io/v1/clusterroles"),
+                           ("ClusterRoleBinding",
+                            "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings")):
+            code, body = api("POST", path, objs[kind])
+            assert code in (201, 409), (kind, body[:300])
+        # the token controller's secret first: else the admission refuses the pod
+        wait_for("the service account's token secret", lambda: json.loads(api(
+            "GET", "/api/v1/namespaces/%s/serviceaccounts/dynamo-interconnect" % JOB_NS)[1])
+            .get("secrets"), 60)
+        spec = json.loads(json.dumps(cls.cron["spec"]["jobTemplate"]["spec"]))
+        pod = spec["template"]["spec"]
+        pod.update({"nodeName": NODE, "hostNetwork": True})
+        c = pod["containers"][0]
+        c["imagePullPolicy"] = "Never"
+        c["env"] = [{"name": "KUBERNETES_SERVICE_HOST", "value": "127.0.0.1"},
+                    {"name": "KUBERNETES_SERVICE_PORT", "value": str(Real().port)}]
+        job = {"apiVersion": "batch/v1", "kind": "Job",
+               "metadata": {"name": "di-incluster", "namespace": JOB_NS}, "spec": spec}
+        code, body = api("POST", "/apis/batch/v1/namespaces/%s/jobs" % JOB_NS, job)
+        assert code == 201, body[:500]
+
+        def done():
+            pods = json.loads(api("GET", "/api/v1/namespaces/%s/pods?labelSelector=job-name%%3D"
+                                  "di-incluster" % JOB_NS)[1])["items"]
+            ended = [p for p in pods if p["status"].get("phase") in ("Succeeded", "Failed")]
+            return ended[0] if ended else None
+        cls.pod = wait_for("the Job's pod to end", done, 240)
+        code, body = api("GET", "/api/v1/namespaces/%s/pods/%s/log"
+                         % (JOB_NS, cls.pod["metadata"]["name"]))
+        assert code == 200, body[:300]
+        cls.log = body.decode(errors="replace")
+        sys.stderr.write("\n--- the in-cluster Job's log ---\n%s---\n" % cls.log)
+        rc, out, err = plugin("check", "-A", "-o", "json", timeout=300)
+        cls.outside_rc, cls.outside = rc, json.loads(out)
+
+    def test_deploy_file(self):
+        self.assertEqual(self.cron["spec"]["concurrencyPolicy"], "Forbid")
+        c = self.cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]
+        self.assertIn("limits", c["resources"])
+        rules = cronjob_objects()["ClusterRole"]["rules"]
+        verbs = {v for r in rules for v in r["verbs"]}
+        self.assertEqual(verbs - {"get", "list", "create"}, set())
+        self.assertEqual([r["resources"] for r in rules if "create" in r["verbs"]], [["pods/exec"]])
+
+    def test_job_pod_ran_in_cluster(self):
+        """The pod's exit code is the plugin's: the verdict's, as outside."""
+        st = self.pod["status"]["containerStatuses"][0]["state"]["terminated"]
+        self.assertEqual(st["exitCode"], self.outside_rc, self.log)
+        self.assertEqual(self.pod["spec"]["serviceAccountName"], "dynamo-interconnect")
+
+    def test_log_holds_the_report(self):
+        """Every worker pod's row, with the verdict an admin's run gives."""
+        lines = self.log.splitlines()
+        head = lines[0].split()
+        self.assertEqual(head[0], "NAMESPACE", self.log)
+        col = head.index("VERDICT")
+        rows = {l.split()[1]: l.split() for l in lines[1:] if l.startswith(NS + " ")}
+        want = {p["name"]: VERDICT_CELL[p["verdict"]] for p in self.outside["pods"]}
+        self.assertEqual(sorted(rows), sorted([TOOLS, PLAIN, TWO, PENDING]))
+        self.assertEqual({n: r[col] for n, r in rows.items()}, want)
+        status = self.outside["verdict"]["status"]
+        self.assertTrue(any(status in l for l in lines), self.log)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

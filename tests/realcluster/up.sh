@@ -149,10 +149,30 @@ start kube-apiserver "$BIN/kube-apiserver" \
 	--service-account-key-file="$P/sa.pub" \
 	--service-account-signing-key-file="$P/sa.key" \
 	--service-account-issuer=https://kubernetes.default.svc.cluster.local \
-	--disable-admission-plugins=ServiceAccount \
 	--endpoint-reconciler-type=none --profiling=false
 $PY "$HERE/kapi.py" "$ST" ready || { tail -20 "$ST/logs/kube-apiserver.log" >&2; exit 1; }
 log "kube-apiserver ready"
+
+# --- kube-controller-manager: service accounts, their token secrets (with
+# the CA: the in-cluster Job reads both) and the Job controller.  The
+# apiserver's ServiceAccount admission needs the first two. ---
+certkc() { # FILE CERT: a kubeconfig for the client certificate pki/CERT.crt
+	cat > "$1" <<EOT
+apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:$API_PORT", certificate-authority: "$P/ca.crt"}}]
+users: [{name: u, user: {client-certificate: "$P/$2.crt", client-key: "$P/$2.key"}}]
+contexts: [{name: c, context: {cluster: c, user: u}}]
+current-context: c
+EOT
+}
+certkc "$ST/kcm.kubeconfig" admin
+start kube-controller-manager "$BIN/kube-controller-manager" \
+	--kubeconfig="$ST/kcm.kubeconfig" --leader-elect=false \
+	--controllers=serviceaccount,serviceaccount-token,job \
+	--service-account-private-key-file="$P/sa.key" --root-ca-file="$P/ca.crt" \
+	--port=0 --secure-port=0 --profiling=false
+log "kube-controller-manager started"
 
 # --- containerd ---
 C=$ST/containerd
@@ -203,17 +223,15 @@ done
 for im in pause busybox tools; do
 	ctr -a "$C/containerd.sock" -n k8s.io images import "$ST/images/$im.tar" >/dev/null
 done
+# the plugin's own image (make image), for the in-cluster Job of test_real
+if [ -n "${DI_RC_IMAGE:-}" ] && [ -f "$DI_RC_IMAGE" ]; then
+	ctr -a "$C/containerd.sock" -n k8s.io images import "$DI_RC_IMAGE" >/dev/null
+	echo "$DI_RC_IMAGE" > "$ST/plugin-image"
+fi
 log "containerd up, images imported"
 
 # --- kubelet ---
-cat > "$ST/kubelet.kubeconfig" <<EOT
-apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: "https://127.0.0.1:$API_PORT", certificate-authority: "$P/ca.crt"}}]
-users: [{name: u, user: {client-certificate: "$P/kubelet-client.crt", client-key: "$P/kubelet-client.key"}}]
-contexts: [{name: c, context: {cluster: c, user: u}}]
-current-context: c
-EOT
+certkc "$ST/kubelet.kubeconfig" kubelet-client
 start kubelet "$BIN/kubelet" --kubeconfig="$ST/kubelet.kubeconfig" \
 	--hostname-override="$NODE" --address=127.0.0.1 --port="$KUBELET_PORT" \
 	--read-only-port=0 --healthz-port=0 \

@@ -343,6 +343,22 @@ static void test_refresh_reruns_plugin(void)
 	kubeconfig_release(&cfg);
 }
 
+/* PREFIX-config: a kubeconfig whose user has tokenFile PREFIX-token, which
+ * holds token; the config's path in path. */
+static void token_file_config(const char *prefix, const char *token, char *path, size_t n)
+{
+	char conf[512], name[64];
+
+	snprintf(conf, sizeof(conf), "current-context: c\ncontexts:\n- name: c\n  context: "
+		 "{cluster: k, user: u}\nclusters:\n- name: k\n  cluster: {server: 'https://h'}\n"
+		 "users:\n- name: u\n  user: {tokenFile: %s-token}\n", prefix);
+	snprintf(name, sizeof(name), "%s-config", prefix);
+	write_at(name, conf, 0644);
+	snprintf(name, sizeof(name), "%s-token", prefix);
+	write_at(name, token, 0600);
+	snprintf(path, n, "%s/%s-config", g_dir, prefix);
+}
+
 static void test_refresh_token_file(void)
 {
 	struct kube_overrides ov = KUBE_OVERRIDES_INIT;
@@ -350,11 +366,7 @@ static void test_refresh_token_file(void)
 	struct err e;
 	char path[512];
 
-	write_at("tf-config", "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, "
-		 "user: u}\nclusters:\n- name: k\n  cluster: {server: 'https://h'}\n"
-		 "users:\n- name: u\n  user: {tokenFile: tf-token}\n", 0644);
-	write_at("tf-token", "first\n", 0600);
-	snprintf(path, sizeof(path), "%s/tf-config", g_dir);
+	token_file_config("tf", "first\n", path, sizeof(path));
 	ov.kubeconfig = path;
 	err_clear(&e);
 	CHECK_INT(kubeconfig_load(&ov, &cfg, &e), 0);
@@ -386,11 +398,7 @@ static void test_token_file_period(void)
 	struct err e;
 	char path[512];
 
-	write_at("tp-config", "current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, "
-		 "user: u}\nclusters:\n- name: k\n  cluster: {server: 'https://h'}\n"
-		 "users:\n- name: u\n  user: {tokenFile: tp-token}\n", 0644);
-	write_at("tp-token", "one\n", 0600);
-	snprintf(path, sizeof(path), "%s/tp-config", g_dir);
+	token_file_config("tp", "one\n", path, sizeof(path));
 	ov.kubeconfig = path;
 	err_clear(&e);
 	auth_set_token_period_ms(3600 * 1000L);

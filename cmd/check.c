@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -13,6 +14,7 @@
 #include "run/drift.h"
 #include "report/drift.h"
 #include "report/report.h"
+#include "push/push.h"
 #include "run/transfer.h"
 #include "util/xalloc.h"
 #include "verdict/verdict.h"
@@ -71,6 +73,8 @@ struct check_flags {
 	struct opt_duration transfer_timeout;
 	int by_node;                          /* --by-node */
 	int suggest_env;                      /* --suggest-env */
+	const char *pushgateway;              /* --pushgateway URL */
+	struct timespec started;              /* not a flag: the run's start, for -o prometheus */
 };
 
 #define MAX_LOG_TAIL 1000000
@@ -102,9 +106,49 @@ static int print(const struct cmd_ctx *ctx, const struct check_flags *f,
 	return 0;
 }
 
+/* Monotonic: a clock step during the run must not make a negative duration. */
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* --pushgateway: the -o prometheus text PUT to the grouping key job,
+ * namespace (ns; "-A" for all); 0, or EXIT_PUSH after a one-line error. */
+static int push(const char *ns, const char *url, const struct report *r)
+{
+	char *body = NULL, key[1024] = "/metrics/job/" PUSH_JOB;
+	size_t len = 0;
+	FILE *m = open_memstream(&body, &len);
+	struct err e;
+	int rc = -1;
+
+	err_clear(&e);
+	if (m && report_print_prometheus(m, r) == 0 && fclose(m) == 0) {
+		m = NULL;
+		if (push_key_append(key, sizeof(key), "namespace",
+				    ns) < 0)
+			err_set(&e, ERR_USAGE, "--pushgateway: grouping key too long");
+		else
+			rc = push_put(url, key, body, len, PUSH_TIMEOUT_MS, &e);
+	} else {
+		err_set(&e, ERR_OTHER, "--pushgateway: cannot format the metrics");
+	}
+	if (m)
+		fclose(m);
+	free(body);
+	if (rc < 0) {
+		cmd_fail(&e);
+		return EXIT_PUSH;
+	}
+	return 0;
+}
+
 /* The run's verdict (verdict/), printed; returns its exit code. */
 static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
-		 const struct run *pr, const char *format)
+		 const struct run *pr, const char *format, const struct pods_query *q)
 {
 	struct verdict v;
 	struct report r = { 0 };
@@ -113,7 +157,10 @@ static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 	verdict_compute(pr->pod, pr->pods->n, &v);
 	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
 	r.all_namespaces = ctx->g.all_namespaces;
+	r.duration_s = seconds_since(&f->started);
 	rc = print(ctx, f, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
+	if (rc != EXIT_ERROR && f->pushgateway && push(q->all_namespaces ? "-A" : q->namespace, f->pushgateway, &r))
+		rc = EXIT_PUSH;
 	verdict_release(&v);
 	return rc;
 }
@@ -177,7 +224,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 			cancel_why());
 	if (cr->recipe)
 		run_drift_judge(cr->recipe, f->recipe_dir, &pr);
-	rc = judge(ctx, f, &pr, cr->format);
+	rc = judge(ctx, f, &pr, cr->format, s->query);
 	if (cr->recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(cr->format, "table") || !strcmp(cr->format, "wide")))
 		report_print_drift(stdout, cr->recipe, f->recipe_dir, &pr);
@@ -209,6 +256,7 @@ static const struct opt check_opts[] = {
 	{ "suggest-env", 0, OPT_BOOL, &F.suggest_env, NULL, "Also print the env the findings suggest (UCX_NET_DEVICES, ...) as a container env list to paste; JSON has it as suggestedEnv", 0, 0 },
 	{ "by-node", 0, OPT_BOOL, &F.by_node, NULL, "One row per node: each family's worst status among its pods", 0, 0 },
 	{ "transfer-timeout", 0, OPT_DURATION, &F.transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
+	{ "pushgateway", 0, OPT_STRING, &F.pushgateway, "URL", "Also push the -o prometheus metrics to this Pushgateway (job dynamo_interconnect); exit 4 when the push fails", 0, 0 },
 	OPT_TABLE_END
 };
 
@@ -224,6 +272,7 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	int rc;
 
 	F = defaults;
+	clock_gettime(CLOCK_MONOTONIC, &F.started);
 	rc = cmd_start(ctx, &cmd_check_entry, argc, argv, &cr.format);
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -241,5 +290,5 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_check_entry = {
 	.name = "check", .summary = "Probe every Dynamo worker pod and judge the KV-transfer fast path",
-	.help = help, .opts = check_opts, .outputs = "table,wide,json,yaml,junit,html", .run = cmd_check,
+	.help = help, .opts = check_opts, .outputs = "table,wide,json,yaml,junit,html,prometheus", .run = cmd_check,
 };

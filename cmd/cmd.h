@@ -16,6 +16,7 @@ enum exit_code {
 	EXIT_ERROR = 1,
 	EXIT_NOT_READY = 2,
 	EXIT_UNVERIFIED = 3,
+	EXIT_PUSH = 4,        /* check --pushgateway: the verdict was made, the push failed */
 };
 
 struct globals {

@@ -17,6 +17,7 @@ static const struct {
 	{ "yaml", report_print_yaml },
 	{ "junit", report_print_junit },
 	{ "html", report_print_html },
+	{ "prometheus", report_print_prometheus },
 };
 
 int cmd_print_document(const char *format, const struct report *r, int *rc)

@@ -19,8 +19,13 @@ static void newline(struct buf *b, int depth)
 
 char *report_json_indent(const char *compact)
 {
+	return report_json_indent_at(compact, 0);
+}
+
+char *report_json_indent_at(const char *compact, int depth)
+{
 	struct buf b = BUF_INIT(JSON_MAX);
-	int depth = 0, in_str = 0;
+	int in_str = 0;
 
 	for (const char *p = compact; *p; p++) {
 		char c = *p;

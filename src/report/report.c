@@ -264,35 +264,29 @@ static cJSON *verdict_json(const struct verdict *v)
 	return o;
 }
 
-cJSON *report_json(const struct report *r)
+cJSON *report_json_head(const struct report *r)
 {
-	cJSON *doc = cJSON_CreateObject(), *pods = cJSON_CreateArray();
-	size_t i;
+	cJSON *doc = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(doc, "apiVersion", "dynamo-interconnect/v1");
 	cJSON_AddStringToObject(doc, "kind", "InterconnectReport");
 	cJSON_AddItemToObject(doc, "verdict", verdict_json(r->verdict));
-	for (i = 0; i < r->n; i++)
-		cJSON_AddItemToArray(pods, pod_json(&r->pods[i], report_pod_verdict(r, i)));
-	cJSON_AddItemToObject(doc, "pods", pods);
-	cJSON_AddItemToObject(doc, "nodes", report_nodes_json(r));
 	return doc;
 }
 
-int report_print_json(FILE *out, const struct report *r)
+cJSON *report_json_pod(const struct report *r, size_t i)
 {
-	cJSON *doc = report_json(r);
-	int rc = report_emit_json(out, doc);
-
-	cJSON_Delete(doc);
-	return rc;
+	return pod_json(&r->pods[i], report_pod_verdict(r, i));
 }
 
-int report_print_yaml(FILE *out, const struct report *r)
+cJSON *report_json(const struct report *r)
 {
-	cJSON *doc = report_json(r);
-	int rc = report_emit_yaml(out, doc);
+	cJSON *doc = report_json_head(r), *pods = cJSON_CreateArray();
+	size_t i;
 
-	cJSON_Delete(doc);
-	return rc;
+	for (i = 0; i < r->n; i++)
+		cJSON_AddItemToArray(pods, report_json_pod(r, i));
+	cJSON_AddItemToObject(doc, "pods", pods);
+	cJSON_AddItemToObject(doc, "nodes", report_nodes_json(r));
+	return doc;
 }

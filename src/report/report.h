@@ -24,6 +24,7 @@ struct report {
 	size_t n;
 	const struct verdict *verdict;
 	int all_namespaces;
+	double duration_s;  /* wall time of the run, for -o prometheus; 0 unknown */
 };
 
 struct report_style {
@@ -75,6 +76,9 @@ int report_print_yaml(FILE *out, const struct report *r);
 /* check -o junit: JUnit XML, one testsuite per pod, one testcase per
  * check (junit.c); 0 or -1. */
 int report_print_junit(FILE *out, const struct report *r);
+/* check -o prometheus: text exposition format, HELP and TYPE per metric
+ * (prom.c, docs/report-format.md "Prometheus"); 0 or -1. */
+int report_print_prometheus(FILE *out, const struct report *r);
 /* check -o html: one self-contained page (html.c); 0 or -1. */
 int report_print_html(FILE *out, const struct report *r);
 /* `pods -o json|yaml`: {apiVersion, kind: WorkerPodList, items: [{name,

@@ -51,5 +51,25 @@ void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *text,
 int report_print_json_doc(FILE *out, const cJSON *doc);
 /* The indenting alone, over cJSON's compact text; owned, NULL on overflow. */
 char *report_json_indent(const char *compact);
+/* The same for a value nested depth levels deep (its lines indented as
+ * they would be inside the whole document; no leading indent). */
+char *report_json_indent_at(const char *compact, int depth);
+
+/* The document's parts, for the printers that write it pod by pod
+ * (stream.c): its head {apiVersion, kind, verdict}, one pod, the nodes;
+ * each owned by the caller (cJSON_Delete). */
+cJSON *report_json_head(const struct report *r);
+cJSON *report_json_pod(const struct report *r, size_t i);
+
+/* libyaml emitting in steps (yaml.c), so a document is written part by
+ * part: begin opens the stream, the document and its top mapping; key,
+ * value and the sequence calls add to it; end closes all.  0 or -1. */
+struct yaml_emitter_s;
+struct yaml_emitter_s *report_yaml_begin(FILE *out);
+int report_yaml_key(struct yaml_emitter_s *em, const char *key);
+int report_yaml_value(struct yaml_emitter_s *em, const cJSON *j);
+int report_yaml_seq(struct yaml_emitter_s *em, int start);
+/* Closes and frees em; rc is what the steps returned, kept when -1. */
+int report_yaml_end(struct yaml_emitter_s *em, int rc);
 
 #endif

@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "report.h"
+#include "report_int.h"
 #include "util/safe.h"
 
 static int emit(yaml_emitter_t *em, yaml_event_t *ev)
@@ -112,28 +113,84 @@ static int write_file(void *data, unsigned char *buf, size_t n)
 	return fwrite(buf, 1, n, data) == n;
 }
 
+/* Stream, document and (with top_map) the top mapping opened on a new
+ * emitter writing to out; NULL when libyaml refuses. */
+static yaml_emitter_t *open_emitter(FILE *out, int top_map)
+{
+	yaml_emitter_t *em = malloc(sizeof(*em));
+	yaml_event_t ev;
+
+	if (!em)
+		return NULL;
+	if (!yaml_emitter_initialize(em)) {
+		free(em);
+		return NULL;
+	}
+	yaml_emitter_set_output(em, write_file, out);
+	yaml_emitter_set_unicode(em, 1);
+	yaml_emitter_set_width(em, -1);
+	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) || emit(em, &ev) ||
+	    !yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) || emit(em, &ev) ||
+	    (top_map && (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+							      YAML_BLOCK_MAPPING_STYLE) ||
+			 emit(em, &ev)))) {
+		yaml_emitter_delete(em);
+		free(em);
+		return NULL;
+	}
+	return em;
+}
+
+/* Closes (with top_map) the top mapping, the document and the stream. */
+static int close_emitter(yaml_emitter_t *em, int top_map, int rc)
+{
+	yaml_event_t ev;
+
+	if (rc == 0 && top_map)
+		rc = yaml_mapping_end_event_initialize(&ev) ? emit(em, &ev) : -1;
+	if (rc == 0)
+		rc = yaml_document_end_event_initialize(&ev, 1) ? emit(em, &ev) : -1;
+	if (rc == 0)
+		rc = yaml_stream_end_event_initialize(&ev) ? emit(em, &ev) : -1;
+	yaml_emitter_delete(em);
+	free(em);
+	return rc;
+}
+
 int report_emit_yaml(FILE *out, const cJSON *doc)
 {
-	yaml_emitter_t em;
-	yaml_event_t ev;
-	int rc = -1;
+	yaml_emitter_t *em = open_emitter(out, 0);
 
-	if (!yaml_emitter_initialize(&em))
-		return -1;
-	yaml_emitter_set_output(&em, write_file, out);
-	yaml_emitter_set_unicode(&em, 1);
-	yaml_emitter_set_width(&em, -1);
-	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) || emit(&em, &ev))
-		goto done;
-	if (!yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) ||
-	    emit(&em, &ev) || node(&em, doc))
-		goto done;
-	if (!yaml_document_end_event_initialize(&ev, 1) || emit(&em, &ev))
-		goto done;
-	if (!yaml_stream_end_event_initialize(&ev))
-		goto done;
-	rc = emit(&em, &ev);
-done:
-	yaml_emitter_delete(&em);
-	return rc;
+	return em ? close_emitter(em, 0, node(em, doc)) : -1;
+}
+
+struct yaml_emitter_s *report_yaml_begin(FILE *out)
+{
+	return open_emitter(out, 1);
+}
+
+int report_yaml_key(struct yaml_emitter_s *em, const char *key)
+{
+	return scalar(em, key, 1);
+}
+
+int report_yaml_value(struct yaml_emitter_s *em, const cJSON *j)
+{
+	return node(em, j);
+}
+
+int report_yaml_seq(struct yaml_emitter_s *em, int start)
+{
+	yaml_event_t ev;
+
+	if (start)
+		return yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							    YAML_BLOCK_SEQUENCE_STYLE)
+			       ? emit(em, &ev) : -1;
+	return yaml_sequence_end_event_initialize(&ev) ? emit(em, &ev) : -1;
+}
+
+int report_yaml_end(struct yaml_emitter_s *em, int rc)
+{
+	return close_emitter(em, 1, rc);
 }

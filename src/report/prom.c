@@ -1,0 +1,196 @@
+/* check -o prometheus: the verdict as metrics in the Prometheus text
+ * exposition format (prometheus/docs content/docs/instrumenting/
+ * exposition_formats.md): "# HELP", "# TYPE", then name{labels} value.
+ * Names follow the naming conventions (prefix dynamo_interconnect_, unit
+ * suffix _seconds); each verdict and status is a state set, one series
+ * per possible state, 1 for the one held, so an alert rule matches on a
+ * label without knowing the set.
+ *
+ * Label values come from the cluster (pod, node, namespace, graph names):
+ * they are escaped as the format says (backslash, double quote, line feed;
+ * client_golang expfmt writeEscapedString), made valid UTF-8 and control
+ * bytes replaced, so nothing raw reaches a terminal.  No env, no secret,
+ * no log text is ever a label. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report_int.h"
+#include "util/safe.h"
+
+#define P "dynamo_interconnect_"
+
+static const enum verdict_status verdicts[] = { VERDICT_READY, VERDICT_NOT_READY,
+						VERDICT_UNVERIFIED };
+static const enum check_status statuses[] = { CHECK_OK, CHECK_WARN, CHECK_FAIL,
+					      CHECK_SKIPPED };
+#define NV (sizeof(verdicts) / sizeof(verdicts[0]))
+#define NS (sizeof(statuses) / sizeof(statuses[0]))
+
+/* A label value as the format escapes it; other control bytes, which the
+ * format would carry as they are, become '?' (safe.h: never raw text). */
+static void value(FILE *out, const char *s)
+{
+	char *u = safe_utf8(s ? s : "");
+
+	for (const unsigned char *p = (const unsigned char *)u; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", out);
+		else if (*p == '"')
+			fputs("\\\"", out);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p < 0x20 || *p == 0x7f)
+			fputc('?', out);
+		else
+			fputc(*p, out);
+	}
+	free(u);
+}
+
+static void head(FILE *out, const char *name, const char *type, const char *help)
+{
+	fprintf(out, "# HELP " P "%s %s\n# TYPE " P "%s %s\n", name, help, name, type);
+}
+
+/* name{namespace="..",pod="..",role="..",node=".." (the pod's labels) */
+static void pod_labels(FILE *out, const char *name, const struct pod_info *pod)
+{
+	fprintf(out, P "%s{namespace=\"", name);
+	value(out, pod->namespace);
+	fputs("\",pod=\"", out);
+	value(out, pod->name);
+	fputs("\",role=\"", out);
+	value(out, pod->role);
+	fputs("\",node=\"", out);
+	value(out, pod->node);
+	fputc('"', out);
+}
+
+static const char *token(enum verdict_status v)
+{
+	/* verdict_name() spelled as a label value: "NOT READY" -> not_ready. */
+	switch (v) {
+	case VERDICT_READY: return "ready";
+	case VERDICT_NOT_READY: return "not_ready";
+	default: return "unverified";
+	}
+}
+
+static void pod_verdicts(FILE *out, const struct report *r)
+{
+	head(out, "pod_verdict", "gauge",
+	     "Verdict of one worker pod, 1 for the state it is in (ready, not_ready, unverified).");
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < NV; k++) {
+			pod_labels(out, "pod_verdict", r->pods[i].pod);
+			fprintf(out, ",verdict=\"%s\"} %d\n", token(verdicts[k]),
+				report_pod_verdict(r, i) == verdicts[k]);
+		}
+}
+
+static void pod_families(FILE *out, const struct report *r)
+{
+	head(out, "pod_family_status", "gauge",
+	     "Worst check status of one family in one pod, 1 for the status it has.");
+	for (size_t i = 0; i < r->n; i++)
+		for (int f = 0; f < FAM__COUNT; f++) {
+			int s = check_results_family_status(&r->pods[i].results, f);
+			if (s < 0)
+				continue;       /* the family has no result here */
+			for (size_t k = 0; k < NS; k++) {
+				pod_labels(out, "pod_family_status", r->pods[i].pod);
+				fprintf(out, ",family=\"%s\",status=\"%s\"} %d\n",
+					check_family_name(f), check_status_name(statuses[k]),
+					s == (int)statuses[k]);
+			}
+		}
+}
+
+static void pod_errors(FILE *out, const struct report *r)
+{
+	head(out, "pod_probe_error", "gauge",
+	     "1 when the pod could not be probed (exec failed, timed out, not running).");
+	for (size_t i = 0; i < r->n; i++) {
+		pod_labels(out, "pod_probe_error", r->pods[i].pod);
+		fprintf(out, "} %d\n", !r->pods[i].probed);
+	}
+}
+
+/* The worse of two verdicts: NOT READY over UNVERIFIED over READY. */
+static enum verdict_status worse(enum verdict_status a, enum verdict_status b)
+{
+	if (a == VERDICT_NOT_READY || b == VERDICT_NOT_READY)
+		return VERDICT_NOT_READY;
+	return a == VERDICT_UNVERIFIED || b == VERDICT_UNVERIFIED ? VERDICT_UNVERIFIED
+								  : VERDICT_READY;
+}
+
+static int same_graph(const struct pod_info *a, const struct pod_info *b)
+{
+	return !strcmp(a->namespace, b->namespace) && !strcmp(a->graph, b->graph);
+}
+
+/* One deployment (namespace, graph label) per first pod of it: the worst
+ * of its pods' own verdicts.  Quadratic in pods, but only over the labels
+ * of pods already in memory and without allocating. */
+static void deployments(FILE *out, const struct report *r)
+{
+	head(out, "deployment_verdict", "gauge",
+	     "Worst pod verdict of one Dynamo graph deployment (namespace, graph label).");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct pod_info *pi = r->pods[i].pod;
+		enum verdict_status v = report_pod_verdict(r, i);
+		size_t j;
+
+		for (j = 0; j < i && !same_graph(r->pods[j].pod, pi); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i + 1; j < r->n; j++)
+			if (same_graph(r->pods[j].pod, pi))
+				v = worse(v, report_pod_verdict(r, j));
+		for (size_t k = 0; k < NV; k++) {
+			fputs(P "deployment_verdict{namespace=\"", out);
+			value(out, pi->namespace);
+			fputs("\",deployment=\"", out);
+			value(out, pi->graph);
+			fprintf(out, "\",verdict=\"%s\"} %d\n", token(verdicts[k]),
+				v == verdicts[k]);
+		}
+	}
+}
+
+static void run_totals(FILE *out, const struct report *r)
+{
+	const struct verdict *v = r->verdict;
+
+	head(out, "verdict", "gauge",
+	     "Consolidated verdict of the run, 1 for the state it is in.");
+	for (size_t k = 0; k < NV; k++)
+		fprintf(out, P "verdict{verdict=\"%s\"} %d\n", token(verdicts[k]),
+			v->status == verdicts[k]);
+	head(out, "exit_code", "gauge", "Exit code of the run (0 ready, 2 not ready, 3 unverified).");
+	fprintf(out, P "exit_code %d\n", v->exit_code);
+	head(out, "pods", "gauge", "Worker pods found.");
+	fprintf(out, P "pods %zu\n", v->npods);
+	head(out, "pods_probed", "gauge", "Worker pods probed.");
+	fprintf(out, P "pods_probed %zu\n", v->nprobed);
+	head(out, "pods_ready", "gauge", "Worker pods whose own verdict is ready.");
+	fprintf(out, P "pods_ready %zu\n", v->nready);
+	head(out, "probe_errors", "gauge", "Worker pods that could not be probed.");
+	fprintf(out, P "probe_errors %zu\n", v->npods - v->nprobed);
+	head(out, "run_duration_seconds", "gauge", "Wall time of the run, listing to verdict.");
+	fprintf(out, P "run_duration_seconds %.3f\n", r->duration_s);
+}
+
+int report_print_prometheus(FILE *out, const struct report *r)
+{
+	run_totals(out, r);
+	deployments(out, r);
+	pod_verdicts(out, r);
+	pod_families(out, r);
+	pod_errors(out, r);
+	return ferror(out) ? -1 : 0;
+}

@@ -111,6 +111,10 @@ static void component(const struct dgd_info *d, const struct dgd_component *k,
 {
 	size_t i, running = 0;
 
+	/* The plugin lists worker pods only (product.md "Pod discovery"), so
+	 * a frontend or planner component is not judged here. */
+	if (strcmp(k->type, "worker") && strcmp(k->type, "prefill") && strcmp(k->type, "decode"))
+		return;
 	for (i = 0; i < npods; i++) {
 		if (!of_dgd(&pods[i], d) || strcmp(pods[i].component, k->name))
 			continue;

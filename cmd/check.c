@@ -9,6 +9,8 @@
 #include "engine/engine.h"
 #include "kube/auth.h"
 #include "kube/claims.h"
+#include "kube/dgd.h"
+#include "check/dgd.h"
 #include "run/run.h"
 #include "recipe/recipe.h"
 #include "run/drift.h"
@@ -75,6 +77,7 @@ struct check_flags {
 	int suggest_env;                      /* --suggest-env */
 	const char *pushgateway;              /* --pushgateway URL */
 	struct timespec started;              /* not a flag: the run's start, for -o prometheus */
+	const char *dgd;                      /* --dgd NAME */
 };
 
 #define MAX_LOG_TAIL 1000000
@@ -192,6 +195,47 @@ static int no_pods(const struct cmd_ctx *ctx, const struct cmd_session *s, void 
 	return EXIT_ERROR;
 }
 
+/* --dgd NAME: the pods of that DGD, by the operator's label. */
+static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg)
+{
+	static char sel[512];
+
+	(void)ctx, (void)arg;
+	if (!F.dgd || q->selector)
+		return;
+	snprintf(sel, sizeof(sel), "nvidia.com/dynamo-graph-deployment-name=%.200s,%s",
+		 F.dgd, PODS_DEFAULT_SELECTOR);
+	q->selector = sel;
+}
+
+/* The DGD checks (checks.md P) over the run's pods: the findings go after
+ * the table (text) or to stderr (json, yaml: their documents stay whole). */
+static void dgd_report(const struct cmd_session *s, const struct dgd_set *set,
+		       const char *format)
+{
+	const struct pod_list *l = s->pods;
+	struct dgd_pod *v = xcalloc(l->n + 1, sizeof(*v));
+	struct dgd_findings f = { 0 };
+	FILE *out = !strcmp(format, "table") || !strcmp(format, "wide") ? stdout : stderr;
+	char note[300];
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct pod_info *p = &l->items[i];
+
+		v[i] = (struct dgd_pod){ p->namespace, p->name, p->graph,
+			p->component ? p->component : "", p->worker_hash ? p->worker_hash : "",
+			p->spec_env ? p->spec_env : "", p->probe };
+	}
+	dgd_judge(set, v, l->n, &f);
+	if (dgd_access_note(set, note, sizeof(note)))
+		fprintf(stderr, "%s\n", note);
+	for (i = 0; i < set->n; i++)
+		report_print_dgd(out, &set->items[i], &f);
+	dgd_findings_release(&f);
+	free(v);
+}
+
 /* What one run hands the pipeline's body. */
 struct check_run {
 	const char *format;
@@ -209,8 +253,19 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	struct run_options po = cr->opts;
 	struct run_sink sink;
 	struct run pr;
+	struct dgd_set dgds = { 0 };
 	int rc;
 
+	if (f->dgd) {
+		struct err e;
+
+		err_clear(&e);
+		if (dgd_fetch(s->client, s->query->namespace, s->query->all_namespaces,
+			      f->dgd, &dgds, &e) < 0) {
+			dgd_set_release(&dgds);
+			return cmd_fail(&e);
+		}
+	}
 	/* A progress line only on a terminal, and only when it has time to show. */
 	report_sink(&sink, stderr, isatty(2) && l->n > 4);
 	po.sink = &sink;
@@ -225,6 +280,9 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	if (cr->recipe)
 		run_drift_judge(cr->recipe, f->recipe_dir, &pr);
 	rc = judge(ctx, f, &pr, cr->format, s->query);
+	if (f->dgd && rc != EXIT_ERROR)
+		dgd_report(s, &dgds, cr->format);
+	dgd_set_release(&dgds);
 	if (cr->recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(cr->format, "table") || !strcmp(cr->format, "wide")))
 		report_print_drift(stdout, cr->recipe, f->recipe_dir, &pr);
@@ -238,6 +296,7 @@ static int run(struct cmd_ctx *ctx, struct check_run *cr)
 		.needs = CMD_NEED_LIST | CMD_NEED_CLAIMS | CMD_CANCEL_CONNECT,
 		.timeout_ms = F.run_timeout.ms,
 		.empty = no_pods,
+		.shape = dgd_shape,
 		.body = probe_and_report,
 		.arg = cr,
 	};
@@ -257,6 +316,7 @@ static const struct opt check_opts[] = {
 	{ "by-node", 0, OPT_BOOL, &F.by_node, NULL, "One row per node: each family's worst status among its pods", 0, 0 },
 	{ "transfer-timeout", 0, OPT_DURATION, &F.transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
 	{ "pushgateway", 0, OPT_STRING, &F.pushgateway, "URL", "Also push the -o prometheus metrics to this Pushgateway (job dynamo_interconnect); exit 4 when the push fails", 0, 0 },
+	{ "dgd", 0, OPT_STRING, &F.dgd, "NAME", "Only the pods of this DynamoGraphDeployment, and compare them with it (generation, components, env)", 0, 0 },
 	OPT_TABLE_END
 };
 

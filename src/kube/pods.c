@@ -18,6 +18,9 @@
 #define LABEL_TYPE "nvidia.com/dynamo-component-type"
 #define LABEL_SUBTYPE "nvidia.com/dynamo-sub-component-type"
 #define LABEL_GRAPH "nvidia.com/dynamo-graph-deployment-name"
+/* The operator's consts.go KubeLabelDynamoComponent / KubeLabelDynamoWorkerHash. */
+#define LABEL_COMPONENT "nvidia.com/dynamo-component"
+#define LABEL_WORKER_HASH "nvidia.com/dynamo-worker-hash"
 #define ANNOT_DEFAULT_CONTAINER "kubectl.kubernetes.io/default-container"
 
 static const char *jstr(const cJSON *o, const char *key)
@@ -437,6 +440,8 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->name = dup_or_empty(jstr(meta, "name"));
 	p->role = xstrdup(role);
 	p->graph = dup_or_empty(jstr(labels, LABEL_GRAPH));
+	p->component = dup_or_empty(jstr(labels, LABEL_COMPONENT));
+	p->worker_hash = dup_or_empty(jstr(labels, LABEL_WORKER_HASH));
 	p->node = dup_or_empty(jstr(jpath(pod, sk), "nodeName"));
 	p->node_ip = dup_or_empty(jstr(status, "hostIP"));
 	p->pod_ip = dup_or_empty(jstr(status, "podIP"));
@@ -464,6 +469,8 @@ static void pod_info_release(struct pod_info *p)
 	free(p->name);
 	free(p->role);
 	free(p->graph);
+	free(p->component);
+	free(p->worker_hash);
 	free(p->node);
 	free(p->node_ip);
 	free(p->pod_ip);

@@ -36,6 +36,8 @@ struct pod_info {
 	char *name;
 	char *role;        /* prefill, decode, worker, or "" when unlabelled */
 	char *graph;       /* nvidia.com/dynamo-graph-deployment-name */
+	char *component;   /* nvidia.com/dynamo-component: the DGD component */
+	char *worker_hash; /* nvidia.com/dynamo-worker-hash: its worker generation */
 	char *node;
 	char *node_ip;
 	char *pod_ip;

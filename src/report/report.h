@@ -99,4 +99,11 @@ int report_emit_yaml(FILE *out, const cJSON *doc);
 void report_valid_utf8(cJSON *doc);
 int report_emit_json(FILE *out, cJSON *doc);
 
+/* One DynamoGraphDeployment and its findings (checks.md P), for `check
+ * --dgd`: a header line, then one line per finding of that DGD; cluster
+ * text through safe_show(). */
+struct dgd_info;
+struct dgd_findings;
+void report_print_dgd(FILE *out, const struct dgd_info *d, const struct dgd_findings *f);
+
 #endif

@@ -261,6 +261,8 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
             return self.send_json(200, self.st.disc_apis)
         if self.st.dra.route(self, parts):
             return None
+        if self.st.dgd.route(self, parts):
+            return None
         if n == 3 and parts[0] == "apis" and "%s/%s" % (parts[1], parts[2]) in self.st.group_versions:
             return self.send_json(200, {"kind": "APIResourceList", "apiVersion": "v1",
                                         "groupVersion": "%s/%s" % (parts[1], parts[2]), "resources": []})

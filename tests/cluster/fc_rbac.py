@@ -2,9 +2,10 @@
 certificate, exec plugin), the permissions of `allow`, and the 401/403
 answers worded as the API server words them.  Impersonation is fc_front's."""
 import fc_dra
+import fc_dgd
 
 PERMS = ["list-pods", "get-pods", "exec", "exec-get", "exec-create", "logs", "list-namespaces",
-         "impersonate"] + fc_dra.PERMS
+         "impersonate"] + fc_dra.PERMS + fc_dgd.PERMS
 
 
 class User:

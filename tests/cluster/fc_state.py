@@ -8,6 +8,7 @@ import threading
 import uuid
 
 import fc_dra
+import fc_dgd
 from fc_scenario import load_scenario
 from fc_wire import die
 
@@ -23,6 +24,7 @@ class State:
             load_scenario(args.scenario, args.mode)
         try:
             self.dra = fc_dra.load(args.scenario, self.default_ns)
+            self.dgd = fc_dgd.load(args.scenario, self.default_ns)
         except (ValueError, KeyError, TypeError) as ex:
             die("scenario %s: %s" % (args.scenario, ex))
         self.tokens = {u.token: u for u in self.users.values() if u.kind in ("token", "exec")}

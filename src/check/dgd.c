@@ -1,0 +1,173 @@
+/* The DGD checks (check/dgd.h, checks.md P).  A pod belongs to a DGD by
+ * the operator's labels (consts.go KubeLabelDynamoGraphDeploymentName,
+ * KubeLabelDynamoComponent, KubeLabelDynamoWorkerHash) and namespace. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgd.h"
+#include "../util/xalloc.h"
+
+/* Text from the cluster never reaches the terminal raw. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			*s = '?';
+}
+
+static void add(struct dgd_findings *out, const char *status, const char *check,
+		const struct dgd_info *d, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void add(struct dgd_findings *out, const char *status, const char *check,
+		const struct dgd_info *d, const char *fmt, ...)
+{
+	struct dgd_finding *f;
+	va_list ap;
+
+	out->items = xalloc_grow(out->items, out->n + 1, &out->cap, sizeof(*out->items));
+	f = &out->items[out->n++];
+	snprintf(f->status, sizeof(f->status), "%s", status);
+	snprintf(f->check, sizeof(f->check), "%s", check);
+	snprintf(f->dgd, sizeof(f->dgd), "%.120s/%.120s", d->namespace, d->name);
+	va_start(ap, fmt);
+	vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+	va_end(ap);
+	printable(f->dgd);
+	printable(f->detail);
+}
+
+static int of_dgd(const struct dgd_pod *p, const struct dgd_info *d)
+{
+	return !strcmp(p->graph, d->name) && (!*d->namespace || !strcmp(p->namespace, d->namespace));
+}
+
+/* P1: the operator's consts.go: a worker whose label matches either active
+ * annotation is current; a pod without the label is not judged (frontends
+ * and pre-rollout operators set none). */
+static void generation(const struct dgd_info *d, const struct dgd_pod *p,
+		       struct dgd_findings *out)
+{
+	if (!*p->worker_hash || (!*d->worker_hash && !*d->worker_hash_v2))
+		return;
+	if (!strcmp(p->worker_hash, d->worker_hash) || !strcmp(p->worker_hash, d->worker_hash_v2))
+		return;
+	add(out, "warn", "dgd-generation", d,
+	    "pod %.100s is of worker generation %.40s, the DGD's active one is %.40s "
+	    "(a rollout in progress or stuck)", p->name, p->worker_hash,
+	    *d->worker_hash ? d->worker_hash : d->worker_hash_v2);
+}
+
+/* The value of name in an env block "NAME=VALUE\n...", or NULL. */
+static const char *env_value(const char *env, const char *name, size_t nlen, size_t *vlen)
+{
+	const char *l;
+
+	for (l = env; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		if (!strncmp(l, name, nlen) && l[nlen] == '=') {
+			const char *v = l + nlen + 1, *end = strchr(v, '\n');
+
+			*vlen = end ? (size_t)(end - v) : strlen(v);
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* P3: each entry the DGD states, against the pod.  The pod's env view
+ * holds only the transport variables (probe_env_allowed), so only those
+ * are compared; a "<valueFrom>" entry is not compared. */
+static void env_against(const struct dgd_info *d, const struct dgd_component *k,
+			const struct dgd_pod *p, struct dgd_findings *out)
+{
+	static const char *const prefixes[] = { "UCX_", "NIXL_", "NCCL_", "FI_", NULL };
+	const char *l;
+
+	for (l = k->env; *l; ) {
+		const char *eq = strchr(l, '='), *nl = strchr(l, '\n');
+		size_t nlen = eq ? (size_t)(eq - l) : 0, want = nl ? (size_t)(nl - eq - 1) : 0, have = 0;
+		const char *v;
+		int i, transport = 0;
+
+		if (!eq || !nl)
+			break;
+		for (i = 0; prefixes[i]; i++)
+			transport |= !strncmp(l, prefixes[i], strlen(prefixes[i]));
+		v = transport ? env_value(p->env, l, nlen, &have) : NULL;
+		if (transport && strncmp(eq + 1, "<valueFrom>", want) &&
+		    (!v || have != want || strncmp(v, eq + 1, want)))
+			add(out, "warn", "dgd-env", d, "pod %.100s: %.*s is %s%.*s%s, the DGD says %.*s",
+			    p->name, (int)(nlen > 64 ? 64 : nlen), l, v ? "\"" : "unset",
+			    v ? (int)(have > 80 ? 80 : have) : 0, v ? v : "", v ? "\"" : "",
+			    (int)(want > 80 ? 80 : want), eq + 1);
+		l = nl + 1;
+	}
+}
+
+static void component(const struct dgd_info *d, const struct dgd_component *k,
+		      const struct dgd_pod *pods, size_t npods, struct dgd_findings *out)
+{
+	size_t i, running = 0;
+
+	/* The plugin lists worker pods only (product.md "Pod discovery"), so
+	 * a frontend or planner component is not judged here. */
+	if (strcmp(k->type, "worker") && strcmp(k->type, "prefill") && strcmp(k->type, "decode"))
+		return;
+	for (i = 0; i < npods; i++) {
+		if (!of_dgd(&pods[i], d) || strcmp(pods[i].component, k->name))
+			continue;
+		if (pods[i].running) {
+			running++;
+			env_against(d, k, &pods[i], out);
+		}
+	}
+	/* P2: replicas 0 is a component scaled down on purpose. */
+	if (!running && k->replicas != 0)
+		add(out, "fail", "dgd-component-pods", d,
+		    "component %.100s (type %.40s) has no running pod", k->name,
+		    *k->type ? k->type : "unstated");
+}
+
+void dgd_judge(const struct dgd_set *s, const struct dgd_pod *pods, size_t npods,
+	       struct dgd_findings *out)
+{
+	size_t i, j;
+
+	if (s->access != DGD_READ)
+		return;
+	for (i = 0; i < s->n; i++) {
+		const struct dgd_info *d = &s->items[i];
+
+		for (j = 0; j < npods; j++)
+			if (of_dgd(&pods[j], d))
+				generation(d, &pods[j], out);
+		for (j = 0; j < d->ncomp; j++)
+			component(d, &d->comp[j], pods, npods, out);
+	}
+}
+
+const char *dgd_access_note(const struct dgd_set *s, char *buf, size_t n)
+{
+	switch (s->access) {
+	case DGD_READ:
+		return NULL;
+	case DGD_NO_API:
+		snprintf(buf, n, "note: no DynamoGraphDeployment API (nvidia.com) on the server: pods matched by labels only");
+		break;
+	case DGD_FORBIDDEN:
+		snprintf(buf, n, "note: cannot read DynamoGraphDeployments (403, deploy/rbac.yaml grants it): pods matched by labels only");
+		break;
+	default:
+		snprintf(buf, n, "note: DynamoGraphDeployments not read (%.180s): pods matched by labels only", s->note);
+		printable(buf);
+	}
+	return buf;
+}
+
+void dgd_findings_release(struct dgd_findings *f)
+{
+	free(f->items);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,85 @@
+"""fakecluster: nvidia.com DynamoGraphDeployments (the Dynamo operator's CR), GET and LIST.
+
+Scenario key (an addition to the contract, documented in README.md):
+
+    dynamoGraphDeployments:         # CR objects as the operator's CRD has them
+      - apiVersion: nvidia.com/v1beta1    # or nvidia.com/v1alpha1: the version serving it
+        metadata: {name: qwen, namespace: demo, annotations: {...}}
+        spec: {...}
+        status: {...}
+
+The versions served are those the objects name; a scenario with none serves
+no nvidia.com group (the generic 404, as when the CRD is not installed).
+Permissions `get-dynamographdeployments` and `list-dynamographdeployments`
+(a user whose `allow` lacks them gets the API server's 403).
+"""
+import copy
+
+PERMS = ["get-dynamographdeployments", "list-dynamographdeployments"]
+GROUP = "nvidia.com"
+RES = "dynamographdeployments"
+
+
+class Dgd:
+    def __init__(self, sc, default_ns):
+        self.objs = []
+        for o in sc.get("dynamoGraphDeployments") or []:
+            o = copy.deepcopy(o)
+            o.setdefault("kind", "DynamoGraphDeployment")
+            o.setdefault("metadata", {}).setdefault("namespace", default_ns)
+            self.objs.append(o)
+        self.versions = sorted({str(o.get("apiVersion", "")).split("/")[-1] for o in self.objs})
+
+    def _forbid(self, h, verb, ns, name=None):
+        where = ' in the namespace "%s"' % ns if ns else " at the cluster scope"
+        top = '%s.%s "%s"' % (RES, GROUP, name) if name else "%s.%s" % (RES, GROUP)
+        msg = '%s is forbidden: User "%s" cannot %s resource "%s" in API group "%s"%s' % (
+            top, h.user.name, verb, RES, GROUP, where)
+        h.send_status(403, "Forbidden", msg, {"group": GROUP, "kind": RES})
+
+    def route(self, h, parts):
+        """Answers /apis/nvidia.com/...; False for any other path."""
+        if len(parts) < 4 or parts[0] != "apis" or parts[1] != GROUP:
+            return False
+        v = parts[2]
+        if v not in self.versions:
+            h.not_found_generic()
+            return True
+        ns = name = None
+        rest = parts[3:]
+        if len(rest) >= 3 and rest[0] == "namespaces" and rest[2] == RES:
+            ns, rest = rest[1], rest[3:]
+        elif rest and rest[0] == RES:
+            rest = rest[1:]
+        else:
+            h.not_found_generic()
+            return True
+        if len(rest) > 1:
+            h.not_found_generic()
+            return True
+        name = rest[0] if rest else None
+        perm = "get-" + RES if name else "list-" + RES
+        if not h.user.can(perm):
+            self._forbid(h, "get" if name else "list", ns, name)
+            return True
+        mine = [o for o in self.objs if str(o.get("apiVersion", "")).endswith("/" + v)
+                and (ns is None or o["metadata"]["namespace"] == ns)]
+        if name is not None:
+            hit = [o for o in mine if o["metadata"].get("name") == name]
+            if not hit:
+                h.send_status(404, "NotFound", '%s.%s "%s" not found' % (RES, GROUP, name),
+                              {"name": name, "group": GROUP, "kind": RES})
+            else:
+                h.send_json(200, hit[0])
+            return True
+        h.send_json(200, {"kind": "DynamoGraphDeploymentList", "apiVersion": "%s/%s" % (GROUP, v),
+                          "metadata": {"resourceVersion": "700"}, "items": mine})
+        return True
+
+
+def load(path, default_ns):
+    """The scenario file's DGD part."""
+    import yaml
+    with open(path) as f:
+        sc = yaml.safe_load(f) or {}
+    return Dgd(sc if isinstance(sc, dict) else {}, default_ns)

@@ -1,0 +1,35 @@
+/* libFuzzer target: a DynamoGraphDeployment or its List (src/kube/dgd.c,
+ * dgd_parse), then judged against one pod (src/check/dgd.c).  The first
+ * byte picks the version: even v1beta1, odd v1alpha1. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/dgd.h"
+#include "kube/dgd.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct dgd_pod pod = { "dynamo", "p", "qwen", "decode", "h", "UCX_TLS=rc\n", 1 };
+	struct dgd_set s;
+	struct dgd_findings f;
+	struct err e;
+	unsigned sel = size ? data[0] : 0;
+
+	if (size) {
+		data++;
+		size--;
+	}
+	memset(&s, 0, sizeof(s));
+	memset(&f, 0, sizeof(f));
+	err_clear(&e);
+	if (dgd_parse((const char *)data, size, sel & 1 ? "v1alpha1" : "v1beta1", &s, &e) == 0)
+		dgd_judge(&s, &pod, 1, &f);
+	else if (!e.msg[0] || strchr(e.msg, '\n'))
+		abort();   /* a refusal is one line, never empty */
+	dgd_findings_release(&f);
+	dgd_set_release(&s);
+	return 0;
+}

@@ -1,0 +1,149 @@
+/* DGD reading (kube/dgd.c) and judging (check/dgd.c, checks.md P). */
+#include "t.h"
+
+#include "check/dgd.h"
+#include "kube/dgd.h"
+
+static const char beta[] =
+	"{\"kind\":\"DynamoGraphDeploymentList\",\"items\":[{\"metadata\":{\"name\":\"qwen\","
+	"\"namespace\":\"dynamo\",\"annotations\":{\"nvidia.com/current-worker-hash\":\"aaa\"}},"
+	"\"spec\":{\"components\":[{\"name\":\"decode\",\"componentType\":\"decode\",\"replicas\":2,"
+	"\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"side\"},{\"name\":\"main\",\"env\":["
+	"{\"name\":\"UCX_TLS\",\"value\":\"rc,cuda_copy\"},{\"name\":\"TOKEN\",\"valueFrom\":{}}]}]}}},"
+	"{\"name\":\"prefill\",\"componentType\":\"prefill\",\"replicas\":1}]},"
+	"\"status\":{\"state\":\"successful\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}]}";
+
+static const char alpha[] =
+	"{\"metadata\":{\"name\":\"old\",\"namespace\":\"dynamo\"},\"spec\":{\"envs\":[{\"name\":"
+	"\"UCX_TLS\",\"value\":\"all\"}],\"services\":{\"VllmWorker\":{\"componentType\":\"worker\","
+	"\"replicas\":1,\"envs\":[{\"name\":\"NIXL_LOG\",\"value\":\"x\\ny\"}]}}}}";
+
+static void parse_beta(void)
+{
+	struct dgd_set s = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(beta, sizeof(beta) - 1, "v1beta1", &s, &e), 0);
+	CHECK_INT(s.n, 1);
+	CHECK_STR(s.items[0].worker_hash, "aaa");
+	CHECK_STR(s.items[0].state, "successful");
+	CHECK_STR(s.items[0].ready, "True");
+	CHECK_INT(s.items[0].ncomp, 2);
+	CHECK_STR(s.items[0].comp[0].type, "decode");
+	CHECK_INT(s.items[0].comp[0].replicas, 2);
+	CHECK_STR(s.items[0].comp[0].env, "UCX_TLS=rc,cuda_copy\nTOKEN=<valueFrom>\n");
+	dgd_set_release(&s);
+}
+
+static void parse_alpha(void)
+{
+	struct dgd_set s = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(alpha, sizeof(alpha) - 1, "v1alpha1", &s, &e), 0);
+	CHECK_INT(s.n, 1);
+	CHECK_STR(s.items[0].comp[0].name, "VllmWorker");
+	CHECK_STR(s.items[0].comp[0].type, "worker");
+	/* graph-wide first, the service's own after; the newline made '?' */
+	CHECK_STR(s.items[0].comp[0].env, "UCX_TLS=all\nNIXL_LOG=x?y\n");
+	dgd_set_release(&s);
+}
+
+static void bad_input(void)
+{
+	static const char *const bad[] = {
+		"[1,2]", "{\"items\":3}", "nope",
+		"{\"metadata\":{\"name\":\"a\"},\"spec\":{\"components\":{}}}",
+		"{\"metadata\":{\"name\":\"a\"},\"spec\":{\"components\":[{\"replicas\":\"2\"}]}}",
+		"{\"metadata\":{\"name\":\"a\"},\"spec\":{\"components\":[{\"podTemplate\":{\"spec\":"
+		"{\"containers\":[{\"env\":[{\"value\":\"x\"}]}]}}}]}}",
+		"{\"metadata\":{}}",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct dgd_set s = { 0 };
+		struct err e;
+
+		err_clear(&e);
+		CHECK_INT(dgd_parse(bad[i], strlen(bad[i]), "v1beta1", &s, &e), -1);
+		CHECK(e.msg[0] && !strchr(e.msg, '\n'));
+		dgd_set_release(&s);
+	}
+}
+
+static void too_many(void)
+{
+	struct dgd_set s = { 0 };
+	struct err e;
+	char *body = malloc(20 * (DGD_MAX_COMPONENTS + 2) + 100), *p = body;
+	int i;
+
+	p += sprintf(p, "{\"metadata\":{\"name\":\"a\"},\"spec\":{\"components\":[");
+	for (i = 0; i <= DGD_MAX_COMPONENTS; i++)
+		p += sprintf(p, "%s{\"name\":\"c%d\"}", i ? "," : "", i);
+	strcpy(p, "]}}");
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), -1);
+	CHECK(strstr(e.msg, "more than") != NULL);
+	dgd_set_release(&s);
+	free(body);
+}
+
+static int has(const struct dgd_findings *f, const char *check, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->items[i].check, check) && strstr(f->items[i].detail, needle))
+			return 1;
+	return 0;
+}
+
+static void judge(void)
+{
+	struct dgd_set s = { 0 };
+	struct dgd_findings f = { 0 };
+	struct err e;
+	const struct dgd_pod pods[] = {
+		{ "dynamo", "d-1", "qwen", "decode", "aaa", "UCX_TLS=rc,cuda_copy\n", 1 },
+		{ "dynamo", "d-2", "qwen", "decode", "old", "UCX_TLS=tcp\n", 1 },
+		{ "other", "p-1", "qwen", "prefill", "aaa", "", 1 },
+	};
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(beta, sizeof(beta) - 1, "v1beta1", &s, &e), 0);
+	dgd_judge(&s, pods, 3, &f);
+	CHECK(has(&f, "dgd-generation", "pod d-2 is of worker generation old"));
+	CHECK(!has(&f, "dgd-generation", "d-1"));
+	CHECK(has(&f, "dgd-env", "pod d-2: UCX_TLS is \"tcp\", the DGD says rc,cuda_copy"));
+	CHECK(!has(&f, "dgd-env", "d-1"));
+	CHECK(!has(&f, "dgd-env", "TOKEN"));
+	/* p-1 is in another namespace: the prefill component has no pod */
+	CHECK(has(&f, "dgd-component-pods", "component prefill (type prefill) has no running pod"));
+	CHECK(!has(&f, "dgd-component-pods", "decode"));
+	CHECK_INT(f.n, 3);
+	dgd_findings_release(&f);
+	s.access = DGD_FORBIDDEN;
+	dgd_judge(&s, pods, 3, &f);
+	CHECK_INT(f.n, 0);
+	{
+		char buf[300];
+
+		CHECK(strstr(dgd_access_note(&s, buf, sizeof(buf)), "403") != NULL);
+	}
+	dgd_set_release(&s);
+}
+
+int main(void)
+{
+	parse_beta();
+	parse_alpha();
+	bad_input();
+	too_many();
+	judge();
+	printf("test_dgd: %d passed, %d failed\n", t_pass, t_fail);
+	return t_fail ? 1 : 0;
+}

@@ -197,8 +197,8 @@ static int rule_trtllm(const struct fwr_worker *w, struct fwr_finding *f)
 	if (!has(w->args, "trtllm") && !has(w->args, "cache_transceiver_config") &&
 	    !envr_find(w->env, "TRTLLM_NIXL_KVCACHE_BACKEND"))
 		return 0;
-	if (max < 0)
-		max = num(key(w->args, "max_seq_len", in, sizeof in));
+	/* Only max_input_len bounds a prompt: max_seq_len counts the output
+	 * too (Dynamo's DeepSeek-V3.2 recipe: buffer 120000, seq 121000). */
 	if (both)
 		put(f, FWR_TRTLLM, ENVR_FAIL, "set only TRTLLM_NIXL_KVCACHE_BACKEND (unset NIXL_BACKEND)", SRC_10024,
 		    "NIXL_BACKEND and TRTLLM_NIXL_KVCACHE_BACKEND both set: the KV agents disagree on rail endpoints and transfers fail");
@@ -244,9 +244,11 @@ static int rule_tp(const struct fwr_worker *w, struct fwr_finding *f)
 		put(f, FWR_TP_NODES, ENVR_FAIL, "request as many GPUs as the tensor-parallel size, or lower it",
 		    "checks.md J7 (vLLM/SGLang: world size = tp x pp GPUs)",
 		    "tensor-parallel size %ld but %ld GPUs on %ld node(s)", tp, w->gpus, nodes);
-	else if (tp > w->gpus && !(w->fabric & ENVR_FAB_MNNVL))
-		put(f, FWR_TP_NODES, ENVR_WARN, "keep tensor parallelism inside one node, or claim a ComputeDomain",
-		    "checks.md J7", "tensor-parallel size %ld straddles nodes (%ld GPUs each) without multi-node NVLink", tp, w->gpus);
+	else if (tp > w->gpus)
+		/* Multi-node TP is a deliberate layout of Dynamo's own
+		 * recipes (DeepSeek-R1 on SGLang, 2 x 8 GPUs): no finding. */
+		put(f, FWR_TP_NODES, ENVR_OK, NULL, "checks.md J7",
+		    "tensor-parallel size %ld across %ld nodes of %ld GPUs", tp, nodes, w->gpus);
 	else
 		put(f, FWR_TP_NODES, ENVR_OK, NULL, "checks.md J7", "tensor-parallel size %ld within %ld GPUs per node", tp, w->gpus);
 	return 1;

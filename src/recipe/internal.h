@@ -20,6 +20,8 @@ void recipe_scan_shell(struct recipe_component *c, const char *text);
 /* vLLM kv_connector / backends, SGLang --disaggregation-transfer-backend,
  * TRT-LLM cache_transceiver_config.backend, anywhere in text. */
 void recipe_scan_kv(struct recipe_component *c, const char *text);
+/* rules.c: appends text to c->args (bounded: a recipe is KBs). */
+void recipe_args_add(struct recipe_component *c, const char *text);
 /* set.c: sets NAME in the component's env (the last setting wins). */
 void recipe_env_set(struct recipe_component *c, const char *name, const char *value,
 		    enum recipe_src src, int dynamic);

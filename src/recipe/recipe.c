@@ -162,6 +162,14 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 		w->c->fabric |= RECIPE_FAB_IB;
 	else if (!strcmp(key, "vpc.amazonaws.com/efa"))
 		w->c->fabric |= RECIPE_FAB_EFA;
+	else if ((!strcmp(key, "nvidia.com/gpu") || !strcmp(key, "gpu")) && v) {
+		/* the GPUs of one pod, for tensor parallelism (checks.md J7) */
+		char *end;
+		long g = strtol(v, &end, 10);
+
+		if (!*end && g > w->c->gpus && g < 1024)
+			w->c->gpus = g;
+	}
 	else if (v && (!strcmp(key, "resourceClaimTemplateName") || !strcmp(key, "deviceClassName"))) {
 		if (strstr(v, "compute-domain") || strstr(v, "cd-channel") ||
 		    computedomain_template(w->f, v))

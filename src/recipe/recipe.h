@@ -55,9 +55,14 @@ struct recipe_component {
 	int line;               /* where the component starts in file */
 	int nodes;              /* multinode.nodeCount, 1 when absent */
 	unsigned fabric;        /* RECIPE_FAB_* */
+	long gpus;              /* nvidia.com/gpu of one pod; 0 not stated */
 	int disagg;             /* the graph has both prefill and decode roles */
 	char *kv;               /* KV backend choice outside env, or NULL */
 	char *framework;        /* spec.backendFramework, or NULL */
+	/* The command/args text and engine-config ConfigMap data scanned,
+	 * "\n"-joined, for the framework rule book (model/fwrules.h); never
+	 * printed (it may hold tokens).  NULL when none. */
+	char *args;
 	struct recipe_env *env; /* effective, transport variables only, sorted */
 	size_t nenv, env_alloc;
 	char **secrets;         /* envFrom / envFromSecret names (values unknown) */

@@ -10,7 +10,9 @@
 
 /* The variables are judged by the rule book shared with `check`. */
 #include "model/envrules.h"
+#include "model/fwrules.h"
 #include "recipe/internal.h"
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 static void add(struct recipe_component *c, enum recipe_status st, const char *remedy,
@@ -128,9 +130,6 @@ static void rule_kv(struct recipe_component *c)
 {
 	if (!c->kv)
 		return;
-	if (strstr(c->kv, "transfer-backend=fake"))
-		add(c, RECIPE_FAIL, "use --disaggregation-transfer-backend nixl",
-		    "SGLang transfer backend 'fake' moves no KV (testing only)");
 	if (!(c->fabric & RECIPE_FAB_EFA) || libfabric(c))
 		return;
 	if (strstr(c->kv, "backends=UCX"))
@@ -139,6 +138,74 @@ static void rule_kv(struct recipe_component *c)
 	else if (strstr(c->kv, "NixlConnector"))
 		add(c, RECIPE_WARN, "set kv_connector_extra_config.backends to [\"LIBFABRIC\"]",
 		    "NixlConnector without backends uses UCX, which on EFA needs UCX_TLS=srd");
+}
+
+#define ARGS_MAX (256u << 10)
+
+void recipe_args_add(struct recipe_component *c, const char *text)
+{
+	size_t have = c->args ? strlen(c->args) : 0;
+	char *j;
+
+	if (have + strlen(text) > ARGS_MAX)
+		return;
+	j = c->args ? xasprintf("%s\n%s", c->args, text) : xstrdup(text);
+	free(c->args);
+	c->args = j;
+}
+
+/* The component as the framework book's worker (model/fwrules.h); v is
+ * the caller's, filled here. */
+static struct fwr_worker fw_worker(const struct recipe_component *c, struct envr_view *view)
+{
+	struct fwr_worker w = { c->args, view, c->role, moves_kv(c), -1, 0, -1, 1, NULL };
+	struct envr_var *v = xcalloc(c->nenv + 1, sizeof *v);
+
+	for (size_t i = 0; i < c->nenv; i++) {
+		v[i].name = c->env[i].name;
+		v[i].value = c->env[i].value;
+		v[i].origin = ENVR_FROM_RECIPE;
+		v[i].dynamic = c->env[i].dynamic;
+	}
+	view->v = v, view->n = c->nenv;
+	w.fabric = recipe_book_ctx(c).fabric;
+	w.gpus = c->gpus;
+	w.nodes = c->nodes > 0 ? c->nodes : 1;
+	return w;
+}
+
+static void fw_add(struct recipe_component *c, const struct fwr_finding *f)
+{
+	if (f->sev == ENVR_OK)
+		return;
+	add(c, f->sev == ENVR_FAIL ? RECIPE_FAIL : RECIPE_WARN, f->remedy, "%s", f->detail);
+	c->findings[c->nfindings - 1].check = f->check;
+}
+
+/* checks.md J5-J7, J9, J10: the framework book over the component's args
+ * and env, the same rules `check` applies to a pod's spec. */
+static void rule_framework(struct recipe_component *c)
+{
+	struct fwr_finding f[FWR_MAX];
+	struct envr_view view;
+	struct fwr_worker w = fw_worker(c, &view);
+	size_t n = fwr_eval(&w, f);
+
+	for (size_t i = 0; i < n; i++)
+		fw_add(c, &f[i]);
+	free((void *)view.v);
+}
+
+/* SGLang's prefill/decode head split (fwrules.h fwr_pair). */
+static void rule_fw_pair(struct recipe_component *p, struct recipe_component *d)
+{
+	struct envr_view pv, dv;
+	struct fwr_worker pw = fw_worker(p, &pv), dw = fw_worker(d, &dv);
+	struct fwr_finding f;
+
+	if (fwr_pair(&pw, &dw, &f))
+		fw_add(d, &f);
+	free((void *)pv.v), free((void *)dv.v);
 }
 
 /* checks.md J3: prefill and decode of one graph must agree. */
@@ -150,6 +217,7 @@ static void rule_pair(struct recipe_set *s, struct recipe_component *d)
 
 		if (strcmp(p->role, "prefill") || strcmp(p->file, d->file) || strcmp(p->graph, d->graph))
 			continue;
+		rule_fw_pair(p, d);
 		pt = lit(p, "UCX_TLS"), dt = lit(d, "UCX_TLS");
 		if ((pt || dt) && (!pt || !dt || strcmp(pt, dt)))
 			add(d, RECIPE_WARN, "set the same UCX_TLS on prefill and decode",
@@ -174,6 +242,7 @@ void recipe_judge(struct recipe_set *s)
 		rule_resource(c);
 		rule_book(c);
 		rule_kv(c);
+		rule_framework(c);
 		if (!strcmp(c->role, "decode"))
 			rule_pair(s, c);
 	}

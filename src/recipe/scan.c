@@ -153,6 +153,7 @@ void recipe_scan_kv(struct recipe_component *c, const char *text)
 {
 	if (!text || !*text)
 		return;
+	recipe_args_add(c, text);
 	scan_vllm(c, text);
 	scan_flag(c, text, "--disaggregation-transfer-backend", "sglang transfer-backend", 0);
 	scan_flag(c, text, "cache_transceiver_config", "trtllm cache_transceiver backend", 200);

@@ -1,0 +1,290 @@
+/* The framework rule book (fwrules.h).  Every rule names its source: the
+ * public report or the framework's own code it was read from. */
+#include "model/fwrules.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The value after flag name in t ("--x v", "--x=v", "--x 'v'"), or NULL.
+ * The flag must stand alone: "--tp" does not match "--tp-size". */
+static const char *flag(const char *t, const char *name, char *val, size_t n)
+{
+	size_t l = strlen(name);
+
+	for (const char *p = t ? strstr(t, name) : NULL; p; p = strstr(p + 1, name)) {
+		const char *q = p + l;
+		size_t k = 0;
+
+		if (p > t && !isspace((unsigned char)p[-1]) && p[-1] != '"' && p[-1] != '\'')
+			continue;
+		if (*q != '=' && !isspace((unsigned char)*q))
+			continue;
+		while (*q == '=' || *q == '"' || *q == '\'' || isspace((unsigned char)*q))
+			q++;
+		while (q[k] && !isspace((unsigned char)q[k]) && q[k] != '"' && q[k] != '\'' && k + 1 < n)
+			k++;
+		memcpy(val, q, k);
+		val[k] = '\0';
+		return k ? val : NULL;
+	}
+	return NULL;
+}
+
+/* A YAML or JSON key's scalar ("key: v", "\"key\": \"v\""), or NULL. */
+static const char *key(const char *t, const char *name, char *val, size_t n)
+{
+	size_t l = strlen(name), k = 0;
+	const char *p = t ? strstr(t, name) : NULL;
+
+	while (p && (p[l] != '"' && p[l] != ':'))
+		p = strstr(p + 1, name);
+	if (!p)
+		return NULL;
+	p += l;
+	while (*p == '"' || *p == ':' || *p == ' ' || *p == '\'')
+		p++;
+	while ((isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '.') && k + 1 < n)
+		k++;
+	memcpy(val, p, k);
+	val[k] = '\0';
+	return k ? val : NULL;
+}
+
+static long num(const char *v)
+{
+	char *end;
+	long x;
+
+	if (!v)
+		return -1;
+	x = strtol(v, &end, 10);
+	return *end || x < 0 ? -1 : x;
+}
+
+static long flag_num(const char *t, const char *const *names)
+{
+	char v[32];
+
+	for (size_t i = 0; names[i]; i++)
+		if (flag(t, names[i], v, sizeof v))
+			return num(v);
+	return -1;
+}
+
+long fwr_tp(const char *args)
+{
+	static const char *const tp[] = {
+		"--tensor-parallel-size", "--tp-size", "--tp", "-tp", "--tensor_parallel_size", NULL,
+	};
+	char v[32];
+	long n = flag_num(args, tp);
+
+	return n >= 0 ? n : num(key(args, "tensor_parallel_size", v, sizeof v));
+}
+
+long fwr_attn_tp(const char *args)
+{
+	static const char *const dp[] = { "--dp-size", "--dp", "--data-parallel-size", NULL };
+	long tp = fwr_tp(args), d = flag_num(args, dp);
+
+	if (tp < 0)
+		tp = 1;    /* SGLang's default --tp-size */
+	if (args && strstr(args, "--enable-dp-attention") && d > 0)
+		return tp / d;
+	return tp;
+}
+
+static void put(struct fwr_finding *f, const char *check, enum envr_sev sev,
+		const char *remedy, const char *source, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void put(struct fwr_finding *f, const char *check, enum envr_sev sev,
+		const char *remedy, const char *source, const char *fmt, ...)
+{
+	va_list ap;
+
+	f->check = check, f->sev = sev, f->remedy = remedy, f->source = source;
+	va_start(ap, fmt);
+	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+	va_end(ap);
+}
+
+static int has(const char *t, const char *s)
+{
+	return t && strstr(t, s);
+}
+
+static int loopback(const char *h)
+{
+	return !strcmp(h, "localhost") || !strncmp(h, "127.", 4) || !strcmp(h, "::1") ||
+	       !strcmp(h, "0.0.0.0");
+}
+
+#define SRC_27083 "vllm-project/vllm#27083; vLLM docs features/nixl_connector_usage (VLLM_NIXL_SIDE_CHANNEL_HOST, default localhost)"
+#define SRC_DYN_HOST "ai-dynamo/dynamo components/src/dynamo/vllm (ensure_side_channel_host: the pod's IP when unset)"
+
+/* J5: the side channel's host is where the peer connects for the NIXL
+ * handshake; a loopback address makes a decode in another pod reach its
+ * own agent ("Remote NIXL agent engine ID mismatch", the prompt is
+ * recomputed).  Dynamo's vLLM worker sets the pod's IP itself when the
+ * variable is unset; plain `vllm serve` keeps the default localhost. */
+static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
+{
+	const struct envr_var *h = envr_find(w->env, "VLLM_NIXL_SIDE_CHANNEL_HOST");
+	const char *port = envr_get(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT");
+	int dyn = has(w->args, "dynamo.vllm");
+	char hp[32];
+	long p, http;
+
+	if (!has(w->args, "NixlConnector") && !dyn)
+		return 0;
+	if (h && !h->dynamic && h->value && loopback(h->value) && w->kv_cross)
+		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
+		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST=%s is loopback while KV crosses pods: the peer's NIXL handshake reaches its own agent (engine ID mismatch, prompts recomputed)",
+		    h->value);
+	else if (!h && !dyn && w->kv_cross)
+		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
+		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST unset under vllm serve: the side channel is localhost, so a peer in another pod cannot hand KV (engine ID mismatch)");
+	else if (port && ((p = num(port)) < 1 || p > 65535))
+		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_PORT to a free port number",
+		    "vLLM vllm/envs.py (VLLM_NIXL_SIDE_CHANNEL_PORT is int)",
+		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is no port number", port);
+	else if (port && (http = num(flag(w->args, "--port", hp, sizeof hp))) > 0 && http == num(port))
+		put(f, FWR_VLLM, ENVR_FAIL, "give the NIXL side channel a port of its own",
+		    "vLLM nixl_connector.py (the side channel listens on VLLM_NIXL_SIDE_CHANNEL_PORT + dp rank)",
+		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is also the server's --port", port);
+	else
+		put(f, FWR_VLLM, ENVR_OK, NULL, h ? SRC_27083 : SRC_DYN_HOST,
+		    "NIXL side channel %s", h ? (h->dynamic ? "host set at run time" : "host set")
+					       : "host: Dynamo sets the pod's IP");
+	return 1;
+}
+
+/* SGLang: --disaggregation-transfer-backend (server_args.py choices). */
+static int rule_sglang(const struct fwr_worker *w, struct fwr_finding *f)
+{
+	char be[32];
+
+	if (!has(w->args, "sglang") || !has(w->args, "--disaggregation-mode"))
+		return 0;
+	if (!flag(w->args, "--disaggregation-transfer-backend", be, sizeof be))
+		snprintf(be, sizeof be, "mooncake");
+	if (!strcmp(be, "fake"))
+		put(f, FWR_SGLANG, ENVR_FAIL, "use --disaggregation-transfer-backend nixl",
+		    "sgl-project/sglang python/sglang/srt/disaggregation/fake (testing only)",
+		    "SGLang transfer backend 'fake' moves no KV (testing only)");
+	else
+		put(f, FWR_SGLANG, ENVR_OK, NULL, "sgl-project/sglang server_args.py (--disaggregation-transfer-backend)",
+		    "SGLang transfer backend %s", be);
+	return 1;
+}
+
+#define SRC_10024 "NVIDIA/TensorRT-LLM#10024 (rail endpoint deserialization fails, NIXL_ERR_BACKEND)"
+#define SRC_5523 "ai-dynamo/dynamo PR #5523; NVIDIA/TensorRT-LLM PR #3798 (max tokens >= the longest input)"
+
+/* TensorRT-LLM: the two NIXL backend variables, and the transfer buffer
+ * against the longest input (the engine config's YAML, or JSON in args). */
+static int rule_trtllm(const struct fwr_worker *w, struct fwr_finding *f)
+{
+	int both = envr_find(w->env, "NIXL_BACKEND") && envr_find(w->env, "TRTLLM_NIXL_KVCACHE_BACKEND");
+	char b[32], in[32];
+	long buf = num(key(w->args, "max_tokens_in_buffer", b, sizeof b));
+	long max = num(key(w->args, "max_input_len", in, sizeof in));
+
+	if (!has(w->args, "trtllm") && !has(w->args, "cache_transceiver_config") &&
+	    !envr_find(w->env, "TRTLLM_NIXL_KVCACHE_BACKEND"))
+		return 0;
+	/* Only max_input_len bounds a prompt: max_seq_len counts the output
+	 * too (Dynamo's DeepSeek-V3.2 recipe: buffer 120000, seq 121000). */
+	if (both)
+		put(f, FWR_TRTLLM, ENVR_FAIL, "set only TRTLLM_NIXL_KVCACHE_BACKEND (unset NIXL_BACKEND)", SRC_10024,
+		    "NIXL_BACKEND and TRTLLM_NIXL_KVCACHE_BACKEND both set: the KV agents disagree on rail endpoints and transfers fail");
+	else if (buf > 0 && buf % 32)
+		put(f, FWR_TRTLLM, ENVR_FAIL, "make max_tokens_in_buffer a multiple of tokens_per_block (32)",
+		    "NVIDIA/TensorRT-LLM cacheTransBuffer.cpp (maxNumTokens %% tokensPerBlock == 0); ai-dynamo/aiconfigurator PR #459",
+		    "max_tokens_in_buffer %ld is no multiple of tokens_per_block 32: the worker aborts at start", buf);
+	else if (buf > 0 && max > buf)
+		put(f, FWR_TRTLLM, ENVR_FAIL, "raise cache_transceiver_config.max_tokens_in_buffer to the longest input", SRC_5523,
+		    "max_tokens_in_buffer %ld below the longest input %ld: longer prompts take the dynamic buffer, which fails with NIXL", buf, max);
+	else
+		put(f, FWR_TRTLLM, ENVR_OK, NULL, SRC_5523, "TensorRT-LLM cache transceiver settings consistent");
+	return 1;
+}
+
+/* Mooncake's transfer engine: MOONCAKE_PROTOCOL (rdma, tcp). */
+static int rule_mooncake(const struct fwr_worker *w, struct fwr_finding *f)
+{
+	const char *p = envr_get(w->env, "MOONCAKE_PROTOCOL");
+
+	if (!p)
+		return 0;
+	if (!strcmp(p, "tcp") && w->kv_cross && (w->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)))
+		put(f, FWR_MOONCAKE, ENVR_FAIL, "set MOONCAKE_PROTOCOL=rdma",
+		    "kvcache-ai/Mooncake docs (transfer engine protocol rdma|tcp)",
+		    "MOONCAKE_PROTOCOL=tcp on an RDMA fabric: KV moves over TCP");
+	else
+		put(f, FWR_MOONCAKE, ENVR_OK, NULL, "kvcache-ai/Mooncake docs", "MOONCAKE_PROTOCOL=%s", p);
+	return 1;
+}
+
+/* J7: tensor parallelism within the GPUs the worker has. */
+static int rule_tp(const struct fwr_worker *w, struct fwr_finding *f)
+{
+	static const char *const nn[] = { "--nnodes", NULL };
+	long tp = fwr_tp(w->args), nodes = flag_num(w->args, nn);
+
+	if (tp < 0 || w->gpus <= 0)
+		return 0;
+	if (nodes < w->nodes)
+		nodes = w->nodes;
+	if (tp > w->gpus * nodes)
+		put(f, FWR_TP_NODES, ENVR_FAIL, "request as many GPUs as the tensor-parallel size, or lower it",
+		    "checks.md J7 (vLLM/SGLang: world size = tp x pp GPUs)",
+		    "tensor-parallel size %ld but %ld GPUs on %ld node(s)", tp, w->gpus, nodes);
+	else if (tp > w->gpus)
+		/* Multi-node TP is a deliberate layout of Dynamo's own
+		 * recipes (DeepSeek-R1 on SGLang, 2 x 8 GPUs): no finding. */
+		put(f, FWR_TP_NODES, ENVR_OK, NULL, "checks.md J7",
+		    "tensor-parallel size %ld across %ld nodes of %ld GPUs", tp, nodes, w->gpus);
+	else
+		put(f, FWR_TP_NODES, ENVR_OK, NULL, "checks.md J7", "tensor-parallel size %ld within %ld GPUs per node", tp, w->gpus);
+	return 1;
+}
+
+size_t fwr_eval(const struct fwr_worker *w, struct fwr_finding *out)
+{
+	size_t n = 0;
+
+	n += (size_t)rule_vllm(w, &out[n]);
+	n += (size_t)rule_sglang(w, &out[n]);
+	n += (size_t)rule_trtllm(w, &out[n]);
+	n += (size_t)rule_mooncake(w, &out[n]);
+	n += (size_t)rule_tp(w, &out[n]);
+	return n;
+}
+
+/* SGLang maps KV heads between prefill and decode by the ratio of their
+ * attention TP sizes (disaggregation/common/conn.py); a pair where neither
+ * divides the other has no head split and never pairs (the hang of
+ * llm-d/llm-d#2433). */
+int fwr_pair(const struct fwr_worker *p, const struct fwr_worker *d, struct fwr_finding *out)
+{
+	long a, b;
+
+	if (!has(p->args, "sglang") || !has(d->args, "sglang"))
+		return 0;
+	a = fwr_attn_tp(p->args), b = fwr_attn_tp(d->args);
+	if (a <= 0 || b <= 0)
+		return 0;
+	if (a % b && b % a)
+		put(out, FWR_PD_TP, ENVR_FAIL, "make one attention TP size a multiple of the other (e.g. the same --tp-size)",
+		    "llm-d/llm-d#2433; sgl-project/sglang disaggregation/common/conn.py (attn TP head mapping)",
+		    "SGLang attention TP: prefill %ld, decode %ld; neither divides the other, so KV heads cannot be split and the pair hangs", a, b);
+	else
+		put(out, FWR_PD_TP, ENVR_OK, NULL, "sgl-project/sglang disaggregation/common/conn.py",
+		    "SGLang attention TP: prefill %ld, decode %ld", a, b);
+	return 1;
+}

@@ -1,0 +1,70 @@
+/* The framework rule book (issue 26 item 3, checks.md J5-J10): what the
+ * worker's own arguments and framework variables do to its KV transfer,
+ * for vLLM's NixlConnector, SGLang's disaggregation, TensorRT-LLM's cache
+ * transceiver and Mooncake.  `env` judges a recipe's component with it
+ * (recipe/rules.c), `check` a pod's spec args and env (check/framework.c),
+ * so the same settings reach the same verdict on either path.
+ *
+ * A leaf module like model/envrules.h: no I/O, no kube, probe or check
+ * types.  Every finding is copied into the caller's array; its strings
+ * are static except detail, its own buffer.  Argument text is never
+ * copied into a finding whole (it may hold tokens): only the values of
+ * the flags judged.
+ */
+#ifndef MODEL_FWRULES_H
+#define MODEL_FWRULES_H
+
+#include <stddef.h>
+
+#include "model/envrules.h"
+
+/* The checks, by name (table.def rows; the JSON checks[].name). */
+#define FWR_VLLM     "fw-vllm"
+#define FWR_SGLANG   "fw-sglang"
+#define FWR_TRTLLM   "fw-trtllm"
+#define FWR_MOONCAKE "fw-mooncake"
+#define FWR_TP_NODES "fw-tp-nodes"
+#define FWR_PD_TP    "fw-pd-parallel"
+
+/* One worker as the book sees it.  Unknown numbers are -1, unknown
+ * strings NULL. */
+struct fwr_worker {
+	/* The container's command and args joined by spaces (and, for a
+	 * recipe, the text of the engine config it ships), or NULL. */
+	const char *args;
+	const struct envr_view *env;  /* framework and transport variables */
+	const char *role;             /* "prefill", "decode", "worker", ... */
+	int kv_cross;                 /* KV leaves the pod */
+	int cross_node;               /* prefill and decode on other nodes: 1, 0, -1 unknown */
+	unsigned fabric;              /* ENVR_FAB_* requested or found; 0 none */
+	long gpus;                    /* GPUs of the pod (nvidia.com/gpu) */
+	int nodes;                    /* nodes of one worker (multinode.nodeCount), >= 1 */
+	/* ","-joined RDMA devices the pod has (live pods), NULL unknown:
+	 * then only the syntax of a device list is judged. */
+	const char *devices;
+};
+
+struct fwr_finding {
+	const char *check;      /* FWR_* */
+	enum envr_sev sev;
+	char detail[320];
+	const char *remedy;
+	const char *source;     /* where the rule comes from */
+};
+
+#define FWR_MAX 16
+
+/* The findings for w (ok ones too: each check that applies reports once,
+ * its worst rule; a check that does not apply reports nothing) into out,
+ * at most FWR_MAX; the count. */
+size_t fwr_eval(const struct fwr_worker *w, struct fwr_finding *out);
+/* The prefill/decode pair rules (SGLang's head split): a finding for the
+ * decode side into *out, 1 when one applies, else 0. */
+int fwr_pair(const struct fwr_worker *prefill, const struct fwr_worker *decode,
+	     struct fwr_finding *out);
+/* The tensor-parallel size the args ask for, -1 when they do not say. */
+long fwr_tp(const char *args);
+/* SGLang's attention TP size (tp / dp with --enable-dp-attention), -1 unknown. */
+long fwr_attn_tp(const char *args);
+
+#endif

@@ -1,0 +1,105 @@
+/* The framework rule book (model/fwrules.h): each rule on the settings of
+ * its report, and the near miss that must stay quiet. */
+#include <string.h>
+
+#include "model/fwrules.h"
+#include "t.h"
+
+static struct envr_var vars[8];
+static struct envr_view view;
+
+static void env(const char *a, const char *av, const char *b, const char *bv)
+{
+	memset(vars, 0, sizeof vars);
+	view.v = vars, view.n = 0;
+	if (a)
+		vars[view.n++] = (struct envr_var){ a, av, ENVR_FROM_SPEC, av == NULL };
+	if (b)
+		vars[view.n++] = (struct envr_var){ b, bv, ENVR_FROM_SPEC, bv == NULL };
+}
+
+/* The severity of check for args, or -1 when it does not report. */
+static int sev(const char *args, const char *check, long gpus)
+{
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL };
+	struct fwr_finding f[FWR_MAX];
+	size_t n = fwr_eval(&w, f);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].check, check)) {
+			CHECK(f[i].source && *f[i].source);
+			return (int)f[i].sev;
+		}
+	return -1;
+}
+
+static void test_vllm(void)
+{
+	const char *serve = "vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\"} --port 8000";
+
+	env(NULL, NULL, NULL, NULL);
+	CHECK_INT(sev(serve, FWR_VLLM, 2), ENVR_FAIL);                    /* vllm#27083 */
+	CHECK_INT(sev("python3 -m dynamo.vllm --model m", FWR_VLLM, 2), ENVR_OK);
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", "127.0.0.1", NULL, NULL);
+	CHECK_INT(sev("python3 -m dynamo.vllm", FWR_VLLM, 2), ENVR_FAIL);
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", NULL, NULL, NULL);             /* status.podIP */
+	CHECK_INT(sev(serve, FWR_VLLM, 2), ENVR_OK);
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", NULL, "VLLM_NIXL_SIDE_CHANNEL_PORT", "8000");
+	CHECK_INT(sev(serve, FWR_VLLM, 2), ENVR_FAIL);
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", NULL, "VLLM_NIXL_SIDE_CHANNEL_PORT", "5600");
+	CHECK_INT(sev(serve, FWR_VLLM, 2), ENVR_OK);
+	CHECK_INT(sev("sglang.launch_server", FWR_VLLM, 2), -1);
+}
+
+static void test_trtllm(void)
+{
+	env("NIXL_BACKEND", "LIBFABRIC", "TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC");
+	CHECK_INT(sev("-m dynamo.trtllm", FWR_TRTLLM, 8), ENVR_FAIL);     /* TRT-LLM#10024 */
+	env("TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC", NULL, NULL);
+	CHECK_INT(sev("-m dynamo.trtllm", FWR_TRTLLM, 8), ENVR_OK);
+	env(NULL, NULL, NULL, NULL);
+	CHECK_INT(sev("dynamo.trtllm\nmax_input_len: 32768\ncache_transceiver_config:\n  max_tokens_in_buffer: 8192\n",
+		      FWR_TRTLLM, 8), ENVR_FAIL);                           /* dynamo PR #5523 */
+	CHECK_INT(sev("dynamo.trtllm\nmax_input_len: 8192\ncache_transceiver_config:\n  max_tokens_in_buffer: 16384\n",
+		      FWR_TRTLLM, 8), ENVR_OK);
+	CHECK_INT(sev("dynamo.trtllm\nmax_seq_len: 121000\n  max_tokens_in_buffer: 120000\n", FWR_TRTLLM, 8), ENVR_OK);
+	CHECK_INT(sev("dynamo.trtllm {\"cache_transceiver_config\":{\"max_tokens_in_buffer\": 1000}}", FWR_TRTLLM, 8),
+		  ENVR_FAIL);                                               /* not a multiple of 32 */
+}
+
+static void test_sglang_mooncake_tp(void)
+{
+	struct fwr_worker p = { "sglang.launch_server --tp-size 3 --disaggregation-mode prefill", &view,
+				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL };
+	struct fwr_worker d = p;
+	struct fwr_finding f;
+
+	env(NULL, NULL, NULL, NULL);
+	d.args = "sglang.launch_server --tp-size 2 --disaggregation-mode decode";
+	CHECK_INT(fwr_pair(&p, &d, &f), 1);
+	CHECK_INT(f.sev, ENVR_FAIL);                                      /* llm-d#2433 */
+	p.args = "sglang.launch_server --tp-size 4 --disaggregation-mode prefill";
+	CHECK_INT(fwr_pair(&p, &d, &f), 1);
+	CHECK_INT(f.sev, ENVR_OK);
+	CHECK_INT(fwr_attn_tp("sglang --tp 8 --dp 8 --enable-dp-attention"), 1);
+	CHECK_INT(fwr_tp("x --tp-size=16"), 16);
+	CHECK_INT(fwr_tp("x --tp-sizes 16"), -1);
+	CHECK_INT(sev("sglang.launch_server --disaggregation-mode decode --disaggregation-transfer-backend fake",
+		      FWR_SGLANG, 1), ENVR_FAIL);
+	env("MOONCAKE_PROTOCOL", "tcp", NULL, NULL);
+	CHECK_INT(sev("sglang", FWR_MOONCAKE, 1), ENVR_FAIL);
+	env("MOONCAKE_PROTOCOL", "rdma", NULL, NULL);
+	CHECK_INT(sev("sglang", FWR_MOONCAKE, 1), ENVR_OK);
+	CHECK_INT(sev("vllm serve --tensor-parallel-size 8", FWR_TP_NODES, 4), ENVR_FAIL);
+	CHECK_INT(sev("sglang --tp-size 16 --nnodes 2", FWR_TP_NODES, 8), ENVR_OK);
+	CHECK_INT(sev("vllm serve --tensor-parallel-size 8", FWR_TP_NODES, -1), -1);
+}
+
+int main(void)
+{
+	test_vllm();
+	test_trtllm();
+	test_sglang_mooncake_tp();
+	printf("test_fwrules: %d passed, %d failed\n", t_pass, t_fail);
+	return t_fail ? 1 : 0;
+}

@@ -213,6 +213,40 @@ def slope(args, profile):
           "callgrind at this size takes too long)" % (args.slope, (out[1][2] / out[1][0]) / (out[0][2] / out[0][0])))
 
 
+MEMORY_RUNS = (("table", []), ("json", ["-o", "json"]), ("yaml", ["-o", "yaml"]),
+               ("html", ["-o", "html"]), ("by-node", ["--by-node"]),
+               ("prometheus", ["-o", "prometheus"]))
+
+
+def memory(args, profile):
+    """Peak RSS per output format (issue 27): `check` at each of --memory's
+    pod counts, 0 ms latency, canned output; BENCH_BASELINE (another build,
+    e.g. main's) adds its -o json for comparison.  Prints one line per run:
+    pods, format, peak RSS (wait4 ru_maxrss), wall, exit code."""
+    progs = [("", PROG)]
+    if os.environ.get("BENCH_BASELINE"):
+        progs.append(("baseline ", os.environ["BENCH_BASELINE"]))
+    for n in [int(x) for x in args.memory.split(",")]:
+        d = os.path.join(args.out, "mem%d" % n)
+        os.makedirs(d, exist_ok=True)
+        write_scenario(os.path.join(d, "scenario.yaml"), n, profile)
+        srv = Server(d, os.path.join(d, "scenario.yaml"), 0, args.mode)
+        try:
+            for tag, prog in progs:
+                for name, extra in MEMORY_RUNS:
+                    if tag and name != "json":
+                        continue
+                    if n > 1000 and name in ("html", "by-node", "yaml"):
+                        continue     # measured at 1,000 pods (issue 27)
+                    wall, _, rss, rc = run([prog, "check", "--kubeconfig", srv.kc, "-n", "bench",
+                                            "--parallel", str(args.parallel), "--color", "never",
+                                            "--logs=false"] + extra)
+                    print("memory %6d pods  %s%-10s peak RSS %6.1f MiB  wall %6.2f s  exit %d"
+                          % (n, tag, name, rss / 1024.0, wall, rc), flush=True)
+        finally:
+            srv.stop()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pods", default="1,16,128,1024")
@@ -229,12 +263,16 @@ def main():
                     help="largest N measured with callgrind (instructions per pod, logs on and off; ~1 s per pod)")
     ap.add_argument("--slope", type=int, default=10000,
                     help="pods of the 0 ms slope run against 1000 (0: skip)")
+    ap.add_argument("--memory", default="",
+                    help="only the peak-RSS runs per output format at these pod counts (e.g. 256,1000,10000)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     kubectl = shutil.which("kubectl") or "/usr/bin/kubectl"
     probe = open(PROBE).read()
     profile = os.path.join(args.out, "profile")
     write_profile(profile)
+    if args.memory:
+        return memory(args, profile)
     rows = []
     print("%6s %9s %8s %8s %8s %8s %8s %9s %9s %8s %8s %6s %5s %7s %7s %s" % (
         "pods", "ours_s", "ideal_s", "x_ideal", "cpu_s", "rss_MiB", "srv_cpu", "seq_s", "xargs_s",

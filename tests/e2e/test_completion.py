@@ -91,7 +91,7 @@ class Helper(E2ECase):
         self.assertIn("--namespace", got)
 
     def test_flag_values(self):
-        self.assertEqual(self.complete("check", "-o", ""), (["table", "wide", "json", "yaml", "junit", "html"], 4))
+        self.assertEqual(self.complete("check", "-o", ""), (["table", "wide", "json", "yaml", "junit", "html", "prometheus"], 4))
         self.assertEqual(self.complete("node", "--output", "j"), (["json"], 4))
         self.assertEqual(self.complete("check", "--color", ""), (["auto", "always", "never"], 4))
         self.assertEqual(self.complete("check", "--color=a"), (["--color=auto", "--color=always"], 4))
@@ -201,7 +201,7 @@ class ThroughKubectl(E2ECase):
         self.assertEqual(self.kubectl_complete("env", ""), ([], 0))
         self.assertEqual(self.kubectl_complete("check", "--recipe", ""), ([], 0))
         self.assertEqual(self.kubectl_complete("check", "-o", ""),
-                         (["table", "wide", "json", "yaml", "junit", "html"], 4))
+                         (["table", "wide", "json", "yaml", "junit", "html", "prometheus"], 4))
 
     def test_subcommands_and_contexts(self):
         got, _ = self.kubectl_complete("")
@@ -245,7 +245,7 @@ class Scripts(unittest.TestCase):
     def test_bash(self):
         self.assertEqual(self.bash("kubectl-dynamo_interconnect "), SUBCOMMANDS)
         self.assertEqual(self.bash("kubectl-dynamo_interconnect ch"), ["check"])
-        self.assertEqual(self.bash("kubectl-dynamo_interconnect check -o "), ["table", "wide", "json", "yaml", "junit", "html"])
+        self.assertEqual(self.bash("kubectl-dynamo_interconnect check -o "), ["table", "wide", "json", "yaml", "junit", "html", "prometheus"])
         # bash breaks words at '=': only the part after it is offered.
         self.assertEqual(self.bash("kubectl-dynamo_interconnect check --color=n"), ["never"])
 

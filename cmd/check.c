@@ -209,8 +209,9 @@ static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg
 }
 
 /* The DGD checks (checks.md P) over the run's pods: the findings go after
- * the table (text) or to stderr (json, yaml: their documents stay whole). */
-static void dgd_report(const struct cmd_session *s, const struct dgd_set *set,
+ * the table (text) or to stderr (json, yaml: their documents stay whole).
+ * Returns the number of "fail" findings (P2: the path cannot exist). */
+static size_t dgd_report(const struct cmd_session *s, const struct dgd_set *set,
 		       const char *format)
 {
 	const struct pod_list *l = s->pods;
@@ -218,7 +219,7 @@ static void dgd_report(const struct cmd_session *s, const struct dgd_set *set,
 	struct dgd_findings f = { 0 };
 	FILE *out = !strcmp(format, "table") || !strcmp(format, "wide") ? stdout : stderr;
 	char note[300];
-	size_t i;
+	size_t i, fails = 0;
 
 	for (i = 0; i < l->n; i++) {
 		const struct pod_info *p = &l->items[i];
@@ -232,8 +233,11 @@ static void dgd_report(const struct cmd_session *s, const struct dgd_set *set,
 		fprintf(stderr, "%s\n", note);
 	for (i = 0; i < set->n; i++)
 		report_print_dgd(out, &set->items[i], &f);
+	for (i = 0; i < f.n; i++)
+		fails += !strcmp(f.items[i].status, "fail");
 	dgd_findings_release(&f);
 	free(v);
+	return fails;
 }
 
 /* What one run hands the pipeline's body. */
@@ -280,8 +284,10 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	if (cr->recipe)
 		run_drift_judge(cr->recipe, f->recipe_dir, &pr);
 	rc = judge(ctx, f, &pr, cr->format, s->query);
-	if (f->dgd && rc != EXIT_ERROR)
-		dgd_report(s, &dgds, cr->format);
+	/* A component with replicas and no running pod (P2) leaves no
+	 * disaggregated path at all: NOT READY, whatever the pods say. */
+	if (f->dgd && rc != EXIT_ERROR && dgd_report(s, &dgds, cr->format) > 0)
+		rc = EXIT_NOT_READY;
 	dgd_set_release(&dgds);
 	if (cr->recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(cr->format, "table") || !strcmp(cr->format, "wide")))

@@ -38,6 +38,7 @@ class TestDgd(E2ECase):
         comp = lines(out, "dgd-component-pods")
         self.assertEqual(len(comp), 1, out)
         self.assertIn("component prefill (type prefill) has no running pod", comp[0])
+        self.assertEqual(rc, 2, err)   # P2 fails the run: no disaggregated path
         self.assertNotIn("Frontend", out)
         self.assertNotIn("HF_TOKEN", out)
 
@@ -80,6 +81,40 @@ class TestDgd(E2ECase):
         self.assertEqual(len(env), 1, out)
         self.assertIn('qwen-decode-0: UCX_TLS is "rc,cuda_copy", the DGD says tcp', env[0])
         self.assertEqual(lines(out, "dgd-component-pods"), [])
+        # P1/P3 only warn: the exit code is the pods' own, as without --dgd
+        rc0, _, err0 = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo",
+                            "-l", "nvidia.com/dynamo-graph-deployment-name=qwen"], timeout=300)
+        self.assertEqual(rc, rc0, err + err0)
+
+    def test_component_without_pod_fails_run(self):
+        # The same pods, judged alone, are not NOT READY (asserted: the
+        # premise); a prefill component with replicas and no pod (P2) makes
+        # the run NOT READY.
+        with open(SCENARIO) as f:
+            doc = yaml.safe_load(f)
+        doc["dynamoGraphDeployments"] = [{
+            "apiVersion": "nvidia.com/v1alpha1",
+            "metadata": {"name": "qwen", "annotations": {"nvidia.com/current-worker-hash": "aaa"}},
+            "spec": {"services": {"decode": {"componentType": "decode", "replicas": 2},
+                                  "prefill": {"componentType": "prefill", "replicas": 1}}},
+            "status": {"state": "successful"}}]
+        # One healthy pod: output.yaml's first (IPC_LOCK, /dev/shm, h100-ib-ok)
+        # with the decode pod's name and labels.
+        with open(os.path.join(HERE, "scenarios", "output.yaml")) as f:
+            good = yaml.safe_load(f)["pods"][0]
+        mine = [p for p in doc["pods"] if p["name"] == "qwen-decode-0"][0]
+        good.update({k: mine[k] for k in ("name", "labels") if k in mine})
+        if "namespace" in mine:
+            good["namespace"] = mine["namespace"]
+        good["profile"] = os.path.join(HERE, "scenarios", good["profile"])
+        doc["pods"] = [good]
+        c = self.new_cluster(self.write_scenario(doc, "p2.yaml"))
+        base = ["check", "--kubeconfig", c.kubeconfig, "-n", "demo"]
+        rc0, _, err0 = run(base + ["-l", "nvidia.com/dynamo-graph-deployment-name=qwen"], timeout=300)
+        self.assertNotEqual(rc0, 2, err0 + _)
+        rc, out, err = run(base + ["--dgd", "qwen"], timeout=300)
+        self.assertEqual(len(lines(out, "dgd-component-pods")), 1, out)
+        self.assertEqual(rc, 2, err)
 
 
 if __name__ == "__main__":

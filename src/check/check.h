@@ -10,7 +10,8 @@
  * so output, ranking and docs agree (docs/adding-a-check.md).
  *
  * Ownership: struct check_results owns its array and every detail and
- * remedy string in it; check_results_release() frees them all.  The name
+ * remedy string in it (after check_results_compact(), references to shared
+ * ones); check_results_release() frees or gives back them all.  The name
  * of a result points into the static table (or, for results the caller
  * adds, to a string that must outlive the results).
  */
@@ -121,6 +122,13 @@ struct check_summary {
 struct check_results {
 	struct check_result *v;
 	size_t n, cap;
+	/* Once a pod's results are final, check_results_compact() shares
+	 * them (util/intern.h): the strings of v[0..interned) are then
+	 * interned references, not owned copies, and shared == 1 says v
+	 * itself is an interned block (read-only: the next append copies
+	 * it).  Both 0 until then. */
+	size_t interned;
+	int shared;
 	enum fabric fabric;       /* what check_pod() concluded for this pod */
 	struct check_summary summary;
 };
@@ -132,6 +140,11 @@ void check_results_init(struct check_results *r);
 void check_results_add(struct check_results *r, const struct check_result *res);
 /* Frees all strings and the array; r may be reused after check_results_init. */
 void check_results_release(struct check_results *r);
+/* Keeps r's strings and its array once per distinct content across all
+ * pods (util/intern.h), for a pod whose results are final (issue 27:
+ * ~3 KiB a pod instead of ~7).  The results read the same; appending
+ * afterwards still works (it copies the shared array first). */
+void check_results_compact(struct check_results *r);
 /* Adds a result of the defined check `name` (its family and rank from the
  * table) judged outside check_pod(), e.g. recipe drift; remedy NULL takes
  * the table's.  Strings are copied.  -1 for an unknown name. */

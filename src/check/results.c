@@ -12,6 +12,7 @@
 #include "model/podspec.h"
 #include "model/envrules.h"
 #include "probe/facts.h"
+#include "util/intern.h"
 #include "util/xalloc.h"
 
 /* The table itself is table.def: here each row becomes its check_def
@@ -94,9 +95,66 @@ void check_results_init(struct check_results *r)
  * to 20 unused, ~1 KiB a pod at 1024 pods; issue 16, RSS). */
 #define RESULTS_STEP 8
 
+/* The strings of one result given back to the pool: the result's own
+ * references (interned) or its copies (owned). */
+static void strings_drop(struct check_result *c, int interned)
+{
+	char *s[] = { c->detail, c->remedy, c->source, c->suggest };
+
+	for (size_t k = 0; k < sizeof(s) / sizeof(*s); k++)
+		if (interned)
+			intern_unref(s[k], NULL);
+		else
+			free(s[k]);
+}
+
+/* fini of a shared array: the references its results hold. */
+static void array_fini(const void *p, size_t len)
+{
+	struct check_result *v = (struct check_result *)p;
+
+	for (size_t i = 0; i < len / sizeof(*v); i++)
+		strings_drop(&v[i], 1);
+}
+
+/* A private copy of a shared array, before it changes (copy on write). */
+static void unshare(struct check_results *r)
+{
+	struct check_result *v;
+
+	if (!r->shared)
+		return;
+	v = xmalloc((r->n ? r->n : 1) * sizeof(*v));
+	memcpy(v, r->v, r->n * sizeof(*v));
+	for (size_t i = 0; i < r->n; i++) {
+		intern_ref(v[i].detail);
+		intern_ref(v[i].remedy);
+		intern_ref(v[i].source);
+		intern_ref(v[i].suggest);
+	}
+	intern_unref(r->v, array_fini);
+	r->v = v;
+	r->cap = r->n;
+	r->shared = 0;
+}
+
+/* Replaces string i's field *s by a new owned one. */
+static void field_set(struct check_results *r, size_t i, char **s, char *owned)
+{
+	if (i < r->interned) {
+		intern_unref(*s, NULL);
+		*s = (char *)intern_str(owned);
+		free(owned);
+	} else {
+		free(*s);
+		*s = owned;
+	}
+}
+
 static void results_push(struct check_results *r, const struct check_result *res,
 			 char *detail, char *remedy)
 {
+	unshare(r);
 	if (r->n == r->cap) {
 		r->v = xrealloc(r->v, (r->cap + RESULTS_STEP) * sizeof(*r->v));
 		r->cap += RESULTS_STEP;
@@ -139,14 +197,61 @@ int check_results_add_def(struct check_results *r, const char *name,
 
 void check_results_release(struct check_results *r)
 {
+	if (r->shared) {
+		intern_unref(r->v, array_fini);
+	} else {
+		for (size_t i = 0; i < r->n; i++)
+			strings_drop(&r->v[i], i < r->interned);
+		free(r->v);
+	}
+	check_results_init(r);
+}
+
+/* One owned string swapped for its interned reference. */
+static char *interned(char *s)
+{
+	char *t = (char *)intern_str(s);
+
+	free(s);
+	return t;
+}
+
+void check_results_compact(struct check_results *r)
+{
+	struct check_result *v;
+	int fresh;
+
+	if (r->shared)
+		return;
+	for (size_t i = r->interned; i < r->n; i++) {
+		r->v[i].detail = interned(r->v[i].detail);
+		r->v[i].remedy = interned(r->v[i].remedy);
+		r->v[i].source = interned(r->v[i].source);
+		r->v[i].suggest = interned(r->v[i].suggest);
+	}
+	r->interned = r->n;
+	if (!r->n)
+		return;
+	/* Field by field into zeroed memory: padding, were there any,
+	 * compares equal. */
+	v = xcalloc(r->n, sizeof(*v));
 	for (size_t i = 0; i < r->n; i++) {
-		free(r->v[i].detail);
-		free(r->v[i].remedy);
-		free(r->v[i].source);
-		free(r->v[i].suggest);
+		const struct check_result *c = &r->v[i];
+
+		v[i].name = c->name, v[i].family = c->family, v[i].status = c->status;
+		v[i].detail = c->detail, v[i].remedy = c->remedy, v[i].rank = c->rank;
+		v[i].flags = c->flags, v[i].source = c->source, v[i].suggest = c->suggest;
 	}
 	free(r->v);
-	check_results_init(r);
+	r->v = (struct check_result *)intern_bytes(v, r->n * sizeof(*v), &fresh);
+	free(v);
+	/* A new block took over this pod's string references; an existing
+	 * one holds its own, so this pod's go back. */
+	if (!fresh)
+		for (size_t i = 0; i < r->n; i++)
+			strings_drop(&r->v[i], 1);
+	r->cap = r->n;
+	r->shared = 1;
 }
 
 const struct check_result *check_results_find(const struct check_results *r,
@@ -235,21 +340,25 @@ void emit_source(struct check_results *out, const char *source)
 
 	if (!last || !source || !*source)
 		return;
-	free(last->source);
-	last->source = xstrdup(source);
+	unshare(out);
+	last = &out->v[out->n - 1];
+	field_set(out, out->n - 1, &last->source, xstrdup(source));
 }
 
 void emit_suggest(struct check_results *out, const char *name, const char *value)
 {
 	struct check_result *last = out->n ? &out->v[out->n - 1] : NULL;
 	size_t n;
+	char *s;
 
 	if (!last || !value || !*value)
 		return;
-	free(last->suggest);
+	unshare(out);
+	last = &out->v[out->n - 1];
 	n = strlen(name) + strlen(value) + 2;
-	last->suggest = xmalloc(n);
-	snprintf(last->suggest, n, "%s=%s", name, value);
+	s = xmalloc(n);
+	snprintf(s, n, "%s=%s", name, value);
+	field_set(out, out->n - 1, &last->suggest, s);
 }
 
 void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)

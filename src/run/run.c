@@ -193,6 +193,9 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 	digest_exec(pr, i);
 	if (pr->opts->logs && pr->pod[i].probed && !cancel_why())
 		run_logs_pod(pr, pr->client, pr->opts, i);
+	/* Its results are final but for --transfer and drift (which copy
+	 * before they append): kept once per distinct content from here. */
+	check_results_compact(&pr->pod[i].results);
 }
 
 static void progress(size_t done, size_t total, void *arg)
@@ -267,6 +270,7 @@ void run_pods(struct run *pr, struct http_client *c,
 		reason_set(&pr->pod[i].reason, REASON_SKIPPED, pod->skip_reason);
 		check_pod_unprobed(pod->skip_reason, &pod->spec, &pr->pod[i].ctx,
 				   &pr->pod[i].results);
+		check_results_compact(&pr->pod[i].results);
 	}
 }
 

@@ -236,7 +236,7 @@ def memory(args, profile):
                 for name, extra in MEMORY_RUNS:
                     if tag and name != "json":
                         continue
-                    if n > 1000 and name in ("html", "by-node", "yaml"):
+                    if n > 1000 and name in ("html", "by-node"):
                         continue     # measured at 1,000 pods (issue 27)
                     wall, _, rss, rc = run([prog, "check", "--kubeconfig", srv.kc, "-n", "bench",
                                             "--parallel", str(args.parallel), "--color", "never",

@@ -62,11 +62,15 @@ static void *worker(void *arg)
 			.timeout_ms = p->job->timeout_ms,
 			.max_output = p->job->max_output,
 		};
-		exec_run(p->client, &rq, &p->results[i]);
+		struct exec_result one, *r = p->results ? &p->results[i] : &one;
+
+		exec_run(p->client, &rq, r);
 		log_at(6, "exec %s/%s: %s", pod->namespace, pod->name,
-		       exec_outcome_name(p->results[i].outcome));
+		       exec_outcome_name(r->outcome));
 		if (p->job->on_result)
-			p->job->on_result(i, &p->results[i], p->job->on_result_arg);
+			p->job->on_result(i, r, p->job->on_result_arg);
+		if (!p->results)
+			exec_result_release(r);
 		finished(p);
 	}
 	return NULL;
@@ -80,6 +84,24 @@ static void mark_unprobed(const struct pod_info *pod, struct exec_result *r)
 	r->outcome = EXEC_ERROR;
 	/* The list's own words, bare: the caller words the miss (model/reason.h). */
 	snprintf(r->message, sizeof(r->message), "%s", pod->skip_reason);
+}
+
+/* Pod k, never started because the run was cancelled: that reason, through
+ * on_result like any other. */
+static void not_started(struct pool *p, size_t k)
+{
+	struct exec_result one, *r = p->results ? &p->results[k] : &one;
+
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->out, 1);
+	buf_init(&r->err, 1);
+	r->outcome = EXEC_ERROR;
+	snprintf(r->message, sizeof(r->message),
+		 "not started: %s", cancel_why() ? cancel_why() : "cancelled");
+	if (p->job->on_result)
+		p->job->on_result(k, r, p->job->on_result_arg);
+	if (!p->results)
+		exec_result_release(r);
 }
 
 static int pool_size(const struct engine_job *job, size_t total)
@@ -103,7 +125,7 @@ void engine_run(struct http_client *c, const struct pod_list *l,
 	for (k = 0; k < l->n; k++) {
 		if (l->items[k].probe)
 			p.total++;
-		else
+		else if (results)
 			mark_unprobed(&l->items[k], &results[k]);
 	}
 	n = pool_size(job, p.total);
@@ -124,20 +146,9 @@ void engine_run(struct http_client *c, const struct pod_list *l,
 		worker(&p);   /* no threads to be had: do the work here */
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
-	/* Pods never started because the run was cancelled get that reason
-	 * and go through on_result like any other. */
-	for (k = p.next; k < l->n; k++) {
-		if (!l->items[k].probe)
-			continue;
-		memset(&results[k], 0, sizeof(results[k]));
-		buf_init(&results[k].out, 1);
-		buf_init(&results[k].err, 1);
-		results[k].outcome = EXEC_ERROR;
-		snprintf(results[k].message, sizeof(results[k].message),
-			 "not started: %s", cancel_why() ? cancel_why() : "cancelled");
-		if (job->on_result)
-			job->on_result(k, &results[k], job->on_result_arg);
-	}
+	for (k = p.next; k < l->n; k++)
+		if (l->items[k].probe)
+			not_started(&p, k);
 	pthread_attr_destroy(&attr);
 	pthread_mutex_destroy(&p.lock);
 	free(threads);

@@ -160,9 +160,8 @@ void run_digest_report(struct run *pr, size_t i, const char *text, size_t len)
 }
 
 /* Judges pod i from its exec (parse, check) and drops the output. */
-static void digest_exec(struct run *pr, size_t i)
+static void digest_exec(struct run *pr, size_t i, struct exec_result *r)
 {
-	struct exec_result *r = &pr->execs[i];
 	int ran = r->outcome == EXEC_SUCCESS || r->outcome == EXEC_EXIT_CODE;
 
 	struct reason *why = &pr->pod[i].reason;
@@ -189,8 +188,7 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 {
 	struct run *pr = arg;
 
-	(void)r;
-	digest_exec(pr, i);
+	digest_exec(pr, i, r);
 	if (pr->opts->logs && pr->pod[i].probed && !cancel_why())
 		run_logs_pod(pr, pr->client, pr->opts, i);
 	/* Its results are final but for --transfer and drift (which copy
@@ -233,7 +231,6 @@ void run_init(struct run *pr, const struct pod_list *l)
 	memset(pr, 0, sizeof(*pr));
 	pr->pods = l;
 	pr->pod = xcalloc(n, sizeof(*pr->pod));
-	pr->execs = xcalloc(n, sizeof(*pr->execs));
 	for (size_t i = 0; i < l->n; i++)
 		pr->pod[i].pod = &l->items[i];
 	contexts(pr);
@@ -257,7 +254,9 @@ void run_pods(struct run *pr, struct http_client *c,
 	job.on_result_arg = pr;
 	pr->client = c;
 	pr->opts = o;
-	engine_run(c, pr->pods, &job, pr->execs);
+	/* No result array: each exec's result lives only while it is
+	 * digested (issue 27, memory independent of the pod count). */
+	engine_run(c, pr->pods, &job, NULL);
 	free((char *)job.stdin_data);
 	pr->client = NULL;
 	pr->opts = NULL;
@@ -279,11 +278,9 @@ void run_release(struct run *pr)
 	for (size_t i = 0; pr->pods && i < pr->pods->n; i++) {
 		check_results_release(&pr->pod[i].results);
 		reason_release(&pr->pod[i].reason);
-		exec_result_release(&pr->execs[i]);
 		if (pr->pod[i].facts)
 			probe_facts_free(pr->pod[i].facts);
 	}
 	free(pr->pod);
-	free(pr->execs);
 	memset(pr, 0, sizeof(*pr));
 }

@@ -57,9 +57,7 @@ struct run {
 	const struct pod_list *pods;        /* borrowed */
 	struct run_pod *pod;                /* pods->n of them, in list order */
 	int keep_facts;                     /* set before probing: keep pod[].facts */
-	/* Private to run.c: the engine's results (each dropped once digested)
-	 * and what run_pods() borrows while it runs. */
-	struct exec_result *execs;
+	/* Private to run.c: what run_pods() borrows while it runs. */
 	struct http_client *client;
 	const struct run_options *opts;
 };

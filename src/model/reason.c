@@ -16,7 +16,19 @@ void reason_set(struct reason *r, enum reason_kind kind, const char *why)
 void reason_release(struct reason *r)
 {
 	free(r->why);
+	free(r->denied);
 	memset(r, 0, sizeof(*r));
+}
+
+struct err_denial *reason_denial_copy(const struct err_denial *d)
+{
+	struct err_denial *c;
+
+	if (!d || !d->verb[0])
+		return NULL;
+	c = xmalloc(sizeof(*c));
+	*c = *d;
+	return c;
 }
 
 int reason_same(const struct reason *a, const struct reason *b)

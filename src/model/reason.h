@@ -19,12 +19,18 @@ enum reason_kind {
 struct reason {
 	enum reason_kind kind;
 	char *why;                  /* owned; one line; NULL when kind is NONE */
-	struct err_denial denied;   /* the probe's exec refused by RBAC; else empty */
+	/* owned; what RBAC refused of the probe's exec; NULL when nothing
+	 * (a pointer, not the 352-byte struct: one per pod, issue 27). */
+	struct err_denial *denied;
 };
 
 /* Sets r to kind with a copy of why ("" when NULL); frees what r held. */
 void reason_set(struct reason *r, enum reason_kind kind, const char *why);
+/* Frees why and denied. */
 void reason_release(struct reason *r);
+/* A copy of d when it says what RBAC refused (verb set), else NULL;
+ * the caller frees it. */
+struct err_denial *reason_denial_copy(const struct err_denial *d);
 /* 1 when a and b are the same reason (kind and words). */
 int reason_same(const struct reason *a, const struct reason *b);
 /* "not probed: WHY" ("unknown reason" when why is NULL or ""); owned.

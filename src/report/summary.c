@@ -188,7 +188,7 @@ struct rbac_hint {
  * err_denial) to the hint, once per verb and resource. */
 static void rbac_add(struct rbac_hint *h, const struct err_denial *d)
 {
-	if (!d->verb[0])
+	if (!d || !d->verb[0])
 		return;
 	for (size_t i = 0; i < h->n; i++)
 		if (!strcmp(h->gap[i].verb, d->verb) && !strcmp(h->gap[i].resource, d->resource))
@@ -212,8 +212,8 @@ static void print_rbac_hint(FILE *out, const struct report *r, const struct repo
 
 	memset(&h, 0, sizeof(h));
 	for (size_t i = 0; i < r->n; i++) {
-		rbac_add(&h, &r->pods[i].reason.denied);
-		rbac_add(&h, &r->pods[i].log_denied);
+		rbac_add(&h, r->pods[i].reason.denied);
+		rbac_add(&h, r->pods[i].log_denied);
 	}
 	if (!h.n)
 		return;

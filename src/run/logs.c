@@ -33,7 +33,8 @@ void run_logs_pod(struct run *pr, struct http_client *c,
 	} else {
 		out.error = e.msg;
 		out.http_status = e.http_status;
-		pr->pod[i].log_denied = e.denied;
+		free(pr->pod[i].log_denied);
+		pr->pod[i].log_denied = reason_denial_copy(&e.denied);
 	}
 	buf_release(&text);
 	check_logs(&out, &pr->pod[i].ctx, &pr->pod[i].results);

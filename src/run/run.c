@@ -175,7 +175,8 @@ static void digest_exec(struct run *pr, size_t i, struct exec_result *r)
 		free(s);
 	} else {
 		reason_set(why, REASON_EXEC, r->message);
-		why->denied = r->denied;
+		free(why->denied);
+		why->denied = reason_denial_copy(&r->denied);
 	}
 	judge_unprobed(pr, i);
 	buf_release(&r->out);
@@ -278,6 +279,7 @@ void run_release(struct run *pr)
 	for (size_t i = 0; pr->pods && i < pr->pods->n; i++) {
 		check_results_release(&pr->pod[i].results);
 		reason_release(&pr->pod[i].reason);
+		free(pr->pod[i].log_denied);
 		if (pr->pod[i].facts)
 			probe_facts_free(pr->pod[i].facts);
 	}

@@ -48,7 +48,7 @@ struct run_pod {
 	struct check_context ctx;           /* deployment-wide facts for its checks */
 	struct check_results results;       /* every family, LOGS and TRANSFER included */
 	struct reason reason;               /* why not probed (model/reason.h); kind NONE when probed */
-	struct err_denial log_denied;       /* its log read refused by RBAC; else empty */
+	struct err_denial *log_denied;      /* owned; its log read refused by RBAC; else NULL */
 	int probed;
 	struct probe_facts *facts;          /* when run.keep_facts and probed, else NULL */
 };

@@ -186,7 +186,7 @@ static void test_summary_reasons(void)
 		"User \"u\" cannot get resource \"pods/exec\" in API group \"\" in the namespace \"demo\"";
 	struct pod_info pod[3] = { { 0 } };
 	struct run_pod rp[3] = { { 0 } };
-	struct err_denial d = { "u", "get", "pods/exec", "demo" };
+	struct err_denial d = { "u", "get", "pods/exec", "demo" }, d_log, *copy;
 	char *s, *line;
 
 	for (int i = 0; i < 3; i++) {
@@ -206,9 +206,17 @@ static void test_summary_reasons(void)
 	free(s);
 	/* The typed denial on one pod, a log denial on another: one hint,
 	 * each verb and resource once. */
-	rp[1].reason.denied = d;
-	rp[2].log_denied = d;
-	snprintf(rp[2].log_denied.resource, sizeof(rp[2].log_denied.resource), "pods/log");
+	rp[1].reason.denied = reason_denial_copy(&d);   /* reason_release frees it */
+	d.resource[0] = '\0';
+	copy = reason_denial_copy(&d);
+	CHECK(copy != NULL && copy != &d);                /* verb set: a denial */
+	free(copy);
+	d.verb[0] = '\0';
+	CHECK(reason_denial_copy(&d) == NULL);            /* no verb: none */
+	CHECK(reason_denial_copy(NULL) == NULL);
+	d_log = *rp[1].reason.denied;
+	snprintf(d_log.resource, sizeof(d_log.resource), "pods/log");
+	rp[2].log_denied = &d_log;         /* borrowed: run_release is not called */
 	s = summary_of(rp, 3);
 	CHECK_HAS(s, "hint: user \"u\" cannot get pods/exec or get pods/log: ");
 	CHECK_HAS(s, "kubectl auth can-i get pods --subresource=exec -n demo;"

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/intern.h"
 #include "../util/safe.h"
 #include "../util/xalloc.h"
 
@@ -11,7 +12,10 @@
 
 struct table {
 	int ncols;
-	char **cells;      /* (rows + 1) * ncols, row 0 = headers */
+	/* (rows + 1) * ncols, row 0 = headers; each a reference to an interned
+	 * string (util/intern.h): a table of 10,000 pods holds "ok" once, not
+	 * once per cell (issue 27, peak RSS). */
+	const char **cells;
 	const char **sgr;  /* parallel to cells: static SGR colour code or NULL */
 	size_t rows;       /* data rows */
 	size_t cap;        /* rows allocated, headers included */
@@ -20,9 +24,13 @@ struct table {
 /* Every cell is shown through the terminal rule (util/safe.h): a name or
  * version from the cluster or a pod cannot move the cursor, recolour,
  * retitle or add rows (issue 12). */
-static char *cell_dup(const char *s)
+static const char *cell_dup(const char *s)
 {
-	return safe_term(s && *s ? s : "<none>");
+	char *shown = safe_term(s && *s ? s : "<none>");
+	const char *c = intern_str(shown);
+
+	free(shown);
+	return c;
 }
 
 struct table *table_new(int ncols, const char *const *headers)
@@ -35,7 +43,7 @@ struct table *table_new(int ncols, const char *const *headers)
 	t->cells = xcalloc(t->cap * (size_t)ncols, sizeof(char *));
 	t->sgr = xcalloc(t->cap * (size_t)ncols, sizeof(char *));
 	for (i = 0; i < ncols; i++)
-		t->cells[i] = xstrdup(headers[i]);
+		t->cells[i] = intern_str(headers[i]);
 	return t;
 }
 
@@ -46,7 +54,7 @@ void table_free(struct table *t)
 	if (!t)
 		return;
 	for (i = 0; i < (t->rows + 1) * (size_t)t->ncols; i++)
-		free(t->cells[i]);
+		intern_unref(t->cells[i], NULL);
 	free(t->cells);
 	free(t->sgr);
 	free(t);

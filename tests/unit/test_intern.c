@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/internal.h"
 #include "util/intern.h"
 #include "t.h"
 
@@ -156,10 +157,37 @@ static void test_compact_shares(void)
 	CHECK_INT(intern_count(), base);
 }
 
+/* emit_source/emit_suggest on the last result after compaction (a family
+ * never does, but the results must stay right): the shared array is
+ * copied, the interned field replaced, the other pod unchanged. */
+static void test_compact_then_source(void)
+{
+	size_t base = intern_count();
+	struct check_results a, b;
+
+	fill(&a, "gpu-a1");
+	fill(&b, "gpu-a1");
+	check_results_compact(&a);
+	check_results_compact(&b);
+	CHECK(a.v == b.v);
+	emit_source(&a, "ibv_devinfo");
+	emit_suggest(&a, "UCX_NET_DEVICES", "mlx5_0:1");
+	CHECK(!a.shared && a.v != b.v);
+	CHECK_STR(a.v[2].source, "ibv_devinfo");
+	CHECK_STR(a.v[2].suggest, "UCX_NET_DEVICES=mlx5_0:1");
+	CHECK(b.v[2].source == NULL && b.v[2].suggest == NULL);
+	emit_source(&a, "ucx_info -d");        /* replaces the interned one */
+	CHECK_STR(a.v[2].source, "ucx_info -d");
+	check_results_release(&a);
+	check_results_release(&b);
+	CHECK_INT(intern_count(), base);
+}
+
 int main(void)
 {
 	test_intern_refs();
 	test_intern_many();
 	test_compact_shares();
+	test_compact_then_source();
 	return T_DONE("test_intern");
 }

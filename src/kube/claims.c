@@ -400,8 +400,14 @@ static void add_claim(struct pod_spec_facts *s, const struct claim_facts *f)
 
 static void resolve_one(struct http_client *c, struct claims_run *r, struct pod_info *p)
 {
+	struct pod_spec_facts spec;   /* the pod's, changed, then interned again */
 	int k = 0;
 
+	/* memcpy, not assignment: the bytes, padding included, find the
+	 * interned copy (pods.h pod_info_set_spec). */
+	memset(&spec, 0, sizeof(spec));
+	if (p->spec)
+		memcpy(&spec, p->spec, sizeof(spec));
 	for (const char *q = p->claim_refs; q && *q; k++) {
 		size_t len = strcspn(q, "\n");
 		char *name = xstrndup(q, len), *key = xasprintf("%s/%s", p->namespace, name);
@@ -416,11 +422,11 @@ static void resolve_one(struct http_client *c, struct claims_run *r, struct pod_
 						  r->seen[i].why, sizeof r->seen[i].why) == 0;
 		}
 		if (i < r->nseen && r->seen[i].ok) {
-			add_claim(&p->spec, &r->seen[i].f);
+			add_claim(&spec, &r->seen[i].f);
 		} else {
-			p->spec.claims_unread++;
-			if (!p->spec.claims_why[0])
-				snprintf(p->spec.claims_why, sizeof p->spec.claims_why, "%s",
+			spec.claims_unread++;
+			if (!spec.claims_why[0])
+				snprintf(spec.claims_why, sizeof spec.claims_why, "%s",
 					 i < r->nseen ? r->seen[i].why :
 					 r->version < 0 ? "the server serves no resource.k8s.io ResourceClaims" :
 					 "more claims than are read per pod");
@@ -428,6 +434,7 @@ static void resolve_one(struct http_client *c, struct claims_run *r, struct pod_
 		free(key);
 		free(name);
 	}
+	pod_info_set_spec(p, &spec);
 }
 
 /* Namespaces whose pods use at least CLAIMS_LIST_MIN claims are listed

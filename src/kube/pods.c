@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../model/vocab.h"
+#include "../util/intern.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
 #include "sidecar.h"
@@ -427,6 +428,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	const cJSON *status = jpath(pod, stk);
 	const char *role = pods_role(jstr(labels, LABEL_TYPE), jstr(labels, LABEL_SUBTYPE));
 	const char *not_sidecar;
+	struct pod_spec_facts spec;   /* zeroed by spec_facts(), padding too */
 
 	if (!role && !q->any_component)
 		return 1;
@@ -449,7 +451,8 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->image = dup_or_empty(container_image(pod, p->container));
 	p->phase = dup_or_empty(jstr(status, "phase"));
 	p->created = parse_time(jstr(meta, "creationTimestamp"));
-	spec_facts(pod, p->container, &p->spec);
+	spec_facts(pod, p->container, &spec);
+	pod_info_set_spec(p, &spec);
 	p->secret_env = secret_env(pod, p->container);
 	p->spec_env = spec_env(pod, p->container);
 	p->claim_refs = claims_refs(pod, p->container);
@@ -463,8 +466,17 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	return 0;
 }
 
+void pod_info_set_spec(struct pod_info *p, const struct pod_spec_facts *s)
+{
+	const struct pod_spec_facts *old = p->spec;
+
+	p->spec = intern_bytes(s, sizeof(*s), NULL);
+	intern_unref(old, NULL);
+}
+
 static void pod_info_release(struct pod_info *p)
 {
+	intern_unref(p->spec, NULL);
 	free(p->namespace);
 	free(p->name);
 	free(p->role);

@@ -12,6 +12,7 @@
 static void local_pod(struct pod_info *p)
 {
 	char host[256] = "localhost";
+	struct pod_spec_facts spec;
 
 	gethostname(host, sizeof(host) - 1);
 	memset(p, 0, sizeof(*p));
@@ -28,9 +29,11 @@ static void local_pod(struct pod_info *p)
 	p->status = xstrdup("Running");
 	p->skip_reason = xstrdup("");
 	p->probe = 1;
-	p->spec.gpus = p->spec.rdma_devices = p->spec.efa_devices = -1;
-	p->spec.ipc_lock = p->spec.sys_resource = p->spec.privileged = -1;
-	p->spec.host_ipc = p->spec.host_network = -1;
+	memset(&spec, 0, sizeof(spec));
+	spec.gpus = spec.rdma_devices = spec.efa_devices = -1;
+	spec.ipc_lock = spec.sys_resource = spec.privileged = -1;
+	spec.host_ipc = spec.host_network = -1;
+	pod_info_set_spec(p, &spec);
 }
 
 int run_local(struct run *pr, struct pod_list *l, struct err *e)

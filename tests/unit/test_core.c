@@ -315,8 +315,8 @@ static void test_rdma_resource_names(void)
 	CHECK_INT(pods_parse_page(page, sizeof(page) - 1, &q, &l, &next, &e), 0);
 	CHECK_INT(l.n, 1);
 	if (l.n == 1) {
-		CHECK_INT(l.items[0].spec.rdma_devices, 2);
-		CHECK_STR(l.items[0].spec.rdma_resource, "networking.gke.io.networks/rdma-0");
+		CHECK_INT(l.items[0].spec->rdma_devices, 2);
+		CHECK_STR(l.items[0].spec->rdma_resource, "networking.gke.io.networks/rdma-0");
 	}
 	free(next);
 	pod_list_release(&l);

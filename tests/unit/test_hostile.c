@@ -174,7 +174,7 @@ static struct pod_spec_facts spec_of(const char *limits)
 	f.gpus = f.rdma_devices = -2;
 	q.namespace = "n";
 	if (pods_parse_page(page, strlen(page), &q, &l, &next, &e) == 0 && l.n == 1)
-		f = l.items[0].spec;
+		f = *l.items[0].spec;
 	free(next);
 	free(page);
 	pod_list_release(&l);

@@ -55,13 +55,15 @@ static void test_digest_report(void)
 	struct run pr;
 	struct verdict v;
 	static const char junk[] = "this is not a probe report\n";
+	static struct pod_spec_facts spec;
 
 	l.items = calloc(1, sizeof(*l.items));
 	l.n = 1;
 	l.items[0].role = l.items[0].node = l.items[0].name = (char *)"";
 	l.items[0].namespace = l.items[0].graph = (char *)"";
 	l.items[0].secret_env = (char *)"";
-	l.items[0].spec.gpus = l.items[0].spec.rdma_devices = -1;
+	spec.gpus = spec.rdma_devices = -1;
+	l.items[0].spec = &spec;           /* borrowed: l is not released */
 	run_init(&pr, &l);
 	run_digest_report(&pr, 0, junk, sizeof(junk) - 1);
 	CHECK_INT(pr.pod[0].probed, 0);

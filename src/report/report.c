@@ -288,5 +288,7 @@ cJSON *report_json(const struct report *r)
 		cJSON_AddItemToArray(pods, report_json_pod(r, i));
 	cJSON_AddItemToObject(doc, "pods", pods);
 	cJSON_AddItemToObject(doc, "nodes", report_nodes_json(r));
+	if (r->dgd)
+		cJSON_AddItemToObject(doc, "dynamoGraphDeployments", report_dgd_json(r));
 	return doc;
 }

@@ -73,6 +73,9 @@ class TestDgd(E2ECase):
                           ("dgd-generation", "warn")])
         self.assertNotIn("ens-secret-7", out)
         self.assertNotIn("HF_TOKEN", out)
+        import jsonschema
+        with open(os.path.join(HERE, "..", "..", "schema", "interconnect-report.schema.json")) as f:
+            jsonschema.Draft202012Validator(json.load(f)).validate(doc)
         rc_y, out_y, err_y = run(base + ["-o", "yaml"], timeout=300)
         self.assertEqual(rc_y, 2, err_y)
         self.assertNotIn("dgd-generation", err_y)

@@ -195,6 +195,69 @@ class TestDgd(E2ECase):
         self.assertEqual(dec["replicaStatus"], {"replicas": 2, "updatedReplicas": 2,
                                                 "readyReplicas": 1})
 
+    def scenario_with(self, name, edit):
+        with open(SCENARIO) as f:
+            doc = yaml.safe_load(f)
+        for p in doc["pods"]:
+            p["profile"] = os.path.join(HERE, "scenarios", p["profile"])
+        edit(doc)
+        return self.new_cluster(self.write_scenario(doc, name))
+
+    def test_list_without_dgd(self):
+        # Without --dgd every DGD is read with LIST; only those with a pod
+        # in the run are judged: "other" (a component, no pod) is not.
+        # Expected: the three findings of test_beta, none of "other", exit 2.
+        def edit(doc):
+            doc["dynamoGraphDeployments"].append({
+                "apiVersion": "nvidia.com/v1beta1", "metadata": {"name": "other"},
+                "spec": {"components": [{"name": "decode", "type": "decode", "replicas": 1}]}})
+        c = self.scenario_with("list.yaml", edit)
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo"], timeout=300)
+        self.assertEqual(len(lines(out, "dgd-generation")), 1, out)
+        self.assertEqual(len(lines(out, "dgd-env")), 1, out)
+        self.assertEqual(len(lines(out, "dgd-component-pods")), 1, out)
+        self.assertNotIn("demo/other", out + err)
+        self.assertEqual(rc, 2, err)
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo", "--user", "nodgd"],
+                           timeout=300)
+        self.assertEqual(len(lines(err, "cannot read DynamoGraphDeployments (403")), 1, err)
+        self.assertEqual(lines(out, "dgd-"), [], out)
+
+    def test_no_crd_is_silent(self):
+        # A server without the CRD (the common case without --dgd): no note,
+        # no DGD part in the document.
+        import json
+
+        def edit(doc):
+            del doc["dynamoGraphDeployments"]
+        c = self.scenario_with("nocrd.yaml", edit)
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo", "-o", "json"],
+                           timeout=300)
+        self.assertNotIn("DynamoGraphDeployment", err)
+        self.assertNotIn("dynamoGraphDeployments", json.loads(out))
+
+    def test_all_namespaces_grouped(self):
+        # check -A: the table under each DGD's name, pods of none last.
+        # Expected: "DynamoGraphDeployment demo/qwen:" then its two pods,
+        # then "Pods of no DynamoGraphDeployment:" then solo-decode-0.
+        def edit(doc):
+            solo = copy.deepcopy(doc["pods"][0])
+            solo["name"] = "solo-decode-0"
+            solo["labels"] = {"nvidia.com/dynamo-component-type": "decode"}
+            doc["pods"].append(solo)
+        c = self.scenario_with("grouped.yaml", edit)
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-A"], timeout=300)
+        rows = out.splitlines()
+
+        def at(word):
+            hit = [i for i, l in enumerate(rows) if word in l]
+            self.assertTrue(hit, (word, out))
+            return hit[0]
+        self.assertLess(at("DynamoGraphDeployment demo/qwen:"), at("qwen-decode-0"))
+        self.assertLess(at("qwen-decode-1"), at("Pods of no DynamoGraphDeployment:"))
+        self.assertLess(at("Pods of no DynamoGraphDeployment:"), at("solo-decode-0"))
+        self.assertEqual(rc, 2, err)
+
     def test_component_without_pod_fails_run(self):
         # The same pods, judged alone, are not NOT READY (asserted: the
         # premise); a prefill component with replicas and no pod (P2) makes

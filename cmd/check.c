@@ -153,7 +153,7 @@ static int push(const char *ns, const char *url, const struct report *r)
 /* The run's verdict (verdict/), printed; returns its exit code. */
 static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 		 const struct run *pr, const char *format, const struct pods_query *q,
-		 const struct dgd_set *dgds, const struct dgd_findings *df)
+		 const struct dgd_set *dgds, const struct dgd_findings *df, char *const *group)
 {
 	struct verdict v;
 	struct report r = { 0 };
@@ -161,7 +161,7 @@ static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 
 	verdict_compute(pr->pod, pr->pods->n, &v);
 	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
-	r.dgd = dgds, r.dgd_findings = df;
+	r.dgd = dgds, r.dgd_findings = df, r.group = group;
 	r.all_namespaces = ctx->g.all_namespaces;
 	r.duration_s = seconds_since(&f->started);
 	rc = print(ctx, f, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
@@ -217,7 +217,7 @@ static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg
  * to stderr.  Returns the number of "fail" findings (P2: the path cannot
  * exist). */
 static size_t dgd_report(const struct dgd_set *set, const struct dgd_findings *f,
-			 const char *format)
+			 const char *format, int asked)
 {
 	int text = !strcmp(format, "table") || !strcmp(format, "wide");
 	int in_doc = !strcmp(format, "json") || !strcmp(format, "yaml") ||
@@ -225,7 +225,8 @@ static size_t dgd_report(const struct dgd_set *set, const struct dgd_findings *f
 	char note[300];
 	size_t i, fails = 0;
 
-	if (dgd_access_note(set, note, sizeof(note)))
+	/* Without --dgd a server without the CRD is the common case: no note. */
+	if ((asked || set->access != DGD_NO_API) && dgd_access_note(set, note, sizeof(note)))
 		fprintf(stderr, "%s\n", note);
 	for (i = 0; !in_doc && i < set->n; i++)
 		report_print_dgd(text ? stdout : stderr, &set->items[i], f);
@@ -253,9 +254,12 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	struct run pr;
 	struct dgd_set dgds = { 0 };
 	struct dgd_findings df = { 0 };
-	int rc;
+	char **group = NULL;
+	int rc, shown;
 
-	if (f->dgd) {
+	/* --dgd NAME: GET that one; else LIST them all (labels only on 403),
+	 * keeping the DGDs of the pods listed. */
+	{
 		struct err e;
 
 		err_clear(&e);
@@ -264,13 +268,18 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 			dgd_set_release(&dgds);
 			return cmd_fail(&e);
 		}
+		if (!f->dgd)
+			run_dgd_keep_listed(l, &dgds);
+		shown = f->dgd || dgds.n > 0;
+		if (shown && ctx->g.all_namespaces)
+			group = run_dgd_groups(l, &dgds);
 	}
 	/* A progress line only on a terminal, and only when it has time to show. */
 	report_sink(&sink, stderr, isatty(2) && l->n > 4);
 	po.sink = &sink;
 	run_init(&pr, l);
 	/* env for drift and the DGD env check, tools and IPs for transfer */
-	pr.keep_facts = cr->recipe != NULL || f->transfer || f->dgd;
+	pr.keep_facts = cr->recipe != NULL || f->transfer || shown;
 	run_pods(&pr, s->client, &po);
 	if (f->transfer && !cancel_why())
 		run_transfer_pairs(s->client, &pr, f->transfer_timeout.ms, &sink);
@@ -279,14 +288,15 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 			cancel_why());
 	if (cr->recipe)
 		run_drift_judge(cr->recipe, f->recipe_dir, &pr);
-	if (f->dgd)
+	if (shown)
 		run_dgd_judge(&pr, &dgds, &df);
-	rc = judge(ctx, f, &pr, cr->format, s->query, f->dgd ? &dgds : NULL, &df);
+	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group);
 	/* A component with replicas and no running pod (P2) leaves no
 	 * disaggregated path at all: NOT READY, whatever the pods say. */
-	if (f->dgd && rc != EXIT_ERROR && dgd_report(&dgds, &df, cr->format) > 0)
+	if (rc != EXIT_ERROR && dgd_report(&dgds, &df, cr->format, f->dgd != NULL) > 0)
 		rc = EXIT_NOT_READY;
 	dgd_findings_release(&df);
+	run_dgd_groups_release(group, l->n);
 	dgd_set_release(&dgds);
 	if (cr->recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(cr->format, "table") || !strcmp(cr->format, "wide")))

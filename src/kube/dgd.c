@@ -363,6 +363,15 @@ static void release_info(struct dgd_info *d)
 	free(d->ready), free(d->worker_hash), free(d->worker_hash_v2);
 }
 
+void dgd_set_drop(struct dgd_set *s, size_t i)
+{
+	if (i >= s->n)
+		return;
+	release_info(&s->items[i]);
+	memmove(&s->items[i], &s->items[i + 1], (s->n - i - 1) * sizeof(*s->items));
+	s->n--;
+}
+
 void dgd_set_release(struct dgd_set *s)
 {
 	size_t i;

@@ -33,6 +33,9 @@ struct report {
 	 * series (dgd.c); NULL: no DGD part. */
 	const struct dgd_set *dgd;
 	const struct dgd_findings *dgd_findings;
+	/* check -A with DGDs read: per pod its DGD's "namespace/name" (NULL:
+	 * none); the table is then grouped under each DGD, pods of none last. */
+	char *const *group;
 };
 
 struct report_style {

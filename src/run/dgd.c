@@ -5,6 +5,7 @@
 
 #include "run/dgd.h"
 #include "check/dgd.h"
+#include "kube/dgd.h"
 #include "probe/facts.h"
 #include "util/xalloc.h"
 
@@ -51,4 +52,56 @@ void run_dgd_judge(const struct run *pr, const struct dgd_set *set,
 		free(envs[i]);
 	free(envs);
 	free(v);
+}
+
+/* The DGD of pod p in s, or NULL. */
+static const struct dgd_info *dgd_of(const struct pod_info *p, const struct dgd_set *s)
+{
+	size_t i;
+
+	if (!p->graph || !*p->graph)
+		return NULL;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->items[i].name, p->graph) &&
+		    (!*s->items[i].namespace || !strcmp(s->items[i].namespace, p->namespace)))
+			return &s->items[i];
+	return NULL;
+}
+
+void run_dgd_keep_listed(const struct pod_list *l, struct dgd_set *s)
+{
+	size_t i = 0, j;
+
+	while (i < s->n) {
+		int has = 0;
+
+		for (j = 0; j < l->n && !has; j++)
+			has = dgd_of(&l->items[j], s) == &s->items[i];
+		if (has)
+			i++;
+		else
+			dgd_set_drop(s, i);
+	}
+}
+
+char **run_dgd_groups(const struct pod_list *l, const struct dgd_set *s)
+{
+	char **g = xcalloc(l->n + 1, sizeof(*g));
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct dgd_info *d = dgd_of(&l->items[i], s);
+
+		g[i] = d ? xasprintf("%s/%s", d->namespace, d->name) : NULL;
+	}
+	return g;
+}
+
+void run_dgd_groups_release(char **g, size_t n)
+{
+	size_t i;
+
+	for (i = 0; g && i < n; i++)
+		free(g[i]);
+	free(g);
 }

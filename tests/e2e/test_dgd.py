@@ -282,7 +282,10 @@ class TestDgd(E2ECase):
         doc["pods"] = [good]
         c = self.new_cluster(self.write_scenario(doc, "p2.yaml"))
         base = ["check", "--kubeconfig", c.kubeconfig, "-n", "demo"]
-        rc0, _, err0 = run(base + ["-l", "nvidia.com/dynamo-graph-deployment-name=qwen"], timeout=300)
+        # The premise without the DGD: as user nodgd (403, labels only),
+        # since a run without --dgd now reads the DGDs too.
+        rc0, _, err0 = run(base + ["--user", "nodgd",
+                                   "-l", "nvidia.com/dynamo-graph-deployment-name=qwen"], timeout=300)
         self.assertNotEqual(rc0, 2, err0 + _)
         rc, out, err = run(base + ["--dgd", "qwen"], timeout=300)
         self.assertEqual(len(lines(out, "dgd-component-pods")), 1, out)

@@ -675,6 +675,17 @@ class TestDgd(unittest.TestCase):
         sys.stderr.write("\n--- check --dgd vllm (v1alpha1, then v1beta1) ---\n%s%s%s%s---\n"
                          % (cls.alpha[1], cls.alpha[2], cls.beta[1], cls.beta[2]))
 
+    @classmethod
+    def tearDownClass(cls):
+        # Leaves the cluster as up.sh made it (no CRD) for the other tests.
+        base = "/apis/nvidia.com/v1beta1/namespaces/%s/dynamographdeployments" % NS
+        admin("DELETE", base + "/vllm")
+        admin("DELETE", CRD + "/" + DGD_NAME)
+        for _ in range(60):
+            if admin("GET", base)[0] == 404 and admin("GET", CRD + "/" + DGD_NAME)[0] == 404:
+                break
+            time.sleep(0.5)
+
     @staticmethod
     def lines(out, word):
         return [l for l in out.splitlines() if word in l]

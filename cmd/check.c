@@ -14,6 +14,7 @@
 #include "run/run.h"
 #include "recipe/recipe.h"
 #include "run/drift.h"
+#include "run/dgd.h"
 #include "report/drift.h"
 #include "report/report.h"
 #include "push/push.h"
@@ -151,7 +152,8 @@ static int push(const char *ns, const char *url, const struct report *r)
 
 /* The run's verdict (verdict/), printed; returns its exit code. */
 static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
-		 const struct run *pr, const char *format, const struct pods_query *q)
+		 const struct run *pr, const char *format, const struct pods_query *q,
+		 const struct dgd_set *dgds, const struct dgd_findings *df, char *const *group)
 {
 	struct verdict v;
 	struct report r = { 0 };
@@ -159,6 +161,7 @@ static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 
 	verdict_compute(pr->pod, pr->pods->n, &v);
 	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
+	r.dgd = dgds, r.dgd_findings = df, r.group = group;
 	r.all_namespaces = ctx->g.all_namespaces;
 	r.duration_s = seconds_since(&f->started);
 	rc = print(ctx, f, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
@@ -208,35 +211,27 @@ static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg
 	q->selector = sel;
 }
 
-/* The DGD checks (checks.md P) over the run's pods: the findings go after
- * the table (text) or to stderr (json, yaml: their documents stay whole).
- * Returns the number of "fail" findings (P2: the path cannot exist). */
-static size_t dgd_report(const struct cmd_session *s, const struct dgd_set *set,
-		       const char *format)
+/* The DGD part as text: after the table, or on stderr for the formats
+ * whose document has no place for it (junit, html); json, yaml and
+ * prometheus hold it (report.h struct report.dgd).  The access note goes
+ * to stderr.  Returns the number of "fail" findings (P2: the path cannot
+ * exist). */
+static size_t dgd_report(const struct dgd_set *set, const struct dgd_findings *f,
+			 const char *format, int asked)
 {
-	const struct pod_list *l = s->pods;
-	struct dgd_pod *v = xcalloc(l->n + 1, sizeof(*v));
-	struct dgd_findings f = { 0 };
-	FILE *out = !strcmp(format, "table") || !strcmp(format, "wide") ? stdout : stderr;
+	int text = !strcmp(format, "table") || !strcmp(format, "wide");
+	int in_doc = !strcmp(format, "json") || !strcmp(format, "yaml") ||
+		     !strcmp(format, "prometheus");
 	char note[300];
 	size_t i, fails = 0;
 
-	for (i = 0; i < l->n; i++) {
-		const struct pod_info *p = &l->items[i];
-
-		v[i] = (struct dgd_pod){ p->namespace, p->name, p->graph,
-			p->component ? p->component : "", p->worker_hash ? p->worker_hash : "",
-			p->spec_env ? p->spec_env : "", p->probe };
-	}
-	dgd_judge(set, v, l->n, &f);
-	if (dgd_access_note(set, note, sizeof(note)))
+	/* Without --dgd a server without the CRD is the common case: no note. */
+	if ((asked || set->access != DGD_NO_API) && dgd_access_note(set, note, sizeof(note)))
 		fprintf(stderr, "%s\n", note);
-	for (i = 0; i < set->n; i++)
-		report_print_dgd(out, &set->items[i], &f);
-	for (i = 0; i < f.n; i++)
-		fails += !strcmp(f.items[i].status, "fail");
-	dgd_findings_release(&f);
-	free(v);
+	for (i = 0; !in_doc && i < set->n; i++)
+		report_print_dgd(text ? stdout : stderr, &set->items[i], f);
+	for (i = 0; i < f->n; i++)
+		fails += !strcmp(f->items[i].status, "fail");
 	return fails;
 }
 
@@ -258,9 +253,13 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	struct run_sink sink;
 	struct run pr;
 	struct dgd_set dgds = { 0 };
-	int rc;
+	struct dgd_findings df = { 0 };
+	char **group = NULL;
+	int rc, shown;
 
-	if (f->dgd) {
+	/* --dgd NAME: GET that one; else LIST them all (labels only on 403),
+	 * keeping the DGDs of the pods listed. */
+	{
 		struct err e;
 
 		err_clear(&e);
@@ -269,12 +268,18 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 			dgd_set_release(&dgds);
 			return cmd_fail(&e);
 		}
+		if (!f->dgd)
+			run_dgd_keep_listed(l, &dgds);
+		shown = f->dgd || dgds.n > 0;
+		if (shown && ctx->g.all_namespaces)
+			group = run_dgd_groups(l, &dgds);
 	}
 	/* A progress line only on a terminal, and only when it has time to show. */
 	report_sink(&sink, stderr, isatty(2) && l->n > 4);
 	po.sink = &sink;
 	run_init(&pr, l);
-	pr.keep_facts = cr->recipe != NULL || f->transfer;   /* env for drift, tools and IPs for transfer */
+	/* env for drift and the DGD env check, tools and IPs for transfer */
+	pr.keep_facts = cr->recipe != NULL || f->transfer || shown;
 	run_pods(&pr, s->client, &po);
 	if (f->transfer && !cancel_why())
 		run_transfer_pairs(s->client, &pr, f->transfer_timeout.ms, &sink);
@@ -283,11 +288,15 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 			cancel_why());
 	if (cr->recipe)
 		run_drift_judge(cr->recipe, f->recipe_dir, &pr);
-	rc = judge(ctx, f, &pr, cr->format, s->query);
+	if (shown)
+		run_dgd_judge(&pr, &dgds, &df);
+	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group);
 	/* A component with replicas and no running pod (P2) leaves no
 	 * disaggregated path at all: NOT READY, whatever the pods say. */
-	if (f->dgd && rc != EXIT_ERROR && dgd_report(s, &dgds, cr->format) > 0)
+	if (rc != EXIT_ERROR && dgd_report(&dgds, &df, cr->format, f->dgd != NULL) > 0)
 		rc = EXIT_NOT_READY;
+	dgd_findings_release(&df);
+	run_dgd_groups_release(group, l->n);
 	dgd_set_release(&dgds);
 	if (cr->recipe && rc != EXIT_ERROR && !ctx->g.no_headers &&
 	    (!strcmp(cr->format, "table") || !strcmp(cr->format, "wide")))

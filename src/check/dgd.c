@@ -76,27 +76,55 @@ static const char *env_value(const char *env, const char *name, size_t nlen, siz
 	return NULL;
 }
 
-/* P3: each entry the DGD states, against the pod.  The pod's env view
- * holds only the transport variables (probe_env_allowed), so only those
- * are compared; a "<valueFrom>" entry is not compared. */
+/* 1 if a line after l (in the DGD's env block) names the same variable:
+ * the later entry is the one the container gets (a component's own entry
+ * over the graph-wide one, as the operator merges them). */
+static int overridden(const char *l, size_t nlen)
+{
+	size_t vlen;
+	const char *nl = strchr(l, '\n');
+
+	return nl && env_value(nl + 1, l, nlen, &vlen) != NULL;
+}
+
+static int transport_var(const char *name)
+{
+	static const char *const prefixes[] = { "UCX_", "NIXL_", "NCCL_", "FI_", NULL };
+	int i;
+
+	for (i = 0; prefixes[i]; i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+/* P3: each entry the DGD states, against the pod's running process (its
+ * env view holds only the transport variables, probe_env_allowed, so only
+ * those are compared).  Neither a "<valueFrom>" entry of the DGD nor a
+ * pod value from a Secret (DGD_POD_SECRET) is compared: a masked value is
+ * not a value. */
+static int is_word(const char *v, size_t len, const char *word)
+{
+	return len == strlen(word) && !strncmp(v, word, len);
+}
+
 static void env_against(const struct dgd_info *d, const struct dgd_component *k,
 			const struct dgd_pod *p, struct dgd_findings *out)
 {
-	static const char *const prefixes[] = { "UCX_", "NIXL_", "NCCL_", "FI_", NULL };
 	const char *l;
 
 	for (l = k->env; *l; ) {
 		const char *eq = strchr(l, '='), *nl = strchr(l, '\n');
 		size_t nlen = eq ? (size_t)(eq - l) : 0, want = nl ? (size_t)(nl - eq - 1) : 0, have = 0;
 		const char *v;
-		int i, transport = 0;
+		int compare;
 
 		if (!eq || !nl)
 			break;
-		for (i = 0; prefixes[i]; i++)
-			transport |= !strncmp(l, prefixes[i], strlen(prefixes[i]));
-		v = transport ? env_value(p->env, l, nlen, &have) : NULL;
-		if (transport && strncmp(eq + 1, "<valueFrom>", want) &&
+		compare = transport_var(l) && !overridden(l, nlen) &&
+			  !is_word(eq + 1, want, "<valueFrom>");
+		v = compare ? env_value(p->env, l, nlen, &have) : NULL;
+		if (compare && !(v && is_word(v, have, DGD_POD_SECRET)) &&
 		    (!v || have != want || strncmp(v, eq + 1, want)))
 			add(out, "warn", "dgd-env", d, "pod %.100s: %.*s is %s%.*s%s, the DGD says %.*s",
 			    p->name, (int)(nlen > 64 ? 64 : nlen), l, v ? "\"" : "unset",
@@ -106,10 +134,22 @@ static void env_against(const struct dgd_info *d, const struct dgd_component *k,
 	}
 }
 
-static void component(const struct dgd_info *d, const struct dgd_component *k,
+/* A worker of the active generation; -1 when the DGD names none. */
+static int current_gen(const struct dgd_info *d, const struct dgd_pod *p)
+{
+	if (!*d->worker_hash && !*d->worker_hash_v2)
+		return -1;
+	return *p->worker_hash && (!strcmp(p->worker_hash, d->worker_hash) ||
+				   !strcmp(p->worker_hash, d->worker_hash_v2));
+}
+
+static void component(const struct dgd_set *s, size_t item, size_t comp,
 		      const struct dgd_pod *pods, size_t npods, struct dgd_findings *out)
 {
-	size_t i, running = 0;
+	const struct dgd_info *d = &s->items[item];
+	const struct dgd_component *k = &d->comp[comp];
+	size_t i;
+	long running = 0, current = 0;
 
 	/* The plugin lists worker pods only (product.md "Pod discovery"), so
 	 * a frontend or planner component is not judged here. */
@@ -120,9 +160,13 @@ static void component(const struct dgd_info *d, const struct dgd_component *k,
 			continue;
 		if (pods[i].running) {
 			running++;
+			current += current_gen(d, &pods[i]);
 			env_against(d, k, &pods[i], out);
 		}
 	}
+	out->counts = xalloc_grow(out->counts, out->ncounts + 1, &out->ccap, sizeof(*out->counts));
+	out->counts[out->ncounts++] = (struct dgd_count){ item, comp, running,
+		*d->worker_hash || *d->worker_hash_v2 ? current : -1 };
 	/* P2: replicas 0 is a component scaled down on purpose. */
 	if (!running && k->replicas != 0)
 		add(out, "fail", "dgd-component-pods", d,
@@ -144,7 +188,7 @@ void dgd_judge(const struct dgd_set *s, const struct dgd_pod *pods, size_t npods
 			if (of_dgd(&pods[j], d))
 				generation(d, &pods[j], out);
 		for (j = 0; j < d->ncomp; j++)
-			component(d, &d->comp[j], pods, npods, out);
+			component(s, i, j, pods, npods, out);
 	}
 }
 
@@ -169,5 +213,6 @@ const char *dgd_access_note(const struct dgd_set *s, char *buf, size_t n)
 void dgd_findings_release(struct dgd_findings *f)
 {
 	free(f->items);
+	free(f->counts);
 	memset(f, 0, sizeof(*f));
 }

@@ -1,9 +1,18 @@
 /* DynamoGraphDeployments from the API server (kube/dgd.h).  The shapes
- * read are the operator's (ai-dynamo/dynamo deploy/cloud/operator/api):
- * v1alpha1 spec.services{NAME: {componentType, replicas, envs}} with the
- * graph-wide spec.envs under them; v1beta1 spec.components[] {name,
- * componentType, replicas, podTemplate.spec.containers[].env}.  The CR is
- * untrusted: every field is type-checked and the lists are bounded. */
+ * read are the operator's (ai-dynamo/dynamo deploy/operator/api, before
+ * deploy/cloud/operator/api):
+ * v1alpha1 (v1alpha1/dynamographdeployment_types.go, the shared spec of
+ * dynamocomponentdeployment_types.go): spec.envs graph-wide, spec.services
+ * {NAME: {componentType, subComponentType, replicas, envs, resources
+ * {requests, limits}, extraPodSpec.mainContainer.env}}, status.services
+ * {NAME: ServiceReplicaStatus};
+ * v1beta1 (v1beta1/dynamographdeployment_types.go): spec.env graph-wide,
+ * spec.components[] {name, type, replicas, podTemplate.spec.containers[]
+ * (the one named "main") env and resources}, status.components{NAME:
+ * ComponentReplicaStatus {replicas, updatedReplicas, readyReplicas,
+ * availableReplicas}}.  Both: status.state, status.conditions[].
+ * The CR is untrusted: every field is type-checked and the lists are
+ * bounded. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,24 +126,59 @@ static struct dgd_component *add_comp(struct dgd_info *d, size_t *cap, struct er
 	d->comp = xalloc_grow(d->comp, d->ncomp + 1, cap, sizeof(*d->comp));
 	k = &d->comp[d->ncomp++];
 	memset(k, 0, sizeof(*k));
-	k->replicas = -1;
+	k->replicas = k->st_replicas = k->st_updated = k->st_ready = k->st_available = -1;
 	return k;
 }
 
-/* Fills k's type, replicas and env from its spec object; graph_env
- * (v1alpha1 spec.envs) goes first so the component's own entries follow. */
-static int fill_comp(struct dgd_component *k, const cJSON *spec, const cJSON *env,
-		     const cJSON *graph_env, struct err *e)
+/* "NAME=QUANTITY\n" of a requests/limits object's string values. */
+static int quantities(const cJSON *o, const char *what, char **out, struct err *e)
 {
 	struct buf b = BUF_INIT(ENV_CAP);
-	int rc;
+	const cJSON *q;
+	int rc = 0, n = 0;
 
-	k->type = str(spec, "componentType");
+	if (o && !cJSON_IsObject(o))
+		rc = want(o, 0, what, e);
+	if (!rc && o)
+		cJSON_ArrayForEach(q, o) {
+			if (!cJSON_IsString(q) || !q->string || strpbrk(q->string, "=\n"))
+				continue;
+			if (++n > DGD_MAX_RESOURCES ||
+			    buf_appendf(&b, "%s=%s\n", q->string, q->valuestring) < 0) {
+				rc = err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: %s too large", what);
+				break;
+			}
+		}
+	*out = buf_detach(&b, NULL);
+	for (char *c = *out; *c; c++)
+		if ((unsigned char)*c < 0x20 && *c != '\n')
+			*c = '?';
+	return rc;
+}
+
+static int resources(struct dgd_component *k, const cJSON *res, struct err *e)
+{
+	if (want(res, cJSON_IsObject(res), "resources", e))
+		return -1;
+	return quantities(get(res, "limits"), "resources.limits", &k->limits, e) ||
+	       quantities(get(res, "requests"), "resources.requests", &k->requests, e) ? -1 : 0;
+}
+
+/* Fills k's replicas, resources and env from its spec object; the env
+ * lists go in order, graph-wide first, so a later entry of a name wins
+ * (env_value() reads the last). */
+static int fill_comp(struct dgd_component *k, const cJSON *spec, const cJSON *res,
+		     const cJSON *const envs[3], struct err *e)
+{
+	static const char *const what[3] = { "spec.env", "env", "mainContainer.env" };
+	struct buf b = BUF_INIT(ENV_CAP);
+	int rc, i;
+
 	rc = replicas(spec, &k->replicas, e);
 	if (!rc)
-		rc = env_list(graph_env, "spec.envs", &b, e);
-	if (!rc)
-		rc = env_list(env, "env", &b, e);
+		rc = resources(k, res, e);
+	for (i = 0; !rc && i < 3; i++)
+		rc = env_list(envs[i], what[i], &b, e);
 	k->env = buf_detach(&b, NULL);
 	return rc;
 }
@@ -153,8 +197,13 @@ static int beta_components(const cJSON *spec, struct dgd_info *d, struct err *e)
 
 		if (!k)
 			return -1;
+		const cJSON *mc = main_container(get(c, "podTemplate"));
+		const cJSON *envs[3] = { get(spec, "env"), get(mc, "env"), NULL };
+
 		k->name = str(c, "name");
-		if (fill_comp(k, c, get(main_container(get(c, "podTemplate")), "env"), NULL, e))
+		/* "type" in the CRD; componentType read too, the v1alpha1 word. */
+		k->type = str(c, get(c, "type") ? "type" : "componentType");
+		if (fill_comp(k, c, get(mc, "resources"), envs, e))
 			return -1;
 	}
 	return 0;
@@ -174,11 +223,43 @@ static int alpha_services(const cJSON *spec, struct dgd_info *d, struct err *e)
 
 		if (!k)
 			return -1;
+		const cJSON *sub = get(s, "subComponentType");
+		const cJSON *envs[3] = { get(spec, "envs"), get(s, "envs"),
+					 get(get(get(s, "extraPodSpec"), "mainContainer"), "env") };
+
 		k->name = xstrdup(s->string ? s->string : "");
-		if (fill_comp(k, s, get(s, "envs"), get(spec, "envs"), e))
+		/* subComponentType carries prefill/decode under componentType
+		 * worker (the operator's prefill/decode label). */
+		k->type = str(s, cJSON_IsString(sub) && *sub->valuestring ? "subComponentType"
+									 : "componentType");
+		if (fill_comp(k, s, get(s, "resources"), envs, e))
 			return -1;
 	}
 	return 0;
+}
+
+static long count(const cJSON *o, const char *key)
+{
+	const cJSON *v = get(o, key);
+
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 1e9
+		       ? (long)v->valuedouble : -1;
+}
+
+/* status.components (v1beta1) or status.services (v1alpha1), by name. */
+static void replica_status(const cJSON *map, struct dgd_info *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncomp; i++) {
+		struct dgd_component *k = &d->comp[i];
+		const cJSON *r = get(map, k->name);
+
+		k->st_replicas = count(r, "replicas");
+		k->st_updated = count(r, "updatedReplicas");
+		k->st_ready = count(r, "readyReplicas");
+		k->st_available = count(r, "availableReplicas");
+	}
 }
 
 static void status(const cJSON *st, struct dgd_info *d)
@@ -186,21 +267,30 @@ static void status(const cJSON *st, struct dgd_info *d)
 	const cJSON *conds = get(st, "conditions"), *c;
 
 	d->state = str(st, "state");
-	if (cJSON_IsArray(conds))
-		cJSON_ArrayForEach(c, conds) {
-			const cJSON *t = get(c, "type");
+	if (!cJSON_IsArray(conds))
+		return;
+	d->cond = xcalloc(DGD_MAX_CONDITIONS, sizeof(*d->cond));
+	cJSON_ArrayForEach(c, conds) {
+		const cJSON *t = get(c, "type");
+		struct dgd_condition *k;
 
-			if (cJSON_IsString(t) && !strcmp(t->valuestring, "Ready") && !*d->ready) {
-				free(d->ready);
-				d->ready = str(c, "status");
-			}
+		if (!cJSON_IsString(t) || d->ncond >= DGD_MAX_CONDITIONS)
+			continue;
+		k = &d->cond[d->ncond++];
+		k->type = str(c, "type"), k->status = str(c, "status");
+		k->reason = str(c, "reason"), k->message = str(c, "message");
+		if (!strcmp(t->valuestring, "Ready") && !*d->ready) {
+			free(d->ready);
+			d->ready = str(c, "status");
 		}
+	}
 }
 
 static int one(const cJSON *o, const char *version, struct dgd_info *d, struct err *e)
 {
 	const cJSON *meta = get(o, "metadata"), *ann = get(meta, "annotations");
 	const cJSON *spec = get(o, "spec");
+	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->namespace = str(meta, "namespace");
@@ -214,8 +304,14 @@ static int one(const cJSON *o, const char *version, struct dgd_info *d, struct e
 		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: not an object with a name");
 	if (want(spec, cJSON_IsObject(spec), "spec", e))
 		return -1;
-	return strcmp(version, "v1alpha1") ? beta_components(spec, d, e)
-					   : alpha_services(spec, d, e);
+	if (strcmp(version, "v1alpha1")) {
+		rc = beta_components(spec, d, e);
+		replica_status(get(get(o, "status"), "components"), d);
+	} else {
+		rc = alpha_services(spec, d, e);
+		replica_status(get(get(o, "status"), "services"), d);
+	}
+	return rc;
 }
 
 int dgd_parse(const char *body, size_t len, const char *version,
@@ -254,10 +350,26 @@ static void release_info(struct dgd_info *d)
 		free(d->comp[i].name);
 		free(d->comp[i].type);
 		free(d->comp[i].env);
+		free(d->comp[i].limits);
+		free(d->comp[i].requests);
 	}
+	for (i = 0; i < d->ncond; i++) {
+		free(d->cond[i].type), free(d->cond[i].status);
+		free(d->cond[i].reason), free(d->cond[i].message);
+	}
+	free(d->cond);
 	free(d->comp);
 	free(d->namespace), free(d->name), free(d->version), free(d->state);
 	free(d->ready), free(d->worker_hash), free(d->worker_hash_v2);
+}
+
+void dgd_set_drop(struct dgd_set *s, size_t i)
+{
+	if (i >= s->n)
+		return;
+	release_info(&s->items[i]);
+	memmove(&s->items[i], &s->items[i + 1], (s->n - i - 1) * sizeof(*s->items));
+	s->n--;
 }
 
 void dgd_set_release(struct dgd_set *s)

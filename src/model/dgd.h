@@ -12,15 +12,34 @@
 #define DGD_MAX_ITEMS 1000
 #define DGD_MAX_COMPONENTS 128
 #define DGD_MAX_ENV 1000
+#define DGD_MAX_CONDITIONS 32
+#define DGD_MAX_RESOURCES 64
 
 struct dgd_component {
 	char *name;      /* v1beta1 components[].name, v1alpha1 services key */
-	char *type;      /* componentType: frontend, worker, prefill, decode, ... */
+	/* v1beta1 type; v1alpha1 subComponentType when set (prefill, decode),
+	 * else componentType: frontend, worker, prefill, decode, ... */
+	char *type;
 	long replicas;   /* -1: not stated */
+	/* "NAME=QUANTITY\n" of the stated resources (v1beta1: the main
+	 * container's resources; v1alpha1: the service's resources), string
+	 * values only. */
+	char *limits;
+	char *requests;
+	/* The operator's status for it (v1beta1 status.components[NAME],
+	 * v1alpha1 status.services[NAME]); -1: not stated. */
+	long st_replicas, st_updated, st_ready, st_available;
 	/* "NAME=VALUE\n" per env entry of the main container as the DGD states
-	 * it (v1alpha1: graph-wide envs, then the service's envs over them);
+	 * it, graph-wide first, the component's own after (a later entry of a
+	 * name wins): v1beta1 spec.env then podTemplate's main container env;
+	 * v1alpha1 spec.envs, the service's envs, extraPodSpec.mainContainer
+	 * .env;
 	 * a valueFrom shows as "<valueFrom>" so no Secret value is held. */
 	char *env;
+};
+
+struct dgd_condition {
+	char *type, *status, *reason, *message;
 };
 
 struct dgd_info {
@@ -29,6 +48,8 @@ struct dgd_info {
 	char *version;        /* "v1beta1" or "v1alpha1": the one served */
 	char *state;          /* status.state */
 	char *ready;          /* status.conditions[type=Ready].status */
+	struct dgd_condition *cond;  /* status.conditions, at most DGD_MAX_CONDITIONS */
+	size_t ncond;
 	/* metadata.annotations nvidia.com/current-worker-hash and
 	 * nvidia.com/current-worker-hash-v2 (operator consts.go
 	 * AnnotationCurrentWorkerHash / AnnotationCurrentWorkerHashV2): a
@@ -56,13 +77,18 @@ struct dgd_set {
 };
 
 
+#define DGD_POD_SECRET "<secret>"
+
 /* A pod as the DGD checks see it: borrowed strings, never NULL. */
 struct dgd_pod {
 	const char *namespace, *name;
 	const char *graph;       /* nvidia.com/dynamo-graph-deployment-name */
 	const char *component;   /* nvidia.com/dynamo-component */
 	const char *worker_hash; /* nvidia.com/dynamo-worker-hash */
-	const char *env;         /* "NAME=VALUE\n" of its main container */
+	/* "NAME=VALUE\n" of its main process (the probe's /proc/1/environ,
+	 * transport variables), a value that is or may be from a Secret
+	 * written DGD_POD_SECRET; its spec env when the probe has none. */
+	const char *env;
 	int running;
 };
 
@@ -74,9 +100,18 @@ struct dgd_finding {
 	char detail[512];        /* one line */
 };
 
+/* What dgd_judge counted for one worker component of a read DGD. */
+struct dgd_count {
+	size_t item, comp;       /* dgd_set.items[item].comp[comp] */
+	long running;            /* its running pods */
+	long current;            /* of them, of the active worker generation */
+};
+
 struct dgd_findings {
 	struct dgd_finding *items; /* owned; dgd_findings_release (check/dgd.h) */
 	size_t n, cap;
+	struct dgd_count *counts;  /* owned, one per judged component */
+	size_t ncounts, ccap;
 };
 
 #endif

@@ -30,7 +30,7 @@ static const enum check_status statuses[] = { CHECK_OK, CHECK_WARN, CHECK_FAIL,
 
 /* A label value as the format escapes it; other control bytes, which the
  * format would carry as they are, become '?' (safe.h: never raw text). */
-static void value(FILE *out, const char *s)
+void report_prom_value(FILE *out, const char *s)
 {
 	char *u = safe_utf8(s ? s : "");
 
@@ -49,7 +49,7 @@ static void value(FILE *out, const char *s)
 	free(u);
 }
 
-static void head(FILE *out, const char *name, const char *type, const char *help)
+void report_prom_head(FILE *out, const char *name, const char *type, const char *help)
 {
 	fprintf(out, "# HELP " P "%s %s\n# TYPE " P "%s %s\n", name, help, name, type);
 }
@@ -58,13 +58,13 @@ static void head(FILE *out, const char *name, const char *type, const char *help
 static void pod_labels(FILE *out, const char *name, const struct pod_info *pod)
 {
 	fprintf(out, P "%s{namespace=\"", name);
-	value(out, pod->namespace);
+	report_prom_value(out, pod->namespace);
 	fputs("\",pod=\"", out);
-	value(out, pod->name);
+	report_prom_value(out, pod->name);
 	fputs("\",role=\"", out);
-	value(out, pod->role);
+	report_prom_value(out, pod->role);
 	fputs("\",node=\"", out);
-	value(out, pod->node);
+	report_prom_value(out, pod->node);
 	fputc('"', out);
 }
 
@@ -80,7 +80,7 @@ static const char *token(enum verdict_status v)
 
 static void pod_verdicts(FILE *out, const struct report *r)
 {
-	head(out, "pod_verdict", "gauge",
+	report_prom_head(out, "pod_verdict", "gauge",
 	     "Verdict of one worker pod, 1 for the state it is in (ready, not_ready, unverified).");
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t k = 0; k < NV; k++) {
@@ -92,7 +92,7 @@ static void pod_verdicts(FILE *out, const struct report *r)
 
 static void pod_families(FILE *out, const struct report *r)
 {
-	head(out, "pod_family_status", "gauge",
+	report_prom_head(out, "pod_family_status", "gauge",
 	     "Worst check status of one family in one pod, 1 for the status it has.");
 	for (size_t i = 0; i < r->n; i++)
 		for (int f = 0; f < FAM__COUNT; f++) {
@@ -110,7 +110,7 @@ static void pod_families(FILE *out, const struct report *r)
 
 static void pod_errors(FILE *out, const struct report *r)
 {
-	head(out, "pod_probe_error", "gauge",
+	report_prom_head(out, "pod_probe_error", "gauge",
 	     "1 when the pod could not be probed (exec failed, timed out, not running).");
 	for (size_t i = 0; i < r->n; i++) {
 		pod_labels(out, "pod_probe_error", r->pods[i].pod);
@@ -137,7 +137,7 @@ static int same_graph(const struct pod_info *a, const struct pod_info *b)
  * of pods already in memory and without allocating. */
 static void deployments(FILE *out, const struct report *r)
 {
-	head(out, "deployment_verdict", "gauge",
+	report_prom_head(out, "deployment_verdict", "gauge",
 	     "Worst pod verdict of one Dynamo graph deployment (namespace, graph label).");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pod_info *pi = r->pods[i].pod;
@@ -153,9 +153,9 @@ static void deployments(FILE *out, const struct report *r)
 				v = worse(v, report_pod_verdict(r, j));
 		for (size_t k = 0; k < NV; k++) {
 			fputs(P "deployment_verdict{namespace=\"", out);
-			value(out, pi->namespace);
+			report_prom_value(out, pi->namespace);
 			fputs("\",deployment=\"", out);
-			value(out, pi->graph);
+			report_prom_value(out, pi->graph);
 			fprintf(out, "\",verdict=\"%s\"} %d\n", token(verdicts[k]),
 				v == verdicts[k]);
 		}
@@ -166,22 +166,22 @@ static void run_totals(FILE *out, const struct report *r)
 {
 	const struct verdict *v = r->verdict;
 
-	head(out, "verdict", "gauge",
+	report_prom_head(out, "verdict", "gauge",
 	     "Consolidated verdict of the run, 1 for the state it is in.");
 	for (size_t k = 0; k < NV; k++)
 		fprintf(out, P "verdict{verdict=\"%s\"} %d\n", token(verdicts[k]),
 			v->status == verdicts[k]);
-	head(out, "exit_code", "gauge", "Exit code of the run (0 ready, 2 not ready, 3 unverified).");
+	report_prom_head(out, "exit_code", "gauge", "Exit code of the run (0 ready, 2 not ready, 3 unverified).");
 	fprintf(out, P "exit_code %d\n", v->exit_code);
-	head(out, "pods", "gauge", "Worker pods found.");
+	report_prom_head(out, "pods", "gauge", "Worker pods found.");
 	fprintf(out, P "pods %zu\n", v->npods);
-	head(out, "pods_probed", "gauge", "Worker pods probed.");
+	report_prom_head(out, "pods_probed", "gauge", "Worker pods probed.");
 	fprintf(out, P "pods_probed %zu\n", v->nprobed);
-	head(out, "pods_ready", "gauge", "Worker pods whose own verdict is ready.");
+	report_prom_head(out, "pods_ready", "gauge", "Worker pods whose own verdict is ready.");
 	fprintf(out, P "pods_ready %zu\n", v->nready);
-	head(out, "probe_errors", "gauge", "Worker pods that could not be probed.");
+	report_prom_head(out, "probe_errors", "gauge", "Worker pods that could not be probed.");
 	fprintf(out, P "probe_errors %zu\n", v->npods - v->nprobed);
-	head(out, "run_duration_seconds", "gauge", "Wall time of the run, listing to verdict.");
+	report_prom_head(out, "run_duration_seconds", "gauge", "Wall time of the run, listing to verdict.");
 	fprintf(out, P "run_duration_seconds %.3f\n", r->duration_s);
 }
 
@@ -192,5 +192,6 @@ int report_print_prometheus(FILE *out, const struct report *r)
 	pod_verdicts(out, r);
 	pod_families(out, r);
 	pod_errors(out, r);
+	report_prom_dgd(out, r);
 	return ferror(out) ? -1 : 0;
 }

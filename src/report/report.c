@@ -96,8 +96,9 @@ static int row(const struct report *r, size_t at,
 	return n;
 }
 
-void report_print_table(FILE *out, const struct report *r,
-			const struct report_style *st)
+/* The rows of the pods whose group is g (NULL: of none), or all. */
+static void table_of(FILE *out, const struct report *r, const struct report_style *st,
+		     const char *g, int all)
 {
 	const char *h[MAX_COLS], *c[MAX_COLS], *sgr[MAX_COLS];
 	int xfer = any_transfer(r);
@@ -106,11 +107,60 @@ void report_print_table(FILE *out, const struct report *r,
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
+		const char *pg = r->group ? r->group[i] : NULL;
+
+		if (!all && (g ? !pg || strcmp(pg, g) : pg != NULL))
+			continue;
 		row(r, i, st, xfer, c, sgr);
 		table_add_row_sgr(t, c, sgr);
 	}
 	table_print(t, out, st->no_headers);
 	table_free(t);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* check -A with DGDs read: one table per DGD under its name, by name,
+ * then the pods of none. */
+static void grouped(FILE *out, const struct report *r, const struct report_style *st)
+{
+	const char **names = calloc(r->n + 1, sizeof(*names));
+	size_t i, j, n = 0;
+
+	if (!names)
+		return;
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; r->group[i] && j < n && strcmp(names[j], r->group[i]); j++)
+			;
+		if (r->group[i] && j == n)
+			names[n++] = r->group[i];
+	}
+	qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n; i++) {
+		if (!st->no_headers)
+			fprintf(out, "%sDynamoGraphDeployment %s:\n", i ? "\n" : "", safe_show(names[i]));
+		table_of(out, r, st, names[i], 0);
+	}
+	for (i = 0; i < r->n && r->group[i]; i++)
+		;
+	if (i < r->n) {
+		if (!st->no_headers)
+			fprintf(out, "\nPods of no DynamoGraphDeployment:\n");
+		table_of(out, r, st, NULL, 0);
+	}
+	free(names);
+}
+
+void report_print_table(FILE *out, const struct report *r,
+			const struct report_style *st)
+{
+	if (r->group)
+		grouped(out, r, st);
+	else
+		table_of(out, r, st, NULL, 1);
 }
 
 void report_print_checks(FILE *out, const struct check_results *res,
@@ -288,5 +338,7 @@ cJSON *report_json(const struct report *r)
 		cJSON_AddItemToArray(pods, report_json_pod(r, i));
 	cJSON_AddItemToObject(doc, "pods", pods);
 	cJSON_AddItemToObject(doc, "nodes", report_nodes_json(r));
+	if (r->dgd)
+		cJSON_AddItemToObject(doc, "dynamoGraphDeployments", report_dgd_json(r));
 	return doc;
 }

@@ -16,6 +16,9 @@
 #include "run/run.h"
 #include "verdict/verdict.h"
 
+struct dgd_set;
+struct dgd_findings;
+
 /* Borrows the pods of a run (run/run.h) and their verdict: each pod's row
  * is pods[i] (the pod, its results, why it was not probed) with
  * verdict->pod[i]. */
@@ -25,6 +28,14 @@ struct report {
 	const struct verdict *verdict;
 	int all_namespaces;
 	double duration_s;  /* wall time of the run, for -o prometheus; 0 unknown */
+	/* check --dgd: the DGDs read and their findings (checks.md P), in the
+	 * JSON/YAML document's dynamoGraphDeployments and as -o prometheus
+	 * series (dgd.c); NULL: no DGD part. */
+	const struct dgd_set *dgd;
+	const struct dgd_findings *dgd_findings;
+	/* check -A with DGDs read: per pod its DGD's "namespace/name" (NULL:
+	 * none); the table is then grouped under each DGD, pods of none last. */
+	char *const *group;
 };
 
 struct report_style {

@@ -72,4 +72,13 @@ int report_yaml_seq(struct yaml_emitter_s *em, int start);
 /* Closes and frees em; rc is what the steps returned, kept when -1. */
 int report_yaml_end(struct yaml_emitter_s *em, int rc);
 
+/* -o prometheus (prom.c): a label value escaped as the format says, and
+ * the "# HELP" / "# TYPE" lines of the metric P "name". */
+void report_prom_value(FILE *out, const char *s);
+void report_prom_head(FILE *out, const char *name, const char *type, const char *help);
+/* The DGD part (dgd.c; nothing when r->dgd is NULL): the document's
+ * dynamoGraphDeployments array (owned by the caller), and its metrics. */
+cJSON *report_dgd_json(const struct report *r);
+void report_prom_dgd(FILE *out, const struct report *r);
+
 #endif

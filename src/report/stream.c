@@ -56,6 +56,9 @@ int report_print_json(FILE *out, const struct report *r)
 		rc = fputs(",\n  \"nodes\": ", out) < 0 ? -1 : 0;
 	if (rc == 0)
 		rc = put_owned(out, report_nodes_json(r), 1, 0);
+	if (rc == 0 && r->dgd)
+		rc = fputs(",\n  \"dynamoGraphDeployments\": ", out) < 0 ? -1
+			: put_owned(out, report_dgd_json(r), 1, 0);
 	return rc == 0 && fputs("\n}\n", out) >= 0 ? 0 : -1;
 }
 
@@ -94,6 +97,11 @@ int report_print_yaml(FILE *out, const struct report *r)
 	if (rc == 0) {
 		j = report_nodes_json(r);
 		rc = j ? report_yaml_value(em, j) : -1;
+		cJSON_Delete(j);
+	}
+	if (rc == 0 && r->dgd) {
+		j = report_dgd_json(r);
+		rc = j && !report_yaml_key(em, "dynamoGraphDeployments") ? report_yaml_value(em, j) : -1;
 		cJSON_Delete(j);
 	}
 	return report_yaml_end(em, rc);

@@ -12,9 +12,11 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 import fc  # noqa: E402  (raw HTTPS / WebSocket helpers of the test cluster's tests)
 
@@ -538,6 +540,193 @@ def cronjob_objects():
     import yaml
     with open(os.path.join(ROOT, "deploy", "cronjob.yaml")) as f:
         return {o["kind"]: o for o in yaml.safe_load_all(f) if o}
+
+
+def admin(method, path, body=None):
+    """One request as di-admin (client certificate): (status, parsed body)."""
+    import ssl
+    import urllib.error
+    import urllib.request
+    with open(os.path.join(ST, "server")) as f:
+        server = f.read().strip()
+    ctx = ssl.create_default_context(cafile=os.path.join(ST, "pki", "ca.crt"))
+    ctx.load_cert_chain(os.path.join(ST, "pki", "admin.crt"), os.path.join(ST, "pki", "admin.key"))
+    data = json.dumps(body).encode() if body is not None else None
+    r = urllib.request.Request(server + path, data=data, method=method,
+                               headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(r, context=ctx, timeout=20) as resp:
+            code, raw = resp.status, resp.read()
+    except urllib.error.HTTPError as e:
+        code, raw = e.code, e.read()
+    try:
+        return code, json.loads(raw.decode() or "null")
+    except ValueError:
+        return code, raw.decode(errors="replace")
+
+
+CRD = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+DGD_NAME = "dynamographdeployments.nvidia.com"
+
+
+def apply_crd(name):
+    """Creates, or replaces, the DGD CRD from manifests/NAME and waits until
+    its versions are served."""
+    import yaml
+    with open(os.path.join(HERE, "manifests", name)) as f:
+        crd = yaml.safe_load(f)
+    code, old = admin("GET", CRD + "/" + DGD_NAME)
+    if code == 200:
+        crd["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"]
+        code, body = admin("PUT", CRD + "/" + DGD_NAME, crd)
+    else:
+        code, body = admin("POST", CRD, crd)
+    if code not in (200, 201):
+        raise AssertionError("CRD %s: %d %s" % (name, code, body))
+    for v in crd["spec"]["versions"]:
+        path = "/apis/nvidia.com/%s/namespaces/%s/dynamographdeployments" % (v["name"], NS)
+        for _ in range(60):
+            if admin("GET", path)[0] == 200:
+                break
+            time.sleep(0.5)
+        else:
+            raise AssertionError("%s not served" % path)
+
+
+def put_dgd(version, obj):
+    """Creates obj at nvidia.com/VERSION (deleting one of its name first),
+    then sets its status through the status subresource, as the operator does."""
+    base = "/apis/nvidia.com/%s/namespaces/%s/dynamographdeployments" % (version, NS)
+    name = obj["metadata"]["name"]
+    admin("DELETE", base + "/" + name)
+    for _ in range(40):
+        if admin("GET", base + "/" + name)[0] == 404:
+            break
+        time.sleep(0.25)
+    status = obj.pop("status", None)
+    code, made = admin("POST", base, obj)
+    if code != 201:
+        raise AssertionError("DGD %s/%s: %d %s" % (version, name, code, made))
+    if status:
+        made["status"] = status
+        code, body = admin("PUT", base + "/" + name + "/status", made)
+        if code != 200:
+            raise AssertionError("DGD status: %d %s" % (code, body))
+
+
+# The DGD "vllm" of the two labelled pods (manifests/pods.yaml.in): prefill
+# (vllm-prefill-tools, worker hash h1, UCX_TLS and UCX_NET_DEVICES in its
+# spec) and decode (vllm-decode-plain, hash h0, busybox: no UCX variable).
+UCX_TLS = "rc,cuda_copy,cuda_ipc,gdr_copy"
+ALPHA = {
+    "apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+    "metadata": {"name": "vllm", "namespace": NS,
+                 "annotations": {"nvidia.com/current-worker-hash": "h1"}},
+    "spec": {"backendFramework": "vllm",
+             "envs": [{"name": "UCX_TLS", "value": UCX_TLS}],
+             "services": {
+                 "Frontend": {"componentType": "frontend", "replicas": 1},
+                 "prefill": {"componentType": "worker", "subComponentType": "prefill", "replicas": 1,
+                             "envs": [{"name": "UCX_NET_DEVICES", "value": "mlx5_0:1"}]},
+                 "decode": {"componentType": "worker", "subComponentType": "decode", "replicas": 1}}},
+    "status": {"state": "successful", "conditions": [{
+        "type": "Ready", "status": "True", "reason": "all_resources_are_ready", "message": "ok",
+        "lastTransitionTime": "2026-12-04T00:00:00Z"}]}}
+BETA = {
+    "apiVersion": "nvidia.com/v1beta1", "kind": "DynamoGraphDeployment",
+    "metadata": {"name": "vllm", "namespace": NS,
+                 "annotations": {"nvidia.com/current-worker-hash": "h1"}},
+    "spec": {"backendFramework": "vllm",
+             "env": [{"name": "UCX_TLS", "value": UCX_TLS}],
+             "components": [
+                 {"name": "prefill", "type": "prefill", "replicas": 1,
+                  "podTemplate": {"spec": {"containers": [{"name": "main", "env": [
+                      {"name": "UCX_NET_DEVICES", "value": "mlx5_0:1"}]}]}}},
+                 {"name": "decode", "type": "decode", "replicas": 1},
+                 {"name": "decode-extra", "type": "decode", "replicas": 1}]},
+    "status": {"state": "pending", "components": {
+        "decode-extra": {"componentKind": "Deployment", "replicas": 1, "updatedReplicas": 1}}}}
+
+
+class TestDgd(unittest.TestCase):
+    """check --dgd against DGD objects of both versions in the real API
+    server, under the chart's CRD (reduced; manifests/dgd-crd-*.yaml).
+    Expected, written before the tool ran on them:
+    - v1alpha1 only served (the older chart): read at v1alpha1; one
+      dgd-generation warn (vllm-decode-plain, h0 against h1), one dgd-env warn
+      (vllm-decode-plain: UCX_TLS unset, the DGD's graph-wide value), nothing
+      for vllm-prefill-tools (its process has both variables as stated), no
+      dgd-component-pods; the exit code is the pods' own (-l of the graph).
+    - both served (the current chart): read at v1beta1; the same two warns,
+      and one dgd-component-pods fail (decode-extra has no pod): exit 2;
+      -o json holds it with replicaStatus {replicas 1, updatedReplicas 1}."""
+
+    @classmethod
+    def setUpClass(cls):
+        apply_crd("dgd-crd-v1alpha1.yaml")
+        put_dgd("v1alpha1", json.loads(json.dumps(ALPHA)))
+        cls.alpha = plugin("check", "-n", NS, "--dgd", "vllm", timeout=300)
+        cls.labels = plugin("check", "-n", NS, "-l", "nvidia.com/dynamo-graph-deployment-name=vllm",
+                            timeout=300)
+        apply_crd("dgd-crd-v1beta1.yaml")
+        put_dgd("v1beta1", json.loads(json.dumps(BETA)))
+        cls.beta = plugin("check", "-n", NS, "--dgd", "vllm", timeout=300)
+        cls.beta_json = plugin("check", "-n", NS, "--dgd", "vllm", "-o", "json", timeout=300)
+        sys.stderr.write("\n--- check --dgd vllm (v1alpha1, then v1beta1) ---\n%s%s%s%s---\n"
+                         % (cls.alpha[1], cls.alpha[2], cls.beta[1], cls.beta[2]))
+
+    @classmethod
+    def tearDownClass(cls):
+        # Leaves the cluster as up.sh made it (no CRD) for the other tests.
+        base = "/apis/nvidia.com/v1beta1/namespaces/%s/dynamographdeployments" % NS
+        admin("DELETE", base + "/vllm")
+        admin("DELETE", CRD + "/" + DGD_NAME)
+        for _ in range(60):
+            if admin("GET", base)[0] == 404 and admin("GET", CRD + "/" + DGD_NAME)[0] == 404:
+                break
+            time.sleep(0.5)
+
+    @staticmethod
+    def lines(out, word):
+        return [l for l in out.splitlines() if word in l]
+
+    def test_alpha(self):
+        rc, out, err = self.alpha
+        self.assertIn("DynamoGraphDeployment %s/vllm (v1alpha1, state successful, Ready True, "
+                      "worker hash h1):" % NS, out)
+        gen = self.lines(out, "dgd-generation")
+        self.assertEqual(len(gen), 1, out)
+        self.assertIn("vllm-decode-plain is of worker generation h0", gen[0])
+        env = self.lines(out, "dgd-env")
+        self.assertEqual(len(env), 1, out)
+        self.assertIn("vllm-decode-plain: UCX_TLS is unset, the DGD says " + UCX_TLS, env[0])
+        self.assertEqual(self.lines(out, "dgd-component-pods"), [], out)
+        self.assertEqual(rc, self.labels[0], err + self.labels[2])
+
+    def test_beta(self):
+        rc, out, err = self.beta
+        self.assertIn("DynamoGraphDeployment %s/vllm (v1beta1, state pending," % NS, out)
+        self.assertEqual(len(self.lines(out, "dgd-generation")), 1, out)
+        env = self.lines(out, "dgd-env")
+        self.assertEqual(len(env), 1, out)
+        self.assertIn("vllm-decode-plain: UCX_TLS is unset", env[0])
+        comp = self.lines(out, "dgd-component-pods")
+        self.assertEqual(len(comp), 1, out)
+        self.assertIn("component decode-extra (type decode) has no running pod", comp[0])
+        self.assertEqual(rc, 2, err)
+
+    def test_beta_json(self):
+        rc, out, err = self.beta_json
+        self.assertEqual(rc, 2, err)
+        d = json.loads(out)["dynamoGraphDeployments"][0]
+        self.assertEqual((d["apiVersion"], d["state"], d["status"]),
+                         ("nvidia.com/v1beta1", "pending", "fail"))
+        comps = {c["name"]: c for c in d["components"]}
+        self.assertEqual(comps["prefill"]["runningPods"], 1)
+        self.assertEqual(comps["prefill"]["currentGenerationPods"], 1)
+        self.assertEqual(comps["decode"]["currentGenerationPods"], 0)
+        self.assertEqual(comps["decode-extra"]["replicaStatus"], {"replicas": 1,
+                                                                  "updatedReplicas": 1})
 
 
 class TestInClusterJob(unittest.TestCase):

@@ -18,6 +18,67 @@ static const char alpha[] =
 	"\"UCX_TLS\",\"value\":\"all\"}],\"services\":{\"VllmWorker\":{\"componentType\":\"worker\","
 	"\"replicas\":1,\"envs\":[{\"name\":\"NIXL_LOG\",\"value\":\"x\\ny\"}]}}}}";
 
+/* The field names of the real CRDs (deploy/operator/api/v1beta1 and
+ * v1alpha1): v1beta1 "type", spec.env, status.components; v1alpha1
+ * subComponentType, resources, extraPodSpec.mainContainer.env,
+ * status.services. */
+static const char beta_real[] =
+	"{\"metadata\":{\"name\":\"g\"},\"spec\":{\"env\":[{\"name\":\"UCX_TLS\",\"value\":\"all\"}],"
+	"\"components\":[{\"name\":\"decode\",\"type\":\"decode\",\"podTemplate\":{\"spec\":"
+	"{\"containers\":[{\"name\":\"main\",\"env\":[{\"name\":\"UCX_TLS\",\"value\":\"rc\"}],"
+	"\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"8\",\"bad\":3}}}]}}}]},"
+	"\"status\":{\"components\":{\"decode\":{\"replicas\":2,\"updatedReplicas\":1,"
+	"\"readyReplicas\":-4}}}}";
+
+static const char alpha_real[] =
+	"{\"metadata\":{\"name\":\"g\"},\"spec\":{\"envs\":[{\"name\":\"NCCL_IB_HCA\",\"value\":\"a\"}],"
+	"\"services\":{\"Dec\":{\"componentType\":\"worker\",\"subComponentType\":\"decode\","
+	"\"resources\":{\"requests\":{\"cpu\":\"8\"}},\"envs\":[{\"name\":\"NCCL_IB_HCA\",\"value\":\"b\"}],"
+	"\"extraPodSpec\":{\"mainContainer\":{\"env\":[{\"name\":\"FI_PROVIDER\",\"value\":\"efa\"}]}}}}},"
+	"\"status\":{\"services\":{\"Dec\":{\"availableReplicas\":1}}}}";
+
+static void parse_real_fields(void)
+{
+	struct dgd_set s = { 0 };
+	struct dgd_findings f = { 0 };
+	struct err e;
+	const struct dgd_component *k;
+	const struct dgd_pod pods[] = {
+		/* UCX_TLS as the component says (its entry over spec.env's) */
+		{ "", "d-1", "g", "decode", "", "UCX_TLS=rc\n", 1 },
+		/* a value from a Secret is not compared */
+		{ "", "d-2", "g", "decode", "", "UCX_TLS=" DGD_POD_SECRET "\n", 1 },
+	};
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(beta_real, sizeof(beta_real) - 1, "v1beta1", &s, &e), 0);
+	k = &s.items[0].comp[0];
+	CHECK_STR(k->type, "decode");
+	CHECK_STR(k->env, "UCX_TLS=all\nUCX_TLS=rc\n");
+	CHECK_STR(k->limits, "nvidia.com/gpu=8\n");
+	CHECK_INT(k->st_replicas, 2);
+	CHECK_INT(k->st_updated, 1);
+	CHECK_INT(k->st_ready, -1);
+	CHECK_INT(k->st_available, -1);
+	dgd_judge(&s, pods, 2, &f);
+	CHECK_INT(f.n, 0);
+	CHECK_INT(f.ncounts, 1);
+	CHECK_INT(f.counts[0].running, 2);
+	CHECK_INT(f.counts[0].current, -1);
+	dgd_findings_release(&f);
+	dgd_set_release(&s);
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(alpha_real, sizeof(alpha_real) - 1, "v1alpha1", &s, &e), 0);
+	k = &s.items[0].comp[0];
+	CHECK_STR(k->type, "decode");
+	CHECK_STR(k->env, "NCCL_IB_HCA=a\nNCCL_IB_HCA=b\nFI_PROVIDER=efa\n");
+	CHECK_STR(k->requests, "cpu=8\n");
+	CHECK_INT(k->st_available, 1);
+	CHECK_INT(k->st_replicas, -1);
+	dgd_set_release(&s);
+}
+
 static void parse_beta(void)
 {
 	struct dgd_set s = { 0 };
@@ -141,6 +202,7 @@ int main(void)
 {
 	parse_beta();
 	parse_alpha();
+	parse_real_fields();
 	bad_input();
 	too_many();
 	judge();

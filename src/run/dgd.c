@@ -1,0 +1,107 @@
+/* check --dgd on a run (run/dgd.h): the pods as the DGD checks see them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/dgd.h"
+#include "check/dgd.h"
+#include "kube/dgd.h"
+#include "probe/facts.h"
+#include "util/xalloc.h"
+
+/* Pod i's env as the DGD checks compare it (model/dgd.h dgd_pod.env):
+ * its main process's transport variables when the probe read them, a
+ * masked one (run/mask.h) as DGD_POD_SECRET; else its spec env.  Owned. */
+static char *dgd_pod_env(const struct run_pod *rp)
+{
+	const struct probe_env *env = rp->facts ? &rp->facts->env : NULL;
+	char *out = NULL;
+	size_t len = 0, i;
+	FILE *m;
+
+	if (!env || env->src.status != PROBE_OK)
+		return xstrdup(rp->pod->spec_env ? rp->pod->spec_env : "");
+	m = open_memstream(&out, &len);
+	if (!m)
+		return xstrdup("");
+	for (i = 0; i < env->n; i++)
+		fprintf(m, "%s=%s\n", env->var[i].name,
+			env->var[i].secret ? DGD_POD_SECRET : env->var[i].value);
+	fclose(m);
+	return out ? out : xstrdup("");
+}
+
+void run_dgd_judge(const struct run *pr, const struct dgd_set *set,
+			 struct dgd_findings *f)
+{
+	const struct pod_list *l = pr->pods;
+	struct dgd_pod *v = xcalloc(l->n + 1, sizeof(*v));
+	char **envs = xcalloc(l->n + 1, sizeof(*envs));
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct pod_info *p = &l->items[i];
+
+		envs[i] = dgd_pod_env(&pr->pod[i]);
+		v[i] = (struct dgd_pod){ p->namespace, p->name, p->graph,
+			p->component ? p->component : "", p->worker_hash ? p->worker_hash : "",
+			envs[i], p->probe };
+	}
+	dgd_judge(set, v, l->n, f);
+	for (i = 0; i < l->n; i++)
+		free(envs[i]);
+	free(envs);
+	free(v);
+}
+
+/* The DGD of pod p in s, or NULL. */
+static const struct dgd_info *dgd_of(const struct pod_info *p, const struct dgd_set *s)
+{
+	size_t i;
+
+	if (!p->graph || !*p->graph)
+		return NULL;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->items[i].name, p->graph) &&
+		    (!*s->items[i].namespace || !strcmp(s->items[i].namespace, p->namespace)))
+			return &s->items[i];
+	return NULL;
+}
+
+void run_dgd_keep_listed(const struct pod_list *l, struct dgd_set *s)
+{
+	size_t i = 0, j;
+
+	while (i < s->n) {
+		int has = 0;
+
+		for (j = 0; j < l->n && !has; j++)
+			has = dgd_of(&l->items[j], s) == &s->items[i];
+		if (has)
+			i++;
+		else
+			dgd_set_drop(s, i);
+	}
+}
+
+char **run_dgd_groups(const struct pod_list *l, const struct dgd_set *s)
+{
+	char **g = xcalloc(l->n + 1, sizeof(*g));
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct dgd_info *d = dgd_of(&l->items[i], s);
+
+		g[i] = d ? xasprintf("%s/%s", d->namespace, d->name) : NULL;
+	}
+	return g;
+}
+
+void run_dgd_groups_release(char **g, size_t n)
+{
+	size_t i;
+
+	for (i = 0; g && i < n; i++)
+		free(g[i]);
+	free(g);
+}

@@ -201,6 +201,10 @@ struct check_context {
 	 * unknown: the pod's own facts do not say which one is used. */
 	const char *nixl_backend;
 	long expected_rate_gbps;  /* fleet's RDMA port rate; 0: per-pod mode */
+	/* For a decode pod: the command and args of a prefill pod of its
+	 * graph (pod_spec_facts.args), for the framework book's pair rules
+	 * (model/fwrules.h fwr_pair); NULL for other roles or unknown. */
+	const char *peer_args;
 };
 
 /* Runs every check on one probed pod and appends results to out (which

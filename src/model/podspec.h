@@ -30,6 +30,10 @@ struct pod_spec_facts {
 	char claim_drivers[256];/* ","-joined drivers of the allocated devices */
 	char claim_classes[256];/* ","-joined device classes requested */
 	char claim_devices[256];/* "driver/device, ..." for the detail */
+	/* The container's command and args, space-joined, for the framework
+	 * rule book (model/fwrules.h); NULL when the spec has none.  Borrowed:
+	 * kube/pods.c points it at pod_info.args, which owns it. */
+	const char *args;
 };
 
 #endif

@@ -185,7 +185,9 @@ static int devices_missing(const char *list, const char *devs, char *bad, size_t
 
 /* J5: the --kv-transfer-config of a NixlConnector worker as vLLM's own
  * validation reads it: a missing or unknown kv_role stops the engine at
- * start; a kv_buffer_device CUDA cannot use does too; a cpu buffer moves
+ * start; a kv_buffer_device CUDA cannot use does too (judged only on a
+ * worker with NVIDIA GPUs: Dynamo's hetero recipe runs an Intel XPU
+ * encoder with "xpu"); a cpu buffer moves
  * KV through host memory (no GPUDirect) while it crosses pods. */
 static int vllm_config(const struct fwr_worker *w, struct fwr_finding *f)
 {
@@ -201,7 +203,7 @@ static int vllm_config(const struct fwr_worker *w, struct fwr_finding *f)
 	else if (r && strcmp(r, "kv_producer") && strcmp(r, "kv_consumer") && strcmp(r, "kv_both"))
 		put(f, FWR_VLLM, ENVR_FAIL, "set \"kv_role\":\"kv_both\" in --kv-transfer-config", SRC_KVCFG,
 		    "kv_role %s is none of kv_producer, kv_consumer, kv_both: vLLM refuses to start", r);
-	else if (d && strcmp(d, "cuda") && strcmp(d, "cpu"))
+	else if (d && w->gpus > 0 && strcmp(d, "cuda") && strcmp(d, "cpu"))
 		put(f, FWR_VLLM, ENVR_FAIL, "set \"kv_buffer_device\":\"cuda\" (or drop it)", SRC_BUFDEV,
 		    "kv_buffer_device %s is not supported by the NixlConnector on CUDA (cuda, cpu)", d);
 	else if (d && !strcmp(d, "cpu") && w->kv_cross && (w->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)))

@@ -130,6 +130,18 @@ static void test_item3(void)
 			  "\"kv_buffer_device\":\"cpu\"}", FWR_VLLM, devs), ENVR_WARN);
 	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
 			  "\"kv_buffer_device\":\"cuda\"}", FWR_VLLM, devs), ENVR_OK);
+	{
+		/* Dynamo's qwen3-vl hetero recipe: an Intel XPU encoder, no
+		 * nvidia.com/gpu, with kv_buffer_device xpu is right */
+		struct fwr_worker x = { "python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\","
+					"\"kv_role\":\"kv_both\",\"kv_buffer_device\":\"xpu\"}", &view, "prefill", 1, 1,
+					ENVR_FAB_IB, -1, 1, NULL };
+		struct fwr_finding f[FWR_MAX];
+		size_t n = fwr_eval(&x, f);
+
+		for (size_t i = 0; i < n; i++)
+			CHECK_INT(f[i].sev, ENVR_OK);
+	}
 	/* Dynamo's worker fills kv_role itself */
 	CHECK_INT(sev_dev("python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\"}", FWR_VLLM, devs),
 		  ENVR_OK);

@@ -180,12 +180,34 @@ static int devices_missing(const char *list, const char *devs, char *bad, size_t
 #define SRC_27083 "vllm-project/vllm#27083; vLLM docs features/nixl_connector_usage (VLLM_NIXL_SIDE_CHANNEL_HOST, default localhost)"
 #define SRC_DYN_HOST "ai-dynamo/dynamo components/src/dynamo/vllm (ensure_side_channel_host: the pod's IP when unset)"
 
+/* The worker runs vLLM's own server: `vllm serve` (any space between the
+ * words: a recipe joins argv with newlines) or its OpenAI entrypoint.  A
+ * spec with args and no command runs the image's entrypoint, which tells
+ * nothing, so the rules that depend on the launcher do not fire then. */
+static int plain_serve(const char *t)
+{
+	for (const char *p = t ? strstr(t, "vllm") : NULL; p; p = strstr(p + 1, "vllm")) {
+		const char *q = p + 4;
+
+		if (p > t && !isspace((unsigned char)p[-1]) && p[-1] != '/' && p[-1] != '"')
+			continue;
+		if (!isspace((unsigned char)*q))
+			continue;
+		while (isspace((unsigned char)*q))
+			q++;
+		if (!strncmp(q, "serve", 5) && (!q[5] || isspace((unsigned char)q[5])))
+			return 1;
+	}
+	return has(t, "vllm.entrypoints.openai.api_server");
+}
+
 #define SRC_KVCFG "vLLM vllm/config/kv_transfer.py (KVTransferConfig.__post_init__: kv_role one of kv_producer, kv_consumer, kv_both; required with kv_connector)"
 #define SRC_BUFDEV "vLLM kv_connector/v1/nixl/utils.py (_NIXL_SUPPORTED_DEVICE: on cuda the kv buffer is cuda or cpu)"
 
 /* J5: the --kv-transfer-config of a NixlConnector worker as vLLM's own
  * validation reads it: a missing or unknown kv_role stops the engine at
- * start; a kv_buffer_device CUDA cannot use does too (judged only on a
+ * start under `vllm serve` (Dynamo's worker fills it); a kv_buffer_device
+ * CUDA cannot use does too (judged only on a
  * worker with NVIDIA GPUs: Dynamo's hetero recipe runs an Intel XPU
  * encoder with "xpu"); a cpu buffer moves
  * KV through host memory (no GPUDirect) while it crosses pods. */
@@ -197,7 +219,7 @@ static int vllm_config(const struct fwr_worker *w, struct fwr_finding *f)
 
 	if (!has(w->args, "--kv-transfer-config") || !has(w->args, "NixlConnector"))
 		return 0;
-	if (!r && !has(w->args, "dynamo.vllm"))
+	if (!r && plain_serve(w->args))
 		put(f, FWR_VLLM, ENVR_FAIL, "add \"kv_role\":\"kv_both\" to --kv-transfer-config", SRC_KVCFG,
 		    "--kv-transfer-config names NixlConnector without kv_role: vLLM refuses to start");
 	else if (r && strcmp(r, "kv_producer") && strcmp(r, "kv_consumer") && strcmp(r, "kv_both"))
@@ -235,7 +257,7 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST=%s is loopback while KV crosses pods: the peer's NIXL handshake reaches its own agent (engine ID mismatch, prompts recomputed)",
 		    h->value);
-	else if (!h && !dyn && w->kv_cross)
+	else if (!h && plain_serve(w->args) && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST unset under vllm serve: the side channel is localhost, so a peer in another pod cannot hand KV (engine ID mismatch)");
 	else if (port && ((p = num(port)) < 1 || p > 65535))
@@ -246,6 +268,8 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 		put(f, FWR_VLLM, ENVR_FAIL, "give the NIXL side channel a port of its own",
 		    "vLLM nixl_connector.py (the side channel listens on VLLM_NIXL_SIDE_CHANNEL_PORT + dp rank)",
 		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is also the server's --port", port);
+	else if (!h && !dyn)
+		return 0;   /* the image's entrypoint: the launcher is unknown */
 	else
 		put(f, FWR_VLLM, ENVR_OK, NULL, h ? SRC_27083 : SRC_DYN_HOST,
 		    "NIXL side channel %s", h ? (h->dynamic ? "host set at run time" : "host set")

@@ -49,6 +49,13 @@ static void test_vllm(void)
 	env("VLLM_NIXL_SIDE_CHANNEL_HOST", NULL, "VLLM_NIXL_SIDE_CHANNEL_PORT", "5600");
 	CHECK_INT(sev(serve, FWR_VLLM, 2), ENVR_OK);
 	CHECK_INT(sev("sglang.launch_server", FWR_VLLM, 2), -1);
+	/* args without a command: the image's entrypoint runs them, which
+	 * may be Dynamo's launcher; the unset host is not judged then */
+	env(NULL, NULL, NULL, NULL);
+	CHECK_INT(sev("--model m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}",
+		      FWR_VLLM, 2), -1);
+	CHECK_INT(sev("vllm\nserve\n--kv-transfer-config\n{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}",
+		      FWR_VLLM, 2), ENVR_FAIL);                         /* a recipe's argv */
 }
 
 static void test_trtllm(void)

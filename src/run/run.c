@@ -72,6 +72,13 @@ static int peers_apart(const struct pod_info *p, const char **pre, size_t npre,
 /* check_context.peer_args of a decode pod: the first prefill pod of its
  * graph with args.  A scan of the list per decode pod: at 1024 pods a
  * million compares at most, nothing beside the probes. */
+/* Pod strings are never NULL from the list (pods.h); a hand-built one
+ * may leave them so. */
+static int same(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
 static const char *peer_args(const struct pod_list *l, const struct pod_info *p)
 {
 	if (strcmp(p->role, "decode"))
@@ -79,8 +86,8 @@ static const char *peer_args(const struct pod_list *l, const struct pod_info *p)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct pod_info *q = &l->items[i];
 
-		if (!strcmp(q->role, "prefill") && !strcmp(q->graph, p->graph) &&
-		    !strcmp(q->namespace, p->namespace) && q->spec.args)
+		if (q->spec.args && !strcmp(q->role, "prefill") && same(q->graph, p->graph) &&
+		    same(q->namespace, p->namespace))
 			return q->spec.args;
 	}
 	return NULL;

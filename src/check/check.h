@@ -214,6 +214,15 @@ struct check_context {
 	 * unknown: the pod's own facts do not say which one is used. */
 	const char *nixl_backend;
 	long expected_rate_gbps;  /* fleet's RDMA port rate; 0: per-pod mode */
+	/* For a decode pod: the command and args of a prefill pod of its
+	 * graph (its check_context.args), for the framework book's pair rules
+	 * (model/fwrules.h fwr_pair); NULL for other roles or unknown. */
+	const char *peer_args;
+	/* This pod's container command and args, space-joined, for the
+	 * framework rule book; NULL when the spec has none.  Borrowed from
+	 * pod_info.args (kube/pods.h), outside the interned pod_spec_facts so
+	 * that identical specs stay shared (one copy per distinct spec). */
+	const char *args;
 };
 
 /* Runs every check on one probed pod and appends results to out (which

@@ -408,6 +408,21 @@ static char *spec_env(const cJSON *pod, const char *container)
 	return buf_detach(&b, NULL);
 }
 
+/* pod_info.args: command then args of the container, space-joined. */
+static char *container_args(const cJSON *pod, const char *container)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+	static const char *const lists[] = { "command", "args" };
+	const cJSON *ct = find_named(jpath(pod, ck), container), *it;
+	struct buf b = BUF_INIT(64u << 10);
+
+	for (size_t i = 0; i < 2; i++)
+		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, lists[i]))
+			if (cJSON_IsString(it))
+				buf_appendf(&b, "%s%s", b.len ? " " : "", it->valuestring);
+	return buf_detach(&b, NULL);
+}
+
 static const char *container_image(const cJSON *pod, const char *container)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
@@ -456,6 +471,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->secret_env = secret_env(pod, p->container);
 	p->spec_env = spec_env(pod, p->container);
 	p->claim_refs = claims_refs(pod, p->container);
+	p->args = container_args(pod, p->container);
 	decide_probe(p, pod);
 	if (not_sidecar && !strcmp(p->phase, "Running")) {
 		free(p->skip_reason);
@@ -494,6 +510,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->spec_env);
 	free(p->skip_reason);
 	free(p->claim_refs);
+	free(p->args);
 }
 
 void pod_list_release(struct pod_list *l)

@@ -66,6 +66,10 @@ struct pod_info {
 	char *spec_env;
 	char *skip_reason; /* why not probed, one line; "" when probe */
 	char *claim_refs;  /* claims.h claims_refs(): "NAME\n" per ResourceClaim */
+	/* The probed container's command then args, space-joined ("" past
+	 * 64 KiB), for the framework rule book; check_context.args points here.  It is
+	 * never printed: the book copies out only the values it judges. */
+	char *args;
 };
 
 /* Makes p's spec an interned copy of *s (s must have been zeroed before it

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The value after flag name in t ("--x v", "--x=v", "--x 'v'"), or NULL.
  * The flag must stand alone: "--tp" does not match "--tp-size". */
@@ -123,8 +124,117 @@ static int loopback(const char *h)
 	       !strcmp(h, "0.0.0.0");
 }
 
+/* The scalar of key name within the n bytes after the first "scope" in t
+ * ("cache_transceiver_config: {backend: X}"), or NULL: a key that means
+ * other things elsewhere (TensorRT-LLM's top-level `backend: pytorch`). */
+static const char *key_in(const char *t, const char *scope, const char *name,
+			  char *val, size_t n)
+{
+	const char *p = t ? strstr(t, scope) : NULL;
+	char win[2048];
+
+	if (!p)
+		return NULL;
+	snprintf(win, sizeof win, "%s", p + strlen(scope));
+	return key(win, name, val, n);
+}
+
+/* The ","-entries of list that are no device of the ","-joined devs
+ * ("mlx5_0" matches "mlx5_0" and "mlx5_0:1"), into bad; their count.
+ * A JSON or file value ({..., /path) is not a list: 0. */
+static int devices_missing(const char *list, const char *devs, char *bad, size_t n)
+{
+	char one[64];
+	int k = 0;
+
+	*bad = '\0';
+	if (!devs || !list || *list == '{' || *list == '/' || !strcmp(list, "auto"))
+		return 0;
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ", "), c;
+
+		snprintf(one, sizeof one, "%.*s", (int)l, p);
+		c = strcspn(one, ":");
+		one[c] = '\0';
+		if (*one) {
+			const char *h = strstr(devs, one);
+			size_t ol = strlen(one);
+			int found = 0;
+
+			for (; h && !found; h = strstr(h + 1, one))
+				found = (h == devs || h[-1] == ',') && (h[ol] == ',' || h[ol] == '\0');
+			if (!found) {
+				size_t b = strlen(bad);
+
+				snprintf(bad + b, n - b, "%s%s", k ? ", " : "", one);
+				k++;
+			}
+		}
+		p += l;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	return k;
+}
+
 #define SRC_27083 "vllm-project/vllm#27083; vLLM docs features/nixl_connector_usage (VLLM_NIXL_SIDE_CHANNEL_HOST, default localhost)"
 #define SRC_DYN_HOST "ai-dynamo/dynamo components/src/dynamo/vllm (ensure_side_channel_host: the pod's IP when unset)"
+
+/* The worker runs vLLM's own server: `vllm serve` (any space between the
+ * words: a recipe joins argv with newlines) or its OpenAI entrypoint.  A
+ * spec with args and no command runs the image's entrypoint, which tells
+ * nothing, so the rules that depend on the launcher do not fire then. */
+static int plain_serve(const char *t)
+{
+	for (const char *p = t ? strstr(t, "vllm") : NULL; p; p = strstr(p + 1, "vllm")) {
+		const char *q = p + 4;
+
+		if (p > t && !isspace((unsigned char)p[-1]) && p[-1] != '/' && p[-1] != '"')
+			continue;
+		if (!isspace((unsigned char)*q))
+			continue;
+		while (isspace((unsigned char)*q))
+			q++;
+		if (!strncmp(q, "serve", 5) && (!q[5] || isspace((unsigned char)q[5])))
+			return 1;
+	}
+	return has(t, "vllm.entrypoints.openai.api_server");
+}
+
+#define SRC_KVCFG "vLLM vllm/config/kv_transfer.py (KVTransferConfig.__post_init__: kv_role one of kv_producer, kv_consumer, kv_both; required with kv_connector)"
+#define SRC_BUFDEV "vLLM kv_connector/v1/nixl/utils.py (_NIXL_SUPPORTED_DEVICE: on cuda the kv buffer is cuda or cpu)"
+
+/* J5: the --kv-transfer-config of a NixlConnector worker as vLLM's own
+ * validation reads it: a missing or unknown kv_role stops the engine at
+ * start under `vllm serve` (Dynamo's worker fills it); a kv_buffer_device
+ * CUDA cannot use does too (judged only on a
+ * worker with NVIDIA GPUs: Dynamo's hetero recipe runs an Intel XPU
+ * encoder with "xpu"); a cpu buffer moves
+ * KV through host memory (no GPUDirect) while it crosses pods. */
+static int vllm_config(const struct fwr_worker *w, struct fwr_finding *f)
+{
+	char role[32], dev[32];
+	const char *r = key_in(w->args, "--kv-transfer-config", "kv_role", role, sizeof role);
+	const char *d = key_in(w->args, "--kv-transfer-config", "kv_buffer_device", dev, sizeof dev);
+
+	if (!has(w->args, "--kv-transfer-config") || !has(w->args, "NixlConnector"))
+		return 0;
+	if (!r && plain_serve(w->args))
+		put(f, FWR_VLLM, ENVR_FAIL, "add \"kv_role\":\"kv_both\" to --kv-transfer-config", SRC_KVCFG,
+		    "--kv-transfer-config names NixlConnector without kv_role: vLLM refuses to start");
+	else if (r && strcmp(r, "kv_producer") && strcmp(r, "kv_consumer") && strcmp(r, "kv_both"))
+		put(f, FWR_VLLM, ENVR_FAIL, "set \"kv_role\":\"kv_both\" in --kv-transfer-config", SRC_KVCFG,
+		    "kv_role %s is none of kv_producer, kv_consumer, kv_both: vLLM refuses to start", r);
+	else if (d && w->gpus > 0 && strcmp(d, "cuda") && strcmp(d, "cpu"))
+		put(f, FWR_VLLM, ENVR_FAIL, "set \"kv_buffer_device\":\"cuda\" (or drop it)", SRC_BUFDEV,
+		    "kv_buffer_device %s is not supported by the NixlConnector on CUDA (cuda, cpu)", d);
+	else if (d && !strcmp(d, "cpu") && w->kv_cross && (w->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)))
+		put(f, FWR_VLLM, ENVR_WARN, "set \"kv_buffer_device\":\"cuda\" so KV moves GPU to GPU", SRC_BUFDEV,
+		    "kv_buffer_device cpu: KV is staged through host memory on an RDMA fabric (no GPUDirect)");
+	else
+		return 0;
+	return 1;
+}
 
 /* J5: the side channel's host is where the peer connects for the NIXL
  * handshake; a loopback address makes a decode in another pod reach its
@@ -141,11 +251,13 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 
 	if (!has(w->args, "NixlConnector") && !dyn)
 		return 0;
+	if (vllm_config(w, f))
+		return 1;
 	if (h && !h->dynamic && h->value && loopback(h->value) && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST=%s is loopback while KV crosses pods: the peer's NIXL handshake reaches its own agent (engine ID mismatch, prompts recomputed)",
 		    h->value);
-	else if (!h && !dyn && w->kv_cross)
+	else if (!h && plain_serve(w->args) && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST unset under vllm serve: the side channel is localhost, so a peer in another pod cannot hand KV (engine ID mismatch)");
 	else if (port && ((p = num(port)) < 1 || p > 65535))
@@ -156,6 +268,8 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 		put(f, FWR_VLLM, ENVR_FAIL, "give the NIXL side channel a port of its own",
 		    "vLLM nixl_connector.py (the side channel listens on VLLM_NIXL_SIDE_CHANNEL_PORT + dp rank)",
 		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is also the server's --port", port);
+	else if (!h && !dyn)
+		return 0;   /* the image's entrypoint: the launcher is unknown */
 	else
 		put(f, FWR_VLLM, ENVR_OK, NULL, h ? SRC_27083 : SRC_DYN_HOST,
 		    "NIXL side channel %s", h ? (h->dynamic ? "host set at run time" : "host set")
@@ -166,7 +280,7 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 /* SGLang: --disaggregation-transfer-backend (server_args.py choices). */
 static int rule_sglang(const struct fwr_worker *w, struct fwr_finding *f)
 {
-	char be[32];
+	char be[32], ib[256], bad[128];
 
 	if (!has(w->args, "sglang") || !has(w->args, "--disaggregation-mode"))
 		return 0;
@@ -176,6 +290,11 @@ static int rule_sglang(const struct fwr_worker *w, struct fwr_finding *f)
 		put(f, FWR_SGLANG, ENVR_FAIL, "use --disaggregation-transfer-backend nixl",
 		    "sgl-project/sglang python/sglang/srt/disaggregation/fake (testing only)",
 		    "SGLang transfer backend 'fake' moves no KV (testing only)");
+	else if (flag(w->args, "--disaggregation-ib-device", ib, sizeof ib) &&
+		 devices_missing(ib, w->devices, bad, sizeof bad))
+		put(f, FWR_SGLANG, ENVR_FAIL, "name RDMA devices of the pod in --disaggregation-ib-device (or drop it: Mooncake then detects them)",
+		    "sgl-project/sglang server_args.py (--disaggregation-ib-device: device names, comma-separated)",
+		    "--disaggregation-ib-device names %s, not an RDMA device of this pod: the transfer engine cannot open it", bad);
 	else
 		put(f, FWR_SGLANG, ENVR_OK, NULL, "sgl-project/sglang server_args.py (--disaggregation-transfer-backend)",
 		    "SGLang transfer backend %s", be);
@@ -193,6 +312,8 @@ static int rule_trtllm(const struct fwr_worker *w, struct fwr_finding *f)
 	char b[32], in[32];
 	long buf = num(key(w->args, "max_tokens_in_buffer", b, sizeof b));
 	long max = num(key(w->args, "max_input_len", in, sizeof in));
+	char be[32];
+	const char *tb = key_in(w->args, "cache_transceiver_config", "backend", be, sizeof be);
 
 	if (!has(w->args, "trtllm") && !has(w->args, "cache_transceiver_config") &&
 	    !envr_find(w->env, "TRTLLM_NIXL_KVCACHE_BACKEND"))
@@ -202,6 +323,11 @@ static int rule_trtllm(const struct fwr_worker *w, struct fwr_finding *f)
 	if (both)
 		put(f, FWR_TRTLLM, ENVR_FAIL, "set only TRTLLM_NIXL_KVCACHE_BACKEND (unset NIXL_BACKEND)", SRC_10024,
 		    "NIXL_BACKEND and TRTLLM_NIXL_KVCACHE_BACKEND both set: the KV agents disagree on rail endpoints and transfers fail");
+	else if (tb && strcasecmp(tb, "DEFAULT") && strcasecmp(tb, "UCX") && strcasecmp(tb, "NIXL") &&
+		 strcasecmp(tb, "MOONCAKE") && strcasecmp(tb, "MPI"))
+		put(f, FWR_TRTLLM, ENVR_FAIL, "set cache_transceiver_config.backend to DEFAULT, NIXL or UCX",
+		    "NVIDIA/TensorRT-LLM tensorrt_llm/llmapi/llm_args.py (CacheTransceiverConfig.backend: DEFAULT, UCX, NIXL, MOONCAKE, MPI)",
+		    "cache_transceiver_config.backend %s is no cache transceiver backend: the worker refuses its config", tb);
 	else if (buf > 0 && buf % 32)
 		put(f, FWR_TRTLLM, ENVR_FAIL, "make max_tokens_in_buffer a multiple of tokens_per_block (32)",
 		    "NVIDIA/TensorRT-LLM cacheTransBuffer.cpp (maxNumTokens %% tokensPerBlock == 0); ai-dynamo/aiconfigurator PR #459",
@@ -218,10 +344,18 @@ static int rule_trtllm(const struct fwr_worker *w, struct fwr_finding *f)
 static int rule_mooncake(const struct fwr_worker *w, struct fwr_finding *f)
 {
 	const char *p = envr_get(w->env, "MOONCAKE_PROTOCOL");
+	const char *dev = envr_get(w->env, "MOONCAKE_DEVICE");
+	char bad[128];
 
-	if (!p)
+	if (!p && !dev)
 		return 0;
-	if (!strcmp(p, "tcp") && w->kv_cross && (w->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)))
+	if (dev && devices_missing(dev, w->devices, bad, sizeof bad))
+		put(f, FWR_MOONCAKE, ENVR_FAIL, "set MOONCAKE_DEVICE to RDMA devices of the pod (or leave it empty to detect them)",
+		    "kvcache-ai/Mooncake mooncake-store config (MOONCAKE_DEVICE: device_name, comma-separated RDMA devices)",
+		    "MOONCAKE_DEVICE names %s, not an RDMA device of this pod", bad);
+	else if (!p)
+		put(f, FWR_MOONCAKE, ENVR_OK, NULL, "kvcache-ai/Mooncake mooncake-store config", "MOONCAKE_DEVICE devices present");
+	else if (!strcmp(p, "tcp") && w->kv_cross && (w->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)))
 		put(f, FWR_MOONCAKE, ENVR_FAIL, "set MOONCAKE_PROTOCOL=rdma",
 		    "kvcache-ai/Mooncake docs (transfer engine protocol rdma|tcp)",
 		    "MOONCAKE_PROTOCOL=tcp on an RDMA fabric: KV moves over TCP");

@@ -113,7 +113,8 @@ rd() {
 # MC_METADATA_SERVER): secrets never leave the pod.
 env_filter() {
 	if have grep; then
-		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_)[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR)=' |
+		grep -E -e '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_)[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR)=' \
+			-e '^TRTLLM_NIXL_KVCACHE_BACKEND=' |
 			grep -Ev '^MC_[A-Za-z0-9_]*(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|USER|KEY|SERVER|URL)[A-Za-z0-9_]*='
 	else
 		while IFS= read -r _l; do
@@ -126,6 +127,7 @@ env_filter() {
 			TP_SOCKET_IFNAME=* | OMPI_MCA_btl_tcp_if_include=* | \
 			VLLM_HOST_IP=* | MASTER_ADDR=*)
 				printf '%s\n' "$_l" ;;
+			TRTLLM_NIXL_KVCACHE_BACKEND=*) printf '%s\n' "$_l" ;;
 			esac
 		done
 	fi

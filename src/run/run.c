@@ -69,6 +69,30 @@ static int peers_apart(const struct pod_info *p, const char **pre, size_t npre,
 	return on_node(kv, nkv, p->node) == 0;
 }
 
+/* check_context.peer_args of a decode pod: the first prefill pod of its
+ * graph with args.  A scan of the list per decode pod: at 1024 pods a
+ * million compares at most, nothing beside the probes. */
+/* Pod strings are never NULL from the list (pods.h); a hand-built one
+ * may leave them so. */
+static int same(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+static const char *peer_args(const struct pod_list *l, const struct pod_info *p)
+{
+	if (strcmp(p->role, "decode"))
+		return NULL;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pod_info *q = &l->items[i];
+
+		if (q->args && *q->args && !strcmp(q->role, "prefill") && same(q->graph, p->graph) &&
+		    same(q->namespace, p->namespace))
+			return q->args;
+	}
+	return NULL;
+}
+
 /* Deployment-wide facts each pod's checks need (check.h check_context).
  * n log n in pods: some prefill and some decode pod sit on different
  * nodes unless every prefill and decode pod shares one node. */
@@ -109,6 +133,8 @@ static void contexts(struct run *pr)
 		c->npods = l->n;
 		if (l->items[i].spec && l->items[i].spec->nixl_backend[0])
 			c->nixl_backend = l->items[i].spec->nixl_backend;
+		c->peer_args = peer_args(l, &l->items[i]);
+		c->args = l->items[i].args && *l->items[i].args ? l->items[i].args : NULL;
 	}
 	free(pre), free(dec), free(kv);
 }

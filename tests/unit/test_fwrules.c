@@ -35,7 +35,7 @@ static int sev(const char *args, const char *check, long gpus)
 
 static void test_vllm(void)
 {
-	const char *serve = "vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\"} --port 8000";
+	const char *serve = "vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"} --port 8000";
 
 	env(NULL, NULL, NULL, NULL);
 	CHECK_INT(sev(serve, FWR_VLLM, 2), ENVR_FAIL);                    /* vllm#27083 */
@@ -49,6 +49,13 @@ static void test_vllm(void)
 	env("VLLM_NIXL_SIDE_CHANNEL_HOST", NULL, "VLLM_NIXL_SIDE_CHANNEL_PORT", "5600");
 	CHECK_INT(sev(serve, FWR_VLLM, 2), ENVR_OK);
 	CHECK_INT(sev("sglang.launch_server", FWR_VLLM, 2), -1);
+	/* args without a command: the image's entrypoint runs them, which
+	 * may be Dynamo's launcher; the unset host is not judged then */
+	env(NULL, NULL, NULL, NULL);
+	CHECK_INT(sev("--model m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}",
+		      FWR_VLLM, 2), -1);
+	CHECK_INT(sev("vllm\nserve\n--kv-transfer-config\n{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}",
+		      FWR_VLLM, 2), ENVR_FAIL);                         /* a recipe's argv */
 }
 
 static void test_trtllm(void)
@@ -95,11 +102,89 @@ static void test_sglang_mooncake_tp(void)
 	CHECK_INT(sev("vllm serve --tensor-parallel-size 8", FWR_TP_NODES, -1), -1);
 }
 
+/* The severity of check for args on a pod with RDMA devices devs. */
+static int sev_dev(const char *args, const char *check, const char *devs)
+{
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs };
+	struct fwr_finding f[FWR_MAX];
+	size_t n = fwr_eval(&w, f);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].check, check)) {
+			CHECK(f[i].source && *f[i].source);
+			CHECK(f[i].sev == ENVR_OK || (f[i].remedy && *f[i].remedy));
+			return (int)f[i].sev;
+		}
+	return -1;
+}
+
+/* Issue 26 item 3: kv_role, kv_buffer_device, the SGLang/Mooncake device
+ * lists against the pod's devices, TensorRT-LLM's backend value. */
+static void test_item3(void)
+{
+	const char *devs = "mlx5_0,mlx5_1,mlx5_2";
+
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", NULL, NULL, NULL);
+	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\"}", FWR_VLLM, devs),
+		  ENVR_FAIL);                                               /* kv_role required */
+	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_role\":\"kv_both\",\"kv_connector\":\"NixlConnector\"}",
+			  FWR_VLLM, devs), ENVR_OK);                       /* order does not matter */
+	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_sender\"}",
+			  FWR_VLLM, devs), ENVR_FAIL);
+	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+			  "\"kv_buffer_device\":\"xpu\"}", FWR_VLLM, devs), ENVR_FAIL);
+	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+			  "\"kv_buffer_device\":\"cpu\"}", FWR_VLLM, devs), ENVR_WARN);
+	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+			  "\"kv_buffer_device\":\"cuda\"}", FWR_VLLM, devs), ENVR_OK);
+	{
+		/* Dynamo's qwen3-vl hetero recipe: an Intel XPU encoder, no
+		 * nvidia.com/gpu, with kv_buffer_device xpu is right */
+		struct fwr_worker x = { "python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\","
+					"\"kv_role\":\"kv_both\",\"kv_buffer_device\":\"xpu\"}", &view, "prefill", 1, 1,
+					ENVR_FAB_IB, -1, 1, NULL };
+		struct fwr_finding f[FWR_MAX];
+		size_t n = fwr_eval(&x, f);
+
+		for (size_t i = 0; i < n; i++)
+			CHECK_INT(f[i].sev, ENVR_OK);
+	}
+	/* Dynamo's worker fills kv_role itself */
+	CHECK_INT(sev_dev("python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\"}", FWR_VLLM, devs),
+		  ENVR_OK);
+
+	env(NULL, NULL, NULL, NULL);
+	CHECK_INT(sev_dev("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-ib-device mlx5_0,mlx5_7",
+			  FWR_SGLANG, devs), ENVR_FAIL);
+	CHECK_INT(sev_dev("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-ib-device mlx5_1,mlx5_2",
+			  FWR_SGLANG, devs), ENVR_OK);
+	CHECK_INT(sev_dev("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-ib-device mlx5_1",
+			  FWR_SGLANG, "mlx5_10,mlx5_11"), ENVR_FAIL);           /* a prefix is no match */
+	CHECK_INT(sev_dev("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-ib-device mlx5_7",
+			  FWR_SGLANG, NULL), ENVR_OK);                     /* devices unknown */
+
+	env("MOONCAKE_DEVICE", "mlx5_9", NULL, NULL);
+	CHECK_INT(sev_dev("sglang", FWR_MOONCAKE, devs), ENVR_FAIL);
+	env("MOONCAKE_DEVICE", "mlx5_0", "MOONCAKE_PROTOCOL", "rdma");
+	CHECK_INT(sev_dev("sglang", FWR_MOONCAKE, devs), ENVR_OK);
+	env("MOONCAKE_DEVICE", "auto", NULL, NULL);
+	CHECK_INT(sev_dev("sglang", FWR_MOONCAKE, devs), ENVR_OK);
+
+	env(NULL, NULL, NULL, NULL);
+	CHECK_INT(sev_dev("dynamo.trtllm\nbackend: pytorch\ncache_transceiver_config:\n  backend: NIXL\n", FWR_TRTLLM, devs),
+		  ENVR_OK);                                                 /* the LLM's own backend is not it */
+	CHECK_INT(sev_dev("dynamo.trtllm {\"cache_transceiver_config\":{\"backend\":\"LIBFABRIC\"}}", FWR_TRTLLM, devs),
+		  ENVR_FAIL);
+	CHECK_INT(sev_dev("dynamo.trtllm {\"cache_transceiver_config\":{\"backend\":\"default\"}}", FWR_TRTLLM, devs),
+		  ENVR_OK);
+}
+
 int main(void)
 {
 	test_vllm();
 	test_trtllm();
 	test_sglang_mooncake_tp();
+	test_item3();
 	printf("test_fwrules: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

@@ -117,9 +117,34 @@ static void test_transfer_notice(void)
 	buf_release(&said);
 }
 
+/* check_context.peer_args: a decode pod gets the args of a prefill pod of
+ * its own graph (the framework book's pair rule), nobody else does. */
+static void test_peer_args(void)
+{
+	struct pod_info it[4] = {
+		{ .name = "d", .role = "decode", .graph = "g", .namespace = "n", .node = "b" },
+		{ .name = "p2", .role = "prefill", .graph = "other", .namespace = "n", .node = "a" },
+		{ .name = "p", .role = "prefill", .graph = "g", .namespace = "n", .node = "a" },
+		{ .name = "w", .role = "worker", .graph = "g", .namespace = "n", .node = "a" },
+	};
+	struct pod_list l = { .items = it, .n = 4 };
+	struct run pr;
+
+	it[1].args = "sglang --tp 8";
+	it[2].args = "sglang --tp 3";
+	it[3].args = "sglang --tp 2";
+	run_init(&pr, &l);
+	CHECK(pr.pod[0].ctx.peer_args == it[2].args);
+	CHECK(pr.pod[1].ctx.peer_args == NULL);
+	CHECK(pr.pod[2].ctx.peer_args == NULL);
+	CHECK(pr.pod[3].ctx.peer_args == NULL);
+	run_release(&pr);
+}
+
 int main(void)
 {
 	test_contexts();
+	test_peer_args();
 	test_digest_report();
 	test_transfer_notice();
 	return T_DONE("test_run");

@@ -1,0 +1,99 @@
+/* checks.md J5-J10 on a running worker: the framework rule book
+ * (model/fwrules.h) over the container's command and args (the pod spec)
+ * and its main process's env (the probe), so `check` and `env` reach the
+ * same findings from the same settings.  One result per fw-* check that
+ * applies; none for a framework the worker does not run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "model/envrules.h"
+#include "model/fwrules.h"
+#include "model/podspec.h"
+#include "util/buf.h"
+
+/* The fw-* names of fwrules.h, as table rows. */
+static const struct {
+	const char *name;
+	enum check_id id;
+} fw_ids[] = {
+	{ FWR_VLLM, CK_FW_VLLM },         { FWR_SGLANG, CK_FW_SGLANG },
+	{ FWR_TRTLLM, CK_FW_TRTLLM },     { FWR_MOONCAKE, CK_FW_MOONCAKE },
+	{ FWR_TP_NODES, CK_FW_TP_NODES }, { FWR_PD_TP, CK_FW_PD_PARALLEL },
+};
+
+static int fw_id(const char *name, enum check_id *id)
+{
+	for (size_t i = 0; i < sizeof fw_ids / sizeof fw_ids[0]; i++)
+		if (!strcmp(fw_ids[i].name, name)) {
+			*id = fw_ids[i].id;
+			return 1;
+		}
+	return 0;
+}
+
+static unsigned fw_fabric(const struct check_input *in)
+{
+	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
+		return ENVR_FAB_IB;
+	return in->fabric == FABRIC_EFA ? ENVR_FAB_EFA : 0;
+}
+
+/* ","-joined RDMA device names of the pod into b; NULL when no list
+ * could be read (the book then judges only a device list's syntax). */
+static const char *fw_devices(const struct check_input *in, struct buf *b)
+{
+	const struct probe_rdma_list *l = in->f ? rdma_list(in->f) : NULL;
+
+	if (!l)
+		return NULL;
+	for (int i = 0; i < l->ndevs; i++)
+		buf_appendf(b, "%s%s", i ? "," : "", l->dev[i].name);
+	return buf_str(b);
+}
+
+static void fw_emit(const struct check_input *in, const struct fwr_finding *f,
+		    struct check_results *out)
+{
+	enum check_id id;
+
+	if (!fw_id(f->check, &id))
+		return;
+	if (!env_readable(in)) {
+		emit(out, id, CHECK_SKIPPED, "allow the probe to read /proc/1/environ",
+		     "the main process's environment could not be read, so its framework variables are unknown");
+		return;
+	}
+	emit(out, id, f->sev == ENVR_FAIL ? CHECK_FAIL : f->sev == ENVR_WARN ? CHECK_WARN : CHECK_OK,
+	     f->remedy, "%s", f->detail);
+	emit_source(out, f->source);
+}
+
+void check_framework(const struct check_input *in, struct check_results *out)
+{
+	static const struct envr_view none = { NULL, 0 };
+	struct fwr_finding f[FWR_MAX], pf;
+	struct envr_view view = none;
+	struct envr_var *vars = NULL;
+	struct buf devs = BUF_INIT(4096);
+	struct fwr_worker w, p;
+	size_t n;
+
+	if (!in->ctx->args)
+		return;
+	if (env_readable(in))
+		vars = book_view(&in->f->env, &view);
+	w = (struct fwr_worker){ in->ctx->args, &view, in->ctx->role, in->cross_pod,
+				 in->ctx->kv_known ? in->ctx->kv_cross_node : -1, fw_fabric(in),
+				 in->spec->gpus, 1, fw_devices(in, &devs) };
+	n = fwr_eval(&w, f);
+	for (size_t i = 0; i < n; i++)
+		fw_emit(in, &f[i], out);
+	/* The pair rules need only the prefill's args, which the spec gives. */
+	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL };
+	if (in->ctx->peer_args && fwr_pair(&p, &w, &pf))
+		fw_emit(in, &pf, out);
+	buf_release(&devs);
+	free(vars);
+}

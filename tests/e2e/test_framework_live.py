@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""The framework rule book on running workers (issue 26 items 3 and 4,
+checks.md J5-J10): `check` on scenarios carrying the settings of a public
+report, each with the verdict written here (and in the scenario's header)
+before the tool was run on it, and `env` on the same settings written as a
+DynamoGraphDeployment, which must reach the same fw-* findings (one rule
+book, model/fwrules.c).
+
+- fw-vllm-side-channel-unset: `vllm serve` across nodes without
+  VLLM_NIXL_SIDE_CHANNEL_HOST (vllm-project/vllm#27083): both NOT READY on
+  fw-vllm.  fw-vllm-side-channel-podip (the host from status.podIP): READY.
+- fw-trtllm-both-backends (NVIDIA/TensorRT-LLM#10024): both NOT READY on
+  fw-trtllm, naming both variables.
+- fw-trtllm-buffer-short (ai-dynamo/dynamo PR #5523): max_tokens_in_buffer
+  8192 below max_input_len 32768 in --override-engine-args: both NOT READY
+  on fw-trtllm, naming both numbers.
+- fw-sglang-tp-mismatch (llm-d/llm-d#2433): prefill TP 3, decode TP 2: the
+  decode NOT READY on fw-pd-parallel, the prefill READY.
+  fw-sglang-tp-divisible (4 and 2): both READY.
+- Dynamo's own renders (img-dynamo-vllm-ib, -trtllm-ib, -sglang-ib) stay
+  READY with their fw-* checks ok.
+
+Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
+"""
+import json
+import os
+import unittest
+
+import yaml
+
+from base import ROOT, E2ECase
+from plugin import run
+
+SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
+EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
+WORST = {"READY": 0, "UNVERIFIED": 1, "NOT READY": 2}   # checks.md N: overall = worst pod
+
+# env's JSON findings carry no check name: each fw-* check is known by
+# words only its details use (as in test_framework.py).
+MARK = {
+    "fw-vllm": ("VLLM_NIXL_SIDE_CHANNEL", "kv_role", "kv_buffer_device"),
+    "fw-trtllm": ("TRTLLM_NIXL_KVCACHE_BACKEND", "max_tokens_in_buffer", "cache transceiver"),
+    "fw-pd-parallel": ("SGLang attention TP",),
+    "fw-sglang": ("SGLang transfer backend", "disaggregation-ib-device"),
+    "fw-mooncake": ("MOONCAKE_",),
+    "fw-tp-nodes": ("tensor-parallel size",),
+}
+
+
+def as_recipe(scenario):
+    """The scenario's workers as a DynamoGraphDeployment (the shape of
+    tests/fixtures/framework): the same command, args, env and resources."""
+    with open(scenario) as f:
+        doc = yaml.safe_load(f)
+    services = {}
+    for p in doc["pods"]:
+        role = p["labels"]["nvidia.com/dynamo-component-type"]
+        c = p["spec"]["containers"][0]
+        lim = c["resources"]["limits"]
+        services[role.capitalize() + "Worker"] = {
+            "componentType": "worker", "subComponentType": role,
+            "extraPodSpec": {"mainContainer": {
+                k: c[k] for k in ("command", "args", "image", "env") if k in c}},
+            "resources": {"limits": {"gpu": str(lim["nvidia.com/gpu"]),
+                                     "custom": {"rdma/ib": str(lim["rdma/ib"])}}},
+        }
+    return {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoGraphDeployment",
+            "metadata": {"name": os.path.basename(scenario)[:-5]}, "spec": {"services": services}}
+
+
+class Live:
+    """Mixin of an E2ECase: one `check -o json` on SCENARIO."""
+    CHECK = ["-n", "demo"]
+    TMP = "fwlive-"
+    VERDICT = {}        # role -> verdict
+    FW = {}             # role -> {check: status}
+    DETAIL = {}         # check -> words its detail holds (non-ok pods)
+
+    def pods(self):
+        return {p["role"]: p for p in self.doc["pods"]}
+
+    def check(self, pod, name):
+        for c in pod["checks"]:
+            if c["name"] == name:
+                return c
+        self.fail("check %s not reported for %s" % (name, pod["name"]))
+
+    def test_verdict(self):
+        got = self.pods()
+        self.assertEqual(sorted(got), sorted(self.VERDICT), self.err)
+        for role, want in self.VERDICT.items():
+            p = got[role]
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"]
+                   if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], want, (p["name"], bad))
+        worst = max(self.VERDICT.values(), key=WORST.get)
+        self.assertEqual(self.rc, EXIT[worst], self.err)
+
+    def test_fw_checks(self):
+        got = self.pods()
+        for role, want in self.FW.items():
+            for name, status in want.items():
+                c = self.check(got[role], name)
+                self.assertEqual(c["status"], status, (role, c))
+                if status != "ok":
+                    for s in self.DETAIL.get(name, ()):
+                        self.assertIn(s, c["detail"])
+                    self.assertTrue(c.get("remedy"), c)
+
+    def test_env_agrees(self):
+        """`env` on the same settings: the same non-ok fw-* results."""
+        path = os.path.join(self.tmp, "recipe.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(as_recipe(self.SCENARIO), f)
+        rc, out, err = run(["env", path, "-o", "json"])
+        doc = json.loads(out)
+        from_env = sorted((c["role"], name, f["status"]) for c in doc["components"]
+                          for f in c.get("findings", []) for name, marks in MARK.items()
+                          if any(m in f["detail"] for m in marks))
+        from_check = sorted((role, c["name"], c["status"]) for role, p in self.pods().items()
+                            for c in p["checks"] if c["name"].startswith("fw-")
+                            and c["status"] in ("warn", "fail"))
+        self.assertEqual(from_env, from_check, err)
+
+
+class VllmSideChannelUnset(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-vllm-side-channel-unset.yaml")
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-vllm": "fail"}, "decode": {"fw-vllm": "fail"}}
+    DETAIL = {"fw-vllm": ("VLLM_NIXL_SIDE_CHANNEL_HOST unset",)}
+
+
+class VllmSideChannelPodIP(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-vllm-side-channel-podip.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok"}}
+
+
+class TrtllmBothBackends(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-both-backends.yaml")
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-trtllm": "fail"}, "decode": {"fw-trtllm": "fail"}}
+    DETAIL = {"fw-trtllm": ("NIXL_BACKEND", "TRTLLM_NIXL_KVCACHE_BACKEND")}
+
+
+class TrtllmBufferShort(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-buffer-short.yaml")
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-trtllm": "fail"}, "decode": {"fw-trtllm": "fail"}}
+    DETAIL = {"fw-trtllm": ("8192", "32768")}
+
+
+class SglangTpMismatch(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-sglang-tp-mismatch.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-sglang": "ok", "fw-tp-nodes": "ok"},
+          "decode": {"fw-pd-parallel": "fail", "fw-sglang": "ok"}}
+    DETAIL = {"fw-pd-parallel": ("prefill 3", "decode 2")}
+
+
+class SglangTpDivisible(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-sglang-tp-divisible.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-parallel": "ok", "fw-sglang": "ok"}}
+
+
+class DynamoVllm(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "img-dynamo-vllm-ib.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "ok", "fw-tp-nodes": "ok"}, "decode": {"fw-vllm": "ok"}}
+
+
+class DynamoTrtllm(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "img-dynamo-trtllm-ib.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-trtllm": "ok"}, "decode": {"fw-trtllm": "ok"}}
+
+
+class DynamoSglang(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "img-dynamo-sglang-ib.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-sglang": "ok"}, "decode": {"fw-sglang": "ok", "fw-pd-parallel": "ok"}}
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,86 @@
+/* The framework rule book on a running worker (check/framework.c,
+ * checks.md J5-J10): the fw-* results from the pod spec's args and the
+ * process env, skipped when the env could not be read, the pair rule
+ * from the context's prefill args, the device lists against the pod's
+ * RDMA devices. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "model/podspec.h"
+#include "probe/facts.h"
+#include "t.h"
+
+#define SERVE "vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}"
+
+static struct probe_facts *facts(const char *env)
+{
+	struct probe_facts *f = probe_facts_new();
+	struct probe_rdma_dev *d;
+
+	f->sysfs_ib.src.status = PROBE_OK;
+	d = probe_rdma_dev_add(&f->sysfs_ib);
+	snprintf(d->name, sizeof d->name, "mlx5_0");
+	d->nports = 1;
+	d->port[0].state = PROBE_PORT_ACTIVE;
+	d->port[0].link_layer = PROBE_LL_IB;
+	if (env) {
+		f->env.src.status = PROBE_OK;
+		probe_parse_env(env, strlen(env), &f->env);
+	}
+	return f;
+}
+
+/* The status of check name on a decode pod with args and env; -1 when it
+ * is not reported. */
+static int status(const char *args, const char *env, const char *peer, const char *name)
+{
+	struct probe_facts *f = facts(env);
+	struct pod_spec_facts s = { .gpus = 8, .rdma_devices = 1, .efa_devices = -1, .ipc_lock = 1,
+				    .shm_bytes = -1 };
+	struct check_context c = { .role = "decode", .kv_cross_pod = 1, .kv_cross_node = 1,
+				   .kv_known = 1, .peer_args = peer, .args = args };
+	struct check_results r;
+	const struct check_result *x;
+	int st;
+
+	check_results_init(&r);
+	check_pod(f, &s, &c, &r);
+	x = check_results_find(&r, name);
+	st = x ? (int)x->status : -1;
+	if (x && x->status != CHECK_OK)
+		CHECK(x->remedy && *x->remedy);
+	check_results_release(&r);
+	probe_facts_free(f);
+	return st;
+}
+
+int main(void)
+{
+	/* vllm-project/vllm#27083: unset under vllm serve, across nodes */
+	CHECK_INT(status(SERVE, "UCX_TLS=rc\n", NULL, "fw-vllm"), CHECK_FAIL);
+	CHECK_INT(status(SERVE, "VLLM_NIXL_SIDE_CHANNEL_HOST=10.0.2.23\n", NULL, "fw-vllm"), CHECK_OK);
+	CHECK_INT(status(SERVE, "VLLM_NIXL_SIDE_CHANNEL_HOST=127.0.0.1\n", NULL, "fw-vllm"), CHECK_FAIL);
+	/* env unreadable: skipped, never ok */
+	CHECK_INT(status(SERVE, NULL, NULL, "fw-vllm"), CHECK_SKIPPED);
+	/* no args in the spec: the book has nothing to judge */
+	CHECK_INT(status(NULL, "UCX_TLS=rc\n", NULL, "fw-vllm"), -1);
+	CHECK_INT(status("python3 -m dynamo.sglang --disaggregation-mode decode", "", NULL, "fw-vllm"), -1);
+	/* NVIDIA/TensorRT-LLM#10024, through the probe's kept variables */
+	CHECK_INT(status("python3 -m dynamo.trtllm", "NIXL_BACKEND=UCX\nTRTLLM_NIXL_KVCACHE_BACKEND=UCX\n", NULL,
+			 "fw-trtllm"), CHECK_FAIL);
+	CHECK_INT(status("python3 -m dynamo.trtllm", "TRTLLM_NIXL_KVCACHE_BACKEND=UCX\n", NULL, "fw-trtllm"), CHECK_OK);
+	/* llm-d/llm-d#2433: the pair rule from the prefill's args */
+	CHECK_INT(status("python3 -m dynamo.sglang --tp 2 --disaggregation-mode decode", "",
+			 "python3 -m dynamo.sglang --tp 3 --disaggregation-mode prefill", "fw-pd-parallel"), CHECK_FAIL);
+	CHECK_INT(status("python3 -m dynamo.sglang --tp 2 --disaggregation-mode decode", "",
+			 "python3 -m dynamo.sglang --tp 4 --disaggregation-mode prefill", "fw-pd-parallel"), CHECK_OK);
+	CHECK_INT(status("python3 -m dynamo.sglang --tp 2 --disaggregation-mode decode", "", NULL, "fw-pd-parallel"), -1);
+	/* device lists against the pod's devices (mlx5_0 only) */
+	CHECK_INT(status("python3 -m dynamo.sglang --disaggregation-mode decode --disaggregation-ib-device mlx5_3", "",
+			 NULL, "fw-sglang"), CHECK_FAIL);
+	CHECK_INT(status("python3 -m dynamo.sglang --disaggregation-mode decode --disaggregation-ib-device mlx5_0", "",
+			 NULL, "fw-sglang"), CHECK_OK);
+	CHECK_INT(status("sglang", "MOONCAKE_DEVICE=mlx5_4\n", NULL, "fw-mooncake"), CHECK_FAIL);
+	return T_DONE("test_fwcheck");
+}

@@ -124,6 +124,9 @@ static void ldd_line(struct probe_stack_elf *e, struct pslice line)
 			e->undef_dropped++;
 			return;
 		}
+		/* "NAME, version libcudart.so.12" */
+		if (tok.n && tok.s[tok.n - 1] == ',')
+			tok.n--;
 		ps_copy(e->undef[e->nundef++], sizeof e->undef[0], tok);
 		return;
 	}

@@ -387,9 +387,31 @@ static void test_symbols(void)
 	CHECK(c && c->status == CHECK_FAIL);
 	if (c) {
 		CHECK_HAS(c->detail, "1 undefined symbol(s)");
+		CHECK_HAS(c->detail, "first _ZN12nixlDescList");
 		CHECK_HAS(c->detail, "_ZN12nixlDescList");
 	}
 	CHECK_INT(pod_verdict(&r), VERDICT_NOT_READY);
+	check_results_release(&r);
+
+	/* a Python extension's C-API symbols come from the interpreter */
+	run_stack("@@@ nixl_stack\nlpath=\nelf_tool=none\n"
+		  "elf=" SITE "/nixl_cu12/_bindings.cpython-312-x86_64-linux-gnu.so\nldd_rc=0\n"
+		  "ldd=undefined symbol: PyExc_RuntimeError\t(" SITE "/nixl_cu12/_bindings.cpython-312-x86_64-linux-gnu.so)\n"
+		  "ldd=undefined symbol: _Py_NoneStruct\t(" SITE "/nixl_cu12/_bindings.cpython-312-x86_64-linux-gnu.so)\n"
+		  "@@@ end nixl_stack rc=0\n", &r);
+	CHECK_INT(status_of(&r, "nixl-lib-symbols"), CHECK_OK);
+	check_results_release(&r);
+
+	/* a missing libcudart's symbols, "NAME, version LIB" */
+	run_stack("@@@ nixl_stack\nlpath=\nelf_tool=none\n"
+		  "elf=" SITE "/nixl_ep/nixl_ep_cpp.so\nldd_rc=0\n"
+		  "ldd=undefined symbol: PyExc_RuntimeError\t(x)\n"
+		  "ldd=undefined symbol: cudaGetDevice, version libcudart.so.12\t(x)\n"
+		  "@@@ end nixl_stack rc=0\n", &r);
+	c = res(&r, "nixl-lib-symbols");
+	CHECK(c && c->status == CHECK_FAIL);
+	if (c)
+		CHECK_HAS(c->detail, "1 undefined symbol(s) under the worker's LD_LIBRARY_PATH, first cudaGetDevice (");
 	check_results_release(&r);
 
 	run_stack("@@@ nixl_stack\nlpath=\nelf_tool=none\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "model/podspec.h"
 #include "probe/facts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

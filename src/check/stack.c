@@ -240,9 +240,13 @@ static void judge_shadow(const struct check_input *in, const struct probe_stack 
 /* "libcudart.so.12" -> 12; 0 when not a libcudart name. */
 static int cudart_major(const char *name)
 {
+	long m;
+	char *end;
+
 	if (strncmp(name, "libcudart.so.", 13))
 		return 0;
-	return atoi(name + 13);
+	m = strtol(name + 13, &end, 10);
+	return end != name + 13 && m > 0 && m < 1000 ? (int)m : 0;
 }
 
 static void judge_cuda(const struct check_input *in, const struct probe_stack *s,

@@ -10,7 +10,9 @@
 #   ...output, lines starting "@@@" escaped as " @@@", capped per section...
 #   @@@ end NAME rc=N        (127: absent, 124: timed out)
 # and "@@@ done" last.  Environment variables are filtered here, in the pod,
-# to transport names: no other variable ever leaves it.
+# to transport names: no other variable ever leaves it, except the main
+# process's LD_LIBRARY_PATH and LD_PRELOAD (library paths, in section
+# nixl_stack: the loader's search order that checks.md F6 replays).
 
 PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin:/opt/amazon/efa/bin:/usr/local/ucx/bin:/opt/hpcx/ucx/bin
 export PATH

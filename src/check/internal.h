@@ -131,6 +131,8 @@ void check_host(const struct check_input *in, struct check_results *out);
 void check_knownbad(const struct check_input *in, struct check_results *out);
 /* framework.c: the framework rule book on the worker (J5-J10). */
 void check_framework(const struct check_input *in, struct check_results *out);
+/* stack.c: which NIXL/UCX copies load (F6-F8; probed pods only). */
+void check_stack(const struct check_input *in, struct check_results *out);
 
 /* digest.c: the cross-pod digest in struct check_summary.  _spec first
  * (it also marks the probe's part unknown), then check_digest() for a

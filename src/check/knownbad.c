@@ -122,6 +122,64 @@ static int bond_rc_verbs_ece(const struct kb_in *k, char *why, size_t n)
 	return 1;
 }
 
+/* TensorRT-LLM's NIXL wrapper built for NIXL < 0.6 calls
+ * nixlDescList(type, sorted, size), whose `sorted` argument 0.6.0 removed
+ * (NVIDIA/TensorRT-LLM#9752): ldd -r of the wrapper (probe section
+ * nixl_stack, F8) names that constructor undefined. */
+static int trt_wrapper_old_api(const struct kb_in *k, char *why, size_t n)
+{
+	static const char wrapper[] = "/libtensorrt_llm_nixl_wrapper.so";
+	const struct probe_stack *s = &k->in->f->stack;
+
+	for (int i = 0; i < s->nelfs; i++) {
+		const struct probe_stack_elf *e = &s->elf[i];
+		size_t l = strlen(e->path);
+
+		if (l < sizeof wrapper - 1 || strcmp(e->path + l - (sizeof wrapper - 1), wrapper))
+			continue;
+		for (int j = 0; j < e->nundef; j++)
+			if (strstr(e->undef[j], "nixlDescList")) {
+				snprintf(why, n, "TensorRT-LLM's NIXL wrapper with %s undefined (ldd -r)",
+					 e->undef[j]);
+				return 1;
+			}
+	}
+	return 0;
+}
+
+static void ver_parse(const char *s, int v[3]);
+
+/* The UCX a NIXL build was compiled with, newer (major.minor) than the UCX
+ * loaded: UCX's ucp_init warns "UCP API version is incompatible: required
+ * >= 1.20, actual 1.18.0" (src/ucp/core/ucp_context.c), which NIXL's
+ * maintainers call unsupported (ai-dynamo/nixl#386).  The build's UCX is
+ * the "ucx vX.Y.Z" line of Dynamo's /opt/dynamo/nixl-versions.txt; the
+ * loaded one ucx_info -v's (E1 says when NIXL links another). */
+static int ucx_older_than_build(const struct kb_in *k, char *why, size_t n)
+{
+	const struct probe_facts *f = k->in->f;
+	char built[32] = "";
+	int b[3], u[3];
+
+	for (size_t i = 0; i < f->nixl.nversion_lines && !built[0]; i++) {
+		const char *l = f->nixl.version_lines[i];
+
+		if (strncmp(l, "ucx ", 4))
+			continue;
+		if (sscanf(l + 4, " v%31[0-9.]", built) != 1 &&
+		    sscanf(l + 4, " %31[0-9.]", built) != 1)
+			built[0] = '\0';
+	}
+	if (!built[0] || f->ucx.major < 0 || !f->ucx.version[0])
+		return 0;
+	ver_parse(built, b);
+	ver_parse(f->ucx.version, u);
+	if (u[0] > b[0] || (u[0] == b[0] && u[1] >= b[1]))
+		return 0;
+	snprintf(why, n, "NIXL built with UCX %s, UCX %s loaded", built, f->ucx.version);
+	return 1;
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const struct kb_row rows[] = {
@@ -133,6 +191,14 @@ static const struct kb_row rows[] = {
 	  "every KV transfer is counted failed: getXferTelemetry returns NIXL_ERR_NO_TELEMETRY (HTTP 500)",
 	  "set NIXL_TELEMETRY_ENABLE=y on the workers (NIXL 1.3.2 also lets the agent's config win)",
 	  "ai-dynamo/dynamo#12952, ai-dynamo/nixl#2266" },
+	{ CK_NIXL_KNOWN_BAD, "0.6.0-", trt_wrapper_old_api, CHECK_FAIL,
+	  "TensorRT-LLM's NIXL wrapper, built for NIXL < 0.6, cannot bind to this NIXL: the cache transceiver does not start",
+	  "use a TensorRT-LLM built against the installed NIXL (or let the wrapper load its bundled libnixl: no other NIXL directory on LD_LIBRARY_PATH)",
+	  "NVIDIA/TensorRT-LLM#9752" },
+	{ CK_NIXL_KNOWN_BAD, "0.1.0-", ucx_older_than_build, CHECK_WARN,
+	  "UCP API version is incompatible: NIXL runs on an older UCX than it was built for (unsupported; often works)",
+	  "run NIXL on the UCX it was built with (or newer), or rebuild NIXL against the UCX in the image",
+	  "ai-dynamo/nixl#386" },
 	{ CK_NIXL_KNOWN_BAD, "1.1.0-1.3.0", both_cuda_builds, CHECK_WARN,
 	  "both wheels write nixl_ep/nixl_ep_cpp.so; the last installed wins and may need a libcudart the image lacks (ImportError at start)",
 	  "install only the nixl-cuNN of the image's CUDA, or NIXL >= 1.3.0",

@@ -84,6 +84,7 @@ static void free_members(struct probe_facts *f)
 		free(f->env.var[i].secret);
 	}
 	free(f->env.var);
+	probe_stack_free(&f->stack);
 }
 
 void probe_facts_release(struct probe_facts *f)
@@ -203,6 +204,7 @@ SECTION(h_meminfo, f->meminfo.src, probe_parse_meminfo, f->meminfo)
 SECTION(h_ucx_ldd, f->nixl_ucx_ldd.src, probe_parse_ucx_ldd, f->nixl_ucx_ldd)
 SECTION(h_ucx_modules, f->ucx_modules.src, probe_parse_ucx_modules, f->ucx_modules)
 SECTION(h_verbs_libs, f->verbs_libs.src, probe_parse_verbs_libs, f->verbs_libs)
+SECTION(h_nixl_stack, f->stack.src, probe_parse_nixl_stack, f->stack)
 
 /* fi_info -c FI_HMEM lists only the entries that support FI_HMEM. */
 static void h_fi_hmem(const struct probe_section *s, struct probe_facts *f)
@@ -269,6 +271,7 @@ static const struct {
 	{ "nixl_ucx_ldd", h_ucx_ldd },
 	{ "ucx_modules", h_ucx_modules },
 	{ "verbs_libs", h_verbs_libs },
+	{ "nixl_stack", h_nixl_stack },
 };
 
 /* The handler of a section name, -1 when none: the first byte rejects

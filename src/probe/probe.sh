@@ -10,7 +10,9 @@
 #   ...output, lines starting "@@@" escaped as " @@@", capped per section...
 #   @@@ end NAME rc=N        (127: absent, 124: timed out)
 # and "@@@ done" last.  Environment variables are filtered here, in the pod,
-# to transport names: no other variable ever leaves it.
+# to transport names: no other variable ever leaves it, except the main
+# process's LD_LIBRARY_PATH and LD_PRELOAD (library paths, in section
+# nixl_stack: the loader's search order that checks.md F6 replays).
 
 PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin:/opt/amazon/efa/bin:/usr/local/ucx/bin:/opt/hpcx/ucx/bin
 export PATH
@@ -590,5 +592,123 @@ for d in sorted(glob.glob(os.path.join(site, ".nixl*.mesonpy.libs", "plugins")) 
         print("plugin=" + os.path.basename(f))'
 
 readfile nixl_versions /opt/dynamo/nixl-versions.txt
+
+# F6-F8: every libnixl/libucp/libuct/libucs/libcudart copy the worker's
+# loader can reach, and for NIXL's own objects (the UCX plugins,
+# TensorRT-LLM's NIXL wrapper, the Python bindings, nixl_ep) their dynamic
+# section (readelf -d, else objdump -p) and `ldd -r` under the main
+# process's LD_LIBRARY_PATH.  The checks replay ld.so(8)'s order from
+# these lines; every path is an argument or a glob prefix, never shell text.
+begin nixl_stack
+_nixl_var LD_LIBRARY_PATH
+_lp=$_val
+_nixl_var LD_PRELOAD
+put "lpath=$_lp"
+put "preload=$_val"
+_nixl_var NIXL_PREFIX
+_prefix=$_val
+_nixl_var NIXL_PLUGIN_DIR
+_pdir=$_val
+_et=none
+if have readelf; then _et=readelf; elif have objdump; then _et=objdump; fi
+echo "elf_tool=$_et"
+_nc=0
+_ls_copies() {
+	[ -n "$1" ] && [ -d "$1" ] || return 0
+	for _f in "$1"/libnixl*.so* "$1"/libucp.so* "$1"/libucp-*.so* "$1"/libuct.so* \
+		"$1"/libuct-*.so* "$1"/libucs.so* "$1"/libucs-*.so* "$1"/libcudart.so.*; do
+		[ -e "$_f" ] || continue
+		_nc=$((_nc + 1))
+		[ "$_nc" -le 96 ] && put "copy=$_f"
+	done
+}
+_ne=0
+_elf() {
+	[ -f "$1" ] || return 0
+	_ne=$((_ne + 1))
+	[ "$_ne" -le 8 ] || return 0
+	put "elf=$1"
+	_dir=${1%/*}
+	case $_et in
+	readelf) _o=$(bounded 5 readelf -d "$1" 2>&1 </dev/null); _r=$? ;;
+	objdump) _o=$(bounded 5 objdump -p "$1" 2>&1 </dev/null); _r=$? ;;
+	*) _o= _r=127 ;;
+	esac
+	echo "elf_rc=$_r"
+	_rp=$(printf '%s\n' "$_o" | while IFS= read -r _l; do
+		case $_l in
+		*NEEDED* | *RPATH* | *RUNPATH*) printf '%s\n' "dyn=$_l" ;;
+		esac
+	done | emit 4096)
+	[ -n "$_rp" ] && printf '%s\n' "$_rp"
+	# the RPATH/RUNPATH directories, $ORIGIN expanded, are listed too
+	printf '%s\n' "$_rp" | while IFS= read -r _l; do
+		case $_l in *RPATH* | *RUNPATH*) ;; *) continue ;; esac
+		case $_l in *'['*) _v=${_l#*\[}; _v=${_v%\]*} ;; *) _v=${_l##* } ;; esac
+		_oifs=$IFS
+		IFS=:
+		for _d in $_v; do
+			IFS=$_oifs
+			case $_d in
+			'$ORIGIN'*) _d=$_dir${_d#'$ORIGIN'} ;;
+			'${ORIGIN}'*) _d=$_dir${_d#'${ORIGIN}'} ;;
+			esac
+			_ls_copies "$_d"
+		done
+		IFS=$_oifs
+	done
+	if have ldd; then
+		_o=$(bounded 10 env LD_LIBRARY_PATH="$_lp" ldd -r "$1" 2>&1 </dev/null)
+		_r=$?
+		[ "$TMODE" = busybox ] && [ "$_r" = 143 ] && _r=124
+		echo "ldd_rc=$_r"
+		printf '%s\n' "$_o" | while IFS= read -r _l; do
+			case $_l in
+			*"undefined symbol"* | *"not found"* | *libnixl* | *libuc[pst]* | *libcudart*)
+				printf '%s\n' "ldd=$_l" ;;
+			esac
+		done | emit 6144
+	else
+		echo "ldd_rc=127"
+	fi
+}
+_oifs=$IFS
+IFS=:
+for _d in $_lp; do
+	IFS=$_oifs
+	_ls_copies "$_d"
+done
+IFS=$_oifs
+for _d in "${_prefix:+$_prefix/lib/x86_64-linux-gnu}" "${_prefix:+$_prefix/lib64}" \
+	"${_prefix:+$_prefix/lib}" "$_prefix" /opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu \
+	/opt/nvidia/nvda_nixl/lib/aarch64-linux-gnu /opt/nvidia/nvda_nixl/lib64 \
+	/usr/local/nixl/lib/x86_64-linux-gnu /usr/local/nixl/lib/aarch64-linux-gnu \
+	/usr/local/ucx/lib /opt/hpcx/ucx/lib /usr/local/cuda/lib64 /usr/local/lib \
+	/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib; do
+	_ls_copies "$_d"
+done
+for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-packages \
+	/usr/lib/python3/dist-packages /opt/dynamo/venv/lib/python3*/site-packages \
+	/opt/venv/lib/python3*/site-packages /workspace/.venv/lib/python3*/site-packages; do
+	[ -d "$_s" ] || continue
+	for _d in "$_s"/.nixl*.mesonpy.libs "$_s"/nixl*.libs "$_s"/tensorrt_llm/libs \
+		"$_s"/tensorrt_llm/libs/nixl "$_s"/nvidia/cuda_runtime/lib "$_s"/nvidia/cu13/lib; do
+		_ls_copies "$_d"
+	done
+done
+[ -n "$_pdir" ] && _elf "$_pdir/libplugin_UCX.so"
+for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-packages \
+	/usr/lib/python3/dist-packages /opt/dynamo/venv/lib/python3*/site-packages \
+	/opt/venv/lib/python3*/site-packages /workspace/.venv/lib/python3*/site-packages; do
+	[ -d "$_s" ] || continue
+	for _f in "$_s"/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so \
+		"$_s"/.nixl*.mesonpy.libs/plugins/libplugin_UCX.so "$_s"/nixl*.libs/nixl/libplugin_UCX.so \
+		"$_s"/nixl*/_bindings*.so "$_s"/nixl_ep/nixl_ep_cpp*.so; do
+		[ "$_f" = "$_pdir/libplugin_UCX.so" ] || _elf "$_f"
+	done
+done
+[ "$_nc" -gt 96 ] && echo "copies_dropped=$((_nc - 96))"
+[ "$_ne" -gt 8 ] && echo "elfs_dropped=$((_ne - 8))"
+end nixl_stack 0
 
 echo "@@@ done"

@@ -1236,6 +1236,74 @@ static void test_nicsel(void)
 		    "takes no Active", NULL);
 }
 
+/* TensorRT-LLM's wrapper built for NIXL < 0.6 against NIXL >= 0.6
+ * (TensorRT-LLM#9752): ldd -r names nixlDescList undefined. */
+static void test_known_bad_trt_wrapper(void)
+{
+	static const char undef[] =
+		"elf=/usr/local/lib/python3.12/dist-packages/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so\n"
+		"ldd_rc=0\n"
+		"ldd=undefined symbol: _ZN12nixlDescListI14nixlBasicDescEC1ERK10nixl_mem_tRKbi\t(x)\n";
+	static const char other[] =
+		"elf=/usr/local/lib/python3.12/dist-packages/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so\n"
+		"ldd_rc=0\nldd=undefined symbol: _ZN4fooC1Ev\t(x)\n";
+	static const struct { const char *ver, *stack; int st; } cases[] = {
+		{ "0.6.0", undef, CHECK_FAIL },
+		{ "0.10.1", undef, CHECK_FAIL },
+		{ "0.5.1", undef, CHECK_OK },      /* the wrapper's own API era */
+		{ "0.10.1", other, CHECK_OK },     /* another symbol: F8's, not this row */
+		{ "0.10.1", "", CHECK_OK },
+	};
+	char why[400];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct probe_facts *f = healthy_ib();
+
+		nixl_dists(f, cases[i].ver, NULL);
+		f->stack.src.status = PROBE_OK;
+		probe_parse_nixl_stack(cases[i].stack, strlen(cases[i].stack), &f->stack);
+		CHECK_INT(kb_status(f, NULL, "nixl-known-bad", why, sizeof why), cases[i].st);
+		if (cases[i].st == CHECK_FAIL) {
+			CHECK(strstr(why, "nixlDescList") != NULL);
+			CHECK(strstr(why, "NVIDIA/TensorRT-LLM#9752") != NULL);
+		}
+		probe_facts_free(f);
+	}
+}
+
+/* NIXL built for a newer UCX (major.minor) than ucx_info's (nixl#386). */
+static void test_known_bad_ucx_older(void)
+{
+	static const struct { const char *built, *loaded; int st; } cases[] = {
+		{ "ucx v1.20.0 (openucx/ucx@v1.20.0)", "1.18.0", CHECK_WARN },
+		{ "ucx 1.19.0", "1.18.1", CHECK_WARN },
+		{ "ucx v1.19.0 (openucx/ucx@v1.19.0)", "1.19.0", CHECK_OK },
+		{ "ucx v1.19.1", "1.19.0", CHECK_OK },   /* the API is major.minor */
+		{ "ucx v1.18.0", "1.20.0", CHECK_OK },
+		{ "ucx garbage", "1.18.0", CHECK_OK },
+		{ NULL, "1.18.0", CHECK_OK },
+	};
+	char why[400];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct probe_facts *f = healthy_ib();
+		char lines[160];
+
+		nixl_dists(f, "0.7.1", NULL);
+		snprintf(f->ucx.version, 32, "%s", cases[i].loaded);
+		f->ucx.major = 1;
+		f->ucx.minor = atoi(cases[i].loaded + 2);
+		snprintf(lines, sizeof lines, "nixl 0.7.1 (ai-dynamo/nixl@0.7.1)\n%s\n",
+			 cases[i].built ? cases[i].built : "");
+		probe_parse_nixl_versions(lines, strlen(lines), &f->nixl);
+		CHECK_INT(kb_status(f, NULL, "nixl-known-bad", why, sizeof why), cases[i].st);
+		if (cases[i].st == CHECK_WARN)
+			CHECK(strstr(why, "loaded") && strstr(why, cases[i].loaded) &&
+			      strstr(why, "ai-dynamo/nixl#386"));
+		probe_facts_free(f);
+	}
+}
+
 int main(void)
 {
 	test_table();
@@ -1257,6 +1325,8 @@ int main(void)
 	test_known_bad_telemetry();
 	test_known_bad_cuda_builds();
 	test_known_bad_bond_ece();
+	test_known_bad_trt_wrapper();
+	test_known_bad_ucx_older();
 	test_nicsel();
 	return T_DONE("test_checks");
 }

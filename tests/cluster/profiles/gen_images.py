@@ -368,6 +368,79 @@ def kb_dynamo_vllm_cu12_cu13(p, base):
             py.replace("version=nixl 1.2.0\n", "version=nixl 1.2.0\nversion=nixl-cu12 1.2.0\n"))
 
 
+# readelf -d of TensorRT-LLM's NIXL wrapper as ai-dynamo/dynamo#6671 shows it
+# (RUNPATH=$ORIGIN/nixl/, built against the bundled NIXL 0.8.0); the offset and
+# entry count are illustrative.
+READELF_TRT_WRAPPER = """
+Dynamic section at offset 0x2dd80 contains 31 entries:
+  Tag        Type                         Name/Value
+ 0x0000000000000001 (NEEDED)             Shared library: [libnixl.so]
+ 0x0000000000000001 (NEEDED)             Shared library: [libstdc++.so.6]
+ 0x0000000000000001 (NEEDED)             Shared library: [libgcc_s.so.1]
+ 0x0000000000000001 (NEEDED)             Shared library: [libc.so.6]
+ 0x000000000000000e (SONAME)             Library soname: [libtensorrt_llm_nixl_wrapper.so]
+ 0x000000000000001d (RUNPATH)            Library runpath: [$ORIGIN/nixl/]
+ 0x000000000000000c (INIT)               0x12000
+"""
+
+
+def readelf_tool(files):
+    """readelf (binutils) of the image, reduced to -d of the named files;
+    the profile's other files are empty, as readelf says of them."""
+    cases = "".join('*/%s) cat %s/readelf-d-%s.txt ;;\n' % (n, OUT, n) for n in files)
+    return ("#!/bin/sh\n# readelf of the image (binutils), reduced to -d of the files the probe asks about.\n"
+            '[ "$1" = -d ] || { echo "readelf: this test image answers only -d" >&2; exit 1; }\n'
+            'case "$2" in\n%s*) echo "readelf: Error: Not an ELF file - it has the wrong magic bytes at the start" >&2; exit 1 ;;\nesac\n'
+            % cases)
+
+
+@image("kb-dynamo-trtllm-6671", "h100-ib-ok", "img-dynamo-trtllm-ib as ai-dynamo/dynamo#6671 reports it: three libnixl copies, LD_LIBRARY_PATH before the wrapper's RUNPATH")
+def kb_dynamo_trtllm_6671(p, base):
+    # checks.md F6: the image before Dynamo's fix (no LD_PRELOAD of TRT-LLM's
+    # libnixl.so, ai-dynamo/dynamo PR #9299), the system NIXL's directory on
+    # LD_LIBRARY_PATH, the wrapper whose RUNPATH names its bundled copy
+    dynamo_trtllm(p, base)
+    p.env("LD_PRELOAD", None)
+    p.env("LD_LIBRARY_PATH", "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu:" + SITE +
+          "/torch/lib:/usr/local/cuda/compat/lib:/usr/local/nvidia/lib:/usr/local/nvidia/lib64")
+    p.write("root%s/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so" % SITE, "")
+    p.write("bin/out/readelf-d-libtensorrt_llm_nixl_wrapper.so.txt", READELF_TRT_WRAPPER)
+    p.write("bin/readelf", readelf_tool(["libtensorrt_llm_nixl_wrapper.so"]), 0o755)
+
+
+# ldd -r of the cu12 build's nixl_ep_cpp in a CUDA 13 image: libcudart.so.12
+# missing, its symbols undefined, Python's C API from the interpreter
+# (vllm-project/vllm#39923's ImportError; the addresses are illustrative).
+LDD_R_NIXL_EP = """\tlinux-vdso.so.1 (0x00007ffd5b9e4000)
+\tlibcudart.so.12 => not found
+\tlibnixl.so => %(site)s/.nixl_cu12.mesonpy.libs/libnixl.so (0x00007f3a1c000000)
+\tlibstdc++.so.6 => /lib/x86_64-linux-gnu/libstdc++.so.6 (0x00007f3a1b800000)
+\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f3a1a000000)
+\t/lib64/ld-linux-x86-64.so.2 (0x00007f3a1d000000)
+undefined symbol: PyExc_RuntimeError\t(%(ep)s)
+undefined symbol: cudaGetDevice, version libcudart.so.12\t(%(ep)s)
+undefined symbol: cudaMalloc, version libcudart.so.12\t(%(ep)s)
+"""
+
+
+@image("kb-dynamo-vllm-cuda-mix", "h100-ib-ok", "kb-dynamo-vllm-cu12-cu13 with the cu12 build's nixl_ep installed last: nixl_ep_cpp needs libcudart.so.12 in a CUDA 13 image")
+def kb_dynamo_vllm_cuda_mix(p, base):
+    # checks.md F7: both nixl-cuNN wheels write nixl_ep/nixl_ep_cpp (before
+    # 1.3.0, ai-dynamo/nixl#1705); here the cu12 one won (vllm-project/vllm
+    # PR #44266, vllm#39923) in the CUDA 13 vllm-runtime
+    kb_dynamo_vllm_cu12_cu13(p, base)
+    ep = SITE + "/nixl_ep/nixl_ep_cpp.cpython-312-x86_64-linux-gnu.so"
+    p.write("root%s/nixl_ep/__init__.py" % SITE, "")
+    p.write("root" + ep, "")
+    p.write("bin/out/ldd-nixl_ep_cpp.txt", LDD_R_NIXL_EP % {"site": SITE, "ep": ep})
+    # ldd, also with -r, for the wheel's UCX plugin and nixl_ep_cpp
+    p.write("bin/ldd", "#!/bin/sh\n# ldd of the image (libc-bin), reduced to the libraries the probe asks about.\n"
+            '[ "$1" = -r ] && shift\n'
+            'case "$1" in\n*/libplugin_UCX.so) cat %s/ldd-libplugin_UCX.so.txt ;;\n'
+            '*/nixl_ep_cpp*.so) cat %s/ldd-nixl_ep_cpp.txt ;;\n'
+            '*) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;\nesac\n' % (OUT, OUT), 0o755)
+
+
 # -- writing -------------------------------------------------------------------
 def source_md(name, title, base):
     with open(os.path.join(HERE, "img-sources", name + ".md")) as f:

@@ -1,0 +1,372 @@
+/* Which NIXL and UCX really load (checks.md F6-F8, issue 26 item 1): the
+ * dynamic loader's choice replayed from the probe's nixl_stack lines.
+ *
+ * ld.so(8) looks a DT_NEEDED name up in: DT_RPATH of the object when it
+ * has no DT_RUNPATH, LD_LIBRARY_PATH, DT_RUNPATH, then ld.so.cache and the
+ * default directories; a library LD_PRELOAD loaded (same name) is taken
+ * first, whatever the paths.  The copy the object's own RPATH/RUNPATH
+ * names is the one it was built and shipped with; another copy winning is
+ * the shadowing of ai-dynamo/dynamo#6671.  The search is replayed only
+ * over copies the probe listed: a directory it did not list (the
+ * ld.so.cache's own) can hide a copy, so "no copy found" is said so. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "probe/facts.h"
+#include "util/buf.h"
+
+/* ---- paths ------------------------------------------------------------- */
+
+/* Collapses "//", "/./" and "dir/.." of an absolute path in place. */
+static void path_norm(char *p)
+{
+	char *out = p, *in = p;
+
+	if (*p != '/')
+		return;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		char *end = strchr(in, '/');
+		size_t n = end ? (size_t)(end - in) : strlen(in);
+
+		if (n == 1 && in[0] == '.') {
+			/* skip */
+		} else if (n == 2 && in[0] == '.' && in[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = '\0';
+}
+
+/* dir/name of a copy the probe listed, normalised; NULL when none. */
+static const char *copy_in(const struct probe_stack *s, const char *dir,
+			   const char *name)
+{
+	static char want[600], got[600];
+
+	snprintf(want, sizeof want, "%s/%s", dir, name);
+	path_norm(want);
+	for (int i = 0; i < s->ncopies; i++) {
+		snprintf(got, sizeof got, "%s", s->copy[i]);
+		path_norm(got);
+		if (!strcmp(got, want))
+			return s->copy[i];
+	}
+	return NULL;
+}
+
+/* The first copy of name in a ':' list of directories ($ORIGIN, ${ORIGIN}
+ * the object's directory), into out; 1 when found. */
+static int search_list(const struct probe_stack *s, const char *list,
+		       const char *origin, const char *name, char *out, size_t n)
+{
+	char dir[600];
+	const char *p = list, *c;
+
+	while (p && *p) {
+		size_t l;
+
+		c = strchr(p, ':');
+		l = c ? (size_t)(c - p) : strlen(p);
+		if (l >= 9 && !strncmp(p, "${ORIGIN}", 9))
+			snprintf(dir, sizeof dir, "%s%.*s", origin, (int)(l - 9), p + 9);
+		else if (l >= 7 && !strncmp(p, "$ORIGIN", 7))
+			snprintf(dir, sizeof dir, "%s%.*s", origin, (int)(l - 7), p + 7);
+		else
+			snprintf(dir, sizeof dir, "%.*s", (int)l, p);
+		if (l && dir[0] == '/' && copy_in(s, dir, name)) {
+			snprintf(out, n, "%s", copy_in(s, dir, name));
+			return 1;
+		}
+		p = c ? c + 1 : NULL;
+	}
+	return 0;
+}
+
+/* LD_PRELOAD entries (':' or ' ' separated) whose file name is name. */
+static int preloaded(const char *preload, const char *name, char *out, size_t n)
+{
+	const char *p = preload;
+	size_t nl = strlen(name);
+
+	while (p && *p) {
+		size_t l = strcspn(p, ": ");
+		const char *base = p;
+
+		for (size_t k = 0; k < l; k++)
+			if (p[k] == '/')
+				base = p + k + 1;
+
+		if ((size_t)(p + l - base) == nl && !strncmp(base, name, nl)) {
+			snprintf(out, n, "%.*s", (int)l, p);
+			return 1;
+		}
+		p += l;
+		p += strspn(p, ": ");
+	}
+	return 0;
+}
+
+/* ---- one object's libraries ------------------------------------------- */
+
+/* The NEEDED names this judges: NIXL's and UCX's libraries. */
+static int watched(const char *name)
+{
+	return !strncmp(name, "libnixl", 7) || !strncmp(name, "libucp", 6) ||
+	       !strncmp(name, "libuct", 6) || !strncmp(name, "libucs", 6);
+}
+
+enum from { FROM_NONE, FROM_PRELOAD, FROM_RPATH, FROM_LPATH, FROM_RUNPATH, FROM_SYSTEM };
+
+static const char *const from_name[] = {
+	"", "LD_PRELOAD", "DT_RPATH", "LD_LIBRARY_PATH", "DT_RUNPATH", "the default directories",
+};
+
+/* The directories ld.so searches last; ld.so.cache holds what ldconfig
+ * found in these and in /etc/ld.so.conf.d, which the probe does not read. */
+static const char *const system_dirs =
+	"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib/aarch64-linux-gnu:"
+	"/usr/lib/aarch64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib";
+
+/* ld.so(8)'s order for one name; the winner into out. */
+static enum from resolve(const struct probe_stack *s, const struct probe_stack_elf *e,
+			 const char *origin, const char *name, char *out, size_t n)
+{
+	if (preloaded(s->preload, name, out, n))
+		return FROM_PRELOAD;
+	if (e->has_rpath && !e->has_runpath && search_list(s, e->rpath, origin, name, out, n))
+		return FROM_RPATH;
+	if (search_list(s, s->lpath, origin, name, out, n))
+		return FROM_LPATH;
+	if (e->has_runpath && search_list(s, e->runpath, origin, name, out, n))
+		return FROM_RUNPATH;
+	if (search_list(s, system_dirs, origin, name, out, n))
+		return FROM_SYSTEM;
+	return FROM_NONE;
+}
+
+/* The copy the object's own RPATH/RUNPATH names (what it ships with). */
+static int own_copy(const struct probe_stack *s, const struct probe_stack_elf *e,
+		    const char *origin, const char *name, char *out, size_t n)
+{
+	const char *list = e->has_runpath ? e->runpath : e->has_rpath ? e->rpath : NULL;
+
+	return list && search_list(s, list, origin, name, out, n);
+}
+
+static void dirname_of(const char *path, char *out, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(out, n, "%.*s", slash ? (int)(slash - path) : 0, path);
+}
+
+static int elf_read(const struct probe_stack_elf *e)
+{
+	return e->elf_rc == 0 && (e->nneeded || e->has_rpath || e->has_runpath);
+}
+
+/* ---- F6 nixl-lib-shadow ----------------------------------------------- */
+
+static void judge_shadow(const struct check_input *in, const struct probe_stack *s,
+			 struct check_results *out)
+{
+	char origin[256], win[600], own[600];
+	int nread = 0, njudged = 0;
+
+	for (int i = 0; i < s->nelfs; i++) {
+		const struct probe_stack_elf *e = &s->elf[i];
+
+		if (!elf_read(e))
+			continue;
+		nread++;
+		dirname_of(e->path, origin, sizeof origin);
+		for (int j = 0; j < e->nneeded; j++) {
+			enum from f;
+
+			if (!watched(e->needed[j]))
+				continue;
+			njudged++;
+			f = resolve(s, e, origin, e->needed[j], win, sizeof win);
+			if (!own_copy(s, e, origin, e->needed[j], own, sizeof own))
+				continue;
+			if (f == FROM_NONE || !strcmp(win, own))
+				continue;
+			path_norm(win);
+			path_norm(own);
+			if (!strcmp(win, own))
+				continue;
+			emit(out, CK_NIXL_LIB_SHADOW, hard(in), NULL,
+			     "%s needs %s: %s's %s is loaded, not %s that its %s names "
+			     "(ld.so(8): %s comes first; ai-dynamo/dynamo#6671)",
+			     e->path, e->needed[j], from_name[f], win, own,
+			     e->has_runpath ? "DT_RUNPATH" : "DT_RPATH", from_name[f]);
+			return;
+		}
+	}
+	if (!nread) {
+		char b[160];
+
+		if (s->tool_reported && s->tool == PROBE_ELF_NONE)
+			snprintf(b, sizeof b, "no readelf or objdump in the image: the RUNPATH of NIXL's objects was not read");
+		else if (!s->nelfs)
+			snprintf(b, sizeof b, "no NIXL UCX plugin or wrapper found to read");
+		else
+			snprintf(b, sizeof b, "the dynamic section of NIXL's objects could not be read");
+		emit(out, CK_NIXL_LIB_SHADOW, CHECK_SKIPPED, NULL, "%s (%d copies of NIXL/UCX libraries listed)",
+		     b, s->ncopies);
+		return;
+	}
+	emit(out, CK_NIXL_LIB_SHADOW, CHECK_OK, NULL,
+	     "%d NIXL object(s) read, %d NIXL/UCX libraries each resolve to the copy the object names (%d copies listed)",
+	     nread, njudged, s->ncopies);
+}
+
+/* ---- F7 nixl-cuda-mix ------------------------------------------------- */
+
+/* "libcudart.so.12" -> 12; 0 when not a libcudart name. */
+static int cudart_major(const char *name)
+{
+	long m;
+	char *end;
+
+	if (strncmp(name, "libcudart.so.", 13))
+		return 0;
+	m = strtol(name + 13, &end, 10);
+	return end != name + 13 && m > 0 && m < 1000 ? (int)m : 0;
+}
+
+static void judge_cuda(const struct check_input *in, const struct probe_stack *s,
+		       struct check_results *out)
+{
+	const char *first = NULL, *firstobj = NULL;
+	int major = 0, nread = 0;
+
+	for (int i = 0; i < s->nelfs; i++) {
+		const struct probe_stack_elf *e = &s->elf[i];
+
+		if (e->ldd_rc < 0 || e->ldd_rc == 127 || (e->ldd_rc && !e->nldd))
+			continue;
+		nread++;
+		for (int j = 0; j < e->nldd; j++) {
+			const struct probe_ldd_line *l = &e->ldd[j];
+			int m = cudart_major(l->name);
+
+			if (!m)
+				continue;
+			if (l->not_found) {
+				emit(out, CK_NIXL_CUDA_MIX, hard(in), NULL,
+				     "%s needs %s, which the loader does not find: it was built for CUDA %d "
+				     "(ImportError at start; vllm-project/vllm PR #44266)",
+				     e->path, l->name, m);
+				return;
+			}
+			if (major && m != major) {
+				emit(out, CK_NIXL_CUDA_MIX, hard(in), NULL,
+				     "NIXL objects of two CUDA majors: %s loads %s, %s loads %s "
+				     "(vllm-project/vllm PR #44266)",
+				     firstobj, first, e->path, l->name);
+				return;
+			}
+			major = m;
+			first = l->name;
+			firstobj = e->path;
+		}
+	}
+	if (!nread) {
+		emit(out, CK_NIXL_CUDA_MIX, CHECK_SKIPPED, NULL, "%s",
+		     !s->nelfs ? "no NIXL object found to run ldd -r on"
+			       : "ldd -r did not answer on NIXL's objects (no ldd in the image, or it failed)");
+		return;
+	}
+	if (major)
+		emit(out, CK_NIXL_CUDA_MIX, CHECK_OK, NULL,
+		     "NIXL's objects load one CUDA runtime (libcudart.so.%d)", major);
+	else
+		emit(out, CK_NIXL_CUDA_MIX, CHECK_OK, NULL,
+		     "ldd -r read on %d NIXL object(s): no libcudart among their libraries", nread);
+}
+
+/* ---- F8 nixl-lib-symbols ---------------------------------------------- */
+
+/* Python's C API (Py*, _Py*): a Python extension (the bindings,
+ * nixl_ep_cpp) takes it from the interpreter that imports it, so ldd -r
+ * of the file alone always lists it undefined. */
+static int python_api(const char *sym)
+{
+	return !strncmp(sym, "Py", 2) || !strncmp(sym, "_Py", 3);
+}
+
+static void judge_symbols(const struct check_input *in, const struct probe_stack *s,
+			  struct check_results *out)
+{
+	int nread = 0;
+
+	for (int i = 0; i < s->nelfs; i++) {
+		const struct probe_stack_elf *e = &s->elf[i];
+
+		if (e->ldd_rc < 0 || e->ldd_rc == 127 || (e->ldd_rc && !e->nldd && !e->nundef))
+			continue;
+		nread++;
+		for (int j = 0; j < e->nldd; j++)
+			if (e->ldd[j].not_found && watched(e->ldd[j].name)) {
+				emit(out, CK_NIXL_LIB_SYMBOLS, hard(in), NULL,
+				     "%s: %s not found by the loader (ldd -r)", e->path, e->ldd[j].name);
+				return;
+			}
+		int nbad = e->undef_dropped, first = -1;
+
+		for (int j = 0; j < e->nundef; j++)
+			if (!python_api(e->undef[j])) {
+				nbad++;
+				first = first < 0 ? j : first;
+			}
+		if (first >= 0) {
+			emit(out, CK_NIXL_LIB_SYMBOLS, hard(in), NULL,
+			     "%s: %d undefined symbol(s) under the worker's LD_LIBRARY_PATH, first %s (ldd -r; "
+			     "NVIDIA/TensorRT-LLM#9752)",
+			     e->path, nbad, e->undef[first]);
+			return;
+		}
+	}
+	if (!nread)
+		emit(out, CK_NIXL_LIB_SYMBOLS, CHECK_SKIPPED, NULL, "%s",
+		     !s->nelfs ? "no NIXL object found to run ldd -r on"
+			       : "ldd -r did not answer on NIXL's objects (no ldd in the image, or it failed)");
+	else
+		emit(out, CK_NIXL_LIB_SYMBOLS, CHECK_OK, NULL,
+		     "ldd -r on %d NIXL object(s): every symbol and library resolves", nread);
+}
+
+void check_stack(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_stack *s = in->f ? &in->f->stack : NULL;
+	char b[160];
+
+	if (!s || s->src.status != PROBE_OK) {
+		if (s)
+			src_why(&s->src, "the NIXL/UCX library listing", b, sizeof b);
+		else
+			snprintf(b, sizeof b, "the pod was not probed");
+		emit(out, CK_NIXL_LIB_SHADOW, CHECK_SKIPPED, NULL, "%s", b);
+		emit(out, CK_NIXL_CUDA_MIX, CHECK_SKIPPED, NULL, "%s", b);
+		emit(out, CK_NIXL_LIB_SYMBOLS, CHECK_SKIPPED, NULL, "%s", b);
+		return;
+	}
+	judge_shadow(in, s, out);
+	judge_cuda(in, s, out);
+	judge_symbols(in, s, out);
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""Which NIXL and UCX really load, end to end (issue 26 item 1, checks.md
+F6-F8): `check` on scenarios of Dynamo's runtime images, each verdict and
+check result written here before the tool was run on the scenario.
+
+- stack-trtllm-6671: Dynamo's TensorRT-LLM runtime before its fix
+  (ai-dynamo/dynamo#6671): three libnixl copies, no LD_PRELOAD, the system
+  NIXL's directory on LD_LIBRARY_PATH, TensorRT-LLM's NIXL wrapper with
+  RUNPATH=$ORIGIN/nixl/ (readelf in the image).  LD_LIBRARY_PATH is
+  searched before DT_RUNPATH, so the system libnixl.so loads instead of the
+  wrapper's own: nixl-lib-shadow fails on both workers, which breaks the
+  nixl-backend link: NOT READY.  ldd -r answers nothing (the image's ldd
+  is asked only about the plugin): nixl-cuda-mix and nixl-lib-symbols are
+  skipped.
+- stack-vllm-cuda-mix: Dynamo's vLLM runtime (CUDA 13) with nixl 1.2.0's
+  nixl-cu12 and nixl-cu13 (the cu12 build's nixl_ep installed last,
+  ai-dynamo/nixl#1705), whose nixl_ep_cpp needs libcudart.so.12, absent
+  from the CUDA 13 image (vllm-project/vllm#39923, PR #44266):
+  nixl-cuda-mix fails: NOT READY; nixl-known-bad still warns (F5 row).
+- the stock images img-dynamo-trtllm-ib and img-dynamo-vllm-ib (no
+  readelf/objdump, ldd answering only for the plugin): the three new
+  checks are skipped with the reason, nixl-installed and nixl-plugin stay
+  ok, the nixl-backend link proven, and both workers READY.
+
+Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
+"""
+import os
+import unittest
+
+from base import ROOT, E2ECase
+
+SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
+EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
+NEW = ("nixl-lib-shadow", "nixl-cuda-mix", "nixl-lib-symbols")
+SITE = "/usr/local/lib/python3.12/dist-packages"
+
+
+class Stack:
+    CHECK = ["-n", "demo"]
+    VERDICT = None
+    STATUS = {}          # check name -> status on every worker
+    DETAIL = {}          # check name -> strings its detail holds
+    LINK = "proven"      # nixl-backend
+
+    def check(self, pod, name):
+        for c in pod["checks"]:
+            if c["name"] == name:
+                return c
+        self.fail("check %s not reported for %s" % (name, pod["name"]))
+
+    def test_pods(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+
+    def test_verdict(self):
+        for p in self.doc["pods"]:
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"]
+                   if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], self.VERDICT, (p["name"], bad))
+        self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
+
+    def test_checks(self):
+        for p in self.doc["pods"]:
+            for name, st in self.STATUS.items():
+                c = self.check(p, name)
+                self.assertEqual(c["status"], st, (p["name"], name, c["detail"]))
+                for s in self.DETAIL.get(name, ()):
+                    self.assertIn(s, c["detail"])
+
+    def test_nixl_found(self):
+        for p in self.doc["pods"]:
+            for name in ("nixl-installed", "nixl-plugin"):
+                self.assertEqual(self.check(p, name)["status"], "ok", name)
+
+    def test_link(self):
+        for p in self.doc["pods"]:
+            link = [l for l in p["links"] if l["name"] == "nixl-backend"]
+            self.assertEqual([l["status"] for l in link], [self.LINK], link)
+
+
+class Trtllm6671(Stack, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "stack-trtllm-6671.yaml")
+    VERDICT = "NOT READY"
+    LINK = "broken"
+    STATUS = {"nixl-lib-shadow": "fail", "nixl-cuda-mix": "skipped",
+              "nixl-lib-symbols": "skipped", "nixl-known-bad": "ok"}
+    DETAIL = {"nixl-lib-shadow": (
+        SITE + "/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so needs libnixl.so",
+        "LD_LIBRARY_PATH's /opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so is loaded",
+        "not " + SITE + "/tensorrt_llm/libs/nixl/libnixl.so that its DT_RUNPATH names",
+        "ai-dynamo/dynamo#6671")}
+
+
+class VllmCudaMix(Stack, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "stack-vllm-cuda-mix.yaml")
+    VERDICT = "NOT READY"
+    LINK = "broken"
+    STATUS = {"nixl-cuda-mix": "fail", "nixl-lib-shadow": "skipped",
+              "nixl-known-bad": "warn"}
+    DETAIL = {"nixl-cuda-mix": (SITE + "/nixl_ep/nixl_ep_cpp.cpython-312-x86_64-linux-gnu.so needs libcudart.so.12",
+                                "vllm-project/vllm PR #44266"),
+              "nixl-lib-shadow": ("no readelf or objdump in the image",)}
+
+
+class StockTrtllm(Stack, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "img-dynamo-trtllm-ib.yaml")
+    VERDICT = "READY"
+    STATUS = dict((n, "skipped") for n in NEW)
+    DETAIL = {"nixl-lib-shadow": ("no readelf or objdump in the image",),
+              "nixl-lib-symbols": ("ldd -r did not answer",)}
+
+
+class StockVllm(Stack, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "img-dynamo-vllm-ib.yaml")
+    VERDICT = "READY"
+    STATUS = dict((n, "skipped") for n in NEW)
+    DETAIL = {"nixl-lib-shadow": ("no readelf or objdump in the image",)}
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -146,6 +146,7 @@ void check_results_release(struct check_results *r)
 		free(r->v[i].suggest);
 	}
 	free(r->v);
+	free(r->gpu_nics);
 	check_results_init(r);
 }
 

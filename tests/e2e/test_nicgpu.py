@@ -87,8 +87,9 @@ def topo(profile):
         if not cells[0].startswith("GPU"):
             continue
         g = int(cells[0][3:])
-        rows[g] = {legend[h]: cells[i].strip() for i, h in enumerate(head) if h.startswith("NIC")}
-        numa[g] = int(cells[numa_col])
+        # read() strips the header's leading tab: head[i] is cells[i + 1]
+        rows[g] = {legend[h]: cells[i + 1].strip() for i, h in enumerate(head) if h.startswith("NIC")}
+        numa[g] = int(cells[numa_col + 1])
     return rows, numa
 
 
@@ -161,8 +162,8 @@ class Base(E2ECase):
                         self.assertEqual((n["state"], n["linkLayer"]), (st, ll), n)
 
 
-class OffFabric(Base):
-    """unset/all on a node with ports that cannot carry KV: warn naming
+class OffFabric:
+    """(mixin) unset/all on a node with ports that cannot carry KV: warn naming
     them, the rails suggested, READY with ucx-nic-select ok fed back."""
     BAD = KEPT = ()
     SET = None
@@ -205,12 +206,12 @@ class OffFabric(Base):
         self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
 
 
-class TestHgxH200All(OffFabric):
+class TestHgxH200All(OffFabric, Base):
     NAME, PROFILE = "nicgpu-hgx-h200-all", "hgx-h200-mgmt-bf3"
     BAD, KEPT, SET = ("mlx5_bond_0", "mlx5_2", "mlx5_3"), ("mlx5_10",), "all"
 
 
-class TestDgxH100Storage(OffFabric):
+class TestDgxH100Storage(OffFabric, Base):
     NAME, PROFILE = "nicgpu-dgx-h100-storage", "dgx-h100-storage"
     BAD, KEPT, SET = ("mlx5_2", "mlx5_3", "mlx5_10"), ("mlx5_11",), "unset"
 

@@ -535,6 +535,9 @@ def dmi(p, vendor, product, hypervisor):
 
 
 NUMA0_NEAR = ["NODE"] * 4 + ["SYS"] * 4
+# With mlx5_10/mlx5_11 beside mlx5_1, NCCL's prefix match of NCCL_IB_HCA
+# (NCCL env docs: a leading "=" for exact names) would take them too.
+RAILS_EXACT = "=mlx5_0,mlx5_1,mlx5_4,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_9"
 
 
 @variant("hgx-h200-mgmt-bf3", """An HGX H200 node (8x H200, the 8 ConnectX-7 InfiniBand rails of h100-ib-ok)
@@ -553,6 +556,7 @@ def hgx_h200_mgmt_bf3(p):
     add_eth_nic(p, "mlx5_10", 41692, "MT_0000000884", "40 Gb/sec (4X QDR)",
                 ["SYS"] * 4 + ["NODE"] * 4, up=False)
     p.env("UCX_NET_DEVICES", "all")
+    p.env("NCCL_IB_HCA", RAILS_EXACT)
 
 
 @variant("dgx-h100-storage", """A DGX H100 (8x H100, 8 ConnectX-7 compute rails in InfiniBand mode) with
@@ -571,6 +575,7 @@ def dgx_h100_storage(p):
                                  ("mlx5_11", 4129, False, ["SYS"] * 4 + ["NODE"] * 4)):
         add_eth_nic_from(p, dev, part, up, links)
     p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", RAILS_EXACT)
 
 
 def add_eth_nic_from(p, dev, part, up, links):

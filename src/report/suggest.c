@@ -40,7 +40,10 @@ static void gpu_lines(FILE *out, const struct check_results *r)
 
 		if (!e->nsugg)
 			continue;
-		fprintf(out, "  # GPU%d (NUMA %d): ", e->gpu, e->numa);
+		if (e->numa >= 0)
+			fprintf(out, "  # GPU%d (NUMA %d): ", e->gpu, e->numa);
+		else
+			fprintf(out, "  # GPU%d (NUMA ?): ", e->gpu);
 		ports_line(out, e->sugg, e->nsugg < 0 ? CHECK_GPU_NIC_PORTS : e->nsugg);
 		fprintf(out, " %s; now (UCX_NET_DEVICES %s) ", e->sugg_link,
 			strcmp(e->chosen_by, "UCX_NET_DEVICES") ? e->chosen_by : "as set");

@@ -119,6 +119,28 @@ struct check_summary {
 	int port_rate_gbps;         /* fastest Active port; 0 unknown */
 };
 
+/* One GPU of the pod and the RDMA port(s) its KV uses (ucx-nic-select,
+ * checks.md E7): the ports UCX takes that it ranks nearest to the GPU's
+ * memory, and where the check suggests a UCX_NET_DEVICES, the ports under
+ * that value.  Fixed-size strings: "" when unknown. */
+#define CHECK_GPU_NIC_PORTS 8
+struct check_gpu_nic_port {
+	char dev[40];               /* "mlx5_0:1" (name cut at 27) */
+	char state[12];             /* "ACTIVE", "DOWN", ... */
+	char link_layer[12];        /* "InfiniBand", "Ethernet" */
+};
+
+struct check_gpu_nic {
+	int gpu;                    /* index in nvidia-smi topo -m */
+	int numa;                   /* the GPU's NUMA node, -1 unknown */
+	char link[8];               /* topo -m code of the chosen port(s): "PIX" */
+	char chosen_by[16];         /* "UCX_NET_DEVICES", "unset", "all" */
+	int n, nsugg;               /* -1: the list was longer, truncated */
+	struct check_gpu_nic_port nic[CHECK_GPU_NIC_PORTS];
+	struct check_gpu_nic_port sugg[CHECK_GPU_NIC_PORTS];
+	char sugg_link[8];
+};
+
 struct check_results {
 	struct check_result *v;
 	size_t n, cap;
@@ -129,6 +151,10 @@ struct check_results {
 	 * it).  Both 0 until then. */
 	size_t interned;
 	int shared;
+	/* owned; one per GPU row of topo -m, set by ucx-nic-select; NULL
+	 * when it did not judge the pod's NICs. */
+	struct check_gpu_nic *gpu_nics;
+	size_t n_gpu_nics;
 	enum fabric fabric;       /* what check_pod() concluded for this pod */
 	struct check_summary summary;
 };

@@ -120,6 +120,7 @@ void check_nvlink(const struct check_input *in, struct check_results *out);
 void check_ucx(const struct check_input *in, struct check_results *out);
 /* nicsel.c: the NICs UCX takes (E7). */
 void check_nicsel(const struct check_input *in, struct check_results *out);
+void check_vm(const struct check_input *in, struct check_results *out);
 void check_nixl(const struct check_input *in, struct check_results *out);
 void check_efa(const struct check_input *in, struct check_results *out);
 void check_env(const struct check_input *in, struct check_results *out);

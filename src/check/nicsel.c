@@ -33,6 +33,8 @@ struct nic {
 	int unsure;                     /* taken only if the pod opens it */
 	int no_gid;                     /* Ethernet, GID table read, all zero */
 	int topo;                       /* its column in topo -m, -1 none */
+	int suggested;                  /* in the value suggest() pastes */
+	int pi;                         /* its index in d's ports */
 };
 
 #define NICSEL_MAX (PROBE_MAX_RDMA_DEVS * PROBE_MAX_PORTS)
@@ -102,6 +104,7 @@ static void collect(const struct check_input *in, const struct probe_rdma_list *
 			struct nic *n = &s->n[s->count++];
 
 			n->d = &l->dev[i];
+			n->pi = p;
 			n->port = pv->num;
 			n->kv = in->fabric != FABRIC_INFINIBAND ||
 				pv->link_layer != PROBE_LL_ETH;
@@ -156,6 +159,7 @@ static void suggest(const struct check_input *in, const struct nicsel *s,
 			near = t->gpu_nic[g][n->topo].link == best_link(t, s, g, 0);
 		if (near)
 			buf_appendf(b, "%s%s:%d", k++ ? "," : "", n->d->name, n->port);
+		((struct nic *)n)->suggested = near;
 	}
 }
 
@@ -227,8 +231,8 @@ static int far_gpus(const struct check_input *in, const struct nicsel *s,
 }
 
 /* Emits the result with the value to paste (sugg) in its remedy and as
- * the result's suggested variable. */
-static void judge(const struct check_input *in, const struct nicsel *s,
+ * the result's suggested variable; 1 when it suggests it. */
+static int judge(const struct check_input *in, const struct nicsel *s,
 		  const char *sugg, struct check_results *out)
 {
 	struct buf bad = BUF_INIT(512), far = BUF_INIT(512), rem = BUF_INIT(1024);
@@ -271,6 +275,112 @@ static void judge(const struct check_input *in, const struct nicsel *s,
 	buf_release(&bad);
 	buf_release(&far);
 	buf_release(&rem);
+	return nbad || nfar;
+}
+
+/* UCX's rank of a GPU-NIC pair for GPU memory, smaller nearer, from the
+ * sysfs paths of the two PCI devices (ucs/sys/topo/base/topo.c,
+ * ucs_topo_get_distance_sysfs): a common parent below the PCI root (one
+ * PCIe switch: PIX/PXB) is the default, near distance; a common PCI root
+ * (PHB) at most 3.5 GB/s; only /sys/devices in common, same NUMA node
+ * (NODE) 17 GB/s, other NUMA node (SYS) 220 MB/s.  The protocol selection
+ * (ucp proto v2) ranks lanes by that bandwidth, so a GPU buffer goes to
+ * the port(s) of the best rank.  -1: not in topo -m. */
+static int ucx_rank(int link)
+{
+	switch (link) {
+	case PROBE_TOPO_PIX:
+	case PROBE_TOPO_PXB:
+		return 0;
+	case PROBE_TOPO_NODE:
+		return 1;
+	case PROBE_TOPO_PHB:
+		return 2;
+	case PROBE_TOPO_SYS:
+		return 3;
+	default:
+		return -1;
+	}
+}
+
+static const char *port_state(int st)
+{
+	static const char *const name[] = { "UNKNOWN", "DOWN", "INIT", "ARMED",
+					    "ACTIVE", "ACTIVE_DEFER" };
+
+	return st >= 0 && st <= PROBE_PORT_ACTIVE_DEFER ? name[st] : "UNKNOWN";
+}
+
+/* The ports of s UCX would use for GPU g's memory among those `use`
+ * accepts, into dst (at most CHECK_GPU_NIC_PORTS, *n -1 past that), the
+ * best topo code among them into link. */
+static void gpu_ports(const struct check_input *in, const struct nicsel *s, int g,
+		      int (*use)(const struct nic *), struct check_gpu_nic_port *dst,
+		      int *n, char *link, size_t linksz)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int best = -1, code = 0;
+
+	for (int i = 0; i < s->count; i++) {
+		int r = s->n[i].topo < 0 ? -1 : ucx_rank(t->gpu_nic[g][s->n[i].topo].link);
+
+		if (use(&s->n[i]) && r >= 0 && (best < 0 || r < best))
+			best = r;
+	}
+	*n = 0;
+	for (int i = 0; i < s->count && best >= 0; i++) {
+		const struct nic *p = &s->n[i];
+		const struct probe_rdma_port *pv;
+		int l;
+
+		if (!use(p) || p->topo < 0 || ucx_rank(l = t->gpu_nic[g][p->topo].link) != best)
+			continue;
+		if (!code || l < code)
+			code = l;
+		if (*n < 0 || *n >= CHECK_GPU_NIC_PORTS) {
+			*n = -1;
+			continue;
+		}
+		pv = port_view(in->f, p->d, p->pi);
+		snprintf(dst[*n].dev, sizeof(dst[*n].dev), "%.27s:%d", p->d->name, p->port);
+		snprintf(dst[*n].state, sizeof(dst[*n].state), "%s", port_state(pv->state));
+		snprintf(dst[*n].link_layer, sizeof(dst[*n].link_layer), "%s",
+			 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
+		(*n)++;
+	}
+	snprintf(link, linksz, "%s", code ? probe_topo_link_name(code) : "");
+}
+
+static int use_taken(const struct nic *n) { return n->taken; }
+static int use_suggested(const struct nic *n) { return n->suggested; }
+
+/* Per GPU of topo -m, the port(s) its KV uses now and, with a suggestion
+ * (sugg), under it; into out->gpu_nics.  Nothing without topo -m. */
+static void map_gpus(const struct check_input *in, const struct nicsel *s, int sugg,
+		     struct check_results *out)
+{
+	const struct probe_topo *t = &in->f->topo;
+	const char *v = envv(in, "UCX_NET_DEVICES");
+	int rows = t->src.status == PROBE_OK ? t->gpu_rows : 0;
+
+	if (rows > PROBE_MAX_GPUS)
+		rows = PROBE_MAX_GPUS;
+	if (rows <= 0 || !t->nnics)
+		return;
+	out->gpu_nics = xcalloc((size_t)rows, sizeof(*out->gpu_nics));
+	out->n_gpu_nics = (size_t)rows;
+	for (int g = 0; g < rows; g++) {
+		struct check_gpu_nic *e = &out->gpu_nics[g];
+
+		e->gpu = g;
+		e->numa = t->numa[g];
+		snprintf(e->chosen_by, sizeof(e->chosen_by), "%s",
+			 s->listed ? "UCX_NET_DEVICES" : v ? "all" : "unset");
+		gpu_ports(in, s, g, use_taken, e->nic, &e->n, e->link, sizeof(e->link));
+		if (sugg)
+			gpu_ports(in, s, g, use_suggested, e->sugg, &e->nsugg,
+				  e->sugg_link, sizeof(e->sugg_link));
+	}
 }
 
 void check_nicsel(const struct check_input *in, struct check_results *out)
@@ -295,7 +405,7 @@ void check_nicsel(const struct check_input *in, struct check_results *out)
 	s = xcalloc(1, sizeof(*s));
 	collect(in, l, s);
 	suggest(in, s, &sugg);
-	judge(in, s, buf_str(&sugg), out);
+	map_gpus(in, s, judge(in, s, buf_str(&sugg), out), out);
 	buf_release(&sugg);
 	free(s);
 }

@@ -204,6 +204,7 @@ void check_results_release(struct check_results *r)
 			strings_drop(&r->v[i], i < r->interned);
 		free(r->v);
 	}
+	free(r->gpu_nics);
 	check_results_init(r);
 }
 

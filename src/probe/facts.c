@@ -60,6 +60,7 @@ void probe_facts_init(struct probe_facts *f)
 	f->limits_self.memlock_soft = f->limits_self.memlock_hard = -1;
 	f->limits_pid1.memlock_soft = f->limits_pid1.memlock_hard = -1;
 	f->shm.size_kb = f->shm.avail_kb = -1;
+	f->vm.cpu_hypervisor = -1;
 	f->meminfo.mem_total_kb = f->meminfo.hp_total = -1;
 	f->meminfo.hp_free = f->meminfo.hp_size_kb = -1;
 }
@@ -199,6 +200,7 @@ SECTION(h_nixl_python, f->nixl.python_src, probe_parse_nixl_python, f->nixl)
 SECTION(h_nixl_versions, f->nixl.versions_src, probe_parse_nixl_versions, f->nixl)
 SECTION(h_env, f->env.src, probe_parse_env, f->env)
 SECTION(h_pci, f->pci.src, probe_parse_pci, f->pci)
+SECTION(h_vm, f->vm.src, probe_parse_vm, f->vm)
 SECTION(h_shm, f->shm.src, probe_parse_shm, f->shm)
 SECTION(h_meminfo, f->meminfo.src, probe_parse_meminfo, f->meminfo)
 SECTION(h_ucx_ldd, f->nixl_ucx_ldd.src, probe_parse_ucx_ldd, f->nixl_ucx_ldd)
@@ -266,6 +268,7 @@ static const struct {
 	{ "nixl_versions", h_nixl_versions },
 	{ "env_pid1", h_env },
 	{ "pci", h_pci },
+	{ "vm", h_vm },
 	{ "shm", h_shm },
 	{ "meminfo", h_meminfo },
 	{ "nixl_ucx_ldd", h_ucx_ldd },

@@ -554,6 +554,16 @@ struct probe_pci {
 	int n_gpu;                      /* NVIDIA 0x10de, class 0x0300/0x0302 */
 };
 
+/* The machine's identity (checks.md B7): /sys/class/dmi/id sys_vendor and
+ * product_name (src OK when either was read) and the "hypervisor" CPU flag
+ * of /proc/cpuinfo (1, 0, -1 not read: no such line on non-x86). */
+struct probe_vm {
+	struct probe_src src;
+	char sys_vendor[64];            /* "" when not read */
+	char product_name[96];
+	int cpu_hypervisor;
+};
+
 /* df -Pk /dev/shm, else the size= of its mount ("mount=FSTYPE OPTIONS"
  * lines from /proc/self/mounts). */
 struct probe_shm {
@@ -659,6 +669,7 @@ struct probe_facts {
 	struct probe_nixl nixl;
 	struct probe_env env;
 	struct probe_pci pci;
+	struct probe_vm vm;
 	struct probe_shm shm;
 	struct probe_meminfo meminfo;
 	struct probe_ucx_ldd nixl_ucx_ldd;
@@ -747,6 +758,8 @@ int probe_parse_kernel(const char *t, size_t n, struct probe_kernel *k);
  * "truncated=1"), shm (df -Pk), meminfo, nixl_ucx_ldd ("plugin=PATH",
  * then ldd lines). */
 int probe_parse_pci(const char *t, size_t n, struct probe_pci *p);
+/* The vm section; 1 when DMI was read. */
+int probe_parse_vm(const char *t, size_t n, struct probe_vm *v);
 int probe_parse_shm(const char *t, size_t n, struct probe_shm *s);
 int probe_parse_meminfo(const char *t, size_t n, struct probe_meminfo *m);
 int probe_parse_ucx_ldd(const char *t, size_t n, struct probe_ucx_ldd *l);

@@ -53,6 +53,27 @@ int probe_parse_pci(const char *t, size_t n, struct probe_pci *p)
 	return p->n_ib + p->n_mlx_eth + p->n_efa + p->n_gpu;
 }
 
+int probe_parse_vm(const char *t, size_t n, struct probe_vm *v)
+{
+	struct ptext it;
+	struct pslice line, k, val;
+
+	ptext_init(&it, t, n);
+	while (ptext_line(&it, &line)) {
+		if (!ps_split(line, '=', &k, &val))
+			continue;
+		val = ps_trim(val);
+		if (ps_eq(k, "sys_vendor"))
+			ps_copy(v->sys_vendor, sizeof v->sys_vendor, val);
+		else if (ps_eq(k, "product_name"))
+			ps_copy(v->product_name, sizeof v->product_name, val);
+		else if (ps_eq(k, "cpu_hypervisor") && val.n == 1 &&
+			 (*val.s == '0' || *val.s == '1'))
+			v->cpu_hypervisor = *val.s == '1';
+	}
+	return *v->sys_vendor || *v->product_name;
+}
+
 /* A kB figure that fits comfortably (a hostile pod may print anything). */
 static int kb_value(struct pslice tok, long long *out)
 {

@@ -400,6 +400,32 @@ else
 	end pci 127
 fi
 
+# --- Hypervisor (B7): DMI identity and the cpuinfo hypervisor flag, both
+# world-readable; the flag from the first "flags" line only (x86). ---
+begin vm
+_vr=127
+if rd /sys/class/dmi/id/sys_vendor; then
+	put "sys_vendor=$v"
+	_vr=0
+fi
+if rd /sys/class/dmi/id/product_name; then
+	put "product_name=$v"
+	_vr=0
+fi
+if [ -r /proc/cpuinfo ]; then
+	while IFS= read -r _l; do
+		case $_l in
+		flags*:*)
+			case " ${_l#*:} " in
+			*" hypervisor "*) echo "cpu_hypervisor=1" ;;
+			*) echo "cpu_hypervisor=0" ;;
+			esac
+			break ;;
+		esac
+	done </proc/cpuinfo
+fi
+end vm $_vr
+
 # --- /dev/shm size and hugepages (H3, H4) ---
 # df when the image has it; the mount's size= option always (distroless
 # images have no df, and a tmpfs without size= is half of memory).

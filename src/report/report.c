@@ -245,6 +245,49 @@ static cJSON *links_json(const struct check_results *r)
 	return a;
 }
 
+static cJSON *ports_json(const struct check_gpu_nic_port *v, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (int i = 0; i < n && i < CHECK_GPU_NIC_PORTS; i++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "device", v[i].dev);
+		cJSON_AddStringToObject(x, "state", v[i].state);
+		cJSON_AddStringToObject(x, "linkLayer", v[i].link_layer);
+		cJSON_AddItemToArray(a, x);
+	}
+	return a;
+}
+
+/* ucx-nic-select's per-GPU NICs (check.h struct check_gpu_nic). */
+static cJSON *gpu_nics_json(const struct check_results *r)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < r->n_gpu_nics; i++) {
+		const struct check_gpu_nic *e = &r->gpu_nics[i];
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(x, "gpu", e->gpu);
+		if (e->numa >= 0)
+			cJSON_AddNumberToObject(x, "numa", e->numa);
+		else
+			cJSON_AddNullToObject(x, "numa");
+		cJSON_AddItemToObject(x, "link", str_or_null(e->link));
+		cJSON_AddStringToObject(x, "chosenBy", e->chosen_by);
+		cJSON_AddItemToObject(x, "nics", ports_json(e->nic, e->n < 0 ? CHECK_GPU_NIC_PORTS : e->n));
+		cJSON_AddBoolToObject(x, "truncated", e->n < 0 || e->nsugg < 0);
+		if (e->nsugg) {
+			cJSON_AddItemToObject(x, "suggested", ports_json(e->sugg,
+				e->nsugg < 0 ? CHECK_GPU_NIC_PORTS : e->nsugg));
+			cJSON_AddItemToObject(x, "suggestedLink", str_or_null(e->sugg_link));
+		}
+		cJSON_AddItemToArray(a, x);
+	}
+	return a;
+}
+
 static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 {
 	const struct pod_info *pod = p->pod;
@@ -274,6 +317,8 @@ static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 							check_cause(&p->results, i)));
 	cJSON_AddItemToObject(o, "checks", checks);
 	cJSON_AddItemToObject(o, "links", links_json(&p->results));
+	if (p->results.n_gpu_nics)
+		cJSON_AddItemToObject(o, "gpuNics", gpu_nics_json(&p->results));
 	return o;
 }
 

@@ -23,6 +23,35 @@ static void env_entry(FILE *out, const char *suggest)
 	fprintf(out, "    value: \"%s\"\n", safe_show(eq + 1));
 }
 
+static void ports_line(FILE *out, const struct check_gpu_nic_port *v, int n)
+{
+	for (int i = 0; i < n && i < CHECK_GPU_NIC_PORTS; i++)
+		fprintf(out, "%s%s", i ? "," : "", safe_show(v[i].dev));
+	if (n < 0)
+		fprintf(out, ",...");
+}
+
+/* The pod's GPUs and their NICs, now and under the suggestion, as YAML
+ * comments under its env block (still pasteable). */
+static void gpu_lines(FILE *out, const struct check_results *r)
+{
+	for (size_t i = 0; i < r->n_gpu_nics; i++) {
+		const struct check_gpu_nic *e = &r->gpu_nics[i];
+
+		if (!e->nsugg)
+			continue;
+		if (e->numa >= 0)
+			fprintf(out, "  # GPU%d (NUMA %d): ", e->gpu, e->numa);
+		else
+			fprintf(out, "  # GPU%d (NUMA ?): ", e->gpu);
+		ports_line(out, e->sugg, e->nsugg < 0 ? CHECK_GPU_NIC_PORTS : e->nsugg);
+		fprintf(out, " %s; now (UCX_NET_DEVICES %s) ", e->sugg_link,
+			strcmp(e->chosen_by, "UCX_NET_DEVICES") ? e->chosen_by : "as set");
+		ports_line(out, e->nic, e->n < 0 ? CHECK_GPU_NIC_PORTS : e->n);
+		fprintf(out, " %s\n", *e->link ? e->link : "?");
+	}
+}
+
 static int pod_has_suggestion(const struct run_pod *p)
 {
 	for (size_t i = 0; i < p->results.n; i++)
@@ -46,6 +75,7 @@ void report_print_suggest_env(FILE *out, const struct report *r)
 		for (size_t k = 0; k < p->results.n; k++)
 			if (p->results.v[k].suggest)
 				env_entry(out, p->results.v[k].suggest);
+		gpu_lines(out, &p->results);
 	}
 	if (!any)
 		fprintf(out, "\nSuggested env (check --suggest-env): none, no finding suggests a variable\n");

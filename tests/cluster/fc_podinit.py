@@ -274,6 +274,13 @@ def pod_init(spec_path):
                         mk(dst)
                         continue
                     ensure_dir(dst)
+        # The machine's identity (DMI) is the profile's, never the host's:
+        # a profile without /sys/class/dmi shows none (the host running the
+        # tests may be a VM, which would otherwise leak into every pod).
+        dmi = os.path.join(R, "sys/class/dmi")
+        if not (proot and os.path.isdir(os.path.join(proot, "sys/class/dmi"))) and \
+                os.path.isdir(dmi) and not os.path.islink(dmi):
+            mount("tmpfs", dmi, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=555,size=4k")
         # host-bin: real host executables shown in /usr/local/bin (e.g. the
         # real ucx_perftest for transfer tests); their libraries come from the
         # host's /usr/lib bound above.

@@ -1304,6 +1304,97 @@ static void test_known_bad_ucx_older(void)
 	}
 }
 
+/* E7's per-GPU mapping on healthy_ib (GPU g PIX to mlx5_g, SYS to the
+ * other): each GPU gets its PIX rail, under UCX_NET_DEVICES=mlx5_0:1 GPU1
+ * gets mlx5_0 at SYS and, with the suggestion, mlx5_1 at PIX. */
+static void test_nicsel_gpus(void)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+
+	set_env(f, "UCX_TLS=rc_x,cuda_copy\n");
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT((int)r.n_gpu_nics, 2);
+	if (r.n_gpu_nics == 2) {
+		CHECK_STR(r.gpu_nics[1].nic[0].dev, "mlx5_1:1");
+		CHECK_INT(r.gpu_nics[1].n, 1);
+		CHECK_STR(r.gpu_nics[1].link, "PIX");
+		CHECK_STR(r.gpu_nics[1].chosen_by, "unset");
+		CHECK_STR(r.gpu_nics[1].nic[0].state, "ACTIVE");
+		CHECK_STR(r.gpu_nics[1].nic[0].link_layer, "InfiniBand");
+		CHECK_INT(r.gpu_nics[1].nsugg, 0);
+	}
+	check_results_release(&r);
+	set_env(f, "UCX_TLS=rc_x,cuda_copy\nUCX_NET_DEVICES=mlx5_0:1\n");
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT((int)r.n_gpu_nics, 2);
+	if (r.n_gpu_nics == 2) {
+		CHECK_STR(r.gpu_nics[1].nic[0].dev, "mlx5_0:1");
+		CHECK_STR(r.gpu_nics[1].link, "SYS");
+		CHECK_STR(r.gpu_nics[1].chosen_by, "UCX_NET_DEVICES");
+		CHECK_INT(r.gpu_nics[1].nsugg, 1);
+		CHECK_STR(r.gpu_nics[1].sugg[0].dev, "mlx5_1:1");
+		CHECK_STR(r.gpu_nics[1].sugg_link, "PIX");
+	}
+	check_results_release(&r);
+	/* no topo -m: no mapping */
+	f->topo.src.status = PROBE_ABSENT;
+	run(f, &ib_spec, &decode_ctx, &r);
+	CHECK_INT((int)r.n_gpu_nics, 0);
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
+/* B7 (gpudirect-vm-p2p) on healthy_ib's PIX pairs: a QEMU guest warns
+ * naming dynamo#12463 and the unset UCX_NET_DEVICES; listing only mlx5_0
+ * keeps GPU0's pair; bare metal is ok; no DMI, or DMI without a
+ * hypervisor and no cpuinfo flags line, is skipped. */
+static int vm_case(const char *vendor, const char *product, int flag, const char *env,
+		   const char *detail)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+	const struct check_result *c;
+	int st = -1;
+
+	if (vendor) {
+		set_ok(&f->vm.src);
+		snprintf(f->vm.sys_vendor, sizeof(f->vm.sys_vendor), "%s", vendor);
+		snprintf(f->vm.product_name, sizeof(f->vm.product_name), "%s", product);
+	}
+	f->vm.cpu_hypervisor = flag;
+	set_env(f, env);
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "gpudirect-vm-p2p");
+	CHECK(c != NULL);
+	if (c) {
+		st = (int)c->status;
+		CHECK_HAS(c->detail, detail);
+	}
+	check_table_order(&r);
+	check_results_release(&r);
+	probe_facts_free(f);
+	return st;
+}
+
+static void test_vm_p2p(void)
+{
+	const char *q35 = "Standard PC (Q35 + ICH9, 2009)";
+
+	CHECK_INT(vm_case("QEMU", q35, 1, "UCX_TLS=rc_x\n", "ai-dynamo/dynamo#12463"), CHECK_WARN);
+	CHECK_INT(vm_case("QEMU", q35, -1, "UCX_TLS=rc_x\n", "UCX_NET_DEVICES is unset"), CHECK_WARN);
+	CHECK_INT(vm_case("Microsoft Corporation", "Virtual Machine", 1,
+			  "UCX_NET_DEVICES=all\n", "UCX_NET_DEVICES=all"), CHECK_WARN);
+	CHECK_INT(vm_case("QEMU", q35, 1, "UCX_NET_DEVICES=mlx5_0:1\n", "1 GPU(s)"), CHECK_WARN);
+	CHECK_INT(vm_case("Supermicro", "SYS-821GE-TNHR", 1, "UCX_TLS=rc_x\n", "hypervisor CPU flag"),
+		  CHECK_WARN);
+	CHECK_INT(vm_case("Supermicro", "SYS-821GE-TNHR", 0, "UCX_TLS=rc_x\n", "not a virtual machine"),
+		  CHECK_OK);
+	CHECK_INT(vm_case("Supermicro", "SYS-821GE-TNHR", -1, "UCX_TLS=rc_x\n", "unknown"),
+		  CHECK_SKIPPED);
+	CHECK_INT(vm_case(NULL, NULL, 1, "UCX_TLS=rc_x\n", "not readable"), CHECK_SKIPPED);
+}
+
 int main(void)
 {
 	test_table();
@@ -1328,5 +1419,7 @@ int main(void)
 	test_known_bad_trt_wrapper();
 	test_known_bad_ucx_older();
 	test_nicsel();
+	test_nicsel_gpus();
+	test_vm_p2p();
 	return T_DONE("test_checks");
 }

@@ -69,6 +69,33 @@ static void test_pci(void)
 	CHECK_INT(p->ndevs, 0);
 }
 
+/* The vm section (probe.sh): a KVM guest (dynamo#12463's q35 machine), a
+ * bare-metal node, garbage. */
+static void test_vm(void)
+{
+	static const char kvm[] = "sys_vendor=QEMU\n"
+		"product_name=Standard PC (Q35 + ICH9, 2009)\ncpu_hypervisor=1\n";
+	static const char metal[] = "sys_vendor=Supermicro\n"
+		"product_name=SYS-821GE-TNHR\ncpu_hypervisor=0\n";
+	static const char junk[] = "cpu_hypervisor=yes\nsys_vendor\n=\n";
+	struct probe_vm *v = &F->vm;
+
+	fresh();
+	CHECK_INT(v->cpu_hypervisor, -1);
+	CHECK_INT(probe_parse_vm(kvm, strlen(kvm), v), 1);
+	CHECK_STR(v->sys_vendor, "QEMU");
+	CHECK_STR(v->product_name, "Standard PC (Q35 + ICH9, 2009)");
+	CHECK_INT(v->cpu_hypervisor, 1);
+	fresh();
+	CHECK_INT(probe_parse_vm(metal, strlen(metal), v), 1);
+	CHECK_STR(v->sys_vendor, "Supermicro");
+	CHECK_INT(v->cpu_hypervisor, 0);
+	fresh();
+	CHECK_INT(probe_parse_vm(junk, strlen(junk), v), 0);
+	CHECK_INT(v->cpu_hypervisor, -1);
+	CHECK_STR(v->sys_vendor, "");
+}
+
 /* df -Pk /dev/shm: coreutils (build machine), busybox, a Docker default. */
 static void test_shm(void)
 {
@@ -356,6 +383,7 @@ int main(void)
 {
 	F = probe_facts_new();
 	test_pci();
+	test_vm();
 	test_shm();
 	test_meminfo();
 	test_ldd();

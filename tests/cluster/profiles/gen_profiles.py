@@ -358,6 +358,278 @@ def kb_roce_bond_ece(p):
     p.env("UCX_TLS", "rc_verbs,ud_verbs,cuda_copy,cuda_ipc,gdr_copy,sm,self")
 
 
+# ---- Issue 25: the NIC of each GPU (tests/e2e/test_nicgpu.py) ----------
+IB = "root/sys/class/infiniband/"
+TOPO = "bin/out/nvidia-smi-topo-m.txt"
+
+
+def topo_edit(text, drop=(), add=()):
+    """nvidia-smi topo -m with the NIC columns of `drop` (device names)
+    removed and, for each (name, [link of GPU0..7]) of `add`, a NIC column
+    appended: its row and the NIC-NIC cells are SYS/NODE by the NUMA of the
+    GPU it is nearest (PIX/PXB/NODE cells), as the real tool prints them."""
+    lines = text.rstrip("\n").split("\n")
+    head = lines[0].split("\t")
+    legend_at = lines.index("NIC Legend:")
+    legend = {}
+    for l in lines[legend_at + 1:]:
+        s = l.strip()
+        if s.startswith("NIC") and ":" in s:
+            k, v = s.split(":")
+            legend[k] = v.strip()
+    rows = {}
+    order = []
+    for l in lines[1:]:
+        c = l.split("\t")
+        if c[0].startswith("GPU") or (c[0].startswith("NIC") and ":" not in c[0] and len(c) > 2):
+            rows[c[0]] = c
+            order.append(c[0])
+    nics = [h for h in head if h.startswith("NIC")]
+    names = [legend[n] for n in nics]
+    gpus = [h for h in head if re.match(r"GPU\d+$", h)]
+    tail = head[len(gpus) + len(nics) + 1:]
+    keep = [n for n in names if n not in drop] + [a[0] for a in add]
+    link = {}
+    for g in gpus:
+        c = rows[g]
+        for i, n in enumerate(names):
+            link[(g, n)] = c[1 + len(gpus) + i]
+    for name, cells in add:
+        for i, g in enumerate(gpus):
+            link[(g, name)] = cells[i]
+    numa = {g: rows[g][1 + len(gpus) + len(nics) + 1] for g in gpus}
+
+    def nic_numa(n):
+        near = [g for g in gpus if link[(g, n)] in ("PIX", "PXB", "PHB", "NODE")]
+        return numa[near[0]] if near else None
+
+    def nn(a, b):
+        if a == b:
+            return " X "
+        return "NODE" if nic_numa(a) == nic_numa(b) else "SYS"
+    newnics = ["NIC%d" % i for i in range(len(keep))]
+    out = ["\t".join([""] + gpus + newnics + tail)]
+    for g in gpus:
+        c = rows[g]
+        out.append("\t".join([g] + c[1:1 + len(gpus)] + [link[(g, n)] for n in keep] +
+                             c[1 + len(gpus) + len(nics):]))
+    for i, n in enumerate(keep):
+        out.append("\t".join(["NIC%d" % i] + [link[(g, n)] for g in gpus] + [nn(n, m) for m in keep]))
+    start = lines.index("Legend:")
+    out += [""] + lines[start:legend_at + 1] + [""]
+    out += ["  NIC%d: %s" % (i, n) for i, n in enumerate(keep)]
+    return "\n".join(out) + "\n"
+
+
+def ucx_md_block(text, dev):
+    m = re.search(r"(?ms)^#\n# Memory domain: %s\n.*?(?=^#\n# Memory domain: )" % re.escape(dev), text)
+    if not m:
+        raise SystemExit("gen_profiles: no memory domain %s" % dev)
+    return m.group(0)
+
+
+def blocks(text, start):
+    """ibstat ("CA '") or ibv_devinfo ("hca_id:") output as its device
+    blocks, each without its trailing blank lines."""
+    parts = re.split(r"(?m)^(?=%s)" % re.escape(start), text)
+    return [b.rstrip("\n") for b in parts if b.strip()]
+
+
+def join_blocks(bl, start):
+    return ("\n" if start.startswith("CA") else "\n\n").join(bl) + "\n"
+
+
+def edit_blocks(p, rel, start, fn):
+    p.write(rel, join_blocks(fn(blocks(p.read(rel), start)), start))
+
+
+def block(text, start, dev):
+    """The ibstat ("CA 'dev'") or ibv_devinfo ("hca_id:\tdev") block."""
+    head = start % dev
+    for b in blocks(text, start.split("%s")[0]):
+        if b.split("\n")[0] == head or b.startswith(head + "\n"):
+            return b
+    raise SystemExit("gen_profiles: no %r" % head)
+
+
+TOOLS = (("bin/out/ibstat.txt", "CA '%s'"), ("bin/out/ibv_devinfo.txt", "hca_id:\t%s"))
+
+
+def drop_nic(p, dev):
+    """Removes RDMA device dev from sysfs, ibstat, ibv_devinfo, ucx_info -d
+    and topo -m (the pod does not see it)."""
+    p.rm(IB + dev)
+    for rel, start in TOOLS:
+        b = block(p.read(rel), start, dev)
+        edit_blocks(p, rel, start.split("%s")[0], lambda bl: [x for x in bl if x != b])
+    p.write(UCXD, ucx_drop_md(p.read(UCXD), lambda n, c: n == dev))
+    p.write(TOPO, topo_edit(p.read(TOPO), drop=(dev,)))
+    uverbs_nodes(p)
+
+
+def uverbs_nodes(p):
+    """One uverbsN/umadN pair per RDMA device of sysfs, N from 0, as the
+    device plugin mounts them."""
+    n = len(os.listdir(p.path(IB)))
+    for f in sorted(os.listdir(p.path("root/dev/infiniband"))):
+        if re.match(r"(uverbs|umad)\d+$", f):
+            os.remove(p.path("root/dev/infiniband/" + f))
+    for i in range(n):
+        p.write("root/dev/infiniband/uverbs%d" % i, "")
+        p.write("root/dev/infiniband/umad%d" % i, "")
+
+
+def add_eth_nic(p, dev, part, board, rate, links, up=True):
+    """An Ethernet RDMA port dev (PCI part id `part`, e.g. 4125 ConnectX-6
+    Dx, 41692 BlueField-3) cloned from mlx5_bond_0's files, Active or Down,
+    with links: its topo -m cell for GPU0..7."""
+    base = "mlx5_bond_0"
+    state = ("4: ACTIVE", "5: LinkUp") if up else ("1: DOWN", "3: Disabled")
+    for attr, val in (("hca_type", "MT%d" % part), ("fw_ver", p.read(IB + base + "/fw_ver").strip()),
+                      ("board_id", board)):
+        p.write(IB + dev + "/" + attr, val + "\n")
+    for attr, val in (("link_layer", "Ethernet"), ("phys_state", state[1]),
+                      ("rate", rate), ("state", state[0])):
+        p.write(IB + dev + "/ports/1/" + attr, val + "\n")
+    b = block(p.read(TOOLS[0][0]), TOOLS[0][1], base).replace(base, dev).replace("MT41692", "MT%d" % part)
+    if not up:
+        b = b.replace("State: Active", "State: Down").replace("Physical state: LinkUp",
+                                                              "Physical state: Disabled")
+    edit_blocks(p, TOOLS[0][0], "CA '", lambda bl: bl + [b])
+    b = block(p.read(TOOLS[1][0]), TOOLS[1][1], base).replace(base, dev).replace("41692", "%d" % part)
+    if not up:
+        b = b.replace("PORT_ACTIVE (4)", "PORT_DOWN (1)")
+    edit_blocks(p, TOOLS[1][0], "hca_id:", lambda bl: bl + [b])
+    t = p.read(UCXD)
+    if base in t:
+        md = ucx_md_block(t, base).replace(base, dev)
+    else:
+        raise SystemExit("gen_profiles: %s has no %s memory domain to clone" % (p.root, base))
+    if not up:
+        md = ucx_drop_transports(md, dev + ":1")
+    i = t.index("#\n# Memory domain: cma")
+    p.write(UCXD, t[:i] + md + t[i:])
+    p.write(TOPO, topo_edit(p.read(TOPO), add=((dev, links),)))
+    uverbs_nodes(p)
+
+
+def h200(p):
+    """The GPUs as an HGX H200 shows them (NVIDIA H200, 143771 MiB)."""
+    for f in ("nvidia-smi-L.txt", "nvidia-smi-q.txt", "nvidia-smi.txt", "nvidia-smi-nvlink-status.txt"):
+        t = p.read("bin/out/" + f)
+        p.write("bin/out/" + f, t.replace("NVIDIA H100 80GB HBM3", "NVIDIA H200").replace(
+            "81559MiB", "143771MiB").replace("81559 MiB", "143771 MiB"))
+
+
+def dmi(p, vendor, product, hypervisor):
+    p.write("root/sys/class/dmi/id/sys_vendor", vendor + "\n")
+    p.write("root/sys/class/dmi/id/product_name", product + "\n")
+    flags = ("fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx "
+             "fxsr sse sse2 ss syscall nx pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology "
+             "cpuid tsc_known_freq pni pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe "
+             "popcnt aes xsave avx f16c rdrand %slahf_lm abm 3dnowprefetch avx512f avx512dq "
+             "avx512_bf16 amx_bf16 amx_tile amx_int8" % ("hypervisor " if hypervisor else ""))
+    cpu = ("processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n"
+           "model name\t: Intel(R) Xeon(R) Platinum 8480+\nflags\t\t: %s\n\n" % flags)
+    p.write("root/proc/cpuinfo", cpu)
+
+
+NUMA0_NEAR = ["NODE"] * 4 + ["SYS"] * 4
+# With mlx5_10/mlx5_11 beside mlx5_1, NCCL's prefix match of NCCL_IB_HCA
+# (NCCL env docs: a leading "=" for exact names) would take them too.
+RAILS_EXACT = "=mlx5_0,mlx5_1,mlx5_4,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_9"
+
+
+@variant("hgx-h200-mgmt-bf3", """An HGX H200 node (8x H200, the 8 ConnectX-7 InfiniBand rails of h100-ib-ok)
+with the Ethernet side such nodes carry: mlx5_bond_0 (the BlueField-3
+bond of the host network, as in h100-ib-ok), two ConnectX-6 Dx management
+ports mlx5_2 and mlx5_3 (Active, Ethernet, NODE to the NUMA-0 GPUs) and the
+second BlueField-3 function mlx5_10 with its port Down; UCX_NET_DEVICES=all
+as ai-dynamo/dynamo PR #10852 reports (NIXL_ERR_BACKEND: UCX binds the
+management/BlueField NICs).
+Intended finding: ucx-nic-select warn naming mlx5_bond_0, mlx5_2, mlx5_3
+(never the down mlx5_10), the 8 rails suggested.""")
+def hgx_h200_mgmt_bf3(p):
+    h200(p)
+    add_eth_nic(p, "mlx5_2", 4125, "MT_0000000359", "100 Gb/sec (4X EDR)", NUMA0_NEAR)
+    add_eth_nic(p, "mlx5_3", 4125, "MT_0000000359", "100 Gb/sec (4X EDR)", NUMA0_NEAR)
+    add_eth_nic(p, "mlx5_10", 41692, "MT_0000000884", "40 Gb/sec (4X QDR)",
+                ["SYS"] * 4 + ["NODE"] * 4, up=False)
+    p.env("UCX_NET_DEVICES", "all")
+    p.env("NCCL_IB_HCA", RAILS_EXACT)
+
+
+@variant("dgx-h100-storage", """A DGX H100 (8x H100, 8 ConnectX-7 compute rails in InfiniBand mode) with
+its storage and in-band management ConnectX-7 ports in Ethernet mode
+(NVIDIA DGX H100 user guide, network ports: two dual-port ConnectX-7
+cards beside the compute OSFPs): mlx5_2, mlx5_3 (storage, Active,
+NODE/SYS) and mlx5_10 (in-band, Active), mlx5_11 (in-band, Down); no
+BlueField bond.  UCX_NET_DEVICES unset, as Dynamo's vLLM recipe leaves it.
+Intended finding: ucx-nic-select warn naming mlx5_2, mlx5_3, mlx5_10
+(not the down mlx5_11), the 8 rails suggested.""")
+def dgx_h100_storage(p):
+    drop_nic(p, "mlx5_bond_0")
+    # the bond is gone: clone the Ethernet ports from a saved copy of it
+    for dev, part, up, links in (("mlx5_2", 4129, True, NUMA0_NEAR), ("mlx5_3", 4129, True, NUMA0_NEAR),
+                                 ("mlx5_10", 4129, True, ["SYS"] * 4 + ["NODE"] * 4),
+                                 ("mlx5_11", 4129, False, ["SYS"] * 4 + ["NODE"] * 4)):
+        add_eth_nic_from(p, dev, part, up, links)
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", RAILS_EXACT)
+
+
+def add_eth_nic_from(p, dev, part, up, links):
+    """add_eth_nic on a profile without mlx5_bond_0: clones the bond's files
+    from the base profile h100-ib-ok."""
+    base = P(os.path.join(HERE, BASE))
+    p.write(IB + "mlx5_bond_0/hca_type", base.read(IB + "mlx5_bond_0/hca_type"))
+    p.write(IB + "mlx5_bond_0/fw_ver", base.read(IB + "mlx5_bond_0/fw_ver"))
+    tmp_stat = block(base.read(TOOLS[0][0]), TOOLS[0][1], "mlx5_bond_0")
+    tmp_dev = block(base.read(TOOLS[1][0]), TOOLS[1][1], "mlx5_bond_0")
+    tmp_md = ucx_md_block(base.read(UCXD), "mlx5_bond_0")
+    edit_blocks(p, TOOLS[0][0], "CA '", lambda bl: bl + [tmp_stat])
+    edit_blocks(p, TOOLS[1][0], "hca_id:", lambda bl: bl + [tmp_dev])
+    t = p.read(UCXD)
+    i = t.index("#\n# Memory domain: cma")
+    p.write(UCXD, t[:i] + tmp_md + t[i:])
+    add_eth_nic(p, dev, part, "MT_0000000838", "200 Gb/sec (2X NDR)", links, up)
+    for rel, start in TOOLS:
+        b = block(p.read(rel), start, "mlx5_bond_0")
+        edit_blocks(p, rel, start.split("%s")[0], lambda bl: [x for x in bl if x != b])
+    p.write(UCXD, ucx_drop_md(p.read(UCXD), lambda n, c: n == "mlx5_bond_0"))
+    p.rm(IB + "mlx5_bond_0")
+    uverbs_nodes(p)
+
+
+@variant("kvm-h200-pix", """A KVM/QEMU guest with PCIe passthrough of 8x H200 and their 8 ConnectX-7
+InfiniBand HCAs, each GPU PIX to its own HCA (ai-dynamo/dynamo#12463:
+8x H200 + 8x ConnectX-7 per node, KVM with PCIe passthrough; GPUDirect RDMA
+between PIX pairs fails without IOMMU peer-to-peer translation in the
+guest: garbage tokens with HTTP 200).  DMI: sys_vendor QEMU, product_name
+"Standard PC (Q35 + ICH9, 2009)" (QEMU's q35 machine type); /proc/cpuinfo
+has the hypervisor flag.  No host-network bond in the guest (only the
+passthrough HCAs); UCX_NET_DEVICES unset, as in the report.
+Intended finding: gpudirect-vm-p2p warn naming dynamo#12463.""")
+def kvm_h200_pix(p):
+    h200(p)
+    drop_nic(p, "mlx5_bond_0")
+    dmi(p, "QEMU", "Standard PC (Q35 + ICH9, 2009)", True)
+    p.env("UCX_NET_DEVICES", None)
+
+
+@variant("h100-numa0-rails", """An 8-GPU H100 node with InfiniBand rails on one socket only: mlx5_0,
+mlx5_1, mlx5_4, mlx5_5 (PIX to GPU0-3, NUMA 0); GPU4-7 (NUMA 1) reach every
+rail across the CPU interconnect (SYS), the case of openucx/ucx#11259 (KV
+of far GPUs at up to half the NIC's bandwidth).  No host-network bond;
+UCX_NET_DEVICES unset.
+Intended finding: gpudirect-affinity warn for GPU4-7 (SYS).""")
+def h100_numa0_rails(p):
+    for dev in ("mlx5_bond_0", "mlx5_9", "mlx5_8", "mlx5_7", "mlx5_6"):
+        drop_nic(p, dev)
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", "mlx5_0,mlx5_1,mlx5_4,mlx5_5")
+
+
 def build(dest_root):
     for name, doc, fn, base in VARIANTS:
         d = os.path.join(dest_root, name)

@@ -1,0 +1,318 @@
+"""The NIC(s) each GPU's KV uses, VMs and real topologies (issue 25 items
+1, 2 and 5; checks.md E7, B4, B7).
+
+Expectations, written and committed before the tool was run on these
+scenarios (each scenario's header says the same):
+- nicgpu-hgx-h200-all (HGX H200, 8 InfiniBand rails + BlueField-3 bond +
+  two ConnectX-6 Dx management ports + a down BlueField-3 port,
+  UCX_NET_DEVICES=all): READY, ucx-nic-select warn naming mlx5_bond_0,
+  mlx5_2 and mlx5_3, never the down mlx5_10; suggestion = the 8 Active
+  InfiniBand ports; fed back: READY, ucx-nic-select ok.
+- nicgpu-dgx-h100-storage (DGX H100, 8 compute rails + storage/in-band
+  ConnectX-7 ports in Ethernet mode, unset): READY, ucx-nic-select warn
+  naming mlx5_2, mlx5_3, mlx5_10, not the down mlx5_11; the same
+  suggestion; fed back: READY, ucx-nic-select ok.
+- nicgpu-kvm-pix (KVM guest, 8x H200 + 8x ConnectX-7 passthrough, PIX
+  pairs, unset; ai-dynamo/dynamo#12463): READY with gpudirect-vm-p2p warn
+  naming dynamo#12463, QEMU, PIX, that UCX_NET_DEVICES is unset, and ATS
+  and ACS in its remedy; ucx-nic-select ok.  On the bare-metal healthy-ib
+  (no DMI in the pod): gpudirect-vm-p2p skipped, never ok.
+- nicgpu-numa0-rails (8 GPUs, the 4 rails on NUMA 0): READY,
+  gpudirect-affinity warn naming GPU4-7, ucx-nic-select ok.
+- Every pod's JSON has gpuNics: one entry per GPU row of topo -m, with
+  the NIC(s) UCX uses for that GPU's memory: UCX_NET_DEVICES's ports, or
+  with unset/all every Active port, of which UCX ranks the nearest by its
+  sysfs distance (ucs/sys/topo/base/topo.c: same PCIe switch > same NUMA
+  node > PCIe host bridge > across NUMA); on these nodes that is each
+  GPU's PIX rail, and for GPU4-7 of nicgpu-numa0-rails the four rails at
+  SYS.  Each NIC with its link layer and state; the GPU with its NUMA
+  node and link.  Where a suggestion exists, each entry also has the
+  NIC(s) under the suggested UCX_NET_DEVICES, and check --suggest-env
+  prints that mapping as comment lines under the pod's env block.
+The expected values are read from the profiles' own sysfs and topo -m.
+"""
+import copy
+import os
+import tempfile
+import unittest
+
+import yaml
+
+from base import E2ECase, parse_json, scenario_report
+from plugin import run
+from test_nicsel import ORDER, result, suggestion
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
+PROFILES = os.path.join(ROOT, "tests", "cluster", "profiles")
+
+
+def read(path):
+    with open(path) as f:
+        return f.read().strip()
+
+
+def ports(profile):
+    """{dev:port: (state word, link layer)} from the profile's sysfs."""
+    base = os.path.join(PROFILES, profile, "root", "sys", "class", "infiniband")
+    out = {}
+    for dev in os.listdir(base):
+        pd = os.path.join(base, dev, "ports")
+        for p in os.listdir(pd):
+            d = os.path.join(pd, p)
+            out["%s:%s" % (dev, p)] = (read(os.path.join(d, "state")).split()[-1],
+                                       read(os.path.join(d, "link_layer")))
+    return out
+
+
+def ib_rails(profile):
+    return {k for k, (st, ll) in ports(profile).items() if st == "ACTIVE" and ll == "InfiniBand"}
+
+
+def topo(profile):
+    """({gpu index: {nic: link}}, {gpu index: numa}) of the profile's topo -m."""
+    text = read(os.path.join(PROFILES, profile, "bin", "out", "nvidia-smi-topo-m.txt"))
+    lines = text.splitlines()
+    head = lines[0].split("\t")
+    legend = {}
+    for line in lines:
+        s = line.strip()
+        if s.startswith("NIC") and ":" in s and len(s.split()) == 2:
+            k, v = s.split(":")
+            legend[k] = v.strip()
+    rows, numa = {}, {}
+    numa_col = head.index("NUMA Affinity")
+    for line in lines[1:]:
+        cells = line.split("\t")
+        if not cells[0].startswith("GPU"):
+            continue
+        g = int(cells[0][3:])
+        # read() strips the header's leading tab: head[i] is cells[i + 1]
+        rows[g] = {legend[h]: cells[i + 1].strip() for i, h in enumerate(head) if h.startswith("NIC")}
+        numa[g] = int(cells[numa_col + 1])
+    return rows, numa
+
+
+# UCX's ranking of a GPU-NIC pair for GPU memory (ucs_topo_get_distance,
+# sysfs paths): under one PCIe switch (PIX/PXB) near; across host bridges of
+# one NUMA node (NODE) 17 GB/s; through the host bridge (PHB) <= 3.5 GB/s;
+# across NUMA nodes (SYS) 220 MB/s.
+UCX_RANK = {"PIX": 0, "PXB": 0, "NODE": 1, "PHB": 2, "SYS": 3}
+
+
+def ucx_choice(row, allowed):
+    """The ports of `allowed` UCX ranks nearest for one GPU, and the link."""
+    best = min(UCX_RANK[row[p.split(":")[0]]] for p in allowed)
+    got = {p for p in allowed if UCX_RANK[row[p.split(":")[0]]] == best}
+    return got, min((row[p.split(":")[0]] for p in got), key=ORDER.index)
+
+
+def gpu_nics(pod):
+    return {e["gpu"]: e for e in pod.get("gpuNics") or []}
+
+
+def feed_back(case, name, doc):
+    """The scenario with each pod's suggested UCX_NET_DEVICES set: its report."""
+    sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
+    with open(os.path.join(SCENARIOS, name + ".yaml")) as f:
+        sc = copy.deepcopy(yaml.safe_load(f))
+    for p in sc["pods"]:
+        case.assertTrue(sugg.get(p["name"]), p["name"])
+        p["env"] = {"UCX_NET_DEVICES": sugg[p["name"]]}
+        p["profile"] = os.path.join(SCENARIOS, p["profile"])
+        if p.get("logs"):
+            p["logs"] = os.path.join(SCENARIOS, p["logs"])
+    with tempfile.TemporaryDirectory(prefix="nicgpu-") as d:
+        path = os.path.join(d, "fedback.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(sc, f)
+        return scenario_report(path)
+
+
+class Base(E2ECase):
+    NAME = PROFILE = None
+
+    @classmethod
+    def fixture(cls):
+        cls.rc, cls.doc, cls.err = scenario_report(os.path.join(SCENARIOS, cls.NAME + ".yaml"))
+
+    def pods(self):
+        self.assertIsNotNone(self.doc, self.err)
+        self.assertEqual(len(self.doc["pods"]), 2, [p["name"] for p in self.doc["pods"]])
+        return self.doc["pods"]
+
+    def assert_gpu_nics(self, allowed, key="nics"):
+        """Each pod's gpuNics[*][key] is UCX's choice among `allowed`."""
+        rows, numa = topo(self.PROFILE)
+        states = ports(self.PROFILE)
+        self.assertEqual(len(rows), 8)
+        for pod in self.pods():
+            got = gpu_nics(pod)
+            self.assertEqual(sorted(got), sorted(rows), pod.get("gpuNics"))
+            for g, row in rows.items():
+                want, link = ucx_choice(row, allowed)
+                e = got[g]
+                with self.subTest(pod=pod["name"], gpu=g):
+                    self.assertEqual(sorted(n["device"] for n in e[key]), sorted(want), e)
+                    self.assertEqual(e["numa"], numa[g], e)
+                    if key == "nics":
+                        self.assertEqual(e["link"], link, e)
+                    for n in e[key]:
+                        st, ll = states[n["device"]]
+                        self.assertEqual((n["state"], n["linkLayer"]), (st, ll), n)
+
+
+class OffFabric:
+    """(mixin) unset/all on a node with ports that cannot carry KV: warn naming
+    them, the rails suggested, READY with ucx-nic-select ok fed back."""
+    BAD = KEPT = ()
+    SET = None
+
+    def test_warn_names_off_fabric_ports_only(self):
+        rails = ib_rails(self.PROFILE)
+        self.assertEqual(len(rails), 8, rails)
+        for pod in self.pods():
+            c = result(pod)
+            self.assertIsNotNone(c, pod["name"])
+            self.assertEqual(c["status"], "warn", c)
+            self.assertEqual(pod["verdict"], "READY", pod["name"])
+            for dev in self.BAD:
+                self.assertIn(dev + ":1", c["detail"])
+            for dev in self.KEPT:
+                self.assertNotIn(dev + ":", c["detail"])
+            got = suggestion(c)
+            self.assertIsNotNone(got, c)
+            self.assertEqual(sorted(got.split(",")), sorted(rails))
+        self.assertEqual((self.rc, self.doc["verdict"]["status"]), (0, "READY"))
+
+    def test_gpu_nics_under_ucx_default_and_suggestion(self):
+        every = {k for k, (st, ll) in ports(self.PROFILE).items() if st == "ACTIVE"}
+        self.assert_gpu_nics(every)
+        self.assert_gpu_nics(ib_rails(self.PROFILE), key="suggested")
+        for pod in self.pods():
+            for e in pod["gpuNics"]:
+                self.assertEqual(e["chosenBy"], self.SET, e)
+
+    def test_suggestion_fed_back_is_ready(self):
+        self.assertIsNotNone(self.doc, self.err)
+        rc, doc, err = feed_back(self, self.NAME, self.doc)
+        self.assertIsNotNone(doc, err)
+        for pod in doc["pods"]:
+            self.assertEqual(result(pod)["status"], "ok", result(pod))
+            self.assertEqual(pod["verdict"], "READY", pod["name"])
+            for e in pod["gpuNics"]:
+                self.assertEqual(e["chosenBy"], "UCX_NET_DEVICES", e)
+                self.assertNotIn("suggested", e)
+        self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
+
+
+class TestHgxH200All(OffFabric, Base):
+    NAME, PROFILE = "nicgpu-hgx-h200-all", "hgx-h200-mgmt-bf3"
+    BAD, KEPT, SET = ("mlx5_bond_0", "mlx5_2", "mlx5_3"), ("mlx5_10",), "all"
+
+
+class TestDgxH100Storage(OffFabric, Base):
+    NAME, PROFILE = "nicgpu-dgx-h100-storage", "dgx-h100-storage"
+    BAD, KEPT, SET = ("mlx5_2", "mlx5_3", "mlx5_10"), ("mlx5_11",), "unset"
+
+
+class TestKvmPix(Base):
+    NAME, PROFILE = "nicgpu-kvm-pix", "kvm-h200-pix"
+
+    def test_warns_of_dynamo_12463(self):
+        for pod in self.pods():
+            c = result(pod, "gpudirect-vm-p2p")
+            self.assertIsNotNone(c, pod["name"])
+            self.assertEqual(c["status"], "warn", c)
+            for word in ("ai-dynamo/dynamo#12463", "QEMU", "PIX", "UCX_NET_DEVICES is unset"):
+                self.assertIn(word, c["detail"])
+            for word in ("ATS", "ACS"):
+                self.assertIn(word, c["remedy"])
+            self.assertEqual(result(pod)["status"], "ok", result(pod))
+            self.assertEqual(pod["verdict"], "READY", pod["name"])
+        self.assertEqual((self.rc, self.doc["verdict"]["status"]), (0, "READY"))
+
+    def test_gpu_nics_are_the_pix_pairs(self):
+        self.assert_gpu_nics(ib_rails(self.PROFILE))
+        for pod in self.pods():
+            for e in pod["gpuNics"]:
+                self.assertEqual(e["link"], "PIX", e)
+                self.assertEqual(e["chosenBy"], "unset", e)
+
+
+class TestBareMetalNoDmi(Base):
+    NAME, PROFILE = "healthy-ib", "h100-ib-ok"
+
+    def test_vm_check_skipped_without_dmi(self):
+        for pod in self.pods():
+            c = result(pod, "gpudirect-vm-p2p")
+            self.assertIsNotNone(c, pod["name"])
+            self.assertEqual(c["status"], "skipped", c)
+
+    def test_gpu_nics_follow_ucx_net_devices(self):
+        self.assert_gpu_nics(ib_rails(self.PROFILE))
+        for pod in self.pods():
+            for e in pod["gpuNics"]:
+                self.assertEqual(e["chosenBy"], "UCX_NET_DEVICES", e)
+
+
+class TestNuma0Rails(Base):
+    NAME, PROFILE = "nicgpu-numa0-rails", "h100-numa0-rails"
+
+    def test_far_gpus(self):
+        for pod in self.pods():
+            c = result(pod, "gpudirect-affinity")
+            self.assertEqual(c["status"], "warn", c)
+            for g in range(4, 8):
+                self.assertIn("GPU%d" % g, c["detail"])
+            self.assertEqual(result(pod)["status"], "ok", result(pod))
+            self.assertEqual(pod["verdict"], "READY", pod["name"])
+        self.assertEqual((self.rc, self.doc["verdict"]["status"]), (0, "READY"))
+
+    def test_gpu_nics_cross_numa(self):
+        rails = ib_rails(self.PROFILE)
+        self.assertEqual(len(rails), 4, rails)
+        self.assert_gpu_nics(rails)
+        for pod in self.pods():
+            got = gpu_nics(pod)
+            for g in range(4, 8):
+                self.assertEqual(got[g]["link"], "SYS", got[g])
+                self.assertEqual(len(got[g]["nics"]), 4, got[g])
+
+
+class TestSuggestEnvMapping(E2ECase):
+    """--suggest-env: under each pod's env block, one comment line per GPU
+    with the NIC(s) it uses under the suggested value (YAML comments, so
+    the block stays pasteable)."""
+
+    SCENARIO = os.path.join(SCENARIOS, "nicgpu-hgx-h200-all.yaml")
+
+    def test_per_gpu_lines(self):
+        kc = ["--kubeconfig", self.c.kubeconfig, "-n", "demo"]
+        rc, out, err = run(["check"] + kc + ["-o", "json"], timeout=300)
+        doc = parse_json(out)
+        self.assertIsNotNone(doc, err + out[:2000])
+        rc2, text, err2 = run(["check"] + kc + ["--suggest-env"], timeout=300)
+        self.assertEqual(rc2, rc, err2)
+        block = text.split("Suggested env (check --suggest-env):", 1)[1]
+        for pod in doc["pods"]:
+            value = suggestion(result(pod))
+            head = ("# demo/%s: env of its worker container\nenv:\n"
+                    "  - name: UCX_NET_DEVICES\n    value: \"%s\"\n" % (pod["name"], value))
+            self.assertIn(head, block)
+            after = block.split(head, 1)[1].split("\n# demo/", 1)[0]
+            lines = [l for l in after.splitlines() if l.strip().startswith("# GPU")]
+            self.assertEqual(len(lines), 8, after)
+            for e in pod["gpuNics"]:
+                line = [l for l in lines if l.strip().startswith("# GPU%d " % e["gpu"])]
+                self.assertEqual(len(line), 1, lines)
+                for n in e["suggested"]:
+                    self.assertIn(n["device"], line[0])
+                for n in e["nics"]:
+                    self.assertIn(n["device"], line[0])
+            parsed = yaml.safe_load(head + after)
+            self.assertEqual(parsed["env"], [{"name": "UCX_NET_DEVICES", "value": value}])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -358,6 +358,105 @@ def kb_roce_bond_ece(p):
     p.env("UCX_TLS", "rc_verbs,ud_verbs,cuda_copy,cuda_ipc,gdr_copy,sm,self")
 
 
+# A10 (checks.md): a routed, rail-optimised RoCE v2 fabric as in
+# kvcache-ai/Mooncake#2729 (one /26 per rail and rack, "ens12np0 (mlx5_0):
+# 10.14.1.72/26") and #2747 ("routed RoCEv2 fabric ... 10.102.0.0/16"):
+# rail k of rack "a" is 10.14.k.0/26 (gateway .1), of rack "b"
+# 10.14.k.64/26 (gateway .65); a static 10.14.0.0/16 route per rail reaches
+# the other racks (one metric per rail).  The RoCE VFs are in the pod's network namespace (SR-IOV
+# CNI), so iproute2 in the image lists them; eth0 is the pod network.
+ROCE_NETDEVS = ["ens%dnp0" % (108 + k) for k in range(8)]
+RACK_HOST = {"a": 10, "b": 74}
+
+
+def ip_tool(p, addr, route):
+    p.write("bin/ip", """#!/bin/sh
+# iproute2 of this pod: prints captured output (bin/out/) for the listings
+# the probe runs; anything else is an error like the real tool's.
+o=${0%/*}/out
+case "$*" in
+"-o -4 addr show" | "-o -4 addr" | "-4 -o addr show") cat "$o/ip-o-4-addr.txt" ;;
+"-4 route show" | "-4 route" | "route") cat "$o/ip-4-route.txt" ;;
+*) echo 'Object "'"$1"'" is unknown, try "ip help".' >&2; exit 255 ;;
+esac
+""", 0o755)
+    p.write("bin/out/ip-o-4-addr.txt", addr)
+    p.write("bin/out/ip-4-route.txt", route)
+
+
+def roce_rack(p, rack, gids=True):
+    """Rails of rack `rack`: GIDs 2/3 (IPv4-mapped v1/v2) carry the rail's
+    address when gids, else the port lists only its link-local GIDs 0/1;
+    the VF keeps its IPv4 address and routes either way."""
+    h = RACK_HOST[rack]
+    addr = ["1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever",
+            "3: eth0    inet 10.244.%d.5/24 brd 10.244.%d.255 scope global eth0\\       "
+            "valid_lft forever preferred_lft forever" % (h, h)]
+    route = ["default via 10.244.%d.1 dev eth0" % h,
+             "10.244.%d.0/24 dev eth0 proto kernel scope link src 10.244.%d.5" % (h, h)]
+    for k, nd in enumerate(ROCE_NETDEVS):
+        net = h - 10
+        addr.append("%d: %s    inet 10.14.%d.%d/26 brd 10.14.%d.%d scope global %s\\       "
+                    "valid_lft forever preferred_lft forever" % (10 + k, nd, k, h, k, net + 63, nd))
+        route.append("10.14.0.0/16 via 10.14.%d.%d dev %s proto static metric %d" % (k, net + 1, nd, 100 + k))
+        route.append("10.14.%d.%d/26 dev %s proto kernel scope link src 10.14.%d.%d"
+                     % (k, net, nd, k, h))
+        port = "root/sys/class/infiniband/mlx5_%d/ports/1/" % k
+        for i in (2, 3):
+            if gids:
+                p.write(port + "gids/%d" % i, "0000:0000:0000:0000:0000:ffff:0a0e:%02x%02x" % (k, h))
+            else:
+                p.write(port + "gids/%d" % i, "0000:0000:0000:0000:0000:0000:0000:0000")
+                p.rm(port + "gid_attrs/types/%d" % i)
+                p.rm(port + "gid_attrs/ndevs/%d" % i)
+    ip_tool(p, "\n".join(addr) + "\n", "\n".join(route) + "\n")
+
+
+@variant("roce-routed-a", """roce-ok in rack a of a routed RoCE v2 fabric (docs/checks.md A10): rail k
+is 10.14.k.10/26 (GIDs 2/3), with a static route 10.14.0.0/16 via the
+rail's gateway 10.14.k.1; iproute2 lists the rails' VFs (SR-IOV CNI).
+Addressing as kvcache-ai/Mooncake#2729 reports it (one /26 per rail).""", base="roce-ok")
+def roce_routed_a(p):
+    roce_rack(p, "a")
+
+
+@variant("roce-routed-b", """roce-routed-a's other rack: rail k is 10.14.k.74/26, gateway
+10.14.k.65.""", base="roce-ok")
+def roce_routed_b(p):
+    roce_rack(p, "b")
+
+
+
+@variant("roce-routed-b-noroute", """roce-routed-b without the static 10.14.0.0/16 rail routes: only the
+rails' connected /26 and the pod network's default route via eth0, as on a
+VF whose IPAM gave it an address but no routes; RoCE v2 to rack a then has
+no next hop on the rail.""", base="roce-ok")
+def roce_routed_b_noroute(p):
+    roce_rack(p, "b")
+    r = "bin/out/ip-4-route.txt"
+    p.write(r, "".join(l + "\n" for l in p.read(r).splitlines() if "proto static" not in l))
+
+@variant("roce-linklocal-a", """roce-routed-a whose ports list only their link-local GIDs (0: RoCE v1,
+1: RoCE v2, both fe80::) although the VF has its IPv4 address, like the
+ionic ports of ROCm/ATOM#1748 ("there is no IPv4-mapped entry on any of
+them") and the NULL GID of sgl-project/sglang PR #30737; the image leaves
+UCX_IB_GID_INDEX and NCCL_IB_GID_INDEX unset, so UCX takes the link-local
+RoCE v2 GID 1 (uct_ib_device_select_gid: v2/IPv4 first, then v2/IPv6).""",
+         base="roce-ok")
+def roce_linklocal_a(p):
+    roce_rack(p, "a", gids=False)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
+@variant("roce-linklocal-b", """roce-linklocal-a's other rack (roce-routed-b's addressing).""",
+         base="roce-ok")
+def roce_linklocal_b(p):
+    roce_rack(p, "b", gids=False)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
 def build(dest_root):
     for name, doc, fn, base in VARIANTS:
         d = os.path.join(dest_root, name)

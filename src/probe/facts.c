@@ -203,6 +203,8 @@ SECTION(h_meminfo, f->meminfo.src, probe_parse_meminfo, f->meminfo)
 SECTION(h_ucx_ldd, f->nixl_ucx_ldd.src, probe_parse_ucx_ldd, f->nixl_ucx_ldd)
 SECTION(h_ucx_modules, f->ucx_modules.src, probe_parse_ucx_modules, f->ucx_modules)
 SECTION(h_verbs_libs, f->verbs_libs.src, probe_parse_verbs_libs, f->verbs_libs)
+SECTION(h_ip_addr, f->ipnet.addr_src, probe_parse_ip_addr, f->ipnet)
+SECTION(h_ip_route, f->ipnet.route_src, probe_parse_ip_route, f->ipnet)
 
 /* fi_info -c FI_HMEM lists only the entries that support FI_HMEM. */
 static void h_fi_hmem(const struct probe_section *s, struct probe_facts *f)
@@ -243,6 +245,8 @@ static const struct {
 	{ "ibstatus", h_ibstatus },
 	{ "ibv_devinfo", h_ibv },
 	{ "ibdev2netdev", h_ibdev2netdev },
+	{ "ip_addr", h_ip_addr },
+	{ "ip_route", h_ip_route },
 	{ "proc_modules", h_modules },
 	{ "sys_module", h_sys_module },
 	{ "memory_peers", h_peers },

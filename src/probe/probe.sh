@@ -246,6 +246,11 @@ tool ibstat 65536 5 ibstat
 tool ibstatus 65536 5 ibstatus
 tool ibv_devinfo 65536 5 ibv_devinfo
 tool ibdev2netdev 16384 5 ibdev2netdev
+# A10: the IPv4 address, prefix and routes of the RoCE netdevs, as the pod's
+# network namespace shows them (only where the netdev is in it: an SR-IOV
+# VF or host networking); read-only listings, absent without iproute2.
+tool ip_addr 16384 5 ip -o -4 addr show
+tool ip_route 16384 5 ip -4 route show
 
 # --- Kernel modules, GPUDirect, GDRCopy (B, C) ---
 begin proc_modules

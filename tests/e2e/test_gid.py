@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Prefill and decode on the wire (issue 25 items 3 and 4, docs/checks.md
-A10): whether the RoCE GIDs the two KV libraries use reach each other, each
+A10, D4b): whether the RoCE GIDs the two KV libraries use reach each other, each
 scenario's verdict written here before the tool was run on it.
 
 - gid-routed: two racks of a routed RoCE v2 fabric, RoCE v2 IPv4 GIDs in
@@ -10,6 +10,9 @@ scenario's verdict written here before the tool was run on it.
 - gid-linklocal: link-local-only GID tables in the same two subnets: NOT
   READY, env-gid-index fails on both pods and the pair line says the
   link-local GID does not cross the subnets.
+- nvlink-domain-one / -two: GB200 NVL72 trays with MNNVL (ComputeDomain
+  claims, UCX_CUDA_IPC_ENABLE_MNNVL=y) in one NVLink domain: READY; in two
+  (different ClusterUUID): NOT READY on a pair-consistency fail (D4b).
 - the probe keeps SGLang's and TensorRT-LLM's KV-transfer variables, never
   a secret-looking one (probe.sh env_filter, with and without grep).
 
@@ -105,6 +108,43 @@ class LinkLocal(Pair, E2ECase):
         self.assertIn("prefill gid-prefill-0 uses the link-local fe80:: GID (not routed), "
                       "UCX GID 1 on mlx5_0:1 (ens108np0)", f["detail"])
         self.assertIn("in different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
+
+
+class OneDomain(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "nvlink-domain-one.yaml")
+    VERDICT = "READY"
+
+    def test_no_pair_line(self):
+        self.assertEqual([f for f in self.doc["verdict"]["findings"]
+                          if f["name"] == "pair-consistency"], [])
+
+    def test_each_pod_mnnvl_ok(self):
+        for pod in ("nvl-prefill-0", "nvl-decode-0"):
+            for name in ("nvlink-imex", "nvlink-fabric"):
+                self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
+
+
+class TwoDomains(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "nvlink-domain-two.yaml")
+    VERDICT = "NOT READY"
+
+    def test_pair_line(self):
+        f = self.pair_lines("NVLink domains")
+        self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
+        f = f[0]
+        self.assertEqual(f["status"], "fail")
+        self.assertEqual(f["family"], "NVLINK")
+        self.assertEqual(f["pods"], ["nvl-prefill-0", "nvl-decode-0"])
+        self.assertIn("prefill nvl-prefill-0 in ClusterUUID "
+                      "dc6e40c4-d722-4357-9ba6-5291dd461278, CliqueId 2", f["detail"])
+        self.assertIn("decode nvl-decode-0 in ClusterUUID "
+                      "5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b, CliqueId 2", f["detail"])
+        self.assertIn("UCX_CUDA_IPC_ENABLE_MNNVL=n", f["remedy"])
+
+    def test_each_pod_alone_ok(self):
+        for pod in ("nvl-prefill-0", "nvl-decode-0"):
+            for name in ("nvlink-imex", "nvlink-fabric"):
+                self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
 
 
 def env_filter_text():

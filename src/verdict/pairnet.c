@@ -108,8 +108,9 @@ static enum check_status l2_only(const struct check_gid_net *bad, const char *bn
 }
 
 /* Two routable IPv4 GIDs in different subnets: each netdev needs a route
- * to the other's address (RoCE v2 resolves the next hop through the
- * kernel's routing table). */
+ * to the other's address in the main table, as UCX's reachability check
+ * asks (openucx/ucx PR #10135, UCX_IB_ROCE_REACHABILITY_MODE=route:
+ * ucs_netlink_route_exists on the GID's netdev). */
 static enum check_status routed(const struct check_gid_net *a, const char *an,
 				const struct check_gid_net *b, const char *bn,
 				char *why, size_t n)
@@ -146,6 +147,14 @@ enum check_status verdict_pair_gid(const struct check_summary *a, const char *an
 
 	if (x->kind == CHECK_GID_NONE || y->kind == CHECK_GID_NONE)
 		return CHECK_OK;
+	/* UCX takes a peer of another RoCE version as unreachable (openucx/ucx
+	 * PR #4688, uct_ib_iface_is_same_roce_version). */
+	if ((x->kind == CHECK_GID_V1) != (y->kind == CHECK_GID_V1) &&
+	    x->kind <= CHECK_GID_V1 && y->kind <= CHECK_GID_V1) {
+		snprintf(why, n, "RoCE versions differ: %s uses %s, %s uses %s: UCX takes "
+			 "the peer as unreachable", an, x->what, bn, y->what);
+		return CHECK_FAIL;
+	}
 	if (x->kind >= CHECK_GID_V1 || y->kind >= CHECK_GID_V1)
 		return x->kind >= y->kind ? l2_only(x, an, x, y, why, n)
 					  : l2_only(y, bn, x, y, why, n);

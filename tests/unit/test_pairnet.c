@@ -103,6 +103,11 @@ static void test_gid(void)
 	CHECK_INT(gid(&a, &b, why), CHECK_OK);
 	a.gid.net_known = b.gid.net_known = 0;
 	CHECK_INT(gid(&a, &b, why), CHECK_WARN);
+	/* RoCE v1 against v2: UCX's version check */
+	rail(&a, CHECK_GID_V1, 10, 1);
+	rail(&b, CHECK_GID_V4, 20, 1);
+	CHECK_INT(gid(&a, &b, why), CHECK_FAIL);
+	CHECK_HAS(why, "RoCE versions differ");
 	/* an empty GID never reaches anything */
 	rail(&a, CHECK_GID_EMPTY, 10, 1);
 	rail(&b, CHECK_GID_V4, 20, 1);

@@ -62,12 +62,30 @@ static void netdev_view(const struct probe_ipnet *ip, const char *dev, struct ch
 			g->net_v4 = ip->addr[i].addr;
 			g->net_plen = ip->addr[i].plen;
 		}
-	g->routes_known = ip->route_src.status == PROBE_OK;
-	for (int i = 0; g->routes_known && i < ip->nroutes && g->nroutes < 8; i++)
-		if (!strcmp(ip->route[i].dev, dev)) {
-			g->rt_dst[g->nroutes] = ip->route[i].addr;
-			g->rt_plen[g->nroutes++] = ip->route[i].plen;
+	g->routes_known = ip->route_src.status == PROBE_OK ||
+			  ip->proc_route_src.status == PROBE_OK;
+	for (int i = 0; g->routes_known && i < ip->nroutes; i++) {
+		const struct probe_ip4 *r = &ip->route[i];
+
+		if (strcmp(r->dev, dev))
+			continue;
+		/* Without an address listing, the netdev's connected route
+		 * (no gateway) is its subnet. */
+		if (!g->net_known && !r->via && r->plen > 0) {
+			g->net_known = 1;
+			g->net_v4 = r->addr;
+			g->net_plen = r->plen;
 		}
+		if (g->nroutes < 8) {
+			g->rt_dst[g->nroutes] = r->addr;
+			g->rt_plen[g->nroutes++] = r->plen;
+		}
+	}
+	/* A netdev with neither an address nor a route here is not in this
+	 * namespace (the shared RDMA device plugin leaves it on the host):
+	 * its routes are unknown, not absent. */
+	if (!g->net_known && !g->nroutes)
+		g->routes_known = 0;
 }
 
 static void gid_digest(const struct check_input *in, struct check_gid_net *g)

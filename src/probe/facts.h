@@ -599,6 +599,7 @@ struct probe_ip4 {
 
 struct probe_ipnet {
 	struct probe_src addr_src, route_src;
+	struct probe_src proc_route_src;  /* /proc/net/route, read when ip is absent */
 	int naddrs, nroutes, dropped;
 	struct probe_ip4 addr[PROBE_MAX_IP4];
 	struct probe_ip4 route[PROBE_MAX_IP4];
@@ -672,6 +673,10 @@ int probe_parse_ibdev2netdev(const char *t, size_t n, struct probe_rdma_list *l)
  * more than PROBE_MAX_IP4 entries are counted in dropped. */
 int probe_parse_ip_addr(const char *t, size_t n, struct probe_ipnet *ip);
 int probe_parse_ip_route(const char *t, size_t n, struct probe_ipnet *ip);
+/* /proc/net/route (Iface Destination Gateway Flags ... Mask ...: hex of
+ * the address bytes as a little-endian pod prints them); appended to the
+ * routes as ip -4 route would list them. */
+int probe_parse_proc_route(const char *t, size_t n, struct probe_ipnet *ip);
 /* "uverbs0 c" lines (section dev_infiniband). */
 int probe_parse_dev_ib(const char *t, size_t n, struct probe_dev_ib *d);
 /* Section verbs_libs ("lib=PATH", "provider=libmlx5-rdmav34.so",

@@ -134,3 +134,55 @@ int probe_parse_ip_route(const char *t, size_t n, struct probe_ipnet *ip)
 	}
 	return found;
 }
+
+/* One /proc/net/route hex field: the address bytes in memory order of a
+ * little-endian pod (x86_64, aarch64), so 10.14.0.1 is "01000E0A". */
+static int route_hex(const char *w, uint32_t *out)
+{
+	char *end;
+	unsigned long v = strtoul(w, &end, 16);
+
+	if (*end || end == w || strlen(w) != 8)
+		return 0;
+	*out = (uint32_t)((v & 0xff) << 24 | (v & 0xff00) << 8 | (v >> 8 & 0xff00) | (v >> 24 & 0xff));
+	return 1;
+}
+
+static int mask_len(uint32_t m)
+{
+	int n = 0;
+
+	while (m & 0x80000000u) {
+		n++;
+		m <<= 1;
+	}
+	return m ? -1 : n;   /* not contiguous: no prefix */
+}
+
+int probe_parse_proc_route(const char *t, size_t n, struct probe_ipnet *ip)
+{
+	struct ptext it;
+	struct pslice line;
+	int found = 0;
+
+	ptext_init(&it, t, n);
+	while (ptext_line(&it, &line)) {
+		char buf[LINE_MAX_IP], *w[16];
+		int nw = words(line, buf, sizeof buf, w, 16);
+		struct probe_ip4 e = { 0 };
+		struct probe_ip4 *s;
+		uint32_t mask;
+
+		/* Iface Destination Gateway Flags RefCnt Use Metric Mask ... */
+		if (nw < 8 || !strcmp(w[0], "Iface") || !route_hex(w[1], &e.addr) ||
+		    !route_hex(w[2], &e.via) || !route_hex(w[7], &mask) ||
+		    (e.plen = mask_len(mask)) < 0)
+			continue;
+		snprintf(e.dev, sizeof e.dev, "%s", w[0]);
+		if (!(s = slot(ip->route, &ip->nroutes, &ip->dropped)))
+			continue;
+		*s = e;
+		found++;
+	}
+	return found;
+}

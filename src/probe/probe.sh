@@ -251,6 +251,8 @@ tool ibdev2netdev 16384 5 ibdev2netdev
 # VF or host networking); read-only listings, absent without iproute2.
 tool ip_addr 16384 5 ip -o -4 addr show
 tool ip_route 16384 5 ip -4 route show
+# Images without iproute2: the kernel's IPv4 routing table of the namespace.
+readfile proc_net_route /proc/net/route
 
 # --- Kernel modules, GPUDirect, GDRCopy (B, C) ---
 begin proc_modules

@@ -37,6 +37,26 @@ static void test_parse(void)
 	CHECK_INT(ip->route[1].via, V4(10, 14, 0, 1));
 	CHECK_INT(ip->route[2].via, 0);
 	CHECK_INT(ip->route[3].via, 0);      /* "via nonsense": no gateway read */
+	/* /proc/net/route as a little-endian pod prints it */
+	{
+		static const char proc[] =
+			"Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+			"eth0\t00000000\t01F40A0A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n"
+			"ens108np0\t00000E0A\t01000E0A\t0003\t0\t0\t100\t0000FFFF\t0\t0\t0\n"
+			"ens108np0\t00000E0A\t00000000\t0001\t0\t0\t0\tC0FFFFFF\t0\t0\t0\n"
+			"bad\tzz\t00000000\t0001\t0\t0\t0\t00FF00FF\t0\t0\t0\n";
+
+		memset(ip, 0, sizeof *ip);
+		CHECK_INT(probe_parse_proc_route(proc, strlen(proc), ip), 3);
+		CHECK_INT(ip->route[0].plen, 0);
+		CHECK_INT(ip->route[0].via, V4(10, 10, 244, 1));
+		CHECK_STR(ip->route[1].dev, "ens108np0");
+		CHECK_INT(ip->route[1].addr, V4(10, 14, 0, 0));
+		CHECK_INT(ip->route[1].plen, 16);
+		CHECK_INT(ip->route[1].via, V4(10, 14, 0, 1));
+		CHECK_INT(ip->route[2].plen, 26);
+		CHECK_INT(ip->route[2].via, 0);
+	}
 	free(ip);
 }
 

@@ -19,6 +19,7 @@
 #define CHECK_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct probe_facts;
 struct pod_spec_facts;
@@ -117,6 +118,33 @@ struct check_summary {
 	int gdrdrv;                 /* gdrdrv module: 1, 0, -1 */
 	int active_ports;           /* Active RDMA ports; -1 unknown */
 	int port_rate_gbps;         /* fastest Active port; 0 unknown */
+	/* A10: the GID the KV library uses on the first RoCE port in use
+	 * (UCX's, or Mooncake's where it runs and picks worse: A9's choice),
+	 * and what the pod's netns shows of that GID's netdev. */
+	struct check_gid_net {
+		enum check_gid_kind {
+			CHECK_GID_NONE = 0,     /* no RoCE port in use: not judged */
+			CHECK_GID_V4,           /* RoCE v2, IPv4-mapped */
+			CHECK_GID_V6,           /* RoCE v2, global IPv6 */
+			CHECK_GID_V1,           /* RoCE v1: L2 only */
+			CHECK_GID_LINK_LOCAL,   /* fe80::/64: not routed */
+			CHECK_GID_EMPTY,        /* no GID at the index (or none at all) */
+		} kind;
+		char what[112];         /* "UCX GID 3 on mlx5_0:1 (ens108np0)" */
+		uint32_t gid_v4;        /* kind V4: its address, host order */
+		int net_known;          /* the netdev's IPv4 address was read: */
+		uint32_t net_v4;        /* its address ... */
+		int net_plen;           /* ... and prefix length */
+		int routes_known;       /* ip -4 route was read */
+		int nroutes;            /* unicast routes via the netdev */
+		uint32_t rt_dst[8];
+		int rt_plen[8];
+	} gid;
+	/* D4b: MNNVL in use (UCX_CUDA_IPC_ENABLE_MNNVL / NCCL_MNNVL_ENABLE
+	 * yes, or a ComputeDomain claim), and the NVLink domain of the pod's
+	 * GPUs ("ClusterUUID U, CliqueId C"; "" not reported). */
+	int mnnvl;
+	char nvl_domain[96];
 };
 
 /* One GPU of the pod and the RDMA port(s) its KV uses (ucx-nic-select,

@@ -73,6 +73,7 @@ void check_digest(const struct check_input *in, struct check_summary *s)
 	ports(in->f, s);
 	s->rdma_usable = rdma_usable(in, s);
 	net_dev_bad(in, s);
+	check_digest_net(in, s);
 }
 
 void check_digest_spec(const struct pod_spec_facts *spec, struct check_summary *s)

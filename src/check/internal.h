@@ -143,6 +143,8 @@ void check_digest_spec(const struct pod_spec_facts *spec, struct check_summary *
  * leaves): every probe-only fact unknown, the spec not known. */
 void check_summary_unknown(struct check_summary *s);
 void check_digest(const struct check_input *in, struct check_summary *s);
+/* digest_net.c: the GID/netdev and NVLink-domain part (A10, D4b). */
+void check_digest_net(const struct check_input *in, struct check_summary *s);
 
 /* Fabric detection from facts and context (checks.md N1). */
 enum fabric check_fabric(const struct probe_facts *f,

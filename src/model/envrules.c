@@ -522,6 +522,25 @@ JUDGE(gid_mooncake)
 				  : ENVR_OK;
 }
 
+long envr_gid_index_ucx(const struct envr_gid_port *p, const struct envr_view *env)
+{
+	const char *v = envr_get(env, "UCX_IB_GID_INDEX");
+
+	if (!v || !*v || is(v, "auto"))
+		return ucx_pick(p, env);
+	return gid_number(v);
+}
+
+long envr_gid_index_mooncake(const struct envr_gid_port *p, const struct envr_view *env)
+{
+	return mooncake_pick(p, env);
+}
+
+int envr_runs_mooncake(const struct envr_view *env)
+{
+	return runs_mooncake(env);
+}
+
 /* ---- the table ----------------------------------------------------- */
 
 #define IB ENVR_FAB_IB

@@ -138,4 +138,13 @@ int envr_nixl_telemetry(const struct envr_view *env);
 /* UCX_RC_ECE=0 or UCX_RC_VERBS_ECE=0: rc_verbs connects without ECE. */
 int envr_ucx_rc_ece_off(const struct envr_view *env);
 
+/* The GID index each library uses on port p (checks.md A9, A10): UCX
+ * (UCX_IB_GID_INDEX, else uct_ib_device_select_gid's pick; -1 for a value
+ * UCX refuses) and Mooncake (MC_GID_INDEX / NCCL_IB_GID_INDEX, else
+ * findBestGidIndex; -1 none found).  envr_runs_mooncake: an MC_ or
+ * MOONCAKE_ variable is set. */
+long envr_gid_index_ucx(const struct envr_gid_port *p, const struct envr_view *env);
+long envr_gid_index_mooncake(const struct envr_gid_port *p, const struct envr_view *env);
+int envr_runs_mooncake(const struct envr_view *env);
+
 #endif

@@ -12,21 +12,59 @@ static const char *const allowed[] = {
 	"TRTLLM_NIXL_KVCACHE_BACKEND",   /* the framework book (fwrules.h) */
 };
 
-/* Mooncake's MC_ credentials and metadata-server URLs are never kept
- * (MC_REDIS_PASSWORD, MC_METADATA_SERVER): probe.sh drops them too. */
-static int mc_secret(const char *name, size_t len)
+/* The KV-transfer variables of SGLang and TensorRT-LLM: prefix (ending
+ * in '_'), or a word the name contains after its framework prefix
+ * (SGLANG_*_IB_*, TRTLLM_*KVCACHE*); probe.sh's env_filter keeps the same. */
+static const struct { const char *prefix, *word; } framework[] = {
+	{ "SGLANG_DISAGGREGATION_", NULL }, { "SGLANG_MOONCAKE_", NULL },
+	{ "SGLANG_", "_IB_" }, { "TRTLLM_UCX_", NULL }, { "TRTLLM_NIXL_", NULL },
+	{ "TRTLLM_", "KVCACHE" },
+};
+
+/* Does name[from, len) contain word? */
+static int has_word(const char *name, size_t len, size_t from, const char *word)
 {
+	size_t wl = strlen(word);
+
+	for (size_t i = from; i + wl <= len; i++)
+		if (!memcmp(name + i, word, wl))
+			return 1;
+	return 0;
+}
+
+static int framework_var(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof framework / sizeof framework[0]; i++) {
+		size_t n = strlen(framework[i].prefix);
+
+		if (len <= n || memcmp(name, framework[i].prefix, n))
+			continue;
+		if (!framework[i].word || has_word(name, len, n - 1, framework[i].word))
+			return 1;
+	}
+	return 0;
+}
+
+/* Credentials and metadata-server URLs of Mooncake (MC_REDIS_PASSWORD,
+ * MC_METADATA_SERVER), SGLang and TensorRT-LLM are never kept: probe.sh
+ * drops them too. */
+static int secret_name(const char *name, size_t len)
+{
+	static const char *const prefixes[] = { "MC_", "SGLANG_", "TRTLLM_" };
 	static const char *const words[] = {
 		"PASSWORD", "PASSWD", "SECRET", "TOKEN", "CREDENTIAL", "USER", "KEY",
 		"SERVER", "URL",
 	};
 
-	if (len < 3 || memcmp(name, "MC_", 3))
-		return 0;
-	for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-		for (size_t i = 3; i + strlen(words[w]) <= len; i++)
-			if (!memcmp(name + i, words[w], strlen(words[w])))
+	for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
+		size_t n = strlen(prefixes[p]);
+
+		if (len < n || memcmp(name, prefixes[p], n))
+			continue;
+		for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+			if (has_word(name, len, n, words[w]))
 				return 1;
+	}
 	return 0;
 }
 
@@ -34,8 +72,10 @@ int model_env_allowed(const char *name, size_t len)
 {
 	size_t i, n;
 
-	if (mc_secret(name, len))
+	if (secret_name(name, len))
 		return 0;
+	if (framework_var(name, len))
+		return 1;
 	for (i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
 		n = strlen(allowed[i]);
 		if (allowed[i][n - 1] == '_' ? (len > n && !memcmp(name, allowed[i], n))

@@ -207,6 +207,16 @@ SECTION(h_ucx_ldd, f->nixl_ucx_ldd.src, probe_parse_ucx_ldd, f->nixl_ucx_ldd)
 SECTION(h_ucx_modules, f->ucx_modules.src, probe_parse_ucx_modules, f->ucx_modules)
 SECTION(h_verbs_libs, f->verbs_libs.src, probe_parse_verbs_libs, f->verbs_libs)
 SECTION(h_nixl_stack, f->stack.src, probe_parse_nixl_stack, f->stack)
+SECTION(h_ip_addr, f->ipnet.addr_src, probe_parse_ip_addr, f->ipnet)
+SECTION(h_ip_route, f->ipnet.route_src, probe_parse_ip_route, f->ipnet)
+
+/* /proc/net/route only where ip -4 route gave nothing: one table, not two. */
+static void h_proc_route(const struct probe_section *s, struct probe_facts *f)
+{
+	src_set(&f->ipnet.proc_route_src, s);
+	if (f->ipnet.route_src.status != PROBE_OK)
+		(void)probe_parse_proc_route(s->body, s->len, &f->ipnet);
+}
 
 /* fi_info -c FI_HMEM lists only the entries that support FI_HMEM. */
 static void h_fi_hmem(const struct probe_section *s, struct probe_facts *f)
@@ -247,6 +257,9 @@ static const struct {
 	{ "ibstatus", h_ibstatus },
 	{ "ibv_devinfo", h_ibv },
 	{ "ibdev2netdev", h_ibdev2netdev },
+	{ "ip_addr", h_ip_addr },
+	{ "ip_route", h_ip_route },
+	{ "proc_net_route", h_proc_route },
 	{ "proc_modules", h_modules },
 	{ "sys_module", h_sys_module },
 	{ "memory_peers", h_peers },

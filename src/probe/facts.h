@@ -54,6 +54,7 @@ const char *probe_status_name(enum probe_status s);
 #define PROBE_MAX_RDMA_DEVS 32
 #define PROBE_MAX_PORTS 4
 #define PROBE_MAX_GID_INDEX 64  /* GID facts kept for indices below this */
+#define PROBE_GID_ADDRS 16      /* GID addresses kept (the probe prints 0-15) */
 
 enum probe_link_layer { PROBE_LL_UNKNOWN = 0, PROBE_LL_IB, PROBE_LL_ETH };
 
@@ -99,6 +100,9 @@ struct probe_rdma_port {
 					 * prints indices 0-15 only) */
 	uint64_t link_local_mask;       /* bit i: GID i is link-local fe80::/64 */
 	char gid_ndev[32];              /* netdev of the first RoCE v2 GID */
+	/* GID i's IPv4 address (host order) when it is IPv4-mapped, for
+	 * i < PROBE_GID_ADDRS (A10 compares prefill's and decode's). */
+	uint32_t gid_ipv4[PROBE_GID_ADDRS];
 	int netdev_up;                  /* ibdev2netdev: 1 Up, 0 Down, -1 n/a */
 };
 
@@ -642,6 +646,26 @@ struct probe_stack {
 int probe_parse_nixl_stack(const char *t, size_t n, struct probe_stack *s);
 void probe_stack_free(struct probe_stack *s);
 
+/* ---- IPv4 addresses and routes of the pod's netns (A10) ------------- */
+
+#define PROBE_MAX_IP4 32
+
+/* One "ip -o -4 addr show" address or "ip -4 route show" route. */
+struct probe_ip4 {
+	char dev[32];
+	uint32_t addr;                  /* address / destination, host order */
+	int plen;                       /* prefix length 0-32 (default: 0) */
+	uint32_t via;                   /* route gateway, 0 for a connected route */
+};
+
+struct probe_ipnet {
+	struct probe_src addr_src, route_src;
+	struct probe_src proc_route_src;  /* /proc/net/route, read when ip is absent */
+	int naddrs, nroutes, dropped;
+	struct probe_ip4 addr[PROBE_MAX_IP4];
+	struct probe_ip4 route[PROBE_MAX_IP4];
+};
+
 /* ---- The whole pod ---------------------------------------------------- */
 
 struct probe_facts {
@@ -675,6 +699,7 @@ struct probe_facts {
 	struct probe_ucx_ldd nixl_ucx_ldd;
 	struct probe_ucx_modules ucx_modules;
 	struct probe_stack stack;           /* F6-F8 */
+	struct probe_ipnet ipnet;
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields
@@ -707,6 +732,14 @@ int probe_parse_ibstat(const char *t, size_t n, struct probe_rdma_list *l);
 int probe_parse_ibstatus(const char *t, size_t n, struct probe_rdma_list *l);
 int probe_parse_ibv_devinfo(const char *t, size_t n, struct probe_rdma_list *l);
 int probe_parse_ibdev2netdev(const char *t, size_t n, struct probe_rdma_list *l);
+/* ip -o -4 addr show / ip -4 route show: lines it cannot read are skipped;
+ * more than PROBE_MAX_IP4 entries are counted in dropped. */
+int probe_parse_ip_addr(const char *t, size_t n, struct probe_ipnet *ip);
+int probe_parse_ip_route(const char *t, size_t n, struct probe_ipnet *ip);
+/* /proc/net/route (Iface Destination Gateway Flags ... Mask ...: hex of
+ * the address bytes as a little-endian pod prints them); appended to the
+ * routes as ip -4 route would list them. */
+int probe_parse_proc_route(const char *t, size_t n, struct probe_ipnet *ip);
 /* "uverbs0 c" lines (section dev_infiniband). */
 int probe_parse_dev_ib(const char *t, size_t n, struct probe_dev_ib *d);
 /* Section verbs_libs ("lib=PATH", "provider=libmlx5-rdmav34.so",

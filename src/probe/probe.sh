@@ -111,25 +111,35 @@ rd() {
 
 # Transport variable names (env-vars.md sections 1-6).
 # Mooncake's MC_* transport variables (MC_GID_INDEX, MC_IB_PORT, ...) are
-# kept, but not its credentials or metadata-server URLs (MC_REDIS_PASSWORD,
-# MC_METADATA_SERVER): secrets never leave the pod.
+# kept, and the KV-transfer variables of SGLang (SGLANG_DISAGGREGATION_*,
+# SGLANG_MOONCAKE_*, SGLANG_*_IB_*) and TensorRT-LLM (TRTLLM_UCX_*,
+# TRTLLM_NIXL_*, TRTLLM_*KVCACHE*), but none of their credentials or
+# metadata-server URLs (MC_REDIS_PASSWORD, MC_METADATA_SERVER): secrets
+# never leave the pod (model/vocab.c keeps the same).
 env_filter() {
 	if have grep; then
-		grep -E -e '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_)[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR)=' \
-			-e '^TRTLLM_NIXL_KVCACHE_BACKEND=' |
-			grep -Ev '^MC_[A-Za-z0-9_]*(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|USER|KEY|SERVER|URL)[A-Za-z0-9_]*='
+		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_|SGLANG_DISAGGREGATION_|SGLANG_MOONCAKE_|TRTLLM_UCX_|TRTLLM_NIXL_)[A-Za-z0-9_]*=|^SGLANG_[A-Za-z0-9_]*_IB_[A-Za-z0-9_]*=|^TRTLLM_[A-Za-z0-9_]*KVCACHE[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR)=' |
+			grep -Ev '^(MC|SGLANG|TRTLLM)_[A-Za-z0-9_]*(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|USER|KEY|SERVER|URL)[A-Za-z0-9_]*='
 	else
 		while IFS= read -r _l; do
 			case $_l in
 			MC_*PASSWORD*=* | MC_*PASSWD*=* | MC_*SECRET*=* | MC_*TOKEN*=* | \
 			MC_*CREDENTIAL*=* | MC_*USER*=* | MC_*KEY*=* | MC_*SERVER*=* | \
 			MC_*URL*=*) ;;
+			SGLANG_*PASSWORD*=* | SGLANG_*PASSWD*=* | SGLANG_*SECRET*=* | \
+			SGLANG_*TOKEN*=* | SGLANG_*CREDENTIAL*=* | SGLANG_*USER*=* | \
+			SGLANG_*KEY*=* | SGLANG_*SERVER*=* | SGLANG_*URL*=*) ;;
+			TRTLLM_*PASSWORD*=* | TRTLLM_*PASSWD*=* | TRTLLM_*SECRET*=* | \
+			TRTLLM_*TOKEN*=* | TRTLLM_*CREDENTIAL*=* | TRTLLM_*USER*=* | \
+			TRTLLM_*KEY*=* | TRTLLM_*SERVER*=* | TRTLLM_*URL*=*) ;;
 			UCX_?*=* | NIXL_?*=* | NCCL_?*=* | FI_?*=* | OFI_NCCL_?*=* | \
 			MOONCAKE_?*=* | VLLM_NIXL_?*=* | MC_?*=* | GLOO_SOCKET_IFNAME=* | \
 			TP_SOCKET_IFNAME=* | OMPI_MCA_btl_tcp_if_include=* | \
-			VLLM_HOST_IP=* | MASTER_ADDR=*)
+			VLLM_HOST_IP=* | MASTER_ADDR=* | \
+			SGLANG_DISAGGREGATION_?*=* | SGLANG_MOONCAKE_?*=* | \
+			SGLANG_*_IB_*=* | TRTLLM_UCX_?*=* | TRTLLM_NIXL_?*=* | \
+			TRTLLM_*KVCACHE*=*)
 				printf '%s\n' "$_l" ;;
-			TRTLLM_NIXL_KVCACHE_BACKEND=*) printf '%s\n' "$_l" ;;
 			esac
 		done
 	fi
@@ -238,6 +248,13 @@ tool ibstat 65536 5 ibstat
 tool ibstatus 65536 5 ibstatus
 tool ibv_devinfo 65536 5 ibv_devinfo
 tool ibdev2netdev 16384 5 ibdev2netdev
+# A10: the IPv4 address, prefix and routes of the RoCE netdevs, as the pod's
+# network namespace shows them (only where the netdev is in it: an SR-IOV
+# VF or host networking); read-only listings, absent without iproute2.
+tool ip_addr 16384 5 ip -o -4 addr show
+tool ip_route 16384 5 ip -4 route show
+# Images without iproute2: the kernel's IPv4 routing table of the namespace.
+readfile proc_net_route /proc/net/route
 
 # --- Kernel modules, GPUDirect, GDRCopy (B, C) ---
 begin proc_modules

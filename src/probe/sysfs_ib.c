@@ -36,6 +36,18 @@ static int gid_is_zero(struct pslice v)
 	return 1;
 }
 
+/* The IPv4 address of an IPv4-mapped GID: its last two groups
+ * ("...:ffff:0a00:1011" is 10.0.16.17); 0 when they are no hex. */
+static uint32_t gid_v4(struct pslice v)
+{
+	unsigned long long hi, lo;
+
+	if (v.n != 39 || !ps_hex64(ps_make(v.s + 30, 4), &hi) ||
+	    !ps_hex64(ps_make(v.s + 35, 4), &lo))
+		return 0;
+	return (uint32_t)(hi << 16 | lo);
+}
+
 static void gid_attr(struct probe_rdma_port *p, struct pslice what, long idx,
 		     struct pslice v)
 {
@@ -47,8 +59,11 @@ static void gid_attr(struct probe_rdma_port *p, struct pslice what, long idx,
 			return;
 		p->n_gids++;
 		p->gid_mask |= bit;
-		if (ps_starts_ci(v, "0000:0000:0000:0000:0000:ffff:"))
+		if (ps_starts_ci(v, "0000:0000:0000:0000:0000:ffff:")) {
 			p->ipv4_mask |= bit;
+			if (idx < PROBE_GID_ADDRS)
+				p->gid_ipv4[idx] = gid_v4(v);
+		}
 		/* NCCL's linkLocalGid(): fe80:0000:0000:0000 as the first 64 bits. */
 		if (ps_starts_ci(v, "fe80:0000:0000:0000:"))
 			p->link_local_mask |= bit;

@@ -7,6 +7,7 @@
 
 #include "model/envrules.h"
 #include "verdict/graph.h"
+#include "verdict/pairnet.h"
 #include "util/buf.h"
 #include "util/clist.h"
 #include "util/strmap.h"
@@ -220,6 +221,38 @@ static enum check_status pr_resources(const struct side *a, const struct side *b
 	return *x && *y ? CHECK_WARN : CHECK_FAIL;
 }
 
+/* "prefill qwen-prefill-0", for pairnet.c's reasons. */
+static void side_name(const struct side *s, char *out, size_t n)
+{
+	snprintf(out, n, "%s %s", s->role, str(s->p->pod->name));
+}
+
+/* checks.md A10: the GIDs of the pair reach each other. */
+static enum check_status pr_gid(const struct side *a, const struct side *b,
+				char *why, size_t n)
+{
+	char an[160], bn[160];
+
+	if (!probed(a->p) || !probed(b->p))
+		return CHECK_OK;
+	side_name(a, an, sizeof an);
+	side_name(b, bn, sizeof bn);
+	return verdict_pair_gid(a->s, an, b->s, bn, why, n);
+}
+
+/* checks.md D4b: an MNNVL pair in one NVLink domain. */
+static enum check_status pr_nvl_domain(const struct side *a, const struct side *b,
+				       char *why, size_t n)
+{
+	char an[160], bn[160];
+
+	if (!probed(a->p) || !probed(b->p))
+		return CHECK_OK;
+	side_name(a, an, sizeof an);
+	side_name(b, bn, sizeof bn);
+	return verdict_pair_nvl_domain(a->s, an, b->s, bn, why, n);
+}
+
 /* rank: how far after the per-pod check of the same thing (about, whose
  * rank is the table's, src/check/table.def) it ranks; with no such check,
  * the rank itself. */
@@ -257,6 +290,12 @@ static const struct pair_rule pair_rules[] = {
 	  "run prefill and decode from the same image (same NIXL)" },
 	{ pr_fi, FAM_EFA, 58, NULL,
 	  "run prefill and decode from the same image (same libfabric)" },
+	{ pr_gid, FAM_RDMA, 1, "rdma-roce",
+	  "give both sides a RoCE v2 GID with an IPv4 address on the KV fabric "
+	  "(UCX_IB_GID_INDEX / MC_GID_INDEX at it) and a route between their subnets" },
+	{ pr_nvl_domain, FAM_NVLINK, 1, "nvlink-imex",
+	  "schedule prefill and decode in one NVLink domain (same ComputeDomain), "
+	  "or set UCX_CUDA_IPC_ENABLE_MNNVL=n so KV between domains goes over RDMA" },
 };
 
 #define NPAIR_RULES (sizeof(pair_rules) / sizeof(pair_rules[0]))
@@ -343,6 +382,7 @@ static char *class_key(const struct run_pod *p, const char *role)
 	buf_appendf(&b, "%d %d %d %d", probed(p), s->env_known, s->spec_known, s->rdma_usable);
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		buf_appendf(&b, " %zu:%s", strlen(f[i]), f[i]);
+	verdict_pairnet_key(s, &b);
 	key = buf_detach(&b, NULL);
 	return key ? key : xstrdup("");
 }

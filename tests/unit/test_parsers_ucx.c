@@ -236,6 +236,28 @@ static void test_nixl_env(void)
 		CHECK(probe_env_get(&F->env, "MC_REDIS_PASSWORD") == NULL);
 		CHECK(probe_env_get(&F->env, "MC_METADATA_SERVER") == NULL);
 	}
+	/* SGLang's and TensorRT-LLM's KV-transfer variables too (issue 25),
+	 * with the same secret filter; their other variables are not kept. */
+	{
+		static const char fw[] = "SGLANG_DISAGGREGATION_IB_DEVICE=mlx5_0\n"
+					 "SGLANG_MOONCAKE_TRANS_THREAD=8\nSGLANG_HOST_IB_DEVICE=mlx5_1\n"
+					 "TRTLLM_UCX_INTERFACE=eth1\nTRTLLM_USE_NIXL_KVCACHE=1\n"
+					 "TRTLLM_NIXL_KVCACHE_BACKEND=UCX\n"
+					 "SGLANG_DISAGGREGATION_BOOTSTRAP_TOKEN=hunter2\n"
+					 "TRTLLM_NIXL_METADATA_SERVER_URL=http://u:p@etcd:2379\n"
+					 "SGLANG_FORCE_SHUTDOWN=1\nTRTLLM_LOG_LEVEL=info\n";
+
+		probe_facts_release(F);
+		CHECK_INT(probe_parse_env(fw, strlen(fw), &F->env), 6);
+		CHECK_STR(probe_env_get(&F->env, "SGLANG_DISAGGREGATION_IB_DEVICE"), "mlx5_0");
+		CHECK_STR(probe_env_get(&F->env, "SGLANG_HOST_IB_DEVICE"), "mlx5_1");
+		CHECK_STR(probe_env_get(&F->env, "TRTLLM_UCX_INTERFACE"), "eth1");
+		CHECK_STR(probe_env_get(&F->env, "TRTLLM_USE_NIXL_KVCACHE"), "1");
+		CHECK(probe_env_get(&F->env, "SGLANG_DISAGGREGATION_BOOTSTRAP_TOKEN") == NULL);
+		CHECK(probe_env_get(&F->env, "TRTLLM_NIXL_METADATA_SERVER_URL") == NULL);
+		CHECK(probe_env_get(&F->env, "SGLANG_FORCE_SHUTDOWN") == NULL);
+		CHECK(probe_env_get(&F->env, "TRTLLM_LOG_LEVEL") == NULL);
+	}
 }
 
 struct logcase {

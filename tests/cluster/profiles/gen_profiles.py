@@ -630,6 +630,235 @@ def h100_numa0_rails(p):
     p.env("NCCL_IB_HCA", "mlx5_0,mlx5_1,mlx5_4,mlx5_5")
 
 
+# A10 (checks.md): a routed, rail-optimised RoCE v2 fabric as in
+# kvcache-ai/Mooncake#2729 (one /26 per rail and rack, "ens12np0 (mlx5_0):
+# 10.14.1.72/26") and #2747 ("routed RoCEv2 fabric ... 10.102.0.0/16"):
+# rail k of rack "a" is 10.14.k.0/26 (gateway .1), of rack "b"
+# 10.14.k.64/26 (gateway .65); a static 10.14.0.0/16 route per rail reaches
+# the other racks (one metric per rail).  The RoCE VFs are in the pod's network namespace (SR-IOV
+# CNI), so iproute2 in the image lists them; eth0 is the pod network.
+ROCE_NETDEVS = ["ens%dnp0" % (108 + k) for k in range(8)]
+RACK_HOST = {"a": 10, "b": 74}
+
+
+def ip_tool(p, addr, route):
+    p.write("bin/ip", """#!/bin/sh
+# iproute2 of this pod: prints captured output (bin/out/) for the listings
+# the probe runs; anything else is an error like the real tool's.
+o=${0%/*}/out
+case "$*" in
+"-o -4 addr show" | "-o -4 addr" | "-4 -o addr show") cat "$o/ip-o-4-addr.txt" ;;
+"-4 route show" | "-4 route" | "route") cat "$o/ip-4-route.txt" ;;
+*) echo 'Object "'"$1"'" is unknown, try "ip help".' >&2; exit 255 ;;
+esac
+""", 0o755)
+    p.write("bin/out/ip-o-4-addr.txt", addr)
+    p.write("bin/out/ip-4-route.txt", route)
+
+
+def roce_rack(p, rack, gids=True):
+    """Rails of rack `rack`: GIDs 2/3 (IPv4-mapped v1/v2) carry the rail's
+    address when gids, else the port lists only its link-local GIDs 0/1;
+    the VF keeps its IPv4 address and routes either way."""
+    h = RACK_HOST[rack]
+    addr = ["1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever",
+            "3: eth0    inet 10.244.%d.5/24 brd 10.244.%d.255 scope global eth0\\       "
+            "valid_lft forever preferred_lft forever" % (h, h)]
+    route = ["default via 10.244.%d.1 dev eth0" % h,
+             "10.244.%d.0/24 dev eth0 proto kernel scope link src 10.244.%d.5" % (h, h)]
+    for k, nd in enumerate(ROCE_NETDEVS):
+        net = h - 10
+        addr.append("%d: %s    inet 10.14.%d.%d/26 brd 10.14.%d.%d scope global %s\\       "
+                    "valid_lft forever preferred_lft forever" % (10 + k, nd, k, h, k, net + 63, nd))
+        route.append("10.14.0.0/16 via 10.14.%d.%d dev %s proto static metric %d" % (k, net + 1, nd, 100 + k))
+        route.append("10.14.%d.%d/26 dev %s proto kernel scope link src 10.14.%d.%d"
+                     % (k, net, nd, k, h))
+        port = "root/sys/class/infiniband/mlx5_%d/ports/1/" % k
+        for i in (2, 3):
+            if gids:
+                p.write(port + "gids/%d" % i, "0000:0000:0000:0000:0000:ffff:0a0e:%02x%02x" % (k, h))
+            else:
+                p.write(port + "gids/%d" % i, "0000:0000:0000:0000:0000:0000:0000:0000")
+                p.rm(port + "gid_attrs/types/%d" % i)
+                p.rm(port + "gid_attrs/ndevs/%d" % i)
+    ip_tool(p, "\n".join(addr) + "\n", "\n".join(route) + "\n")
+
+
+@variant("roce-routed-a", """roce-ok in rack a of a routed RoCE v2 fabric (docs/checks.md A10): rail k
+is 10.14.k.10/26 (GIDs 2/3), with a static route 10.14.0.0/16 via the
+rail's gateway 10.14.k.1; iproute2 lists the rails' VFs (SR-IOV CNI).
+Addressing as kvcache-ai/Mooncake#2729 reports it (one /26 per rail).""", base="roce-ok")
+def roce_routed_a(p):
+    roce_rack(p, "a")
+
+
+@variant("roce-routed-b", """roce-routed-a's other rack: rail k is 10.14.k.74/26, gateway
+10.14.k.65.""", base="roce-ok")
+def roce_routed_b(p):
+    roce_rack(p, "b")
+
+
+
+@variant("roce-routed-b-noroute", """roce-routed-b without the static 10.14.0.0/16 rail routes: only the
+rails' connected /26 and the pod network's default route via eth0, as on a
+VF whose IPAM gave it an address but no routes; RoCE v2 to rack a then has
+no next hop on the rail.""", base="roce-ok")
+def roce_routed_b_noroute(p):
+    roce_rack(p, "b")
+    r = "bin/out/ip-4-route.txt"
+    p.write(r, "".join(l + "\n" for l in p.read(r).splitlines() if "proto static" not in l))
+
+@variant("roce-linklocal-a", """roce-routed-a whose ports list only their link-local GIDs (0: RoCE v1,
+1: RoCE v2, both fe80::) although the VF has its IPv4 address, like the
+ionic ports of ROCm/ATOM#1748 ("there is no IPv4-mapped entry on any of
+them") and the NULL GID of sgl-project/sglang PR #30737; the image leaves
+UCX_IB_GID_INDEX and NCCL_IB_GID_INDEX unset, so UCX takes the link-local
+RoCE v2 GID 1 (uct_ib_device_select_gid: v2/IPv4 first, then v2/IPv6).""",
+         base="roce-ok")
+def roce_linklocal_a(p):
+    roce_rack(p, "a", gids=False)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
+@variant("roce-linklocal-b", """roce-linklocal-a's other rack (roce-routed-b's addressing).""",
+         base="roce-ok")
+def roce_linklocal_b(p):
+    roce_rack(p, "b", gids=False)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
+
+# D4b (checks.md): a GB200 NVL72 compute tray: 4 Blackwell GPUs (two
+# GB200 superchips) on one NVLink domain of the rack, 4 ConnectX-7
+# InfiniBand rails and the BlueField-3 (MT41692) bond of the host network.
+GB200_RAILS = ["mlx5_0", "mlx5_1", "mlx5_4", "mlx5_5"]
+GB200_DROP = ["mlx5_6", "mlx5_7", "mlx5_8", "mlx5_9"]
+GB200_BUS = ["00000008:01:00.0", "00000009:01:00.0", "00000018:01:00.0", "00000019:01:00.0"]
+
+
+def gb200_fabric(cluster, clique):
+    """The Fabric section as nvidia-smi -q prints it on a GB200 NVL72 tray
+    (kubernetes-sigs/dra-driver-nvidia-gpu#626's capture, Healthy)."""
+    return ("    Fabric\n"
+            "        State                             : Completed\n"
+            "        Status                            : Success\n"
+            "        CliqueId                          : %s\n"
+            "        ClusterUUID                       : %s\n"
+            "        Health\n"
+            "            Summary                       : Healthy\n"
+            "            Bandwidth                     : Full\n" % (clique, cluster))
+
+
+def gb200_topo():
+    """nvidia-smi topo -m of the tray: NV18 between the 4 GPUs, GPU i PIX to
+    rail i, GPUs 0-1 and their rails on Grace 0, 2-3 on Grace 1, the
+    BlueField-3 bond on Grace 0."""
+    numa = [0, 0, 1, 1, 0]
+    cols = ["GPU%d" % i for i in range(4)] + ["NIC%d" % i for i in range(5)]
+    out = ["\t" + "\t".join(cols) + "\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID"]
+
+    def rel(a, b):
+        if a == b:
+            return " X "
+        if a < 4 and b < 4:
+            return "NV18"
+        if {a, b} == {a % 4 if a < 4 else b % 4, (a % 4 if a < 4 else b % 4) + 4} and max(a, b) < 8:
+            return "PIX"
+        return "NODE" if numa[a if a < 4 else a - 4] == numa[b if b < 4 else b - 4] else "SYS"
+    for i in range(9):
+        row = [rel(i, j) for j in range(9)]
+        if i < 4:
+            cpus = "0-71" if numa[i] == 0 else "72-143"
+            out.append("GPU%d\t" % i + "\t".join(row) + "\t%s\t%d\t\tN/A" % (cpus, numa[i]))
+        else:
+            out.append("NIC%d\t" % (i - 4) + "\t".join(row))
+    legend = [""] + ["Legend:", ""] + [
+        "  X    = Self",
+        "  SYS  = Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)",
+        "  NODE = Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node",
+        "  PHB  = Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)",
+        "  PXB  = Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)",
+        "  PIX  = Connection traversing at most a single PCIe bridge",
+        "  NV#  = Connection traversing a bonded set of # NVLinks",
+        "", "NIC Legend:", ""] + ["  NIC%d: %s" % (i, n) for i, n in enumerate(GB200_RAILS + ["mlx5_bond_0"])]
+    return "\n".join(out + legend) + "\n"
+
+
+def split_blocks(text, head):
+    """text cut before each line matching head: [preamble, block, ...]."""
+    return re.split(r"(?m)^(?=%s)" % head, text)
+
+
+def gb200_tray(p, cluster, clique):
+    q = "bin/out/nvidia-smi-q.txt"
+    blocks = split_blocks(p.read(q), r"GPU [0-9A-F]{8}:")
+    gpus = []
+    for i, b in enumerate(blocks[1:5]):
+        b = re.sub(r"^GPU \S+", "GPU " + GB200_BUS[i], b)
+        b = b.replace("NVIDIA H100 80GB HBM3", "NVIDIA GB200").replace("Hopper", "Blackwell")
+        b = re.sub(r"(?m)^    Fabric\n(?:        .*\n)*", gb200_fabric(cluster, clique), b)
+        gpus.append(b)
+    pre = blocks[0].replace("Attached GPUs                             : 8",
+                            "Attached GPUs                             : 4")
+    p.write(q, (pre + "".join(gpus)).replace("535.161.08", "570.133.20").replace(
+        "CUDA Version                              : 12.2",
+        "CUDA Version                              : 12.8"))
+    L = p.read("bin/out/nvidia-smi-L.txt").splitlines()[:4]
+    p.write("bin/out/nvidia-smi-L.txt", "".join(l.replace("NVIDIA H100 80GB HBM3", "NVIDIA GB200") + "\n" for l in L))
+    smi = p.read("bin/out/nvidia-smi.txt").splitlines()
+    keep = [l for l in smi if not re.match(r"\|\s+[4-7]\s+NVIDIA", l)]
+    t = "\n".join(keep) + "\n"
+    for i, bus in enumerate(["00000000:19:00.0", "00000000:3B:00.0", "00000000:4C:00.0", "00000000:5D:00.0"]):
+        t = t.replace(bus, GB200_BUS[i])
+    t = t.replace("NVIDIA H100 80GB HBM3 ", "NVIDIA GB200          ")
+    p.write("bin/out/nvidia-smi.txt", t.replace("535.161.08", "570.133.20").replace("CUDA Version: 12.2", "CUDA Version: 12.8"))
+    p.sub("root/proc/driver/nvidia/version", "535.161.08", "570.133.20")
+    nv = split_blocks(p.read("bin/out/nvidia-smi-nvlink-status.txt"), r"GPU \d+:")
+    p.write("bin/out/nvidia-smi-nvlink-status.txt",
+            nv[0] + "".join(b.replace("NVIDIA H100 80GB HBM3", "NVIDIA GB200").replace("26.562 GB/s", "50 GB/s")
+                            for b in nv[1:5]))
+    p.write("bin/out/nvidia-smi-topo-m.txt", gb200_topo())
+    # the four rails beyond the tray's, as if the device plugin gave none
+    for d in GB200_DROP:
+        p.rm("root/sys/class/infiniband/%s" % d)
+    for k in range(5, 9):
+        p.rm("root/dev/infiniband/uverbs%d" % k)
+        p.rm("root/dev/infiniband/umad%d" % k)
+    st = split_blocks(p.read("bin/out/ibstat.txt"), "CA '")
+    p.write("bin/out/ibstat.txt", "".join(b for b in st if not any(b.startswith("CA '%s'" % d) for d in GB200_DROP)))
+    dv = split_blocks(p.read("bin/out/ibv_devinfo.txt"), "hca_id:")
+    p.write("bin/out/ibv_devinfo.txt", "".join(b for b in dv if not any(b.startswith("hca_id:\t%s\n" % d) for d in GB200_DROP)))
+    p.write(UCXD, ucx_drop_md(p.read(UCXD), lambda n, c: n in GB200_DROP))
+    p.env("UCX_NET_DEVICES", ",".join(r + ":1" for r in GB200_RAILS))
+    p.env("NCCL_IB_HCA", ",".join(GB200_RAILS))
+    # the MNNVL settings of the Dynamo GB200 recipes (deepseek-v4-pro
+    # vllm/disagg/gb200/deploy.yaml)
+    p.env("UCX_CUDA_IPC_ENABLE_MNNVL", "y")
+    p.env("NCCL_MNNVL_ENABLE", "1")
+    p.env("NCCL_CUMEM_ENABLE", "1")
+
+
+@variant("gb200-nvl72-a", """A GB200 NVL72 compute tray (docs/checks.md D4b) in NVLink domain
+ClusterUUID dc6e40c4-d722-4357-9ba6-5291dd461278, CliqueId 2 (the Fabric
+section of kubernetes-sigs/dra-driver-nvidia-gpu#626, Health Healthy): 4
+GB200 GPUs (NV18), 4 ConnectX-7 InfiniBand rails (mlx5_0, mlx5_1, mlx5_4,
+mlx5_5, one PIX per GPU) and the BlueField-3 bond mlx5_bond_0, driver
+570.133.20, the MNNVL settings of the Dynamo GB200 recipes
+(UCX_CUDA_IPC_ENABLE_MNNVL=y, NCCL_MNNVL_ENABLE=1).  GPU UUIDs, the image
+and its x86_64 library paths are h100-ib-ok's (the test host runs the
+image's tools).""")
+def gb200_nvl72_a(p):
+    gb200_tray(p, "dc6e40c4-d722-4357-9ba6-5291dd461278", "2")
+
+
+@variant("gb200-nvl72-b", """gb200-nvl72-a in another NVL72 rack: NVLink domain ClusterUUID
+5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b, CliqueId 2.""")
+def gb200_nvl72_b(p):
+    gb200_tray(p, "5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b", "2")
+
+
 def build(dest_root):
     for name, doc, fn, base in VARIANTS:
         d = os.path.join(dest_root, name)

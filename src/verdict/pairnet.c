@@ -1,0 +1,191 @@
+/* A10 and D4b pair rules (see pairnet.h). */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verdict/pairnet.h"
+
+enum rel { REL_UNKNOWN, REL_SAME, REL_DIFF };
+
+static uint32_t mask(int plen)
+{
+	return plen <= 0 ? 0 : plen >= 32 ? 0xffffffffu : ~((1u << (32 - plen)) - 1);
+}
+
+static int covers(uint32_t net, int plen, uint32_t addr)
+{
+	return ((net ^ addr) & mask(plen)) == 0;
+}
+
+static void v4(uint32_t a, char *out, size_t n)
+{
+	struct in_addr x = { htonl(a) };
+
+	if (!inet_ntop(AF_INET, &x, out, (socklen_t)n))
+		snprintf(out, n, "?");
+}
+
+/* "10.14.1.64/26" of a netdev's address. */
+static void subnet(const struct check_gid_net *g, char *out, size_t n)
+{
+	char a[INET_ADDRSTRLEN];
+
+	v4(g->net_v4 & mask(g->net_plen), a, sizeof a);
+	snprintf(out, n, "%s/%d", a, g->net_plen);
+}
+
+/* Same IPv4 subnet?  From both netdevs' prefixes, else from one prefix
+ * and the other side's IPv4 GID. */
+static enum rel relation(const struct check_gid_net *a, const struct check_gid_net *b)
+{
+	if (a->net_known && b->net_known)
+		return a->net_plen == b->net_plen &&
+		       covers(a->net_v4, a->net_plen, b->net_v4) ? REL_SAME : REL_DIFF;
+	if (a->net_known && b->kind == CHECK_GID_V4)
+		return covers(a->net_v4, a->net_plen, b->gid_v4) ? REL_SAME : REL_DIFF;
+	if (b->net_known && a->kind == CHECK_GID_V4)
+		return covers(b->net_v4, b->net_plen, a->gid_v4) ? REL_SAME : REL_DIFF;
+	return REL_UNKNOWN;
+}
+
+/* A unicast route via the GID's netdev that covers addr (default too). */
+static int routes_to(const struct check_gid_net *g, uint32_t addr)
+{
+	for (int i = 0; i < g->nroutes; i++)
+		if (covers(g->rt_dst[i], g->rt_plen[i], addr))
+			return 1;
+	return 0;
+}
+
+static const char *kind_words(enum check_gid_kind k)
+{
+	switch (k) {
+	case CHECK_GID_LINK_LOCAL: return "the link-local fe80:: GID (not routed)";
+	case CHECK_GID_EMPTY: return "an empty GID";
+	case CHECK_GID_V1: return "a RoCE v1 GID (L2 only)";
+	default: return "a routable GID";
+	}
+}
+
+static void rel_words(const struct check_gid_net *a, const struct check_gid_net *b,
+		      char *out, size_t n)
+{
+	char x[24] = "?", y[24] = "?";
+
+	if (a->net_known)
+		subnet(a, x, sizeof x);
+	else if (a->kind == CHECK_GID_V4)
+		v4(a->gid_v4, x, sizeof x);
+	if (b->net_known)
+		subnet(b, y, sizeof y);
+	else if (b->kind == CHECK_GID_V4)
+		v4(b->gid_v4, y, sizeof y);
+	snprintf(out, n, "%s vs %s", x, y);
+}
+
+/* One side's GID cannot leave its L2 segment (link-local, v1) or does
+ * not exist: fine only where both are known to share a subnet. */
+static enum check_status l2_only(const struct check_gid_net *bad, const char *bn,
+				 const struct check_gid_net *a, const struct check_gid_net *b,
+				 char *why, size_t n)
+{
+	enum rel r = relation(a, b);
+	char w[64];
+
+	rel_words(a, b, w, sizeof w);
+	if (r == REL_SAME && bad->kind != CHECK_GID_EMPTY)
+		return CHECK_OK;
+	if (r == REL_DIFF || bad->kind == CHECK_GID_EMPTY) {
+		snprintf(why, n, "%s uses %s, %s, and the pair is %s (%s): every "
+			 "transfer between them fails", bn, kind_words(bad->kind), bad->what,
+			 r == REL_DIFF ? "in different subnets" : "not known to share a subnet", w);
+		return CHECK_FAIL;
+	}
+	snprintf(why, n, "%s uses %s, %s: it reaches the peer only on one L2 segment, "
+		 "which the pod's network namespace does not show", bn,
+		 kind_words(bad->kind), bad->what);
+	return CHECK_WARN;
+}
+
+/* Two routable IPv4 GIDs in different subnets: each netdev needs a route
+ * to the other's address in the main table, as UCX's reachability check
+ * asks (openucx/ucx PR #10135, UCX_IB_ROCE_REACHABILITY_MODE=route:
+ * ucs_netlink_route_exists on the GID's netdev). */
+static enum check_status routed(const struct check_gid_net *a, const char *an,
+				const struct check_gid_net *b, const char *bn,
+				char *why, size_t n)
+{
+	const struct check_gid_net *s[2] = { a, b };
+	const char *nm[2] = { an, bn };
+	char w[64], peer[INET_ADDRSTRLEN];
+
+	rel_words(a, b, w, sizeof w);
+	for (int i = 0; i < 2; i++) {
+		if (!s[i]->routes_known)
+			continue;
+		if (!routes_to(s[i], s[1 - i]->gid_v4)) {
+			v4(s[1 - i]->gid_v4, peer, sizeof peer);
+			snprintf(why, n, "different subnets (%s) and %s's %s has no route to "
+				 "%s's GID %s: RoCE v2 cannot reach it", w, nm[i], s[i]->what,
+				 nm[1 - i], peer);
+			return CHECK_FAIL;
+		}
+	}
+	if (a->routes_known && b->routes_known)
+		return CHECK_OK;
+	snprintf(why, n, "different subnets (%s) and the routes of %s are not readable "
+		 "in the pod: cannot tell whether the GIDs reach each other", w,
+		 a->routes_known ? bn : an);
+	return CHECK_WARN;
+}
+
+enum check_status verdict_pair_gid(const struct check_summary *a, const char *an,
+				   const struct check_summary *b, const char *bn,
+				   char *why, size_t n)
+{
+	const struct check_gid_net *x = &a->gid, *y = &b->gid;
+
+	if (x->kind == CHECK_GID_NONE || y->kind == CHECK_GID_NONE)
+		return CHECK_OK;
+	/* UCX takes a peer of another RoCE version as unreachable (openucx/ucx
+	 * PR #4688, uct_ib_iface_is_same_roce_version). */
+	if ((x->kind == CHECK_GID_V1) != (y->kind == CHECK_GID_V1) &&
+	    x->kind <= CHECK_GID_V1 && y->kind <= CHECK_GID_V1) {
+		snprintf(why, n, "RoCE versions differ: %s uses %s, %s uses %s: UCX takes "
+			 "the peer as unreachable", an, x->what, bn, y->what);
+		return CHECK_FAIL;
+	}
+	if (x->kind >= CHECK_GID_V1 || y->kind >= CHECK_GID_V1)
+		return x->kind >= y->kind ? l2_only(x, an, x, y, why, n)
+					  : l2_only(y, bn, x, y, why, n);
+	if (x->kind != CHECK_GID_V4 || y->kind != CHECK_GID_V4)
+		return CHECK_OK;   /* global IPv6: routes not read */
+	/* Neither subnet readable: the two routable GIDs (A9 judged each)
+	 * are left to the fabric; nothing the pods show says otherwise. */
+	return relation(x, y) == REL_DIFF ? routed(x, an, y, bn, why, n) : CHECK_OK;
+}
+
+enum check_status verdict_pair_nvl_domain(const struct check_summary *a, const char *an,
+					  const struct check_summary *b, const char *bn,
+					  char *why, size_t n)
+{
+	if ((!a->mnnvl && !b->mnnvl) || !*a->nvl_domain || !*b->nvl_domain ||
+	    !strcmp(a->nvl_domain, b->nvl_domain))
+		return CHECK_OK;
+	snprintf(why, n, "multi-node NVLink in use but different NVLink domains: %s in %s, "
+		 "%s in %s; MNNVL (cuda_ipc) between them hangs", an, a->nvl_domain,
+		 bn, b->nvl_domain);
+	return CHECK_FAIL;
+}
+
+void verdict_pairnet_key(const struct check_summary *s, struct buf *b)
+{
+	const struct check_gid_net *g = &s->gid;
+
+	buf_appendf(b, " g%d:%u:%d:%u:%d:%d:%zu:%s", (int)g->kind, (unsigned)g->gid_v4,
+		    g->net_known, (unsigned)g->net_v4, g->net_plen, g->routes_known,
+		    strlen(g->what), g->what);
+	for (int i = 0; i < g->nroutes; i++)
+		buf_appendf(b, ",%u/%d", (unsigned)g->rt_dst[i], g->rt_plen[i]);
+	buf_appendf(b, " m%d %zu:%s", s->mnnvl, strlen(s->nvl_domain), s->nvl_domain);
+}

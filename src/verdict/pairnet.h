@@ -1,0 +1,27 @@
+/* Pair rules on the wire between prefill and decode (checks.md A10, D4b):
+ * whether the GIDs the two KV libraries use can reach each other, and
+ * whether an MNNVL pair sits in one NVLink domain.  Judged from the two
+ * pods' digests (struct check_summary) only; graph.c runs them per pair. */
+#ifndef VERDICT_PAIRNET_H
+#define VERDICT_PAIRNET_H
+
+#include <stddef.h>
+
+#include "check/check.h"
+#include "util/buf.h"
+
+/* CHECK_OK when prefill a and decode b can meet on this point (or it
+ * cannot be judged from the digests and there is nothing to say);
+ * otherwise the status and the reason in why.  an/bn name the sides in
+ * the reason ("prefill qwen-prefill-0"). */
+enum check_status verdict_pair_gid(const struct check_summary *a, const char *an,
+				   const struct check_summary *b, const char *bn,
+				   char *why, size_t n);
+enum check_status verdict_pair_nvl_domain(const struct check_summary *a, const char *an,
+					  const struct check_summary *b, const char *bn,
+					  char *why, size_t n);
+
+/* Appends every digest field the two rules read to a pod-class key. */
+void verdict_pairnet_key(const struct check_summary *s, struct buf *b);
+
+#endif

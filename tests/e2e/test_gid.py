@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""Prefill and decode on the wire (issue 25 items 3 and 4, docs/checks.md
+A10, D4b): whether the RoCE GIDs the two KV libraries use reach each other, each
+scenario's verdict written here before the tool was run on it.
+
+- gid-routed: two racks of a routed RoCE v2 fabric, RoCE v2 IPv4 GIDs in
+  different /26 subnets with a static route per rail: READY, no pair line.
+- gid-noroute: the same, but decode's rails have no route to prefill's
+  rack: NOT READY on a pair-consistency fail naming the missing route.
+- gid-linklocal: link-local-only GID tables in the same two subnets: NOT
+  READY, env-gid-index fails on both pods and the pair line says the
+  link-local GID does not cross the subnets.
+- nvlink-domain-one / -two: GB200 NVL72 trays with MNNVL (ComputeDomain
+  claims, UCX_CUDA_IPC_ENABLE_MNNVL=y) in one NVLink domain: READY; in two
+  (different ClusterUUID): NOT READY on a pair-consistency fail (D4b).
+- the probe keeps SGLang's and TensorRT-LLM's KV-transfer variables, never
+  a secret-looking one (probe.sh env_filter, with and without grep).
+
+Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
+"""
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from base import ROOT, E2ECase
+
+SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
+EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
+
+
+class Pair:
+    """Mixin of an E2ECase: one `check -o json` on a prefill/decode pair."""
+    CHECK = ["-n", "demo"]
+    VERDICT = None
+
+    def check(self, pod, name):
+        for p in self.doc["pods"]:
+            if p["name"] == pod:
+                for c in p["checks"]:
+                    if c["name"] == name:
+                        return c
+        self.fail("check %s not reported for %s" % (name, pod))
+
+    def pair_lines(self, needle):
+        return [f for f in self.doc["verdict"]["findings"]
+                if f["name"] == "pair-consistency" and needle in f["detail"]]
+
+    def test_verdict(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+        self.assertEqual(self.doc["verdict"]["status"], self.VERDICT,
+                         self.doc["verdict"]["findings"])
+        self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
+
+
+class Routed(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "gid-routed.yaml")
+    VERDICT = "READY"
+
+    def test_no_pair_line(self):
+        self.assertEqual([f for f in self.doc["verdict"]["findings"]
+                          if f["name"] == "pair-consistency"], [])
+
+    def test_each_pod_clean(self):
+        for pod in ("gid-prefill-0", "gid-decode-0"):
+            for name in ("rdma-roce", "env-gid-index"):
+                self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
+
+
+class NoRoute(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "gid-noroute.yaml")
+    VERDICT = "NOT READY"
+
+    def test_pair_line_names_the_missing_route(self):
+        f = self.pair_lines("no route")
+        self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
+        f = f[0]
+        self.assertEqual(f["status"], "fail")
+        self.assertEqual(f["family"], "RDMA")
+        self.assertEqual(f["pods"], ["gid-prefill-0", "gid-decode-0"])
+        self.assertIn("different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
+        self.assertIn("decode gid-decode-0's UCX GID 3 on mlx5_0:1 (ens108np0) has no "
+                      "route to prefill gid-prefill-0's GID 10.14.0.10", f["detail"])
+        self.assertIn("route between their subnets", f["remedy"])
+
+    def test_each_pod_alone_clean(self):
+        for pod in ("gid-prefill-0", "gid-decode-0"):
+            for name in ("rdma-roce", "env-gid-index"):
+                self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
+
+
+class LinkLocal(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "gid-linklocal.yaml")
+    VERDICT = "NOT READY"
+
+    def test_each_pod_fails_a9(self):
+        for pod in ("gid-prefill-0", "gid-decode-0"):
+            c = self.check(pod, "env-gid-index")
+            self.assertEqual(c["status"], "fail", c["detail"])
+            self.assertIn("link-local", c["detail"])
+
+    def test_pair_line(self):
+        f = self.pair_lines("link-local")
+        self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
+        f = f[0]
+        self.assertEqual(f["status"], "fail")
+        self.assertIn("prefill gid-prefill-0 uses the link-local fe80:: GID (not routed), "
+                      "UCX GID 1 on mlx5_0:1 (ens108np0)", f["detail"])
+        self.assertIn("in different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
+
+
+class OneDomain(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "nvlink-domain-one.yaml")
+    VERDICT = "READY"
+
+    def test_no_pair_line(self):
+        self.assertEqual([f for f in self.doc["verdict"]["findings"]
+                          if f["name"] == "pair-consistency"], [])
+
+    def test_each_pod_mnnvl_ok(self):
+        for pod in ("nvl-prefill-0", "nvl-decode-0"):
+            for name in ("nvlink-imex", "nvlink-fabric"):
+                self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
+
+
+class TwoDomains(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "nvlink-domain-two.yaml")
+    VERDICT = "NOT READY"
+
+    def test_pair_line(self):
+        f = self.pair_lines("NVLink domains")
+        self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
+        f = f[0]
+        self.assertEqual(f["status"], "fail")
+        self.assertEqual(f["family"], "NVLINK")
+        self.assertEqual(f["pods"], ["nvl-prefill-0", "nvl-decode-0"])
+        self.assertIn("prefill nvl-prefill-0 in ClusterUUID "
+                      "dc6e40c4-d722-4357-9ba6-5291dd461278, CliqueId 2", f["detail"])
+        self.assertIn("decode nvl-decode-0 in ClusterUUID "
+                      "5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b, CliqueId 2", f["detail"])
+        self.assertIn("UCX_CUDA_IPC_ENABLE_MNNVL=n", f["remedy"])
+
+    def test_each_pod_alone_ok(self):
+        for pod in ("nvl-prefill-0", "nvl-decode-0"):
+            for name in ("nvlink-imex", "nvlink-fabric"):
+                self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
+
+
+def env_filter_text():
+    with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as f:
+        sh = f.read()
+    m = re.search(r"(?ms)^env_filter\(\) \{\n.*?^\}\n", sh)
+    return "have() { command -v \"$1\" >/dev/null 2>&1; }\n" + m.group(0) + "env_filter\n"
+
+
+class EnvFilter(unittest.TestCase):
+    ENV = ("SGLANG_DISAGGREGATION_IB_DEVICE=mlx5_0\nSGLANG_MOONCAKE_TRANS_THREAD=8\n"
+           "TRTLLM_UCX_INTERFACE=eth1\nTRTLLM_USE_NIXL_KVCACHE=1\n"
+           "SGLANG_DISAGGREGATION_BOOTSTRAP_TOKEN=hunter2\n"
+           "TRTLLM_NIXL_METADATA_SERVER_URL=http://u:p@etcd:2379\n"
+           "MC_REDIS_PASSWORD=hunter2\nSGLANG_FORCE_SHUTDOWN=1\nMC_GID_INDEX=3\n")
+    KEPT = ["SGLANG_DISAGGREGATION_IB_DEVICE=mlx5_0", "SGLANG_MOONCAKE_TRANS_THREAD=8",
+            "TRTLLM_UCX_INTERFACE=eth1", "TRTLLM_USE_NIXL_KVCACHE=1", "MC_GID_INDEX=3"]
+
+    def run_filter(self, path):
+        p = subprocess.run(["/bin/sh", "-c", env_filter_text()], input=self.ENV,
+                           capture_output=True, text=True, env={"PATH": path}, timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stdout.splitlines()
+
+    def test_with_grep(self):
+        self.assertEqual(self.run_filter(os.environ.get("PATH", "/usr/bin:/bin")), self.KEPT)
+
+    def test_without_grep(self):
+        with tempfile.TemporaryDirectory() as empty:
+            self.assertEqual(self.run_filter(empty), self.KEPT)
+
+
+if __name__ == "__main__":
+    unittest.main()

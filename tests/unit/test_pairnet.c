@@ -1,0 +1,165 @@
+/* A10 and D4b (src/verdict/pairnet.c, src/probe/ipnet.c): iproute2's
+ * listings parsed, and prefill/decode judged on their GIDs' reach and
+ * their NVLink domains from the two digests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "probe/facts.h"
+#include "t.h"
+#include "verdict/pairnet.h"
+
+#define V4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+static void test_parse(void)
+{
+	static const char addr[] =
+		"1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever\n"
+		"10: ens108np0.100@ens108np0    inet 10.14.0.10/26 brd 10.14.0.63 scope global\n"
+		"garbage line\n11: ens109np0    inet 300.1.1.1/26 scope global\n"
+		"12: ens110np0    inet 10.14.2.10/33 scope global\n";
+	static const char route[] =
+		"default via 10.244.10.1 dev eth0\n"
+		"10.14.0.0/16 via 10.14.0.1 dev ens108np0 proto static metric 100\n"
+		"10.14.0.0/26 dev ens108np0 proto kernel scope link src 10.14.0.10\n"
+		"10.9.0.0/16 via nonsense dev ens109np0\nblackhole\n10.1.0.0/16 via 10.1.0.1\n";
+	struct probe_ipnet *ip = calloc(1, sizeof *ip);
+
+	CHECK_INT(probe_parse_ip_addr(addr, strlen(addr), ip), 2);
+	CHECK_STR(ip->addr[1].dev, "ens108np0.100");
+	CHECK_INT(ip->addr[1].addr, V4(10, 14, 0, 10));
+	CHECK_INT(ip->addr[1].plen, 26);
+	CHECK_INT(probe_parse_ip_route(route, strlen(route), ip), 4);
+	CHECK_INT(ip->route[0].plen, 0);
+	CHECK_STR(ip->route[0].dev, "eth0");
+	CHECK_INT(ip->route[1].addr, V4(10, 14, 0, 0));
+	CHECK_INT(ip->route[1].via, V4(10, 14, 0, 1));
+	CHECK_INT(ip->route[2].via, 0);
+	CHECK_INT(ip->route[3].via, 0);      /* "via nonsense": no gateway read */
+	/* /proc/net/route as a little-endian pod prints it */
+	{
+		static const char proc[] =
+			"Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+			"eth0\t00000000\t01F40A0A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n"
+			"ens108np0\t00000E0A\t01000E0A\t0003\t0\t0\t100\t0000FFFF\t0\t0\t0\n"
+			"ens108np0\t00000E0A\t00000000\t0001\t0\t0\t0\tC0FFFFFF\t0\t0\t0\n"
+			"bad\tzz\t00000000\t0001\t0\t0\t0\t00FF00FF\t0\t0\t0\n";
+
+		memset(ip, 0, sizeof *ip);
+		CHECK_INT(probe_parse_proc_route(proc, strlen(proc), ip), 3);
+		CHECK_INT(ip->route[0].plen, 0);
+		CHECK_INT(ip->route[0].via, V4(10, 10, 244, 1));
+		CHECK_STR(ip->route[1].dev, "ens108np0");
+		CHECK_INT(ip->route[1].addr, V4(10, 14, 0, 0));
+		CHECK_INT(ip->route[1].plen, 16);
+		CHECK_INT(ip->route[1].via, V4(10, 14, 0, 1));
+		CHECK_INT(ip->route[2].plen, 26);
+		CHECK_INT(ip->route[2].via, 0);
+	}
+	free(ip);
+}
+
+/* A rail of rack h: GID 10.14.0.h/26 with a /16 route when routed. */
+static void rail(struct check_summary *s, enum check_gid_kind k, int h, int routed)
+{
+	struct check_gid_net *g = &s->gid;
+
+	memset(s, 0, sizeof *s);
+	g->kind = k;
+	snprintf(g->what, sizeof g->what, "UCX GID %d on mlx5_0:1 (ens108np0)",
+		 k == CHECK_GID_V4 ? 3 : 1);
+	if (k == CHECK_GID_V4)
+		g->gid_v4 = V4(10, 14, 0, h);
+	g->net_known = 1;
+	g->net_v4 = V4(10, 14, 0, h);
+	g->net_plen = 26;
+	g->routes_known = 1;
+	g->rt_dst[g->nroutes] = V4(10, 14, 0, h & 0xc0);
+	g->rt_plen[g->nroutes++] = 26;
+	if (routed) {
+		g->rt_dst[g->nroutes] = V4(10, 14, 0, 0);
+		g->rt_plen[g->nroutes++] = 16;
+	}
+}
+
+static enum check_status gid(const struct check_summary *a, const struct check_summary *b,
+			     char *why)
+{
+	why[0] = '\0';
+	return verdict_pair_gid(a, "prefill p", b, "decode d", why, 400);
+}
+
+static void test_gid(void)
+{
+	struct check_summary a, b;
+	char why[400];
+
+	rail(&a, CHECK_GID_V4, 10, 1);
+	rail(&b, CHECK_GID_V4, 74, 1);
+	CHECK_INT(gid(&a, &b, why), CHECK_OK);
+	rail(&b, CHECK_GID_V4, 74, 0);
+	CHECK_INT(gid(&a, &b, why), CHECK_FAIL);
+	CHECK_HAS(why, "decode d's UCX GID 3 on mlx5_0:1 (ens108np0) has no route to prefill p's GID 10.14.0.10");
+	b.gid.routes_known = 0;
+	b.gid.nroutes = 0;
+	CHECK_INT(gid(&a, &b, why), CHECK_WARN);
+	CHECK_HAS(why, "routes of decode d are not readable");
+	/* one subnet: no route needed */
+	rail(&b, CHECK_GID_V4, 20, 0);
+	CHECK_INT(gid(&a, &b, why), CHECK_OK);
+	/* subnets not readable: left to the fabric */
+	a.gid.net_known = b.gid.net_known = 0;
+	rail(&b, CHECK_GID_V4, 74, 0);
+	b.gid.net_known = 0;
+	CHECK_INT(gid(&a, &b, why), CHECK_OK);
+	/* link-local across subnets, within one, and unknown */
+	rail(&a, CHECK_GID_LINK_LOCAL, 10, 1);
+	rail(&b, CHECK_GID_V4, 74, 1);
+	CHECK_INT(gid(&a, &b, why), CHECK_FAIL);
+	CHECK_HAS(why, "prefill p uses the link-local fe80:: GID (not routed)");
+	CHECK_HAS(why, "in different subnets (10.14.0.0/26 vs 10.14.0.64/26)");
+	rail(&b, CHECK_GID_V1, 20, 1);
+	CHECK_INT(gid(&a, &b, why), CHECK_OK);
+	a.gid.net_known = b.gid.net_known = 0;
+	CHECK_INT(gid(&a, &b, why), CHECK_WARN);
+	/* RoCE v1 against v2: UCX's version check */
+	rail(&a, CHECK_GID_V1, 10, 1);
+	rail(&b, CHECK_GID_V4, 20, 1);
+	CHECK_INT(gid(&a, &b, why), CHECK_FAIL);
+	CHECK_HAS(why, "RoCE versions differ");
+	/* an empty GID never reaches anything */
+	rail(&a, CHECK_GID_EMPTY, 10, 1);
+	rail(&b, CHECK_GID_V4, 20, 1);
+	CHECK_INT(gid(&a, &b, why), CHECK_FAIL);
+	/* not RoCE on one side: not judged */
+	rail(&b, CHECK_GID_NONE, 74, 1);
+	CHECK_INT(gid(&a, &b, why), CHECK_OK);
+}
+
+static void test_nvl_domain(void)
+{
+	struct check_summary a, b;
+	char why[400] = "";
+
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	snprintf(a.nvl_domain, sizeof a.nvl_domain, "ClusterUUID u1, CliqueId 1");
+	snprintf(b.nvl_domain, sizeof b.nvl_domain, "ClusterUUID u2, CliqueId 1");
+	CHECK_INT(verdict_pair_nvl_domain(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	b.mnnvl = 1;
+	CHECK_INT(verdict_pair_nvl_domain(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "prefill p in ClusterUUID u1, CliqueId 1, decode d in ClusterUUID u2");
+	snprintf(b.nvl_domain, sizeof b.nvl_domain, "ClusterUUID u1, CliqueId 1");
+	CHECK_INT(verdict_pair_nvl_domain(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	b.nvl_domain[0] = '\0';
+	CHECK_INT(verdict_pair_nvl_domain(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+}
+
+int main(void)
+{
+	test_parse();
+	test_gid();
+	test_nvl_domain();
+	return T_DONE("test_pairnet");
+}

@@ -482,14 +482,6 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	return 0;
 }
 
-void pod_info_set_spec(struct pod_info *p, const struct pod_spec_facts *s)
-{
-	const struct pod_spec_facts *old = p->spec;
-
-	p->spec = intern_bytes(s, sizeof(*s), NULL);
-	intern_unref(old, NULL);
-}
-
 static void pod_info_release(struct pod_info *p)
 {
 	intern_unref(p->spec, NULL);

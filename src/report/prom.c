@@ -28,32 +28,6 @@ static const enum check_status statuses[] = { CHECK_OK, CHECK_WARN, CHECK_FAIL,
 #define NV (sizeof(verdicts) / sizeof(verdicts[0]))
 #define NS (sizeof(statuses) / sizeof(statuses[0]))
 
-/* A label value as the format escapes it; other control bytes, which the
- * format would carry as they are, become '?' (safe.h: never raw text). */
-void report_prom_value(FILE *out, const char *s)
-{
-	char *u = safe_utf8(s ? s : "");
-
-	for (const unsigned char *p = (const unsigned char *)u; *p; p++) {
-		if (*p == '\\')
-			fputs("\\\\", out);
-		else if (*p == '"')
-			fputs("\\\"", out);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 0x20 || *p == 0x7f)
-			fputc('?', out);
-		else
-			fputc(*p, out);
-	}
-	free(u);
-}
-
-void report_prom_head(FILE *out, const char *name, const char *type, const char *help)
-{
-	fprintf(out, "# HELP " P "%s %s\n# TYPE " P "%s %s\n", name, help, name, type);
-}
-
 /* name{namespace="..",pod="..",role="..",node=".." (the pod's labels) */
 static void pod_labels(FILE *out, const char *name, const struct pod_info *pod)
 {

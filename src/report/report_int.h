@@ -72,7 +72,7 @@ int report_yaml_seq(struct yaml_emitter_s *em, int start);
 /* Closes and frees em; rc is what the steps returned, kept when -1. */
 int report_yaml_end(struct yaml_emitter_s *em, int rc);
 
-/* -o prometheus (prom.c): a label value escaped as the format says, and
+/* -o prometheus (promfmt.c): a label value escaped as the format says, and
  * the "# HELP" / "# TYPE" lines of the metric P "name". */
 void report_prom_value(FILE *out, const char *s);
 void report_prom_head(FILE *out, const char *name, const char *type, const char *help);

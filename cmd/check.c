@@ -160,6 +160,7 @@ static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 	int rc;
 
 	verdict_compute(pr->pod, pr->pods->n, &v);
+	verdict_apply_dgd(&v, df);
 	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
 	r.dgd = dgds, r.dgd_findings = df, r.group = group;
 	r.all_namespaces = ctx->g.all_namespaces;
@@ -214,25 +215,21 @@ static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg
 /* The DGD part as text: after the table, or on stderr for the formats
  * whose document has no place for it (junit, html); json, yaml and
  * prometheus hold it (report.h struct report.dgd).  The access note goes
- * to stderr.  Returns the number of "fail" findings (P2: the path cannot
- * exist). */
-static size_t dgd_report(const struct dgd_set *set, const struct dgd_findings *f,
+ * to stderr. */
+static void dgd_report(const struct dgd_set *set, const struct dgd_findings *f,
 			 const char *format, int asked)
 {
 	int text = !strcmp(format, "table") || !strcmp(format, "wide");
 	int in_doc = !strcmp(format, "json") || !strcmp(format, "yaml") ||
 		     !strcmp(format, "prometheus");
 	char note[300];
-	size_t i, fails = 0;
+	size_t i;
 
 	/* Without --dgd a server without the CRD is the common case: no note. */
 	if ((asked || set->access != DGD_NO_API) && dgd_access_note(set, note, sizeof(note)))
 		fprintf(stderr, "%s\n", note);
 	for (i = 0; !in_doc && i < set->n; i++)
 		report_print_dgd(text ? stdout : stderr, &set->items[i], f);
-	for (i = 0; i < f->n; i++)
-		fails += !strcmp(f->items[i].status, "fail");
-	return fails;
 }
 
 /* What one run hands the pipeline's body. */
@@ -291,10 +288,9 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	if (shown)
 		run_dgd_judge(&pr, &dgds, &df);
 	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group);
-	/* A component with replicas and no running pod (P2) leaves no
-	 * disaggregated path at all: NOT READY, whatever the pods say. */
-	if (rc != EXIT_ERROR && dgd_report(&dgds, &df, cr->format, f->dgd != NULL) > 0)
-		rc = EXIT_NOT_READY;
+	/* P2 made the verdict NOT READY already (verdict_apply_dgd). */
+	if (rc != EXIT_ERROR)
+		dgd_report(&dgds, &df, cr->format, f->dgd != NULL);
 	dgd_findings_release(&df);
 	run_dgd_groups_release(group, l->n);
 	dgd_set_release(&dgds);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check/links.h"
+#include "model/dgd.h"
 #include "verdict/graph.h"
 #include "verdict/verdict.h"
 #include "util/buf.h"
@@ -387,6 +388,24 @@ void verdict_compute(const struct run_pod *pods, size_t n,
 	else if (out->status == VERDICT_UNVERIFIED)
 		out->unconfirmed = n ? unconfirmed_line(pods, n, n - out->nprobed)
 				     : xstrdup("no worker pods found");
+}
+
+void verdict_apply_dgd(struct verdict *v, const struct dgd_findings *f)
+{
+	const struct dgd_finding *first = NULL;
+
+	for (size_t i = 0; f && i < f->n && !first; i++)
+		if (!strcmp(f->items[i].status, "fail"))
+			first = &f->items[i];
+	if (!first)
+		return;
+	if (v->status != VERDICT_NOT_READY) {
+		free(v->unconfirmed);
+		v->unconfirmed = NULL;
+		v->fix_first = xasprintf("DynamoGraphDeployment %s: %s", first->dgd, first->detail);
+	}
+	v->status = VERDICT_NOT_READY;
+	v->exit_code = verdict_exit_code(v->status);
 }
 
 void verdict_release(struct verdict *v)

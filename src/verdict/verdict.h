@@ -104,6 +104,14 @@ void verdict_compute(const struct run_pod *pods, size_t n,
 		     struct verdict *out);
 void verdict_release(struct verdict *v);
 
+struct dgd_findings;
+/* A DGD component with replicas and no running pod (checks.md P2,
+ * status "fail") leaves no disaggregated path: the run is NOT READY
+ * whatever its pods say, and the document's verdict and exit code say so
+ * (exit 2, as the process exits).  When no pod failed, fix_first names
+ * that component.  P1/P3 (warn) change nothing.  f may be NULL. */
+void verdict_apply_dgd(struct verdict *v, const struct dgd_findings *f);
+
 /* "3 of 8 pods: a, b, c" / "all 8 pods" with at most max names, then
  * "and N more".  Exposed for tests and for the table's finding lines.
  * idx lists the affected pods by index into pods; returns an owned

@@ -290,6 +290,15 @@ class TestDgd(E2ECase):
         rc, out, err = run(base + ["--dgd", "qwen"], timeout=300)
         self.assertEqual(len(lines(out, "dgd-component-pods")), 1, out)
         self.assertEqual(rc, 2, err)
+        # The document says what the process exits with (verdict_apply_dgd):
+        # NOT READY, exitCode 2, the component named as what to fix first.
+        import json
+        rc_j, out_j, err_j = run(base + ["--dgd", "qwen", "-o", "json"], timeout=300)
+        v = json.loads(out_j)["verdict"]
+        self.assertEqual((rc_j, v["status"], v["exitCode"]), (2, "NOT READY", 2), err_j)
+        self.assertIn("DynamoGraphDeployment demo/qwen", v["fixFirst"])
+        rc_t, out_t, _ = run(base + ["--dgd", "qwen"], timeout=300)
+        self.assertIn("NOT READY", out_t)
 
 
 if __name__ == "__main__":

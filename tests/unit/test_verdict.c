@@ -7,6 +7,7 @@
 #include "check/check.h"
 #include "check/links.h"
 #include "verdict/verdict.h"
+#include "model/dgd.h"
 #include "t.h"
 
 #define NPODS 8
@@ -396,11 +397,47 @@ static void test_unprobed_grouped(void)
 	fleet_release(&fl);
 }
 
+/* checks.md P2: a DGD component with replicas and no running pod makes a
+ * READY run NOT READY in the verdict itself (the document's exitCode is
+ * the process's), naming it in fix_first; a warn (P1/P3) changes nothing,
+ * and a run that already failed keeps its own fix_first. */
+static void test_dgd_fail(void)
+{
+	struct dgd_finding items[2] = {
+		{ "warn", "dgd-generation", "ns/qwen", "pod qwen-decode-0 is of an older worker generation" },
+		{ "fail", "dgd-component-pods", "ns/qwen", "component VllmPrefillWorker has 1 replica and no running pod" },
+	};
+	struct dgd_findings warn_only = { .items = items, .n = 1 }, both = { .items = items, .n = 2 };
+	struct fleet fl;
+	struct verdict v;
+
+	fleet_init(&fl);
+	verdict_compute(fl.pods, NPODS, &v);
+	verdict_apply_dgd(&v, NULL);
+	verdict_apply_dgd(&v, &warn_only);
+	CHECK_INT(v.status, VERDICT_READY);
+	CHECK_INT(v.exit_code, 0);
+	verdict_apply_dgd(&v, &both);
+	CHECK_INT(v.status, VERDICT_NOT_READY);
+	CHECK_INT(v.exit_code, 2);
+	CHECK_HAS(v.fix_first, "DynamoGraphDeployment ns/qwen: component VllmPrefillWorker has 1 replica");
+	verdict_release(&v);
+
+	set_status(&fl.pods[0].results, "ucx-rdma", CHECK_FAIL, "no rc transport");
+	verdict_compute(fl.pods, NPODS, &v);
+	verdict_apply_dgd(&v, &both);
+	CHECK_INT(v.exit_code, 2);
+	CHECK(v.fix_first && !strstr(v.fix_first, "DynamoGraphDeployment"));
+	verdict_release(&v);
+	fleet_release(&fl);
+}
+
 int main(void)
 {
 	test_names();
 	test_pod_list();
 	test_ready();
+	test_dgd_fail();
 	test_one_node_without_peermem();
 	test_fix_first_rank();
 	test_unverified();

@@ -48,6 +48,10 @@ static const struct follows table[] = {
 	/* F2/G4: a backend without its plugin cannot be used. */
 	{ "nixl-backend", { "nixl-installed", "nixl-plugin" } },
 	{ "nixl-plugin", { "nixl-installed" } },
+	/* F6-F8: a library that does not load, or the wrong copy of it,
+	 * explains the symbols ldd -r then finds undefined (the CUDA
+	 * runtime's, the other NIXL's). */
+	{ "nixl-lib-symbols", { "nixl-cuda-mix", "nixl-lib-shadow" } },
 	/* E6/F3: the worker log shows the fallback the links above caused. */
 	{ "logs-ucx", { RDMA_PATH, "ucx-rdma", "limits-memlock", "pod-ipc-lock", "env-ucx-tls",
 			"gpudirect-peermem", "gpudirect-ucx-md", "ucx-cuda", "rdma-roce",

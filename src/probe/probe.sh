@@ -701,7 +701,7 @@ _elf() {
 		IFS=$_oifs
 	done
 	if have ldd; then
-		_o=$(bounded 10 env LD_LIBRARY_PATH="$_lp" ldd -r "$1" 2>&1 </dev/null)
+		_o=$(bounded 5 env LD_LIBRARY_PATH="$_lp" ldd -r "$1" 2>&1 </dev/null)
 		_r=$?
 		[ "$TMODE" = busybox ] && [ "$_r" = 143 ] && _r=124
 		echo "ldd_rc=$_r"

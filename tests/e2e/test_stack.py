@@ -101,6 +101,21 @@ class VllmCudaMix(Stack, E2ECase):
               "nixl-lib-shadow": ("no readelf or objdump in the image",)}
 
 
+class VllmCudaMixFold(E2ECase):
+    """The same pods: the libcudart.so.12 symbols ldd -r finds undefined
+    fail nixl-lib-symbols too, folded under nixl-cuda-mix (checks.md N).
+    Written after fold.c gained the row, before this run."""
+    SCENARIO = VllmCudaMix.SCENARIO
+    CHECK = ["-n", "demo"]
+
+    def test_symbols_follow(self):
+        for p in self.doc["pods"]:
+            c = [c for c in p["checks"] if c["name"] == "nixl-lib-symbols"][0]
+            self.assertEqual(c["status"], "fail", c["detail"])
+            self.assertIn("first cudaGetDevice", c["detail"])
+            self.assertEqual(c.get("cause"), "nixl-cuda-mix", c)
+
+
 class StockTrtllm(Stack, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "img-dynamo-trtllm-ib.yaml")
     VERDICT = "READY"

@@ -349,6 +349,17 @@ static void test_cuda(void)
 	CHECK_INT(pod_verdict(&r), VERDICT_NOT_READY);
 	check_results_release(&r);
 
+	/* the missing libcudart's undefined symbols follow from it (fold.c) */
+	run_stack("@@@ nixl_stack\nlpath=\nelf_tool=none\n"
+		  "elf=" SITE "/nixl_ep/nixl_ep_cpp.so\nldd_rc=0\n"
+		  "ldd=\tlibcudart.so.12 => not found\n"
+		  "ldd=undefined symbol: cudaGetDevice, version libcudart.so.12\t(x)\n"
+		  "@@@ end nixl_stack rc=0\n", &r);
+	CHECK_INT(status_of(&r, "nixl-lib-symbols"), CHECK_FAIL);
+	CHECK_STR(check_cause_of(&r, "nixl-lib-symbols"), "nixl-cuda-mix");
+	CHECK_STR(check_cause_of(&r, "nixl-cuda-mix"), "nixl-cuda-mix");
+	check_results_release(&r);
+
 	run_stack("@@@ nixl_stack\nlpath=\nelf_tool=none\n"
 		  "elf=" SITE "/.nixl_cu13.mesonpy.libs/plugins/libplugin_UCX.so\nldd_rc=0\n"
 		  "ldd=\tlibcudart.so.13 => " SITE "/nvidia/cu13/lib/libcudart.so.13 (0x00007f0000000000)\n"

@@ -226,13 +226,37 @@ static void judge_shadow(const struct check_input *in, const struct probe_stack 
 			snprintf(b, sizeof b, "no NIXL UCX plugin or wrapper found to read");
 		else
 			snprintf(b, sizeof b, "the dynamic section of NIXL's objects could not be read");
-		emit(out, CK_NIXL_LIB_SHADOW, CHECK_SKIPPED, NULL, "%s (%d copies of NIXL/UCX libraries listed)",
-		     b, s->ncopies);
+		/* No tool or no object: nothing to replay, so, as E1 without
+		 * ldd, not applicable (never ok); a tool that failed is a skip. */
+		if ((s->tool_reported && s->tool == PROBE_ELF_NONE) || !s->nelfs)
+			emit_na(out, CK_NIXL_LIB_SHADOW, "%s (%d copies of NIXL/UCX libraries listed)",
+				b, s->ncopies);
+		else
+			emit(out, CK_NIXL_LIB_SHADOW, CHECK_SKIPPED, NULL, "%s (%d copies of NIXL/UCX libraries listed)",
+			     b, s->ncopies);
 		return;
 	}
 	emit(out, CK_NIXL_LIB_SHADOW, CHECK_OK, NULL,
 	     "%d NIXL object(s) read, %d NIXL/UCX libraries each resolve to the copy the object names (%d copies listed)",
 	     nread, njudged, s->ncopies);
+}
+
+/* F7/F8 with no ldd -r answer: without an object or without ldd there is
+ * nothing to judge, so not applicable, as E1 without ldd (never ok); an
+ * ldd that ran and failed is a skip with its reason. */
+static void no_ldd_result(const struct probe_stack *s, struct check_results *out, enum check_id id)
+{
+	int ran = 0;
+
+	for (int i = 0; i < s->nelfs; i++)
+		ran |= s->elf[i].ldd_rc != 127 && s->elf[i].ldd_rc != -1;
+	if (!s->nelfs)
+		emit_na(out, id, "no NIXL object found to run ldd -r on");
+	else if (!ran)
+		emit_na(out, id, "no ldd in the image: NIXL's objects were not resolved");
+	else
+		emit(out, id, CHECK_SKIPPED, NULL, "%s",
+		     "ldd -r did not answer on NIXL's objects (it failed or timed out)");
 }
 
 /* ---- F7 nixl-cuda-mix ------------------------------------------------- */
@@ -287,9 +311,7 @@ static void judge_cuda(const struct check_input *in, const struct probe_stack *s
 		}
 	}
 	if (!nread) {
-		emit(out, CK_NIXL_CUDA_MIX, CHECK_SKIPPED, NULL, "%s",
-		     !s->nelfs ? "no NIXL object found to run ldd -r on"
-			       : "ldd -r did not answer on NIXL's objects (no ldd in the image, or it failed)");
+		no_ldd_result(s, out, CK_NIXL_CUDA_MIX);
 		return;
 	}
 	if (major)
@@ -343,9 +365,7 @@ static void judge_symbols(const struct check_input *in, const struct probe_stack
 		}
 	}
 	if (!nread)
-		emit(out, CK_NIXL_LIB_SYMBOLS, CHECK_SKIPPED, NULL, "%s",
-		     !s->nelfs ? "no NIXL object found to run ldd -r on"
-			       : "ldd -r did not answer on NIXL's objects (no ldd in the image, or it failed)");
+		no_ldd_result(s, out, CK_NIXL_LIB_SYMBOLS);
 	else
 		emit(out, CK_NIXL_LIB_SYMBOLS, CHECK_OK, NULL,
 		     "ldd -r on %d NIXL object(s): every symbol and library resolves", nread);

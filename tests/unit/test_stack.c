@@ -314,13 +314,30 @@ static void test_absent(void)
 		  "@@@ end nixl_stack rc=0\n", &r);
 	c = res(&r, "nixl-lib-shadow");
 	CHECK(c && c->status == CHECK_SKIPPED);
-	if (c)
+	if (c) {
 		CHECK_HAS(c->detail, "no readelf or objdump in the image");
+		/* no tool: not applicable (as E1 without ldd), no verdict line */
+		CHECK(c->flags & CHECK_F_NA);
+	}
 	CHECK_INT(status_of(&r, "nixl-cuda-mix"), CHECK_SKIPPED);
 	CHECK_INT(status_of(&r, "nixl-lib-symbols"), CHECK_SKIPPED);
+	/* ldd ran and failed: a skip of its own, shown with the verdict */
+	c = res(&r, "nixl-lib-symbols");
+	CHECK(c && !(c->flags & CHECK_F_NA));
 	CHECK_INT(status_of(&r, "nixl-installed"), CHECK_OK);
 	CHECK_INT(status_of(&r, "nixl-plugin"), CHECK_OK);
 	CHECK_INT(pod_verdict(&r), VERDICT_READY);
+	check_results_release(&r);
+
+	run_stack("@@@ nixl_stack\nlpath=\npreload=\nelf_tool=none\n"
+		  "elf=" WHEEL_PLUGINS "/libplugin_UCX.so\nelf_rc=127\nldd_rc=127\n"
+		  "@@@ end nixl_stack rc=0\n", &r);
+	c = res(&r, "nixl-lib-symbols");
+	CHECK(c && c->status == CHECK_SKIPPED && (c->flags & CHECK_F_NA));
+	if (c)
+		CHECK_HAS(c->detail, "no ldd in the image");
+	c = res(&r, "nixl-cuda-mix");
+	CHECK(c && c->status == CHECK_SKIPPED && (c->flags & CHECK_F_NA));
 	check_results_release(&r);
 
 	run_pod(wheel_sections, &r);

@@ -512,10 +512,15 @@ class TestProfiles(unittest.TestCase):
         # ucx-net-devices-missing names one absent HCA on purpose (its
         # SOURCE.md); every other entry must exist.
         absent = {"ucx-net-devices-missing": ["mlx5_2"]}.get(os.path.basename(d), [])
-        names = [tok.split(":")[0] for tok in filter(None, env.get("UCX_NET_DEVICES", "").split(","))]
+        # "all" is UCX's keyword for every device (ucp_context.c), not a name
+        names = [tok.split(":")[0] for tok in filter(None, env.get("UCX_NET_DEVICES", "").split(","))
+                 if tok != "all"]
         self.assertEqual([n for n in names if n not in devs], absent, "UCX_NET_DEVICES")
-        for tok in filter(None, env.get("NCCL_IB_HCA", "").split(",")):
-            self.assertIn(tok, devs, "NCCL_IB_HCA")
+        # NCCL_IB_HCA: a leading "^" (exclude) or "=" (exact names) applies to
+        # the whole list, and an entry may name its port (NCCL env docs)
+        hca = env.get("NCCL_IB_HCA", "").lstrip("^=")
+        for tok in filter(None, hca.split(",")):
+            self.assertIn(tok.split(":")[0], devs, "NCCL_IB_HCA")
         q = os.path.join(out, "nvidia-smi-q.txt")
         if os.path.exists(q):
             qt = _read(q)

@@ -124,7 +124,11 @@ class TestCheckBasic(unittest.TestCase):
         self.assertTrue(reqs)
         for q in reqs:
             self.assertEqual(q["method"], "GET", q)
-            self.assertTrue(q["path"].startswith("/api/v1/"), q)
+            # core API reads, and the DynamoGraphDeployments that check
+            # LISTs (checks.md P): nothing else, and only GET
+            self.assertTrue(q["path"].startswith("/api/v1/") or
+                            re.match(r"^/apis/nvidia\.com/v1(beta1|alpha1)/(namespaces/[a-z0-9-]+/)?"
+                                     r"dynamographdeployments(/[a-z0-9.-]+)?$", q["path"]), q)
         execs = [q for q in reqs if q["path"].endswith("/exec")]
         self.assertTrue(execs)
         for q in execs:

@@ -74,8 +74,6 @@ int model_env_allowed(const char *name, size_t len)
 
 	if (secret_name(name, len))
 		return 0;
-	if (framework_var(name, len))
-		return 1;
 	for (i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
 		n = strlen(allowed[i]);
 		if (allowed[i][n - 1] == '_' ? (len > n && !memcmp(name, allowed[i], n))
@@ -83,6 +81,11 @@ int model_env_allowed(const char *name, size_t len)
 			return 1;
 	}
 	return 0;
+}
+
+int model_env_framework(const char *name, size_t len)
+{
+	return !secret_name(name, len) && framework_var(name, len);
 }
 
 int model_list_has(const char *list, const char *s)

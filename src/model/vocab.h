@@ -10,6 +10,12 @@
 /* 1 if NAME (len bytes) is a transport variable: UCX_*, NIXL_*, NCCL_*,
  * FI_*, ... (env-vars.md sections 1-6). */
 int model_env_allowed(const char *name, size_t len);
+/* SGLang's and TensorRT-LLM's KV-transfer variables (SGLANG_DISAGGREGATION_*,
+ * SGLANG_MOONCAKE_*, SGLANG_*_IB_*, TRTLLM_UCX_*, TRTLLM_NIXL_*,
+ * TRTLLM_*KVCACHE*), never a secret-looking one: what the probe keeps of a
+ * running process beside model_env_allowed's (issue 25); a recipe's
+ * transport env stays model_env_allowed's. */
+int model_env_framework(const char *name, size_t len);
 /* name is one entry of the ","-joined list. */
 int model_list_has(const char *list, const char *name);
 /* An RDMA device-plugin resource name: rdma/..., GKE's

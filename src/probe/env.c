@@ -13,7 +13,7 @@
 
 int probe_env_allowed(const char *name, size_t len)
 {
-	return model_env_allowed(name, len);
+	return model_env_allowed(name, len) || model_env_framework(name, len);
 }
 
 static int name_ok(struct pslice k)

@@ -512,10 +512,13 @@ class TestProfiles(unittest.TestCase):
         # ucx-net-devices-missing names one absent HCA on purpose (its
         # SOURCE.md); every other entry must exist.
         absent = {"ucx-net-devices-missing": ["mlx5_2"]}.get(os.path.basename(d), [])
-        names = [tok.split(":")[0] for tok in filter(None, env.get("UCX_NET_DEVICES", "").split(","))]
+        # "all" is UCX's own value (every device); a leading "=" is NCCL's
+        # exact-match syntax.
+        names = [tok.split(":")[0] for tok in filter(None, env.get("UCX_NET_DEVICES", "").split(","))
+                 if tok != "all"]
         self.assertEqual([n for n in names if n not in devs], absent, "UCX_NET_DEVICES")
         for tok in filter(None, env.get("NCCL_IB_HCA", "").split(",")):
-            self.assertIn(tok, devs, "NCCL_IB_HCA")
+            self.assertIn(tok.lstrip("="), devs, "NCCL_IB_HCA")
         q = os.path.join(out, "nvidia-smi-q.txt")
         if os.path.exists(q):
             qt = _read(q)

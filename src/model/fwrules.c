@@ -277,7 +277,12 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 	return 1;
 }
 
-/* SGLang: --disaggregation-transfer-backend (server_args.py choices). */
+/* SGLang: --disaggregation-transfer-backend (server_args.py choices), and
+ * under Mooncake (the default) the devices --disaggregation-ib-device
+ * hands its transfer engine, which fails on a device the pod lacks
+ * ("Failed to open device", "RdmaTransport: No available RNIC",
+ * kvcache-ai/Mooncake#1384); other backends are not judged on it, and
+ * mooncake_tcp drops it. */
 static int rule_sglang(const struct fwr_worker *w, struct fwr_finding *f)
 {
 	char be[32], ib[256], bad[128];
@@ -290,7 +295,7 @@ static int rule_sglang(const struct fwr_worker *w, struct fwr_finding *f)
 		put(f, FWR_SGLANG, ENVR_FAIL, "use --disaggregation-transfer-backend nixl",
 		    "sgl-project/sglang python/sglang/srt/disaggregation/fake (testing only)",
 		    "SGLang transfer backend 'fake' moves no KV (testing only)");
-	else if (flag(w->args, "--disaggregation-ib-device", ib, sizeof ib) &&
+	else if (!strcmp(be, "mooncake") && flag(w->args, "--disaggregation-ib-device", ib, sizeof ib) &&
 		 devices_missing(ib, w->devices, bad, sizeof bad))
 		put(f, FWR_SGLANG, ENVR_FAIL, "name RDMA devices of the pod in --disaggregation-ib-device (or drop it: Mooncake then detects them)",
 		    "sgl-project/sglang server_args.py (--disaggregation-ib-device: device names, comma-separated)",

@@ -162,6 +162,8 @@ static void test_item3(void)
 			  FWR_SGLANG, "mlx5_10,mlx5_11"), ENVR_FAIL);           /* a prefix is no match */
 	CHECK_INT(sev_dev("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-ib-device mlx5_7",
 			  FWR_SGLANG, NULL), ENVR_OK);                     /* devices unknown */
+	CHECK_INT(sev_dev("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-transfer-backend nixl "
+			  "--disaggregation-ib-device mlx5_7", FWR_SGLANG, devs), ENVR_OK);  /* Mooncake's flag only */
 
 	env("MOONCAKE_DEVICE", "mlx5_9", NULL, NULL);
 	CHECK_INT(sev_dev("sglang", FWR_MOONCAKE, devs), ENVR_FAIL);

@@ -149,6 +149,11 @@ static void test_item3(void)
 		for (size_t i = 0; i < n; i++)
 			CHECK_INT(f[i].sev, ENVR_OK);
 	}
+	/* the worst rule wins: an unset host under vllm serve beats the cpu buffer's warning */
+	env(NULL, NULL, NULL, NULL);
+	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+			  "\"kv_buffer_device\":\"cpu\"}", FWR_VLLM, devs), ENVR_FAIL);
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", NULL, NULL, NULL);
 	/* Dynamo's worker fills kv_role itself */
 	CHECK_INT(sev_dev("python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\"}", FWR_VLLM, devs),
 		  ENVR_OK);

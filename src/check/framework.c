@@ -53,7 +53,7 @@ static const char *fw_devices(const struct check_input *in, struct buf *b)
 	return buf_str(b);
 }
 
-static void fw_emit(const struct check_input *in, const struct fwr_finding *f,
+static void fw_emit(const struct check_input *in, const struct fwr_finding *f, int pair,
 		    struct check_results *out)
 {
 	enum check_id id;
@@ -67,7 +67,8 @@ static void fw_emit(const struct check_input *in, const struct fwr_finding *f,
 	}
 	emit(out, id, f->sev == ENVR_FAIL ? CHECK_FAIL : f->sev == ENVR_WARN ? CHECK_WARN : CHECK_OK,
 	     f->remedy, "%s", f->detail);
-	emit_source(out, f->source);
+	/* What showed it (check.h); the rule's citation is docs/checks.md's. */
+	emit_source(out, pair ? "the pod specs' command and args" : "the pod spec's command and args, /proc/1/environ");
 }
 
 void check_framework(const struct check_input *in, struct check_results *out)
@@ -89,11 +90,11 @@ void check_framework(const struct check_input *in, struct check_results *out)
 				 in->spec->gpus, 1, fw_devices(in, &devs) };
 	n = fwr_eval(&w, f);
 	for (size_t i = 0; i < n; i++)
-		fw_emit(in, &f[i], out);
+		fw_emit(in, &f[i], 0, out);
 	/* The pair rules need only the prefill's args, which the spec gives. */
 	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL };
 	if (in->ctx->peer_args && fwr_pair(&p, &w, &pf))
-		fw_emit(in, &pf, out);
+		fw_emit(in, &pf, 1, out);
 	buf_release(&devs);
 	free(vars);
 }

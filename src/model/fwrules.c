@@ -205,12 +205,12 @@ static int plain_serve(const char *t)
 #define SRC_BUFDEV "vLLM kv_connector/v1/nixl/utils.py (_NIXL_SUPPORTED_DEVICE: on cuda the kv buffer is cuda or cpu)"
 
 /* J5: the --kv-transfer-config of a NixlConnector worker as vLLM's own
- * validation reads it: a missing or unknown kv_role stops the engine at
- * start under `vllm serve` (Dynamo's worker fills it); a kv_buffer_device
- * CUDA cannot use does too (judged only on a
- * worker with NVIDIA GPUs: Dynamo's hetero recipe runs an Intel XPU
- * encoder with "xpu"); a cpu buffer moves
- * KV through host memory (no GPUDirect) while it crosses pods. */
+ * validation reads it.  A missing or unknown kv_role stops the engine at
+ * start under `vllm serve` (Dynamo's worker fills it).  A kv_buffer_device
+ * CUDA cannot use does too, judged only on a worker with NVIDIA GPUs
+ * (Dynamo's hetero recipe runs an Intel XPU encoder with "xpu").  A cpu
+ * buffer moves KV through host memory (no GPUDirect) while it crosses
+ * pods. */
 static int vllm_config(const struct fwr_worker *w, struct fwr_finding *f)
 {
 	char role[32], dev[32];
@@ -245,14 +245,14 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 {
 	const struct envr_var *h = envr_find(w->env, "VLLM_NIXL_SIDE_CHANNEL_HOST");
 	const char *port = envr_get(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT");
-	int dyn = has(w->args, "dynamo.vllm");
+	int dyn = has(w->args, "dynamo.vllm"), hc;
+	struct fwr_finding cfg;
 	char hp[32];
 	long p, http;
 
 	if (!has(w->args, "NixlConnector") && !dyn)
 		return 0;
-	if (vllm_config(w, f))
-		return 1;
+	hc = vllm_config(w, &cfg);
 	if (h && !h->dynamic && h->value && loopback(h->value) && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST=%s is loopback while KV crosses pods: the peer's NIXL handshake reaches its own agent (engine ID mismatch, prompts recomputed)",
@@ -268,16 +268,26 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 		put(f, FWR_VLLM, ENVR_FAIL, "give the NIXL side channel a port of its own",
 		    "vLLM nixl_connector.py (the side channel listens on VLLM_NIXL_SIDE_CHANNEL_PORT + dp rank)",
 		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is also the server's --port", port);
-	else if (!h && !dyn)
-		return 0;   /* the image's entrypoint: the launcher is unknown */
-	else
+	else if (!h && !dyn) {
+		/* the image's entrypoint: the launcher is unknown */
+		if (hc)
+			*f = cfg;
+		return hc;
+	} else
 		put(f, FWR_VLLM, ENVR_OK, NULL, h ? SRC_27083 : SRC_DYN_HOST,
 		    "NIXL side channel %s", h ? (h->dynamic ? "host set at run time" : "host set")
 					       : "host: Dynamo sets the pod's IP");
+	if (hc && cfg.sev > f->sev)
+		*f = cfg;    /* one result per check: its worst rule */
 	return 1;
 }
 
-/* SGLang: --disaggregation-transfer-backend (server_args.py choices). */
+/* SGLang: --disaggregation-transfer-backend (server_args.py choices), and
+ * under Mooncake (the default) the devices --disaggregation-ib-device
+ * hands its transfer engine, which fails on a device the pod lacks
+ * ("Failed to open device", "RdmaTransport: No available RNIC",
+ * kvcache-ai/Mooncake#1384); other backends are not judged on it, and
+ * mooncake_tcp drops it. */
 static int rule_sglang(const struct fwr_worker *w, struct fwr_finding *f)
 {
 	char be[32], ib[256], bad[128];
@@ -290,7 +300,7 @@ static int rule_sglang(const struct fwr_worker *w, struct fwr_finding *f)
 		put(f, FWR_SGLANG, ENVR_FAIL, "use --disaggregation-transfer-backend nixl",
 		    "sgl-project/sglang python/sglang/srt/disaggregation/fake (testing only)",
 		    "SGLang transfer backend 'fake' moves no KV (testing only)");
-	else if (flag(w->args, "--disaggregation-ib-device", ib, sizeof ib) &&
+	else if (!strcmp(be, "mooncake") && flag(w->args, "--disaggregation-ib-device", ib, sizeof ib) &&
 		 devices_missing(ib, w->devices, bad, sizeof bad))
 		put(f, FWR_SGLANG, ENVR_FAIL, "name RDMA devices of the pod in --disaggregation-ib-device (or drop it: Mooncake then detects them)",
 		    "sgl-project/sglang server_args.py (--disaggregation-ib-device: device names, comma-separated)",

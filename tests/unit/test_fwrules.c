@@ -149,6 +149,11 @@ static void test_item3(void)
 		for (size_t i = 0; i < n; i++)
 			CHECK_INT(f[i].sev, ENVR_OK);
 	}
+	/* the worst rule wins: an unset host under vllm serve beats the cpu buffer's warning */
+	env(NULL, NULL, NULL, NULL);
+	CHECK_INT(sev_dev("vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\","
+			  "\"kv_buffer_device\":\"cpu\"}", FWR_VLLM, devs), ENVR_FAIL);
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", NULL, NULL, NULL);
 	/* Dynamo's worker fills kv_role itself */
 	CHECK_INT(sev_dev("python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\"}", FWR_VLLM, devs),
 		  ENVR_OK);
@@ -162,6 +167,8 @@ static void test_item3(void)
 			  FWR_SGLANG, "mlx5_10,mlx5_11"), ENVR_FAIL);           /* a prefix is no match */
 	CHECK_INT(sev_dev("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-ib-device mlx5_7",
 			  FWR_SGLANG, NULL), ENVR_OK);                     /* devices unknown */
+	CHECK_INT(sev_dev("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-transfer-backend nixl "
+			  "--disaggregation-ib-device mlx5_7", FWR_SGLANG, devs), ENVR_OK);  /* Mooncake's flag only */
 
 	env("MOONCAKE_DEVICE", "mlx5_9", NULL, NULL);
 	CHECK_INT(sev_dev("sglang", FWR_MOONCAKE, devs), ENVR_FAIL);

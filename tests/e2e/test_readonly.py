@@ -35,6 +35,9 @@ ALLOWED = [re.compile("^%s$" % p) for p in (
     r"/api/v1/namespaces/%s/pods/%s" % (SEG, SEG),
     r"/api/v1/namespaces/%s/pods/%s/log" % (SEG, SEG),
     r"/api/v1/namespaces/%s/pods/%s/exec" % (SEG, SEG),
+    # check LISTs the DynamoGraphDeployments (docs/checks.md P), GET only
+    r"/apis/nvidia\.com/v1(beta1|alpha1)/namespaces/%s/dynamographdeployments" % SEG,
+    r"/apis/nvidia\.com/v1(beta1|alpha1)/dynamographdeployments",
 )]
 
 HOSTILE = ['a"b', "x'; rm -rf / #", "$(touch /tmp/di-pwned)", "`id`", "a b", "a;b|c&d",

@@ -17,6 +17,15 @@ check result written here before the tool was run on the scenario.
   ai-dynamo/nixl#1705), whose nixl_ep_cpp needs libcudart.so.12, absent
   from the CUDA 13 image (vllm-project/vllm#39923, PR #44266):
   nixl-cuda-mix fails: NOT READY; nixl-known-bad still warns (F5 row).
+- stack-trtllm-9752: TensorRT-LLM 1.1.0rc5's NIXL wrapper (built for NIXL
+  < 0.6) in Dynamo's TensorRT-LLM runtime, the system NIXL (>= 0.6, whose
+  nixlDescList constructor lost `sorted`) first on LD_LIBRARY_PATH, no
+  LD_PRELOAD (NVIDIA/TensorRT-LLM#9752): ldd -r of the wrapper names the
+  two old nixlDescList constructors undefined: nixl-lib-symbols fails and
+  breaks the nixl-backend link: NOT READY.  The report names no pip nixl,
+  so no NIXL version is visible: nixl-known-bad is skipped, not failed;
+  no readelf: nixl-lib-shadow skipped; nixl-cuda-mix ok (no libcudart).
+  nixl-lib-symbols is the only failing check.
 - the stock images img-dynamo-trtllm-ib and img-dynamo-vllm-ib (no
   readelf/objdump, ldd answering only for the plugin): the three new
   checks are skipped with the reason, nixl-installed and nixl-plugin stay
@@ -114,6 +123,28 @@ class VllmCudaMixFold(E2ECase):
             self.assertEqual(c["status"], "fail", c["detail"])
             self.assertIn("first cudaGetDevice", c["detail"])
             self.assertEqual(c.get("cause"), "nixl-cuda-mix", c)
+
+
+class Trtllm9752(Stack, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "stack-trtllm-9752.yaml")
+    VERDICT = "NOT READY"
+    LINK = "broken"
+    WRAPPER = SITE + "/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so"
+    STATUS = {"nixl-lib-symbols": "fail", "nixl-known-bad": "skipped",
+              "nixl-lib-shadow": "skipped", "nixl-cuda-mix": "ok"}
+    DETAIL = {"nixl-lib-symbols": (
+        WRAPPER + ": 2 undefined symbol(s)",
+        "first _ZN12nixlDescListI12nixlBlobDescEC1ERK10nixl_mem_tRKbRKi",
+        "nixlDescList", "NVIDIA/TensorRT-LLM#9752"),
+        "nixl-known-bad": ("version not reported",),
+        "nixl-lib-shadow": ("no readelf or objdump in the image",)}
+
+    def test_only_symbols_fail(self):
+        for p in self.doc["pods"]:
+            bad = sorted(c["name"] for c in p["checks"] if c["status"] == "fail")
+            self.assertEqual(bad, ["nixl-lib-symbols"], p["name"])
+            c = self.check(p, "nixl-lib-symbols")
+            self.assertIsNone(c.get("cause"), c)
 
 
 class StockTrtllm(Stack, E2ECase):

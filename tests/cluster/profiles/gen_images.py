@@ -441,6 +441,57 @@ def kb_dynamo_vllm_cuda_mix(p, base):
             '*) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;\nesac\n' % (OUT, OUT), 0o755)
 
 
+# ldd -r of TensorRT-LLM 1.1.0rc5's NIXL wrapper (built against NIXL < 0.6)
+# when the system NIXL (>= 0.6) loads: NVIDIA/TensorRT-LLM#9752 gives the old
+# constructor nixlDescList(const nixl_mem_t &, const bool &, const int &) and
+# the mangling `_ZN12nixlDescListI...EC1ERK10nixl_mem_tRKi` of the new one; the
+# template argument it elides is filled with NIXL's two list types
+# (nixl_reg_dlist_t = nixlDescList<nixlBlobDesc>, nixl_xfer_dlist_t =
+# nixlDescList<nixlBasicDesc>, nixl_types.h).  Addresses are illustrative.
+LDD_R_TRT_WRAPPER = """\tlinux-vdso.so.1 (0x00007ffd5b9e4000)
+\tlibnixl.so => /opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so (0x00007f3a1c000000)
+\tlibstdc++.so.6 => /lib/x86_64-linux-gnu/libstdc++.so.6 (0x00007f3a1b800000)
+\tlibgcc_s.so.1 => /lib/x86_64-linux-gnu/libgcc_s.so.1 (0x00007f3a1b600000)
+\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f3a1a000000)
+\t/lib64/ld-linux-x86-64.so.2 (0x00007f3a1d000000)
+undefined symbol: _ZN12nixlDescListI12nixlBlobDescEC1ERK10nixl_mem_tRKbRKi\t(%(w)s)
+undefined symbol: _ZN12nixlDescListI13nixlBasicDescEC1ERK10nixl_mem_tRKbRKi\t(%(w)s)
+"""
+
+
+@image("kb-dynamo-trtllm-9752", "h100-ib-ok", "img-dynamo-trtllm-ib with TensorRT-LLM 1.1.0rc5's NIXL wrapper loading a NIXL >= 0.6 (NVIDIA/TensorRT-LLM#9752)")
+def kb_dynamo_trtllm_9752(p, base):
+    # checks.md F8 and F5's wrapper row: the wrapper calls the nixlDescList
+    # constructor with `sorted` that NIXL 0.6.0 removed (ai-dynamo/nixl PR
+    # #731); the system NIXL wins as in ai-dynamo/dynamo#6671 (its directory
+    # first on LD_LIBRARY_PATH, no LD_PRELOAD of the bundled libnixl.so)
+    dynamo_trtllm(p, base)
+    p.env("TRT_LLM_VERSION", "1.1.0rc5")
+    p.env("LD_PRELOAD", None)
+    p.env("LD_LIBRARY_PATH", "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu:" + SITE +
+          "/torch/lib:/usr/local/cuda/compat/lib:/usr/local/nvidia/lib:/usr/local/nvidia/lib64")
+    # the report names no pip nixl: no wheel (nor Dynamo's list of them) in
+    # the venv, TensorRT-LLM drives libnixl.so from C++ (checks.md F1)
+    venv_site = "opt/dynamo/venv/lib/python3.12/site-packages"
+    for d in ("nixl", "nixl_cu13", ".nixl_cu13.mesonpy.libs", "nixl_cu13.libs"):
+        p.rm("root/%s/%s" % (venv_site, d))
+    p.rm("root/opt/dynamo/nixl-versions.txt")
+    p.rm("bin/out/python3-nixl.txt")
+    p.write("bin/out/python3-nixl-error.txt",
+            "Traceback (most recent call last):\n  File \"<string>\", line 2, in <module>\n"
+            "ModuleNotFoundError: No module named 'nixl'\n")
+    p.write("root/opt/dynamo/venv/bin/python3", python3_tool(ok=False), 0o755)
+    w = SITE + "/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so"
+    p.write("root" + w, "")
+    p.write("bin/out/ldd-libtensorrt_llm_nixl_wrapper.so.txt", LDD_R_TRT_WRAPPER % {"w": w})
+    # ldd, also with -r, for the UCX plugin and the wrapper
+    p.write("bin/ldd", "#!/bin/sh\n# ldd of the image (libc-bin), reduced to the libraries the probe asks about.\n"
+            '[ "$1" = -r ] && shift\n'
+            'case "$1" in\n*/libplugin_UCX.so) cat %s/ldd-libplugin_UCX.so.txt ;;\n'
+            '*/libtensorrt_llm_nixl_wrapper.so) cat %s/ldd-libtensorrt_llm_nixl_wrapper.so.txt ;;\n'
+            '*) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;\nesac\n' % (OUT, OUT), 0o755)
+
+
 # -- writing -------------------------------------------------------------------
 def source_md(name, title, base):
     with open(os.path.join(HERE, "img-sources", name + ".md")) as f:

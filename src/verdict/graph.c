@@ -227,9 +227,12 @@ static void side_name(const struct side *s, char *out, size_t n)
 	snprintf(out, n, "%s %s", s->role, str(s->p->pod->name));
 }
 
-/* checks.md A10: the GIDs of the pair reach each other. */
-static enum check_status pr_gid(const struct side *a, const struct side *b,
-				char *why, size_t n)
+/* A pairnet.c rule on two probed sides, each named "ROLE POD". */
+static enum check_status named_pair(const struct side *a, const struct side *b,
+				    enum check_status (*rule)(const struct check_summary *, const char *,
+							      const struct check_summary *, const char *,
+							      char *, size_t),
+				    char *why, size_t n)
 {
 	char an[160], bn[160];
 
@@ -237,20 +240,21 @@ static enum check_status pr_gid(const struct side *a, const struct side *b,
 		return CHECK_OK;
 	side_name(a, an, sizeof an);
 	side_name(b, bn, sizeof bn);
-	return verdict_pair_gid(a->s, an, b->s, bn, why, n);
+	return rule(a->s, an, b->s, bn, why, n);
+}
+
+/* checks.md A10: the GIDs of the pair reach each other. */
+static enum check_status pr_gid(const struct side *a, const struct side *b,
+				char *why, size_t n)
+{
+	return named_pair(a, b, verdict_pair_gid, why, n);
 }
 
 /* checks.md D4b: an MNNVL pair in one NVLink domain. */
 static enum check_status pr_nvl_domain(const struct side *a, const struct side *b,
 				       char *why, size_t n)
 {
-	char an[160], bn[160];
-
-	if (!probed(a->p) || !probed(b->p))
-		return CHECK_OK;
-	side_name(a, an, sizeof an);
-	side_name(b, bn, sizeof bn);
-	return verdict_pair_nvl_domain(a->s, an, b->s, bn, why, n);
+	return named_pair(a, b, verdict_pair_nvl_domain, why, n);
 }
 
 /* rank: how far after the per-pod check of the same thing (about, whose

@@ -97,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pod_info pods[4];
 	struct run_pod rp[4];
+	struct err_denial den[4];  /* borrowed by rp[i].reason.denied / log_denied */
 	enum verdict_status pv[4];
 	struct verdict_finding fs[3];
 	char *fpods[3][2], *fnodes[3][1];
@@ -133,12 +134,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * summary's RBAC hint must keep them terminal-safe too. */
 		rp[i].reason.kind = (enum reason_kind)(size > i + 8 ? data[i + 8] % 4 + 1 : REASON_EXEC);
 		rp[i].reason.why = (char *)s[k++];
-		snprintf(rp[i].reason.denied.verb, sizeof(rp[i].reason.denied.verb), "%s", s[(k + 1) % NSTR]);
-		snprintf(rp[i].reason.denied.resource, sizeof(rp[i].reason.denied.resource), "%s",
-			 s[(k + 2) % NSTR]);
-		snprintf(rp[i].reason.denied.user, sizeof(rp[i].reason.denied.user), "%s", s[(k + 3) % NSTR]);
-		snprintf(rp[i].reason.denied.ns, sizeof(rp[i].reason.denied.ns), "%s", s[(k + 4) % NSTR]);
-		rp[i].log_denied = rp[i].reason.denied;
+		memset(&den[i], 0, sizeof(den[i]));
+		snprintf(den[i].verb, sizeof(den[i].verb), "%s", s[(k + 1) % NSTR]);
+		snprintf(den[i].resource, sizeof(den[i].resource), "%s", s[(k + 2) % NSTR]);
+		snprintf(den[i].user, sizeof(den[i].user), "%s", s[(k + 3) % NSTR]);
+		snprintf(den[i].ns, sizeof(den[i].ns), "%s", s[(k + 4) % NSTR]);
+		rp[i].reason.denied = &den[i];
+		rp[i].log_denied = &den[i];
 		pv[i] = (enum verdict_status)(size > i ? data[i] % 3 : 0);
 	}
 	for (i = 0; i < 3; i++) {

@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct verdict_finding fs[3];
 	char *fpods[3][2], *fnodes[3][1];
 	struct verdict v;
-	struct report r;
+	struct report r = { 0 };  /* no DGDs: r.dgd, r.group NULL */
 	struct report_style st = { 1, 0, 0 };
 	const char *s[NSTR];
 	char *buf = malloc(size + 1), *out;

@@ -179,10 +179,13 @@ struct check_results {
 	 * it).  Both 0 until then. */
 	size_t interned;
 	int shared;
-	/* owned; one per GPU row of topo -m, set by ucx-nic-select; NULL
-	 * when it did not judge the pod's NICs. */
-	struct check_gpu_nic *gpu_nics;
+	/* One per GPU row of topo -m, set by ucx-nic-select; NULL when it
+	 * did not judge the pod's NICs.  Owned until check_results_compact()
+	 * shares it (gpu_nics_shared 1: an interned block, read-only, ~8 KiB
+	 * on an 8-GPU node that identical pods hold once). */
+	const struct check_gpu_nic *gpu_nics;
 	size_t n_gpu_nics;
+	int gpu_nics_shared;
 	enum fabric fabric;       /* what check_pod() concluded for this pod */
 	struct check_summary summary;
 };

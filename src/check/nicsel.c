@@ -362,15 +362,17 @@ static void map_gpus(const struct check_input *in, const struct nicsel *s, int s
 	const struct probe_topo *t = &in->f->topo;
 	const char *v = envv(in, "UCX_NET_DEVICES");
 	int rows = t->src.status == PROBE_OK ? t->gpu_rows : 0;
+	struct check_gpu_nic *all;
 
 	if (rows > PROBE_MAX_GPUS)
 		rows = PROBE_MAX_GPUS;
 	if (rows <= 0 || !t->nnics)
 		return;
-	out->gpu_nics = xcalloc((size_t)rows, sizeof(*out->gpu_nics));
+	all = xcalloc((size_t)rows, sizeof(*all));
+	out->gpu_nics = all;
 	out->n_gpu_nics = (size_t)rows;
 	for (int g = 0; g < rows; g++) {
-		struct check_gpu_nic *e = &out->gpu_nics[g];
+		struct check_gpu_nic *e = &all[g];
 
 		e->gpu = g;
 		e->numa = t->numa[g];

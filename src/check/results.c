@@ -204,7 +204,10 @@ void check_results_release(struct check_results *r)
 			strings_drop(&r->v[i], i < r->interned);
 		free(r->v);
 	}
-	free(r->gpu_nics);
+	if (r->gpu_nics_shared)
+		intern_unref(r->gpu_nics, NULL);
+	else
+		free((void *)r->gpu_nics);
 	check_results_init(r);
 }
 
@@ -222,6 +225,14 @@ void check_results_compact(struct check_results *r)
 	struct check_result *v;
 	int fresh;
 
+	if (r->gpu_nics && !r->gpu_nics_shared) {
+		/* calloc'd and filled by snprintf: equal content, equal bytes */
+		const void *g = intern_bytes(r->gpu_nics, r->n_gpu_nics * sizeof(*r->gpu_nics), NULL);
+
+		free((void *)r->gpu_nics);
+		r->gpu_nics = g;
+		r->gpu_nics_shared = 1;
+	}
 	if (r->shared)
 		return;
 	for (size_t i = r->interned; i < r->n; i++) {

@@ -183,11 +183,56 @@ static void test_compact_then_source(void)
 	CHECK_INT(intern_count(), base);
 }
 
+/* The per-GPU NIC list (ucx-nic-select, ~1 KiB a GPU) is shared too:
+ * two pods with the same mapping hold one block, a different one its own,
+ * and every reference is given back. */
+static struct check_gpu_nic *gpus(const char *dev)
+{
+	struct check_gpu_nic *g = calloc(2, sizeof(*g));
+
+	for (int i = 0; i < 2; i++) {
+		g[i].gpu = i;
+		g[i].n = 1;
+		snprintf(g[i].link, sizeof g[i].link, "PIX");
+		snprintf(g[i].nic[0].dev, sizeof g[i].nic[0].dev, "%s%d:1", dev, i);
+	}
+	return g;
+}
+
+static void test_compact_gpu_nics(void)
+{
+	size_t base = intern_count();
+	struct check_results a, b, c;
+
+	fill(&a, "gpu-a1");
+	fill(&b, "gpu-a1");
+	fill(&c, "gpu-a1");
+	a.gpu_nics = gpus("mlx5_"), a.n_gpu_nics = 2;
+	b.gpu_nics = gpus("mlx5_"), b.n_gpu_nics = 2;
+	c.gpu_nics = gpus("ibp"), c.n_gpu_nics = 2;
+	check_results_compact(&a);
+	check_results_compact(&b);
+	check_results_compact(&c);
+	CHECK(a.gpu_nics_shared && b.gpu_nics_shared && c.gpu_nics_shared);
+	CHECK(a.gpu_nics == b.gpu_nics);
+	CHECK(c.gpu_nics != a.gpu_nics);
+	CHECK_STR(b.gpu_nics[1].nic[0].dev, "mlx5_1:1");
+	CHECK_STR(c.gpu_nics[0].nic[0].dev, "ibp0:1");
+	check_results_compact(&a);            /* twice: no change */
+	CHECK(a.gpu_nics == b.gpu_nics);
+	check_results_release(&a);
+	CHECK_STR(b.gpu_nics[0].nic[0].dev, "mlx5_0:1");  /* still b's */
+	check_results_release(&b);
+	check_results_release(&c);
+	CHECK_INT(intern_count(), base);
+}
+
 int main(void)
 {
 	test_intern_refs();
 	test_intern_many();
 	test_compact_shares();
 	test_compact_then_source();
+	test_compact_gpu_nics();
 	return T_DONE("test_intern");
 }

@@ -19,6 +19,16 @@ book, model/fwrules.c).
   fw-sglang-tp-divisible (4 and 2): both READY.
 - Dynamo's own renders (img-dynamo-vllm-ib, -trtllm-ib, -sglang-ib) stay
   READY with their fw-* checks ok.
+- The device-list rules (J6, J10), on the SGLang render's node (rails
+  mlx5_0, mlx5_1, mlx5_4 to mlx5_9): fw-sglang-ib-device-missing (Mooncake
+  backend, --disaggregation-ib-device mlx5_0 to mlx5_7; kvcache-ai/
+  Mooncake#1384): both NOT READY on fw-sglang naming mlx5_2, mlx5_3.
+  fw-sglang-ib-device-own (the pod's own rails): both READY.
+  fw-mooncake-device-missing (MOONCAKE_DEVICE mlx5_0 to mlx5_7 for SGLang's
+  Mooncake HiCache store): both NOT READY on fw-mooncake.  `env` cannot
+  know a node's devices, so on these recipes it must NOT report the device
+  rule, and must report every other fw-* finding `check` reports
+  (LiveOnly below).
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -123,6 +133,31 @@ class Live:
         self.assertEqual(from_env, from_check, err)
 
 
+class LiveOnly(Live):
+    """A scenario whose fault only a running pod shows (a device list
+    against the pod's RDMA devices, checks.md J6/J10): `env` on the same
+    settings has no node, so it must not report the LIVE_ONLY check, and
+    must still report every other non-ok fw-* result of `check`."""
+    LIVE_ONLY = ""
+
+    def test_env_agrees(self):
+        path = os.path.join(self.tmp, "recipe.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(as_recipe(self.SCENARIO), f)
+        rc, out, err = run(["env", path, "-o", "json"])
+        doc = json.loads(out)
+        from_env = sorted((c["role"], name, f["status"]) for c in doc["components"]
+                          for f in c.get("findings", []) for name, marks in MARK.items()
+                          if any(m in f["detail"] for m in marks))
+        from_check = sorted((role, c["name"], c["status"]) for role, p in self.pods().items()
+                            for c in p["checks"] if c["name"].startswith("fw-")
+                            and c["status"] in ("warn", "fail"))
+        live = [r for r in from_check if r[1] == self.LIVE_ONLY]
+        self.assertEqual(len(live), len(self.VERDICT), from_check)   # every worker, live
+        self.assertEqual([r for r in from_env if r[1] == self.LIVE_ONLY], [], out)
+        self.assertEqual(from_env, [r for r in from_check if r[1] != self.LIVE_ONLY], err)
+
+
 class VllmSideChannelUnset(Live, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "fw-vllm-side-channel-unset.yaml")
     VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
@@ -180,6 +215,32 @@ class DynamoSglang(Live, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "img-dynamo-sglang-ib.yaml")
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"prefill": {"fw-sglang": "ok"}, "decode": {"fw-sglang": "ok", "fw-pd-parallel": "ok"}}
+
+
+WRONG_RAILS = "mlx5_2, mlx5_3"    # of mlx5_0..mlx5_7, the ones this node lacks
+
+
+class SglangIbDeviceMissing(LiveOnly, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-sglang-ib-device-missing.yaml")
+    LIVE_ONLY = "fw-sglang"
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-sglang": "fail"}, "decode": {"fw-sglang": "fail", "fw-pd-parallel": "ok"}}
+    DETAIL = {"fw-sglang": ("--disaggregation-ib-device names " + WRONG_RAILS,)}
+
+
+class SglangIbDeviceOwn(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-sglang-ib-device-own.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-sglang": "ok"}, "decode": {"fw-sglang": "ok", "fw-pd-parallel": "ok"}}
+
+
+class MooncakeDeviceMissing(LiveOnly, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-mooncake-device-missing.yaml")
+    LIVE_ONLY = "fw-mooncake"
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-mooncake": "fail", "fw-sglang": "ok"},
+          "decode": {"fw-mooncake": "fail", "fw-sglang": "ok"}}
+    DETAIL = {"fw-mooncake": ("MOONCAKE_DEVICE names " + WRONG_RAILS,)}
 
 
 if __name__ == "__main__":

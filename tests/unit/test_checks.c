@@ -1187,6 +1187,8 @@ static void gga_case(const char *ver, int minor, int listed, const char *env,
 	struct probe_facts *f = bonded(ver, minor);
 	char why[400];
 
+	/* a ConnectX-7 bond lists rc_mlx5 too (else ucx#11955's row) */
+	add_tl(&f->ucx, "rc_mlx5", "mlx5_bond_0:1", PROBE_TL_RC_MLX5);
 	if (listed > 0)
 		gga_listed(f, "mlx5_bond_0:1");
 	if (listed < 0)

@@ -122,6 +122,86 @@ static int bond_rc_verbs_ece(const struct kb_in *k, char *why, size_t n)
 	return 1;
 }
 
+static int ver_cmp(const char *a, const char *b);
+
+/* ucx_info -d lists transport tl on device dev ("mlx5_bond_0:1"): 1 or 0,
+ * -1 when ucx_info -d was not read. */
+static int tl_listed(const struct probe_ucx *u, const char *tl, const char *dev)
+{
+	size_t l = strlen(dev);
+
+	if (u->d_src.status != PROBE_OK)
+		return -1;
+	for (int i = 0; i < u->ntls; i++)
+		if (!strcmp(u->tl[i].name, tl) && !strncmp(u->tl[i].device, dev, l) &&
+		    (u->tl[i].device[l] == ':' || !u->tl[i].device[l]))
+			return 1;
+	return 0;
+}
+
+/* UCX_TLS token tok names gga_mlx5 itself (or all), "gga_mlx5:aux" too. */
+static int names_gga_mlx5(const char *tls)
+{
+	for (const char *p = tls; *p;) {
+		size_t len = strcspn(p, ","), name = strcspn(p, ":,");
+
+		if (name > len)
+			name = len;
+		if ((name == 8 && !strncmp(p, "gga_mlx5", 8)) ||
+		    (name == 3 && !strncmp(p, "all", 3)))
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* UCX_TLS lets gga_mlx5 in.  From 1.19.0 the aliases ib and gga name it
+ * (ucp_context.c ucp_tl_aliases[]); 1.18.x knew it only by its name. */
+static int gga_allowed(const char *tls, const char *ucx_version)
+{
+	if (!tls || !*tls)
+		return 1;
+	if (ver_cmp(ucx_version, "1.19.0") >= 0)
+		return !!(envr_tls_allowed(tls) & (1u << ENVR_TL_GGA_MLX5));
+	if (*tls == '^')
+		return !names_gga_mlx5(tls + 1);
+	return names_gga_mlx5(tls);
+}
+
+/* openucx/ucx#11709: gga_mlx5 always packs exported mkeys (gga_mlx5.c
+ * uct_ib_mlx5_gga_mkey_pack, since 1.18.0), which brings up a UMR QP
+ * through ibv_modify_qp (ib_mlx5dv_md.c uct_ib_mlx5_devx_umr_modify_qp).
+ * On a LAG device INIT2RTR then fails with ENODEV (no
+ * lag_tx_port_affinity), and the next memory registration dereferences
+ * the uninitialised mkey pool.  listed: 1 the fail row (ucx_info -d lists
+ * gga_mlx5 on the bond, the report's case), -1 the warn row (ucx_info -d
+ * not read: whether the device offers gga_mlx5 is not seen). */
+static int gga_on_lag(const struct kb_in *k, int listed, char *why, size_t n)
+{
+	const struct probe_rdma_dev *d = bond_dev(k->in->f);
+	const struct probe_ucx *u = &k->in->f->ucx;
+	const char *tls = envr_get(&k->env, "UCX_TLS");
+
+	if (!d || !gga_allowed(tls, u->version) || tl_listed(u, "gga_mlx5", d->name) != listed)
+		return 0;
+	snprintf(why, n, "gga_mlx5 %s the RoCE LAG device %s, UCX_TLS=%s",
+		 listed > 0 ? "listed on" : "allowed (ucx_info -d not read) on",
+		 d->name, tls ? tls : "unset");
+	return 1;
+}
+
+static int gga_lag_listed(const struct kb_in *k, char *why, size_t n)
+{
+	return gga_on_lag(k, 1, why, n);
+}
+
+static int gga_lag_unseen(const struct kb_in *k, char *why, size_t n)
+{
+	return gga_on_lag(k, -1, why, n);
+}
+
 /* TensorRT-LLM's NIXL wrapper built for NIXL < 0.6 calls
  * nixlDescList(type, sorted, size), whose `sorted` argument 0.6.0 removed
  * (NVIDIA/TensorRT-LLM#9752): ldd -r of the wrapper (probe section
@@ -187,6 +267,14 @@ static const struct kb_row rows[] = {
 	  "rc_verbs over a RoCE LAG bond applies ECE and drops from 23 GB/s to 2.9 MB/s",
 	  "set UCX_RC_ECE=0 on the workers (or let UCX use rc_mlx5: UCX_TLS with rc_x)",
 	  "openucx/ucx#11955" },
+	{ CK_UCX_KNOWN_BAD, "1.18.0-", gga_lag_listed, CHECK_FAIL,
+	  "gga_mlx5's UMR QP gets no LAG port affinity: ibv_modify_qp(UMR QP) fails to RTR (ENODEV) and memory registration segfaults",
+	  "set UCX_TLS=^gga_mlx5 on the workers (or a UCX_TLS list without gga_mlx5); no UCX release fixes it yet (PR #11780 open)",
+	  "openucx/ucx#11709" },
+	{ CK_UCX_KNOWN_BAD, "1.18.0-", gga_lag_unseen, CHECK_WARN,
+	  "if the device offers gga_mlx5, its UMR QP gets no LAG port affinity and memory registration segfaults",
+	  "set UCX_TLS=^gga_mlx5 on the workers (or a UCX_TLS list without gga_mlx5); no UCX release fixes it yet (PR #11780 open)",
+	  "openucx/ucx#11709" },
 	{ CK_NIXL_KNOWN_BAD, "1.3.0-1.3.2 1.4.0-", telemetry_off, CHECK_FAIL,
 	  "every KV transfer is counted failed: getXferTelemetry returns NIXL_ERR_NO_TELEMETRY (HTTP 500)",
 	  "set NIXL_TELEMETRY_ENABLE=y on the workers (NIXL 1.3.2 also lets the agent's config win)",

@@ -123,7 +123,7 @@ enum envr_tl {
 	ENVR_TL_CUDA_COPY, ENVR_TL_CUDA_IPC, ENVR_TL_GDR_COPY, ENVR_TL_RC_MLX5,
 	ENVR_TL_DC_MLX5, ENVR_TL_UD_MLX5, ENVR_TL_RC_VERBS, ENVR_TL_UD_VERBS,
 	ENVR_TL_TCP, ENVR_TL_SRD, ENVR_TL_POSIX, ENVR_TL_SYSV, ENVR_TL_CMA,
-	ENVR_TL_SELF, ENVR_TL_COUNT
+	ENVR_TL_SELF, ENVR_TL_GGA_MLX5, ENVR_TL_COUNT
 };
 unsigned envr_tls_allowed(const char *tls);
 /* "rc_mlx5", ...; -1 for a name that is no transport here. */

@@ -1167,6 +1167,68 @@ static void test_known_bad_bond_ece(void)
 	probe_facts_free(f);
 }
 
+/* gga_mlx5 on a RoCE LAG device from UCX 1.18.0, not fixed (ucx#11709):
+ * fail where ucx_info -d lists gga_mlx5 on the bond and UCX_TLS lets it
+ * in, warn where ucx_info -d was not read; ^gga_mlx5, ^gga (1.19+), a list
+ * without it, no gga_mlx5 listed, no bond and 1.17 are near misses.  On
+ * 1.18.x the aliases ib and gga did not name gga_mlx5 yet. */
+/* ucx_info -d lists gga_mlx5 on dev (no PROBE_TL_ id: the name only). */
+static void gga_listed(struct probe_facts *f, const char *dev)
+{
+	struct probe_ucx_tl_entry *e = probe_ucx_tl_add(&f->ucx);
+
+	snprintf(e->name, sizeof(e->name), "gga_mlx5");
+	snprintf(e->device, sizeof(e->device), "%s", dev);
+}
+
+static void gga_case(const char *ver, int minor, int listed, const char *env,
+		     int want)
+{
+	struct probe_facts *f = bonded(ver, minor);
+	char why[400];
+
+	/* a ConnectX-7 bond lists rc_mlx5 too (else ucx#11955's row) */
+	add_tl(&f->ucx, "rc_mlx5", "mlx5_bond_0:1", PROBE_TL_RC_MLX5);
+	if (listed > 0)
+		gga_listed(f, "mlx5_bond_0:1");
+	if (listed < 0)
+		f->ucx.d_src.status = PROBE_ABSENT;
+	CHECK_INT(kb_status(f, env, "ucx-known-bad", why, sizeof why), want);
+	if (want != CHECK_OK)
+		CHECK(strstr(why, "gga_mlx5") && strstr(why, "mlx5_bond_0") &&
+		      strstr(why, ver) && strstr(why, "openucx/ucx#11709"));
+	probe_facts_free(f);
+}
+
+static void test_known_bad_gga_lag(void)
+{
+	static const char *rc = "UCX_TLS=rc,cuda_copy\n";
+	struct probe_facts *f;
+
+	gga_case("1.18.0", 18, 1, "UCX_TLS=all\n", CHECK_FAIL);
+	gga_case("1.22.0", 22, 1, "UCX_TLS=all\n", CHECK_FAIL);
+	gga_case("1.19.0", 19, 1, "UCX_TLS=ib,cuda_copy\n", CHECK_FAIL);
+	gga_case("1.22.0", 22, 1, "UCX_TLS=rc_x,gga,cuda_copy\n", CHECK_FAIL);
+	gga_case("1.22.0", 22, 1, "UCX_TLS=^cuda_ipc\n", CHECK_FAIL);
+	gga_case("1.22.0", 22, -1, "UCX_TLS=all\n", CHECK_WARN);  /* no ucx_info -d */
+	gga_case("1.22.0", 22, 0, "UCX_TLS=all\n", CHECK_OK);     /* not listed */
+	gga_case("1.22.0", 22, 1, "UCX_TLS=^gga\n", CHECK_OK);
+	gga_case("1.22.0", 22, 1, "UCX_TLS=^gga_mlx5\n", CHECK_OK);
+	gga_case("1.22.0", 22, 1, "UCX_TLS=^ib\n", CHECK_OK);
+	gga_case("1.22.0", 22, 1, rc, CHECK_OK);                  /* list without gga */
+	gga_case("1.17.0", 17, 1, "UCX_TLS=all\n", CHECK_OK);     /* before gga_mlx5 */
+	gga_case("1.18.1", 18, 1, "UCX_TLS=ib,cuda_copy\n", CHECK_OK);
+	gga_case("1.18.1", 18, 1, "UCX_TLS=^gga\n", CHECK_FAIL);
+	gga_case("1.18.1", 18, 1, "UCX_TLS=^gga_mlx5\n", CHECK_OK);
+	gga_case("1.18.1", 18, 1, "UCX_TLS=rc,gga_mlx5\n", CHECK_FAIL);
+	f = healthy_ib();                    /* no bond */
+	snprintf(f->ucx.version, 32, "1.22.0");
+	f->ucx.minor = 22;
+	gga_listed(f, "mlx5_0:1");
+	CHECK_INT(kb_status(f, "UCX_TLS=all\n", "ucx-known-bad", NULL, 0), CHECK_OK);
+	probe_facts_free(f);
+}
+
 /* E7 (ucx-nic-select) on healthy_ib plus mlx5_bond_0, an Active Ethernet
  * BlueField-3 port beside the rails (h100-ib-ok's layout): unset, "all"
  * and a list naming it fail with the rails suggested when UCX opens it
@@ -1416,6 +1478,7 @@ int main(void)
 	test_known_bad_telemetry();
 	test_known_bad_cuda_builds();
 	test_known_bad_bond_ece();
+	test_known_bad_gga_lag();
 	test_known_bad_trt_wrapper();
 	test_known_bad_ucx_older();
 	test_nicsel();

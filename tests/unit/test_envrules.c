@@ -225,6 +225,12 @@ static void test_view(void)
 	CHECK(!(envr_tls_allowed("^cuda_ipc") & (1u << ENVR_TL_CUDA_IPC)));
 	CHECK(envr_tls_allowed("rc") & (1u << ENVR_TL_UD_MLX5));
 	CHECK_INT(envr_tls_allowed("tcp,cuda_copy"), (1u << ENVR_TL_TCP) | (1u << ENVR_TL_CUDA_COPY));
+	/* gga_mlx5: named by gga and ib (UCX 1.19+ ucp_tl_aliases), and all */
+	CHECK(envr_tls_allowed(NULL) & (1u << ENVR_TL_GGA_MLX5));
+	CHECK(envr_tls_allowed("ib") & (1u << ENVR_TL_GGA_MLX5));
+	CHECK(envr_tls_allowed("rc_x,gga") & (1u << ENVR_TL_GGA_MLX5));
+	CHECK(!(envr_tls_allowed("^gga") & (1u << ENVR_TL_GGA_MLX5)));
+	CHECK(!(envr_tls_allowed("rc,cuda_copy") & (1u << ENVR_TL_GGA_MLX5)));
 }
 
 int main(void)

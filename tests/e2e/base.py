@@ -144,6 +144,33 @@ class E2ECase(unittest.TestCase):
         return _enter(running(scenario, **cls.cluster_options()), cls.addClassCleanup)
 
 
+
+EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
+
+
+class PairWorkers:
+    """Mixin of an E2ECase whose scenario is one prefill and one decode
+    worker (test_stack, test_knownbad): one `check -o json`, both pods
+    reported, each with the verdict VERDICT and the run's exit code."""
+    CHECK = ["-n", "demo"]
+    VERDICT = None
+
+    def check(self, pod, name):
+        for c in pod["checks"]:
+            if c["name"] == name:
+                return c
+        self.fail("check %s not reported for %s" % (name, pod["name"]))
+
+    def test_pods(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+
+    def test_verdict(self):
+        for p in self.doc["pods"]:
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"]
+                   if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], self.VERDICT, (p["name"], bad))
+        self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
+
 def _enter(cm, add_cleanup):
     """What TestCase.enterContext/enterClassContext do (Python >= 3.11),
     written out so that the tests also run on Ubuntu 22.04's Python 3.10."""

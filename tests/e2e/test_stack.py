@@ -36,36 +36,18 @@ Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 import os
 import unittest
 
-from base import ROOT, E2ECase
+from base import ROOT, E2ECase, PairWorkers
 
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
-EXIT = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 NEW = ("nixl-lib-shadow", "nixl-cuda-mix", "nixl-lib-symbols")
 SITE = "/usr/local/lib/python3.12/dist-packages"
 
 
-class Stack:
-    CHECK = ["-n", "demo"]
+class Stack(PairWorkers):
     VERDICT = None
     STATUS = {}          # check name -> status on every worker
     DETAIL = {}          # check name -> strings its detail holds
     LINK = "proven"      # nixl-backend
-
-    def check(self, pod, name):
-        for c in pod["checks"]:
-            if c["name"] == name:
-                return c
-        self.fail("check %s not reported for %s" % (name, pod["name"]))
-
-    def test_pods(self):
-        self.assertEqual(len(self.doc["pods"]), 2, self.err)
-
-    def test_verdict(self):
-        for p in self.doc["pods"]:
-            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"]
-                   if c["status"] in ("fail", "warn")]
-            self.assertEqual(p["verdict"], self.VERDICT, (p["name"], bad))
-        self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
 
     def test_checks(self):
         for p in self.doc["pods"]:

@@ -16,6 +16,10 @@ matches, each with the verdict written here before the tool was run on it.
   UCX_RC_ECE=0 (the report's workaround) are READY.  Neither matches the
   openucx/ucx#11709 rows (gga_mlx5 on a LAG device): UCX_TLS there lists
   no gga_mlx5 and the profile's ucx_info -d offers none.
+- knownbad-ucx-gga-lag: UCX 1.22.0 on an LACP-bonded ConnectX-7
+  (mlx5_bond_0) with UCX_TLS unset and ucx_info -d listing gga_mlx5 on the
+  bond is NOT READY on ucx-known-bad (openucx/ucx#11709, remedy
+  UCX_TLS=^gga_mlx5); the same pods with UCX_TLS=^gga_mlx5 are READY.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -84,16 +88,21 @@ class NearMiss(KnownBad, E2ECase):
 BOND = os.path.join(SCENARIOS, "knownbad-ucx-bond-ece.yaml")
 
 
-def bond_ece_off():
-    """The bond scenario with the workaround on both workers (written to
-    a scratch directory: paths made absolute)."""
-    with open(BOND) as f:
+def with_env(path, **env):
+    """The scenario at path with env set on both workers (written to a
+    scratch directory: paths made absolute)."""
+    with open(path) as f:
         doc = yaml.safe_load(f)
     for p in doc["pods"]:
-        p["env"] = dict(p.get("env") or {}, UCX_RC_ECE="0")
+        p["env"] = dict(p.get("env") or {}, **env)
         for k in ("profile", "logs"):
             p[k] = os.path.normpath(os.path.join(SCENARIOS, p[k]))
     return doc
+
+
+def bond_ece_off():
+    """The bond scenario with the workaround on both workers."""
+    return with_env(BOND, UCX_RC_ECE="0")
 
 
 class BondEce(E2ECase):
@@ -119,6 +128,32 @@ class BondEce(E2ECase):
 
 class BondEceOff(BondEce):
     SCENARIO = bond_ece_off()
+    TMP = "knownbad-"
+    VERDICT = "READY"
+    STATUS = "ok"
+    DETAIL = ("UCX 1.22.0", "none of the 3 known-bad combinations")
+
+
+GGA = os.path.join(SCENARIOS, "knownbad-ucx-gga-lag.yaml")
+
+
+class GgaLag(BondEce):
+    SCENARIO = GGA
+    VERDICT = "NOT READY"
+    STATUS = "fail"
+    DETAIL = ("UCX 1.22.0", "gga_mlx5 listed on the RoCE LAG device mlx5_bond_0",
+              "UCX_TLS=unset", "openucx/ucx#11709")
+
+    def test_remedy(self):
+        for p in self.doc["pods"]:
+            c = KnownBad.check(self, p, "ucx-known-bad")
+            self.assertIn("UCX_TLS=^gga_mlx5", c.get("remedy", ""))
+            # UCX_RC_ECE=0 in the profile: the #11955 row stays out
+            self.assertNotIn("11955", c["detail"])
+
+
+class GgaLagOff(BondEce):
+    SCENARIO = with_env(GGA, UCX_TLS="^gga_mlx5")
     TMP = "knownbad-"
     VERDICT = "READY"
     STATUS = "ok"

@@ -358,6 +358,46 @@ def kb_roce_bond_ece(p):
     p.env("UCX_TLS", "rc_verbs,ud_verbs,cuda_copy,cuda_ipc,gdr_copy,sm,self")
 
 
+def rename_rdma_dev(p, old, new):
+    """The RDMA device old named new throughout the profile: its sysfs
+    directory and every mention in the tools' outputs and env (as an
+    mlx5 LAG device is named mlx5_bond_N by the driver)."""
+    for dirpath, dirs, files in os.walk(p.root, topdown=False):
+        for f in files:
+            rel = os.path.relpath(os.path.join(dirpath, f), p.root)
+            if os.path.islink(p.path(rel)):
+                continue
+            t = p.read(rel)
+            n = re.sub(r"\b%s\b" % re.escape(old), new, t)
+            if n != t:
+                p.write(rel, n, os.stat(p.path(rel)).st_mode & 0o777)
+        for d in dirs:
+            if d == old:
+                os.rename(os.path.join(dirpath, d), os.path.join(dirpath, new))
+
+
+@variant("kb-ucx-gga-lag", """openucx/ucx#11709 (docs/checks.md F5): kb-roce-bond-ece's RoCE LAG as the
+report has it, ConnectX-7 ports in one LACP bond whose RDMA device is
+mlx5_bond_0 (mlx5_0 renamed throughout; its GIDs on bond0), UCX 1.22.0,
+UCX_TLS unset (the report's default, which lets gga_mlx5 in) and
+UCX_RC_ECE=0 so the openucx/ucx#11955 row does not fire.  ucx_info -d
+lists a gga_mlx5 transport on mlx5_bond_0:1; that block is built from the
+layout of the rc_mlx5 block beside it (ucx_info's real layout), not
+captured from a host.  Intended failure: ucx-known-bad (gga_mlx5's UMR QP
+fails INIT2RTR with ENODEV on the LAG and NIXL register_memory segfaults);
+UCX_TLS=^gga_mlx5 in the scenario is the near miss.""", base="kb-roce-bond-ece")
+def kb_ucx_gga_lag(p):
+    rename_rdma_dev(p, "mlx5_0", "mlx5_bond_0")
+    t = p.read(UCXD)
+    m = re.search(r"(?m)^#      Transport: rc_mlx5\n#         Device: mlx5_bond_0:1\n(?:#.*\n)*?#\n(?=#      Transport: )", t)
+    if not m:
+        raise SystemExit("gen_profiles: no rc_mlx5 block on mlx5_bond_0 in " + UCXD)
+    gga = m.group(0).replace("Transport: rc_mlx5", "Transport: gga_mlx5")
+    p.write(UCXD, t[:m.end()] + gga + t[m.end():])
+    p.env("UCX_TLS", None)
+    p.env("UCX_RC_ECE", "0")
+
+
 # ---- Issue 25: the NIC of each GPU (tests/e2e/test_nicgpu.py) ----------
 IB = "root/sys/class/infiniband/"
 TOPO = "bin/out/nvidia-smi-topo-m.txt"

@@ -62,8 +62,38 @@ def write_profile(d):
                     os.path.join(d, "env"))
 
 
-def write_scenario(path, n, profile):
-    """N pods, prefill/decode alternating, two pods per node (JSON is YAML)."""
+def report_env():
+    """The main process's transport env of the canned report (its env_pid1
+    section), as the operator would have set it from the DGD."""
+    env, on = [], False
+    with open(REPORT) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("@@@ "):
+                on = line == "@@@ env_pid1"
+            elif on and "=" in line:
+                k, v = line.split("=", 1)
+                env.append({"name": k, "value": v})
+    return env
+
+
+def bench_dgd(n):
+    """The DynamoGraphDeployment the pods belong to (v1beta1, as
+    tests/e2e/scenarios/dgd.yaml), healthy: its env is the pods' process
+    env, so P3 finds nothing.  With one, `check` reads it and keeps each
+    pod's process env for P3, the usual case on a Dynamo cluster."""
+    comps = [{"name": r, "type": r, "replicas": (n + (r == "prefill")) // 2,
+              "podTemplate": {"spec": {"containers": [{"name": "main", "env": report_env()}]}}}
+             for r in ("prefill", "decode")]
+    return {"apiVersion": "nvidia.com/v1beta1",
+            "metadata": {"name": "bench", "namespace": "bench"},
+            "spec": {"components": comps},
+            "status": {"state": "successful", "conditions": [{"type": "Ready", "status": "True"}]}}
+
+
+def write_scenario(path, n, profile, dgd=False):
+    """N pods, prefill/decode alternating, two pods per node (JSON is YAML);
+    with dgd, the DynamoGraphDeployment "bench" of them (bench_dgd)."""
     pods = []
     for i in range(n):
         role = "prefill" if i % 2 == 0 else "decode"
@@ -73,13 +103,17 @@ def write_scenario(path, n, profile):
             "labels": {"nvidia.com/dynamo-component-type": "worker",
                        "nvidia.com/dynamo-sub-component-type": role,
                        "nvidia.com/dynamo-graph-deployment-name": "bench",
+                       "nvidia.com/dynamo-component": role,
                        "nvidia.com/dynamo-namespace": "bench"},
             "containers": [{"name": "main", "image": "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.6.1"}],
             "profile": profile,
             "spec": SPEC,
         })
     with open(path, "w") as f:
-        json.dump({"namespace": "bench", "pods": pods}, f)
+        sc = {"namespace": "bench", "pods": pods}
+        if dgd:
+            sc["dynamoGraphDeployments"] = [bench_dgd(n)]
+        json.dump(sc, f)
     return [p["name"] for p in pods]
 
 
@@ -197,7 +231,7 @@ def slope(args, profile):
     for n in (1000, args.slope):
         d = os.path.join(args.out, "slope%d" % n)
         os.makedirs(d, exist_ok=True)
-        write_scenario(os.path.join(d, "scenario.yaml"), n, profile)
+        write_scenario(os.path.join(d, "scenario.yaml"), n, profile, dgd=not args.no_dgd)
         srv = Server(d, os.path.join(d, "scenario.yaml"), 0, args.mode)
         try:
             c0 = srv.cpu()
@@ -229,7 +263,7 @@ def memory(args, profile):
     for n in [int(x) for x in args.memory.split(",")]:
         d = os.path.join(args.out, "mem%d" % n)
         os.makedirs(d, exist_ok=True)
-        write_scenario(os.path.join(d, "scenario.yaml"), n, profile)
+        write_scenario(os.path.join(d, "scenario.yaml"), n, profile, dgd=not args.no_dgd)
         srv = Server(d, os.path.join(d, "scenario.yaml"), 0, args.mode)
         try:
             for tag, prog in progs:
@@ -263,6 +297,8 @@ def main():
                     help="largest N measured with callgrind (instructions per pod, logs on and off; ~1 s per pod)")
     ap.add_argument("--slope", type=int, default=10000,
                     help="pods of the 0 ms slope run against 1000 (0: skip)")
+    ap.add_argument("--no-dgd", action="store_true",
+                    help="--memory without the DynamoGraphDeployment (then check keeps no env)")
     ap.add_argument("--memory", default="",
                     help="only the peak-RSS runs per output format at these pod counts (e.g. 256,1000,10000)")
     args = ap.parse_args()

@@ -153,7 +153,8 @@ static int push(const char *ns, const char *url, const struct report *r)
 /* The run's verdict (verdict/), printed; returns its exit code. */
 static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 		 const struct run *pr, const char *format, const struct pods_query *q,
-		 const struct dgd_set *dgds, const struct dgd_findings *df, char *const *group)
+		 const struct dgd_set *dgds, const struct dgd_findings *df, char *const *group,
+		 const char *dgd_note)
 {
 	struct verdict v;
 	struct report r = { 0 };
@@ -162,7 +163,7 @@ static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 	verdict_compute(pr->pod, pr->pods->n, &v);
 	verdict_apply_dgd(&v, df);
 	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
-	r.dgd = dgds, r.dgd_findings = df, r.group = group;
+	r.dgd = dgds, r.dgd_findings = df, r.group = group, r.dgd_note = dgd_note;
 	r.all_namespaces = ctx->g.all_namespaces;
 	r.duration_s = seconds_since(&f->started);
 	rc = print(ctx, f, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
@@ -212,21 +213,26 @@ static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg
 	q->selector = sel;
 }
 
+/* The access note of set into buf, or NULL when there is none to give:
+ * without --dgd a server without the CRD is the common case. */
+static const char *dgd_note(const struct dgd_set *set, int asked, char *buf, size_t n)
+{
+	return asked || set->access != DGD_NO_API ? dgd_access_note(set, buf, n) : NULL;
+}
+
 /* The DGD part as text: after the table, or on stderr for the formats
  * whose document has no place for it (junit, html); json, yaml and
  * prometheus hold it (report.h struct report.dgd).  The access note goes
- * to stderr. */
+ * to stderr (json/yaml also hold it: dynamoGraphDeploymentsNote). */
 static void dgd_report(const struct dgd_set *set, const struct dgd_findings *f,
-			 const char *format, int asked)
+			 const char *format, const char *note)
 {
 	int text = !strcmp(format, "table") || !strcmp(format, "wide");
 	int in_doc = !strcmp(format, "json") || !strcmp(format, "yaml") ||
 		     !strcmp(format, "prometheus");
-	char note[300];
 	size_t i;
 
-	/* Without --dgd a server without the CRD is the common case: no note. */
-	if ((asked || set->access != DGD_NO_API) && dgd_access_note(set, note, sizeof(note)))
+	if (note)
 		fprintf(stderr, "%s\n", note);
 	for (i = 0; !in_doc && i < set->n; i++)
 		report_print_dgd(text ? stdout : stderr, &set->items[i], f);
@@ -253,6 +259,8 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	struct dgd_findings df = { 0 };
 	char **group = NULL;
 	int rc, shown;
+	char note_buf[300];
+	const char *note;
 
 	/* --dgd NAME: GET that one; else LIST them all (labels only on 403),
 	 * keeping the DGDs of the pods listed. */
@@ -275,8 +283,10 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	report_sink(&sink, stderr, isatty(2) && l->n > 4);
 	po.sink = &sink;
 	run_init(&pr, l);
-	/* env for drift and the DGD env check, tools and IPs for transfer */
-	pr.keep_facts = cr->recipe != NULL || f->transfer || shown;
+	/* tools and IPs for transfer; only the process env for drift and the
+	 * DGD env check (P3), so 10,000 pods of a DGD stay small. */
+	pr.keep_facts = f->transfer;
+	pr.keep_env = cr->recipe != NULL || shown;
 	run_pods(&pr, s->client, &po);
 	if (f->transfer && !cancel_why())
 		run_transfer_pairs(s->client, &pr, f->transfer_timeout.ms, &sink);
@@ -287,10 +297,11 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 		run_drift_judge(cr->recipe, f->recipe_dir, &pr);
 	if (shown)
 		run_dgd_judge(&pr, &dgds, &df);
-	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group);
+	note = dgd_note(&dgds, f->dgd != NULL, note_buf, sizeof(note_buf));
+	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group, note);
 	/* P2 made the verdict NOT READY already (verdict_apply_dgd). */
 	if (rc != EXIT_ERROR)
-		dgd_report(&dgds, &df, cr->format, f->dgd != NULL);
+		dgd_report(&dgds, &df, cr->format, note);
 	dgd_findings_release(&df);
 	run_dgd_groups_release(group, l->n);
 	dgd_set_release(&dgds);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dgd.h"
+#include "../util/sha256.h"
 #include "../util/xalloc.h"
 
 /* Text from the cluster never reaches the terminal raw. */
@@ -100,12 +101,29 @@ static int transport_var(const char *name)
 
 /* P3: each entry the DGD states, against the pod's running process (its
  * env view holds only the transport variables, probe_env_allowed, so only
- * those are compared).  Neither a "<valueFrom>" entry of the DGD nor a
- * pod value from a Secret (DGD_POD_SECRET) is compared: a masked value is
- * not a value. */
+ * those are compared).  A "<valueFrom>" entry of the DGD has no value to
+ * compare.  A pod value from a Secret is judged on its real value without
+ * showing it: its SHA-256 (DGD_POD_SECRET ":" hex) against the DGD's; a
+ * Secret value whose digest is unknown is not compared. */
 static int is_word(const char *v, size_t len, const char *word)
 {
 	return len == strlen(word) && !strncmp(v, word, len);
+}
+
+/* 1 when the pod's value v[0..have) differs from the DGD's want[0..wlen);
+ * *secret set when v is a Secret's (then never shown). */
+static int differs(const char *v, size_t have, const char *want, size_t wlen, int *secret)
+{
+	size_t pre = strlen(DGD_POD_SECRET);
+	char dig[SHA256_HEX_LEN + 1];
+
+	*secret = v && have >= pre && !strncmp(v, DGD_POD_SECRET, pre);
+	if (!*secret)
+		return !v || have != wlen || strncmp(v, want, wlen);
+	if (have != pre + 1 + SHA256_HEX_LEN || v[pre] != ':')
+		return 0;                  /* digest unknown: cannot tell */
+	sha256_hex(want, wlen, dig);
+	return !*dig || strncmp(v + pre + 1, dig, SHA256_HEX_LEN) != 0;
 }
 
 static void env_against(const struct dgd_info *d, const struct dgd_component *k,
@@ -117,15 +135,21 @@ static void env_against(const struct dgd_info *d, const struct dgd_component *k,
 		const char *eq = strchr(l, '='), *nl = strchr(l, '\n');
 		size_t nlen = eq ? (size_t)(eq - l) : 0, want = nl ? (size_t)(nl - eq - 1) : 0, have = 0;
 		const char *v;
-		int compare;
+		int compare, secret = 0;
 
 		if (!eq || !nl)
 			break;
 		compare = transport_var(l) && !overridden(l, nlen) &&
 			  !is_word(eq + 1, want, "<valueFrom>");
 		v = compare ? env_value(p->env, l, nlen, &have) : NULL;
-		if (compare && !(v && is_word(v, have, DGD_POD_SECRET)) &&
-		    (!v || have != want || strncmp(v, eq + 1, want)))
+		if (!compare || !differs(v, have, eq + 1, want, &secret))
+			;
+		else if (secret)
+			add(out, "warn", "dgd-env", d, "pod %.100s: %.*s (from a Secret, not "
+			    "shown) differs from what the DGD says, %.*s",
+			    p->name, (int)(nlen > 64 ? 64 : nlen), l,
+			    (int)(want > 80 ? 80 : want), eq + 1);
+		else
 			add(out, "warn", "dgd-env", d, "pod %.100s: %.*s is %s%.*s%s, the DGD says %.*s",
 			    p->name, (int)(nlen > 64 ? 64 : nlen), l, v ? "\"" : "unset",
 			    v ? (int)(have > 80 ? 80 : have) : 0, v ? v : "", v ? "\"" : "",

@@ -87,7 +87,9 @@ struct dgd_pod {
 	const char *worker_hash; /* nvidia.com/dynamo-worker-hash */
 	/* "NAME=VALUE\n" of its main process (the probe's /proc/1/environ,
 	 * transport variables), a value that is or may be from a Secret
-	 * written DGD_POD_SECRET; its spec env when the probe has none. */
+	 * written DGD_POD_SECRET ":" and the SHA-256 (hex) of the real value
+	 * (DGD_POD_SECRET alone when unknown); its spec env when the probe
+	 * has none. */
 	const char *env;
 	int running;
 };

@@ -29,6 +29,19 @@ static int name_ok(struct pslice k)
 	return k.n > 0 && k.n <= 128;
 }
 
+void probe_env_release(struct probe_env *env)
+{
+	for (size_t i = 0; i < env->n; i++) {
+		free(env->var[i].name);
+		free(env->var[i].value);
+		free(env->var[i].secret);
+		free(env->var[i].digest);
+	}
+	free(env->var);
+	env->var = NULL;
+	env->n = 0;
+}
+
 const char *probe_env_get(const struct probe_env *env, const char *name)
 {
 	size_t i;
@@ -61,9 +74,8 @@ int probe_parse_env(const char *t, size_t n, struct probe_env *env)
 			continue;
 		}
 		env->var = xrealloc(env->var, (env->n + 1) * sizeof *env->var);
-		env->var[env->n].name = xstrndup(k.s, k.n);
-		env->var[env->n].value = xstrndup(v.s, v.n < 4096 ? v.n : 4096);
-		env->var[env->n].secret = NULL;
+		env->var[env->n] = (struct probe_env_var){ xstrndup(k.s, k.n),
+			xstrndup(v.s, v.n < 4096 ? v.n : 4096), NULL, NULL };
 		env->n++;
 		added++;
 	}

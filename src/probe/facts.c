@@ -79,12 +79,7 @@ static void free_members(struct probe_facts *f)
 	for (i = 0; i < f->nixl.nversion_lines; i++)
 		free(f->nixl.version_lines[i]);
 	free(f->nixl.version_lines);
-	for (i = 0; i < f->env.n; i++) {
-		free(f->env.var[i].name);
-		free(f->env.var[i].value);
-		free(f->env.var[i].secret);
-	}
-	free(f->env.var);
+	probe_env_release(&f->env);
 	probe_stack_free(&f->stack);
 }
 

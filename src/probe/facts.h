@@ -523,6 +523,10 @@ struct probe_env_var {
 	 * from the pod spec before the checks judge the real value, and masks
 	 * value after them); NULL when from no Secret. */
 	char *secret;
+	/* owned; set by run/mask.h when it masks value: the SHA-256 (hex) of
+	 * the real value, so that P3 compares it with the DGD's without
+	 * keeping it (checks.md P3); NULL otherwise. */
+	char *digest;
 };
 
 /* /proc/1/environ, filtered in the pod to transport prefixes. */
@@ -533,6 +537,8 @@ struct probe_env {
 	size_t dropped;
 };
 
+/* Frees the variables (n and var become 0 and NULL; src is kept). */
+void probe_env_release(struct probe_env *env);
 /* Value of NAME, or NULL when unset. */
 const char *probe_env_get(const struct probe_env *env, const char *name);
 

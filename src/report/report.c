@@ -366,6 +366,8 @@ cJSON *report_json_head(const struct report *r)
 	cJSON_AddStringToObject(doc, "apiVersion", "dynamo-interconnect/v1");
 	cJSON_AddStringToObject(doc, "kind", "InterconnectReport");
 	cJSON_AddItemToObject(doc, "verdict", verdict_json(r->verdict));
+	if (r->dgd_note)
+		cJSON_AddStringToObject(doc, "dynamoGraphDeploymentsNote", r->dgd_note);
 	return doc;
 }
 

@@ -33,6 +33,9 @@ struct report {
 	 * series (dgd.c); NULL: no DGD part. */
 	const struct dgd_set *dgd;
 	const struct dgd_findings *dgd_findings;
+	/* Why the DGDs were not read, one line (check/dgd.h dgd_access_note),
+	 * as the document's dynamoGraphDeploymentsNote; NULL: nothing to say. */
+	const char *dgd_note;
 	/* check -A with DGDs read: per pod its DGD's "namespace/name" (NULL:
 	 * none); the table is then grouped under each DGD, pods of none last. */
 	char *const *group;

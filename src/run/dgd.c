@@ -7,27 +7,38 @@
 #include "check/dgd.h"
 #include "kube/dgd.h"
 #include "probe/facts.h"
+#include "util/intern.h"
 #include "util/xalloc.h"
 
 /* Pod i's env as the DGD checks compare it (model/dgd.h dgd_pod.env):
  * its main process's transport variables when the probe read them, a
- * masked one (run/mask.h) as DGD_POD_SECRET; else its spec env.  Owned. */
+ * masked one (run/mask.h) as DGD_POD_SECRET ":" and the real value's
+ * SHA-256; else its spec env.  Owned. */
 static char *dgd_pod_env(const struct run_pod *rp)
 {
-	const struct probe_env *env = rp->facts ? &rp->facts->env : NULL;
+	struct probe_env env;
 	char *out = NULL;
 	size_t len = 0, i;
 	FILE *m;
 
-	if (!env || env->src.status != PROBE_OK)
+	if (!run_pod_env_view(rp, &env) || env.src.status != PROBE_OK) {
+		free(env.var);
 		return xstrdup(rp->pod->spec_env ? rp->pod->spec_env : "");
+	}
 	m = open_memstream(&out, &len);
-	if (!m)
-		return xstrdup("");
-	for (i = 0; i < env->n; i++)
-		fprintf(m, "%s=%s\n", env->var[i].name,
-			env->var[i].secret ? DGD_POD_SECRET : env->var[i].value);
-	fclose(m);
+	for (i = 0; m && i < env.n; i++) {
+		const struct probe_env_var *v = &env.var[i];
+
+		if (!v->secret)
+			fprintf(m, "%s=%s\n", v->name, v->value);
+		else if (v->digest && *v->digest)
+			fprintf(m, "%s=" DGD_POD_SECRET ":%s\n", v->name, v->digest);
+		else
+			fprintf(m, "%s=" DGD_POD_SECRET "\n", v->name);
+	}
+	if (m)
+		fclose(m);
+	free(env.var);
 	return out ? out : xstrdup("");
 }
 
@@ -36,20 +47,23 @@ void run_dgd_judge(const struct run *pr, const struct dgd_set *set,
 {
 	const struct pod_list *l = pr->pods;
 	struct dgd_pod *v = xcalloc(l->n + 1, sizeof(*v));
-	char **envs = xcalloc(l->n + 1, sizeof(*envs));
+	const char **envs = xcalloc(l->n + 1, sizeof(*envs));
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
 		const struct pod_info *p = &l->items[i];
+		char *env = dgd_pod_env(&pr->pod[i]);
 
-		envs[i] = dgd_pod_env(&pr->pod[i]);
+		/* Pods of a component share one env: held once (intern.h). */
+		envs[i] = intern_str(env);
+		free(env);
 		v[i] = (struct dgd_pod){ p->namespace, p->name, p->graph,
 			p->component ? p->component : "", p->worker_hash ? p->worker_hash : "",
 			envs[i], p->probe };
 	}
 	dgd_judge(set, v, l->n, f);
 	for (i = 0; i < l->n; i++)
-		free(envs[i]);
+		intern_unref(envs[i], NULL);
 	free(envs);
 	free(v);
 }

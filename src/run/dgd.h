@@ -8,7 +8,7 @@
 
 /* Judges set against pr's pods into f (zeroed; dgd_findings_release()).
  * A pod's env is its main process's transport variables when the probe
- * read them (pr->keep_facts), a masked one (run/mask.h) as DGD_POD_SECRET
+ * read them (pr->keep_env), a masked one (run/mask.h) as DGD_POD_SECRET
  * so it is never compared as a value; else its spec env. */
 void run_dgd_judge(const struct run *pr, const struct dgd_set *set, struct dgd_findings *f);
 

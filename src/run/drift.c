@@ -39,7 +39,8 @@ static void drift_results(const struct recipe_set *s, const char *recipe,
 {
 	const struct pod_info *pod = &pr->pods->items[i];
 	const struct recipe_component *c = recipe_match(s, pod->graph, pod->role);
-	const struct probe_env *proc = pr->pod[i].facts ? &pr->pod[i].facts->env : NULL;
+	struct probe_env view;
+	const struct probe_env *proc = run_pod_env_view(&pr->pod[i], &view) ? &view : NULL;
 	struct recipe_kv *spec, *pk = NULL;
 	struct recipe_finding *f = NULL;
 	size_t nspec, nf = 0;
@@ -51,12 +52,14 @@ static void drift_results(const struct recipe_set *s, const char *recipe,
 		check_results_add_def(&pr->pod[i].results, "env-drift", CHECK_WARN, why,
 				      "pass the recipe this graph was deployed from");
 		free(why);
+		free(view.var);
 		return;
 	}
 	recipe_kv_lines(pod->spec_env, &spec, &nspec, &store);
 	if (proc)
 		pk = proc_visible(proc, spec, nspec, c);
 	recipe_drift(c, spec, nspec, 1, pk, proc ? proc->n : 0, proc != NULL, &f, &nf);
+	free(view.var);
 	for (size_t j = 0; j < nf; j++)
 		check_results_add_def(&pr->pod[i].results, "env-drift", CHECK_WARN,
 				      f[j].detail, f[j].remedy);
@@ -78,7 +81,8 @@ void run_drift_env(const struct run *pr, size_t i, const struct recipe_component
 		   struct run_drift_env *out)
 {
 	const struct pod_info *pod = &pr->pods->items[i];
-	const struct probe_env *proc = pr->pod[i].facts ? &pr->pod[i].facts->env : NULL;
+	struct probe_env view;
+	const struct probe_env *proc = run_pod_env_view(&pr->pod[i], &view) ? &view : NULL;
 
 	memset(out, 0, sizeof(*out));
 	recipe_kv_lines(pod->spec_env, &out->spec, &out->nspec, &out->store);
@@ -87,6 +91,7 @@ void run_drift_env(const struct run *pr, size_t i, const struct recipe_component
 		out->nproc = proc->n;
 	}
 	out->probed = proc != NULL;
+	free(view.var);
 }
 
 void run_drift_env_release(struct run_drift_env *d)

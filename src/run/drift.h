@@ -8,7 +8,7 @@
 
 /* Adds env-drift results (family ENV) to every pod of pr, so drift counts
  * in the verdict and shows in every output format like any check.  The
- * process env needs pr->keep_facts. */
+ * process env needs pr->keep_env (or keep_facts). */
 void run_drift_judge(const struct recipe_set *s, const char *recipe, struct run *pr);
 
 /* Pod i's env as the drift table shows it: the spec's NAME=VALUE list and

@@ -7,6 +7,7 @@
 #include "model/envrules.h"
 #include "run/mask.h"
 #include "util/buf.h"
+#include "util/sha256.h"
 #include "util/xalloc.h"
 
 /* The Secret whose value variable name may hold, after the rules of
@@ -260,6 +261,9 @@ void run_mask_apply(struct probe_facts *f, struct check_results *r)
 		if (!strcmp(v->name, "UCX_TLS"))
 			snprintf(r->summary.ucx_tls_shown, sizeof r->summary.ucx_tls_shown,
 				 "%s", masks[k]);
+		free(v->digest);
+		v->digest = xmalloc(SHA256_HEX_LEN + 1);
+		sha256_hex(v->value, strlen(v->value), v->digest);
 		free(v->value);
 		v->value = xstrdup(masks[k]);
 	}

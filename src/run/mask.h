@@ -17,7 +17,8 @@ void run_mask_mark(struct probe_facts *f, const char *secret_env);
 
 /* After the checks: rewrites r's strings and summary so that no marked
  * value appears (as "NAME=value", the whole value or one of its ","
- * entries), then replaces each marked value in f by "<from secret S>". */
+ * entries), then replaces each marked value in f by "<from secret S>",
+ * keeping only its SHA-256 (var[].digest) for P3. */
 void run_mask_apply(struct probe_facts *f, struct check_results *r);
 
 /* One string with the marks of f applied; owned by the caller. */

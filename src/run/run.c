@@ -13,6 +13,7 @@
 #include "run/logs.h"
 #include "run/mask.h"
 #include "run/run.h"
+#include "util/intern.h"
 #include "util/xalloc.h"
 
 static int is_kv_role(const char *role)
@@ -174,6 +175,8 @@ static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 		reason_set(&rp->reason, REASON_REPORT, why);
 		free(why);
 	}
+	if (pr->keep_env && rp->probed)
+		rp->env_block = run_env_block(&f->env);
 	if (pr->keep_facts && rp->probed)
 		rp->facts = f;
 	else
@@ -317,6 +320,7 @@ void run_release(struct run *pr)
 		free(pr->pod[i].log_denied);
 		if (pr->pod[i].facts)
 			probe_facts_free(pr->pod[i].facts);
+		intern_unref(pr->pod[i].env_block, NULL);
 	}
 	free(pr->pod);
 	memset(pr, 0, sizeof(*pr));

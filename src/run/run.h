@@ -13,6 +13,8 @@
 #include "kube/pods.h"
 #include "model/reason.h"
 
+struct probe_env;
+
 #define RUN_MAX_OUTPUT (4u << 20)   /* per stream, per pod */
 #define RUN_PROBE_TIMEOUT_MS 60000L
 
@@ -51,12 +53,27 @@ struct run_pod {
 	struct err_denial *log_denied;      /* owned; its log read refused by RBAC; else NULL */
 	int probed;
 	struct probe_facts *facts;          /* when run.keep_facts and probed, else NULL */
+	/* When run.keep_env and probed: the main process's transport env,
+	 * masked (mask.h), all that drift and the DGD checks read, as one
+	 * interned block (env.c; util/intern.h: unref, never free); else NULL.
+	 * Read it through run_pod_env_view(). */
+	const char *env_block;
 };
+
+/* Pod rp's kept process env (env_block, else facts' env) as a view into
+ * *out: out->var is the caller's (free(out->var)); the strings it points
+ * to are rp's, read-only, valid until run_release().  0 (out empty) when
+ * none was kept. */
+int run_pod_env_view(const struct run_pod *rp, struct probe_env *out);
+/* e as an interned block (env.c); NULL when out of memory. */
+const char *run_env_block(const struct probe_env *e);
 
 struct run {
 	const struct pod_list *pods;        /* borrowed */
 	struct run_pod *pod;                /* pods->n of them, in list order */
 	int keep_facts;                     /* set before probing: keep pod[].facts */
+	int keep_env;                       /* set before probing: keep pod[].env_block
+					     * (shared; not the ~40 KiB of facts a pod) */
 	/* Private to run.c: what run_pods() borrows while it runs. */
 	struct http_client *client;
 	const struct run_options *opts;

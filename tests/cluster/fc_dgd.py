@@ -9,7 +9,8 @@ Scenario key (an addition to the contract, documented in README.md):
         status: {...}
 
 The versions served are those the objects name; a scenario with none serves
-no nvidia.com group (the generic 404, as when the CRD is not installed).
+no nvidia.com group (the generic 404, as when the CRD is not installed, but
+403 first for a user without the rights, as RBAC runs before routing).
 Permissions `get-dynamographdeployments` and `list-dynamographdeployments`
 (a user whose `allow` lacks them gets the API server's 403).
 """
@@ -42,9 +43,6 @@ class Dgd:
         if len(parts) < 4 or parts[0] != "apis" or parts[1] != GROUP:
             return False
         v = parts[2]
-        if v not in self.versions:
-            h.not_found_generic()
-            return True
         ns = name = None
         rest = parts[3:]
         if len(rest) >= 3 and rest[0] == "namespaces" and rest[2] == RES:
@@ -58,9 +56,17 @@ class Dgd:
             h.not_found_generic()
             return True
         name = rest[0] if rest else None
+        # Authorization before routing, as a real API server: its filter
+        # chain (k8s.io/apiserver pkg/server/config.go DefaultBuildHandlerChain)
+        # wraps the API handler in WithAuthorization, which judges the
+        # request's group/resource from the path alone.  So a user without
+        # the rights gets 403 even where the CRD is not installed.
         perm = "get-" + RES if name else "list-" + RES
         if not h.user.can(perm):
             self._forbid(h, "get" if name else "list", ns, name)
+            return True
+        if v not in self.versions:
+            h.not_found_generic()
             return True
         mine = [o for o in self.objs if str(o.get("apiVersion", "")).endswith("/" + v)
                 and (ns is None or o["metadata"]["namespace"] == ns)]

@@ -110,6 +110,39 @@ class TestDgd(E2ECase):
         self.assertEqual([l for l in lines(out, "dgd-env") if "NCCL_SOCKET_IFNAME" in l], [])
         self.assertNotIn("ens-secret-7", out + err)
 
+    def test_secret_judged_by_digest(self):
+        # The DGD states NCCL_SOCKET_IFNAME as a value while both pods get it
+        # from the Secret "net" (their real value ens-secret-7): it is judged
+        # on the real value without showing it (checks.md P3).  Expected:
+        # the DGD's ens-secret-7 gives no NCCL_SOCKET_IFNAME finding; the
+        # DGD's eth9 gives one dgd-env warn per pod, "(from a Secret, not
+        # shown)", and ens-secret-7 is printed nowhere.
+        def edit_to(value):
+            def edit(doc):
+                env = doc["dynamoGraphDeployments"][0]["spec"]["components"][0][
+                    "podTemplate"]["spec"]["containers"][0]["env"]
+                for e in env:
+                    if e["name"] == "NCCL_SOCKET_IFNAME":
+                        e.pop("valueFrom")
+                        e["value"] = value
+            return edit
+        c = self.scenario_with("secret-same.yaml", edit_to("ens-secret-7"))
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo", "--dgd", "qwen"],
+                           timeout=300)
+        self.assertEqual([l for l in lines(out, "dgd-env") if "NCCL_SOCKET_IFNAME" in l], [], out)
+        c = self.scenario_with("secret-other.yaml", edit_to("eth9"))
+        for fmt in ("table", "json"):
+            rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo", "--dgd", "qwen",
+                                "-o", fmt], timeout=300)
+            self.assertNotIn("ens-secret-7", out + err)
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo", "--dgd", "qwen"],
+                           timeout=300)
+        got = [l for l in lines(out, "dgd-env") if "NCCL_SOCKET_IFNAME" in l]
+        self.assertEqual(len(got), 2, out)
+        for l in got:
+            self.assertIn("NCCL_SOCKET_IFNAME (from a Secret, not shown) differs from what the "
+                          "DGD says, eth9", l)
+
     def test_missing(self):
         rc, out, err = self.check("--dgd", "missing")
         self.assertEqual(rc, 1, err)
@@ -121,6 +154,23 @@ class TestDgd(E2ECase):
         self.assertEqual(len(notes), 1, err)
         self.assertNotIn("dgd-generation", out)
         self.assertIn("qwen-decode-1", out)
+
+    def test_forbidden_note_in_document(self):
+        # -o json/-o yaml carry the same note as stderr (report-format.md).
+        import json
+        rc, out, err = self.check("--dgd", "qwen", "--user", "nodgd", "-o", "json")
+        doc = json.loads(out)
+        self.assertTrue(doc["dynamoGraphDeploymentsNote"].startswith(
+            "note: cannot read DynamoGraphDeployments (403"), out)
+        self.assertEqual(doc["dynamoGraphDeployments"], [], out)
+        import jsonschema
+        with open(os.path.join(HERE, "..", "..", "schema", "interconnect-report.schema.json")) as f:
+            jsonschema.Draft202012Validator(json.load(f)).validate(doc)
+        rc, out, err = self.check("--dgd", "qwen", "--user", "nodgd", "-o", "yaml")
+        self.assertIn("cannot read DynamoGraphDeployments (403",
+                      yaml.safe_load(out)["dynamoGraphDeploymentsNote"])
+        rc, out, err = self.check("--dgd", "qwen", "-o", "json")
+        self.assertNotIn("dynamoGraphDeploymentsNote", json.loads(out))
 
     def test_alpha_only(self):
         with open(SCENARIO) as f:
@@ -234,7 +284,27 @@ class TestDgd(E2ECase):
         rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo", "-o", "json"],
                            timeout=300)
         self.assertNotIn("DynamoGraphDeployment", err)
-        self.assertNotIn("dynamoGraphDeployments", json.loads(out))
+        doc = json.loads(out)
+        self.assertNotIn("dynamoGraphDeployments", doc)
+        self.assertNotIn("dynamoGraphDeploymentsNote", doc)
+
+    def test_no_crd_forbidden_says_so(self):
+        # A real API server authorizes before it routes (DefaultBuildHandlerChain):
+        # a user without DGD rights gets 403 even where the CRD is absent, so
+        # the tool cannot tell and says it cannot read them, on stderr and in
+        # the document; the pods are still judged by labels.
+        import json
+
+        def edit(doc):
+            del doc["dynamoGraphDeployments"]
+        c = self.scenario_with("nocrd403.yaml", edit)
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo", "-o", "json",
+                            "--user", "nodgd"], timeout=300)
+        self.assertEqual(len(lines(err, "cannot read DynamoGraphDeployments (403")), 1, err)
+        doc = json.loads(out)
+        self.assertIn("cannot read DynamoGraphDeployments (403", doc["dynamoGraphDeploymentsNote"])
+        self.assertNotIn("dynamoGraphDeployments", doc)
+        self.assertEqual([p["name"] for p in doc["pods"]], ["qwen-decode-0", "qwen-decode-1"], out)
 
     def test_all_namespaces_grouped(self):
         # check -A: the table under each DGD's name, pods of none last.

@@ -1,8 +1,11 @@
 /* DGD reading (kube/dgd.c) and judging (check/dgd.c, checks.md P). */
 #include "t.h"
 
+#include <string.h>
+
 #include "check/dgd.h"
 #include "kube/dgd.h"
+#include "util/sha256.h"
 
 static const char beta[] =
 	"{\"kind\":\"DynamoGraphDeploymentList\",\"items\":[{\"metadata\":{\"name\":\"qwen\","
@@ -77,6 +80,50 @@ static void parse_real_fields(void)
 	CHECK_INT(k->st_available, 1);
 	CHECK_INT(k->st_replicas, -1);
 	dgd_set_release(&s);
+}
+
+/* P3 on a value from a Secret: judged on the real value through its
+ * SHA-256, which never shows: equal is no finding, different is one
+ * dgd-env warn that names neither the digest nor the value. */
+static void secret_judged(void)
+{
+	struct dgd_set s = { 0 };
+	struct dgd_findings f = { 0 };
+	struct err e;
+	char same[SHA256_HEX_LEN + 1], other[SHA256_HEX_LEN + 1];
+	char env_same[128], env_other[128];
+
+	sha256_hex("rc", 2, same);
+	sha256_hex("tcp", 3, other);
+	CHECK_INT((int)strlen(same), SHA256_HEX_LEN);
+	/* the known digest of "abc" (FIPS 180-2, appendix B.1) */
+	{
+		char abc[SHA256_HEX_LEN + 1];
+
+		sha256_hex("abc", 3, abc);
+		CHECK_STR(abc, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	}
+	snprintf(env_same, sizeof env_same, "UCX_TLS=" DGD_POD_SECRET ":%s\n", same);
+	snprintf(env_other, sizeof env_other, "UCX_TLS=" DGD_POD_SECRET ":%s\n", other);
+	{
+		const struct dgd_pod pods[] = {
+			{ "", "d-1", "g", "decode", "", env_same, 1 },
+			{ "", "d-2", "g", "decode", "", env_other, 1 },
+		};
+
+		err_clear(&e);
+		CHECK_INT(dgd_parse(beta_real, sizeof(beta_real) - 1, "v1beta1", &s, &e), 0);
+		dgd_judge(&s, pods, 2, &f);
+		CHECK_INT(f.n, 1);
+		if (f.n == 1) {
+			CHECK_STR(f.items[0].check, "dgd-env");
+			CHECK(strstr(f.items[0].detail, "pod d-2: UCX_TLS (from a Secret, not shown)") != NULL);
+			CHECK(strstr(f.items[0].detail, other) == NULL);
+			CHECK(strstr(f.items[0].detail, "tcp") == NULL);
+		}
+		dgd_findings_release(&f);
+		dgd_set_release(&s);
+	}
 }
 
 static void parse_beta(void)
@@ -203,6 +250,7 @@ int main(void)
 	parse_beta();
 	parse_alpha();
 	parse_real_fields();
+	secret_judged();
 	bad_input();
 	too_many();
 	judge();

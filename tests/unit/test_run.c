@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/facts.h"
 #include "run/run.h"
 #include "run/transfer.h"
 #include "t.h"
+#include "util/intern.h"
 #include "verdict/verdict.h"
 
 /* kv_cross_node: some prefill and some decode pod on different nodes. */
@@ -141,8 +143,57 @@ static void test_peer_args(void)
 	run_release(&pr);
 }
 
+/* The env a run keeps per pod (keep_env): pods with the same process env
+ * share one block, and the view gives back every name, value, Secret mark
+ * and the section's status. */
+static void test_env_block(void)
+{
+	struct probe_env_var va[] = {
+		{ (char *)"UCX_TLS", (char *)"rc,cuda_copy", NULL, NULL },
+		{ (char *)"NCCL_SOCKET_IFNAME", (char *)"<from secret net>", (char *)"net", (char *)"0123abcd" },
+		{ (char *)"UCX_NET_DEVICES", (char *)"", NULL, NULL },
+	};
+	struct probe_env e = { .n = 3, .var = va }, other = { .n = 1, .var = va }, v;
+	struct run_pod a = { 0 }, b = { 0 }, c = { 0 };
+	size_t before = intern_count();
+
+	e.src.status = PROBE_OK;
+	other.src.status = PROBE_FAILED;
+	a.env_block = run_env_block(&e);
+	b.env_block = run_env_block(&e);
+	CHECK(a.env_block != NULL && a.env_block == b.env_block);  /* shared */
+	CHECK_INT((int)(intern_count() - before), 1);
+	CHECK_INT(run_pod_env_view(&a, &v), 1);
+	CHECK_INT(v.src.status, PROBE_OK);
+	CHECK_INT((int)v.n, 3);
+	for (size_t i = 0; i < 3 && v.n == 3; i++) {
+		CHECK_STR(v.var[i].name, va[i].name);
+		CHECK_STR(v.var[i].value, va[i].value);
+		CHECK((v.var[i].secret == NULL) == (va[i].secret == NULL));
+		CHECK((v.var[i].digest == NULL) == (va[i].digest == NULL));
+	}
+	CHECK(v.n == 3 && v.var[1].secret && !strcmp(v.var[1].secret, "net"));
+	CHECK(v.n == 3 && v.var[1].digest && !strcmp(v.var[1].digest, "0123abcd"));
+	CHECK_STR(probe_env_get(&v, "UCX_TLS"), "rc,cuda_copy");
+	free(v.var);
+	c.env_block = run_env_block(&other);
+	CHECK(c.env_block != a.env_block);
+	CHECK_INT(run_pod_env_view(&c, &v), 1);
+	CHECK_INT(v.src.status, PROBE_FAILED);
+	CHECK_INT((int)v.n, 1);
+	free(v.var);
+	intern_unref(a.env_block, NULL);
+	intern_unref(b.env_block, NULL);
+	intern_unref(c.env_block, NULL);
+	CHECK_INT((int)intern_count(), (int)before);
+	memset(&a, 0, sizeof(a));
+	CHECK_INT(run_pod_env_view(&a, &v), 0);   /* nothing kept */
+	CHECK(v.var == NULL && v.n == 0);
+}
+
 int main(void)
 {
+	test_env_block();
 	test_contexts();
 	test_peer_args();
 	test_digest_report();

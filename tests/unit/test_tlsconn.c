@@ -23,6 +23,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include "loopback.h"
 #include "t.h"
 #include "../../src/kube/tlsconn.h"
 #include "../../src/kube/tlspolicy.h"
@@ -224,15 +225,10 @@ static void *accept_loop(void *u)
 static void server_start(struct server *s, const struct pki *p, X509 *cert,
 			 int need_client, int max, enum srv_mode mode)
 {
-	struct sockaddr_in a = { 0 };
-	socklen_t al = sizeof(a);
-
 	memset(s, 0, sizeof(*s));
 	pthread_mutex_init(&s->lock, NULL);
 	s->mode = mode;
-	s->ctx = SSL_CTX_new(TLS_server_method());
-	SSL_CTX_use_certificate(s->ctx, cert);
-	SSL_CTX_use_PrivateKey(s->ctx, p->srv_key);
+	s->ctx = t_tls_ctx(cert, p->srv_key);
 	SSL_CTX_set_alpn_select_cb(s->ctx, on_alpn, s);
 	/* Needed to resume sessions that verified a client (CPython's ssl
 	 * sets one too, as does Go's server implicitly). */
@@ -243,22 +239,13 @@ static void server_start(struct server *s, const struct pki *p, X509 *cert,
 		X509_STORE_add_cert(SSL_CTX_get_cert_store(s->ctx), p->ca);
 		SSL_CTX_set_verify(s->ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
 	}
-	s->lfd = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	bind(s->lfd, (struct sockaddr *)&a, sizeof(a));
-	listen(s->lfd, 64);
-	getsockname(s->lfd, (struct sockaddr *)&a, &al);
-	s->port = ntohs(a.sin_port);
+	s->lfd = t_listen(64, &s->port);
 	pthread_create(&s->thread, NULL, accept_loop, s);
 }
 
 static void server_stop(struct server *s)
 {
-	shutdown(s->lfd, SHUT_RDWR);
-	pthread_join(s->thread, NULL);
-	close(s->lfd);
-	SSL_CTX_free(s->ctx);
+	t_stop(s->lfd, s->thread, s->ctx);
 	/* serve_one threads end when their clients have closed: each test
 	 * closes its connections before stopping the server. */
 	usleep(0);
@@ -586,8 +573,6 @@ static void test_https_proxy(struct setup *s)
 {
 	struct server srv;
 	struct proxy px;
-	struct sockaddr_in a = { 0 };
-	socklen_t al = sizeof(a);
 	struct curl_blob ca = { s->ca_pem, s->ca_len, CURL_BLOB_COPY };
 	char url[64], purl[64];
 	struct err e;
@@ -599,16 +584,8 @@ static void test_https_proxy(struct setup *s)
 
 	server_start(&srv, &s->p, s->p.srv, 0, 0, SRV_ECHO);
 	memset(&px, 0, sizeof(px));
-	px.ctx = SSL_CTX_new(TLS_server_method());
-	SSL_CTX_use_certificate(px.ctx, s->p.srv);
-	SSL_CTX_use_PrivateKey(px.ctx, s->p.srv_key);
-	px.lfd = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	bind(px.lfd, (struct sockaddr *)&a, sizeof(a));
-	listen(px.lfd, 4);
-	getsockname(px.lfd, (struct sockaddr *)&a, &al);
-	px.port = ntohs(a.sin_port);
+	px.ctx = t_tls_ctx(s->p.srv, s->p.srv_key);
+	px.lfd = t_listen(4, &px.port);
 	pthread_create(&px.thread, NULL, proxy_one, &px);
 
 	/* What http_exec_easy_new asks of curl for an https server behind an

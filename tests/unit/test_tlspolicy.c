@@ -21,6 +21,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include "loopback.h"
 #include "t.h"
 #include "../../src/kube/http.h"
 #include "../../src/kube/tlsconn.h"
@@ -119,31 +120,17 @@ static void *accept_loop(void *u)
 
 static void server_start(struct server *s, int reneg)
 {
-	struct sockaddr_in a = { 0 };
-	socklen_t al = sizeof(a);
-
 	memset(s, 0, sizeof(*s));
 	s->reneg = reneg;
-	s->ctx = SSL_CTX_new(TLS_server_method());
-	SSL_CTX_use_certificate(s->ctx, srv);
-	SSL_CTX_use_PrivateKey(s->ctx, srv_key);
+	s->ctx = t_tls_ctx(srv, srv_key);
 	SSL_CTX_set_max_proto_version(s->ctx, TLS1_2_VERSION);
-	s->lfd = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	bind(s->lfd, (struct sockaddr *)&a, sizeof(a));
-	listen(s->lfd, 16);
-	getsockname(s->lfd, (struct sockaddr *)&a, &al);
-	s->port = ntohs(a.sin_port);
+	s->lfd = t_listen(16, &s->port);
 	pthread_create(&s->th, NULL, accept_loop, s);
 }
 
 static void server_stop(struct server *s)
 {
-	shutdown(s->lfd, SHUT_RDWR);
-	pthread_join(s->th, NULL);
-	close(s->lfd);
-	SSL_CTX_free(s->ctx);
+	t_stop(s->lfd, s->th, s->ctx);
 }
 
 /* ---- the exec path ---- */
@@ -350,28 +337,14 @@ static void *proxy_loop(void *u)
 
 static void proxy_start(struct proxy *px, X509 *cert)
 {
-	struct sockaddr_in a = { 0 };
-	socklen_t al = sizeof(a);
-
-	px->ctx = SSL_CTX_new(TLS_server_method());
-	SSL_CTX_use_certificate(px->ctx, cert);
-	SSL_CTX_use_PrivateKey(px->ctx, srv_key);
-	px->lfd = socket(AF_INET, SOCK_STREAM, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	bind(px->lfd, (struct sockaddr *)&a, sizeof(a));
-	listen(px->lfd, 16);
-	getsockname(px->lfd, (struct sockaddr *)&a, &al);
-	px->port = ntohs(a.sin_port);
+	px->ctx = t_tls_ctx(cert, srv_key);
+	px->lfd = t_listen(16, &px->port);
 	pthread_create(&px->th, NULL, proxy_loop, px);
 }
 
 static void proxy_stop(struct proxy *px)
 {
-	shutdown(px->lfd, SHUT_RDWR);
-	pthread_join(px->th, NULL);
-	close(px->lfd);
-	SSL_CTX_free(px->ctx);
+	t_stop(px->lfd, px->th, px->ctx);
 }
 
 static int get_via(const char *proxy_url, int port, struct err *e)

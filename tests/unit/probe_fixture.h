@@ -127,4 +127,15 @@ static inline char *fx_sysfs(const char *name, size_t *len)
 	return out;
 }
 
+/* fx_load, from the repo's copies (tests/fixtures/tools, run from the
+ * repo root) when they are there: fx_load reads $DI_FIXTURES first. */
+static inline char *fx_load_repo(const char *name, size_t *len)
+{
+	struct stat st;
+
+	if (stat("tests/fixtures/tools", &st) == 0 && S_ISDIR(st.st_mode))
+		setenv("DI_FIXTURES", "tests/fixtures/tools", 1);
+	return fx_load(name, len);
+}
+
 #endif

@@ -11,14 +11,9 @@
 #include "kube/pods.h"
 #include "probe/facts.h"
 #include "probe_fixture.h"
+#include "pod_fixture.h"
 #include "t.h"
 #include "verdict/verdict.h"
-
-static void set_ok(struct probe_src *s)
-{
-	s->status = PROBE_OK;
-	s->rc = 0;
-}
 
 static void set_env(struct probe_facts *f, const char *text)
 {

@@ -13,59 +13,24 @@
 #include "probe/facts.h"
 #include "probe/logscan.h"
 #include "probe_fixture.h"
+#include "pod_fixture.h"
 #include "t.h"
 #include "verdict/verdict.h"
-
-/* The repo's copies (tests/fixtures/tools, run from the repo root) when
- * they are there: fx_load reads $DI_FIXTURES first. */
-static char *fixture(const char *name, size_t *len)
-{
-	struct stat st;
-
-	if (stat("tests/fixtures/tools", &st) == 0 && S_ISDIR(st.st_mode))
-		setenv("DI_FIXTURES", "tests/fixtures/tools", 1);
-	return fx_load(name, len);
-}
-
-static void set_ok(struct probe_src *s)
-{
-	s->status = PROBE_OK;
-	s->rc = 0;
-}
 
 /* A decode pod on one Active 200G InfiniBand port, verbs open, NIXL with
  * its UCX plugin, memlock unlimited, env read: only what a test varies
  * is left to it. */
 static struct probe_facts *ib_pod(void)
 {
-	struct probe_facts *f = probe_facts_new();
-	struct probe_rdma_dev *d = probe_rdma_dev_add(&f->sysfs_ib);
-	const char *env = "UCX_TLS=rc,cuda_copy,cuda_ipc\n";
+	struct probe_facts *f = fx_rdma_pod("mlx5_ib0", PROBE_LL_IB, 200,
+					    "UCX_TLS=rc,cuda_copy,cuda_ipc\n");
 
-	set_ok(&f->sysfs_ib.src);
-	snprintf(d->name, sizeof(d->name), "mlx5_ib0");
-	d->nports = 1;
-	d->port[0].num = 1;
-	d->port[0].state = PROBE_PORT_ACTIVE;
-	d->port[0].phys_state = PROBE_PHYS_LINKUP;
-	d->port[0].link_layer = PROBE_LL_IB;
-	d->port[0].rate_gbps = 200;
-	set_ok(&f->dev_ib.src);
-	f->dev_ib.n_uverbs = 1;
 	set_ok(&f->kernel.src);
 	snprintf(f->kernel.release, sizeof(f->kernel.release), "5.15.0-1064-azure");
 	f->kernel.major = 5;
 	f->kernel.minor = 15;
 	set_ok(&f->modules.proc_src);
 	f->modules.loaded[PROBE_MOD_NVIDIA] = f->modules.in_proc[PROBE_MOD_NVIDIA] = 1;
-	set_ok(&f->limits_pid1.limits_src);
-	f->limits_pid1.memlock_soft = PROBE_UNLIMITED;
-	set_ok(&f->nixl.python_src);
-	set_ok(&f->nixl.plugins_src);
-	f->nixl.python_ok = 1;
-	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_UCX.so");
-	set_ok(&f->env.src);
-	probe_parse_env(env, strlen(env), &f->env);
 	return f;
 }
 
@@ -95,7 +60,7 @@ static void ucx_d(struct probe_facts *f, const char *const *names, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
-		char *t = fixture(names[i], &len);
+		char *t = fx_load_repo(names[i], &len);
 
 		probe_parse_ucx_d(t, len, &f->ucx);
 		free(t);
@@ -160,7 +125,7 @@ static void test_fabric_na(void)
 	struct probe_facts *f = ib_pod();
 	struct check_results r;
 	size_t len;
-	char *t = fixture("nvidia-smi_q_h100_fabric_bandwidth_na_della.txt", &len);
+	char *t = fx_load_repo("nvidia-smi_q_h100_fabric_bandwidth_na_della.txt", &len);
 
 	CHECK_INT(probe_parse_nvsmi_q(t, len, &f->nvsmi), 1);
 	free(t);
@@ -187,7 +152,7 @@ static void test_driver_any_source(void)
 	struct probe_facts *f = ib_pod();
 	struct check_results r;
 	size_t len;
-	char *t = fixture("nvidia-smi_q_h100_fabric_completed_success_gpud.txt", &len);
+	char *t = fx_load_repo("nvidia-smi_q_h100_fabric_completed_success_gpud.txt", &len);
 
 	probe_parse_nvsmi_q(t, len, &f->nvsmi);
 	free(t);
@@ -240,7 +205,7 @@ static void test_contradiction_named(void)
 	struct check_results r;
 	struct err e = { 0 };
 	size_t len;
-	char *t = fixture("nvidia-smi_q_h100_fabric_bandwidth_na_della.txt", &len);
+	char *t = fx_load_repo("nvidia-smi_q_h100_fabric_bandwidth_na_della.txt", &len);
 
 	CHECK_INT(probe_parse_report(report, sizeof(report) - 1, f, &e), 0);
 	CHECK_INT(f->nvdev.src.status, PROBE_OK);
@@ -264,7 +229,7 @@ static void logs_of(const char *name, int peermem, struct check_results *r)
 	struct logscan *s = calloc(1, sizeof(*s));
 	struct logs_outcome o = { 0 };
 	size_t len;
-	char *t = fixture(name, &len);
+	char *t = fx_load_repo(name, &len);
 
 	logscan_init(s);
 	logscan_text(s, t, len);
@@ -305,7 +270,7 @@ static void test_debug_dmabuf_with_peermem(void)
 	struct logs_outcome o = { 0 };
 	struct check_results r;
 	size_t len;
-	char *t = fixture("ucx_debug_log_gdr_disabled_no_dmabuf_ucx9908.txt", &len);
+	char *t = fx_load_repo("ucx_debug_log_gdr_disabled_no_dmabuf_ucx9908.txt", &len);
 
 	/* The line is the fixture's own first line. */
 	CHECK(strstr(t, line) == t);

@@ -13,49 +13,16 @@
 #include "probe/facts.h"
 #include "probe/logscan.h"
 #include "probe_fixture.h"
+#include "pod_fixture.h"
 #include "t.h"
-
-static char *fixture(const char *name, size_t *len)
-{
-	struct stat st;
-
-	if (stat("tests/fixtures/tools", &st) == 0 && S_ISDIR(st.st_mode))
-		setenv("DI_FIXTURES", "tests/fixtures/tools", 1);
-	return fx_load(name, len);
-}
-
-static void set_ok(struct probe_src *s)
-{
-	s->status = PROBE_OK;
-	s->rc = 0;
-}
 
 /* One Active port of mlx5_0, link layer ll, verbs open, NIXL's UCX
  * plugin, memlock unlimited; env as given (sysfs text for RoCE GIDs). */
 static struct probe_facts *pod(enum probe_link_layer ll, const char *env)
 {
-	struct probe_facts *f = probe_facts_new();
-	struct probe_rdma_dev *d = probe_rdma_dev_add(&f->sysfs_ib);
+	struct probe_facts *f = fx_rdma_pod("mlx5_0", ll, 400, env);
 
-	set_ok(&f->sysfs_ib.src);
-	snprintf(d->name, sizeof(d->name), "mlx5_0");
-	d->nports = 1;
-	d->port[0].num = 1;
-	d->port[0].state = PROBE_PORT_ACTIVE;
-	d->port[0].phys_state = PROBE_PHYS_LINKUP;
-	d->port[0].link_layer = ll;
-	d->port[0].rate_gbps = 400;
-	d->port[0].first_roce_v2 = -1;
-	set_ok(&f->dev_ib.src);
-	f->dev_ib.n_uverbs = 1;
-	set_ok(&f->limits_pid1.limits_src);
-	f->limits_pid1.memlock_soft = PROBE_UNLIMITED;
-	set_ok(&f->nixl.python_src);
-	set_ok(&f->nixl.plugins_src);
-	f->nixl.python_ok = 1;
-	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_UCX.so");
-	set_ok(&f->env.src);
-	probe_parse_env(env, strlen(env), &f->env);
+	f->sysfs_ib.dev[0].port[0].first_roce_v2 = -1;
 	return f;
 }
 
@@ -110,7 +77,7 @@ static void test_log_signatures(void)
 {
 	struct check_results r;
 	size_t len;
-	char *t = fixture("nixl_log_unsupported_backend_ucx_nixl1561.txt", &len);
+	char *t = fx_load_repo("nixl_log_unsupported_backend_ucx_nixl1561.txt", &len);
 	struct logscan s;
 
 	CHECK(t != NULL);

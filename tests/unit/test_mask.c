@@ -12,40 +12,14 @@
 #include "check/check.h"
 #include "probe/facts.h"
 #include "run/mask.h"
+#include "pod_fixture.h"
 #include "t.h"
-
-static void set_ok(struct probe_src *s)
-{
-	s->status = PROBE_OK;
-	s->rc = 0;
-}
 
 /* A decode pod on one Active InfiniBand port of mlx5_0 with verbs, NIXL
  * with its UCX plugin, memlock unlimited; env as given. */
 static struct probe_facts *ib_pod(const char *env)
 {
-	struct probe_facts *f = probe_facts_new();
-	struct probe_rdma_dev *d = probe_rdma_dev_add(&f->sysfs_ib);
-
-	set_ok(&f->sysfs_ib.src);
-	snprintf(d->name, sizeof(d->name), "mlx5_0");
-	d->nports = 1;
-	d->port[0].num = 1;
-	d->port[0].state = PROBE_PORT_ACTIVE;
-	d->port[0].phys_state = PROBE_PHYS_LINKUP;
-	d->port[0].link_layer = PROBE_LL_IB;
-	d->port[0].rate_gbps = 400;
-	set_ok(&f->dev_ib.src);
-	f->dev_ib.n_uverbs = 1;
-	set_ok(&f->limits_pid1.limits_src);
-	f->limits_pid1.memlock_soft = PROBE_UNLIMITED;
-	set_ok(&f->nixl.python_src);
-	set_ok(&f->nixl.plugins_src);
-	f->nixl.python_ok = 1;
-	snprintf(f->nixl.plugin[f->nixl.nplugins++], 48, "libplugin_UCX.so");
-	set_ok(&f->env.src);
-	probe_parse_env(env, strlen(env), &f->env);
-	return f;
+	return fx_rdma_pod("mlx5_0", PROBE_LL_IB, 400, env);
 }
 
 static const struct check_context decode = {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dgd.h"
+#include "../util/intern.h"
 #include "../util/sha256.h"
 #include "../util/xalloc.h"
 
@@ -26,18 +27,22 @@ static void add(struct dgd_findings *out, const char *status, const char *check,
 		const struct dgd_info *d, const char *fmt, ...)
 {
 	struct dgd_finding *f;
+	char id[256], detail[512];
 	va_list ap;
 
 	out->items = xalloc_grow(out->items, out->n + 1, &out->cap, sizeof(*out->items));
 	f = &out->items[out->n++];
 	snprintf(f->status, sizeof(f->status), "%s", status);
 	snprintf(f->check, sizeof(f->check), "%s", check);
-	snprintf(f->dgd, sizeof(f->dgd), "%.120s/%.120s", d->namespace, d->name);
+	snprintf(id, sizeof(id), "%.120s/%.120s", d->namespace, d->name);
 	va_start(ap, fmt);
-	vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
-	printable(f->dgd);
-	printable(f->detail);
+	printable(id);
+	printable(detail);
+	/* A rollout of 10,000 pods is 10,000 P1 findings: no fixed buffers. */
+	f->dgd = intern_str(id);
+	f->detail = xstrdup(detail);
 }
 
 static int of_dgd(const struct dgd_pod *p, const struct dgd_info *d)
@@ -236,6 +241,10 @@ const char *dgd_access_note(const struct dgd_set *s, char *buf, size_t n)
 
 void dgd_findings_release(struct dgd_findings *f)
 {
+	for (size_t i = 0; i < f->n; i++) {
+		intern_unref(f->items[i].dgd, NULL);
+		free(f->items[i].detail);
+	}
 	free(f->items);
 	free(f->counts);
 	memset(f, 0, sizeof(*f));

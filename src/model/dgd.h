@@ -98,8 +98,10 @@ struct dgd_pod {
 struct dgd_finding {
 	char status[8];          /* "warn" or "fail" */
 	char check[32];          /* dgd-generation, dgd-component-pods, dgd-env */
-	char dgd[256];           /* namespace/name */
-	char detail[512];        /* one line */
+	/* namespace/name, interned (util/intern.h: one copy per DGD however
+	 * many findings name it); dgd_findings_release gives it back. */
+	const char *dgd;
+	char *detail;            /* owned; one line, at most 511 bytes */
 };
 
 /* What dgd_judge counted for one worker component of a read DGD. */

@@ -10,6 +10,12 @@ scenario's verdict written here before the tool was run on it.
 - gid-linklocal: link-local-only GID tables in the same two subnets: NOT
   READY, env-gid-index fails on both pods and the pair line says the
   link-local GID does not cross the subnets.
+- mooncake-gid-auto: SGLang workers on the Mooncake backend, the rails'
+  IPv4 GIDs listed without a netdev, MC_GID_INDEX unset: Mooncake's own
+  choice is the netdev-backed link-local GID 1: NOT READY, env-gid-index
+  fails naming Mooncake's GID 1 and the pair line says it does not cross
+  the subnets (kvcache-ai/Mooncake#2747).
+- mooncake-gid-pinned: the same with MC_GID_INDEX=3: READY.
 - nvlink-domain-one / -two: GB200 NVL72 trays with MNNVL (ComputeDomain
   claims, UCX_CUDA_IPC_ENABLE_MNNVL=y) in one NVLink domain: READY; in two
   (different ClusterUUID): NOT READY on a pair-consistency fail (D4b).
@@ -108,6 +114,41 @@ class LinkLocal(Pair, E2ECase):
         self.assertIn("prefill gid-prefill-0 uses the link-local fe80:: GID (not routed), "
                       "UCX GID 1 on mlx5_0:1 (ens108np0)", f["detail"])
         self.assertIn("in different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
+
+
+class MooncakeAuto(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "mooncake-gid-auto.yaml")
+    VERDICT = "NOT READY"
+
+    def test_each_pod_fails_a9_on_mooncakes_pick(self):
+        for pod in ("mc-prefill-0", "mc-decode-0"):
+            c = self.check(pod, "env-gid-index")
+            self.assertEqual(c["status"], "fail", c["detail"])
+            self.assertIn("Mooncake uses GID 1 on mlx5_0:1", c["detail"])
+            self.assertIn("link-local", c["detail"])
+
+    def test_pair_line(self):
+        f = self.pair_lines("link-local")
+        self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
+        f = f[0]
+        self.assertEqual(f["status"], "fail")
+        self.assertEqual(f["pods"], ["mc-prefill-0", "mc-decode-0"])
+        self.assertIn("prefill mc-prefill-0 uses the link-local fe80:: GID (not routed), "
+                      "Mooncake GID 1 on mlx5_0:1 (ens108np0)", f["detail"])
+        self.assertIn("in different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
+
+
+class MooncakePinned(Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "mooncake-gid-pinned.yaml")
+    VERDICT = "READY"
+
+    def test_no_pair_line(self):
+        self.assertEqual([f for f in self.doc["verdict"]["findings"]
+                          if f["name"] == "pair-consistency"], [])
+
+    def test_each_pod_clean(self):
+        for pod in ("mc-prefill-0", "mc-decode-0"):
+            self.assertEqual(self.check(pod, "env-gid-index")["status"], "ok", pod)
 
 
 class OneDomain(Pair, E2ECase):

@@ -769,6 +769,34 @@ def roce_linklocal_b(p):
     p.env("NCCL_IB_GID_INDEX", None)
 
 
+def roce_mc_nondev(p, rack):
+    """roce_rack's rails with the IPv4 GIDs 2/3 listed without a netdev
+    (gid_attrs/ndevs/2, /3 empty) while the link-local 0/1 keep theirs, and
+    NCCL_IB_GID_INDEX unset (Mooncake would fall back to it)."""
+    roce_rack(p, rack)
+    for k in range(len(ROCE_NETDEVS)):
+        for i in (2, 3):
+            p.write("root/sys/class/infiniband/mlx5_%d/ports/1/gid_attrs/ndevs/%d" % (k, i), "")
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
+@variant("roce-mc-nondev-a", """roce-routed-a whose IPv4 GIDs (2: RoCE v1, 3: RoCE v2) have no netdev
+in gid_attrs/ndevs (empty) while the link-local GIDs 0/1 name the rail's:
+the "GID without network device" case Mooncake's findBestGidIndex ranks
+(kvcache-ai/Mooncake#944, #946: a container's RoCE v2 IPv4 GID without an
+ndev; PR #1077).  NCCL_IB_GID_INDEX is unset (Mooncake's config.cpp falls
+back to it); UCX_IB_GID_INDEX=3 stays, so UCX uses the IPv4 GID 3 while
+Mooncake >= 0.3.12 (rdma_gid_probe.h tiers) ranks the netdev-backed
+link-local GID 1 above the ndev-less private-range IPv4 GID 3.""", base="roce-ok")
+def roce_mc_nondev_a(p):
+    roce_mc_nondev(p, "a")
+
+
+@variant("roce-mc-nondev-b", """roce-mc-nondev-a's other rack (roce-routed-b's addressing).""",
+         base="roce-ok")
+def roce_mc_nondev_b(p):
+    roce_mc_nondev(p, "b")
+
 
 # D4b (checks.md): a GB200 NVL72 compute tray: 4 Blackwell GPUs (two
 # GB200 superchips) on one NVLink domain of the rack, 4 ConnectX-7

@@ -100,6 +100,10 @@ struct probe_rdma_port {
 					 * prints indices 0-15 only) */
 	uint64_t link_local_mask;       /* bit i: GID i is link-local fe80::/64 */
 	char gid_ndev[32];              /* netdev of the first RoCE v2 GID */
+	/* bit i: gid_attrs/ndevs/i names a netdev (Mooncake ranks GIDs
+	 * without one lower); that name for i < PROBE_GID_ADDRS. */
+	uint64_t ndev_mask;
+	char gid_ndevs[PROBE_GID_ADDRS][16];
 	/* GID i's IPv4 address (host order) when it is IPv4-mapped, for
 	 * i < PROBE_GID_ADDRS (A10 compares prefill's and decode's). */
 	uint32_t gid_ipv4[PROBE_GID_ADDRS];

@@ -278,7 +278,11 @@ struct probe_topo {
 	struct probe_topo_cell gpu_gpu[PROBE_MAX_GPUS][PROBE_MAX_GPUS];
 	struct probe_topo_cell gpu_nic[PROBE_MAX_GPUS][PROBE_MAX_NICS];
 	char cpu_affinity[PROBE_MAX_GPUS][48];
-	int numa[PROBE_MAX_GPUS];       /* -1 when N/A or absent */
+	int numa[PROBE_MAX_GPUS];       /* -1 when N/A or absent; the first node
+					 * of a list ("0,3-9,11-17" on GB200) */
+	/* "GPU NUMA ID": the GPU's own memory is a NUMA node, as on Grace
+	 * (GH200, GB200: the GPU reaches its CPU by NVLink-C2C); -1 N/A. */
+	int gpu_numa[PROBE_MAX_GPUS];
 };
 
 const char *probe_topo_link_name(enum probe_topo_link l);
@@ -570,6 +574,9 @@ struct probe_vm {
 	char sys_vendor[64];            /* "" when not read */
 	char product_name[96];
 	int cpu_hypervisor;
+	/* 1: /proc/cpuinfo is arm64's ("Features", no "flags" line): it has
+	 * no hypervisor flag to read, DMI alone tells a VM. */
+	int cpu_arm64;
 };
 
 /* df -Pk /dev/shm, else the size= of its mount ("mount=FSTYPE OPTIONS"

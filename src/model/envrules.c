@@ -480,7 +480,8 @@ JUDGE(gid_nccl_auto)
 /* Mooncake's choice (kvcache-ai/Mooncake mooncake-transfer-engine):
  * config.cpp reads MC_GID_INDEX, else NCCL_IB_GID_INDEX, with atoi (so "x"
  * is 0) and keeps 0-255; otherwise GlobalConfig gid_index stays -1 and
- * rdma_context.cpp findBestGidIndex ranks the port's GIDs (mooncake_pick). */
+ * rdma_context.cpp findBestGidIndex ranks the port's GIDs
+ * (envr_mooncake_auto, mooncake.c). */
 static long mooncake_index(const struct envr_view *env)
 {
 	const char *v = envr_get(env, "MC_GID_INDEX");
@@ -494,74 +495,8 @@ static long mooncake_index(const struct envr_view *env)
 	return n >= 0 && n < 256 ? n : -1;
 }
 
-void envr_gid_ndev(struct envr_gid_port *p, int idx, const char *ndev, unsigned v4)
-{
-	static const char *const overlay[] = { "flannel", "cni", "calico", "vxlan", "docker" };
-	unsigned long long bit;
-	unsigned a = v4 >> 24, b = (v4 >> 16) & 0xff;
-
-	if (idx < 0 || idx >= 64)
-		return;
-	bit = 1ull << idx;
-	if (ndev && *ndev) {
-		p->ndev |= bit;
-		for (size_t i = 0; i < sizeof overlay / sizeof *overlay; i++)
-			if (!strncmp(ndev, overlay[i], strlen(overlay[i])))
-				p->overlay |= bit;
-		if (!strcmp(ndev, "tunl0"))
-			p->overlay |= bit;
-	}
-	if ((p->ipv4 & bit) && (a == 10 || (a == 172 && b >= 16 && b <= 31) ||
-				(a == 100 && b >= 64 && b <= 127)))
-		p->private_v4 |= bit;
-}
-
-/* The tier rdma_gid_probe.h (classifyAutoGidCandidate, >= 0.3.12 with PR
- * #2741) gives RoCE v2 GID i, lower first: with a netdev routable 0,
- * private-range IPv4 2, degraded (link-local IPv6 or an overlay netdev) 3;
- * without one 1, 4, 5.  -1: no candidate (empty, or not RoCE v2). */
-static int mooncake_tier(const struct envr_gid_port *p, long i)
-{
-	unsigned long long bit = 1ull << i;
-	int ov, degraded, priv;
-
-	if (!(p->gids & p->roce_v2 & bit))
-		return -1;
-	ov = !!(p->overlay & bit);
-	degraded = ov || ((p->link_local & bit) && !(p->ipv4 & bit));
-	priv = !ov && (p->private_v4 & bit);
-	if (p->ndev & bit)
-		return degraded ? 3 : priv ? 2 : 0;
-	return degraded ? 5 : priv ? 4 : 1;
-}
-
-/* Unpinned: the lowest tier, ties to the lower index (stable_sort on
- * gid_index); no candidate: the first non-empty GID of another type (RoCE
- * v1: kFallbackNonzero); none: "No suitable GID found", the device is not
- * opened (-1). */
-static long mooncake_pick(const struct envr_gid_port *p, const struct envr_view *env)
-{
-	long n = mooncake_index(env), best = -1, fallback = -1;
-	int tier = 6;
-
-	if (n >= 0)
-		return n;
-	for (long i = 0; i < ENVR_GID_READ; i++) {
-		int t = mooncake_tier(p, i);
-
-		if (t >= 0 && t < tier) {
-			tier = t;
-			best = i;
-		} else if (t < 0 && fallback < 0 && (p->gids & (1ull << i))) {
-			fallback = i;
-		}
-	}
-	return best >= 0 ? best : fallback;
-}
-
-/* Judged only where the pod runs Mooncake (an MC_ or MOONCAKE_ variable,
- * or its command line: envr_ctx.mooncake). */
-static int runs_mooncake(const struct envr_view *env)
+/* An MC_ or MOONCAKE_ variable (the command line is envr_args_mooncake's). */
+int envr_runs_mooncake(const struct envr_view *env)
 {
 	for (size_t i = 0; env && i < env->n; i++)
 		if (env->v[i].name && (!strncmp(env->v[i].name, "MC_", 3) ||
@@ -570,41 +505,19 @@ static int runs_mooncake(const struct envr_view *env)
 	return 0;
 }
 
-/* The word after flag in space-joined args ("--f v" or "--f=v") into out;
- * 0 when the flag is absent. */
-static int arg_after(const char *args, const char *flag, char *out, size_t n)
+long envr_gid_index_mooncake(const struct envr_gid_port *p, const struct envr_view *env)
 {
-	size_t fl = strlen(flag);
+	long n = mooncake_index(env);
 
-	for (const char *s = args; (s = strstr(s, flag)); s += fl) {
-		size_t k;
-
-		if ((s != args && s[-1] != ' ') || (s[fl] != ' ' && s[fl] != '='))
-			continue;
-		s += fl + 1;
-		k = strcspn(s, " ");
-		snprintf(out, n, "%.*s", (int)(k < n ? k : n - 1), s);
-		return 1;
-	}
-	return 0;
-}
-
-int envr_args_mooncake(const char *args)
-{
-	char be[32];
-
-	if (!args)
-		return 0;
-	if (arg_after(args, "--disaggregation-transfer-backend", be, sizeof be))
-		return !strcmp(be, "mooncake");
-	return strstr(args, "sglang") && arg_after(args, "--disaggregation-mode", be, sizeof be);
+	return n >= 0 ? n : envr_mooncake_auto(p);
 }
 
 JUDGE(gid_mooncake)
 {
 	(void)v;
-	return runs_mooncake(env) || c->mooncake ? gid_ports(mooncake_pick, 0, env, c, "Mooncake uses ", why)
-				  : ENVR_OK;
+	if (!envr_runs_mooncake(env) && !c->mooncake)
+		return ENVR_OK;
+	return gid_ports(envr_gid_index_mooncake, 0, env, c, "Mooncake uses ", why);
 }
 
 long envr_gid_index_ucx(const struct envr_gid_port *p, const struct envr_view *env)
@@ -614,16 +527,6 @@ long envr_gid_index_ucx(const struct envr_gid_port *p, const struct envr_view *e
 	if (!v || !*v || is(v, "auto"))
 		return ucx_pick(p, env);
 	return gid_number(v);
-}
-
-long envr_gid_index_mooncake(const struct envr_gid_port *p, const struct envr_view *env)
-{
-	return mooncake_pick(p, env);
-}
-
-int envr_runs_mooncake(const struct envr_view *env)
-{
-	return runs_mooncake(env);
 }
 
 /* ---- the table ----------------------------------------------------- */

@@ -163,5 +163,8 @@ int envr_runs_mooncake(const struct envr_view *env);
  * mooncake, or SGLang's --disaggregation-mode with no backend named
  * (mooncake is server_args.py's default). */
 int envr_args_mooncake(const char *args);
+/* mooncake.c: Mooncake's own pick on p (findBestGidIndex, no index set);
+ * -1 when it finds none. */
+long envr_mooncake_auto(const struct envr_gid_port *p);
 
 #endif

@@ -60,18 +60,25 @@ class Pair:
         self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
 
 
-class Routed(Pair, E2ECase):
-    SCENARIO = os.path.join(SCENARIOS, "gid-routed.yaml")
-    VERDICT = "READY"
+class Clean:
+    """Mixin of a Pair whose GIDs reach each other: no pair line, each pod's
+    CLEAN checks ok."""
+    PODS = ("gid-prefill-0", "gid-decode-0")
+    CLEAN = ("rdma-roce", "env-gid-index")
 
     def test_no_pair_line(self):
         self.assertEqual([f for f in self.doc["verdict"]["findings"]
                           if f["name"] == "pair-consistency"], [])
 
     def test_each_pod_clean(self):
-        for pod in ("gid-prefill-0", "gid-decode-0"):
-            for name in ("rdma-roce", "env-gid-index"):
+        for pod in self.PODS:
+            for name in self.CLEAN:
                 self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
+
+
+class Routed(Clean, Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "gid-routed.yaml")
+    VERDICT = "READY"
 
 
 class NoRoute(Pair, E2ECase):
@@ -96,59 +103,50 @@ class NoRoute(Pair, E2ECase):
                 self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
 
 
-class LinkLocal(Pair, E2ECase):
+class LinkLocalPair:
+    """Mixin of a Pair where WHO (the library) uses the link-local GID 1
+    across two subnets: env-gid-index fails on both PODS naming A9, and one
+    pair line says the GID is not routed."""
+    PODS = ("gid-prefill-0", "gid-decode-0")
+    WHO = "UCX"
+    A9 = "link-local"
+
+    def test_each_pod_fails_a9(self):
+        for pod in self.PODS:
+            c = self.check(pod, "env-gid-index")
+            self.assertEqual(c["status"], "fail", c["detail"])
+            self.assertIn(self.A9, c["detail"])
+            self.assertIn("link-local", c["detail"])
+
+    def test_pair_line(self):
+        f = self.pair_lines("link-local")
+        self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
+        f = f[0]
+        self.assertEqual(f["status"], "fail")
+        self.assertEqual(f["pods"], list(self.PODS))
+        self.assertIn("prefill %s uses the link-local fe80:: GID (not routed), "
+                      "%s GID 1 on mlx5_0:1 (ens108np0)" % (self.PODS[0], self.WHO), f["detail"])
+        self.assertIn("in different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
+
+
+class LinkLocal(LinkLocalPair, Pair, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "gid-linklocal.yaml")
     VERDICT = "NOT READY"
 
-    def test_each_pod_fails_a9(self):
-        for pod in ("gid-prefill-0", "gid-decode-0"):
-            c = self.check(pod, "env-gid-index")
-            self.assertEqual(c["status"], "fail", c["detail"])
-            self.assertIn("link-local", c["detail"])
 
-    def test_pair_line(self):
-        f = self.pair_lines("link-local")
-        self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
-        f = f[0]
-        self.assertEqual(f["status"], "fail")
-        self.assertIn("prefill gid-prefill-0 uses the link-local fe80:: GID (not routed), "
-                      "UCX GID 1 on mlx5_0:1 (ens108np0)", f["detail"])
-        self.assertIn("in different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
-
-
-class MooncakeAuto(Pair, E2ECase):
+class MooncakeAuto(LinkLocalPair, Pair, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "mooncake-gid-auto.yaml")
     VERDICT = "NOT READY"
-
-    def test_each_pod_fails_a9_on_mooncakes_pick(self):
-        for pod in ("mc-prefill-0", "mc-decode-0"):
-            c = self.check(pod, "env-gid-index")
-            self.assertEqual(c["status"], "fail", c["detail"])
-            self.assertIn("Mooncake uses GID 1 on mlx5_0:1", c["detail"])
-            self.assertIn("link-local", c["detail"])
-
-    def test_pair_line(self):
-        f = self.pair_lines("link-local")
-        self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
-        f = f[0]
-        self.assertEqual(f["status"], "fail")
-        self.assertEqual(f["pods"], ["mc-prefill-0", "mc-decode-0"])
-        self.assertIn("prefill mc-prefill-0 uses the link-local fe80:: GID (not routed), "
-                      "Mooncake GID 1 on mlx5_0:1 (ens108np0)", f["detail"])
-        self.assertIn("in different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
+    PODS = ("mc-prefill-0", "mc-decode-0")
+    WHO = "Mooncake"
+    A9 = "Mooncake uses GID 1 on mlx5_0:1"
 
 
-class MooncakePinned(Pair, E2ECase):
+class MooncakePinned(Clean, Pair, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "mooncake-gid-pinned.yaml")
     VERDICT = "READY"
-
-    def test_no_pair_line(self):
-        self.assertEqual([f for f in self.doc["verdict"]["findings"]
-                          if f["name"] == "pair-consistency"], [])
-
-    def test_each_pod_clean(self):
-        for pod in ("mc-prefill-0", "mc-decode-0"):
-            self.assertEqual(self.check(pod, "env-gid-index")["status"], "ok", pod)
+    PODS = ("mc-prefill-0", "mc-decode-0")
+    CLEAN = ("env-gid-index",)
 
 
 class OneDomain(Pair, E2ECase):

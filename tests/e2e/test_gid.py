@@ -162,6 +162,17 @@ class OneDomain(Pair, E2ECase):
             for name in ("nvlink-imex", "nvlink-fabric"):
                 self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
 
+    def test_grace_tray_read(self):
+        """The aarch64 tray as the tool reads it: SYS to every NIC is
+        NVLink-C2C (B4 ok), no flags line on arm64 (B7 by DMI)."""
+        for pod in ("nvl-prefill-0", "nvl-decode-0"):
+            c = self.check(pod, "gpudirect-affinity")
+            self.assertEqual(c["status"], "ok", c["detail"])
+            self.assertIn("4 of 4 GPUs reach the RDMA NICs through their Grace CPU by NVLink-C2C", c["detail"])
+            c = self.check(pod, "gpudirect-vm-p2p")
+            self.assertEqual(c["status"], "ok", c["detail"])
+            self.assertIn("arm64", c["detail"])
+
 
 class TwoDomains(Pair, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "nvlink-domain-two.yaml")

@@ -102,11 +102,10 @@ static void gid_digest(const struct check_input *in, struct check_gid_net *g)
 	if (!pt || !env_readable(in))
 		return;
 	vars = book_view(&in->f->env, &view);
-	gp = (struct envr_gid_port){ "", pt->gid_mask, pt->roce_v2_mask, pt->ipv4_mask,
-				     pt->link_local_mask };
+	gid_port_view(pt, "", &gp);
 	idx = envr_gid_index_ucx(&gp, &view);
 	k = gid_kind(pt, idx);
-	if (envr_runs_mooncake(&view)) {
+	if (envr_runs_mooncake(&view) || (in->ctx && envr_args_mooncake(in->ctx->args))) {
 		mc = envr_gid_index_mooncake(&gp, &view);
 		if (gid_kind(pt, mc) > k) {
 			idx = mc;

@@ -106,7 +106,7 @@ static int nixl_is(const struct check_input *in, const char *be)
  * G4), and what only a pod shows (NVLink, nvidia_peermem). */
 static struct envr_ctx book_ctx(const struct check_input *in)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0 };
 	int imex;
 
 	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
@@ -126,6 +126,7 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 		x.nvlink = has_nvlink(in->f);
 	x.peermem = peermem_loaded(in->f);
 	x.process = 1;
+	x.mooncake = in->ctx && envr_args_mooncake(in->ctx->args);
 	x.peer_apart = in->ctx && in->ctx->kv_known && in->ctx->kv_peers_apart;
 	return x;
 }
@@ -157,12 +158,18 @@ static void gid_view(const struct check_input *in, struct gid_view *g)
 			    !port_in_use(in, &l->dev[i], pt->num, &named))
 				continue;
 			snprintf(g->name[g->n], sizeof g->name[0], "%s:%d", l->dev[i].name, pt->num);
-			gp->name = g->name[g->n++];
-			gp->gids = pt->gid_mask;
-			gp->roce_v2 = pt->roce_v2_mask;
-			gp->ipv4 = pt->ipv4_mask;
-			gp->link_local = pt->link_local_mask;
+			gid_port_view(pt, g->name[g->n++], gp);
 		}
+}
+
+void gid_port_view(const struct probe_rdma_port *pt, const char *name, struct envr_gid_port *gp)
+{
+	*gp = (struct envr_gid_port){ name, pt->gid_mask, pt->roce_v2_mask, pt->ipv4_mask,
+				      pt->link_local_mask, 0, 0, 0 };
+	for (int i = 0; i < PROBE_GID_ADDRS; i++)
+		envr_gid_ndev(gp, i, pt->gid_ndevs[i], pt->gid_ipv4[i]);
+	/* indices past the names kept: a netdev, name unknown (not an overlay) */
+	gp->ndev |= pt->ndev_mask & ~(((uint64_t)1 << PROBE_GID_ADDRS) - 1);
 }
 
 /* The process env as the rule book's view (internal.h). */

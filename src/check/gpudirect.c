@@ -143,8 +143,14 @@ static void affinity(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_topo *t = &in->f->topo;
 	struct buf far = BUF_INIT(512);
-	int nfar = 0, rows = 0;
+	int nfar = 0, rows = 0, nc2c = 0;
 	char why[200];
+	/* A GPU whose memory is a NUMA node of its own reaches its CPU by
+	 * NVLink-C2C (Grace: GH200, GB200), so topo -m prints SYS to every NIC;
+	 * NCCL then allows GPUDirect RDMA up to PATH_P2C, through the CPU, unless
+	 * NCCL_NET_GDR_C2C=0 (ncclTopoCheckGdr). */
+	const char *gdr_c2c = envv(in, "NCCL_NET_GDR_C2C");
+	int c2c_gdr = !gdr_c2c || strcmp(gdr_c2c, "0");
 
 	if (!is_rdma_fabric(in->fabric) || !in->cross_pod) {
 		emit_na(out, CK_GPUDIRECT_AFFINITY, "no RDMA path");
@@ -167,7 +173,10 @@ static void affinity(const struct check_input *in, struct check_results *out)
 			    (best == PROBE_TOPO_UNKNOWN || link < best))
 				best = link;
 		}
-		if (best != PROBE_TOPO_PIX && best != PROBE_TOPO_PXB)
+		if (best != PROBE_TOPO_PIX && best != PROBE_TOPO_PXB && best &&
+		    t->gpu_numa[g] >= 0 && c2c_gdr)
+			nc2c++;
+		else if (best != PROBE_TOPO_PIX && best != PROBE_TOPO_PXB)
 			buf_appendf(&far, "%sGPU%d %s", nfar++ ? ", " : "", g,
 				    best ? probe_topo_link_name(best) : "none");
 	}
@@ -175,6 +184,11 @@ static void affinity(const struct check_input *in, struct check_results *out)
 		emit(out, CK_GPUDIRECT_AFFINITY, CHECK_WARN, NULL,
 		     "no PIX/PXB RDMA NIC for %d of %d GPUs (best path: %s): NCCL disables GDR beyond PXB",
 		     nfar, rows, buf_str(&far));
+	else if (nc2c)
+		emit(out, CK_GPUDIRECT_AFFINITY, CHECK_OK, NULL,
+		     "%d of %d GPUs reach the RDMA NICs through their Grace CPU by NVLink-C2C (GPU NUMA ID "
+		     "given; topo -m prints SYS): NCCL keeps GPUDirect RDMA through the CPU (NCCL_NET_GDR_C2C "
+		     "on, PATH_P2C)", nc2c, rows);
 	else if (rows)
 		emit(out, CK_GPUDIRECT_AFFINITY, CHECK_OK, NULL,
 		     "every GPU (%d) has an RDMA NIC at PIX/PXB", rows);

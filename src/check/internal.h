@@ -70,7 +70,11 @@ void dev_names(const struct probe_rdma_list *l, int efa, char *b, size_t n);
  * array behind view (free it), whose names and values point into e. */
 struct envr_var;
 struct envr_view;
+struct envr_gid_port;
 struct envr_var *book_view(const struct probe_env *e, struct envr_view *view);
+/* Port pt's GID table as the env rule book sees it (checks.md A9), named
+ * name (the caller's, kept by pointer). */
+void gid_port_view(const struct probe_rdma_port *pt, const char *name, struct envr_gid_port *gp);
 
 /* rdma.c: does the workload use this port (UCX_NET_DEVICES, else
  * NCCL_IB_HCA, else every port)?  *named: a variable chose it. */

@@ -89,7 +89,11 @@ static void judge_vm(const struct check_input *in, const struct probe_vm *vm,
 	int ngpus, npairs = p2p_pairs(&in->f->topo, all ? NULL : v, &pairs, &ngpus);
 	int hv = dmi_hypervisor(vm);
 
-	if (!hv && vm->cpu_hypervisor < 0)
+	if (!hv && vm->cpu_hypervisor < 0 && vm->cpu_arm64)
+		emit(out, CK_GPUDIRECT_VM_P2P, CHECK_OK, NULL,
+		     "not a virtual machine (DMI: %s %s; arm64's /proc/cpuinfo carries no hypervisor flag)",
+		     vm->sys_vendor, vm->product_name);
+	else if (!hv && vm->cpu_hypervisor < 0)
 		emit(out, CK_GPUDIRECT_VM_P2P, CHECK_SKIPPED, NULL,
 		     "DMI says %s %s but /proc/cpuinfo has no flags line: whether this is a VM is unknown",
 		     vm->sys_vendor, vm->product_name);

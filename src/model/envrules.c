@@ -354,7 +354,7 @@ static const char *gid_fault(const struct envr_gid_port *p, long idx)
 	unsigned long long bit = 1ull << idx;
 
 	if (idx < 0)
-		return "no RoCE v2 GID at all: Mooncake finds no suitable GID and does not open the NIC";
+		return "no GID at all: Mooncake finds no suitable GID and does not open the NIC";
 	if (idx >= ENVR_GID_READ)
 		return NULL;
 	if (!(p->gids & bit))
@@ -480,9 +480,8 @@ JUDGE(gid_nccl_auto)
 /* Mooncake's choice (kvcache-ai/Mooncake mooncake-transfer-engine):
  * config.cpp reads MC_GID_INDEX, else NCCL_IB_GID_INDEX, with atoi (so "x"
  * is 0) and keeps 0-255; otherwise GlobalConfig gid_index stays -1 and
- * rdma_context.cpp findBestGidIndex picks per port the first RoCE v2
- * IPv4-mapped GID, else the first RoCE v2 IPv6 one (link-local included);
- * none: "No suitable GID found", the device is not opened (-1 here). */
+ * rdma_context.cpp findBestGidIndex ranks the port's GIDs
+ * (envr_mooncake_auto, mooncake.c). */
 static long mooncake_index(const struct envr_view *env)
 {
 	const char *v = envr_get(env, "MC_GID_INDEX");
@@ -496,21 +495,8 @@ static long mooncake_index(const struct envr_view *env)
 	return n >= 0 && n < 256 ? n : -1;
 }
 
-static long mooncake_pick(const struct envr_gid_port *p, const struct envr_view *env)
-{
-	long n = mooncake_index(env);
-
-	if (n >= 0)
-		return n;
-	for (int k = 0; k < 2; k++)
-		for (long i = 0; i < ENVR_GID_READ; i++)
-			if (p->gids & p->roce_v2 & (k ? ~p->ipv4 : p->ipv4) & (1ull << i))
-				return i;
-	return -1;
-}
-
-/* Judged only where the pod runs Mooncake (an MC_ or MOONCAKE_ variable). */
-static int runs_mooncake(const struct envr_view *env)
+/* An MC_ or MOONCAKE_ variable (the command line is envr_args_mooncake's). */
+int envr_runs_mooncake(const struct envr_view *env)
 {
 	for (size_t i = 0; env && i < env->n; i++)
 		if (env->v[i].name && (!strncmp(env->v[i].name, "MC_", 3) ||
@@ -519,11 +505,19 @@ static int runs_mooncake(const struct envr_view *env)
 	return 0;
 }
 
+long envr_gid_index_mooncake(const struct envr_gid_port *p, const struct envr_view *env)
+{
+	long n = mooncake_index(env);
+
+	return n >= 0 ? n : envr_mooncake_auto(p);
+}
+
 JUDGE(gid_mooncake)
 {
 	(void)v;
-	return runs_mooncake(env) ? gid_ports(mooncake_pick, 0, env, c, "Mooncake uses ", why)
-				  : ENVR_OK;
+	if (!envr_runs_mooncake(env) && !c->mooncake)
+		return ENVR_OK;
+	return gid_ports(envr_gid_index_mooncake, 0, env, c, "Mooncake uses ", why);
 }
 
 long envr_gid_index_ucx(const struct envr_gid_port *p, const struct envr_view *env)
@@ -533,16 +527,6 @@ long envr_gid_index_ucx(const struct envr_gid_port *p, const struct envr_view *e
 	if (!v || !*v || is(v, "auto"))
 		return ucx_pick(p, env);
 	return gid_number(v);
-}
-
-long envr_gid_index_mooncake(const struct envr_gid_port *p, const struct envr_view *env)
-{
-	return mooncake_pick(p, env);
-}
-
-int envr_runs_mooncake(const struct envr_view *env)
-{
-	return runs_mooncake(env);
 }
 
 /* ---- the table ----------------------------------------------------- */

@@ -48,7 +48,16 @@ struct envr_gid_port {
 	unsigned long long roce_v2;    /* typed "RoCE v2" */
 	unsigned long long ipv4;       /* IPv4-mapped (::ffff:a.b.c.d) */
 	unsigned long long link_local; /* fe80::/64 */
+	/* Mooncake's view (rdma_gid_probe.h): gid_attrs/ndevs names a netdev;
+	 * that netdev is a container overlay (isOverlayNetwork); the GID is
+	 * IPv4 in 10/8, 172.16/12 or 100.64/10 (isOverlayIPv4).  Set with
+	 * envr_gid_ndev. */
+	unsigned long long ndev, overlay, private_v4;
 };
+
+/* Marks GID idx of p as Mooncake classifies it: ndev its netdev ("" or
+ * NULL: none), v4 its IPv4 address (host order; 0 when not IPv4). */
+void envr_gid_ndev(struct envr_gid_port *p, int idx, const char *ndev, unsigned v4);
 
 struct envr_ctx {
 	unsigned fabric;        /* ENVR_FAB_*; 0: none requested / none found */
@@ -75,6 +84,9 @@ struct envr_ctx {
 	 * (and point *why at); the caller's, NULL when none. */
 	char *note;
 	size_t note_n;
+	/* The process runs Mooncake's transfer engine by its command line
+	 * (envr_args_mooncake), as an MC_ or MOONCAKE_ variable says too. */
+	int mooncake;
 };
 
 struct envr_rule {
@@ -146,5 +158,13 @@ int envr_ucx_rc_ece_off(const struct envr_view *env);
 long envr_gid_index_ucx(const struct envr_gid_port *p, const struct envr_view *env);
 long envr_gid_index_mooncake(const struct envr_gid_port *p, const struct envr_view *env);
 int envr_runs_mooncake(const struct envr_view *env);
+/* 1 when a command line (space-joined args, NULL: none) runs SGLang's
+ * disaggregation on the Mooncake backend: --disaggregation-transfer-backend
+ * mooncake, or SGLang's --disaggregation-mode with no backend named
+ * (mooncake is server_args.py's default). */
+int envr_args_mooncake(const char *args);
+/* mooncake.c: Mooncake's own pick on p (findBestGidIndex, no index set);
+ * -1 when it finds none. */
+long envr_mooncake_auto(const struct envr_gid_port *p);
 
 #endif

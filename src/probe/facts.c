@@ -55,7 +55,7 @@ void probe_facts_init(struct probe_facts *f)
 	f->modules.gdrdrv_in_proc_devices = -1;
 	f->nvsmi.attached = -1;
 	for (i = 0; i < PROBE_MAX_GPUS; i++)
-		f->topo.numa[i] = -1;
+		f->topo.numa[i] = f->topo.gpu_numa[i] = -1;
 	ucx_init(&f->ucx);
 	f->limits_self.memlock_soft = f->limits_self.memlock_hard = -1;
 	f->limits_pid1.memlock_soft = f->limits_pid1.memlock_hard = -1;

@@ -100,6 +100,10 @@ struct probe_rdma_port {
 					 * prints indices 0-15 only) */
 	uint64_t link_local_mask;       /* bit i: GID i is link-local fe80::/64 */
 	char gid_ndev[32];              /* netdev of the first RoCE v2 GID */
+	/* bit i: gid_attrs/ndevs/i names a netdev (Mooncake ranks GIDs
+	 * without one lower); that name for i < PROBE_GID_ADDRS. */
+	uint64_t ndev_mask;
+	char gid_ndevs[PROBE_GID_ADDRS][16];
 	/* GID i's IPv4 address (host order) when it is IPv4-mapped, for
 	 * i < PROBE_GID_ADDRS (A10 compares prefill's and decode's). */
 	uint32_t gid_ipv4[PROBE_GID_ADDRS];
@@ -274,7 +278,11 @@ struct probe_topo {
 	struct probe_topo_cell gpu_gpu[PROBE_MAX_GPUS][PROBE_MAX_GPUS];
 	struct probe_topo_cell gpu_nic[PROBE_MAX_GPUS][PROBE_MAX_NICS];
 	char cpu_affinity[PROBE_MAX_GPUS][48];
-	int numa[PROBE_MAX_GPUS];       /* -1 when N/A or absent */
+	int numa[PROBE_MAX_GPUS];       /* -1 when N/A or absent; the first node
+					 * of a list ("0,3-9,11-17" on GB200) */
+	/* "GPU NUMA ID": the GPU's own memory is a NUMA node, as on Grace
+	 * (GH200, GB200: the GPU reaches its CPU by NVLink-C2C); -1 N/A. */
+	int gpu_numa[PROBE_MAX_GPUS];
 };
 
 const char *probe_topo_link_name(enum probe_topo_link l);
@@ -572,6 +580,9 @@ struct probe_vm {
 	char sys_vendor[64];            /* "" when not read */
 	char product_name[96];
 	int cpu_hypervisor;
+	/* 1: /proc/cpuinfo is arm64's ("Features", no "flags" line): it has
+	 * no hypervisor flag to read, DMI alone tells a VM. */
+	int cpu_arm64;
 };
 
 /* df -Pk /dev/shm, else the size= of its mount ("mount=FSTYPE OPTIONS"

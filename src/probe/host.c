@@ -70,6 +70,8 @@ int probe_parse_vm(const char *t, size_t n, struct probe_vm *v)
 		else if (ps_eq(k, "cpu_hypervisor") && val.n == 1 &&
 			 (*val.s == '0' || *val.s == '1'))
 			v->cpu_hypervisor = *val.s == '1';
+		else if (ps_eq(k, "cpu_arm64") && ps_eq(val, "1"))
+			v->cpu_arm64 = 1;
 	}
 	return *v->sys_vendor || *v->product_name;
 }

@@ -438,6 +438,10 @@ if [ -r /proc/cpuinfo ]; then
 			*) echo "cpu_hypervisor=0" ;;
 			esac
 			break ;;
+		Features*:*)
+			# arm64 lists "Features", never "flags" (no hypervisor bit)
+			echo "cpu_arm64=1"
+			break ;;
 		esac
 	done </proc/cpuinfo
 fi

@@ -77,6 +77,10 @@ static void gid_attr(struct probe_rdma_port *p, struct pslice what, long idx,
 			p->n_roce_v1++;
 		}
 	} else if (ps_eq(what, "gid_attrs/ndevs")) {
+		if (v.n)
+			p->ndev_mask |= bit;
+		if (v.n && idx < PROBE_GID_ADDRS)
+			ps_copy(p->gid_ndevs[idx], sizeof p->gid_ndevs[0], v);
 		if (idx == p->first_roce_v2)
 			ps_copy(p->gid_ndev, sizeof p->gid_ndev, v);
 	}

@@ -67,6 +67,16 @@ static int header(struct pslice line, struct probe_topo *tp, struct cols *c)
 	return tp->ngpus > 0;
 }
 
+/* The leading part of tok before any of the bytes in stop. */
+static struct pslice head_until(struct pslice tok, const char *stop)
+{
+	size_t i = 0;
+
+	while (i < tok.n && !strchr(stop, tok.s[i]))
+		i++;
+	return ps_make(tok.s, i);
+}
+
 static void gpu_row(struct pslice rest, long g, struct probe_topo *tp,
 		    const struct cols *c)
 {
@@ -82,8 +92,11 @@ static void gpu_row(struct pslice rest, long g, struct probe_topo *tp,
 	}
 	if (ps_token(&rest, &tok))
 		ps_copy(tp->cpu_affinity[g], sizeof tp->cpu_affinity[0], tok);
-	if (ps_token(&rest, &tok) && ps_long(tok, &numa))
+	/* NUMA Affinity: a node, or a list on Grace ("0,3-9,11-17"): its first */
+	if (ps_token(&rest, &tok) && ps_long(head_until(tok, ",-"), &numa))
 		tp->numa[g] = (int)numa;
+	if (ps_token(&rest, &tok) && ps_long(tok, &numa) && numa >= 0)
+		tp->gpu_numa[g] = (int)numa;
 }
 
 /* "  NIC0: mlx5_0" */

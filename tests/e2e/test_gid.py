@@ -10,6 +10,12 @@ scenario's verdict written here before the tool was run on it.
 - gid-linklocal: link-local-only GID tables in the same two subnets: NOT
   READY, env-gid-index fails on both pods and the pair line says the
   link-local GID does not cross the subnets.
+- mooncake-gid-auto: SGLang workers on the Mooncake backend, the rails'
+  IPv4 GIDs listed without a netdev, MC_GID_INDEX unset: Mooncake's own
+  choice is the netdev-backed link-local GID 1: NOT READY, env-gid-index
+  fails naming Mooncake's GID 1 and the pair line says it does not cross
+  the subnets (kvcache-ai/Mooncake#2747).
+- mooncake-gid-pinned: the same with MC_GID_INDEX=3: READY.
 - nvlink-domain-one / -two: GB200 NVL72 trays with MNNVL (ComputeDomain
   claims, UCX_CUDA_IPC_ENABLE_MNNVL=y) in one NVLink domain: READY; in two
   (different ClusterUUID): NOT READY on a pair-consistency fail (D4b).
@@ -54,18 +60,25 @@ class Pair:
         self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
 
 
-class Routed(Pair, E2ECase):
-    SCENARIO = os.path.join(SCENARIOS, "gid-routed.yaml")
-    VERDICT = "READY"
+class Clean:
+    """Mixin of a Pair whose GIDs reach each other: no pair line, each pod's
+    CLEAN checks ok."""
+    PODS = ("gid-prefill-0", "gid-decode-0")
+    CLEAN = ("rdma-roce", "env-gid-index")
 
     def test_no_pair_line(self):
         self.assertEqual([f for f in self.doc["verdict"]["findings"]
                           if f["name"] == "pair-consistency"], [])
 
     def test_each_pod_clean(self):
-        for pod in ("gid-prefill-0", "gid-decode-0"):
-            for name in ("rdma-roce", "env-gid-index"):
+        for pod in self.PODS:
+            for name in self.CLEAN:
                 self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
+
+
+class Routed(Clean, Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "gid-routed.yaml")
+    VERDICT = "READY"
 
 
 class NoRoute(Pair, E2ECase):
@@ -90,14 +103,19 @@ class NoRoute(Pair, E2ECase):
                 self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
 
 
-class LinkLocal(Pair, E2ECase):
-    SCENARIO = os.path.join(SCENARIOS, "gid-linklocal.yaml")
-    VERDICT = "NOT READY"
+class LinkLocalPair:
+    """Mixin of a Pair where WHO (the library) uses the link-local GID 1
+    across two subnets: env-gid-index fails on both PODS naming A9, and one
+    pair line says the GID is not routed."""
+    PODS = ("gid-prefill-0", "gid-decode-0")
+    WHO = "UCX"
+    A9 = "link-local"
 
     def test_each_pod_fails_a9(self):
-        for pod in ("gid-prefill-0", "gid-decode-0"):
+        for pod in self.PODS:
             c = self.check(pod, "env-gid-index")
             self.assertEqual(c["status"], "fail", c["detail"])
+            self.assertIn(self.A9, c["detail"])
             self.assertIn("link-local", c["detail"])
 
     def test_pair_line(self):
@@ -105,9 +123,30 @@ class LinkLocal(Pair, E2ECase):
         self.assertEqual(len(f), 1, self.doc["verdict"]["findings"])
         f = f[0]
         self.assertEqual(f["status"], "fail")
-        self.assertIn("prefill gid-prefill-0 uses the link-local fe80:: GID (not routed), "
-                      "UCX GID 1 on mlx5_0:1 (ens108np0)", f["detail"])
+        self.assertEqual(f["pods"], list(self.PODS))
+        self.assertIn("prefill %s uses the link-local fe80:: GID (not routed), "
+                      "%s GID 1 on mlx5_0:1 (ens108np0)" % (self.PODS[0], self.WHO), f["detail"])
         self.assertIn("in different subnets (10.14.0.0/26 vs 10.14.0.64/26)", f["detail"])
+
+
+class LinkLocal(LinkLocalPair, Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "gid-linklocal.yaml")
+    VERDICT = "NOT READY"
+
+
+class MooncakeAuto(LinkLocalPair, Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "mooncake-gid-auto.yaml")
+    VERDICT = "NOT READY"
+    PODS = ("mc-prefill-0", "mc-decode-0")
+    WHO = "Mooncake"
+    A9 = "Mooncake uses GID 1 on mlx5_0:1"
+
+
+class MooncakePinned(Clean, Pair, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "mooncake-gid-pinned.yaml")
+    VERDICT = "READY"
+    PODS = ("mc-prefill-0", "mc-decode-0")
+    CLEAN = ("env-gid-index",)
 
 
 class OneDomain(Pair, E2ECase):
@@ -122,6 +161,17 @@ class OneDomain(Pair, E2ECase):
         for pod in ("nvl-prefill-0", "nvl-decode-0"):
             for name in ("nvlink-imex", "nvlink-fabric"):
                 self.assertEqual(self.check(pod, name)["status"], "ok", (pod, name))
+
+    def test_grace_tray_read(self):
+        """The aarch64 tray as the tool reads it: SYS to every NIC is
+        NVLink-C2C (B4 ok), no flags line on arm64 (B7 by DMI)."""
+        for pod in ("nvl-prefill-0", "nvl-decode-0"):
+            c = self.check(pod, "gpudirect-affinity")
+            self.assertEqual(c["status"], "ok", c["detail"])
+            self.assertIn("4 of 4 GPUs reach the RDMA NICs through their Grace CPU by NVLink-C2C", c["detail"])
+            c = self.check(pod, "gpudirect-vm-p2p")
+            self.assertEqual(c["status"], "ok", c["detail"])
+            self.assertIn("arm64", c["detail"])
 
 
 class TwoDomains(Pair, E2ECase):

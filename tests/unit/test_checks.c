@@ -1419,7 +1419,8 @@ static int vm_case(const char *vendor, const char *product, int flag, const char
 		snprintf(f->vm.sys_vendor, sizeof(f->vm.sys_vendor), "%s", vendor);
 		snprintf(f->vm.product_name, sizeof(f->vm.product_name), "%s", product);
 	}
-	f->vm.cpu_hypervisor = flag;
+	f->vm.cpu_hypervisor = flag == 2 ? -1 : flag;
+	f->vm.cpu_arm64 = flag == 2;   /* 2: arm64's cpuinfo, no flags line */
 	set_env(f, env);
 	run(f, &ib_spec, &decode_ctx, &r);
 	c = check_results_find(&r, "gpudirect-vm-p2p");
@@ -1450,10 +1451,51 @@ static void test_vm_p2p(void)
 	CHECK_INT(vm_case("Supermicro", "SYS-821GE-TNHR", -1, "UCX_TLS=rc_x\n", "unknown"),
 		  CHECK_SKIPPED);
 	CHECK_INT(vm_case(NULL, NULL, 1, "UCX_TLS=rc_x\n", "not readable"), CHECK_SKIPPED);
+	/* arm64 (Grace): no hypervisor flag exists, DMI decides */
+	CHECK_INT(vm_case("Supermicro", "ARS-121GL-NBO-LCC", 2, "UCX_TLS=rc_x\n", "arm64"), CHECK_OK);
+	CHECK_INT(vm_case("QEMU", "KVM Virtual Machine", 2, "UCX_TLS=rc_x\n", "ai-dynamo/dynamo#12463"),
+		  CHECK_WARN);
+}
+
+/* B4 on a Grace host: every GPU-NIC cell SYS warns, unless the GPUs are
+ * NUMA nodes of their own (NVLink-C2C, GPU NUMA ID) and NCCL_NET_GDR_C2C
+ * is not 0 (NVIDIA/nccl paths.cc ncclTopoCheckGdr: PATH_P2C). */
+static int c2c_case(int gpu_numa, const char *env, const char *detail)
+{
+	struct probe_facts *f = healthy_ib();
+	struct check_results r;
+	const struct check_result *c;
+	int st = -1;
+
+	for (int g = 0; g < PROBE_MAX_GPUS; g++) {
+		for (int n = 0; n < PROBE_MAX_NICS; n++)
+			f->topo.gpu_nic[g][n].link = PROBE_TOPO_SYS;
+		f->topo.gpu_numa[g] = gpu_numa >= 0 ? gpu_numa + 8 * g : -1;
+	}
+	set_env(f, env);
+	run(f, &ib_spec, &decode_ctx, &r);
+	c = check_results_find(&r, "gpudirect-affinity");
+	CHECK(c != NULL);
+	if (c) {
+		st = (int)c->status;
+		CHECK_HAS(c->detail, detail);
+	}
+	check_results_release(&r);
+	probe_facts_free(f);
+	return st;
+}
+
+static void test_affinity_c2c(void)
+{
+	CHECK_INT(c2c_case(-1, "UCX_TLS=rc_x\n", "NCCL disables GDR beyond PXB"), CHECK_WARN);
+	CHECK_INT(c2c_case(2, "UCX_TLS=rc_x\n", "NVLink-C2C"), CHECK_OK);
+	CHECK_INT(c2c_case(2, "UCX_TLS=rc_x\nNCCL_NET_GDR_C2C=0\n", "NCCL disables GDR beyond PXB"),
+		  CHECK_WARN);
 }
 
 int main(void)
 {
+	test_affinity_c2c();
 	test_table();
 	test_ucx_tls();
 	test_healthy_ib();

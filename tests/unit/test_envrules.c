@@ -186,7 +186,7 @@ static void test_missing_rules(void)
 {
 	size_t n;
 	const struct envr_rule *rules = envr_rules(&n);
-	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0, 0, NULL, 0, NULL, 0 };
+	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0 };
 	struct envr_view empty = { NULL, 0 };
 	struct envr_finding *f;
 	size_t nf, want = 0;
@@ -213,7 +213,7 @@ static void test_view(void)
 		{ "UCX_TLS", "$(TLS)", ENVR_FROM_RECIPE, 1 },
 	};
 	struct envr_view view = { v, 3 };
-	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0 };
+	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0, 0 };
 	struct envr_finding *f;
 
 	CHECK_STR(envr_get(&view, "NCCL_SHM_DISABLE"), "0");
@@ -233,12 +233,97 @@ static void test_view(void)
 	CHECK(!(envr_tls_allowed("rc,cuda_copy") & (1u << ENVR_TL_GGA_MLX5)));
 }
 
+/* GID i of port p: RoCE v2 (v2), its IPv4 address (v4, 0: the link-local
+ * fe80:: GID, 1: a global IPv6 one) and netdev (NULL: none). */
+static void gid(struct envr_gid_port *p, int i, int v2, unsigned v4, const char *ndev)
+{
+	unsigned long long bit = 1ull << i;
+
+	p->gids |= bit;
+	if (v2)
+		p->roce_v2 |= bit;
+	if (v4 > 1)
+		p->ipv4 |= bit;
+	else if (!v4)
+		p->link_local |= bit;
+	envr_gid_ndev(p, i, ndev, v4 > 1 ? v4 : 0);
+}
+
+#define IP(a, b, c, d) ((unsigned)(a) << 24 | (b) << 16 | (c) << 8 | (d))
+
+/* Mooncake's own GID choice (checks.md A9: rdma_gid_probe.h's tiers,
+ * config.cpp's MC_GID_INDEX / NCCL_IB_GID_INDEX), on the GID tables of its
+ * issues. */
+static void test_mooncake_gid(void)
+{
+	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0 } };
+	struct envr_var pin[] = { { "MC_GID_INDEX", "3", ENVR_FROM_PROCESS, 0 } };
+	struct envr_var nccl[] = { { "NCCL_IB_GID_INDEX", "2", ENVR_FROM_PROCESS, 0 } };
+	struct envr_view v0 = { none, 1 }, vp = { pin, 1 }, vn = { nccl, 1 };
+	struct envr_gid_port p;
+
+	/* #2747: 0 link-local, 1 10.102.9.101, both on rdma0: the private IPv4 */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 1, 0, "rdma0");
+	gid(&p, 1, 1, IP(10, 102, 9, 101), "rdma0");
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 1);
+	/* #2729: the mlx5 layout (0/1 fe80:: v1/v2, 2/3 10.14.x v1/v2): 3 */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 0, 0, "ens16np0");
+	gid(&p, 1, 1, 0, "ens16np0");
+	gid(&p, 2, 0, IP(10, 14, 2, 72), "ens16np0");
+	gid(&p, 3, 1, IP(10, 14, 2, 72), "ens16np0");
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
+	CHECK_INT(envr_gid_index_mooncake(&p, &vn), 2);   /* NCCL_IB_GID_INDEX as fallback */
+	/* the IPv4 GIDs without a netdev: the netdev-backed link-local 1 wins */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 0, 0, "ens108np0");
+	gid(&p, 1, 1, 0, "ens108np0");
+	gid(&p, 2, 0, IP(10, 14, 0, 10), NULL);
+	gid(&p, 3, 1, IP(10, 14, 0, 10), NULL);
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 1);
+	CHECK_INT(envr_gid_index_mooncake(&p, &vp), 3);
+	/* ...but a public IPv4 GID without one still beats it (tier 1 < 3) */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 1, 1, 0, "ens108np0");
+	gid(&p, 3, 1, IP(203, 0, 113, 10), NULL);
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
+	/* ROCm/ATOM#1748: 0 link-local, 1 a ULA: the routable IPv6 one */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 1, 0, "enp105s0");
+	gid(&p, 1, 1, 1, "enp105s0");
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 1);
+	/* an overlay netdev's IPv4 GID ranks below a physical one's */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 1, 1, IP(172, 17, 0, 1), "docker0");
+	gid(&p, 3, 1, IP(10, 0, 0, 5), "eth1");
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
+	/* RoCE v1 only: the first non-empty GID (kFallbackNonzero); none: -1 */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 0, 0, "eth1");
+	gid(&p, 2, 0, IP(10, 0, 0, 5), "eth1");
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 0);
+	p = (struct envr_gid_port){ 0 };
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), -1);
+	/* SGLang on Mooncake by its command line */
+	CHECK(envr_args_mooncake("python3 -m dynamo.sglang --disaggregation-mode prefill "
+				 "--disaggregation-transfer-backend mooncake --tp 8"));
+	CHECK(envr_args_mooncake("python3 -m sglang.launch_server --disaggregation-mode decode"));
+	CHECK(envr_args_mooncake("x --disaggregation-transfer-backend=mooncake"));
+	CHECK(!envr_args_mooncake("python3 -m dynamo.sglang --disaggregation-mode prefill "
+				  "--disaggregation-transfer-backend nixl"));
+	CHECK(!envr_args_mooncake("x --disaggregation-transfer-backend mooncake_tcp"));
+	CHECK(!envr_args_mooncake("python3 -m dynamo.vllm --is-prefill-worker"));
+	CHECK(!envr_args_mooncake(NULL));
+}
+
 int main(void)
 {
 	test_every_rule_both_paths();
 	test_issue_settings();
 	test_missing_rules();
 	test_view();
+	test_mooncake_gid();
 	printf("test_envrules: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

@@ -203,8 +203,38 @@ static void test_topo_b200(void)
 	CHECK_INT(F->topo.gpu_nic[7][6].link, PROBE_TOPO_PIX);
 	CHECK_INT(F->topo.numa[0], 0);
 	CHECK_INT(F->topo.numa[7], 1);
+	CHECK_INT(F->topo.gpu_numa[0], -1);   /* GPU NUMA ID N/A */
 	CHECK_STR(probe_topo_link_name(PROBE_TOPO_NODE), "NODE");
 	free(t);
+}
+
+/* A GB200 tray (sgl-project/sglang#11208's layout): NUMA Affinity is a
+ * list, each GPU is a NUMA node of its own (GPU NUMA ID), every NIC SYS. */
+static void test_topo_gb200(void)
+{
+	static const char t[] =
+		"\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+		"GPU0\t X \tNV18\tNV18\tNV18\tSYS\tSYS\t0-71\t0,3-9,11-17\t\t2\n"
+		"GPU1\tNV18\t X \tNV18\tNV18\tSYS\tSYS\t0-71\t0,3-9,11-17\t\t10\n"
+		"GPU2\tNV18\tNV18\t X \tNV18\tSYS\tSYS\t72-143\t1,19-25,27-33\t\t18\n"
+		"GPU3\tNV18\tNV18\tNV18\t X \tSYS\tSYS\t72-143\t1,19-25,27-33\t\t26\n"
+		"NIC0\tSYS\tSYS\tSYS\tSYS\t X \tNODE\n"
+		"NIC1\tSYS\tSYS\tSYS\tSYS\tNODE\t X \n\nLegend:\n\n  X    = Self\n\n"
+		"NIC Legend:\n\n  NIC0: mlx5_0\n  NIC1: mlx5_1\n";
+
+	fresh();
+	CHECK_INT(probe_parse_topo(t, strlen(t), &F->topo), 4);
+	CHECK_INT(F->topo.gpu_rows, 4);
+	CHECK_INT(F->topo.gpu_nic[0][0].link, PROBE_TOPO_SYS);
+	CHECK_STR(F->topo.cpu_affinity[2], "72-143");
+	CHECK_INT(F->topo.numa[0], 0);
+	CHECK_INT(F->topo.numa[3], 1);
+	CHECK_INT(F->topo.gpu_numa[0], 2);
+	CHECK_INT(F->topo.gpu_numa[3], 26);
+	CHECK_STR(F->topo.nic_name[1], "mlx5_1");
+	/* x86: "N/A" (the B200 capture above) */
+	fresh();
+	CHECK_INT(F->topo.gpu_numa[0], -1);
 }
 
 static void test_nvlink_a100(void)
@@ -316,6 +346,7 @@ int main(void)
 	test_topo_4xh100();
 	test_topo_no_nvlink();
 	test_topo_b200();
+	test_topo_gb200();
 	test_nvlink_a100();
 	test_nvlink_h100();
 	test_nvlink_h200_degraded();

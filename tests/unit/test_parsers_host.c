@@ -78,6 +78,7 @@ static void test_vm(void)
 	static const char metal[] = "sys_vendor=Supermicro\n"
 		"product_name=SYS-821GE-TNHR\ncpu_hypervisor=0\n";
 	static const char junk[] = "cpu_hypervisor=yes\nsys_vendor\n=\n";
+	static const char grace[] = "sys_vendor=Supermicro\nproduct_name=ARS-121GL-NBO-LCC\ncpu_arm64=1\n";
 	struct probe_vm *v = &F->vm;
 
 	fresh();
@@ -94,6 +95,12 @@ static void test_vm(void)
 	CHECK_INT(probe_parse_vm(junk, strlen(junk), v), 0);
 	CHECK_INT(v->cpu_hypervisor, -1);
 	CHECK_STR(v->sys_vendor, "");
+	CHECK_INT(v->cpu_arm64, 0);
+	/* a Grace host: arm64's cpuinfo has "Features", no flags line */
+	fresh();
+	CHECK_INT(probe_parse_vm(grace, strlen(grace), v), 1);
+	CHECK_INT(v->cpu_hypervisor, -1);
+	CHECK_INT(v->cpu_arm64, 1);
 }
 
 /* df -Pk /dev/shm: coreutils (build machine), busybox, a Docker default. */

@@ -70,6 +70,9 @@ static void test_sysfs_gids(void)
 		"mlx5_2/ports/1/gids/3=0000:0000:0000:0000:0000:ffff:0a00:0001\n"
 		"mlx5_2/ports/1/gid_attrs/types/3=RoCE v2\n"
 		"mlx5_2/ports/1/gid_attrs/ndevs/3=eth1\n"
+		"mlx5_2/ports/1/gids/4=0000:0000:0000:0000:0000:ffff:0a00:0002\n"
+		"mlx5_2/ports/1/gid_attrs/types/4=RoCE v2\n"
+		"mlx5_2/ports/1/gid_attrs/ndevs/4=\n"
 		"mlx5_2/ports/1/gids/5=0000:0000:0000:0000:0000:0000:0000:0000\n"
 		"garbage without equals\n=\nx/=y\n";
 	const struct probe_rdma_port *p;
@@ -78,17 +81,21 @@ static void test_sysfs_gids(void)
 	CHECK_INT(probe_parse_sysfs_ib(t, strlen(t), &F->sysfs_ib), 1);
 	p = &F->sysfs_ib.dev[0].port[0];
 	CHECK_STR(F->sysfs_ib.dev[0].netdev, "eth1");
-	CHECK_INT(p->n_gids, 2);
+	CHECK_INT(p->n_gids, 3);
 	CHECK_INT(p->n_roce_v1, 1);
-	CHECK_INT(p->n_roce_v2, 1);
+	CHECK_INT(p->n_roce_v2, 2);
 	CHECK_INT(p->first_roce_v2, 3);
-	CHECK(p->roce_v2_mask == 8);
-	CHECK(p->ipv4_mask == 8);
+	CHECK(p->roce_v2_mask == 0x18);
+	CHECK(p->ipv4_mask == 0x18);
 	/* Index 5 is listed but zero: no GID there (what UCX's
 	 * uct_ib_device_is_gid_raw_empty and Mooncake's isNullGid refuse). */
-	CHECK(p->gid_mask == 9);
+	CHECK(p->gid_mask == 0x19);
 	CHECK(p->link_local_mask == 1);
 	CHECK_STR(p->gid_ndev, "eth1");
+	/* GID 4 lists no netdev (Mooncake's GID without network device) */
+	CHECK(p->ndev_mask == 9);
+	CHECK_STR(p->gid_ndevs[0], "eth1");
+	CHECK_STR(p->gid_ndevs[4], "");
 }
 
 static void test_ibstat_ib400_eth_down(void)

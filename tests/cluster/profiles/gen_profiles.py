@@ -12,6 +12,7 @@ pod, so they cannot share files between profiles).  Edit h100-ib-ok or this
 file, then rerun it.
 """
 import filecmp
+import hashlib
 import os
 import re
 import shutil
@@ -769,6 +770,34 @@ def roce_linklocal_b(p):
     p.env("NCCL_IB_GID_INDEX", None)
 
 
+def roce_mc_nondev(p, rack):
+    """roce_rack's rails with the IPv4 GIDs 2/3 listed without a netdev
+    (gid_attrs/ndevs/2, /3 empty) while the link-local 0/1 keep theirs, and
+    NCCL_IB_GID_INDEX unset (Mooncake would fall back to it)."""
+    roce_rack(p, rack)
+    for k in range(len(ROCE_NETDEVS)):
+        for i in (2, 3):
+            p.write("root/sys/class/infiniband/mlx5_%d/ports/1/gid_attrs/ndevs/%d" % (k, i), "")
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
+@variant("roce-mc-nondev-a", """roce-routed-a whose IPv4 GIDs (2: RoCE v1, 3: RoCE v2) have no netdev
+in gid_attrs/ndevs (empty) while the link-local GIDs 0/1 name the rail's:
+the "GID without network device" case Mooncake's findBestGidIndex ranks
+(kvcache-ai/Mooncake#944, #946: a container's RoCE v2 IPv4 GID without an
+ndev; PR #1077).  NCCL_IB_GID_INDEX is unset (Mooncake's config.cpp falls
+back to it); UCX_IB_GID_INDEX=3 stays, so UCX uses the IPv4 GID 3 while
+Mooncake >= 0.3.12 (rdma_gid_probe.h tiers) ranks the netdev-backed
+link-local GID 1 above the ndev-less private-range IPv4 GID 3.""", base="roce-ok")
+def roce_mc_nondev_a(p):
+    roce_mc_nondev(p, "a")
+
+
+@variant("roce-mc-nondev-b", """roce-mc-nondev-a's other rack (roce-routed-b's addressing).""",
+         base="roce-ok")
+def roce_mc_nondev_b(p):
+    roce_mc_nondev(p, "b")
+
 
 # D4b (checks.md): a GB200 NVL72 compute tray: 4 Blackwell GPUs (two
 # GB200 superchips) on one NVLink domain of the rack, 4 ConnectX-7
@@ -792,10 +821,14 @@ def gb200_fabric(cluster, clique):
 
 
 def gb200_topo():
-    """nvidia-smi topo -m of the tray: NV18 between the 4 GPUs, GPU i PIX to
-    rail i, GPUs 0-1 and their rails on Grace 0, 2-3 on Grace 1, the
-    BlueField-3 bond on Grace 0."""
-    numa = [0, 0, 1, 1, 0]
+    """nvidia-smi topo -m of the tray as sgl-project/sglang#11208 prints a
+    GB200's: NV18 between the 4 GPUs, SYS from every GPU to every NIC (the
+    GPUs hang off Grace by NVLink-C2C, no PCIe path is shared: NVIDIA
+    NVSentinel docs/nic-health-monitor), GPUs 0-1 on Grace 0 (CPUs 0-71),
+    2-3 on Grace 1 (72-143), each GPU its own NUMA node (2, 10, 18, 26);
+    rails 0-1 and the BlueField-3 bond on Grace 0, rails 2-3 on Grace 1."""
+    numa = [0, 0, 1, 1]
+    nic_numa = [0, 0, 1, 1, 0]
     cols = ["GPU%d" % i for i in range(4)] + ["NIC%d" % i for i in range(5)]
     out = ["\t" + "\t".join(cols) + "\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID"]
 
@@ -804,14 +837,14 @@ def gb200_topo():
             return " X "
         if a < 4 and b < 4:
             return "NV18"
-        if {a, b} == {a % 4 if a < 4 else b % 4, (a % 4 if a < 4 else b % 4) + 4} and max(a, b) < 8:
-            return "PIX"
-        return "NODE" if numa[a if a < 4 else a - 4] == numa[b if b < 4 else b - 4] else "SYS"
+        if a < 4 or b < 4:
+            return "SYS"
+        return "NODE" if nic_numa[a - 4] == nic_numa[b - 4] else "SYS"
     for i in range(9):
         row = [rel(i, j) for j in range(9)]
         if i < 4:
-            cpus = "0-71" if numa[i] == 0 else "72-143"
-            out.append("GPU%d\t" % i + "\t".join(row) + "\t%s\t%d\t\tN/A" % (cpus, numa[i]))
+            cpus, aff = ("0-71", "0,3-9,11-17") if numa[i] == 0 else ("72-143", "1,19-25,27-33")
+            out.append("GPU%d\t" % i + "\t".join(row) + "\t%s\t%s\t\t%d" % (cpus, aff, 2 + 8 * i))
         else:
             out.append("NIC%d\t" % (i - 4) + "\t".join(row))
     legend = [""] + ["Legend:", ""] + [
@@ -824,6 +857,61 @@ def gb200_topo():
         "  NV#  = Connection traversing a bonded set of # NVLinks",
         "", "NIC Legend:", ""] + ["  NIC%d: %s" % (i, n) for i, n in enumerate(GB200_RAILS + ["mlx5_bond_0"])]
     return "\n".join(out + legend) + "\n"
+
+
+def gb200_uuid(cluster, i):
+    """A GPU UUID of its own for GPU i of the tray in domain `cluster`."""
+    h = hashlib.sha1(("%s/%d" % (cluster, i)).encode()).hexdigest()
+    return "GPU-%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:32])
+
+
+# Grace (Neoverse-V2, MIDR part 0xd4f) as arm64 /proc/cpuinfo lists a core:
+# no "flags" line, so no hypervisor flag (the layout of hrw/arm-socs-table#133).
+GRACE_CPUINFO = """processor\t: 0
+BogoMIPS\t: 2000.00
+Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs sb paca pacg dcpodp sve2 sveaes svepmull svebitperm svesha3 svesm4 flagm2 frint svei8mm svebf16 i8mm bf16 dgh bti
+CPU implementer\t: 0x41
+CPU architecture: 8
+CPU variant\t: 0x0
+CPU part\t: 0xd4f
+CPU revision\t: 0
+
+"""
+
+
+def gb200_arch(p, cluster):
+    """What makes the tray a Grace (aarch64) host: Dynamo's arm64 image
+    paths (ARCH_ALT=aarch64: /opt/nvidia/nvda_nixl/lib/aarch64-linux-gnu),
+    the open kernel module for aarch64, Grace's cpuinfo and DMI, GB200 memory
+    and power, and GPU UUIDs of its own."""
+    old = p.path("root/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu")
+    os.rename(old, p.path("root/opt/nvidia/nvda_nixl/lib/aarch64-linux-gnu"))
+    for k in ("LD_LIBRARY_PATH", "NIXL_PLUGIN_DIR"):
+        v = [l for l in p.read("env").splitlines() if l.startswith(k + "=")][0][len(k) + 1:]
+        p.env(k, v.replace("x86_64-linux-gnu", "aarch64-linux-gnu"))
+    p.write("root/proc/driver/nvidia/version",
+            "NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  570.172.08  Release Build  "
+            "(dvs-builder@U22-I3-AM02-24-3)  Wed Jul  2 14:50:43 UTC 2025\n"
+            "GCC version:  gcc version 13.3.0 (Ubuntu 13.3.0-6ubuntu2~24.04)\n")
+    p.write("root/proc/cpuinfo", GRACE_CPUINFO)
+    p.write("root/sys/class/dmi/id/sys_vendor", "Supermicro\n")
+    p.write("root/sys/class/dmi/id/product_name", "ARS-121GL-NBO-LCC\n")
+    q = "bin/out/nvidia-smi-q.txt"
+    t = p.read(q)
+    t = t.replace("Total                             : 81559 MiB", "Total                             : 189471 MiB")
+    t = t.replace("Free                              : 81007 MiB", "Free                              : 188920 MiB")
+    t = re.sub(r"(Power Limit\s+: )700\.00 W", r"\g<1>1200.00 W", t)
+    p.write(q, t)
+    smi = p.read("bin/out/nvidia-smi.txt")
+    smi = re.sub(r"/ +81559MiB", lambda m: "/ " + "189471MiB".rjust(len(m.group(0)) - 2), smi)
+    smi = re.sub(r"/ +700W", lambda m: "/ " + "1200W".rjust(len(m.group(0)) - 2), smi)
+    p.write("bin/out/nvidia-smi.txt", smi)
+    olds = re.findall(r"UUID: (GPU-[0-9a-f-]+)\)", p.read("bin/out/nvidia-smi-L.txt"))
+    for f in ("bin/out/nvidia-smi-q.txt", "bin/out/nvidia-smi-L.txt", "bin/out/nvidia-smi-nvlink-status.txt"):
+        t = p.read(f)
+        for i, u in enumerate(olds):
+            t = t.replace(u, gb200_uuid(cluster, i))
+        p.write(f, t)
 
 
 def split_blocks(text, head):
@@ -842,9 +930,9 @@ def gb200_tray(p, cluster, clique):
         gpus.append(b)
     pre = blocks[0].replace("Attached GPUs                             : 8",
                             "Attached GPUs                             : 4")
-    p.write(q, (pre + "".join(gpus)).replace("535.161.08", "570.133.20").replace(
+    p.write(q, (pre + "".join(gpus)).replace("535.161.08", "570.172.08").replace(
         "CUDA Version                              : 12.2",
-        "CUDA Version                              : 12.8"))
+        "CUDA Version                              : 12.9"))
     L = p.read("bin/out/nvidia-smi-L.txt").splitlines()[:4]
     p.write("bin/out/nvidia-smi-L.txt", "".join(l.replace("NVIDIA H100 80GB HBM3", "NVIDIA GB200") + "\n" for l in L))
     smi = p.read("bin/out/nvidia-smi.txt").splitlines()
@@ -853,8 +941,7 @@ def gb200_tray(p, cluster, clique):
     for i, bus in enumerate(["00000000:19:00.0", "00000000:3B:00.0", "00000000:4C:00.0", "00000000:5D:00.0"]):
         t = t.replace(bus, GB200_BUS[i])
     t = t.replace("NVIDIA H100 80GB HBM3 ", "NVIDIA GB200          ")
-    p.write("bin/out/nvidia-smi.txt", t.replace("535.161.08", "570.133.20").replace("CUDA Version: 12.2", "CUDA Version: 12.8"))
-    p.sub("root/proc/driver/nvidia/version", "535.161.08", "570.133.20")
+    p.write("bin/out/nvidia-smi.txt", t.replace("535.161.08", "570.172.08").replace("CUDA Version: 12.2", "CUDA Version: 12.9"))
     nv = split_blocks(p.read("bin/out/nvidia-smi-nvlink-status.txt"), r"GPU \d+:")
     p.write("bin/out/nvidia-smi-nvlink-status.txt",
             nv[0] + "".join(b.replace("NVIDIA H100 80GB HBM3", "NVIDIA GB200").replace("26.562 GB/s", "50 GB/s")
@@ -878,17 +965,27 @@ def gb200_tray(p, cluster, clique):
     p.env("UCX_CUDA_IPC_ENABLE_MNNVL", "y")
     p.env("NCCL_MNNVL_ENABLE", "1")
     p.env("NCCL_CUMEM_ENABLE", "1")
+    gb200_arch(p, cluster)
 
 
 @variant("gb200-nvl72-a", """A GB200 NVL72 compute tray (docs/checks.md D4b) in NVLink domain
 ClusterUUID dc6e40c4-d722-4357-9ba6-5291dd461278, CliqueId 2 (the Fabric
-section of kubernetes-sigs/dra-driver-nvidia-gpu#626, Health Healthy): 4
-GB200 GPUs (NV18), 4 ConnectX-7 InfiniBand rails (mlx5_0, mlx5_1, mlx5_4,
-mlx5_5, one PIX per GPU) and the BlueField-3 bond mlx5_bond_0, driver
-570.133.20, the MNNVL settings of the Dynamo GB200 recipes
-(UCX_CUDA_IPC_ENABLE_MNNVL=y, NCCL_MNNVL_ENABLE=1).  GPU UUIDs, the image
-and its x86_64 library paths are h100-ib-ok's (the test host runs the
-image's tools).""")
+section of kubernetes-sigs/dra-driver-nvidia-gpu#626, Health Healthy): two
+Grace CPUs (aarch64, Neoverse-V2) and 4 GB200 GPUs (NV18, 189471 MiB,
+1200 W, at 0008:01:00.0, 0009:01:00.0, 0018:01:00.0, 0019:01:00.0, each
+its own NUMA node 2/10/18/26 and SYS to every NIC: sgl-project/sglang#11208's
+nvidia-smi topo -m of a GB200, NVIDIA NVSentinel docs/nic-health-monitor's
+GB200 NIC layout), 4 ConnectX-7 InfiniBand rails (mlx5_0, mlx5_1 on Grace 0,
+mlx5_4, mlx5_5 on Grace 1) and the BlueField-3 bond mlx5_bond_0; the open
+kernel module for aarch64, driver 570.172.08, CUDA 12.9 (the GB200 of
+sglang#11208); Dynamo's arm64 image paths (container Dockerfiles:
+ARCH_ALT=aarch64, NIXL in /opt/nvidia/nvda_nixl/lib/aarch64-linux-gnu);
+DMI of Supermicro's GB200 NVL72 1U compute tray (ARS-121GL-NBO-LCC; its
+GB300 sibling ARS-121GL-NB3-LCC-R1 in netbox-community/devicetype-library
+PR #4508); GPU UUIDs of its own (h100-ib-ok's hashed with the domain).  The
+MNNVL settings of the Dynamo GB200 recipes (UCX_CUDA_IPC_ENABLE_MNNVL=y,
+NCCL_MNNVL_ENABLE=1).  The image's other files are h100-ib-ok's (the test
+host runs the image's tools); the NVRM build stamp is illustrative.""")
 def gb200_nvl72_a(p):
     gb200_tray(p, "dc6e40c4-d722-4357-9ba6-5291dd461278", "2")
 

@@ -1,0 +1,102 @@
+/* Mooncake's transfer engine as the env rule book models it (checks.md
+ * A9, A10): the GID index it uses on a RoCE port, set (MC_GID_INDEX,
+ * NCCL_IB_GID_INDEX) or its own choice (rdma_gid_probe.h's tiers), and
+ * whether a pod runs it (its variables, SGLang's command line). */
+#include "model/envrules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void envr_gid_ndev(struct envr_gid_port *p, int idx, const char *ndev, unsigned v4)
+{
+	static const char *const overlay[] = { "flannel", "cni", "calico", "vxlan", "docker" };
+	unsigned long long bit;
+	unsigned a = v4 >> 24, b = (v4 >> 16) & 0xff;
+
+	if (idx < 0 || idx >= 64)
+		return;
+	bit = 1ull << idx;
+	if (ndev && *ndev) {
+		p->ndev |= bit;
+		for (size_t i = 0; i < sizeof overlay / sizeof *overlay; i++)
+			if (!strncmp(ndev, overlay[i], strlen(overlay[i])))
+				p->overlay |= bit;
+		if (!strcmp(ndev, "tunl0"))
+			p->overlay |= bit;
+	}
+	if ((p->ipv4 & bit) && (a == 10 || (a == 172 && b >= 16 && b <= 31) ||
+				(a == 100 && b >= 64 && b <= 127)))
+		p->private_v4 |= bit;
+}
+
+/* The tier rdma_gid_probe.h (classifyAutoGidCandidate, >= 0.3.12 with PR
+ * #2741) gives RoCE v2 GID i, lower first: with a netdev routable 0,
+ * private-range IPv4 2, degraded (link-local IPv6 or an overlay netdev) 3;
+ * without one 1, 4, 5.  -1: no candidate (empty, or not RoCE v2). */
+static int mooncake_tier(const struct envr_gid_port *p, long i)
+{
+	unsigned long long bit = 1ull << i;
+	int ov, degraded, priv;
+
+	if (!(p->gids & p->roce_v2 & bit))
+		return -1;
+	ov = !!(p->overlay & bit);
+	degraded = ov || ((p->link_local & bit) && !(p->ipv4 & bit));
+	priv = !ov && (p->private_v4 & bit);
+	if (p->ndev & bit)
+		return degraded ? 3 : priv ? 2 : 0;
+	return degraded ? 5 : priv ? 4 : 1;
+}
+
+/* findBestGidIndex: the lowest tier, ties to the lower index (stable_sort on
+ * gid_index); no candidate: the first non-empty GID of another type (RoCE
+ * v1: kFallbackNonzero); none: "No suitable GID found", the device is not
+ * opened (-1). */
+long envr_mooncake_auto(const struct envr_gid_port *p)
+{
+	long best = -1, fallback = -1;
+	int tier = 6;
+
+	for (long i = 0; i < ENVR_GID_READ; i++) {
+		int t = mooncake_tier(p, i);
+
+		if (t >= 0 && t < tier) {
+			tier = t;
+			best = i;
+		} else if (t < 0 && fallback < 0 && (p->gids & (1ull << i))) {
+			fallback = i;
+		}
+	}
+	return best >= 0 ? best : fallback;
+}
+
+/* The word after flag in space-joined args ("--f v" or "--f=v") into out;
+ * 0 when the flag is absent. */
+static int arg_after(const char *args, const char *flag, char *out, size_t n)
+{
+	size_t fl = strlen(flag);
+
+	for (const char *s = args; (s = strstr(s, flag)); s += fl) {
+		size_t k;
+
+		if ((s != args && s[-1] != ' ') || (s[fl] != ' ' && s[fl] != '='))
+			continue;
+		s += fl + 1;
+		k = strcspn(s, " ");
+		snprintf(out, n, "%.*s", (int)(k < n ? k : n - 1), s);
+		return 1;
+	}
+	return 0;
+}
+
+int envr_args_mooncake(const char *args)
+{
+	char be[32];
+
+	if (!args)
+		return 0;
+	if (arg_after(args, "--disaggregation-transfer-backend", be, sizeof be))
+		return !strcmp(be, "mooncake");
+	return strstr(args, "sglang") && arg_after(args, "--disaggregation-mode", be, sizeof be);
+}

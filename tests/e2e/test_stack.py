@@ -164,10 +164,11 @@ class StockVllm(Stack, E2ECase):
 class LdconfHpcx(Stack, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "stack-ldconf-hpcx.yaml")
     VERDICT = "READY"
-    PLUGIN = SITE + "/tensorrt_llm/libs/nixl/plugins/libplugin_UCX.so"
+    # the plugin's directory is NIXL_PLUGIN_DIR's value, which the DGD's
+    # envFrom secretRef could set: shown as "<from secret ...>" (product.md)
     STATUS = {"nixl-lib-shadow": "warn", "ucx-nixl-lib": "warn"}
     DETAIL = {"nixl-lib-shadow": (
-        PLUGIN + " needs libucp.so.0",
+        "<from secret hf-token-secret>/libplugin_UCX.so needs libucp.so.0",
         "ld.so.cache's /opt/hpcx/ucx/lib/libucp.so.0",
         "/etc/ld.so.conf.d/hpcx.conf",
         "ucx_info describes /usr/local/ucx/lib")}

@@ -1366,6 +1366,44 @@ static void test_known_bad_ucx_older(void)
 	}
 }
 
+/* Without nixl-versions.txt, nixl#386 is answered by the UCX that loads: a
+ * wheel's plugin loads the libucp auditwheel bundled under a private name
+ * in <dist>.libs (nixl contrib/wheel_add_ucx_plugins.py), the UCX it was
+ * built with; any other copy leaves the row unjudged, and a build line
+ * judges it as above (no note). */
+static void test_known_bad_wheel_ucx(void)
+{
+	static const struct { const char *ucp, *versions, *want; } cases[] = {
+		{ "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucp-6b1f3e2a.so.0.0.0", NULL,
+		  "#386 does not apply: NIXL's UCX plugin loads the UCX bundled with the wheel "
+		  "(/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucp-6b1f3e2a.so.0.0.0)" },
+		{ "/opt/venv/lib/python3.12/site-packages/nixl_cu12.libs/libucp-nixl-1a2b3c4d.so", NULL,
+		  "#386 does not apply" },
+		{ "/usr/local/ucx/lib/libucp.so.0", NULL, "#386 not judged" },
+		{ "/opt/nixl_cu13.libsx/libucp-6b1f3e2a.so.0", NULL, "#386 not judged" },
+		{ "libucp-6b1f3e2a.so.0", NULL, "#386 not judged" },
+		{ "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucp-6b1f3e2a.so.0.0.0",
+		  "ucx v1.10.0\n", NULL },
+	};
+	char why[600];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct probe_facts *f = healthy_ib();
+
+		nixl_dists(f, NULL, "1.3.1");
+		f->nixl_ucx_ldd.src.status = PROBE_OK;
+		snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCP], 256, "%s", cases[i].ucp);
+		if (cases[i].versions)
+			probe_parse_nixl_versions(cases[i].versions, strlen(cases[i].versions), &f->nixl);
+		CHECK_INT(kb_status(f, NULL, "nixl-known-bad", why, sizeof why), CHECK_OK);
+		if (cases[i].want)
+			CHECK_HAS(why, cases[i].want);
+		else
+			CHECK(!strstr(why, "#386"));
+		probe_facts_free(f);
+	}
+}
+
 /* E7's per-GPU mapping on healthy_ib (GPU g PIX to mlx5_g, SYS to the
  * other): each GPU gets its PIX rail, under UCX_NET_DEVICES=mlx5_0:1 GPU1
  * gets mlx5_0 at SYS and, with the suggestion, mlx5_1 at PIX. */
@@ -1481,6 +1519,7 @@ int main(void)
 	test_known_bad_gga_lag();
 	test_known_bad_trt_wrapper();
 	test_known_bad_ucx_older();
+	test_known_bad_wheel_ucx();
 	test_nicsel();
 	test_nicsel_gpus();
 	test_vm_p2p();

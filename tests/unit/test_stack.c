@@ -384,23 +384,25 @@ static void test_ldconf(void)
 
 static void test_cache_order(void)
 {
-	struct check_results r;
-	const struct check_result *c;
+	static const struct { const char *stack, *want; } cases[] = {
+		/* no ucx_info in this image: nothing to compare the copy with */
+		{ HPCX_STACK("/usr/local/nvidia/lib"),
+		  "libucp.so.0 from ld.so.cache: /opt/hpcx/ucx/lib/libucp.so.0" },
+		{ HPCX_STACK("/usr/local/ucx/lib"),
+		  "libucp.so.0 from LD_LIBRARY_PATH: /usr/local/ucx/lib/libucp.so.0" },
+	};
 
-	run_stack(HPCX_STACK("/usr/local/nvidia/lib"), &r);
-	c = res(&r, "nixl-lib-shadow");
-	/* no ucx_info in this image: nothing to compare the copy with */
-	CHECK(c && c->status == CHECK_OK);
-	if (c)
-		CHECK_HAS(c->detail, "libucp.so.0 from ld.so.cache: /opt/hpcx/ucx/lib/libucp.so.0");
-	check_results_release(&r);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct check_results r;
+		const struct check_result *c;
 
-	run_stack(HPCX_STACK("/usr/local/ucx/lib"), &r);
-	c = res(&r, "nixl-lib-shadow");
-	CHECK(c && c->status == CHECK_OK);
-	if (c)
-		CHECK_HAS(c->detail, "libucp.so.0 from LD_LIBRARY_PATH: /usr/local/ucx/lib/libucp.so.0");
-	check_results_release(&r);
+		run_stack(cases[i].stack, &r);
+		c = res(&r, "nixl-lib-shadow");
+		CHECK(c && c->status == CHECK_OK);
+		if (c)
+			CHECK_HAS(c->detail, cases[i].want);
+		check_results_release(&r);
+	}
 }
 
 int main(void)

@@ -744,6 +744,9 @@ _ldline() {
 		shift
 		for _p in "$@"; do
 			case $_p in /*) ;; *) _p=${_ldf%/*}/$_p ;; esac
+			# one directory listed, never a walk ("/*/*/..."): a
+			# wildcard only in the last component
+			case ${_p%/*} in *[*?[]*) continue ;; esac
 			for _g in $_p; do
 				[ -f "$_g" ] && _ldq="$_ldq$_nl$_g"
 			done

@@ -426,12 +426,39 @@ static const char *wheel_bundled_ucp(const struct probe_facts *f)
 	return dl >= 5 && !strncmp(base - 5, ".libs", 5) ? p : NULL;
 }
 
+/* Without ldd: the plugin directory NIXL uses is a wheel's
+ * (SITE/nixl_cuNN.libs/nixl or SITE/.nixl_cuNN.mesonpy.libs/plugins) and
+ * the probe listed that wheel's SITE/nixl_cuNN.libs/libucp-* (F6's
+ * listing), which the plugins name by that private name. */
+static const char *wheel_listed_ucp(const struct probe_facts *f)
+{
+	const char *dir = f->nixl.plugin_dir[0] ? f->nixl.plugin_dir : f->nixl.wheel_dir;
+	const char *w = strstr(dir, "/nixl_cu"), *m = strstr(dir, "/.nixl_cu");
+	char want[300];
+	size_t site, dl;
+
+	if (m && (!w || m < w))
+		w = m;
+	if (!w)
+		return NULL;
+	site = (size_t)(w - dir);
+	w += w[1] == '.' ? 2 : 1;
+	dl = strspn(w + 7, "0123456789");
+	if (!dl)
+		return NULL;
+	snprintf(want, sizeof want, "%.*s/%.*s.libs/libucp-", (int)site, dir, (int)(7 + dl), w);
+	for (int i = 0; i < f->stack.ncopies; i++)
+		if (!strncmp(f->stack.copy[i], want, strlen(want)))
+			return f->stack.copy[i];
+	return NULL;
+}
+
 /* What the ok of nixl-known-bad says of the ai-dynamo/nixl#386 row when
  * there was no build UCX to compare: answered by the UCX that loads. */
 static void build_ucx_note(const struct probe_facts *f, char *b, size_t n)
 {
 	char built[32];
-	const char *ucp = wheel_bundled_ucp(f);
+	const char *ucp = wheel_bundled_ucp(f), *listed = ucp ? NULL : wheel_listed_ucp(f);
 
 	build_ucx(f, built);
 	if (built[0])
@@ -439,6 +466,9 @@ static void build_ucx_note(const struct probe_facts *f, char *b, size_t n)
 	else if (ucp)
 		snprintf(b, n, "; ai-dynamo/nixl#386 does not apply: NIXL's UCX plugin loads the UCX "
 			 "bundled with the wheel (%s), the one it was built with", ucp);
+	else if (listed)
+		snprintf(b, n, "; ai-dynamo/nixl#386 does not apply: NIXL's plugins are the wheel's, "
+			 "which name its bundled UCX (%s) by a private name: the UCX it was built with", listed);
 	else
 		snprintf(b, n, "; ai-dynamo/nixl#386 not judged: the UCX this NIXL was built with is "
 			 "not reported (no nixl-versions.txt, no UCX bundled with a wheel)");

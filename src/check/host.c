@@ -64,8 +64,8 @@ static void pci(const struct check_input *in, struct check_results *out)
 }
 
 /* Directory of a library path, "/usr/lib" and "/lib" counted the same
- * (merged /usr: ldd and ucx_info may each print either). */
-static void lib_dir(const char *path, char *b, size_t n)
+ * (merged /usr: ldd and ucx_info may each print either); F6 shares it. */
+void lib_dir(const char *path, char *b, size_t n)
 {
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) : 0;

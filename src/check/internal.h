@@ -59,6 +59,9 @@ int env_readable(const struct check_input *in);
 int is_no(const char *v);
 int is_yes(const char *v);
 int dev_is_efa(const struct probe_rdma_dev *d);
+/* The directory of a library path into b, "/usr/lib..." counted as
+ * "/lib..." (merged /usr); E1 and F6 compare UCX directories with it. */
+void lib_dir(const char *path, char *b, size_t n);
 /* The best device list (sysfs, else a tool with data); NULL when nothing
  * could be read. */
 const struct probe_rdma_list *rdma_list(const struct probe_facts *f);

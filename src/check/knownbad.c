@@ -235,12 +235,10 @@ static void ver_parse(const char *s, int v[3]);
  * maintainers call unsupported (ai-dynamo/nixl#386).  The build's UCX is
  * the "ucx vX.Y.Z" line of Dynamo's /opt/dynamo/nixl-versions.txt; the
  * loaded one ucx_info -v's (E1 says when NIXL links another). */
-static int ucx_older_than_build(const struct kb_in *k, char *why, size_t n)
+/* The "ucx vX.Y.Z" line of nixl-versions.txt into built ("" none). */
+static void build_ucx(const struct probe_facts *f, char built[32])
 {
-	const struct probe_facts *f = k->in->f;
-	char built[32] = "";
-	int b[3], u[3];
-
+	built[0] = '\0';
 	for (size_t i = 0; i < f->nixl.nversion_lines && !built[0]; i++) {
 		const char *l = f->nixl.version_lines[i];
 
@@ -250,6 +248,15 @@ static int ucx_older_than_build(const struct kb_in *k, char *why, size_t n)
 		    sscanf(l + 4, " %31[0-9.]", built) != 1)
 			built[0] = '\0';
 	}
+}
+
+static int ucx_older_than_build(const struct kb_in *k, char *why, size_t n)
+{
+	const struct probe_facts *f = k->in->f;
+	char built[32];
+	int b[3], u[3];
+
+	build_ucx(f, built);
 	if (!built[0] || f->ucx.major < 0 || !f->ucx.version[0])
 		return 0;
 	ver_parse(built, b);
@@ -402,6 +409,71 @@ static int rows_of(enum check_id id)
 	return n;
 }
 
+/* The libucp NIXL's UCX plugin loads (E1's ldd) is the one a NIXL wheel
+ * bundles: auditwheel copies it into the wheel's <dist>.libs under a
+ * private hashed SONAME ("libucp-6b1f3e2a.so.0", "libucp-nixl-..."), and
+ * contrib/wheel_add_ucx_plugins.py points the plugin at it (RPATH
+ * $ORIGIN/..:$ORIGIN, DT_NEEDED replaced by that name): no other copy has
+ * the name, so the wheel runs on the UCX it was built with. */
+static const char *wheel_bundled_ucp(const struct probe_facts *f)
+{
+	const char *p = f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCP], *base = strrchr(p, '/');
+	size_t dl;
+
+	if (f->nixl_ucx_ldd.src.status != PROBE_OK || !base || strncmp(base + 1, "libucp-", 7))
+		return NULL;
+	dl = (size_t)(base - p);
+	return dl >= 5 && !strncmp(base - 5, ".libs", 5) ? p : NULL;
+}
+
+/* Without ldd: the plugin directory NIXL uses is a wheel's
+ * (SITE/nixl_cuNN.libs/nixl or SITE/.nixl_cuNN.mesonpy.libs/plugins) and
+ * the probe listed that wheel's SITE/nixl_cuNN.libs/libucp-* (F6's
+ * listing), which the plugins name by that private name. */
+static const char *wheel_listed_ucp(const struct probe_facts *f)
+{
+	const char *dir = f->nixl.plugin_dir[0] ? f->nixl.plugin_dir : f->nixl.wheel_dir;
+	const char *w = strstr(dir, "/nixl_cu"), *m = strstr(dir, "/.nixl_cu");
+	char want[300];
+	size_t site, dl;
+
+	if (m && (!w || m < w))
+		w = m;
+	if (!w)
+		return NULL;
+	site = (size_t)(w - dir);
+	w += w[1] == '.' ? 2 : 1;
+	dl = strspn(w + 7, "0123456789");
+	if (!dl)
+		return NULL;
+	snprintf(want, sizeof want, "%.*s/%.*s.libs/libucp-", (int)site, dir, (int)(7 + dl), w);
+	for (int i = 0; i < f->stack.ncopies; i++)
+		if (!strncmp(f->stack.copy[i], want, strlen(want)))
+			return f->stack.copy[i];
+	return NULL;
+}
+
+/* What the ok of nixl-known-bad says of the ai-dynamo/nixl#386 row when
+ * there was no build UCX to compare: answered by the UCX that loads. */
+static void build_ucx_note(const struct probe_facts *f, char *b, size_t n)
+{
+	char built[32];
+	const char *ucp = wheel_bundled_ucp(f), *listed = ucp ? NULL : wheel_listed_ucp(f);
+
+	build_ucx(f, built);
+	if (built[0])
+		b[0] = '\0';
+	else if (ucp)
+		snprintf(b, n, "; ai-dynamo/nixl#386 does not apply: NIXL's UCX plugin loads the UCX "
+			 "bundled with the wheel (%s), the one it was built with", ucp);
+	else if (listed)
+		snprintf(b, n, "; ai-dynamo/nixl#386 does not apply: NIXL's plugins are the wheel's, "
+			 "which name its bundled UCX (%s) by a private name: the UCX it was built with", listed);
+	else
+		snprintf(b, n, "; ai-dynamo/nixl#386 not judged: the UCX this NIXL was built with is "
+			 "not reported (no nixl-versions.txt, no UCX bundled with a wheel)");
+}
+
 static void judge(const struct kb_in *k, enum check_id id, const char *what,
 		  struct check_results *out)
 {
@@ -418,8 +490,12 @@ static void judge(const struct kb_in *k, enum check_id id, const char *what,
 	}
 	r = match(k, id, ver, nver, why, sizeof why);
 	if (!r) {
-		emit(out, id, CHECK_OK, NULL, "%s %s%s: none of the %d known-bad combinations (F5)",
-		     what, ver[0], nver > 1 ? " (and another build)" : "", rows_of(id));
+		char note[400] = "";
+
+		if (id == CK_NIXL_KNOWN_BAD)
+			build_ucx_note(k->in->f, note, sizeof note);
+		emit(out, id, CHECK_OK, NULL, "%s %s%s: none of the %d known-bad combinations (F5)%s",
+		     what, ver[0], nver > 1 ? " (and another build)" : "", rows_of(id), note);
 		return;
 	}
 	emit(out, id, r->sev == CHECK_FAIL ? hard(k->in) : CHECK_WARN, r->fix,

@@ -6,9 +6,10 @@
  * default directories; a library LD_PRELOAD loaded (same name) is taken
  * first, whatever the paths.  The copy the object's own RPATH/RUNPATH
  * names is the one it was built and shipped with; another copy winning is
- * the shadowing of ai-dynamo/dynamo#6671.  The search is replayed only
- * over copies the probe listed: a directory it did not list (the
- * ld.so.cache's own) can hide a copy, so "no copy found" is said so. */
+ * the shadowing of ai-dynamo/dynamo#6671.  ld.so.cache's step searches
+ * the directories ldconfig read from /etc/ld.so.conf (probe/ldconf.c) in
+ * its order, then its built-in ones.  The search is replayed only over
+ * copies the probe listed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,14 +130,15 @@ static int watched(const char *name)
 	       !strncmp(name, "libuct", 6) || !strncmp(name, "libucs", 6);
 }
 
-enum from { FROM_NONE, FROM_PRELOAD, FROM_RPATH, FROM_LPATH, FROM_RUNPATH, FROM_SYSTEM };
+enum from { FROM_NONE, FROM_PRELOAD, FROM_RPATH, FROM_LPATH, FROM_RUNPATH, FROM_CACHE, FROM_SYSTEM };
 
 static const char *const from_name[] = {
-	"", "LD_PRELOAD", "DT_RPATH", "LD_LIBRARY_PATH", "DT_RUNPATH", "the default directories",
+	"", "LD_PRELOAD", "DT_RPATH", "LD_LIBRARY_PATH", "DT_RUNPATH", "ld.so.cache",
+	"the default directories",
 };
 
-/* The directories ld.so searches last; ld.so.cache holds what ldconfig
- * found in these and in /etc/ld.so.conf.d, which the probe does not read. */
+/* ldconfig's built-in directories (after the conf files' in the cache)
+ * and ld.so's default ones, searched last. */
 static const char *const system_dirs =
 	"/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib/aarch64-linux-gnu:"
 	"/usr/lib/aarch64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib";
@@ -153,6 +155,11 @@ static enum from resolve(const struct probe_stack *s, const struct probe_stack_e
 		return FROM_LPATH;
 	if (e->has_runpath && search_list(s, e->runpath, origin, name, out, n))
 		return FROM_RUNPATH;
+	for (int i = 0; i < s->nldcache; i++)
+		if (copy_in(s, s->ldcache[i].dir, name)) {
+			snprintf(out, n, "%s", copy_in(s, s->ldcache[i].dir, name));
+			return FROM_CACHE;
+		}
 	if (search_list(s, system_dirs, origin, name, out, n))
 		return FROM_SYSTEM;
 	return FROM_NONE;
@@ -181,64 +188,151 @@ static int elf_read(const struct probe_stack_elf *e)
 
 /* ---- F6 nixl-lib-shadow ----------------------------------------------- */
 
+static int is_ucx(const char *name)
+{
+	return !strncmp(name, "libucp", 6) || !strncmp(name, "libuct", 6) || !strncmp(name, "libucs", 6);
+}
+
+/* The conf file that put win's directory into ld.so.cache. */
+static const char *cache_from(const struct probe_stack *s, const char *win)
+{
+	char dir[600];
+
+	dirname_of(win, dir, sizeof dir);
+	path_norm(dir);
+	for (int i = 0; i < s->nldcache; i++)
+		if (!strcmp(s->ldcache[i].dir, dir))
+			return s->ldcache[i].from;
+	return "";
+}
+
+/* What one NEEDED library resolves to, kept for the finding. */
+struct pick {
+	const struct probe_stack_elf *e;
+	const char *name;
+	enum from f;
+	char win[600];
+};
+
+/* A UCX library the object names no copy of loads from another UCX than
+ * the one ucx_info describes (E1's comparison, replayed without ldd):
+ * NIXL then runs on a UCX it was not necessarily built for
+ * (ai-dynamo/nixl#334, #386) and the UCX checks judge another copy. */
+static int foreign_ucx(const struct check_input *in, const struct pick *p)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+	char mine[600], theirs[256];
+
+	if (!is_ucx(p->name) || !u->library_path[0] || p->f == FROM_NONE)
+		return 0;
+	lib_dir(p->win, mine, sizeof mine);
+	lib_dir(u->library_path, theirs, sizeof theirs);
+	path_norm(mine);
+	path_norm(theirs);
+	return strcmp(mine, theirs) != 0;
+}
+
+static void emit_foreign(const struct check_input *in, const struct probe_stack *s,
+			 const struct pick *p, struct check_results *out)
+{
+	char theirs[256], via[300] = "";
+
+	lib_dir(in->f->ucx.library_path, theirs, sizeof theirs);
+	if (p->f == FROM_CACHE && cache_from(s, p->win)[0])
+		snprintf(via, sizeof via, " (its directory from %s)", cache_from(s, p->win));
+	emit(out, CK_NIXL_LIB_SHADOW, CHECK_WARN,
+	     "put the UCX NIXL was built with first (LD_LIBRARY_PATH), or remove the other UCX's ld.so.conf.d file and rerun ldconfig",
+	     "%s needs %s and names no copy of it: %s's %s loads%s, not a copy of the UCX "
+	     "ucx_info describes %s (ld.so(8) order; E1; ai-dynamo/nixl#334)",
+	     p->e->path, p->name, from_name[p->f], p->win, via, theirs);
+}
+
+/* Judges one object: 1 when it emitted (a shadowed copy).  *first keeps
+ * the first resolution seen, *foreign the first foreign UCX. */
+static int shadow_elf(const struct check_input *in, const struct probe_stack *s,
+		      const struct probe_stack_elf *e, int *njudged,
+		      struct pick *first, struct pick *foreign, struct check_results *out)
+{
+	char origin[256], own[600];
+	struct pick p = { .e = e };
+
+	dirname_of(e->path, origin, sizeof origin);
+	for (int j = 0; j < e->nneeded; j++) {
+		if (!watched(e->needed[j]))
+			continue;
+		(*njudged)++;
+		p.name = e->needed[j];
+		p.f = resolve(s, e, origin, p.name, p.win, sizeof p.win);
+		if (p.f != FROM_NONE)
+			path_norm(p.win);
+		if (p.f != FROM_NONE && !first->e)
+			*first = p;
+		if (!own_copy(s, e, origin, p.name, own, sizeof own)) {
+			if (!foreign->e && foreign_ucx(in, &p))
+				*foreign = p;
+			continue;
+		}
+		path_norm(own);
+		if (p.f == FROM_NONE || !strcmp(p.win, own))
+			continue;
+		emit(out, CK_NIXL_LIB_SHADOW, hard(in), NULL,
+		     "%s needs %s: %s's %s is loaded, not %s that its %s names "
+		     "(ld.so(8): %s comes first; ai-dynamo/dynamo#6671)",
+		     e->path, p.name, from_name[p.f], p.win, own,
+		     e->has_runpath ? "DT_RUNPATH" : "DT_RPATH", from_name[p.f]);
+		return 1;
+	}
+	return 0;
+}
+
+static void shadow_unread(const struct probe_stack *s, struct check_results *out)
+{
+	char b[160];
+
+	if (s->tool_reported && s->tool == PROBE_ELF_NONE)
+		snprintf(b, sizeof b, "no readelf or objdump in the image: the RUNPATH of NIXL's objects was not read");
+	else if (!s->nelfs)
+		snprintf(b, sizeof b, "no NIXL UCX plugin or wrapper found to read");
+	else
+		snprintf(b, sizeof b, "the dynamic section of NIXL's objects could not be read");
+	/* No tool or no object: nothing to replay, so, as E1 without
+	 * ldd, not applicable (never ok); a tool that failed is a skip. */
+	if ((s->tool_reported && s->tool == PROBE_ELF_NONE) || !s->nelfs)
+		emit_na(out, CK_NIXL_LIB_SHADOW, "%s (%d copies of NIXL/UCX libraries listed)",
+			b, s->ncopies);
+	else
+		emit(out, CK_NIXL_LIB_SHADOW, CHECK_SKIPPED, NULL, "%s (%d copies of NIXL/UCX libraries listed)",
+		     b, s->ncopies);
+}
+
 static void judge_shadow(const struct check_input *in, const struct probe_stack *s,
 			 struct check_results *out)
 {
-	char origin[256], win[600], own[600];
+	struct pick first = { 0 }, foreign = { 0 };
+	char seen[700] = "";
 	int nread = 0, njudged = 0;
 
 	for (int i = 0; i < s->nelfs; i++) {
-		const struct probe_stack_elf *e = &s->elf[i];
-
-		if (!elf_read(e))
+		if (!elf_read(&s->elf[i]))
 			continue;
 		nread++;
-		dirname_of(e->path, origin, sizeof origin);
-		for (int j = 0; j < e->nneeded; j++) {
-			enum from f;
-
-			if (!watched(e->needed[j]))
-				continue;
-			njudged++;
-			f = resolve(s, e, origin, e->needed[j], win, sizeof win);
-			if (!own_copy(s, e, origin, e->needed[j], own, sizeof own))
-				continue;
-			if (f == FROM_NONE || !strcmp(win, own))
-				continue;
-			path_norm(win);
-			path_norm(own);
-			if (!strcmp(win, own))
-				continue;
-			emit(out, CK_NIXL_LIB_SHADOW, hard(in), NULL,
-			     "%s needs %s: %s's %s is loaded, not %s that its %s names "
-			     "(ld.so(8): %s comes first; ai-dynamo/dynamo#6671)",
-			     e->path, e->needed[j], from_name[f], win, own,
-			     e->has_runpath ? "DT_RUNPATH" : "DT_RPATH", from_name[f]);
+		if (shadow_elf(in, s, &s->elf[i], &njudged, &first, &foreign, out))
 			return;
-		}
 	}
 	if (!nread) {
-		char b[160];
-
-		if (s->tool_reported && s->tool == PROBE_ELF_NONE)
-			snprintf(b, sizeof b, "no readelf or objdump in the image: the RUNPATH of NIXL's objects was not read");
-		else if (!s->nelfs)
-			snprintf(b, sizeof b, "no NIXL UCX plugin or wrapper found to read");
-		else
-			snprintf(b, sizeof b, "the dynamic section of NIXL's objects could not be read");
-		/* No tool or no object: nothing to replay, so, as E1 without
-		 * ldd, not applicable (never ok); a tool that failed is a skip. */
-		if ((s->tool_reported && s->tool == PROBE_ELF_NONE) || !s->nelfs)
-			emit_na(out, CK_NIXL_LIB_SHADOW, "%s (%d copies of NIXL/UCX libraries listed)",
-				b, s->ncopies);
-		else
-			emit(out, CK_NIXL_LIB_SHADOW, CHECK_SKIPPED, NULL, "%s (%d copies of NIXL/UCX libraries listed)",
-			     b, s->ncopies);
+		shadow_unread(s, out);
 		return;
 	}
+	if (foreign.e) {
+		emit_foreign(in, s, &foreign, out);
+		return;
+	}
+	if (first.e)
+		snprintf(seen, sizeof seen, "; %s from %s: %s", first.name, from_name[first.f], first.win);
 	emit(out, CK_NIXL_LIB_SHADOW, CHECK_OK, NULL,
-	     "%d NIXL object(s) read, %d NIXL/UCX libraries each resolve to the copy the object names (%d copies listed)",
-	     nread, njudged, s->ncopies);
+	     "%d NIXL object(s) read, %d NIXL/UCX libraries each resolve to the copy the object names "
+	     "or the UCX ucx_info describes (%d copies listed, %d ld.so.cache directories)%s",
+	     nread, njudged, s->ncopies, s->nldcache, seen);
 }
 
 /* F7/F8 with no ldd -r answer: without an object or without ldd there is

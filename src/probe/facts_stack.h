@@ -10,6 +10,9 @@
 #define PROBE_MAX_ELF_NEEDED 16
 #define PROBE_MAX_ELF_LDD 16
 #define PROBE_MAX_ELF_UNDEF 8
+#define PROBE_MAX_LDCONF_FILES 16       /* as probe.sh reads them */
+#define PROBE_MAX_LDCONF_LINES 1024     /* 64 a file */
+#define PROBE_MAX_LDCACHE_DIRS 64
 
 enum probe_elf_tool { PROBE_ELF_NONE = 0, PROBE_ELF_READELF, PROBE_ELF_OBJDUMP };
 
@@ -36,6 +39,19 @@ struct probe_stack_elf {
 	char undef[PROBE_MAX_ELF_UNDEF][128];
 };
 
+/* One line of an ld.so.conf file, and the file it came from. */
+struct probe_ldconf_line {
+	int file;                       /* index in probe_stack.ldconf_file */
+	char text[256];
+};
+
+/* One directory of ld.so.cache in ldconfig's order, and the conf file that
+ * named it. */
+struct probe_ldcache_dir {
+	char dir[256];
+	char from[256];
+};
+
 /* Section nixl_stack (probe.sh): the main process's LD_LIBRARY_PATH and
  * LD_PRELOAD, every copy found, and the objects read.  copy and elf are
  * heap arrays owned by the struct (probe_facts_release frees them). */
@@ -49,9 +65,23 @@ struct probe_stack {
 	int ncopies, copies_dropped;
 	struct probe_stack_elf *elf;    /* owned array of nelfs */
 	int nelfs, elfs_dropped;
+	/* /etc/ld.so.conf and the files its includes name, as read (owned
+	 * arrays), and the directories ldconfig builds ld.so.cache from, in
+	 * its order (probe_stack_ldcache, owned); ldconf_reported: the probe
+	 * printed an ldconf_file= line. */
+	int ldconf_reported;
+	char (*ldconf_file)[256];
+	int nldconf_files, ldconf_files_dropped;
+	struct probe_ldconf_line *ldconf_line;
+	int nldconf_lines, ldconf_lines_dropped;
+	struct probe_ldcache_dir *ldcache;
+	int nldcache, ldcache_dropped;
 };
 
 int probe_parse_nixl_stack(const char *t, size_t n, struct probe_stack *s);
+/* Rebuilds s->ldcache from s->ldconf_*: glibc ldconfig's parse_conf from
+ * /etc/ld.so.conf (probe/ldconf.c); probe_parse_nixl_stack calls it. */
+void probe_stack_ldcache(struct probe_stack *s);
 void probe_stack_free(struct probe_stack *s);
 
 #endif

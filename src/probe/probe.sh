@@ -726,6 +726,58 @@ for _d in $_lp; do
 	_ls_copies "$_d"
 done
 IFS=$_oifs
+# ld.so.cache's directories: /etc/ld.so.conf and every file its include
+# lines name (glibc elf/ldconfig.c parse_conf: '#' ends a line, "include
+# PATTERN..." relative to the file's directory, else one directory a
+# line).  Each file goes out as ldconf_file= with its lines as ldconf=
+# (16 files, 64 lines each); src/probe/ldconf.c rebuilds ldconfig's order
+# from them.  Here the lines only pick what to list: the first word of a
+# directory line, the glob of an include; nothing is run.
+_nl='
+'
+_ldq=/etc/ld.so.conf
+_ldseen=:
+_ldn=0
+_ldline() {
+	set -f
+	# shellcheck disable=SC2086
+	set -- ${1%%#*}
+	set +f
+	[ $# -gt 0 ] || return 0
+	if [ "$1" = include ]; then
+		shift
+		for _p in "$@"; do
+			case $_p in /*) ;; *) _p=${_ldf%/*}/$_p ;; esac
+			# one directory listed, never a walk ("/*/*/..."): a
+			# wildcard only in the last component
+			case ${_p%/*} in *[*?[]*) continue ;; esac
+			for _g in $_p; do
+				[ -f "$_g" ] && _ldq="$_ldq$_nl$_g"
+			done
+		done
+	else
+		_ls_copies "${1%%=*}"
+	fi
+}
+while [ -n "$_ldq" ]; do
+	_ldf=${_ldq%%"$_nl"*}
+	case $_ldq in *"$_nl"*) _ldq=${_ldq#*"$_nl"} ;; *) _ldq= ;; esac
+	case $_ldseen in *":$_ldf:"*) continue ;; esac
+	_ldseen="$_ldseen$_ldf:"
+	[ -f "$_ldf" ] && [ -r "$_ldf" ] || continue
+	_ldn=$((_ldn + 1))
+	[ "$_ldn" -le 16 ] || break
+	put "ldconf_file=$_ldf"
+	_ldl=0
+	_o=
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		_ldl=$((_ldl + 1))
+		[ "$_ldl" -le 64 ] || break
+		_o="${_o}ldconf=$_l$_nl"
+		_ldline "$_l"
+	done <"$_ldf"
+	[ -n "$_o" ] && printf '%s' "$_o" | emit 8192
+done
 for _d in "${_prefix:+$_prefix/lib/x86_64-linux-gnu}" "${_prefix:+$_prefix/lib64}" \
 	"${_prefix:+$_prefix/lib}" "$_prefix" /opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu \
 	/opt/nvidia/nvda_nixl/lib/aarch64-linux-gnu /opt/nvidia/nvda_nixl/lib64 \

@@ -16,9 +16,44 @@ void probe_stack_free(struct probe_stack *s)
 		free(s->copy[i]);
 	free(s->copy);
 	free(s->elf);
+	free(s->ldconf_file);
+	free(s->ldconf_line);
+	free(s->ldcache);
 	s->copy = NULL;
 	s->elf = NULL;
-	s->ncopies = s->nelfs = 0;
+	s->ldconf_file = NULL;
+	s->ldconf_line = NULL;
+	s->ldcache = NULL;
+	s->ncopies = s->nelfs = s->nldconf_files = s->nldconf_lines = s->nldcache = 0;
+}
+
+/* "ldconf_file=PATH" opens a file, "ldconf=LINE" adds a line to it; a
+ * line before any file, or past a cap, is counted and dropped. */
+static void ldconf_kv(struct probe_stack *s, int *cur, int is_file, struct pslice v)
+{
+	if (is_file) {
+		s->ldconf_reported = 1;
+		*cur = -1;
+		if (s->nldconf_files >= PROBE_MAX_LDCONF_FILES || !v.n || v.s[0] != '/' ||
+		    v.n >= sizeof s->ldconf_file[0]) {
+			s->ldconf_files_dropped++;
+			return;
+		}
+		s->ldconf_file = xrealloc(s->ldconf_file,
+					  (size_t)(s->nldconf_files + 1) * sizeof *s->ldconf_file);
+		ps_copy(s->ldconf_file[s->nldconf_files], sizeof s->ldconf_file[0], v);
+		*cur = s->nldconf_files++;
+		return;
+	}
+	if (*cur < 0 || s->nldconf_lines >= PROBE_MAX_LDCONF_LINES) {
+		s->ldconf_lines_dropped++;
+		return;
+	}
+	s->ldconf_line = xrealloc(s->ldconf_line,
+				  (size_t)(s->nldconf_lines + 1) * sizeof *s->ldconf_line);
+	s->ldconf_line[s->nldconf_lines].file = *cur;
+	ps_copy(s->ldconf_line[s->nldconf_lines].text, sizeof s->ldconf_line[0].text, v);
+	s->nldconf_lines++;
 }
 
 static void add_copy(struct probe_stack *s, struct pslice v)
@@ -151,10 +186,12 @@ static void ldd_line(struct probe_stack_elf *e, struct pslice line)
 	e->nldd++;
 }
 
-static void stack_kv(struct probe_stack *s, struct probe_stack_elf **e,
+static void stack_kv(struct probe_stack *s, struct probe_stack_elf **e, int *conf,
 		     struct pslice k, struct pslice v)
 {
-	if (ps_eq(k, "lpath"))
+	if (ps_eq(k, "ldconf_file") || ps_eq(k, "ldconf"))
+		ldconf_kv(s, conf, ps_eq(k, "ldconf_file"), v);
+	else if (ps_eq(k, "lpath"))
 		ps_copy(s->lpath, sizeof s->lpath, v);
 	else if (ps_eq(k, "preload"))
 		ps_copy(s->preload, sizeof s->preload, v);
@@ -188,6 +225,7 @@ int probe_parse_nixl_stack(const char *t, size_t n, struct probe_stack *s)
 	struct ptext it;
 	struct pslice line, k, v;
 	struct probe_stack_elf *e = NULL;
+	int conf = -1;
 	long eq;
 
 	ptext_init(&it, t, n);
@@ -199,7 +237,8 @@ int probe_parse_nixl_stack(const char *t, size_t n, struct probe_stack *s)
 			continue;
 		k = ps_trim(ps_make(line.s, (size_t)eq));
 		v = ps_trim(ps_from(line, (size_t)eq + 1));
-		stack_kv(s, &e, k, v);
+		stack_kv(s, &e, &conf, k, v);
 	}
+	probe_stack_ldcache(s);
 	return s->ncopies + s->nelfs;
 }

@@ -253,7 +253,10 @@ def pod_init(spec_path):
                                 continue
                             os.unlink(dst)
                         os.symlink(os.readlink(src), dst)
-                    elif parent not in owned and os.path.isfile(dst) and not os.path.islink(dst):
+                    elif os.path.isfile(dst) and not os.path.islink(dst) and \
+                            (parent not in owned or dst in binds):
+                        # a host file (bound, also inside a directory made
+                        # writable for a sibling): the profile's over it
                         bind(src, dst)
                     else:
                         make_writable(parent)

@@ -11,6 +11,16 @@ matches, each with the verdict written here before the tool was run on it.
   installed (ai-dynamo/nixl#1705): a warning, the workers stay READY.
 - the near miss, img-dynamo-vllm-ib itself: the same NIXL 1.3.1 with the
   operator's NIXL_TELEMETRY_ENABLE=y is READY with nixl-known-bad ok.
+- wheel-only images, img-dynamo-vllm-ib and img-dynamo-sglang-ib (NIXL
+  from the PyPI nixl-cu13 wheel, no Dynamo nixl-versions.txt): the wheel's
+  UCX plugin loads the UCX auditwheel bundled with it (nixl_cu13.libs,
+  private hashed SONAME, RPATH $ORIGIN/..: ai-dynamo/nixl
+  contrib/build-wheel.sh, contrib/wheel_add_ucx_plugins.py), the UCX it
+  was built with, so the ai-dynamo/nixl#386 row does not apply and
+  nixl-known-bad's ok says so, naming the bundled libucp; both READY.
+  SGLang's runtime also puts generic libucp.so.0 aliases of that copy on
+  LD_LIBRARY_PATH (install_nixl_ucx_compat.sh): the plugin asks for the
+  private name, the answer is the same.
 - knownbad-ucx-bond-ece: UCX 1.22.0 on a RoCE LAG with rc_verbs (ECE on)
   is NOT READY on ucx-known-bad (openucx/ucx#11955); the same pods with
   UCX_RC_ECE=0 (the report's workaround) are READY.  Neither matches the
@@ -83,6 +93,24 @@ class NearMiss(KnownBad, E2ECase):
     VERDICT = "READY"
     STATUS = "ok"
     DETAIL = ("NIXL 1.3.1",)
+
+
+WHEEL_UCP = "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucp-6b1f3e2a.so.0.0.0"
+
+
+class WheelUcxVllm(KnownBad, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "img-dynamo-vllm-ib.yaml")
+    VERDICT = "READY"
+    STATUS = "ok"
+    DETAIL = ("NIXL 1.3.1", "ai-dynamo/nixl#386 does not apply",
+              "loads the UCX bundled with the wheel (" + WHEEL_UCP + ")")
+
+
+class WheelUcxSglang(KnownBad, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "img-dynamo-sglang-ib.yaml")
+    VERDICT = "READY"
+    STATUS = "ok"
+    DETAIL = WheelUcxVllm.DETAIL
 
 
 BOND = os.path.join(SCENARIOS, "knownbad-ucx-bond-ece.yaml")

@@ -70,6 +70,17 @@ class WheelCase:
         self.assertIn("ucx-rdma: UCX's IB transport modules (libuct_ib, libuct_ib_mlx5",
                       self.link(HEALTHY, "nixl-backend")["detail"])
 
+    def test_healthy_wheel_ucx_is_its_build(self):
+        # ai-dynamo/nixl#386 (NIXL built for a newer UCX than it loads) in a
+        # wheel-only image without ldd: the wheel's plugin directory is
+        # nixl_cu12.libs/nixl and the wheel bundles its libucp under a
+        # private name there (auditwheel; wheel_add_ucx_plugins.py points
+        # the plugins at it), so the row does not apply (checks.md F5).
+        c = self.check(HEALTHY, "nixl-known-bad")
+        self.assertEqual(c["status"], "ok", c["detail"])
+        self.assertIn("ai-dynamo/nixl#386 does not apply", c["detail"])
+        self.assertIn(SITE + "/nixl_cu12.libs/libucp-fb7bfdea.so.0.0.0", c["detail"])
+
     def test_twin_not_ready(self):
         p = self.pods[TWIN]
         c = self.check(TWIN, "nixl-plugin")

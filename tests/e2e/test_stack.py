@@ -26,6 +26,23 @@ check result written here before the tool was run on the scenario.
   so no NIXL version is visible: nixl-known-bad is skipped, not failed;
   no readelf: nixl-lib-shadow skipped; nixl-cuda-mix ok (no libcudart).
   nixl-lib-symbols is the only failing check.
+- stack-ldconf-hpcx: Dynamo's TensorRT-LLM runtime with the NGC base's
+  /etc/ld.so.conf.d/hpcx.conf (HPC-X's /opt/hpcx/ucx/lib in ld.so.cache),
+  TensorRT-LLM's own UCX 1.21.0 in /usr/local/ucx (what ucx_info -v
+  reports) on no LD_LIBRARY_PATH of the pod (TensorRT-LLM's install_ucx.sh
+  writes it only into the shell's $ENV file), and the bundled NIXL's UCX
+  plugin, whose RUNPATH ($ORIGIN/..) names no UCX (readelf in the image).
+  ld.so takes libucp.so.0 from ld.so.cache: HPC-X's copy, listed by
+  hpcx.conf before x86_64-linux-gnu.conf's /usr/lib/x86_64-linux-gnu,
+  which holds an apt libucp.so.0 too.  nixl-lib-shadow warns, naming the
+  HPC-X copy, ld.so.cache, hpcx.conf and the UCX ucx_info describes;
+  ucx-nixl-lib warns as well (ldd shows the HPC-X copy); nothing fails:
+  both workers READY.
+- stack-ldconf-lpath: the near miss, the same image and the same
+  hpcx.conf, with /usr/local/ucx/lib first on the pod's LD_LIBRARY_PATH
+  (the line TensorRT-LLM's install scripts mean it to have): LD_LIBRARY_PATH
+  comes before ld.so.cache, the UCX that ucx_info describes loads:
+  nixl-lib-shadow ok, naming that copy and LD_LIBRARY_PATH; READY.
 - the stock images img-dynamo-trtllm-ib and img-dynamo-vllm-ib (no
   readelf/objdump, ldd answering only for the plugin): the three new
   checks are skipped with the reason, nixl-installed and nixl-plugin stay
@@ -142,6 +159,27 @@ class StockVllm(Stack, E2ECase):
     VERDICT = "READY"
     STATUS = dict((n, "skipped") for n in NEW)
     DETAIL = {"nixl-lib-shadow": ("no readelf or objdump in the image",)}
+
+
+class LdconfHpcx(Stack, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "stack-ldconf-hpcx.yaml")
+    VERDICT = "READY"
+    # the plugin's directory is NIXL_PLUGIN_DIR's value, which the DGD's
+    # envFrom secretRef could set: shown as "<from secret ...>" (product.md)
+    STATUS = {"nixl-lib-shadow": "warn", "ucx-nixl-lib": "warn"}
+    DETAIL = {"nixl-lib-shadow": (
+        "<from secret hf-token-secret>/libplugin_UCX.so needs libucp.so.0",
+        "ld.so.cache's /opt/hpcx/ucx/lib/libucp.so.0",
+        "/etc/ld.so.conf.d/hpcx.conf",
+        "ucx_info describes /usr/local/ucx/lib")}
+
+
+class LdconfLpath(Stack, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "stack-ldconf-lpath.yaml")
+    VERDICT = "READY"
+    STATUS = {"nixl-lib-shadow": "ok", "ucx-nixl-lib": "ok"}
+    DETAIL = {"nixl-lib-shadow": (
+        "libucp.so.0 from LD_LIBRARY_PATH: /usr/local/ucx/lib/libucp.so.0",)}
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 /* libFuzzer target: the nixl_stack section (probe/stack.c) and the
  * loader replay that judges it (check/stack.c: path normalisation,
- * $ORIGIN expansion, LD_PRELOAD and LD_LIBRARY_PATH splitting), all on pod
- * text.  The bytes are the section's body; the checks run on the facts. */
+ * $ORIGIN expansion, LD_PRELOAD and LD_LIBRARY_PATH splitting) and the
+ * ld.so.conf lines (probe/ldconf.c: include globs, recursion, the cache
+ * directories F6 searches), all on pod text.  The bytes are the
+ * section's body; the checks run on the facts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

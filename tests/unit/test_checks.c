@@ -1361,6 +1361,79 @@ static void test_known_bad_ucx_older(void)
 	}
 }
 
+#define SITE12 "/usr/local/lib/python3.12/dist-packages"
+
+/* Without nixl-versions.txt, nixl#386 is answered by the UCX that loads: a
+ * wheel's plugin loads the libucp auditwheel bundled under a private name
+ * in <dist>.libs (nixl contrib/wheel_add_ucx_plugins.py), the UCX it was
+ * built with; any other copy leaves the row unjudged, and a build line
+ * judges it as above (no note). */
+static void test_known_bad_wheel_ucx(void)
+{
+	static const struct { const char *ucp, *versions, *want; } cases[] = {
+		{ "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucp-6b1f3e2a.so.0.0.0", NULL,
+		  "#386 does not apply: NIXL's UCX plugin loads the UCX bundled with the wheel "
+		  "(/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucp-6b1f3e2a.so.0.0.0)" },
+		{ "/opt/venv/lib/python3.12/site-packages/nixl_cu12.libs/libucp-nixl-1a2b3c4d.so", NULL,
+		  "#386 does not apply" },
+		{ "/usr/local/ucx/lib/libucp.so.0", NULL, "#386 not judged" },
+		{ "/opt/nixl_cu13.libsx/libucp-6b1f3e2a.so.0", NULL, "#386 not judged" },
+		{ "libucp-6b1f3e2a.so.0", NULL, "#386 not judged" },
+		{ "/usr/local/lib/python3.12/dist-packages/nixl_cu13.libs/libucp-6b1f3e2a.so.0.0.0",
+		  "ucx v1.10.0\n", NULL },
+	};
+	char why[600];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct probe_facts *f = healthy_ib();
+
+		nixl_dists(f, NULL, "1.3.1");
+		f->nixl_ucx_ldd.src.status = PROBE_OK;
+		snprintf(f->nixl_ucx_ldd.lib[PROBE_UCXLIB_UCP], 256, "%s", cases[i].ucp);
+		if (cases[i].versions)
+			probe_parse_nixl_versions(cases[i].versions, strlen(cases[i].versions), &f->nixl);
+		CHECK_INT(kb_status(f, NULL, "nixl-known-bad", why, sizeof why), CHECK_OK);
+		if (cases[i].want)
+			CHECK_HAS(why, cases[i].want);
+		else
+			CHECK(!strstr(why, "#386"));
+		probe_facts_free(f);
+	}
+}
+
+/* The same without ldd: the wheel's plugin directory and the libucp-*
+ * the probe listed in that wheel's .libs answer it; another wheel's copy,
+ * or a plugin directory outside a wheel, do not. */
+static void test_known_bad_wheel_listed(void)
+{
+	static const struct { const char *dir, *copy, *want; } cases[] = {
+		{ SITE12 "/nixl_cu12.libs/nixl", SITE12 "/nixl_cu12.libs/libucp-fb7bfdea.so.0.0.0",
+		  "its bundled UCX (" SITE12 "/nixl_cu12.libs/libucp-fb7bfdea.so.0.0.0)" },
+		{ SITE12 "/.nixl_cu13.mesonpy.libs/plugins", SITE12 "/nixl_cu13.libs/libucp-6b1f3e2a.so.0.0.0",
+		  "#386 does not apply" },
+		{ SITE12 "/.nixl_cu13.mesonpy.libs/plugins", SITE12 "/nixl_cu12.libs/libucp-fb7bfdea.so.0.0.0",
+		  "#386 not judged" },
+		{ "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/plugins", SITE12 "/nixl_cu12.libs/libucp-fb7bfdea.so.0",
+		  "#386 not judged" },
+		{ SITE12 "/nixl_cu.libs/nixl", SITE12 "/nixl_cu.libs/libucp-fb7bfdea.so.0", "#386 not judged" },
+	};
+	char why[600];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct probe_facts *f = healthy_ib();
+		char sec[400];
+
+		nixl_dists(f, "1.3.1", NULL);
+		f->nixl_ucx_ldd.src.status = PROBE_ABSENT;
+		snprintf(f->nixl.plugin_dir, sizeof f->nixl.plugin_dir, "%s", cases[i].dir);
+		snprintf(sec, sizeof sec, "copy=%s\n", cases[i].copy);
+		probe_parse_nixl_stack(sec, strlen(sec), &f->stack);
+		CHECK_INT(kb_status(f, NULL, "nixl-known-bad", why, sizeof why), CHECK_OK);
+		CHECK_HAS(why, cases[i].want);
+		probe_facts_free(f);
+	}
+}
+
 /* E7's per-GPU mapping on healthy_ib (GPU g PIX to mlx5_g, SYS to the
  * other): each GPU gets its PIX rail, under UCX_NET_DEVICES=mlx5_0:1 GPU1
  * gets mlx5_0 at SYS and, with the suggestion, mlx5_1 at PIX. */
@@ -1518,6 +1591,8 @@ int main(void)
 	test_known_bad_gga_lag();
 	test_known_bad_trt_wrapper();
 	test_known_bad_ucx_older();
+	test_known_bad_wheel_ucx();
+	test_known_bad_wheel_listed();
 	test_nicsel();
 	test_nicsel_gpus();
 	test_vm_p2p();

@@ -301,6 +301,110 @@ static void test_symbols(void)
 	check_results_release(&r);
 }
 
+/* ld.so.cache's directories as glibc's ldconfig reads the conf files
+ * (elf/ldconfig.c parse_conf): the include's glob in sorted order where it
+ * stands, relative patterns from the file's directory, comments, hwcap,
+ * "=TYPE", trailing slashes, duplicates, a file including itself. */
+static void test_ldconf(void)
+{
+	static const char t[] =
+		"ldconf=/stray/before/any/file\n"
+		"ldconf_file=/etc/ld.so.conf\n"
+		"ldconf=/opt/first   # before the include\n"
+		"ldconf=include /etc/ld.so.conf.d/*.conf\n"
+		"ldconf=  /opt/last/\n"
+		"ldconf_file=/etc/ld.so.conf.d/x86_64-linux-gnu.conf\n"
+		"ldconf=# Multiarch support\n"
+		"ldconf=/lib/x86_64-linux-gnu\n"
+		"ldconf=/usr/lib/x86_64-linux-gnu\n"
+		"ldconf_file=/etc/ld.so.conf.d/zz.conf\n"
+		"ldconf=/opt/zz\n"
+		"ldconf_file=/etc/ld.so.conf.d/hpcx.conf\n"
+		"ldconf=/opt/hpcx/ucx/lib\n"
+		"ldconf=include sub/*.conf\n"
+		"ldconf=hwcap 1 nosegneg\n"
+		"ldconf=/opt/typed=libc6\n"
+		"ldconf=relative/dir\n"
+		"ldconf_file=/etc/ld.so.conf.d/sub/a.conf\n"
+		"ldconf=/opt/sub\n"
+		"ldconf=/lib/x86_64-linux-gnu\n"
+		"ldconf=include /etc/ld.so.conf\n"
+		"ldconf_file=/etc/other.conf\n"
+		"ldconf=/never/included\n";
+	struct probe_stack s;
+
+	memset(&s, 0, sizeof s);
+	probe_parse_nixl_stack(t, strlen(t), &s);
+	CHECK_INT(s.ldconf_reported, 1);
+	CHECK_INT(s.nldconf_files, 6);
+	CHECK_INT(s.ldconf_lines_dropped, 1);
+	CHECK_INT(s.nldcache, 8);
+	if (s.nldcache == 8) {
+		CHECK_STR(s.ldcache[0].dir, "/opt/first");
+		/* hpcx.conf sorts before x86_64-linux-gnu.conf and zz.conf,
+		 * whatever order the probe printed them in */
+		CHECK_STR(s.ldcache[1].dir, "/opt/hpcx/ucx/lib");
+		CHECK_STR(s.ldcache[1].from, "/etc/ld.so.conf.d/hpcx.conf");
+		CHECK_STR(s.ldcache[2].dir, "/opt/sub");
+		CHECK_STR(s.ldcache[2].from, "/etc/ld.so.conf.d/sub/a.conf");
+		CHECK_STR(s.ldcache[3].dir, "/lib/x86_64-linux-gnu");
+		CHECK_STR(s.ldcache[3].from, "/etc/ld.so.conf.d/sub/a.conf");
+		CHECK_STR(s.ldcache[4].dir, "/opt/typed");
+		CHECK_STR(s.ldcache[5].dir, "/usr/lib/x86_64-linux-gnu");
+		CHECK_STR(s.ldcache[6].dir, "/opt/zz");
+		CHECK_STR(s.ldcache[7].dir, "/opt/last");
+	}
+	probe_stack_free(&s);
+
+	/* no /etc/ld.so.conf printed: no cache directories */
+	memset(&s, 0, sizeof s);
+	{
+		static const char u[] = "ldconf_file=/etc/ld.so.conf.d/hpcx.conf\nldconf=/opt/hpcx/ucx/lib\n";
+
+		probe_parse_nixl_stack(u, strlen(u), &s);
+	}
+	CHECK_INT(s.nldcache, 0);
+	probe_stack_free(&s);
+}
+
+/* The plugin's RUNPATH names no UCX: the first libucp.so.0 of ld.so.cache
+ * loads (hpcx.conf's directory before x86_64-linux-gnu.conf's), not the
+ * default directories' copy; LD_LIBRARY_PATH still comes first. */
+#define HPCX_STACK(lpath) \
+	"@@@ nixl_stack\nlpath=" lpath "\nelf_tool=readelf\n" \
+	"ldconf_file=/etc/ld.so.conf\nldconf=include /etc/ld.so.conf.d/*.conf\n" \
+	"ldconf_file=/etc/ld.so.conf.d/x86_64-linux-gnu.conf\nldconf=/usr/lib/x86_64-linux-gnu\n" \
+	"ldconf_file=/etc/ld.so.conf.d/hpcx.conf\nldconf=/opt/hpcx/ucx/lib\n" \
+	"copy=/usr/lib/x86_64-linux-gnu/libucp.so.0\ncopy=/opt/hpcx/ucx/lib/libucp.so.0\n" \
+	"copy=/usr/local/ucx/lib/libucp.so.0\n" \
+	"elf=" TRT "/nixl/plugins/libplugin_UCX.so\nelf_rc=0\n" \
+	"dyn= 0x0000000000000001 (NEEDED)             Shared library: [libucp.so.0]\n" \
+	"dyn= 0x000000000000001d (RUNPATH)            Library runpath: [$ORIGIN/..]\n" \
+	"@@@ end nixl_stack rc=0\n"
+
+static void test_cache_order(void)
+{
+	static const struct { const char *stack, *want; } cases[] = {
+		/* no ucx_info in this image: nothing to compare the copy with */
+		{ HPCX_STACK("/usr/local/nvidia/lib"),
+		  "libucp.so.0 from ld.so.cache: /opt/hpcx/ucx/lib/libucp.so.0" },
+		{ HPCX_STACK("/usr/local/ucx/lib"),
+		  "libucp.so.0 from LD_LIBRARY_PATH: /usr/local/ucx/lib/libucp.so.0" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct check_results r;
+		const struct check_result *c;
+
+		run_stack(cases[i].stack, &r);
+		c = res(&r, "nixl-lib-shadow");
+		CHECK(c && c->status == CHECK_OK);
+		if (c)
+			CHECK_HAS(c->detail, cases[i].want);
+		check_results_release(&r);
+	}
+}
+
 int main(void)
 {
 	test_parse();
@@ -308,5 +412,7 @@ int main(void)
 	test_absent();
 	test_cuda();
 	test_symbols();
+	test_ldconf();
+	test_cache_order();
 	return T_DONE("test_stack");
 }

@@ -492,6 +492,69 @@ def kb_dynamo_trtllm_9752(p, base):
             '*) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;\nesac\n' % (OUT, OUT), 0o755)
 
 
+# -- ld.so.cache (checks.md F6): the conf files ldconfig reads ------------------
+# Ubuntu's /etc/ld.so.conf and the libc-bin files of /etc/ld.so.conf.d, as
+# glibc's ldconfig reads them (elf/ldconfig.c parse_conf: the include line,
+# one directory a line); hpcx.conf as the NGC CUDA DL base's build copies it
+# (`cp etc/ld.so.conf.d/hpcx.conf /etc/ld.so.conf.d/ && ... && ldconfig`; its
+# first lines, HPC-X's UCX and UCC).
+LDCONF_UBUNTU = {"ld.so.conf": "include /etc/ld.so.conf.d/*.conf\n\n",
+                 "ld.so.conf.d/libc.conf": "# libc default configuration\n/usr/local/lib\n",
+                 "ld.so.conf.d/x86_64-linux-gnu.conf": "# Multiarch support\n/usr/local/lib/x86_64-linux-gnu\n"
+                                                      "/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n"}
+HPCX_CONF = "/opt/hpcx/ucx/lib\n/opt/hpcx/ucc/lib\n"
+
+# readelf -d of the UCX plugin of TensorRT-LLM's bundled NIXL: NEEDED UCX's
+# libraries, RUNPATH its own NIXL directory only (illustrative: the offset,
+# the entry count and the RUNPATH value; the point is that it names no UCX).
+READELF_TRT_UCX_PLUGIN = """
+Dynamic section at offset 0x5bd80 contains 34 entries:
+  Tag        Type                         Name/Value
+ 0x0000000000000001 (NEEDED)             Shared library: [libucp.so.0]
+ 0x0000000000000001 (NEEDED)             Shared library: [libucs.so.0]
+ 0x0000000000000001 (NEEDED)             Shared library: [libstdc++.so.6]
+ 0x0000000000000001 (NEEDED)             Shared library: [libc.so.6]
+ 0x000000000000001d (RUNPATH)            Library runpath: [$ORIGIN/..]
+ 0x000000000000000c (INIT)               0x1a000
+"""
+
+
+@image("kb-dynamo-trtllm-hpcx", "h100-ib-ok", "img-dynamo-trtllm-ib with the NGC base's hpcx.conf: HPC-X's UCX in ld.so.cache, TensorRT-LLM's UCX on no LD_LIBRARY_PATH of the pod")
+def kb_dynamo_trtllm_hpcx(p, base):
+    # checks.md F6: ld.so.cache comes after LD_LIBRARY_PATH and DT_RUNPATH;
+    # a plugin whose RUNPATH names no UCX gets the cache's first libucp.so.0
+    dynamo_trtllm(p, base)
+    for rel, text in sorted(LDCONF_UBUNTU.items()):
+        p.write("root/etc/" + rel, text)
+    p.write("root/etc/ld.so.conf.d/hpcx.conf", HPCX_CONF)
+    for f in ("libucp.so.0", "libucs.so.0", "libuct.so.0", "libucm.so.0"):
+        p.write("root/opt/hpcx/ucx/lib/" + f, "")
+    p.write("root/opt/hpcx/ucc/lib/libucc.so.1", "")
+    # Ubuntu's libucx0 (apt), in x86_64-linux-gnu.conf's directory
+    p.write("root/usr/lib/x86_64-linux-gnu/libucp.so.0", "")
+    p.write("bin/out/readelf-d-libplugin_UCX.so.txt", READELF_TRT_UCX_PLUGIN)
+    p.write("bin/readelf", readelf_tool(["libplugin_UCX.so"]), 0o755)
+    names = ["libucp.so.0@libucp.so.0", "libucs.so.0@libucs.so.0", "libuct.so.0@libuct.so.0",
+             "libucm.so.0@libucm.so.0"]
+    p.write("bin/out/ldd-libplugin_UCX.so.txt", ldd_lines("/opt/hpcx/ucx/lib", names))
+    # ldd, also with -r, for the plugin (E1 and F7/F8 read the same answer)
+    p.write("bin/ldd", "#!/bin/sh\n# ldd of the image (libc-bin), reduced to the libraries the probe asks about.\n"
+            '[ "$1" = -r ] && shift\n'
+            'case "$1" in\n*/libplugin_UCX.so) cat %s/ldd-libplugin_UCX.so.txt ;;\n'
+            '*) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;\nesac\n' % OUT, 0o755)
+
+
+@image("kb-dynamo-trtllm-hpcx-lpath", "h100-ib-ok", "kb-dynamo-trtllm-hpcx with /usr/local/ucx/lib first on LD_LIBRARY_PATH: TensorRT-LLM's UCX loads before ld.so.cache's")
+def kb_dynamo_trtllm_hpcx_lpath(p, base):
+    # the near miss: the LD_LIBRARY_PATH line of TensorRT-LLM's install_ucx.sh
+    kb_dynamo_trtllm_hpcx(p, base)
+    p.env("LD_LIBRARY_PATH", "/usr/local/ucx/lib:" + SITE +
+          "/torch/lib:/usr/local/cuda/compat/lib:/usr/local/nvidia/lib:/usr/local/nvidia/lib64")
+    names = ["libucp.so.0@libucp.so.0", "libucs.so.0@libucs.so.0", "libuct.so.0@libuct.so.0",
+             "libucm.so.0@libucm.so.0"]
+    p.write("bin/out/ldd-libplugin_UCX.so.txt", ldd_lines("/usr/local/ucx/lib", names))
+
+
 # -- writing -------------------------------------------------------------------
 def source_md(name, title, base):
     with open(os.path.join(HERE, "img-sources", name + ".md")) as f:

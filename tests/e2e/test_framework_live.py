@@ -30,6 +30,14 @@ book, model/fwrules.c).
   rule, and must report every other fw-* finding `check` reports
   (LiveOnly below).
 
+- The engine config file (--extra-engine-args, read in the pod by the
+  probe, checks.md J9): fw-trtllm-engine-short (ai-dynamo/dynamo PR #5523,
+  max_tokens_in_buffer 8192 below max_input_len 32768 in the file): both NOT
+  READY on fw-trtllm naming both numbers; live only (a recipe without its
+  ConfigMap has no file).  fw-trtllm-engine-fits (32768 and 32768): both
+  READY, fw-trtllm ok.  fw-trtllm-engine-missing (the file is not in the
+  pod): fw-trtllm skipped naming the path, never ok; both READY.
+
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
 import json
@@ -241,6 +249,27 @@ class MooncakeDeviceMissing(LiveOnly, E2ECase):
     FW = {"prefill": {"fw-mooncake": "fail", "fw-sglang": "ok"},
           "decode": {"fw-mooncake": "fail", "fw-sglang": "ok"}}
     DETAIL = {"fw-mooncake": ("MOONCAKE_DEVICE names " + WRONG_RAILS,)}
+
+
+class TrtllmEngineShort(LiveOnly, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-engine-short.yaml")
+    LIVE_ONLY = "fw-trtllm"
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-trtllm": "fail"}, "decode": {"fw-trtllm": "fail"}}
+    DETAIL = {"fw-trtllm": ("8192", "32768")}
+
+
+class TrtllmEngineFits(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-engine-fits.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-trtllm": "ok"}, "decode": {"fw-trtllm": "ok"}}
+
+
+class TrtllmEngineMissing(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-engine-missing.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-trtllm": "skipped"}, "decode": {"fw-trtllm": "skipped"}}
+    DETAIL = {"fw-trtllm": ("/engine_configs/", "not found")}
 
 
 if __name__ == "__main__":

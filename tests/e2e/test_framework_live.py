@@ -272,5 +272,40 @@ class TrtllmEngineMissing(Live, E2ECase):
     DETAIL = {"fw-trtllm": ("/engine_configs/", "not found")}
 
 
+class EngineKeys(unittest.TestCase):
+    """probe.sh's _eng_keys on engine files: only the J9 keys leave the pod,
+    each a plain number or name; everything else (a token, a path, another
+    `backend:`) stays in it; past 256 KiB nothing but too_large."""
+
+    def keys(self, text):
+        with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as f:
+            sh = f.read()
+        fn = sh[sh.index("_eng_keys() {"):]
+        fn = fn[:fn.index("\n}\n") + 3]
+        import subprocess
+        r = subprocess.run(["sh", "-c", "bounded() { shift; \"$@\"; }\n" + fn + "_eng_keys"],
+                           input=text.encode(), capture_output=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode().splitlines()
+
+    def test_block_and_flow(self):
+        got = self.keys("backend: pytorch\nmoe_config:\n  backend: DEEPGEMM\n"
+                        "hf_token: hf_SECRETSECRET\nmax_input_len: 32768  # longest\n"
+                        "cache_transceiver_config:\n  backend: NIXL\n  max_tokens_in_buffer: 8192\n"
+                        "  nested:\n    max_input_len: 1\nspeculative_config: {backend: X, max_input_len: 2}\n")
+        self.assertEqual(got, ["state=ok", "max_input_len=32768", "cache_transceiver_config.backend=NIXL",
+                               "cache_transceiver_config.max_tokens_in_buffer=8192"])
+
+    def test_json_and_bad_values(self):
+        got = self.keys('{"cache_transceiver_config": {"backend": "UCX; rm -rf /", '
+                        '"max_tokens_in_buffer": 4096}, "max_input_len": "$(id)", "api_key": "sk-123"}\n')
+        self.assertEqual(got, ["state=ok", "bad=cache_transceiver_config.backend",
+                               "cache_transceiver_config.max_tokens_in_buffer=4096", "bad=max_input_len"])
+        self.assertNotIn("sk-123", "\n".join(got))
+
+    def test_too_large(self):
+        self.assertEqual(self.keys("max_input_len: 1\n" + "x" * 300000 + "\n"), ["state=too_large"])
+
+
 if __name__ == "__main__":
     unittest.main()

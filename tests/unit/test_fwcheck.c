@@ -55,6 +55,69 @@ static int status(const char *args, const char *env, const char *peer, const cha
 	return st;
 }
 
+/* fw-trtllm from the engine file section (probe.sh trtllm_engine, parsed
+ * by probe/engine.c) with rc, on a TensorRT-LLM worker. */
+static int engine(const char *section, int rc, const char *want_detail)
+{
+	struct probe_facts *f = facts("");
+	struct pod_spec_facts s = { .gpus = 8, .rdma_devices = 1, .efa_devices = -1, .ipc_lock = 1,
+				    .shm_bytes = -1 };
+	struct check_context c = { .role = "prefill", .kv_cross_pod = 1, .kv_known = 1,
+				   .args = "python3 -m dynamo.trtllm --extra-engine-args /engine_configs/prefill.yaml" };
+	struct check_results r;
+	const struct check_result *x;
+	int st;
+
+	probe_parse_trtllm_engine(section, strlen(section), &f->trtllm_engine);
+	f->trtllm_engine.src.status = rc == 0 ? PROBE_OK : rc == 127 ? PROBE_ABSENT : PROBE_FAILED;
+	f->trtllm_engine.src.rc = rc;
+	check_results_init(&r);
+	check_pod(f, &s, &c, &r);
+	x = check_results_find(&r, "fw-trtllm");
+	st = x ? (int)x->status : -1;
+	if (x && want_detail)
+		CHECK(strstr(x->detail, want_detail) != NULL);
+	check_results_release(&r);
+	probe_facts_free(f);
+	return st;
+}
+
+static void test_engine(void)
+{
+	const char *head = "flag=--extra-engine-args\npath=/engine_configs/prefill.yaml\n";
+	char b[512];
+
+	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=8192\nmax_input_len=32768\n", head);
+	CHECK_INT(engine(b, 0, "32768"), CHECK_FAIL);                  /* dynamo PR #5523 */
+	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=32768\nmax_input_len=32768\n", head);
+	CHECK_INT(engine(b, 0, NULL), CHECK_OK);
+	snprintf(b, sizeof b, "%sstate=absent\n", head);
+	CHECK_INT(engine(b, 1, "not found"), CHECK_SKIPPED);          /* never ok */
+	snprintf(b, sizeof b, "%sstate=too_large\n", head);
+	CHECK_INT(engine(b, 1, "256 KiB"), CHECK_SKIPPED);
+	/* the section cut short: still skipped */
+	CHECK_INT(engine("flag=--extra-engine-args\npath=/e.yaml\n", -1, "/e.yaml"), CHECK_SKIPPED);
+	/* values the probe would never pass are refused again */
+	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=8x\nmax_input_len=32768\n", head);
+	CHECK_INT(engine(b, 0, "no plain number"), CHECK_SKIPPED);
+	snprintf(b, sizeof b, "%sstate=ok\nbad=max_input_len\ncache_transceiver_config.max_tokens_in_buffer=8192\n", head);
+	CHECK_INT(engine(b, 0, "no plain number"), CHECK_SKIPPED);
+	/* no engine file named (section absent): judged from args as before */
+	CHECK_INT(engine("", 127, NULL), CHECK_OK);
+	{
+		struct probe_trtllm_engine e = { 0 };
+		const char *t = "state=ok\ncache_transceiver_config.backend=NIXL\ntensor_parallel_size=16\n"
+				"cache_transceiver_config.backend=a;rm\nmax_input_len=-5\n";
+
+		CHECK_INT(probe_parse_trtllm_engine(t, strlen(t), &e), 2);
+		CHECK_STR(e.backend, "NIXL");
+		CHECK_INT(e.tensor_parallel_size, 16);
+		CHECK_INT(e.max_input_len, -1);
+		CHECK_INT(e.nbad, 2);
+		CHECK_INT(e.state, PROBE_ENGINE_OK);
+	}
+}
+
 int main(void)
 {
 	/* vllm-project/vllm#27083: unset under vllm serve, across nodes */
@@ -82,5 +145,6 @@ int main(void)
 	CHECK_INT(status("python3 -m dynamo.sglang --disaggregation-mode decode --disaggregation-ib-device mlx5_0", "",
 			 NULL, "fw-sglang"), CHECK_OK);
 	CHECK_INT(status("sglang", "MOONCAKE_DEVICE=mlx5_4\n", NULL, "fw-mooncake"), CHECK_FAIL);
+	test_engine();
 	return T_DONE("test_fwcheck");
 }

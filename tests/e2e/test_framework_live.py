@@ -38,6 +38,12 @@ book, model/fwrules.c).
   READY, fw-trtllm ok.  fw-trtllm-engine-missing (the file is not in the
   pod): fw-trtllm skipped naming the path, never ok; both READY.
 
+- Multinode workers (checks.md J7): fw-tp-multinode-sglang (Dynamo's
+  DeepSeek-R1 SGLang disagg-32gpu recipe, --tp 16 on 2 nodes of 8 GPUs, as
+  the operator renders it under Grove): all four pods READY, fw-tp-nodes ok
+  naming 2 nodes.  fw-tp-one-pod (the same --tp 16 on one 8-GPU pod, no
+  multinode sign): both NOT READY on fw-tp-nodes naming 16 and 8.
+
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
 import json
@@ -270,6 +276,34 @@ class TrtllmEngineMissing(Live, E2ECase):
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"prefill": {"fw-trtllm": "skipped"}, "decode": {"fw-trtllm": "skipped"}}
     DETAIL = {"fw-trtllm": ("/engine_configs/", "not found")}
+
+
+class TpMultinodeSglang(E2ECase):
+    """Four pods, two per role: judged one by one (not the Live mixin)."""
+    SCENARIO = os.path.join(SCENARIOS, "fw-tp-multinode-sglang.yaml")
+    CHECK = ["-n", "demo"]
+    TMP = "fwlive-"
+
+    def test_all_ready(self):
+        self.assertEqual(len(self.doc["pods"]), 4, self.err)
+        for p in self.doc["pods"]:
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"] if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], "READY", (p["name"], bad))
+        self.assertEqual(self.rc, 0, self.err)
+
+    def test_tp_across_nodes(self):
+        for p in self.doc["pods"]:
+            c = [c for c in p["checks"] if c["name"] == "fw-tp-nodes"]
+            self.assertEqual(len(c), 1, p["name"])
+            self.assertEqual(c[0]["status"], "ok", c[0])
+            self.assertIn("2 nodes", c[0]["detail"])
+
+
+class TpOnePod(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-tp-one-pod.yaml")
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-tp-nodes": "fail"}, "decode": {"fw-tp-nodes": "fail"}}
+    DETAIL = {"fw-tp-nodes": ("16", "8 GPUs")}
 
 
 class EngineKeys(unittest.TestCase):

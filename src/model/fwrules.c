@@ -394,11 +394,49 @@ static int rule_mooncake(const struct fwr_worker *w, struct fwr_finding *f)
 	return 1;
 }
 
-/* J7: tensor parallelism within the GPUs the worker has. */
+/* The hosts of an mpirun in t (`-H a,b` / `--host a,b`: Dynamo's
+ * TensorRT-LLM leader lists one per node, backend_trtllm.go), -1 none. */
+static long mpirun_hosts(const char *t)
+{
+	static const char *const h[] = { "-H", "--host", "--hosts", NULL };
+	char v[1024];
+	long n = 1;
+
+	if (!has(t, "mpirun"))
+		return -1;
+	for (size_t i = 0; h[i]; i++)
+		if (flag(t, h[i], v, sizeof v)) {
+			for (const char *c = v; *c; c++)
+				n += *c == ',';
+			return n;
+		}
+	return -1;
+}
+
+/* The nodes one worker spans as its args say: SGLang's and vLLM's
+ * --nnodes (Dynamo's operator injects it for SGLang, backend_sglang.go),
+ * dynamo-run's --num-nodes, mpirun's host list; -1 when they do not say. */
+static long args_nodes(const char *t)
+{
+	static const char *const nn[] = { "--nnodes", "--num-nodes", NULL };
+	long n = flag_num(t, nn), m = mpirun_hosts(t);
+
+	return n > m ? n : m;
+}
+
+/* A worker that spans nodes without saying how many: a Ray cluster
+ * (Dynamo's vLLM multinode leader runs `ray start --head`,
+ * backend_vllm.go). */
+static int multinode_sign(const char *t)
+{
+	return has(t, "ray start --head") || has(t, "ray start --address");
+}
+
+/* J7: tensor parallelism within the GPUs the worker has, on every node
+ * it spans (its args, or what the pod or recipe says: w->nodes). */
 static int rule_tp(const struct fwr_worker *w, struct fwr_finding *f)
 {
-	static const char *const nn[] = { "--nnodes", NULL };
-	long tp = fwr_tp(w->args), nodes = flag_num(w->args, nn);
+	long tp = fwr_tp(w->args), nodes = args_nodes(w->args);
 
 	if (tp < 0 && w->engine && w->engine->read)
 		tp = w->engine->tp;    /* TensorRT-LLM's tensor_parallel_size in its file */
@@ -406,7 +444,15 @@ static int rule_tp(const struct fwr_worker *w, struct fwr_finding *f)
 		return 0;
 	if (nodes < w->nodes)
 		nodes = w->nodes;
-	if (tp > w->gpus * nodes)
+	if (nodes < 1)
+		nodes = 1;
+	if (tp > w->gpus * nodes && nodes == 1 && multinode_sign(w->args)) {
+		put(f, FWR_TP_NODES, ENVR_OK, "run `check` with the DynamoGraphDeployment's pods all listed, or set --nnodes",
+		    "checks.md J7; ai-dynamo/dynamo deploy/cloud/operator/internal/dynamo/backend_vllm.go (ray start --head)",
+		    "tensor-parallel size %ld above %ld GPUs: the worker spans nodes (a Ray cluster) whose count the pod does not say",
+		    tp, w->gpus);
+		f->unknown = 1;
+	} else if (tp > w->gpus * nodes)
 		put(f, FWR_TP_NODES, ENVR_FAIL, "request as many GPUs as the tensor-parallel size, or lower it",
 		    "checks.md J7 (vLLM/SGLang: world size = tp x pp GPUs)",
 		    "tensor-parallel size %ld but %ld GPUs on %ld node(s)", tp, w->gpus, nodes);

@@ -135,6 +135,7 @@ static void contexts(struct run *pr)
 			c->nixl_backend = l->items[i].spec->nixl_backend;
 		c->peer_args = peer_args(l, &l->items[i]);
 		c->args = l->items[i].args && *l->items[i].args ? l->items[i].args : NULL;
+		c->nodes = l->items[i].nodes;
 	}
 	free(pre), free(dec), free(kv);
 }

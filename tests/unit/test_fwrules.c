@@ -249,6 +249,59 @@ static void test_trtllm_engine(void)
 	}
 }
 
+/* J7: the nodes a worker spans, from its args or the pod (w.nodes). */
+static void test_tp_nodes(void)
+{
+	struct fwr_worker w = { NULL, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL };
+	struct fwr_finding f[FWR_MAX];
+	const char *const cases[][2] = {
+		/* Dynamo's DeepSeek-R1 SGLang disagg-32gpu under Grove (backend_sglang.go) */
+		{ "sh -c exec python3 -m dynamo.sglang --tp 16 --nnodes 2 --node-rank $((GROVE_PCLQ_POD_INDEX + 1))", "ok" },
+		{ "python3 -m dynamo.sglang --tp 16", "fail" },
+		{ "python3 -m dynamo.sglang --tp 24 --nnodes 2", "fail" },
+		/* TensorRT-LLM's leader (backend_trtllm.go): one host per node */
+		{ "mpirun --oversubscribe -n 16 -H ${LWS_LEADER_ADDRESS},${LWS_WORKER_1_ADDRESS} --mca pml ob1 "
+		  "bash -c 'trtllm-llmapi-launch python3 -m dynamo.trtllm --tensor-parallel-size 16'", "ok" },
+		/* a Ray head (backend_vllm.go) spans nodes it does not count */
+		{ "ray start --head --port=6379 && python3 -m dynamo.vllm --tensor-parallel-size 16", "skip" },
+		{ "python3 -m dynamo.vllm --tensor-parallel-size 8", "ok" },
+	};
+
+	env(NULL, NULL, NULL, NULL);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		size_t n;
+		const struct fwr_finding *x = NULL;
+
+		w.args = cases[c][0];
+		w.nodes = 1;
+		n = fwr_eval(&w, f);
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(f[i].check, FWR_TP_NODES))
+				x = &f[i];
+		CHECK(x != NULL);
+		if (!x)
+			continue;
+		if (!strcmp(cases[c][1], "skip"))
+			CHECK(x->unknown && x->remedy);
+		else
+			CHECK_INT(x->sev, !strcmp(cases[c][1], "ok") ? ENVR_OK : ENVR_FAIL);
+	}
+	/* the pod's LeaderWorkerSet size (w.nodes) settles the Ray head */
+	w.args = "ray start --head --port=6379 && python3 -m dynamo.vllm --tensor-parallel-size 16";
+	w.nodes = 2;
+	{
+		int seen = 0;
+
+		for (size_t i = 0, n = fwr_eval(&w, f); i < n; i++)
+			if (!strcmp(f[i].check, FWR_TP_NODES)) {
+				seen = 1;
+				CHECK_INT(f[i].sev, ENVR_OK);
+				CHECK(!f[i].unknown && strstr(f[i].detail, "2 nodes"));
+			}
+		CHECK(seen);
+	}
+}
+
 int main(void)
 {
 	test_vllm();
@@ -256,6 +309,7 @@ int main(void)
 	test_sglang_mooncake_tp();
 	test_item3();
 	test_trtllm_engine();
+	test_tp_nodes();
 	printf("test_fwrules: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

@@ -299,6 +299,30 @@ class TpMultinodeSglang(E2ECase):
             self.assertIn("2 nodes", c[0]["detail"])
 
 
+class TpMultinodeVllmGrove(E2ECase):
+    """vLLM's Ray leader under Grove: its group's listed pods count its nodes."""
+    SCENARIO = os.path.join(SCENARIOS, "fw-tp-multinode-vllm-grove.yaml")
+    CHECK = ["-n", "demo"]
+    TMP = "fwlive-"
+
+    def test_all_ready(self):
+        self.assertEqual(len(self.doc["pods"]), 4, self.err)
+        for p in self.doc["pods"]:
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"] if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], "READY", (p["name"], bad))
+        self.assertEqual(self.rc, 0, self.err)
+
+    def test_tp_across_nodes(self):
+        for p in self.doc["pods"]:
+            c = [c for c in p["checks"] if c["name"] == "fw-tp-nodes"]
+            if p["name"].endswith("-ldr-0"):
+                self.assertEqual(len(c), 1, p["name"])
+                self.assertEqual(c[0]["status"], "ok", c[0])
+                self.assertIn("2 nodes", c[0]["detail"])
+            else:
+                self.assertEqual(c, [], p["name"])
+
+
 class TpOnePod(Live, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "fw-tp-one-pod.yaml")
     VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}

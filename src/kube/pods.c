@@ -25,6 +25,10 @@
 /* LeaderWorkerSet's group size: pods of one multinode worker (an annotation
  * of every pod of the group; LWS also injects it as LWS_GROUP_SIZE). */
 #define LWS_SIZE "leaderworkerset.sigs.k8s.io/size"
+/* Grove's labels on the pods of one PodCliqueScalingGroup replica: one
+ * multinode worker (the Dynamo operator's multinode services). */
+#define GROVE_PCSG "grove.io/podcliquescalinggroup"
+#define GROVE_PCSG_REPLICA "grove.io/podcliquescalinggroup-replica-index"
 #define ANNOT_DEFAULT_CONTAINER "kubectl.kubernetes.io/default-container"
 
 static const char *jstr(const cJSON *o, const char *key)
@@ -501,6 +505,11 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->claim_refs = claims_refs(pod, p->container);
 	p->args = container_args(pod, p->container);
 	p->nodes = group_nodes(pod, p->container);
+	if (jstr(labels, GROVE_PCSG) && jstr(labels, GROVE_PCSG_REPLICA) &&
+	    !strchr(jstr(labels, GROVE_PCSG), '\n'))
+		p->group = xasprintf("%s/%s", jstr(labels, GROVE_PCSG), jstr(labels, GROVE_PCSG_REPLICA));
+	else
+		p->group = xstrdup("");
 	decide_probe(p, pod);
 	if (not_sidecar && !strcmp(p->phase, "Running")) {
 		free(p->skip_reason);
@@ -532,6 +541,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->skip_reason);
 	free(p->claim_refs);
 	free(p->args);
+	free(p->group);
 }
 
 void pod_list_release(struct pod_list *l)

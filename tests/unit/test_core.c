@@ -368,18 +368,24 @@ static void test_pod_group_nodes(void)
 		POD("b", WL ",\"leaderworkerset.sigs.k8s.io/size\":\"4\"}", "") ","
 		POD("c", WL "}", "{\"name\":\"LWS_GROUP_SIZE\",\"value\":\"3\"}") ","
 		POD("d", WL "}", "") ","
-		POD("e", WL "},\"annotations\":{\"leaderworkerset.sigs.k8s.io/size\":\"2x\"}", "") "]}";
+		POD("e", WL "},\"annotations\":{\"leaderworkerset.sigs.k8s.io/size\":\"2x\"}", "") ","
+		POD("f", WL ",\"grove.io/podcliquescalinggroup\":\"g-0-prefill\","
+			 "\"grove.io/podcliquescalinggroup-replica-index\":\"1\"}", "") "]}";
 #undef WL
 #undef POD
-	static const int want[] = { 2, 4, 3, 0, 0 };
+	static const int want[] = { 2, 4, 3, 0, 0, 0 };
 	struct pods_query q = { .namespace = "n" };
 	struct pod_list l = { 0 };
 	char *next = NULL;
 	struct err e = { 0 };
 
-	CHECK_INT(pods_parse_page(page, sizeof(page) - 1, &q, &l, &next, &e) || l.n != 5, 0);
-	for (size_t i = 0; i < l.n && i < 5; i++)
+	CHECK_INT(pods_parse_page(page, sizeof(page) - 1, &q, &l, &next, &e) || l.n != 6, 0);
+	for (size_t i = 0; i < l.n && i < 6; i++)
 		CHECK_INT(l.items[i].nodes, want[i]);
+	if (l.n == 6) {        /* the Grove scaling-group replica, for run.c to count */
+		CHECK_STR(l.items[5].group, "g-0-prefill/1");
+		CHECK_STR(l.items[0].group, "");
+	}
 	free(next);
 	pod_list_release(&l);
 }

@@ -278,11 +278,15 @@ class TrtllmEngineMissing(Live, E2ECase):
     DETAIL = {"fw-trtllm": ("/engine_configs/", "not found")}
 
 
-class TpMultinodeSglang(E2ECase):
-    """Four pods, two per role: judged one by one (not the Live mixin)."""
-    SCENARIO = os.path.join(SCENARIOS, "fw-tp-multinode-sglang.yaml")
+class Multinode:
+    """Mixin of an E2ECase: a multinode worker per role, two pods each,
+    judged one by one (not the Live mixin, which keys pods by role): all
+    READY, fw-tp-nodes ok naming 2 nodes on the pods whose args carry the
+    tensor-parallel size (all of them unless LEADERS_ONLY), absent on the
+    others."""
     CHECK = ["-n", "demo"]
     TMP = "fwlive-"
+    LEADERS_ONLY = False
 
     def test_all_ready(self):
         self.assertEqual(len(self.doc["pods"]), 4, self.err)
@@ -294,33 +298,23 @@ class TpMultinodeSglang(E2ECase):
     def test_tp_across_nodes(self):
         for p in self.doc["pods"]:
             c = [c for c in p["checks"] if c["name"] == "fw-tp-nodes"]
+            if self.LEADERS_ONLY and not p["name"].endswith("-ldr-0"):
+                self.assertEqual(c, [], p["name"])
+                continue
             self.assertEqual(len(c), 1, p["name"])
             self.assertEqual(c[0]["status"], "ok", c[0])
             self.assertIn("2 nodes", c[0]["detail"])
 
 
-class TpMultinodeVllmGrove(E2ECase):
-    """vLLM's Ray leader under Grove: its group's listed pods count its nodes."""
+class TpMultinodeSglang(Multinode, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-tp-multinode-sglang.yaml")
+
+
+class TpMultinodeVllmGrove(Multinode, E2ECase):
+    """vLLM's Ray leader under Grove: its group's listed pods count its
+    nodes; the Ray workers' args carry no tensor-parallel size."""
     SCENARIO = os.path.join(SCENARIOS, "fw-tp-multinode-vllm-grove.yaml")
-    CHECK = ["-n", "demo"]
-    TMP = "fwlive-"
-
-    def test_all_ready(self):
-        self.assertEqual(len(self.doc["pods"]), 4, self.err)
-        for p in self.doc["pods"]:
-            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"] if c["status"] in ("fail", "warn")]
-            self.assertEqual(p["verdict"], "READY", (p["name"], bad))
-        self.assertEqual(self.rc, 0, self.err)
-
-    def test_tp_across_nodes(self):
-        for p in self.doc["pods"]:
-            c = [c for c in p["checks"] if c["name"] == "fw-tp-nodes"]
-            if p["name"].endswith("-ldr-0"):
-                self.assertEqual(len(c), 1, p["name"])
-                self.assertEqual(c[0]["status"], "ok", c[0])
-                self.assertIn("2 nodes", c[0]["detail"])
-            else:
-                self.assertEqual(c, [], p["name"])
+    LEADERS_ONLY = True
 
 
 class TpOnePod(Live, E2ECase):

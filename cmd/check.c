@@ -275,6 +275,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	report_sink(&sink, stderr, isatty(2) && l->n > 4);
 	po.sink = &sink;
 	run_init(&pr, l);
+	run_dgd_nodes(&pr, &dgds);   /* multinode.nodeCount, checks.md J7 */
 	/* env for drift and the DGD env check, tools and IPs for transfer */
 	pr.keep_facts = cr->recipe != NULL || f->transfer || shown;
 	run_pods(&pr, s->client, &po);

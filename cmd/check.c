@@ -283,6 +283,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	report_sink(&sink, stderr, isatty(2) && l->n > 4);
 	po.sink = &sink;
 	run_init(&pr, l);
+	run_dgd_nodes(&pr, &dgds);   /* multinode.nodeCount, checks.md J7 */
 	/* tools and IPs for transfer; only the process env for drift and the
 	 * DGD env check (P3), so 10,000 pods of a DGD stay small. */
 	pr.keep_facts = f->transfer;

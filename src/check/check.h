@@ -280,6 +280,9 @@ struct check_context {
 	 * pod_info.args (kube/pods.h), outside the interned pod_spec_facts so
 	 * that identical specs stay shared (one copy per distinct spec). */
 	const char *args;
+	/* Nodes of this pod's worker (a multinode worker's group size, from
+	 * what the pod carries: kube/pods.h pod_info.nodes); 0 or 1: one. */
+	int nodes;
 };
 
 /* Runs every check on one probed pod and appends results to out (which

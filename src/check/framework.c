@@ -54,7 +54,7 @@ static const char *fw_devices(const struct check_input *in, struct buf *b)
 }
 
 static void fw_emit(const struct check_input *in, const struct fwr_finding *f, int pair,
-		    struct check_results *out)
+		    int engine, struct check_results *out)
 {
 	enum check_id id;
 
@@ -65,10 +65,35 @@ static void fw_emit(const struct check_input *in, const struct fwr_finding *f, i
 		     "the main process's environment could not be read, so its framework variables are unknown");
 		return;
 	}
-	emit(out, id, f->sev == ENVR_FAIL ? CHECK_FAIL : f->sev == ENVR_WARN ? CHECK_WARN : CHECK_OK,
+	emit(out, id, f->unknown ? CHECK_SKIPPED : f->sev == ENVR_FAIL ? CHECK_FAIL : f->sev == ENVR_WARN ? CHECK_WARN : CHECK_OK,
 	     f->remedy, "%s", f->detail);
 	/* What showed it (check.h); the rule's citation is docs/checks.md's. */
-	emit_source(out, pair ? "the pod specs' command and args" : "the pod spec's command and args, /proc/1/environ");
+	emit_source(out, pair ? "the pod specs' command and args"
+		    : engine ? "the pod spec's command and args, /proc/1/environ, the engine config file (probe section trtllm_engine)"
+			     : "the pod spec's command and args, /proc/1/environ");
+}
+
+/* The engine config file the probe read for PID 1 (section trtllm_engine)
+ * into *e; NULL when the section names none. */
+static const struct fwr_engine *fw_engine(const struct check_input *in, struct fwr_engine *e)
+{
+	const struct probe_trtllm_engine *t = in->f ? &in->f->trtllm_engine : NULL;
+
+	if (!t || t->src.status == PROBE_NOT_LOOKED || t->src.status == PROBE_ABSENT)
+		return NULL;
+	*e = (struct fwr_engine){ t->src.status == PROBE_OK && t->state == PROBE_ENGINE_OK, t->path,
+				  NULL, t->max_input_len, t->max_tokens_in_buffer, t->tensor_parallel_size,
+				  t->backend[0] ? t->backend : NULL };
+	if (e->read && t->nbad) {
+		/* a key the rules need with a value the probe would not pass
+		 * (an anchor, an expression): as good as unread */
+		e->read = 0;
+		e->why = "sets a key the rules need to a value that is no plain number or name";
+	} else if (!e->read)
+		e->why = t->state != PROBE_ENGINE_UNKNOWN || t->src.status == PROBE_OK
+				 ? probe_engine_state_text(t->state)
+				 : *t->src.err ? t->src.err : "not read";
+	return e;
 }
 
 void check_framework(const struct check_input *in, struct check_results *out)
@@ -79,6 +104,7 @@ void check_framework(const struct check_input *in, struct check_results *out)
 	struct envr_var *vars = NULL;
 	struct buf devs = BUF_INIT(4096);
 	struct fwr_worker w, p;
+	struct fwr_engine eng;
 	size_t n;
 
 	if (!in->ctx->args)
@@ -87,14 +113,15 @@ void check_framework(const struct check_input *in, struct check_results *out)
 		vars = book_view(&in->f->env, &view);
 	w = (struct fwr_worker){ in->ctx->args, &view, in->ctx->role, in->cross_pod,
 				 in->ctx->kv_known ? in->ctx->kv_cross_node : -1, fw_fabric(in),
-				 in->spec->gpus, 1, fw_devices(in, &devs) };
+				 in->spec->gpus, in->ctx->nodes > 1 ? in->ctx->nodes : 1, fw_devices(in, &devs),
+				 fw_engine(in, &eng) };
 	n = fwr_eval(&w, f);
 	for (size_t i = 0; i < n; i++)
-		fw_emit(in, &f[i], 0, out);
+		fw_emit(in, &f[i], 0, w.engine && !strcmp(f[i].check, FWR_TRTLLM), out);
 	/* The pair rules need only the prefill's args, which the spec gives. */
-	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL };
+	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL, NULL };
 	if (in->ctx->peer_args && fwr_pair(&p, &w, &pf))
-		fw_emit(in, &pf, 1, out);
+		fw_emit(in, &pf, 1, 0, out);
 	buf_release(&devs);
 	free(vars);
 }

@@ -127,6 +127,7 @@ static struct dgd_component *add_comp(struct dgd_info *d, size_t *cap, struct er
 	k = &d->comp[d->ncomp++];
 	memset(k, 0, sizeof(*k));
 	k->replicas = k->st_replicas = k->st_updated = k->st_ready = k->st_available = -1;
+	k->nodes = -1;
 	return k;
 }
 
@@ -164,6 +165,8 @@ static int resources(struct dgd_component *k, const cJSON *res, struct err *e)
 	       quantities(get(res, "requests"), "resources.requests", &k->requests, e) ? -1 : 0;
 }
 
+static long count(const cJSON *o, const char *key);
+
 /* Fills k's replicas, resources and env from its spec object; the env
  * lists go in order, graph-wide first, so a later entry of a name wins
  * (env_value() reads the last). */
@@ -175,6 +178,7 @@ static int fill_comp(struct dgd_component *k, const cJSON *spec, const cJSON *re
 	int rc, i;
 
 	rc = replicas(spec, &k->replicas, e);
+	k->nodes = count(get(spec, "multinode"), "nodeCount");
 	if (!rc)
 		rc = resources(k, res, e);
 	for (i = 0; !rc && i < 3; i++)

@@ -22,6 +22,13 @@
 /* The operator's consts.go KubeLabelDynamoComponent / KubeLabelDynamoWorkerHash. */
 #define LABEL_COMPONENT "nvidia.com/dynamo-component"
 #define LABEL_WORKER_HASH "nvidia.com/dynamo-worker-hash"
+/* LeaderWorkerSet's group size: pods of one multinode worker (an annotation
+ * of every pod of the group; LWS also injects it as LWS_GROUP_SIZE). */
+#define LWS_SIZE "leaderworkerset.sigs.k8s.io/size"
+/* Grove's labels on the pods of one PodCliqueScalingGroup replica: one
+ * multinode worker (the Dynamo operator's multinode services). */
+#define GROVE_PCSG "grove.io/podcliquescalinggroup"
+#define GROVE_PCSG_REPLICA "grove.io/podcliquescalinggroup-replica-index"
 #define ANNOT_DEFAULT_CONTAINER "kubectl.kubernetes.io/default-container"
 
 static const char *jstr(const cJSON *o, const char *key)
@@ -430,6 +437,31 @@ static const char *container_image(const cJSON *pod, const char *container)
 	return jstr(find_named(jpath(pod, ck), container), "image");
 }
 
+/* pod_info.nodes: the LeaderWorkerSet group the pod belongs to (its size
+ * annotation or label, else the LWS_GROUP_SIZE the controller put in the
+ * container's env), 0 when the pod shows none. */
+static int group_nodes(const cJSON *pod, const char *container)
+{
+	static const char *const ak[] = { "metadata", "annotations", NULL };
+	static const char *const lk[] = { "metadata", "labels", NULL };
+	static const char *const ck[] = { "spec", "containers", NULL };
+	const char *v = jstr(jpath(pod, ak), LWS_SIZE);
+	const cJSON *it;
+	char *end;
+	long n;
+
+	if (!v)
+		v = jstr(jpath(pod, lk), LWS_SIZE);
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(
+			       find_named(jpath(pod, ck), container), "env"))
+		if (!v && jstr(it, "name") && !strcmp(jstr(it, "name"), "LWS_GROUP_SIZE"))
+			v = jstr(it, "value");
+	if (!v)
+		return 0;
+	n = strtol(v, &end, 10);
+	return *end || n < 1 || n > 4096 ? 0 : (int)n;
+}
+
 /* Fills p from one item of a PodList; returns 0, or 1 for a pod that is
  * not a worker (skipped). */
 static int pod_from_json(const cJSON *pod, const struct pods_query *q,
@@ -472,6 +504,12 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->spec_env = spec_env(pod, p->container);
 	p->claim_refs = claims_refs(pod, p->container);
 	p->args = container_args(pod, p->container);
+	p->nodes = group_nodes(pod, p->container);
+	if (jstr(labels, GROVE_PCSG) && jstr(labels, GROVE_PCSG_REPLICA) &&
+	    !strchr(jstr(labels, GROVE_PCSG), '\n'))
+		p->group = xasprintf("%s/%s", jstr(labels, GROVE_PCSG), jstr(labels, GROVE_PCSG_REPLICA));
+	else
+		p->group = xstrdup("");
 	decide_probe(p, pod);
 	if (not_sidecar && !strcmp(p->phase, "Running")) {
 		free(p->skip_reason);
@@ -503,6 +541,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->skip_reason);
 	free(p->claim_refs);
 	free(p->args);
+	free(p->group);
 }
 
 void pod_list_release(struct pod_list *l)

@@ -70,6 +70,12 @@ struct pod_info {
 	 * 64 KiB), for the framework rule book; check_context.args points here.  It is
 	 * never printed: the book copies out only the values it judges. */
 	char *args;
+	/* Nodes of the multinode worker the pod is part of (a LeaderWorkerSet
+	 * group's size), 0 when the pod shows none. */
+	int nodes;
+	/* The Grove PodCliqueScalingGroup replica it belongs to ("PCSG/INDEX"),
+	 * "" none: the listed pods of one group are one worker's nodes. */
+	char *group;
 };
 
 /* Makes p's spec an interned copy of *s (s must have been zeroed before it

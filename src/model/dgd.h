@@ -21,6 +21,7 @@ struct dgd_component {
 	 * else componentType: frontend, worker, prefill, decode, ... */
 	char *type;
 	long replicas;   /* -1: not stated */
+	long nodes;      /* multinode.nodeCount: nodes of one replica; -1 not stated */
 	/* "NAME=QUANTITY\n" of the stated resources (v1beta1: the main
 	 * container's resources; v1alpha1: the service's resources), string
 	 * values only. */

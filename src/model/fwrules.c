@@ -107,7 +107,7 @@ static void put(struct fwr_finding *f, const char *check, enum envr_sev sev,
 {
 	va_list ap;
 
-	f->check = check, f->sev = sev, f->remedy = remedy, f->source = source;
+	f->check = check, f->sev = sev, f->remedy = remedy, f->source = source, f->unknown = 0;
 	va_start(ap, fmt);
 	vsnprintf(f->detail, sizeof f->detail, fmt, ap);
 	va_end(ap);
@@ -314,20 +314,33 @@ static int rule_sglang(const struct fwr_worker *w, struct fwr_finding *f)
 #define SRC_10024 "NVIDIA/TensorRT-LLM#10024 (rail endpoint deserialization fails, NIXL_ERR_BACKEND)"
 #define SRC_5523 "ai-dynamo/dynamo PR #5523; NVIDIA/TensorRT-LLM PR #3798 (max tokens >= the longest input)"
 
+/* The engine config's value of one J9 key: the args' (a recipe's config
+ * text, JSON in args) first, else the file's. */
+static long eng_num(const struct fwr_worker *w, const char *name, long file)
+{
+	char v[32];
+	long x = num(key(w->args, name, v, sizeof v));
+
+	return x >= 0 || !w->engine || !w->engine->read ? x : file;
+}
+
 /* TensorRT-LLM: the two NIXL backend variables, and the transfer buffer
- * against the longest input (the engine config's YAML, or JSON in args). */
+ * against the longest input (the engine config's YAML, JSON in args, or
+ * the file --extra-engine-args names as the probe read it). */
 static int rule_trtllm(const struct fwr_worker *w, struct fwr_finding *f)
 {
+	const struct fwr_engine *e = w->engine;
 	int both = envr_find(w->env, "NIXL_BACKEND") && envr_find(w->env, "TRTLLM_NIXL_KVCACHE_BACKEND");
-	char b[32], in[32];
-	long buf = num(key(w->args, "max_tokens_in_buffer", b, sizeof b));
-	long max = num(key(w->args, "max_input_len", in, sizeof in));
+	long buf = eng_num(w, "max_tokens_in_buffer", e ? e->max_tokens_in_buffer : -1);
+	long max = eng_num(w, "max_input_len", e ? e->max_input_len : -1);
 	char be[32];
 	const char *tb = key_in(w->args, "cache_transceiver_config", "backend", be, sizeof be);
 
 	if (!has(w->args, "trtllm") && !has(w->args, "cache_transceiver_config") &&
 	    !envr_find(w->env, "TRTLLM_NIXL_KVCACHE_BACKEND"))
 		return 0;
+	if (!tb && e && e->read)
+		tb = e->backend;
 	/* Only max_input_len bounds a prompt: max_seq_len counts the output
 	 * too (Dynamo's DeepSeek-V3.2 recipe: buffer 120000, seq 121000). */
 	if (both)
@@ -345,7 +358,14 @@ static int rule_trtllm(const struct fwr_worker *w, struct fwr_finding *f)
 	else if (buf > 0 && max > buf)
 		put(f, FWR_TRTLLM, ENVR_FAIL, "raise cache_transceiver_config.max_tokens_in_buffer to the longest input", SRC_5523,
 		    "max_tokens_in_buffer %ld below the longest input %ld: longer prompts take the dynamic buffer, which fails with NIXL", buf, max);
-	else
+	else if (e && !e->read && (buf < 0 || max < 0)) {
+		/* The settings live in a file the probe could not read: unknown,
+		 * never ok. */
+		put(f, FWR_TRTLLM, ENVR_OK, "make the engine config named by the worker's args readable in the pod (its ConfigMap mounted at that path)",
+		    SRC_5523, "engine config %.120s %s: max_tokens_in_buffer against max_input_len not judged",
+		    e->path && *e->path ? e->path : "(empty path)", e->why ? e->why : "not read");
+		f->unknown = 1;
+	} else
 		put(f, FWR_TRTLLM, ENVR_OK, NULL, SRC_5523, "TensorRT-LLM cache transceiver settings consistent");
 	return 1;
 }
@@ -374,17 +394,65 @@ static int rule_mooncake(const struct fwr_worker *w, struct fwr_finding *f)
 	return 1;
 }
 
-/* J7: tensor parallelism within the GPUs the worker has. */
+/* The hosts of an mpirun in t (`-H a,b` / `--host a,b`: Dynamo's
+ * TensorRT-LLM leader lists one per node, backend_trtllm.go), -1 none. */
+static long mpirun_hosts(const char *t)
+{
+	static const char *const h[] = { "-H", "--host", "--hosts", NULL };
+	char v[1024];
+	long n = 1;
+
+	if (!has(t, "mpirun"))
+		return -1;
+	for (size_t i = 0; h[i]; i++)
+		if (flag(t, h[i], v, sizeof v)) {
+			for (const char *c = v; *c; c++)
+				n += *c == ',';
+			return n;
+		}
+	return -1;
+}
+
+/* The nodes one worker spans as its args say: SGLang's and vLLM's
+ * --nnodes (Dynamo's operator injects it for SGLang, backend_sglang.go),
+ * dynamo-run's --num-nodes, mpirun's host list; -1 when they do not say. */
+static long args_nodes(const char *t)
+{
+	static const char *const nn[] = { "--nnodes", "--num-nodes", NULL };
+	long n = flag_num(t, nn), m = mpirun_hosts(t);
+
+	return n > m ? n : m;
+}
+
+/* A worker that spans nodes without saying how many: a Ray cluster
+ * (Dynamo's vLLM multinode leader runs `ray start --head`,
+ * backend_vllm.go). */
+static int multinode_sign(const char *t)
+{
+	return has(t, "ray start --head") || has(t, "ray start --address");
+}
+
+/* J7: tensor parallelism within the GPUs the worker has, on every node
+ * it spans (its args, or what the pod or recipe says: w->nodes). */
 static int rule_tp(const struct fwr_worker *w, struct fwr_finding *f)
 {
-	static const char *const nn[] = { "--nnodes", NULL };
-	long tp = fwr_tp(w->args), nodes = flag_num(w->args, nn);
+	long tp = fwr_tp(w->args), nodes = args_nodes(w->args);
 
+	if (tp < 0 && w->engine && w->engine->read)
+		tp = w->engine->tp;    /* TensorRT-LLM's tensor_parallel_size in its file */
 	if (tp < 0 || w->gpus <= 0)
 		return 0;
 	if (nodes < w->nodes)
 		nodes = w->nodes;
-	if (tp > w->gpus * nodes)
+	if (nodes < 1)
+		nodes = 1;
+	if (tp > w->gpus * nodes && nodes == 1 && multinode_sign(w->args)) {
+		put(f, FWR_TP_NODES, ENVR_OK, "run `check` with the DynamoGraphDeployment's pods all listed, or set --nnodes",
+		    "checks.md J7; ai-dynamo/dynamo deploy/cloud/operator/internal/dynamo/backend_vllm.go (ray start --head)",
+		    "tensor-parallel size %ld above %ld GPUs: the worker spans nodes (a Ray cluster) whose count the pod does not say",
+		    tp, w->gpus);
+		f->unknown = 1;
+	} else if (tp > w->gpus * nodes)
 		put(f, FWR_TP_NODES, ENVR_FAIL, "request as many GPUs as the tensor-parallel size, or lower it",
 		    "checks.md J7 (vLLM/SGLang: world size = tp x pp GPUs)",
 		    "tensor-parallel size %ld but %ld GPUs on %ld node(s)", tp, w->gpus, nodes);

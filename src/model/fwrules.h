@@ -26,6 +26,16 @@
 #define FWR_TP_NODES "fw-tp-nodes"
 #define FWR_PD_TP    "fw-pd-parallel"
 
+/* TensorRT-LLM's engine config file as a running pod's probe read it
+ * (the keys J9 needs, nothing else).  Numbers -1 when not set. */
+struct fwr_engine {
+	int read;                     /* 1: read; 0: named but unreadable */
+	const char *path;             /* as the worker's argv names it */
+	const char *why;              /* when not read: "not found", ... */
+	long max_input_len, max_tokens_in_buffer, tp;
+	const char *backend;          /* cache_transceiver_config.backend, NULL unset */
+};
+
 /* One worker as the book sees it.  Unknown numbers are -1, unknown
  * strings NULL. */
 struct fwr_worker {
@@ -42,6 +52,9 @@ struct fwr_worker {
 	/* ","-joined RDMA devices the pod has (live pods), NULL unknown:
 	 * then only the syntax of a device list is judged. */
 	const char *devices;
+	/* The engine config file its argv names, NULL when none was read or
+	 * named (a recipe's config is in args already). */
+	const struct fwr_engine *engine;
 };
 
 struct fwr_finding {
@@ -50,6 +63,7 @@ struct fwr_finding {
 	char detail[320];
 	const char *remedy;
 	const char *source;     /* where the rule comes from */
+	int unknown;            /* could not be judged (detail says why): skipped */
 };
 
 #define FWR_MAX 16

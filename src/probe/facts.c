@@ -63,6 +63,8 @@ void probe_facts_init(struct probe_facts *f)
 	f->vm.cpu_hypervisor = -1;
 	f->meminfo.mem_total_kb = f->meminfo.hp_total = -1;
 	f->meminfo.hp_free = f->meminfo.hp_size_kb = -1;
+	f->trtllm_engine.max_input_len = f->trtllm_engine.max_tokens_in_buffer = -1;
+	f->trtllm_engine.tensor_parallel_size = -1;
 }
 
 /* The heap fields only: free() needs no re-init after. */
@@ -202,6 +204,7 @@ SECTION(h_ucx_ldd, f->nixl_ucx_ldd.src, probe_parse_ucx_ldd, f->nixl_ucx_ldd)
 SECTION(h_ucx_modules, f->ucx_modules.src, probe_parse_ucx_modules, f->ucx_modules)
 SECTION(h_verbs_libs, f->verbs_libs.src, probe_parse_verbs_libs, f->verbs_libs)
 SECTION(h_nixl_stack, f->stack.src, probe_parse_nixl_stack, f->stack)
+SECTION(h_engine, f->trtllm_engine.src, probe_parse_trtllm_engine, f->trtllm_engine)
 SECTION(h_ip_addr, f->ipnet.addr_src, probe_parse_ip_addr, f->ipnet)
 SECTION(h_ip_route, f->ipnet.route_src, probe_parse_ip_route, f->ipnet)
 
@@ -283,6 +286,7 @@ static const struct {
 	{ "ucx_modules", h_ucx_modules },
 	{ "verbs_libs", h_verbs_libs },
 	{ "nixl_stack", h_nixl_stack },
+	{ "trtllm_engine", h_engine },
 };
 
 /* The handler of a section name, -1 when none: the first byte rejects

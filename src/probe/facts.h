@@ -615,6 +615,9 @@ struct probe_ucx_ldd {
 /* ---- The NIXL/UCX copies the loader can take (F6-F8): facts_stack.h -- */
 #include "facts_stack.h"
 
+/* ---- TensorRT-LLM engine config file (J9): facts_engine.h ---------- */
+#include "facts_engine.h"
+
 /* ---- IPv4 addresses and routes of the pod's netns (A10) ------------- */
 
 #define PROBE_MAX_IP4 32
@@ -669,6 +672,7 @@ struct probe_facts {
 	struct probe_ucx_modules ucx_modules;
 	struct probe_stack stack;           /* F6-F8 */
 	struct probe_ipnet ipnet;
+	struct probe_trtllm_engine trtllm_engine;  /* J9 */
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields

@@ -810,4 +810,120 @@ done
 [ "$_ne" -gt 8 ] && echo "elfs_dropped=$((_ne - 8))"
 end nixl_stack 0
 
+# --- TensorRT-LLM engine config of the main process (J9) ---
+# The file PID 1's own argv names after --extra-engine-args (Dynamo's
+# worker) or --extra_llm_api_options (trtllm-serve), also inside a
+# `sh -c "..."` string.  It is read bounded (256 KiB) and only the keys the
+# rules need leave the pod, each value checked to be a plain number or
+# name: never the rest of the file (it may hold anything).  No text of the
+# pod is ever evaluated: the path is only opened.
+_eng_keys() {
+	bounded 5 awk -v max=262144 '
+	function put(k, v) {
+		if (k != "max_input_len" && k != "tensor_parallel_size" &&
+		    k != "cache_transceiver_config.max_tokens_in_buffer" &&
+		    k != "cache_transceiver_config.backend")
+			return
+		if (k ~ /backend$/ ? v ~ /^[A-Za-z_]+$/ && length(v) <= 16 : v ~ /^[0-9]+$/ && length(v) <= 12)
+			out[++no] = k "=" v
+		else
+			out[++no] = "bad=" k
+	}
+	function frag(f,   k, v) {
+		gsub(/^[ \t]+|[ \t]+$/, "", f)
+		if (f !~ /^[A-Za-z_][A-Za-z0-9_]*[ \t]*:/) { last = ""; return }
+		k = f; sub(/[ \t]*:.*/, "", k)
+		v = f; sub(/^[^:]*:[ \t]*/, "", v)
+		if (v == "") { last = k; return }
+		last = ""
+		put((depth ? bp[depth] : sp[ns]) k, v)
+	}
+	{
+		n += length($0) + 1
+		if (n > max) { big = 1; exit }
+		line = $0
+		sub(/\r$/, "", line)
+		sub(/(^|[ \t])#.*/, "", line)
+		gsub(/["\047]/, "", line)
+		if (line ~ /^[ \t]*$/) next
+		ind = match(line, /[^ ]/) - 1
+		if (!depth)
+			while (ns && ind <= si[ns]) ns--
+		f = ""; last = ""
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (c == "{" || c == "}" || c == "," || c == "[" || c == "]") {
+				frag(f); f = ""
+				if (c == "{" || c == "[") {
+					depth++
+					bp[depth] = (depth > 1 ? bp[depth - 1] : sp[ns]) (last != "" ? last "." : "")
+					last = ""
+				} else if (c != "," && depth)
+					depth--
+			} else
+				f = f c
+		}
+		frag(f)
+		if (!depth && last != "") { ns++; si[ns] = ind; sp[ns] = sp[ns - 1] last "." }
+	}
+	END {
+		if (big) { print "state=too_large"; exit }
+		print "state=ok"
+		for (i = 1; i <= no && i <= 16; i++) print out[i]
+	}'
+}
+
+begin trtllm_engine
+_ef='' _fl='' _nx=''
+if [ -r /proc/1/cmdline ] && have tr; then
+	set -f
+	for _a in $( (tr '\0' ' ' </proc/1/cmdline) 2>/dev/null); do
+		_a=${_a#[\"\']}
+		_a=${_a%[\"\'\;]}
+		if [ -n "$_nx" ]; then
+			_ef=$_a
+			break
+		fi
+		case $_a in
+		--extra-engine-args | --extra_llm_api_options) _fl=$_a _nx=1 ;;
+		--extra-engine-args=* | --extra_llm_api_options=*)
+			_fl=${_a%%=*} _ef=${_a#*=}
+			break ;;
+		esac
+	done
+	set +f
+fi
+if [ -z "$_fl" ]; then
+	end trtllm_engine 127
+else
+	echo "flag=$_fl"
+	put "path=$_ef"
+	case $_ef in
+	/*) _ep=$_ef ;;
+	*) _ep=/proc/1/cwd/$_ef ;;
+	esac
+	case $_ef in
+	'' | *'$'* | *'`'*) echo "state=unresolved"; _erc=1 ;;
+	*)
+		if [ ! -e "$_ep" ]; then
+			echo "state=absent"; _erc=1
+		elif [ ! -f "$_ep" ]; then
+			echo "state=not_a_file"; _erc=1
+		elif ! (: <"$_ep") 2>/dev/null; then
+			echo "state=denied"; _erc=1
+		elif ! have awk; then
+			echo "state=no_awk"; _erc=1
+		else
+			# head first: one endless line must not fill awk's memory
+			if have head; then
+				head -c 262145 <"$_ep" | _eng_keys
+			else
+				_eng_keys <"$_ep"
+			fi
+			_erc=0
+		fi ;;
+	esac
+	end trtllm_engine "$_erc"
+fi
+
 echo "@@@ done"

@@ -119,3 +119,16 @@ void run_dgd_groups_release(char **g, size_t n)
 		free(g[i]);
 	free(g);
 }
+
+void run_dgd_nodes(struct run *pr, const struct dgd_set *s)
+{
+	for (size_t i = 0; i < pr->pods->n; i++) {
+		const struct pod_info *p = &pr->pods->items[i];
+		const struct dgd_info *d = dgd_of(p, s);
+
+		for (size_t k = 0; d && p->component && k < d->ncomp; k++)
+			if (d->comp[k].name && !strcmp(d->comp[k].name, p->component) &&
+			    d->comp[k].nodes > pr->pod[i].ctx.nodes && d->comp[k].nodes <= 4096)
+				pr->pod[i].ctx.nodes = (int)d->comp[k].nodes;
+	}
+}

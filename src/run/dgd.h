@@ -23,4 +23,10 @@ void run_dgd_keep_listed(const struct pod_list *l, struct dgd_set *s);
 char **run_dgd_groups(const struct pod_list *l, const struct dgd_set *s);
 void run_dgd_groups_release(char **g, size_t n);
 
+/* checks.md J7: per pod of pr, the nodes of one replica of its DGD
+ * component (multinode.nodeCount, by the nvidia.com/dynamo-component
+ * label) into its check_context.nodes when more than the pod itself shows.
+ * Call after run_init() and before run_pods(). */
+void run_dgd_nodes(struct run *pr, const struct dgd_set *s);
+
 #endif

@@ -94,6 +94,21 @@ static const char *peer_args(const struct pod_list *l, const struct pod_info *p)
 	return NULL;
 }
 
+/* check_context.nodes: the pod's LeaderWorkerSet size, else the listed
+ * pods of its Grove group (one scaling-group replica is one multinode
+ * worker: a leader and its workers).  A scan per grouped pod, as above. */
+static int group_nodes(const struct pod_list *l, const struct pod_info *p)
+{
+	int n = 0;
+
+	if (p->nodes > 0 || !p->group || !*p->group)
+		return p->nodes;
+	for (size_t i = 0; i < l->n; i++)
+		n += l->items[i].group && !strcmp(l->items[i].group, p->group) &&
+		     same(l->items[i].namespace, p->namespace);
+	return n;
+}
+
 /* Deployment-wide facts each pod's checks need (check.h check_context).
  * n log n in pods: some prefill and some decode pod sit on different
  * nodes unless every prefill and decode pod shares one node. */
@@ -136,6 +151,7 @@ static void contexts(struct run *pr)
 			c->nixl_backend = l->items[i].spec->nixl_backend;
 		c->peer_args = peer_args(l, &l->items[i]);
 		c->args = l->items[i].args && *l->items[i].args ? l->items[i].args : NULL;
+		c->nodes = group_nodes(l, &l->items[i]);
 	}
 	free(pre), free(dec), free(kv);
 }

@@ -277,6 +277,15 @@ def pod_init(spec_path):
                         mk(dst)
                         continue
                     ensure_dir(dst)
+        # The scenario's files (a ConfigMap's keys at its mount path).
+        for dst_abs, src in spec.get("files") or []:
+            dst = os.path.join(R, dst_abs.lstrip("/"))
+            ensure_dir(os.path.dirname(dst))
+            make_writable(os.path.dirname(dst))
+            if os.path.lexists(dst):
+                os.unlink(dst)
+            shutil.copyfile(src, dst)
+            os.chmod(dst, 0o444)
         # The machine's identity (DMI) is the profile's, never the host's:
         # a profile without /sys/class/dmi shows none (the host running the
         # tests may be a VM, which would otherwise leak into every pod).
@@ -332,7 +341,10 @@ def pod_init(spec_path):
         report("ok")
         os.close(status_fd)
         env = dict(spec["env"])
-        os.execve("/bin/sh", ["sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait; done"], env)
+        # the workload's command and args follow as $0 $1 ...: /proc/1/cmdline
+        # names them, as a container's entrypoint would
+        os.execve("/bin/sh", ["sh", "-c", "trap 'exit 0' TERM; while :; do sleep 3600 & wait; done"] +
+                  list(spec.get("argv") or []), env)
     except Exception as e:  # noqa
         try:
             report("error %s" % e)

@@ -51,6 +51,16 @@ def workload_container(pod):
     return "main" if "main" in names else names[0]
 
 
+def workload_argv(pod):
+    """The workload container's command then args: the sandbox's first
+    process carries them in its argv (after its own script), so
+    /proc/1/cmdline names them as a container's entrypoint would."""
+    for c in pod.obj["spec"].get("containers") or []:
+        if c.get("name") == workload_container(pod):
+            return [str(a) for a in (c.get("command") or []) + (c.get("args") or [])]
+    return []
+
+
 def shm_size(pod):
     """tmpfs size= for the sandbox's /dev/shm: the runtime's 64 MiB unless
     the workload container mounts a memory emptyDir there (kubelet sizes it by
@@ -256,7 +266,8 @@ class Sandboxes:
         spec = {"root": root, "basebin": self.basebin,
                 "bin": os.path.join(prof, "bin") if prof else None,
                 "profile_root": os.path.join(prof, "root") if prof else None,
-                "env": env, "caps": capnums, "shm": shm_size(pod), "memlock": pod.limits.get("memlock"),
+                "env": env, "argv": workload_argv(pod), "files": getattr(pod, "files", []),
+                "caps": capnums, "shm": shm_size(pod), "memlock": pod.limits.get("memlock"),
                 "setpriv": self.setpriv, "launch": LAUNCH_SH, "host_bin": pod.host_bin,
                 "hostname": pod.name if self.net else None,
                 "boot_id": str(uuid.uuid5(uuid.NAMESPACE_URL, "fakecluster/node/%s" % pod.node)) if self.net else None}

@@ -152,6 +152,12 @@ def load_scenario(path, mode):
             pod.limits = read_limits(os.path.join(pod.profile, "limits"))
         if isinstance(p.get("env"), dict):  # extension: variables over the profile's env
             pod.env = dict(pod.env or {}, **{str(k): str(v) for k, v in p["env"].items()})
+        # extension: files at absolute paths of the pod (a ConfigMap's keys
+        # at its mount path), each from a file beside the scenario
+        pod.files = [(str(k), os.path.join(base, str(v))) for k, v in (p.get("files") or {}).items()]
+        for dst, src in pod.files:
+            if not dst.startswith("/") or not os.path.isfile(src):
+                die("scenario %s: pod %s: files: %s -> %s is no absolute path and file" % (path, pod.name, dst, src))
         pod.host_bin = read_host_bin(os.path.join(pod.profile, "host-bin")) if pod.profile else []
         pod.index = i
         if pod.node is None and pod.phase != "Pending":

@@ -30,6 +30,20 @@ book, model/fwrules.c).
   rule, and must report every other fw-* finding `check` reports
   (LiveOnly below).
 
+- The engine config file (--extra-engine-args, read in the pod by the
+  probe, checks.md J9): fw-trtllm-engine-short (ai-dynamo/dynamo PR #5523,
+  max_tokens_in_buffer 8192 below max_input_len 32768 in the file): both NOT
+  READY on fw-trtllm naming both numbers; live only (a recipe without its
+  ConfigMap has no file).  fw-trtllm-engine-fits (32768 and 32768): both
+  READY, fw-trtllm ok.  fw-trtllm-engine-missing (the file is not in the
+  pod): fw-trtllm skipped naming the path, never ok; both READY.
+
+- Multinode workers (checks.md J7): fw-tp-multinode-sglang (Dynamo's
+  DeepSeek-R1 SGLang disagg-32gpu recipe, --tp 16 on 2 nodes of 8 GPUs, as
+  the operator renders it under Grove): all four pods READY, fw-tp-nodes ok
+  naming 2 nodes.  fw-tp-one-pod (the same --tp 16 on one 8-GPU pod, no
+  multinode sign): both NOT READY on fw-tp-nodes naming 16 and 8.
+
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
 import json
@@ -241,6 +255,108 @@ class MooncakeDeviceMissing(LiveOnly, E2ECase):
     FW = {"prefill": {"fw-mooncake": "fail", "fw-sglang": "ok"},
           "decode": {"fw-mooncake": "fail", "fw-sglang": "ok"}}
     DETAIL = {"fw-mooncake": ("MOONCAKE_DEVICE names " + WRONG_RAILS,)}
+
+
+class TrtllmEngineShort(LiveOnly, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-engine-short.yaml")
+    LIVE_ONLY = "fw-trtllm"
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-trtllm": "fail"}, "decode": {"fw-trtllm": "fail"}}
+    DETAIL = {"fw-trtllm": ("8192", "32768")}
+
+
+class TrtllmEngineFits(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-engine-fits.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-trtllm": "ok"}, "decode": {"fw-trtllm": "ok"}}
+
+
+class TrtllmEngineMissing(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-engine-missing.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-trtllm": "skipped"}, "decode": {"fw-trtllm": "skipped"}}
+    DETAIL = {"fw-trtllm": ("/engine_configs/", "not found")}
+
+
+class Multinode:
+    """Mixin of an E2ECase: a multinode worker per role, two pods each,
+    judged one by one (not the Live mixin, which keys pods by role): all
+    READY, fw-tp-nodes ok naming 2 nodes on the pods whose args carry the
+    tensor-parallel size (all of them unless LEADERS_ONLY), absent on the
+    others."""
+    CHECK = ["-n", "demo"]
+    TMP = "fwlive-"
+    LEADERS_ONLY = False
+
+    def test_all_ready(self):
+        self.assertEqual(len(self.doc["pods"]), 4, self.err)
+        for p in self.doc["pods"]:
+            bad = [(c["name"], c["status"], c["detail"]) for c in p["checks"] if c["status"] in ("fail", "warn")]
+            self.assertEqual(p["verdict"], "READY", (p["name"], bad))
+        self.assertEqual(self.rc, 0, self.err)
+
+    def test_tp_across_nodes(self):
+        for p in self.doc["pods"]:
+            c = [c for c in p["checks"] if c["name"] == "fw-tp-nodes"]
+            if self.LEADERS_ONLY and not p["name"].endswith("-ldr-0"):
+                self.assertEqual(c, [], p["name"])
+                continue
+            self.assertEqual(len(c), 1, p["name"])
+            self.assertEqual(c[0]["status"], "ok", c[0])
+            self.assertIn("2 nodes", c[0]["detail"])
+
+
+class TpMultinodeSglang(Multinode, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-tp-multinode-sglang.yaml")
+
+
+class TpMultinodeVllmGrove(Multinode, E2ECase):
+    """vLLM's Ray leader under Grove: its group's listed pods count its
+    nodes; the Ray workers' args carry no tensor-parallel size."""
+    SCENARIO = os.path.join(SCENARIOS, "fw-tp-multinode-vllm-grove.yaml")
+    LEADERS_ONLY = True
+
+
+class TpOnePod(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-tp-one-pod.yaml")
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-tp-nodes": "fail"}, "decode": {"fw-tp-nodes": "fail"}}
+    DETAIL = {"fw-tp-nodes": ("16", "8 GPUs")}
+
+
+class EngineKeys(unittest.TestCase):
+    """probe.sh's _eng_keys on engine files: only the J9 keys leave the pod,
+    each a plain number or name; everything else (a token, a path, another
+    `backend:`) stays in it; past 256 KiB nothing but too_large."""
+
+    def keys(self, text):
+        with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as f:
+            sh = f.read()
+        fn = sh[sh.index("_eng_keys() {"):]
+        fn = fn[:fn.index("\n}\n") + 3]
+        import subprocess
+        r = subprocess.run(["sh", "-c", "bounded() { shift; \"$@\"; }\n" + fn + "_eng_keys"],
+                           input=text.encode(), capture_output=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode().splitlines()
+
+    def test_block_and_flow(self):
+        got = self.keys("backend: pytorch\nmoe_config:\n  backend: DEEPGEMM\n"
+                        "hf_token: hf_SECRETSECRET\nmax_input_len: 32768  # longest\n"
+                        "cache_transceiver_config:\n  backend: NIXL\n  max_tokens_in_buffer: 8192\n"
+                        "  nested:\n    max_input_len: 1\nspeculative_config: {backend: X, max_input_len: 2}\n")
+        self.assertEqual(got, ["state=ok", "max_input_len=32768", "cache_transceiver_config.backend=NIXL",
+                               "cache_transceiver_config.max_tokens_in_buffer=8192"])
+
+    def test_json_and_bad_values(self):
+        got = self.keys('{"cache_transceiver_config": {"backend": "UCX; rm -rf /", '
+                        '"max_tokens_in_buffer": 4096}, "max_input_len": "$(id)", "api_key": "sk-123"}\n')
+        self.assertEqual(got, ["state=ok", "bad=cache_transceiver_config.backend",
+                               "cache_transceiver_config.max_tokens_in_buffer=4096", "bad=max_input_len"])
+        self.assertNotIn("sk-123", "\n".join(got))
+
+    def test_too_large(self):
+        self.assertEqual(self.keys("max_input_len: 1\n" + "x" * 300000 + "\n"), ["state=too_large"])
 
 
 if __name__ == "__main__":

@@ -355,12 +355,48 @@ static void test_pod_list_reserve(void)
 	pod_list_release(&l);
 }
 
+/* pod_info.nodes: a LeaderWorkerSet group's size from its annotation,
+ * its label, or the LWS_GROUP_SIZE the controller injects; 0 for none
+ * or a value that is no count (checks.md J7). */
+static void test_pod_group_nodes(void)
+{
+#define POD(n, meta, env) "{\"metadata\":{\"name\":\"" n "\",\"namespace\":\"n\"," meta "},\"spec\":{\"containers\":" \
+	"[{\"name\":\"main\",\"env\":[" env "]}]},\"status\":{\"phase\":\"Running\"}}"
+#define WL "\"labels\":{\"nvidia.com/dynamo-component-type\":\"prefill\""
+	static const char page[] = "{\"kind\":\"PodList\",\"metadata\":{},\"items\":["
+		POD("a", WL "},\"annotations\":{\"leaderworkerset.sigs.k8s.io/size\":\"2\"}", "") ","
+		POD("b", WL ",\"leaderworkerset.sigs.k8s.io/size\":\"4\"}", "") ","
+		POD("c", WL "}", "{\"name\":\"LWS_GROUP_SIZE\",\"value\":\"3\"}") ","
+		POD("d", WL "}", "") ","
+		POD("e", WL "},\"annotations\":{\"leaderworkerset.sigs.k8s.io/size\":\"2x\"}", "") ","
+		POD("f", WL ",\"grove.io/podcliquescalinggroup\":\"g-0-prefill\","
+			 "\"grove.io/podcliquescalinggroup-replica-index\":\"1\"}", "") "]}";
+#undef WL
+#undef POD
+	static const int want[] = { 2, 4, 3, 0, 0, 0 };
+	struct pods_query q = { .namespace = "n" };
+	struct pod_list l = { 0 };
+	char *next = NULL;
+	struct err e = { 0 };
+
+	CHECK_INT(pods_parse_page(page, sizeof(page) - 1, &q, &l, &next, &e) || l.n != 6, 0);
+	for (size_t i = 0; i < l.n && i < 6; i++)
+		CHECK_INT(l.items[i].nodes, want[i]);
+	if (l.n == 6) {        /* the Grove scaling-group replica, for run.c to count */
+		CHECK_STR(l.items[5].group, "g-0-prefill/1");
+		CHECK_STR(l.items[0].group, "");
+	}
+	free(next);
+	pod_list_release(&l);
+}
+
 int main(void)
 {
 	test_buf();
 	test_alloc_grow();
 	test_rdma_resource_names();
 	test_pod_list_reserve();
+	test_pod_group_nodes();
 	test_opts_forms();
 	test_opts_bools_and_positionals();
 	test_opts_errors();

@@ -1,10 +1,12 @@
 /* DGD reading (kube/dgd.c) and judging (check/dgd.c, checks.md P). */
-#include "t.h"
-
 #include <string.h>
+
+#include "t.h"
 
 #include "check/dgd.h"
 #include "kube/dgd.h"
+#include "kube/pods.h"
+#include "run/dgd.h"
 #include "util/sha256.h"
 
 static const char beta[] =
@@ -245,6 +247,40 @@ static void judge(void)
 	dgd_set_release(&s);
 }
 
+/* multinode.nodeCount of a component (Dynamo's DeepSeek-R1 SGLang
+ * disagg-32gpu: 2) reaches its pods' check_context.nodes (checks.md J7). */
+static void multinode_nodes(void)
+{
+	static const char body[] =
+		"{\"metadata\":{\"name\":\"g\",\"namespace\":\"dynamo\"},\"spec\":{\"services\":{"
+		"\"decode\":{\"componentType\":\"worker\",\"subComponentType\":\"decode\",\"multinode\":{\"nodeCount\":2}},"
+		"\"prefill\":{\"componentType\":\"worker\",\"subComponentType\":\"prefill\",\"multinode\":{\"nodeCount\":\"x\"}}}}}";
+	struct dgd_set s = { 0 };
+	struct pod_info pods[2];
+	struct pod_list l = { pods, 2, 2, 0, 0 };
+	struct run pr;
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, sizeof(body) - 1, "v1alpha1", &s, &e), 0);
+	CHECK_INT(s.n, 1);
+	if (s.n != 1 || s.items[0].ncomp != 2) {
+		dgd_set_release(&s);
+		return;
+	}
+	memset(pods, 0, sizeof pods);
+	pods[0] = (struct pod_info){ .namespace = "dynamo", .name = "d-0", .role = "decode", .graph = "g",
+				     .component = "decode", .node = "n1" };
+	pods[1] = (struct pod_info){ .namespace = "dynamo", .name = "p-0", .role = "prefill", .graph = "g",
+				     .component = "prefill", .node = "n2" };
+	run_init(&pr, &l);
+	run_dgd_nodes(&pr, &s);
+	CHECK_INT(pr.pod[0].ctx.nodes, 2);
+	CHECK_INT(pr.pod[1].ctx.nodes, 0);      /* no count stated: the pod's own signs */
+	run_release(&pr);
+	dgd_set_release(&s);
+}
+
 int main(void)
 {
 	parse_beta();
@@ -254,6 +290,7 @@ int main(void)
 	bad_input();
 	too_many();
 	judge();
+	multinode_nodes();
 	printf("test_dgd: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

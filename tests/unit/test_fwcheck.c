@@ -31,28 +31,108 @@ static struct probe_facts *facts(const char *env)
 	return f;
 }
 
-/* The status of check name on a decode pod with args and env; -1 when it
- * is not reported. */
-static int status(const char *args, const char *env, const char *peer, const char *name)
+/* The status of check name on facts f (freed here) with context c, the
+ * pod asking for 8 GPUs; -1 when it is not reported.  A result that is
+ * not ok must carry a remedy, and its detail want when given. */
+static int judge(struct probe_facts *f, const struct check_context *c, const char *name, const char *want)
 {
-	struct probe_facts *f = facts(env);
 	struct pod_spec_facts s = { .gpus = 8, .rdma_devices = 1, .efa_devices = -1, .ipc_lock = 1,
 				    .shm_bytes = -1 };
-	struct check_context c = { .role = "decode", .kv_cross_pod = 1, .kv_cross_node = 1,
-				   .kv_known = 1, .peer_args = peer, .args = args };
 	struct check_results r;
 	const struct check_result *x;
 	int st;
 
 	check_results_init(&r);
-	check_pod(f, &s, &c, &r);
+	check_pod(f, &s, c, &r);
 	x = check_results_find(&r, name);
 	st = x ? (int)x->status : -1;
 	if (x && x->status != CHECK_OK)
 		CHECK(x->remedy && *x->remedy);
+	if (x && want)
+		CHECK(strstr(x->detail, want) != NULL);
 	check_results_release(&r);
 	probe_facts_free(f);
 	return st;
+}
+
+/* The status of check name on a decode pod with args and env; -1 when it
+ * is not reported. */
+static int status(const char *args, const char *env, const char *peer, const char *name)
+{
+	struct check_context c = { .role = "decode", .kv_cross_pod = 1, .kv_cross_node = 1,
+				   .kv_known = 1, .peer_args = peer, .args = args };
+
+	return judge(facts(env), &c, name, NULL);
+}
+
+/* fw-trtllm from the engine file section (probe.sh trtllm_engine, parsed
+ * by probe/engine.c) with rc, on a TensorRT-LLM worker. */
+static int engine(const char *section, int rc, const char *want_detail)
+{
+	struct probe_facts *f = facts("");
+	struct check_context c = { .role = "prefill", .kv_cross_pod = 1, .kv_known = 1,
+				   .args = "python3 -m dynamo.trtllm --extra-engine-args /engine_configs/prefill.yaml" };
+
+	probe_parse_trtllm_engine(section, strlen(section), &f->trtllm_engine);
+	f->trtllm_engine.src.status = rc == 0 ? PROBE_OK : rc == 127 ? PROBE_ABSENT : PROBE_FAILED;
+	f->trtllm_engine.src.rc = rc;
+	return judge(f, &c, "fw-trtllm", want_detail);
+}
+
+static void test_engine(void)
+{
+	const char *head = "flag=--extra-engine-args\npath=/engine_configs/prefill.yaml\n";
+	char b[512];
+
+	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=8192\nmax_input_len=32768\n", head);
+	CHECK_INT(engine(b, 0, "32768"), CHECK_FAIL);                  /* dynamo PR #5523 */
+	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=32768\nmax_input_len=32768\n", head);
+	CHECK_INT(engine(b, 0, NULL), CHECK_OK);
+	snprintf(b, sizeof b, "%sstate=absent\n", head);
+	CHECK_INT(engine(b, 1, "not found"), CHECK_SKIPPED);          /* never ok */
+	snprintf(b, sizeof b, "%sstate=too_large\n", head);
+	CHECK_INT(engine(b, 1, "256 KiB"), CHECK_SKIPPED);
+	/* the section cut short: still skipped */
+	CHECK_INT(engine("flag=--extra-engine-args\npath=/e.yaml\n", -1, "/e.yaml"), CHECK_SKIPPED);
+	/* values the probe would never pass are refused again */
+	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=8x\nmax_input_len=32768\n", head);
+	CHECK_INT(engine(b, 0, "no plain number"), CHECK_SKIPPED);
+	snprintf(b, sizeof b, "%sstate=ok\nbad=max_input_len\ncache_transceiver_config.max_tokens_in_buffer=8192\n", head);
+	CHECK_INT(engine(b, 0, "no plain number"), CHECK_SKIPPED);
+	/* no engine file named (section absent): judged from args as before */
+	CHECK_INT(engine("", 127, NULL), CHECK_OK);
+	{
+		struct probe_trtllm_engine e = { 0 };
+		const char *t = "state=ok\ncache_transceiver_config.backend=NIXL\ntensor_parallel_size=16\n"
+				"cache_transceiver_config.backend=a;rm\nmax_input_len=-5\n";
+
+		CHECK_INT(probe_parse_trtllm_engine(t, strlen(t), &e), 2);
+		CHECK_STR(e.backend, "NIXL");
+		CHECK_INT(e.tensor_parallel_size, 16);
+		CHECK_INT(e.max_input_len, -1);
+		CHECK_INT(e.nbad, 2);
+		CHECK_INT(e.state, PROBE_ENGINE_OK);
+	}
+}
+
+/* J7 on a running pod: the group size its pod carries (check_context
+ * .nodes, from the LeaderWorkerSet size) counts its nodes. */
+static int tp_status(const char *args, int nodes)
+{
+	struct check_context c = { .role = "prefill", .kv_cross_pod = 1, .kv_known = 1, .args = args,
+				   .nodes = nodes };
+
+	return judge(facts(""), &c, "fw-tp-nodes", NULL);
+}
+
+static void test_tp_nodes(void)
+{
+	const char *ray = "ray start --head --port=6379 && python3 -m dynamo.vllm --tensor-parallel-size 16";
+
+	CHECK_INT(tp_status(ray, 2), CHECK_OK);
+	CHECK_INT(tp_status(ray, 0), CHECK_SKIPPED);      /* spans nodes, count unknown */
+	CHECK_INT(tp_status("python3 -m dynamo.vllm --tensor-parallel-size 16", 0), CHECK_FAIL);
+	CHECK_INT(tp_status("python3 -m dynamo.vllm --tensor-parallel-size 16", 2), CHECK_OK);
 }
 
 int main(void)
@@ -82,5 +162,7 @@ int main(void)
 	CHECK_INT(status("python3 -m dynamo.sglang --disaggregation-mode decode --disaggregation-ib-device mlx5_0", "",
 			 NULL, "fw-sglang"), CHECK_OK);
 	CHECK_INT(status("sglang", "MOONCAKE_DEVICE=mlx5_4\n", NULL, "fw-mooncake"), CHECK_FAIL);
+	test_engine();
+	test_tp_nodes();
 	return T_DONE("test_fwcheck");
 }

@@ -21,7 +21,7 @@ static void env(const char *a, const char *av, const char *b, const char *bv)
 /* The severity of check for args, or -1 when it does not report. */
 static int sev(const char *args, const char *check, long gpus)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL, NULL };
 	struct fwr_finding f[FWR_MAX];
 	size_t n = fwr_eval(&w, f);
 
@@ -77,7 +77,7 @@ static void test_trtllm(void)
 static void test_sglang_mooncake_tp(void)
 {
 	struct fwr_worker p = { "sglang.launch_server --tp-size 3 --disaggregation-mode prefill", &view,
-				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL };
+				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL, NULL };
 	struct fwr_worker d = p;
 	struct fwr_finding f;
 
@@ -105,7 +105,7 @@ static void test_sglang_mooncake_tp(void)
 /* The severity of check for args on a pod with RDMA devices devs. */
 static int sev_dev(const char *args, const char *check, const char *devs)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs, NULL };
 	struct fwr_finding f[FWR_MAX];
 	size_t n = fwr_eval(&w, f);
 
@@ -142,7 +142,7 @@ static void test_item3(void)
 		 * nvidia.com/gpu, with kv_buffer_device xpu is right */
 		struct fwr_worker x = { "python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\","
 					"\"kv_role\":\"kv_both\",\"kv_buffer_device\":\"xpu\"}", &view, "prefill", 1, 1,
-					ENVR_FAB_IB, -1, 1, NULL };
+					ENVR_FAB_IB, -1, 1, NULL, NULL };
 		struct fwr_finding f[FWR_MAX];
 		size_t n = fwr_eval(&x, f);
 
@@ -186,12 +186,130 @@ static void test_item3(void)
 		  ENVR_OK);
 }
 
+/* The finding of fw-trtllm for a worker with engine file e (NULL none). */
+static const struct fwr_finding *eng(const char *args, const struct fwr_engine *e, struct fwr_finding *f)
+{
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, e };
+	size_t n = fwr_eval(&w, f);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].check, FWR_TRTLLM))
+			return &f[i];
+	return NULL;
+}
+
+/* J9 from the file --extra-engine-args names (ai-dynamo/dynamo PR #5523). */
+static void test_trtllm_engine(void)
+{
+	const char *a = "python3 -m dynamo.trtllm --extra-engine-args /engine_configs/prefill.yaml";
+	struct fwr_engine short_ = { 1, "/engine_configs/prefill.yaml", NULL, 32768, 8192, 8, "DEFAULT" };
+	struct fwr_engine fits = { 1, "/engine_configs/prefill.yaml", NULL, 32768, 32768, 8, "DEFAULT" };
+	struct fwr_engine gone = { 0, "/engine_configs/prefill.yaml", "not found", -1, -1, -1, NULL };
+	struct fwr_engine odd = { 1, "/e.yaml", NULL, -1, -1, -1, "TCP" };
+	struct fwr_finding f[FWR_MAX];
+	const struct fwr_finding *x;
+
+	env(NULL, NULL, NULL, NULL);
+	x = eng(a, &short_, f);
+	CHECK(x && x->sev == ENVR_FAIL && !x->unknown);
+	CHECK(x && strstr(x->detail, "8192") && strstr(x->detail, "32768"));
+	x = eng(a, &fits, f);
+	CHECK(x && x->sev == ENVR_OK && !x->unknown);
+	x = eng(a, &gone, f);                      /* never ok: skipped, naming why */
+	CHECK(x && x->unknown && strstr(x->detail, "/engine_configs/prefill.yaml") && strstr(x->detail, "not found"));
+	CHECK(x && x->remedy);
+	x = eng(a, &odd, f);
+	CHECK(x && x->sev == ENVR_FAIL);           /* backend TCP from the file */
+	/* JSON in args wins over the file (the recipe's own text) */
+	x = eng("dynamo.trtllm {\"cache_transceiver_config\":{\"max_tokens_in_buffer\":65536},\"max_input_len\":32768}", &short_, f);
+	CHECK(x && x->sev == ENVR_OK);
+	/* an unreadable file does not hide a fault the env shows */
+	env("NIXL_BACKEND", "UCX", "TRTLLM_NIXL_KVCACHE_BACKEND", "UCX");
+	x = eng(a, &gone, f);
+	CHECK(x && x->sev == ENVR_FAIL && !x->unknown);
+	env(NULL, NULL, NULL, NULL);
+	/* TensorRT-LLM's TP from its file feeds J7 */
+	{
+		struct fwr_engine tp16 = { 1, "/e.yaml", NULL, -1, -1, 16, NULL };
+		struct fwr_worker w = { a, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, &tp16 };
+		size_t n = fwr_eval(&w, f);
+		int seen = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(f[i].check, FWR_TP_NODES)) {
+				seen = 1;
+				CHECK_INT(f[i].sev, ENVR_FAIL);
+			}
+		CHECK(seen);
+		w.nodes = 2;
+		n = fwr_eval(&w, f);
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(f[i].check, FWR_TP_NODES))
+				CHECK_INT(f[i].sev, ENVR_OK);
+	}
+}
+
+/* J7: the nodes a worker spans, from its args or the pod (w.nodes). */
+static void test_tp_nodes(void)
+{
+	struct fwr_worker w = { NULL, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL };
+	struct fwr_finding f[FWR_MAX];
+	const char *const cases[][2] = {
+		/* Dynamo's DeepSeek-R1 SGLang disagg-32gpu under Grove (backend_sglang.go) */
+		{ "sh -c exec python3 -m dynamo.sglang --tp 16 --nnodes 2 --node-rank $((GROVE_PCLQ_POD_INDEX + 1))", "ok" },
+		{ "python3 -m dynamo.sglang --tp 16", "fail" },
+		{ "python3 -m dynamo.sglang --tp 24 --nnodes 2", "fail" },
+		/* TensorRT-LLM's leader (backend_trtllm.go): one host per node */
+		{ "mpirun --oversubscribe -n 16 -H ${LWS_LEADER_ADDRESS},${LWS_WORKER_1_ADDRESS} --mca pml ob1 "
+		  "bash -c 'trtllm-llmapi-launch python3 -m dynamo.trtllm --tensor-parallel-size 16'", "ok" },
+		/* a Ray head (backend_vllm.go) spans nodes it does not count */
+		{ "ray start --head --port=6379 && python3 -m dynamo.vllm --tensor-parallel-size 16", "skip" },
+		{ "python3 -m dynamo.vllm --tensor-parallel-size 8", "ok" },
+	};
+
+	env(NULL, NULL, NULL, NULL);
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		size_t n;
+		const struct fwr_finding *x = NULL;
+
+		w.args = cases[c][0];
+		w.nodes = 1;
+		n = fwr_eval(&w, f);
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(f[i].check, FWR_TP_NODES))
+				x = &f[i];
+		CHECK(x != NULL);
+		if (!x)
+			continue;
+		if (!strcmp(cases[c][1], "skip"))
+			CHECK(x->unknown && x->remedy);
+		else
+			CHECK_INT(x->sev, !strcmp(cases[c][1], "ok") ? ENVR_OK : ENVR_FAIL);
+	}
+	/* the pod's LeaderWorkerSet size (w.nodes) settles the Ray head */
+	w.args = "ray start --head --port=6379 && python3 -m dynamo.vllm --tensor-parallel-size 16";
+	w.nodes = 2;
+	{
+		int seen = 0;
+
+		for (size_t i = 0, n = fwr_eval(&w, f); i < n; i++)
+			if (!strcmp(f[i].check, FWR_TP_NODES)) {
+				seen = 1;
+				CHECK_INT(f[i].sev, ENVR_OK);
+				CHECK(!f[i].unknown && strstr(f[i].detail, "2 nodes"));
+			}
+		CHECK(seen);
+	}
+}
+
 int main(void)
 {
 	test_vllm();
 	test_trtllm();
 	test_sglang_mooncake_tp();
 	test_item3();
+	test_trtllm_engine();
+	test_tp_nodes();
 	printf("test_fwrules: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

@@ -122,6 +122,7 @@ unit-tests: $(TEST_BINS) $(TOOL_BINS) $(BUILD)/$(PROG)
 test check: unit-tests
 	sh tests/tools/banned.sh
 	sh tests/tools/no_outside_refs.sh
+	sh tests/tools/no_ignored_inputs.sh
 	sh tests/run.sh $(BUILD)
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 unit-tests
 	sh tests/run.sh build/san

@@ -48,7 +48,7 @@ import yaml
 
 from base import E2ECase, parse_json, scenario_report
 from plugin import run
-from test_nicsel import ORDER, result, suggestion
+from test_nicsel import ORDER, feed_back, result, suggestion
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
@@ -117,24 +117,6 @@ def ucx_choice(row, allowed):
 
 def gpu_nics(pod):
     return {e["gpu"]: e for e in pod.get("gpuNics") or []}
-
-
-def feed_back(case, name, doc):
-    """The scenario with each pod's suggested UCX_NET_DEVICES set: its report."""
-    sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
-    with open(os.path.join(SCENARIOS, name + ".yaml")) as f:
-        sc = copy.deepcopy(yaml.safe_load(f))
-    for p in sc["pods"]:
-        case.assertTrue(sugg.get(p["name"]), p["name"])
-        p["env"] = {"UCX_NET_DEVICES": sugg[p["name"]]}
-        p["profile"] = os.path.join(SCENARIOS, p["profile"])
-        if p.get("logs"):
-            p["logs"] = os.path.join(SCENARIOS, p["logs"])
-    with tempfile.TemporaryDirectory(prefix="nicgpu-") as d:
-        path = os.path.join(d, "fedback.yaml")
-        with open(path, "w") as f:
-            yaml.safe_dump(sc, f)
-        return scenario_report(path)
 
 
 class Base(E2ECase):

@@ -24,6 +24,12 @@ port (no GID: smg-project/smg#2520); elsewhere a risk (ai-dynamo/dynamo PR
   ucx-nic-select warn naming those GPUs, and the suggestion is the rails
   nearest each GPU in nvidia-smi topo -m.
 - healthy-ib (the rails listed): ucx-nic-select ok.
+- nicsel-roce-dpu (RoCE, 8 ConnectX-7 rails + a BlueField-3 DPU function
+  mlx5_8 at NODE/SYS, unset) and nicsel-spectrumx (the 8 rails BlueField-3
+  SuperNICs PIX to their GPUs + the DPU function, unset): READY,
+  ucx-nic-select warn naming mlx5_8:1 (BlueField) and no rail, the 8 rails
+  suggested; fed back: READY, ucx-nic-select ok (written before the tool
+  ran on them).
 The expected values are read from the profile's own sysfs and topo -m
 capture, not written down here.
 """
@@ -101,6 +107,24 @@ def suggestion(check):
     return (check.get("suggestedEnv") or {}).get("UCX_NET_DEVICES")
 
 
+def feed_back(case, name, doc):
+    """The scenario with each pod's suggested UCX_NET_DEVICES set: its report."""
+    sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
+    with open(os.path.join(SCENARIOS, name + ".yaml")) as f:
+        sc = copy.deepcopy(yaml.safe_load(f))
+    for p in sc["pods"]:
+        case.assertTrue(sugg.get(p["name"]), p["name"])
+        p["env"] = {"UCX_NET_DEVICES": sugg[p["name"]]}
+        p["profile"] = os.path.join(SCENARIOS, p["profile"])
+        if p.get("logs"):
+            p["logs"] = os.path.join(SCENARIOS, p["logs"])
+    with tempfile.TemporaryDirectory(prefix="nicsel-") as d:
+        path = os.path.join(d, "fedback.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(sc, f)
+        return scenario_report(path)
+
+
 class NicSelBase(E2ECase):
     NAME = None
 
@@ -152,21 +176,7 @@ class TestUnsetAndAll(NicSelBase):
     def test_suggestion_fed_back_is_ready(self):
         rc, doc, err = self.reports["nicsel-nogid"]
         self.assertIsNotNone(doc, err)
-        sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
-        with open(os.path.join(SCENARIOS, "nicsel-nogid.yaml")) as f:
-            sc = yaml.safe_load(f)
-        sc = copy.deepcopy(sc)
-        for p in sc["pods"]:
-            self.assertTrue(sugg.get(p["name"]), p["name"])
-            p["env"] = {"UCX_NET_DEVICES": sugg[p["name"]]}
-            p["profile"] = os.path.join(SCENARIOS, p["profile"])
-            if p.get("logs"):
-                p["logs"] = os.path.join(SCENARIOS, p["logs"])
-        with tempfile.TemporaryDirectory(prefix="nicsel-") as d:
-            path = os.path.join(d, "fedback.yaml")
-            with open(path, "w") as f:
-                yaml.safe_dump(sc, f)
-            rc, doc, err = scenario_report(path)
+        rc, doc, err = feed_back(self, "nicsel-nogid", doc)
         self.assertIsNotNone(doc, err)
         for pod in doc["pods"]:
             self.assertEqual(result(pod)["status"], "ok", result(pod))
@@ -206,6 +216,70 @@ class TestRailsListed(NicSelBase):
             self.assertIsNotNone(c, pod["name"])
             self.assertEqual(c["status"], "ok", c)
             self.assertNotIn("suggestedEnv", c)
+
+
+def active_ports(profile):
+    """{dev:port: hca_type} of every ACTIVE port in a profile's sysfs."""
+    base = os.path.join(ROOT, "tests", "cluster", "profiles", profile, "root", "sys", "class",
+                        "infiniband")
+    out = {}
+    for dev in os.listdir(base):
+        for p in os.listdir(os.path.join(base, dev, "ports")):
+            if read(os.path.join(base, dev, "ports", p, "state")).endswith("ACTIVE"):
+                out["%s:%s" % (dev, p)] = read(os.path.join(base, dev, "hca_type"))
+    return out
+
+
+class RoceBlueField(NicSelBase):
+    """(issue 25: BlueField functions on RoCE) UCX_NET_DEVICES unset on a
+    RoCE pair with a BlueField-3 DPU function beside the rails: warn naming
+    the DPU function and no rail, the rails suggested, ok fed back."""
+    PROFILE = DPU = None
+
+    def rails(self):
+        ports = active_ports(self.PROFILE)
+        self.assertIn(self.DPU, ports)
+        self.assertEqual(ports[self.DPU], "MT41692")
+        return {p for p in ports if p != self.DPU}
+
+    def test_warn_names_the_dpu_function_only(self):
+        rails = self.rails()
+        self.assertEqual(len(rails), 8, rails)
+        for pod in self.pods():
+            c = result(pod)
+            self.assertIsNotNone(c, pod["name"])
+            self.assertEqual(c["status"], "warn", c)
+            self.assertEqual(pod["verdict"], "READY", pod["name"])
+            self.assertIn(self.DPU, c["detail"])
+            self.assertIn("BlueField", c["detail"])
+            for r in rails:
+                self.assertNotIn(r, c["detail"])
+            self.assertEqual(sorted(suggestion(c).split(",")), sorted(rails))
+        self.assertEqual((self.rc, self.doc["verdict"]["status"]), (0, "READY"))
+
+    def test_suggestion_fed_back_is_ready(self):
+        self.assertIsNotNone(self.doc, self.err)
+        rc, doc, err = feed_back(self, self.NAME, self.doc)
+        self.assertIsNotNone(doc, err)
+        for pod in doc["pods"]:
+            self.assertEqual(result(pod)["status"], "ok", result(pod))
+            self.assertEqual(pod["verdict"], "READY", pod["name"])
+        self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
+
+
+class TestRoceDpu(RoceBlueField):
+    """ConnectX-7 rails + a BlueField-3 DPU function (NODE/SYS)."""
+    NAME, PROFILE, DPU = "nicsel-roce-dpu", "roce-h100-bf3-dpu", "mlx5_8:1"
+
+
+class TestSpectrumX(RoceBlueField):
+    """BlueField-3 SuperNIC rails (PIX to their GPUs) + a DPU function: the
+    SuperNICs stay rails."""
+    NAME, PROFILE, DPU = "nicsel-spectrumx", "roce-spectrumx-bf3", "mlx5_8:1"
+
+    def test_rails_are_bluefield(self):
+        ports = active_ports(self.PROFILE)
+        self.assertEqual(set(ports.values()), {"MT41692"})
 
 
 class TestSuggestEnv(E2ECase):

@@ -670,6 +670,95 @@ def h100_numa0_rails(p):
     p.env("NCCL_IB_HCA", "mlx5_0,mlx5_1,mlx5_4,mlx5_5")
 
 
+# ---- Issue 25: BlueField functions on RoCE (checks.md E7) -------------
+# The BlueField-3 files: part id 41692 (0xa2dc, UCX's "BlueField 3"), fw
+# and board as ibv_devinfo of ai-dynamo/dynamo#814 lists its BlueField-3
+# ports in Ethernet mode (tests/calibration/captures/
+# ibv_devinfo_bf3_roce_two_node_dynamo814.txt).
+BF3 = (41692, "32.41.1000", "MT_0000000884")
+
+
+def as_bf3(p, dev):
+    """RDMA device dev of a RoCE profile relabelled as a BlueField-3
+    function: sysfs hca_type/fw_ver/board_id and its ibv_devinfo block."""
+    part, fw, board = BF3
+    for attr, val in (("hca_type", "MT%d" % part), ("fw_ver", fw), ("board_id", board)):
+        p.write(IB + dev + "/" + attr, val + "\n")
+    rel = "bin/out/ibv_devinfo.txt"
+    b = block(p.read(rel), "hca_id:\t%s", dev)
+    n = re.sub(r"(vendor_part_id:\s+)\d+", r"\g<1>%d" % part, b)
+    n = re.sub(r"(board_id:\s+)\S+", r"\g<1>" + board, n)
+    n = re.sub(r"(fw_ver:\s+)\S+", r"\g<1>" + fw, n)
+    edit_blocks(p, rel, "hca_id:", lambda bl: [n if x == b else x for x in bl])
+
+
+def add_roce_nic(p, src, dev, ndev, ipv4, links, rate):
+    """A RoCE port dev cloned from src (sysfs with its GID table, ibstatus,
+    ibv_devinfo, ibdev2netdev, ucx_info -d), its netdev ndev carrying
+    ipv4 (GIDs 2/3, IPv4-mapped) and links its topo -m cells for GPU0..7."""
+    shutil.copytree(p.path(IB + src), p.path(IB + dev))
+    port = IB + dev + "/ports/1/"
+    p.write(port + "rate", rate + "\n")
+    a = [int(x) for x in ipv4.split(".")]
+    for i in (2, 3):
+        p.write(port + "gids/%d" % i, "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % tuple(a))
+    # its own MAC/GUID: the last two bytes of src's, replaced
+    guid = p.read(port + "gids/0").strip()[-4:]
+    for i in (0, 1):
+        p.sub(port + "gids/%d" % i, guid, GUID_TAIL)
+    for f in os.listdir(p.path(port + "gid_attrs/ndevs")):
+        p.write(port + "gid_attrs/ndevs/" + f, ndev)
+    for rel, start in (("bin/out/ibv_devinfo.txt", "hca_id:\t%s"),
+                       ("bin/out/ibstatus.txt", "Infiniband device '%s' port 1 status:")):
+        b = block(p.read(rel), start, src).replace("'%s'" % src, "'%s'" % dev)
+        b = b.replace("\t" + src + "\n", "\t" + dev + "\n")
+        b = re.sub(r"rate:(\s+).*", r"rate:\g<1>" + rate, b).replace(guid, GUID_TAIL)
+        edit_blocks(p, rel, start.split("%s")[0], lambda bl: bl + [b])
+    t = p.read("bin/out/ibdev2netdev.txt")
+    p.write("bin/out/ibdev2netdev.txt", t + "%s port 1 ==> %s (Up)\n" % (dev, ndev))
+    t = p.read(UCXD)
+    md = ucx_md_block(t, src).replace(src + ":", dev + ":").replace(
+        "Memory domain: " + src + "\n", "Memory domain: " + dev + "\n")
+    i = t.index("#\n# Memory domain: cma")
+    p.write(UCXD, t[:i] + md + t[i:])
+    p.write(TOPO, topo_edit(p.read(TOPO), add=((dev, links),)))
+    uverbs_nodes(p)
+
+
+# A BlueField-3 DPU's function on the host (north-south: the host network),
+# on the CPU's root complex of socket 0 like the host NICs of
+# hgx-h200-mgmt-bf3: NODE to GPU0-3, SYS to GPU4-7.
+DPU_LINKS = ["NODE"] * 4 + ["SYS"] * 4
+GUID_TAIL = "2a40"
+
+
+@variant("roce-h100-bf3-dpu", """roce-ok (8x H100, 8 ConnectX-7 RoCE rails PIX to their GPUs) with a
+BlueField-3 DPU function on the host network, mlx5_8 (part 41692, netdev
+enp41s0f0np0, 10.20.0.11, Active, 200G, NODE/SYS to the GPUs), as the
+BlueField NICs beside the rails that ai-dynamo/dynamo PR #10852 names;
+UCX_NET_DEVICES unset as in Dynamo's recipes.  Intended finding:
+ucx-nic-select warn naming mlx5_8 (BlueField), the 8 ConnectX-7 rails
+suggested.""", base="roce-ok")
+def roce_h100_bf3_dpu(p):
+    add_roce_nic(p, "mlx5_7", "mlx5_8", "enp41s0f0np0", "10.20.0.11", DPU_LINKS,
+                 "200 Gb/sec (2X NDR)")
+    as_bf3(p, "mlx5_8")
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7")
+
+
+@variant("roce-spectrumx-bf3", """A Spectrum-X node: the 8 RoCE rails are BlueField-3 SuperNICs (part
+41692 in NIC mode, one under each GPU's PCIe switch: PIX), beside a
+BlueField-3 DPU function on the host network (mlx5_8, NODE/SYS), the
+east-west/north-south split of NVIDIA's Spectrum-X platform; UCX_NET_DEVICES
+unset.  Intended finding: ucx-nic-select warn naming mlx5_8 only (the
+SuperNICs are the rails), the 8 SuperNIC ports suggested.""", base="roce-ok")
+def roce_spectrumx_bf3(p):
+    roce_h100_bf3_dpu(p)
+    for k in range(8):
+        as_bf3(p, "mlx5_%d" % k)
+
+
 # A10 (checks.md): a routed, rail-optimised RoCE v2 fabric as in
 # kvcache-ai/Mooncake#2729 (one /26 per rail and rack, "ens12np0 (mlx5_0):
 # 10.14.1.72/26") and #2747 ("routed RoCEv2 fabric ... 10.102.0.0/16"):

@@ -87,9 +87,61 @@ static int ucx_opens(const struct check_input *in, const struct probe_rdma_list 
 	return in->f->dev_ib.n_uverbs >= l->ndevs ? 1 : -1;
 }
 
+/* A BlueField DPU/SuperNIC function, by PCI part id as UCX's device
+ * table names them (ib_device.c uct_ib_builtin_device_specs: 0xa2d2
+ * BlueField, 0xa2d6 BlueField 2; 0xa2dc BlueField-3, UCX PR #9013). */
+static int dpu(const struct probe_rdma_dev *d)
+{
+	int id = d->part_id;
+
+	if (id <= 0 && !strncmp(d->hca_type, "MT", 2)) {
+		/* ibstat's "MT41692" is the part id in decimal (0xa2dc). */
+		long v = strtol(d->hca_type + 2, NULL, 10);
+
+		id = v > 0 && v < 0x10000 ? (int)v : 0;
+	}
+	return id == 0xa2d2 || id == 0xa2d3 || id == 0xa2d6 || id == 0xa2dc;
+}
+
+/* Is the port in topo -m column c under the PCIe switch of some GPU
+ * (PIX/PXB)? */
+static int gpu_affine(const struct probe_topo *t, int c)
+{
+	for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++)
+		if (t->gpu_nic[g][c].link == PROBE_TOPO_PIX ||
+		    t->gpu_nic[g][c].link == PROBE_TOPO_PXB)
+			return 1;
+	return 0;
+}
+
+/* On RoCE a BlueField function is a rail only as a SuperNIC: Spectrum-X
+ * puts one BlueField-3 in NIC mode under each GPU's PCIe switch (east-
+ * west), while a DPU's host function serves the host network (north-
+ * south) from the CPU's root complex.  So with topo -m a BlueField port is
+ * a rail when it is PIX/PXB to some GPU; without it only when the pod has
+ * no other Active port (all rails BlueField), as it cannot be told. */
+static void rule_out_dpus(const struct check_input *in, struct nicsel *s)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int other = 0;
+
+	if (in->fabric != FABRIC_ROCE)
+		return;
+	for (int i = 0; i < s->count; i++)
+		other |= s->n[i].active && !dpu(s->n[i].d);
+	for (int i = 0; i < s->count; i++) {
+		struct nic *n = &s->n[i];
+
+		if (!dpu(n->d))
+			continue;
+		n->kv = t->src.status == PROBE_OK && n->topo >= 0 ?
+			gpu_affine(t, n->topo) : !other;
+	}
+}
+
 /* The pod's ports: on an InfiniBand fabric an Ethernet port cannot carry
  * the KV (it is the host or management network); on RoCE every Active
- * port may be a rail, so none is ruled out here. */
+ * port may be a rail but a BlueField DPU function (rule_out_dpus). */
 static void collect(const struct check_input *in, const struct probe_rdma_list *l,
 		    struct nicsel *s)
 {
@@ -118,6 +170,7 @@ static void collect(const struct check_input *in, const struct probe_rdma_list *
 			n->topo = topo_column(&in->f->topo, n->d->name);
 		}
 	}
+	rule_out_dpus(in, s);
 }
 
 /* Best topo link from GPU g to an Active KV port (only_taken: one UCX
@@ -168,22 +221,6 @@ static const char *fab(enum fabric f)
 {
 	return f == FABRIC_INFINIBAND ? "InfiniBand" : f == FABRIC_ROCE ? "RoCE" :
 	       fabric_name(f);
-}
-
-/* A BlueField DPU/SuperNIC function, by PCI part id as UCX's device
- * table names them (ib_device.c uct_ib_builtin_device_specs: 0xa2d2
- * BlueField, 0xa2d6 BlueField 2; 0xa2dc BlueField-3, UCX PR #9013). */
-static int dpu(const struct probe_rdma_dev *d)
-{
-	int id = d->part_id;
-
-	if (id <= 0 && !strncmp(d->hca_type, "MT", 2)) {
-		/* ibstat's "MT41692" is the part id in decimal (0xa2dc). */
-		long v = strtol(d->hca_type + 2, NULL, 10);
-
-		id = v > 0 && v < 0x10000 ? (int)v : 0;
-	}
-	return id == 0xa2d2 || id == 0xa2d3 || id == 0xa2d6 || id == 0xa2dc;
 }
 
 /* The ports UCX takes that cannot carry KV, into b; their number.

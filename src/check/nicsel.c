@@ -315,29 +315,67 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 	return nbad || nfar;
 }
 
-/* UCX's rank of a GPU-NIC pair for GPU memory, smaller nearer, from the
- * sysfs paths of the two PCI devices (ucs/sys/topo/base/topo.c,
- * ucs_topo_get_distance_sysfs): a common parent below the PCI root (one
- * PCIe switch: PIX/PXB) is the default, near distance; a common PCI root
- * (PHB) at most 3.5 GB/s; only /sys/devices in common, same NUMA node
- * (NODE) 17 GB/s, other NUMA node (SYS) 220 MB/s.  The protocol selection
- * (ucp proto v2) ranks lanes by that bandwidth, so a GPU buffer goes to
- * the port(s) of the best rank.  -1: not in topo -m. */
-static int ucx_rank(int link)
+/* UCX's bandwidth of a lane for GPU memory, bytes/s: the NIC's (its
+ * port rate; unknown: no cap) capped by the GPU-NIC distance, which UCX
+ * reads from the sysfs paths of the two PCI devices
+ * (ucs/sys/topo/base/topo.c ucs_topo_get_distance_sysfs): one PCIe switch
+ * (PIX/PXB) no cap; a common PCI root (PHB) at most 3500 MB/s; only
+ * /sys/devices in common, same NUMA node (NODE) 17000 MB/s, other node
+ * (SYS) 220 MB/s; proto_common.c takes the minimum.  UCS_MBYTE is 2^20.
+ * 0: not in topo -m. */
+#define NICSEL_MB 1048576.0
+#define NICSEL_NOCAP 1e30
+
+static double lane_bw(const struct check_input *in, const struct nic *p, int link)
 {
+	const struct probe_rdma_port *pv = port_view(in->f, p->d, p->pi);
+	double nic = pv->rate_gbps > 0 ? pv->rate_gbps * 1e9 / 8 : NICSEL_NOCAP;
+	double cap;
+
 	switch (link) {
 	case PROBE_TOPO_PIX:
 	case PROBE_TOPO_PXB:
-		return 0;
+		cap = NICSEL_NOCAP;
+		break;
 	case PROBE_TOPO_NODE:
-		return 1;
+		cap = 17000 * NICSEL_MB;
+		break;
 	case PROBE_TOPO_PHB:
-		return 2;
+		cap = 3500 * NICSEL_MB;
+		break;
 	case PROBE_TOPO_SYS:
-		return 3;
+		cap = 220 * NICSEL_MB;
+		break;
 	default:
-		return -1;
+		return 0;
 	}
+	return nic < cap ? nic : cap;
+}
+
+/* A positive integer variable of the main process, else dflt. */
+static long env_count(const struct check_input *in, const char *name, long dflt)
+{
+	const char *v = envv(in, name);
+	char *end;
+	long n = v ? strtol(v, &end, 10) : 0;
+
+	return v && end != v && !*end && n > 0 ? n : dflt;
+}
+
+/* The rails one NIXL put/get may stripe over: NIXL's KV transfers are
+ * ucp_put_nbx/ucp_get_nbx, whose protocols (ucp/rma/put_offload.c,
+ * get_offload.c) take up to UCX_MAX_RMA_RAILS lanes; NIXL sets it to 4
+ * with UCX >= 1.20 and 2 before (ai-dynamo/nixl src/utils/ucx/
+ * ucx_utils.cpp), unless the environment sets it (config.cpp modify()).
+ * UCX_MAX_RNDV_RAILS caps tag/AM rendezvous, which NIXL's KV does not
+ * use.  Unknown UCX version: 2. */
+static int nicsel_max_rails(const struct check_input *in)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+	int nixl = u->major > 1 || (u->major == 1 && u->minor >= 20) ? 4 : 2;
+	long n = env_count(in, "UCX_MAX_RMA_RAILS", nixl);
+
+	return n > 64 ? 64 : (int)n;
 }
 
 static const char *port_state(int st)
@@ -348,32 +386,80 @@ static const char *port_state(int st)
 	return st >= 0 && st <= PROBE_PORT_ACTIVE_DEFER ? name[st] : "UNKNOWN";
 }
 
-/* The ports of s UCX would use for GPU g's memory among those `use`
- * accepts, into dst (at most CHECK_GPU_NIC_PORTS, *n -1 past that), the
- * best topo code among them into link. */
+/* One candidate lane of a GPU: its port in s, bandwidth, topo code. */
+struct lane {
+	int i;
+	double bw;
+	int link;
+};
+
+/* The lanes of s that `use` accepts for GPU g, in topo -m column order
+ * (standing in for UCX's PCI bus order), those slower than the fastest
+ * over UCX_MULTI_LANE_MAX_RATIO (default 4) dropped as
+ * ucp_proto_multi_filter_slow_lanes() does; their number. */
+static int gpu_lanes(const struct check_input *in, const struct nicsel *s, int g,
+		     int (*use)(const struct nic *), struct lane *v)
+{
+	const struct probe_topo *t = &in->f->topo;
+	double top = 0, ratio = (double)env_count(in, "UCX_MULTI_LANE_MAX_RATIO", 4);
+	int n = 0, k = 0;
+
+	for (int i = 0; i < s->count; i++) {
+		const struct nic *p = &s->n[i];
+		struct lane l;
+		int j;
+
+		if (!use(p) || p->topo < 0)
+			continue;
+		l.i = i;
+		l.link = t->gpu_nic[g][p->topo].link;
+		if ((l.bw = lane_bw(in, p, l.link)) <= 0)
+			continue;
+		for (j = n++; j > 0 && s->n[v[j - 1].i].topo > p->topo; j--)
+			v[j] = v[j - 1];
+		v[j] = l;
+		top = l.bw > top ? l.bw : top;
+	}
+	for (int i = 0; i < n; i++)
+		if (v[i].bw * ratio >= top)
+			v[k++] = v[i];
+	return k;
+}
+
+/* The ports UCX stripes GPU g's memory over among those `use` accepts
+ * (ucp/proto/proto_multi.c ucp_proto_multi_select_bw_lanes): greedily the
+ * fastest lane left, up to max_rails; among tied lanes the one at g modulo
+ * their number (UCX PR #11547: the GPU's bus ordinal seeds the choice;
+ * older UCX takes the first, the same number of ports at the same speed).
+ * Into dst (at most CHECK_GPU_NIC_PORTS, *n -1 past that), the best topo
+ * code among them into link. */
 static void gpu_ports(const struct check_input *in, const struct nicsel *s, int g,
 		      int (*use)(const struct nic *), struct check_gpu_nic_port *dst,
 		      int *n, char *link, size_t linksz)
 {
-	const struct probe_topo *t = &in->f->topo;
-	int best = -1, code = 0;
+	struct lane v[NICSEL_MAX];
+	int nl = gpu_lanes(in, s, g, use, v), rails = nicsel_max_rails(in), code = 0;
 
-	for (int i = 0; i < s->count; i++) {
-		int r = s->n[i].topo < 0 ? -1 : ucx_rank(t->gpu_nic[g][s->n[i].topo].link);
-
-		if (use(&s->n[i]) && r >= 0 && (best < 0 || r < best))
-			best = r;
-	}
 	*n = 0;
-	for (int i = 0; i < s->count && best >= 0; i++) {
-		const struct nic *p = &s->n[i];
+	for (int got = 0; got < rails && nl > 0; got++) {
+		double m = 0;
+		int tied = 0, pick = 0, seen = 0;
+		const struct nic *p;
 		const struct probe_rdma_port *pv;
-		int l;
 
-		if (!use(p) || p->topo < 0 || ucx_rank(l = t->gpu_nic[g][p->topo].link) != best)
-			continue;
-		if (!code || l < code)
-			code = l;
+		for (int i = 0; i < nl; i++)
+			m = v[i].bw > m ? v[i].bw : m;
+		for (int i = 0; i < nl; i++)
+			tied += v[i].bw == m;
+		for (int i = 0; i < nl; i++)
+			if (v[i].bw == m && seen++ == g % tied)
+				pick = i;
+		p = &s->n[v[pick].i];
+		if (!code || v[pick].link < code)
+			code = v[pick].link;
+		for (int i = pick; i + 1 < nl; i++)
+			v[i] = v[i + 1];
+		nl--;
 		if (*n < 0 || *n >= CHECK_GPU_NIC_PORTS) {
 			*n = -1;
 			continue;
@@ -413,6 +499,7 @@ static void map_gpus(const struct check_input *in, const struct nicsel *s, int s
 
 		e->gpu = g;
 		e->numa = t->numa[g];
+		e->max_rails = nicsel_max_rails(in);
 		snprintf(e->chosen_by, sizeof(e->chosen_by), "%s",
 			 s->listed ? "UCX_NET_DEVICES" : v ? "all" : "unset");
 		gpu_ports(in, s, g, use_taken, e->nic, &e->n, e->link, sizeof(e->link));

@@ -230,8 +230,8 @@ def active_ports(profile):
     return out
 
 
-class RoceBlueField(NicSelBase):
-    """(issue 25: BlueField functions on RoCE) UCX_NET_DEVICES unset on a
+class RoceBlueField:
+    """(mixin; issue 25: BlueField functions on RoCE) UCX_NET_DEVICES unset on a
     RoCE pair with a BlueField-3 DPU function beside the rails: warn naming
     the DPU function and no rail, the rails suggested, ok fed back."""
     PROFILE = DPU = None
@@ -267,12 +267,12 @@ class RoceBlueField(NicSelBase):
         self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
 
 
-class TestRoceDpu(RoceBlueField):
+class TestRoceDpu(RoceBlueField, NicSelBase):
     """ConnectX-7 rails + a BlueField-3 DPU function (NODE/SYS)."""
     NAME, PROFILE, DPU = "nicsel-roce-dpu", "roce-h100-bf3-dpu", "mlx5_8:1"
 
 
-class TestSpectrumX(RoceBlueField):
+class TestSpectrumX(RoceBlueField, NicSelBase):
     """BlueField-3 SuperNIC rails (PIX to their GPUs) + a DPU function: the
     SuperNICs stay rails."""
     NAME, PROFILE, DPU = "nicsel-spectrumx", "roce-spectrumx-bf3", "mlx5_8:1"

@@ -30,6 +30,11 @@ port (no GID: smg-project/smg#2520); elsewhere a risk (ai-dynamo/dynamo PR
   ucx-nic-select warn naming mlx5_8:1 (BlueField) and no rail, the 8 rails
   suggested; fed back: READY, ucx-nic-select ok (written before the tool
   ran on them).
+- nicsel-bond-members (RoCE, 8 rails + two host ports enslaved to bond0
+  without a LAG, the inactive one with an empty GID table, unset): NOT
+  READY, ucx-nic-select fail naming mlx5_8:1, mlx5_9:1 as bond0 members and
+  no rail, the 8 rails suggested; fed back: ucx-nic-select ok (written
+  before the tool ran on it).
 The expected values are read from the profile's own sysfs and topo -m
 capture, not written down here.
 """
@@ -280,6 +285,40 @@ class TestSpectrumX(RoceBlueField, NicSelBase):
     def test_rails_are_bluefield(self):
         ports = active_ports(self.PROFILE)
         self.assertEqual(set(ports.values()), {"MT41692"})
+
+
+class TestBondMembers(NicSelBase):
+    """(issue 25: bond members) two host ports enslaved to bond0 without a
+    RoCE LAG, UCX_NET_DEVICES unset: fail naming both as bond0 members,
+    the rails suggested, never a member; ok fed back."""
+    NAME, PROFILE = "nicsel-bond-members", "roce-h100-bond-members"
+    MEMBERS = ("mlx5_8:1", "mlx5_9:1")
+
+    def test_fail_names_the_members_only(self):
+        ports = active_ports(self.PROFILE)
+        rails = {p for p in ports if p not in self.MEMBERS}
+        self.assertEqual(len(rails), 8, rails)
+        for pod in self.pods():
+            c = result(pod)
+            self.assertIsNotNone(c, pod["name"])
+            self.assertEqual(c["status"], "fail", c)
+            self.assertEqual(pod["verdict"], "NOT READY", pod["name"])
+            for m in self.MEMBERS:
+                self.assertIn(m, c["detail"])
+            self.assertIn("bond0", c["detail"])
+            self.assertIn("empty GID table", c["detail"])
+            for r in rails:
+                self.assertNotIn(r, c["detail"])
+            got = suggestion(c).split(",")
+            self.assertEqual(sorted(got), sorted(rails))
+        self.assertEqual((self.rc, self.doc["verdict"]["status"]), (2, "NOT READY"))
+
+    def test_suggestion_fed_back_is_ok(self):
+        self.assertIsNotNone(self.doc, self.err)
+        rc, doc, err = feed_back(self, self.NAME, self.doc)
+        self.assertIsNotNone(doc, err)
+        for pod in doc["pods"]:
+            self.assertEqual(result(pod)["status"], "ok", result(pod))
 
 
 class TestSuggestEnv(E2ECase):

@@ -678,10 +678,11 @@ def h100_numa0_rails(p):
 BF3 = (41692, "32.41.1000", "MT_0000000884")
 
 
-def as_bf3(p, dev):
+def as_bf3(p, dev, card=BF3):
     """RDMA device dev of a RoCE profile relabelled as a BlueField-3
-    function: sysfs hca_type/fw_ver/board_id and its ibv_devinfo block."""
-    part, fw, board = BF3
+    function (or the (part, fw, board) of card): sysfs hca_type/fw_ver/
+    board_id and its ibv_devinfo block."""
+    part, fw, board = card
     for attr, val in (("hca_type", "MT%d" % part), ("fw_ver", fw), ("board_id", board)):
         p.write(IB + dev + "/" + attr, val + "\n")
     rel = "bin/out/ibv_devinfo.txt"
@@ -697,6 +698,10 @@ def add_roce_nic(p, src, dev, ndev, ipv4, links, rate):
     ibv_devinfo, ibdev2netdev, ucx_info -d), its netdev ndev carrying
     ipv4 (GIDs 2/3, IPv4-mapped) and links its topo -m cells for GPU0..7."""
     shutil.copytree(p.path(IB + src), p.path(IB + dev))
+    net = p.path(IB + dev + "/device/net")
+    if os.path.isdir(net):
+        for old in os.listdir(net):
+            os.rename(os.path.join(net, old), os.path.join(net, ndev))
     port = IB + dev + "/ports/1/"
     p.write(port + "rate", rate + "\n")
     a = [int(x) for x in ipv4.split(".")]
@@ -757,6 +762,38 @@ def roce_spectrumx_bf3(p):
     roce_h100_bf3_dpu(p)
     for k in range(8):
         as_bf3(p, "mlx5_%d" % k)
+
+
+# ConnectX-6 Dx (part 4125) as the host ports of hgx-h200-mgmt-bf3.
+CX6DX = (4125, "22.39.1002", "MT_0000000359")
+
+
+@variant("roce-h100-bond-members", """roce-ok with the host network on a Linux bond over two ConnectX-6 Dx
+ports of different adapters (mlx5_8 ens3f0np0, mlx5_9 ens4f0np0, 100G,
+NODE/SYS to the GPUs; bond0 active-backup, 10.20.0.11): no RoCE LAG (mlx5
+offloads a LAG only over the ports of one adapter, and then shows one
+mlx5_bond_N device), so both ports stay RDMA devices whose netdevs are
+bond0's slaves (sysfs device/net/X/master).  The kernel's RoCE GID
+management (drivers/infiniband/core/roce_gid_mgmt.c) puts bond0's GIDs on
+the active slave's port only and removes the inactive slave's: mlx5_8
+lists bond0's GIDs (gid_attrs/ndevs bond0), mlx5_9's table is all zero.
+UCX_NET_DEVICES unset.  Intended finding: ucx-nic-select fail naming
+mlx5_8 and mlx5_9 as bond0 members, the 8 rails suggested.""", base="roce-ok")
+def roce_h100_bond_members(p):
+    for dev, nd in (("mlx5_8", "ens3f0np0"), ("mlx5_9", "ens4f0np0")):
+        add_roce_nic(p, "mlx5_7", dev, nd, "10.20.0.11", DPU_LINKS, "100 Gb/sec (4X EDR)")
+        as_bf3(p, dev, CX6DX)
+        port = IB + dev + "/ports/1/"
+        for f in os.listdir(p.path(port + "gid_attrs/ndevs")):
+            p.write(port + "gid_attrs/ndevs/" + f, "bond0")
+        p.write(IB + dev + "/device/net/%s/master/uevent" % nd, "DEVTYPE=bond\nINTERFACE=bond0\nIFINDEX=7\n")
+    port = IB + "mlx5_9/ports/1/"
+    for i in range(4):
+        p.write(port + "gids/%d" % i, "0000:0000:0000:0000:0000:0000:0000:0000")
+        p.rm(port + "gid_attrs/types/%d" % i)
+        p.rm(port + "gid_attrs/ndevs/%d" % i)
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7")
 
 
 # A10 (checks.md): a routed, rail-optimised RoCE v2 fabric as in

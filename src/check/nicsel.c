@@ -35,6 +35,7 @@ struct nic {
 	int topo;                       /* its column in topo -m, -1 none */
 	int suggested;                  /* in the value suggest() pastes */
 	int pi;                         /* its index in d's ports */
+	const char *bond;               /* RoCE: the bond it is a member of */
 };
 
 #define NICSEL_MAX (PROBE_MAX_RDMA_DEVS * PROBE_MAX_PORTS)
@@ -139,6 +140,33 @@ static void rule_out_dpus(const struct check_input *in, struct nicsel *s)
 	}
 }
 
+/* The bond whose member port d is, or NULL: its netdev is enslaved
+ * (sysfs device/net/X/master, read from the sysfs list whichever list
+ * UCX's view comes from) and d is not the bond's own RDMA device.  mlx5
+ * offloads a bond of one adapter's ports as a RoCE LAG, one device named
+ * mlx5_bond_N over the bond (ibdev2netdev maps it to the bond itself),
+ * which UCX drives as one device of ad_num_ports paths
+ * (uct_ib_device_get_roce_lag_level); a bond it does not offload leaves
+ * each port a device of its own, which UCX takes like any other
+ * (uct_ib_device_port_check has no bond test) while the kernel puts the
+ * bond's GIDs on the active slave's port only and moves them on failover
+ * (drivers/infiniband/core/roce_gid_mgmt.c). */
+static const char *bond_of(const struct check_input *in, const struct probe_rdma_dev *d)
+{
+	const struct probe_rdma_list *sl = &in->f->sysfs_ib, *nl = &in->f->ibdev2netdev;
+	const char *m = NULL;
+
+	for (int i = 0; i < sl->ndevs && !m; i++)
+		if (!strcmp(sl->dev[i].name, d->name))
+			m = sl->dev[i].net_master;
+	if (!m || !*m || !strncmp(d->name, "mlx5_bond_", 10))
+		return NULL;
+	for (int i = 0; i < nl->ndevs; i++)
+		if (!strcmp(nl->dev[i].name, d->name) && !strcmp(nl->dev[i].netdev, m))
+			return NULL;
+	return m;
+}
+
 /* The pod's ports: on an InfiniBand fabric an Ethernet port cannot carry
  * the KV (it is the host or management network); on RoCE every Active
  * port may be a rail but a BlueField DPU function (rule_out_dpus). */
@@ -158,8 +186,10 @@ static void collect(const struct check_input *in, const struct probe_rdma_list *
 			n->d = &l->dev[i];
 			n->pi = p;
 			n->port = pv->num;
-			n->kv = in->fabric != FABRIC_INFINIBAND ||
-				pv->link_layer != PROBE_LL_ETH;
+			n->bond = pv->link_layer == PROBE_LL_ETH ?
+				  bond_of(in, n->d) : NULL;
+			n->kv = (in->fabric != FABRIC_INFINIBAND ||
+				 pv->link_layer != PROBE_LL_ETH) && !n->bond;
 			n->active = pv->state == PROBE_PORT_ACTIVE ||
 				    pv->state == PROBE_PORT_ACTIVE_DEFER;
 			n->taken = n->active && opens != 0 &&
@@ -238,8 +268,9 @@ static int off_fabric(const struct nicsel *s, struct buf *b, int *dead)
 		if (!n->taken || n->kv)
 			continue;
 		*dead |= !n->unsure && n->no_gid;
-		buf_appendf(b, "%s%s:%d (Ethernet%s%s)", k++ ? ", " : "", n->d->name,
+		buf_appendf(b, "%s%s:%d (Ethernet%s%s%.32s%s)", k++ ? ", " : "", n->d->name,
 			    n->port, dpu(n->d) ? ", BlueField" : "",
+			    n->bond ? ", member of " : "", n->bond ? n->bond : "",
 			    n->no_gid ? ", empty GID table" : "");
 	}
 	return k;
@@ -280,9 +311,13 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 
 	for (int i = 0; i < s->count; i++)
 		taken += s->n[i].taken && s->n[i].kv;
-	buf_appendf(&rem, "set UCX_NET_DEVICES=%s on the worker (the Active %s ports%s)",
-		    sugg, fab(in->fabric),
-		    in->f->topo.src.status == PROBE_OK ? " nearest each GPU" : "");
+	if (*sugg)
+		buf_appendf(&rem, "set UCX_NET_DEVICES=%s on the worker (the Active %s ports%s)",
+			    sugg, fab(in->fabric),
+			    in->f->topo.src.status == PROBE_OK ? " nearest each GPU" : "");
+	else
+		buf_appendf(&rem, "give the worker an Active %s rail (none here can carry KV) and list it in UCX_NET_DEVICES",
+			    fab(in->fabric));
 	if (nbad && dead)
 		emit(out, CK_UCX_NIC_SELECT, hard(in), buf_str(&rem),
 		     "%s %s, which cannot carry KV on this %s fabric: with no GID UCX's interface on it fails to open (ibv_query_gid), and NIXL's UCX backend with it (NIXL_ERR_BACKEND at start-up: smg-project/smg#2520, ai-dynamo/dynamo#10852)",
@@ -306,13 +341,13 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 		     s->listed ? " (UCX_NET_DEVICES)" : " (all)",
 		     in->f->topo.src.status == PROBE_OK ?
 		     ", each GPU's nearest among them" : "");
-	if (nbad || nfar)
+	if ((nbad || nfar) && *sugg)
 		emit_suggest(out, "UCX_NET_DEVICES", sugg);
 	emit_source(out, "/sys/class/infiniband, UCX_NET_DEVICES, nvidia-smi topo -m");
 	buf_release(&bad);
 	buf_release(&far);
 	buf_release(&rem);
-	return nbad || nfar;
+	return (nbad || nfar) && *sugg;
 }
 
 /* UCX's bandwidth of a lane for GPU memory, bytes/s: the NIC's (its

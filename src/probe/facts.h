@@ -117,6 +117,7 @@ struct probe_rdma_dev {
 	int nports_declared;            /* "Number of ports"/phys_port_cnt; -1 */
 	int nports;
 	struct probe_rdma_port port[PROBE_MAX_PORTS];
+	char net_master[32];            /* sysfs: bond netdev is enslaved to, "" */
 };
 
 /* One list per source: sysfs, ibstat, ibstatus, ibv_devinfo, ibdev2netdev. */

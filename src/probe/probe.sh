@@ -206,6 +206,12 @@ if [ -d /sys/class/infiniband ]; then
 		done
 		for _n in "$_d"/device/net/*; do
 			[ -e "$_n" ] && echo "$_dn/net=${_n##*/}"
+			# E7: the bond this netdev is enslaved to (its
+			# master's uevent names it; no fork)
+			[ -r "$_n/master/uevent" ] || continue
+			while IFS= read -r _l; do
+				case $_l in INTERFACE=?*) put "$_dn/net_master=${_l#INTERFACE=}" ;; esac
+			done <"$_n/master/uevent"
 		done
 		for _p in "$_d"/ports/*; do
 			[ -d "$_p" ] && sysfs_port "$_p" "$_dn/ports/${_p##*/}"

@@ -35,6 +35,11 @@ port (no GID: smg-project/smg#2520); elsewhere a risk (ai-dynamo/dynamo PR
   READY, ucx-nic-select fail naming mlx5_8:1, mlx5_9:1 as bond0 members and
   no rail, the 8 rails suggested; fed back: ucx-nic-select ok (written
   before the tool ran on it).
+- nicsel-no-topo (RoCE, no nvidia-smi so no topo -m; 8 rails each behind a
+  GPU's PCIe switch in sysfs, the BlueField-3 DPU function mlx5_8 and a
+  ConnectX-6 Dx host port mlx5_9 on root ports of their own, unset):
+  ucx-nic-select warn naming mlx5_8:1 only, the 8 rails suggested without
+  mlx5_9:1; fed back: ucx-nic-select ok (written before the tool ran on it).
 The expected values are read from the profile's own sysfs and topo -m
 capture, not written down here.
 """
@@ -312,6 +317,39 @@ class TestBondMembers(NicSelBase):
             got = suggestion(c).split(",")
             self.assertEqual(sorted(got), sorted(rails))
         self.assertEqual((self.rc, self.doc["verdict"]["status"]), (2, "NOT READY"))
+
+    def test_suggestion_fed_back_is_ok(self):
+        self.assertIsNotNone(self.doc, self.err)
+        rc, doc, err = feed_back(self, self.NAME, self.doc)
+        self.assertIsNotNone(doc, err)
+        for pod in doc["pods"]:
+            self.assertEqual(result(pod)["status"], "ok", result(pod))
+
+
+class TestNoTopo(NicSelBase):
+    """(issue 25: RoCE without topo -m) the suggestion still leaves out the
+    host port that shares no PCIe switch with a GPU, from sysfs."""
+    NAME, PROFILE = "nicsel-no-topo", "roce-h100-no-topo"
+    DPU, HOST = "mlx5_8:1", "mlx5_9:1"
+
+    def test_suggestion_leaves_out_host_ports(self):
+        self.assertFalse(os.path.exists(os.path.join(ROOT, "tests", "cluster", "profiles",
+                                                     self.PROFILE, "bin", "nvidia-smi")))
+        ports = active_ports(self.PROFILE)
+        self.assertEqual(ports[self.DPU], "MT41692")
+        self.assertEqual(ports[self.HOST], "MT4125")
+        rails = {p for p in ports if p not in (self.DPU, self.HOST)}
+        self.assertEqual(len(rails), 8, rails)
+        for pod in self.pods():
+            c = result(pod)
+            self.assertIsNotNone(c, pod["name"])
+            self.assertEqual(c["status"], "warn", c)
+            self.assertIn(self.DPU, c["detail"])
+            self.assertIn("BlueField", c["detail"])
+            self.assertNotIn(self.HOST, c["detail"])
+            for r in rails:
+                self.assertNotIn(r, c["detail"])
+            self.assertEqual(sorted(suggestion(c).split(",")), sorted(rails))
 
     def test_suggestion_fed_back_is_ok(self):
         self.assertIsNotNone(self.doc, self.err)

@@ -764,6 +764,72 @@ def roce_spectrumx_bf3(p):
         as_bf3(p, "mlx5_%d" % k)
 
 
+
+# The PCI tree of an HGX H100 board as sysfs shows it: GPU k (its bus id
+# from nvidia-smi -q) and rail mlx5_k behind one PCIe switch under root port
+# RC:01.0 (rail at the GPU's bus - 1), host NICs on root ports of their own.
+H100_GPU_BUS = [0x19, 0x3b, 0x4c, 0x5d, 0x9b, 0xbb, 0xcb, 0xdb]
+
+
+def pci_dev(p, path, ven, dev, cls):
+    """A PCI function at sysfs path (under root/sys/devices), with its
+    /sys/bus/pci/devices link."""
+    addr = path.rsplit("/", 1)[1]
+    for attr, val in (("vendor", ven), ("device", dev), ("class", cls)):
+        p.write("root/sys/devices/%s/%s" % (path, attr), val + "\n")
+    link = p.path("root/sys/bus/pci/devices/" + addr)
+    os.makedirs(os.path.dirname(link), exist_ok=True)
+    os.symlink("../../../devices/" + path, link)
+
+
+def ib_device_at(p, dev, path, cls="0x020000"):
+    """RDMA device dev's device link to PCI function path (its device/
+    directory, netdevs and all, moved there)."""
+    pci_dev(p, path, "0x15b3", "0x1021", cls)
+    d = p.path(IB + dev + "/device")
+    if os.path.isdir(d):
+        for e in os.listdir(d):
+            shutil.move(os.path.join(d, e), p.path("root/sys/devices/%s/%s" % (path, e)))
+        os.rmdir(d)
+    os.symlink("../../../devices/" + path, d)
+
+
+def hgx_pci_tree(p, host):
+    """GPUs and rails mlx5_0..7 as H100_GPU_BUS lays them out; host: [(dev,
+    root complex bus)] each on a root port of its own."""
+    for k, g in enumerate(H100_GPU_BUS):
+        rc = g - 4
+        sw = "pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0" % (rc, rc, rc + 1)
+        pci_dev(p, "%s/0000:%02x:00.0/0000:%02x:00.0" % (sw, rc + 2, g), "0x10de", "0x2330", "0x030200")
+        ib_device_at(p, "mlx5_%d" % k, "%s/0000:%02x:01.0/0000:%02x:00.0" % (sw, rc + 2, g - 1))
+    for dev, rc in host:
+        ib_device_at(p, dev, "pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0" % (rc, rc, rc + 2))
+
+
+@variant("roce-h100-no-topo", """roce-h100-bf3-dpu (8 ConnectX-7 RoCE rails, the BlueField-3 DPU function
+mlx5_8) with a ConnectX-6 Dx host port mlx5_9 (Active, 100G, GIDs on
+eno1np0, 10.30.0.11) and no nvidia-smi: the pod gets the driver's compute
+libraries only (NVIDIA_DRIVER_CAPABILITIES=compute; the NVIDIA Container
+Toolkit mounts nvidia-smi with the utility capability), so no topo -m.
+sysfs shows the PCI tree: GPU k and rail mlx5_k behind one PCIe switch
+(GPU bus ids of nvidia-smi -q, rail at the bus below), mlx5_8 and mlx5_9 on
+root ports of their own (/sys/class/infiniband/X/device and
+/sys/bus/pci/devices links into /sys/devices).  UCX_NET_DEVICES unset.
+Intended finding: ucx-nic-select warn naming mlx5_8 (BlueField) only, the 8
+rails suggested (not mlx5_9, which shares no PCIe switch with a GPU).""",
+         base="roce-ok")
+def roce_h100_no_topo(p):
+    roce_h100_bf3_dpu(p)
+    add_roce_nic(p, "mlx5_7", "mlx5_9", "eno1np0", "10.30.0.11", DPU_LINKS, "100 Gb/sec (4X EDR)")
+    as_bf3(p, "mlx5_9", CX6DX)
+    hgx_pci_tree(p, [("mlx5_8", 0x27), ("mlx5_9", 0xa7)])
+    p.rm("bin/nvidia-smi")
+    for f in os.listdir(p.path("bin/out")):
+        if f.startswith("nvidia-smi"):
+            p.rm("bin/out/" + f)
+    p.env("NVIDIA_DRIVER_CAPABILITIES", "compute")
+
+
 # ConnectX-6 Dx (part 4125) as the host ports of hgx-h200-mgmt-bf3.
 CX6DX = (4125, "22.39.1002", "MT_0000000359")
 

@@ -104,6 +104,62 @@ static int dpu(const struct probe_rdma_dev *d)
 	return id == 0xa2d2 || id == 0xa2d3 || id == 0xa2d6 || id == 0xa2dc;
 }
 
+/* d's entry in the sysfs list (the list UCX's view comes from may be
+ * another tool's), NULL when sysfs lacks it. */
+static const struct probe_rdma_dev *sysfs_dev(const struct check_input *in,
+					      const struct probe_rdma_dev *d)
+{
+	const struct probe_rdma_list *sl = &in->f->sysfs_ib;
+
+	for (int i = 0; i < sl->ndevs; i++)
+		if (!strcmp(sl->dev[i].name, d->name))
+			return &sl->dev[i];
+	return NULL;
+}
+
+/* Do two physical sysfs paths share a PCI bridge below the root complex
+ * ("/sys/devices/pciDDDD:BB/<root port>" and more in common)?  That is
+ * UCX's near distance (ucs_topo_get_distance_sysfs: a common parent below
+ * the PCI root) and topo -m's PIX/PXB; Dynamo PR #10852 compares the same
+ * links. */
+static int same_switch(const char *a, const char *b)
+{
+	static const char pre[] = "/sys/devices/";
+	int comps = 0;
+
+	if (strncmp(a, pre, sizeof pre - 1) || strncmp(b, pre, sizeof pre - 1))
+		return 0;
+	a += sizeof pre - 1;
+	b += sizeof pre - 1;
+	for (;;) {
+		size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+
+		if (!la || la != lb || strncmp(a, b, la))
+			break;
+		comps++;
+		if (a[la] != '/' || b[lb] != '/')
+			break;
+		a += la + 1;
+		b += lb + 1;
+	}
+	return comps >= 2;
+}
+
+/* Without topo -m: is d behind the PCIe switch of a GPU of the pod, from
+ * the sysfs paths (1, 0, -1 unknown: no path for it or for the GPUs). */
+static int sysfs_affine(const struct check_input *in, const struct probe_rdma_dev *d)
+{
+	const struct probe_rdma_dev *sd = sysfs_dev(in, d);
+	const struct probe_pci *pci = &in->f->pci;
+
+	if (!sd || !sd->pci_path[0] || !pci->n_gpu_paths)
+		return -1;
+	for (int i = 0; i < pci->n_gpu_paths && i < PROBE_MAX_GPUS; i++)
+		if (same_switch(sd->pci_path, pci->gpu_path[i]))
+			return 1;
+	return 0;
+}
+
 /* Is the port in topo -m column c under the PCIe switch of some GPU
  * (PIX/PXB)? */
 static int gpu_affine(const struct probe_topo *t, int c)
@@ -119,8 +175,9 @@ static int gpu_affine(const struct probe_topo *t, int c)
  * puts one BlueField-3 in NIC mode under each GPU's PCIe switch (east-
  * west), while a DPU's host function serves the host network (north-
  * south) from the CPU's root complex.  So with topo -m a BlueField port is
- * a rail when it is PIX/PXB to some GPU; without it only when the pod has
- * no other Active port (all rails BlueField), as it cannot be told. */
+ * a rail when it is PIX/PXB to some GPU; without it when sysfs shows it
+ * behind a GPU's PCIe switch, and without either only when the pod has no
+ * other Active port (all rails BlueField), as it cannot be told. */
 static void rule_out_dpus(const struct check_input *in, struct nicsel *s)
 {
 	const struct probe_topo *t = &in->f->topo;
@@ -135,8 +192,10 @@ static void rule_out_dpus(const struct check_input *in, struct nicsel *s)
 
 		if (!dpu(n->d))
 			continue;
+		int sys = sysfs_affine(in, n->d);
+
 		n->kv = t->src.status == PROBE_OK && n->topo >= 0 ?
-			gpu_affine(t, n->topo) : !other;
+			gpu_affine(t, n->topo) : sys >= 0 ? sys : !other;
 	}
 }
 
@@ -153,12 +212,10 @@ static void rule_out_dpus(const struct check_input *in, struct nicsel *s)
  * (drivers/infiniband/core/roce_gid_mgmt.c). */
 static const char *bond_of(const struct check_input *in, const struct probe_rdma_dev *d)
 {
-	const struct probe_rdma_list *sl = &in->f->sysfs_ib, *nl = &in->f->ibdev2netdev;
-	const char *m = NULL;
+	const struct probe_rdma_list *nl = &in->f->ibdev2netdev;
+	const struct probe_rdma_dev *sd = sysfs_dev(in, d);
+	const char *m = sd ? sd->net_master : NULL;
 
-	for (int i = 0; i < sl->ndevs && !m; i++)
-		if (!strcmp(sl->dev[i].name, d->name))
-			m = sl->dev[i].net_master;
 	if (!m || !*m || !strncmp(d->name, "mlx5_bond_", 10))
 		return NULL;
 	for (int i = 0; i < nl->ndevs; i++)
@@ -223,18 +280,31 @@ static int best_link(const struct probe_topo *t, const struct nicsel *s, int g,
 	return best;
 }
 
+/* Without topo -m: does sysfs show some Active KV port behind a GPU's
+ * PCIe switch (then only those are suggested)? */
+static int sysfs_rails(const struct check_input *in, const struct nicsel *s)
+{
+	for (int i = 0; i < s->count; i++)
+		if (s->n[i].kv && s->n[i].active && sysfs_affine(in, s->n[i].d) > 0)
+			return 1;
+	return 0;
+}
+
 /* The value to paste: the Active KV ports, and where topo -m is known only
- * those nearest some GPU of the pod (the GPU-affine rails). */
+ * those nearest some GPU of the pod (the GPU-affine rails); without it,
+ * where sysfs shows rails behind the GPUs' PCIe switches, only those
+ * (not the host or management ports on root ports of their own). */
 static void suggest(const struct check_input *in, const struct nicsel *s,
 		    struct buf *b)
 {
 	const struct probe_topo *t = &in->f->topo;
 	int rows = t->src.status == PROBE_OK ? t->gpu_rows : 0;
+	int bysys = !rows && sysfs_rails(in, s);
 	int k = 0;
 
 	for (int i = 0; i < s->count; i++) {
 		const struct nic *n = &s->n[i];
-		int near = !rows || n->topo < 0;
+		int near = bysys ? sysfs_affine(in, n->d) > 0 : !rows || n->topo < 0;
 
 		if (!n->kv || !n->active)
 			continue;

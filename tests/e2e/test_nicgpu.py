@@ -51,14 +51,13 @@ The expected values are read from the profiles' own sysfs and topo -m.
 """
 import os
 import re
-import tempfile
 import unittest
 
 import yaml
 
 from base import E2ECase, parse_json, scenario_report
 from plugin import run
-from test_nicsel import ORDER, feed_back, result, suggestion
+from test_nicsel import ORDER, assert_fed_back_ok, result, suggestion, with_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
@@ -244,16 +243,10 @@ class OffFabric:
                 self.assertEqual(e["chosenBy"], self.SET, e)
 
     def test_suggestion_fed_back_is_ready(self):
-        self.assertIsNotNone(self.doc, self.err)
-        rc, doc, err = feed_back(self, self.NAME, self.doc)
-        self.assertIsNotNone(doc, err)
-        for pod in doc["pods"]:
-            self.assertEqual(result(pod)["status"], "ok", result(pod))
-            self.assertEqual(pod["verdict"], "READY", pod["name"])
+        for pod in assert_fed_back_ok(self)["pods"]:
             for e in pod["gpuNics"]:
                 self.assertEqual(e["chosenBy"], "UCX_NET_DEVICES", e)
                 self.assertNotIn("suggested", e)
-        self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
 
 
 class TestHgxH200All(OffFabric, Base):
@@ -349,22 +342,6 @@ class TestNuma0Rails(Base):
                 self.assertEqual(got[g]["maxRails"], 2, got[g])
 
 
-def with_env(name, env):
-    """The report of scenario `name` with `env` over each pod's env."""
-    with open(os.path.join(SCENARIOS, name + ".yaml")) as f:
-        sc = yaml.safe_load(f)
-    for p in sc["pods"]:
-        p["env"] = dict(env)
-        p["profile"] = os.path.join(SCENARIOS, p["profile"])
-        if p.get("logs"):
-            p["logs"] = os.path.join(SCENARIOS, p["logs"])
-    with tempfile.TemporaryDirectory(prefix="nicgpu-") as d:
-        path = os.path.join(d, "env.yaml")
-        with open(path, "w") as f:
-            yaml.safe_dump(sc, f)
-        return scenario_report(path)
-
-
 class TestRmaRailsEnv(Base):
     """UCX_MAX_RMA_RAILS in the worker's env caps the rails of each GPU
     (NIXL leaves a set variable as it is): 1 is each GPU's PIX rail alone,
@@ -377,7 +354,7 @@ class TestRmaRailsEnv(Base):
         rate, order = rates(self.PROFILE), nic_order(self.PROFILE)
         rails = ib_rails(self.PROFILE)
         for n in (1, 4):
-            rc, doc, err = with_env(self.NAME, {"UCX_MAX_RMA_RAILS": str(n)})
+            rc, doc, err = with_env(self.NAME, lambda pod: {"UCX_MAX_RMA_RAILS": str(n)})
             self.assertIsNotNone(doc, err)
             for pod in doc["pods"]:
                 got = gpu_nics(pod)

@@ -117,22 +117,54 @@ def suggestion(check):
     return (check.get("suggestedEnv") or {}).get("UCX_NET_DEVICES")
 
 
-def feed_back(case, name, doc):
-    """The scenario with each pod's suggested UCX_NET_DEVICES set: its report."""
-    sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
+def with_env(name, env_of):
+    """The report of scenario `name` with env_of(pod name) over each pod's env."""
     with open(os.path.join(SCENARIOS, name + ".yaml")) as f:
         sc = copy.deepcopy(yaml.safe_load(f))
     for p in sc["pods"]:
-        case.assertTrue(sugg.get(p["name"]), p["name"])
-        p["env"] = {"UCX_NET_DEVICES": sugg[p["name"]]}
+        p["env"] = env_of(p["name"])
         p["profile"] = os.path.join(SCENARIOS, p["profile"])
         if p.get("logs"):
             p["logs"] = os.path.join(SCENARIOS, p["logs"])
     with tempfile.TemporaryDirectory(prefix="nicsel-") as d:
-        path = os.path.join(d, "fedback.yaml")
+        path = os.path.join(d, "scenario.yaml")
         with open(path, "w") as f:
             yaml.safe_dump(sc, f)
         return scenario_report(path)
+
+
+def feed_back(case, name, doc):
+    """The scenario with each pod's suggested UCX_NET_DEVICES set: its report."""
+    sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
+
+    def env_of(pod):
+        case.assertTrue(sugg.get(pod), pod)
+        return {"UCX_NET_DEVICES": sugg[pod]}
+    return with_env(name, env_of)
+
+
+def assert_fed_back_ok(case, ready=True):
+    """case's scenario fed back its suggestion: ucx-nic-select ok on every
+    pod and, with ready, the pods and the report READY; the report."""
+    case.assertIsNotNone(case.doc, case.err)
+    rc, doc, err = feed_back(case, case.NAME, case.doc)
+    case.assertIsNotNone(doc, err)
+    for pod in doc["pods"]:
+        case.assertEqual(result(pod)["status"], "ok", result(pod))
+        if ready:
+            case.assertEqual(pod["verdict"], "READY", pod["name"])
+    if ready:
+        case.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
+    return doc
+
+
+def assert_names_only(case, c, named, rails):
+    """c names every port of `named` and no rail, and suggests the rails."""
+    for m in named:
+        case.assertIn(m, c["detail"])
+    for r in rails:
+        case.assertNotIn(r, c["detail"])
+    case.assertEqual(sorted(suggestion(c).split(",")), sorted(rails))
 
 
 class NicSelBase(E2ECase):
@@ -147,6 +179,19 @@ class NicSelBase(E2ECase):
         pods = self.doc["pods"]
         self.assertEqual(len(pods), 2, [p["name"] for p in pods])
         return pods
+
+    def judged(self, status, verdict=None):
+        """Each pod's ucx-nic-select result, asserted to be `status` (and,
+        given, the pod's verdict)."""
+        out = []
+        for pod in self.pods():
+            c = result(pod)
+            self.assertIsNotNone(c, pod["name"])
+            self.assertEqual(c["status"], status, c)
+            if verdict:
+                self.assertEqual(pod["verdict"], verdict, pod["name"])
+            out.append(c)
+        return out
 
 
 class TestUnsetAndAll(NicSelBase):
@@ -184,14 +229,9 @@ class TestUnsetAndAll(NicSelBase):
                     self.assertIn("UCX_NET_DEVICES=" + got, c["remedy"])
 
     def test_suggestion_fed_back_is_ready(self):
-        rc, doc, err = self.reports["nicsel-nogid"]
-        self.assertIsNotNone(doc, err)
-        rc, doc, err = feed_back(self, "nicsel-nogid", doc)
-        self.assertIsNotNone(doc, err)
-        for pod in doc["pods"]:
-            self.assertEqual(result(pod)["status"], "ok", result(pod))
-            self.assertEqual(pod["verdict"], "READY", pod["name"])
-        self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
+        self.rc, self.doc, self.err = self.reports["nicsel-nogid"]
+        self.NAME = "nicsel-nogid"
+        assert_fed_back_ok(self)
 
 
 class TestFar(NicSelBase):
@@ -255,26 +295,13 @@ class RoceBlueField:
     def test_warn_names_the_dpu_function_only(self):
         rails = self.rails()
         self.assertEqual(len(rails), 8, rails)
-        for pod in self.pods():
-            c = result(pod)
-            self.assertIsNotNone(c, pod["name"])
-            self.assertEqual(c["status"], "warn", c)
-            self.assertEqual(pod["verdict"], "READY", pod["name"])
-            self.assertIn(self.DPU, c["detail"])
+        for c in self.judged("warn", "READY"):
             self.assertIn("BlueField", c["detail"])
-            for r in rails:
-                self.assertNotIn(r, c["detail"])
-            self.assertEqual(sorted(suggestion(c).split(",")), sorted(rails))
+            assert_names_only(self, c, [self.DPU], rails)
         self.assertEqual((self.rc, self.doc["verdict"]["status"]), (0, "READY"))
 
     def test_suggestion_fed_back_is_ready(self):
-        self.assertIsNotNone(self.doc, self.err)
-        rc, doc, err = feed_back(self, self.NAME, self.doc)
-        self.assertIsNotNone(doc, err)
-        for pod in doc["pods"]:
-            self.assertEqual(result(pod)["status"], "ok", result(pod))
-            self.assertEqual(pod["verdict"], "READY", pod["name"])
-        self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
+        assert_fed_back_ok(self)
 
 
 class TestRoceDpu(RoceBlueField, NicSelBase):
@@ -303,27 +330,14 @@ class TestBondMembers(NicSelBase):
         ports = active_ports(self.PROFILE)
         rails = {p for p in ports if p not in self.MEMBERS}
         self.assertEqual(len(rails), 8, rails)
-        for pod in self.pods():
-            c = result(pod)
-            self.assertIsNotNone(c, pod["name"])
-            self.assertEqual(c["status"], "fail", c)
-            self.assertEqual(pod["verdict"], "NOT READY", pod["name"])
-            for m in self.MEMBERS:
-                self.assertIn(m, c["detail"])
+        for c in self.judged("fail", "NOT READY"):
             self.assertIn("bond0", c["detail"])
             self.assertIn("empty GID table", c["detail"])
-            for r in rails:
-                self.assertNotIn(r, c["detail"])
-            got = suggestion(c).split(",")
-            self.assertEqual(sorted(got), sorted(rails))
+            assert_names_only(self, c, self.MEMBERS, rails)
         self.assertEqual((self.rc, self.doc["verdict"]["status"]), (2, "NOT READY"))
 
     def test_suggestion_fed_back_is_ok(self):
-        self.assertIsNotNone(self.doc, self.err)
-        rc, doc, err = feed_back(self, self.NAME, self.doc)
-        self.assertIsNotNone(doc, err)
-        for pod in doc["pods"]:
-            self.assertEqual(result(pod)["status"], "ok", result(pod))
+        assert_fed_back_ok(self, ready=False)
 
 
 class TestNoTopo(NicSelBase):
@@ -340,23 +354,13 @@ class TestNoTopo(NicSelBase):
         self.assertEqual(ports[self.HOST], "MT4125")
         rails = {p for p in ports if p not in (self.DPU, self.HOST)}
         self.assertEqual(len(rails), 8, rails)
-        for pod in self.pods():
-            c = result(pod)
-            self.assertIsNotNone(c, pod["name"])
-            self.assertEqual(c["status"], "warn", c)
-            self.assertIn(self.DPU, c["detail"])
+        for c in self.judged("warn"):
             self.assertIn("BlueField", c["detail"])
             self.assertNotIn(self.HOST, c["detail"])
-            for r in rails:
-                self.assertNotIn(r, c["detail"])
-            self.assertEqual(sorted(suggestion(c).split(",")), sorted(rails))
+            assert_names_only(self, c, [self.DPU], rails)
 
     def test_suggestion_fed_back_is_ok(self):
-        self.assertIsNotNone(self.doc, self.err)
-        rc, doc, err = feed_back(self, self.NAME, self.doc)
-        self.assertIsNotNone(doc, err)
-        for pod in doc["pods"]:
-            self.assertEqual(result(pod)["status"], "ok", result(pod))
+        assert_fed_back_ok(self, ready=False)
 
 
 class TestSuggestEnv(E2ECase):

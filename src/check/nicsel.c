@@ -12,7 +12,10 @@
  * saw end in NIXL_ERR_BACKEND; a down port is not taken (rdma-ports judges
  * it).  Only a port without a GID is a certain failure (its iface does not
  * open, smg-project/smg#2520); with GIDs it is a risk, as real nodes of
- * that layout run Dynamo's recipe with UCX_NET_DEVICES unset (calibration). */
+ * that layout run Dynamo's recipe with UCX_NET_DEVICES unset (calibration).
+ * Off the fabric too: a BlueField DPU function on RoCE (rule_out_dpus) and
+ * a bond member without a RoCE LAG (bond_of).  Per GPU, the ports UCX
+ * stripes one NIXL put/get over (gpu_ports). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

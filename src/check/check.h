@@ -167,6 +167,7 @@ struct check_gpu_nic {
 	struct check_gpu_nic_port nic[CHECK_GPU_NIC_PORTS];
 	struct check_gpu_nic_port sugg[CHECK_GPU_NIC_PORTS];
 	char sugg_link[8];
+	int max_rails;              /* rails one NIXL put/get stripes over */
 };
 
 struct check_results {

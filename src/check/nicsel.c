@@ -12,7 +12,10 @@
  * saw end in NIXL_ERR_BACKEND; a down port is not taken (rdma-ports judges
  * it).  Only a port without a GID is a certain failure (its iface does not
  * open, smg-project/smg#2520); with GIDs it is a risk, as real nodes of
- * that layout run Dynamo's recipe with UCX_NET_DEVICES unset (calibration). */
+ * that layout run Dynamo's recipe with UCX_NET_DEVICES unset (calibration).
+ * Off the fabric too: a BlueField DPU function on RoCE (rule_out_dpus) and
+ * a bond member without a RoCE LAG (bond_of).  Per GPU, the ports UCX
+ * stripes one NIXL put/get over (gpu_ports). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +38,7 @@ struct nic {
 	int topo;                       /* its column in topo -m, -1 none */
 	int suggested;                  /* in the value suggest() pastes */
 	int pi;                         /* its index in d's ports */
+	const char *bond;               /* RoCE: the bond it is a member of */
 };
 
 #define NICSEL_MAX (PROBE_MAX_RDMA_DEVS * PROBE_MAX_PORTS)
@@ -87,9 +91,145 @@ static int ucx_opens(const struct check_input *in, const struct probe_rdma_list 
 	return in->f->dev_ib.n_uverbs >= l->ndevs ? 1 : -1;
 }
 
+/* A BlueField DPU/SuperNIC function, by PCI part id as UCX's device
+ * table names them (ib_device.c uct_ib_builtin_device_specs: 0xa2d2
+ * BlueField, 0xa2d6 BlueField 2; 0xa2dc BlueField-3, UCX PR #9013). */
+static int dpu(const struct probe_rdma_dev *d)
+{
+	int id = d->part_id;
+
+	if (id <= 0 && !strncmp(d->hca_type, "MT", 2)) {
+		/* ibstat's "MT41692" is the part id in decimal (0xa2dc). */
+		long v = strtol(d->hca_type + 2, NULL, 10);
+
+		id = v > 0 && v < 0x10000 ? (int)v : 0;
+	}
+	return id == 0xa2d2 || id == 0xa2d3 || id == 0xa2d6 || id == 0xa2dc;
+}
+
+/* d's entry in the sysfs list (the list UCX's view comes from may be
+ * another tool's), NULL when sysfs lacks it. */
+static const struct probe_rdma_dev *sysfs_dev(const struct check_input *in,
+					      const struct probe_rdma_dev *d)
+{
+	const struct probe_rdma_list *sl = &in->f->sysfs_ib;
+
+	for (int i = 0; i < sl->ndevs; i++)
+		if (!strcmp(sl->dev[i].name, d->name))
+			return &sl->dev[i];
+	return NULL;
+}
+
+/* Do two physical sysfs paths share a PCI bridge below the root complex
+ * ("/sys/devices/pciDDDD:BB/<root port>" and more in common)?  That is
+ * UCX's near distance (ucs_topo_get_distance_sysfs: a common parent below
+ * the PCI root) and topo -m's PIX/PXB; Dynamo PR #10852 compares the same
+ * links. */
+static int same_switch(const char *a, const char *b)
+{
+	static const char pre[] = "/sys/devices/";
+	int comps = 0;
+
+	if (strncmp(a, pre, sizeof pre - 1) || strncmp(b, pre, sizeof pre - 1))
+		return 0;
+	a += sizeof pre - 1;
+	b += sizeof pre - 1;
+	for (;;) {
+		size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+
+		if (!la || la != lb || strncmp(a, b, la))
+			break;
+		comps++;
+		if (a[la] != '/' || b[lb] != '/')
+			break;
+		a += la + 1;
+		b += lb + 1;
+	}
+	return comps >= 2;
+}
+
+/* Without topo -m: is d behind the PCIe switch of a GPU of the pod, from
+ * the sysfs paths (1, 0, -1 unknown: no path for it or for the GPUs). */
+static int sysfs_affine(const struct check_input *in, const struct probe_rdma_dev *d)
+{
+	const struct probe_rdma_dev *sd = sysfs_dev(in, d);
+	const struct probe_pci *pci = &in->f->pci;
+
+	if (!sd || !sd->pci_path[0] || !pci->n_gpu_paths)
+		return -1;
+	for (int i = 0; i < pci->n_gpu_paths && i < PROBE_MAX_GPUS; i++)
+		if (same_switch(sd->pci_path, pci->gpu_path[i]))
+			return 1;
+	return 0;
+}
+
+/* Is the port in topo -m column c under the PCIe switch of some GPU
+ * (PIX/PXB)? */
+static int gpu_affine(const struct probe_topo *t, int c)
+{
+	for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++)
+		if (t->gpu_nic[g][c].link == PROBE_TOPO_PIX ||
+		    t->gpu_nic[g][c].link == PROBE_TOPO_PXB)
+			return 1;
+	return 0;
+}
+
+/* On RoCE a BlueField function is a rail only as a SuperNIC: Spectrum-X
+ * puts one BlueField-3 in NIC mode under each GPU's PCIe switch (east-
+ * west), while a DPU's host function serves the host network (north-
+ * south) from the CPU's root complex.  So with topo -m a BlueField port is
+ * a rail when it is PIX/PXB to some GPU; without it when sysfs shows it
+ * behind a GPU's PCIe switch, and without either only when the pod has no
+ * other Active port (all rails BlueField), as it cannot be told. */
+static void rule_out_dpus(const struct check_input *in, struct nicsel *s)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int other = 0;
+
+	if (in->fabric != FABRIC_ROCE)
+		return;
+	for (int i = 0; i < s->count; i++)
+		other |= s->n[i].active && !dpu(s->n[i].d);
+	for (int i = 0; i < s->count; i++) {
+		struct nic *n = &s->n[i];
+
+		if (!dpu(n->d))
+			continue;
+		int sys = sysfs_affine(in, n->d);
+
+		n->kv = t->src.status == PROBE_OK && n->topo >= 0 ?
+			gpu_affine(t, n->topo) : sys >= 0 ? sys : !other;
+	}
+}
+
+/* The bond whose member port d is, or NULL: its netdev is enslaved
+ * (sysfs device/net/X/master, read from the sysfs list whichever list
+ * UCX's view comes from) and d is not the bond's own RDMA device.  mlx5
+ * offloads a bond of one adapter's ports as a RoCE LAG, one device named
+ * mlx5_bond_N over the bond (ibdev2netdev maps it to the bond itself),
+ * which UCX drives as one device of ad_num_ports paths
+ * (uct_ib_device_get_roce_lag_level); a bond it does not offload leaves
+ * each port a device of its own, which UCX takes like any other
+ * (uct_ib_device_port_check has no bond test) while the kernel puts the
+ * bond's GIDs on the active slave's port only and moves them on failover
+ * (drivers/infiniband/core/roce_gid_mgmt.c). */
+static const char *bond_of(const struct check_input *in, const struct probe_rdma_dev *d)
+{
+	const struct probe_rdma_list *nl = &in->f->ibdev2netdev;
+	const struct probe_rdma_dev *sd = sysfs_dev(in, d);
+	const char *m = sd ? sd->net_master : NULL;
+
+	if (!m || !*m || !strncmp(d->name, "mlx5_bond_", 10))
+		return NULL;
+	for (int i = 0; i < nl->ndevs; i++)
+		if (!strcmp(nl->dev[i].name, d->name) && !strcmp(nl->dev[i].netdev, m))
+			return NULL;
+	return m;
+}
+
 /* The pod's ports: on an InfiniBand fabric an Ethernet port cannot carry
  * the KV (it is the host or management network); on RoCE every Active
- * port may be a rail, so none is ruled out here. */
+ * port may be a rail but a BlueField DPU function (rule_out_dpus). */
 static void collect(const struct check_input *in, const struct probe_rdma_list *l,
 		    struct nicsel *s)
 {
@@ -106,8 +246,10 @@ static void collect(const struct check_input *in, const struct probe_rdma_list *
 			n->d = &l->dev[i];
 			n->pi = p;
 			n->port = pv->num;
-			n->kv = in->fabric != FABRIC_INFINIBAND ||
-				pv->link_layer != PROBE_LL_ETH;
+			n->bond = pv->link_layer == PROBE_LL_ETH ?
+				  bond_of(in, n->d) : NULL;
+			n->kv = (in->fabric != FABRIC_INFINIBAND ||
+				 pv->link_layer != PROBE_LL_ETH) && !n->bond;
 			n->active = pv->state == PROBE_PORT_ACTIVE ||
 				    pv->state == PROBE_PORT_ACTIVE_DEFER;
 			n->taken = n->active && opens != 0 &&
@@ -118,6 +260,7 @@ static void collect(const struct check_input *in, const struct probe_rdma_list *
 			n->topo = topo_column(&in->f->topo, n->d->name);
 		}
 	}
+	rule_out_dpus(in, s);
 }
 
 /* Best topo link from GPU g to an Active KV port (only_taken: one UCX
@@ -140,18 +283,31 @@ static int best_link(const struct probe_topo *t, const struct nicsel *s, int g,
 	return best;
 }
 
+/* Without topo -m: does sysfs show some Active KV port behind a GPU's
+ * PCIe switch (then only those are suggested)? */
+static int sysfs_rails(const struct check_input *in, const struct nicsel *s)
+{
+	for (int i = 0; i < s->count; i++)
+		if (s->n[i].kv && s->n[i].active && sysfs_affine(in, s->n[i].d) > 0)
+			return 1;
+	return 0;
+}
+
 /* The value to paste: the Active KV ports, and where topo -m is known only
- * those nearest some GPU of the pod (the GPU-affine rails). */
+ * those nearest some GPU of the pod (the GPU-affine rails); without it,
+ * where sysfs shows rails behind the GPUs' PCIe switches, only those
+ * (not the host or management ports on root ports of their own). */
 static void suggest(const struct check_input *in, const struct nicsel *s,
 		    struct buf *b)
 {
 	const struct probe_topo *t = &in->f->topo;
 	int rows = t->src.status == PROBE_OK ? t->gpu_rows : 0;
+	int bysys = !rows && sysfs_rails(in, s);
 	int k = 0;
 
 	for (int i = 0; i < s->count; i++) {
 		const struct nic *n = &s->n[i];
-		int near = !rows || n->topo < 0;
+		int near = bysys ? sysfs_affine(in, n->d) > 0 : !rows || n->topo < 0;
 
 		if (!n->kv || !n->active)
 			continue;
@@ -170,22 +326,6 @@ static const char *fab(enum fabric f)
 	       fabric_name(f);
 }
 
-/* A BlueField DPU/SuperNIC function, by PCI part id as UCX's device
- * table names them (ib_device.c uct_ib_builtin_device_specs: 0xa2d2
- * BlueField, 0xa2d6 BlueField 2; 0xa2dc BlueField-3, UCX PR #9013). */
-static int dpu(const struct probe_rdma_dev *d)
-{
-	int id = d->part_id;
-
-	if (id <= 0 && !strncmp(d->hca_type, "MT", 2)) {
-		/* ibstat's "MT41692" is the part id in decimal (0xa2dc). */
-		long v = strtol(d->hca_type + 2, NULL, 10);
-
-		id = v > 0 && v < 0x10000 ? (int)v : 0;
-	}
-	return id == 0xa2d2 || id == 0xa2d3 || id == 0xa2d6 || id == 0xa2dc;
-}
-
 /* The ports UCX takes that cannot carry KV, into b; their number.
  * *dead: one of them is known to be opened and has no GID, so UCX's
  * iface open on it fails (uct_ib_device_query_gid_info: ibv_query_gid
@@ -201,8 +341,9 @@ static int off_fabric(const struct nicsel *s, struct buf *b, int *dead)
 		if (!n->taken || n->kv)
 			continue;
 		*dead |= !n->unsure && n->no_gid;
-		buf_appendf(b, "%s%s:%d (Ethernet%s%s)", k++ ? ", " : "", n->d->name,
+		buf_appendf(b, "%s%s:%d (Ethernet%s%s%.32s%s)", k++ ? ", " : "", n->d->name,
 			    n->port, dpu(n->d) ? ", BlueField" : "",
+			    n->bond ? ", member of " : "", n->bond ? n->bond : "",
 			    n->no_gid ? ", empty GID table" : "");
 	}
 	return k;
@@ -243,9 +384,13 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 
 	for (int i = 0; i < s->count; i++)
 		taken += s->n[i].taken && s->n[i].kv;
-	buf_appendf(&rem, "set UCX_NET_DEVICES=%s on the worker (the Active %s ports%s)",
-		    sugg, fab(in->fabric),
-		    in->f->topo.src.status == PROBE_OK ? " nearest each GPU" : "");
+	if (*sugg)
+		buf_appendf(&rem, "set UCX_NET_DEVICES=%s on the worker (the Active %s ports%s)",
+			    sugg, fab(in->fabric),
+			    in->f->topo.src.status == PROBE_OK ? " nearest each GPU" : "");
+	else
+		buf_appendf(&rem, "give the worker an Active %s rail (none here can carry KV) and list it in UCX_NET_DEVICES",
+			    fab(in->fabric));
 	if (nbad && dead)
 		emit(out, CK_UCX_NIC_SELECT, hard(in), buf_str(&rem),
 		     "%s %s, which cannot carry KV on this %s fabric: with no GID UCX's interface on it fails to open (ibv_query_gid), and NIXL's UCX backend with it (NIXL_ERR_BACKEND at start-up: smg-project/smg#2520, ai-dynamo/dynamo#10852)",
@@ -269,38 +414,76 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 		     s->listed ? " (UCX_NET_DEVICES)" : " (all)",
 		     in->f->topo.src.status == PROBE_OK ?
 		     ", each GPU's nearest among them" : "");
-	if (nbad || nfar)
+	if ((nbad || nfar) && *sugg)
 		emit_suggest(out, "UCX_NET_DEVICES", sugg);
 	emit_source(out, "/sys/class/infiniband, UCX_NET_DEVICES, nvidia-smi topo -m");
 	buf_release(&bad);
 	buf_release(&far);
 	buf_release(&rem);
-	return nbad || nfar;
+	return (nbad || nfar) && *sugg;
 }
 
-/* UCX's rank of a GPU-NIC pair for GPU memory, smaller nearer, from the
- * sysfs paths of the two PCI devices (ucs/sys/topo/base/topo.c,
- * ucs_topo_get_distance_sysfs): a common parent below the PCI root (one
- * PCIe switch: PIX/PXB) is the default, near distance; a common PCI root
- * (PHB) at most 3.5 GB/s; only /sys/devices in common, same NUMA node
- * (NODE) 17 GB/s, other NUMA node (SYS) 220 MB/s.  The protocol selection
- * (ucp proto v2) ranks lanes by that bandwidth, so a GPU buffer goes to
- * the port(s) of the best rank.  -1: not in topo -m. */
-static int ucx_rank(int link)
+/* UCX's bandwidth of a lane for GPU memory, bytes/s: the NIC's (its
+ * port rate; unknown: no cap) capped by the GPU-NIC distance, which UCX
+ * reads from the sysfs paths of the two PCI devices
+ * (ucs/sys/topo/base/topo.c ucs_topo_get_distance_sysfs): one PCIe switch
+ * (PIX/PXB) no cap; a common PCI root (PHB) at most 3500 MB/s; only
+ * /sys/devices in common, same NUMA node (NODE) 17000 MB/s, other node
+ * (SYS) 220 MB/s; proto_common.c takes the minimum.  UCS_MBYTE is 2^20.
+ * 0: not in topo -m. */
+#define NICSEL_MB 1048576.0
+#define NICSEL_NOCAP 1e30
+
+static double lane_bw(const struct check_input *in, const struct nic *p, int link)
 {
+	const struct probe_rdma_port *pv = port_view(in->f, p->d, p->pi);
+	double nic = pv->rate_gbps > 0 ? pv->rate_gbps * 1e9 / 8 : NICSEL_NOCAP;
+	double cap;
+
 	switch (link) {
 	case PROBE_TOPO_PIX:
 	case PROBE_TOPO_PXB:
-		return 0;
+		cap = NICSEL_NOCAP;
+		break;
 	case PROBE_TOPO_NODE:
-		return 1;
+		cap = 17000 * NICSEL_MB;
+		break;
 	case PROBE_TOPO_PHB:
-		return 2;
+		cap = 3500 * NICSEL_MB;
+		break;
 	case PROBE_TOPO_SYS:
-		return 3;
+		cap = 220 * NICSEL_MB;
+		break;
 	default:
-		return -1;
+		return 0;
 	}
+	return nic < cap ? nic : cap;
+}
+
+/* A positive integer variable of the main process, else dflt. */
+static long env_count(const struct check_input *in, const char *name, long dflt)
+{
+	const char *v = envv(in, name);
+	char *end;
+	long n = v ? strtol(v, &end, 10) : 0;
+
+	return v && end != v && !*end && n > 0 ? n : dflt;
+}
+
+/* The rails one NIXL put/get may stripe over: NIXL's KV transfers are
+ * ucp_put_nbx/ucp_get_nbx, whose protocols (ucp/rma/put_offload.c,
+ * get_offload.c) take up to UCX_MAX_RMA_RAILS lanes; NIXL sets it to 4
+ * with UCX >= 1.20 and 2 before (ai-dynamo/nixl src/utils/ucx/
+ * ucx_utils.cpp), unless the environment sets it (config.cpp modify()).
+ * UCX_MAX_RNDV_RAILS caps tag/AM rendezvous, which NIXL's KV does not
+ * use.  Unknown UCX version: 2. */
+static int nicsel_max_rails(const struct check_input *in)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+	int nixl = u->major > 1 || (u->major == 1 && u->minor >= 20) ? 4 : 2;
+	long n = env_count(in, "UCX_MAX_RMA_RAILS", nixl);
+
+	return n > 64 ? 64 : (int)n;
 }
 
 static const char *port_state(int st)
@@ -311,32 +494,80 @@ static const char *port_state(int st)
 	return st >= 0 && st <= PROBE_PORT_ACTIVE_DEFER ? name[st] : "UNKNOWN";
 }
 
-/* The ports of s UCX would use for GPU g's memory among those `use`
- * accepts, into dst (at most CHECK_GPU_NIC_PORTS, *n -1 past that), the
- * best topo code among them into link. */
+/* One candidate lane of a GPU: its port in s, bandwidth, topo code. */
+struct lane {
+	int i;
+	double bw;
+	int link;
+};
+
+/* The lanes of s that `use` accepts for GPU g, in topo -m column order
+ * (standing in for UCX's PCI bus order), those slower than the fastest
+ * over UCX_MULTI_LANE_MAX_RATIO (default 4) dropped as
+ * ucp_proto_multi_filter_slow_lanes() does; their number. */
+static int gpu_lanes(const struct check_input *in, const struct nicsel *s, int g,
+		     int (*use)(const struct nic *), struct lane *v)
+{
+	const struct probe_topo *t = &in->f->topo;
+	double top = 0, ratio = (double)env_count(in, "UCX_MULTI_LANE_MAX_RATIO", 4);
+	int n = 0, k = 0;
+
+	for (int i = 0; i < s->count; i++) {
+		const struct nic *p = &s->n[i];
+		struct lane l;
+		int j;
+
+		if (!use(p) || p->topo < 0)
+			continue;
+		l.i = i;
+		l.link = t->gpu_nic[g][p->topo].link;
+		if ((l.bw = lane_bw(in, p, l.link)) <= 0)
+			continue;
+		for (j = n++; j > 0 && s->n[v[j - 1].i].topo > p->topo; j--)
+			v[j] = v[j - 1];
+		v[j] = l;
+		top = l.bw > top ? l.bw : top;
+	}
+	for (int i = 0; i < n; i++)
+		if (v[i].bw * ratio >= top)
+			v[k++] = v[i];
+	return k;
+}
+
+/* The ports UCX stripes GPU g's memory over among those `use` accepts
+ * (ucp/proto/proto_multi.c ucp_proto_multi_select_bw_lanes): greedily the
+ * fastest lane left, up to max_rails; among tied lanes the one at g modulo
+ * their number (UCX PR #11547: the GPU's bus ordinal seeds the choice;
+ * older UCX takes the first, the same number of ports at the same speed).
+ * Into dst (at most CHECK_GPU_NIC_PORTS, *n -1 past that), the best topo
+ * code among them into link. */
 static void gpu_ports(const struct check_input *in, const struct nicsel *s, int g,
 		      int (*use)(const struct nic *), struct check_gpu_nic_port *dst,
 		      int *n, char *link, size_t linksz)
 {
-	const struct probe_topo *t = &in->f->topo;
-	int best = -1, code = 0;
+	struct lane v[NICSEL_MAX];
+	int nl = gpu_lanes(in, s, g, use, v), rails = nicsel_max_rails(in), code = 0;
 
-	for (int i = 0; i < s->count; i++) {
-		int r = s->n[i].topo < 0 ? -1 : ucx_rank(t->gpu_nic[g][s->n[i].topo].link);
-
-		if (use(&s->n[i]) && r >= 0 && (best < 0 || r < best))
-			best = r;
-	}
 	*n = 0;
-	for (int i = 0; i < s->count && best >= 0; i++) {
-		const struct nic *p = &s->n[i];
+	for (int got = 0; got < rails && nl > 0; got++) {
+		double m = 0;
+		int tied = 0, pick = 0, seen = 0;
+		const struct nic *p;
 		const struct probe_rdma_port *pv;
-		int l;
 
-		if (!use(p) || p->topo < 0 || ucx_rank(l = t->gpu_nic[g][p->topo].link) != best)
-			continue;
-		if (!code || l < code)
-			code = l;
+		for (int i = 0; i < nl; i++)
+			m = v[i].bw > m ? v[i].bw : m;
+		for (int i = 0; i < nl; i++)
+			tied += v[i].bw == m;
+		for (int i = 0; i < nl; i++)
+			if (v[i].bw == m && seen++ == g % tied)
+				pick = i;
+		p = &s->n[v[pick].i];
+		if (!code || v[pick].link < code)
+			code = v[pick].link;
+		for (int i = pick; i + 1 < nl; i++)
+			v[i] = v[i + 1];
+		nl--;
 		if (*n < 0 || *n >= CHECK_GPU_NIC_PORTS) {
 			*n = -1;
 			continue;
@@ -376,6 +607,7 @@ static void map_gpus(const struct check_input *in, const struct nicsel *s, int s
 
 		e->gpu = g;
 		e->numa = t->numa[g];
+		e->max_rails = nicsel_max_rails(in);
 		snprintf(e->chosen_by, sizeof(e->chosen_by), "%s",
 			 s->listed ? "UCX_NET_DEVICES" : v ? "all" : "unset");
 		gpu_ports(in, s, g, use_taken, e->nic, &e->n, e->link, sizeof(e->link));

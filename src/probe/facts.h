@@ -121,6 +121,8 @@ struct probe_rdma_dev {
 	int nports_declared;            /* "Number of ports"/phys_port_cnt; -1 */
 	int nports;
 	struct probe_rdma_port port[PROBE_MAX_PORTS];
+	char net_master[32];            /* sysfs: bond netdev is enslaved to, "" */
+	char pci_path[160];             /* sysfs: physical path of device, "" */
 };
 
 /* One list per source: sysfs, ibstat, ibstatus, ibv_devinfo, ibdev2netdev. */
@@ -570,6 +572,9 @@ struct probe_pci {
 	int n_mlx_eth;                  /* Mellanox, class 0x0200xx (RoCE) */
 	int n_efa;                      /* Amazon 0x1d0f, device 0xefa0-3 */
 	int n_gpu;                      /* NVIDIA 0x10de, class 0x0300/0x0302 */
+	/* The GPUs' physical sysfs paths (E7 without topo -m), in bus order. */
+	int n_gpu_paths;
+	char gpu_path[PROBE_MAX_GPUS][160];
 };
 
 /* The machine's identity (checks.md B7): /sys/class/dmi/id sys_vendor and

@@ -46,6 +46,8 @@ int probe_parse_pci(const char *t, size_t n, struct probe_pci *p)
 				p->ndevs = (int)x;
 			else if (ps_eq(k, "truncated"))
 				p->truncated = 1;
+			else if (ps_eq(k, "gpu_path") && p->n_gpu_paths < PROBE_MAX_GPUS)
+				ps_copy(p->gpu_path[p->n_gpu_paths++], sizeof p->gpu_path[0], v);
 			continue;
 		}
 		pci_count(line, p);

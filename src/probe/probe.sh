@@ -204,8 +204,19 @@ if [ -d /sys/class/infiniband ]; then
 		for _a in hca_type fw_ver board_id node_type; do
 			[ -e "$_d/$_a" ] && rd "$_d/$_a" && echo "$_dn/$_a=$v"
 		done
+		# E7 without topo -m: the device's place in the PCI tree
+		# (the physical path of its device link; one subshell)
+		if [ -e "$_d/device" ]; then
+			_pp=$(cd -P "$_d/device" 2>/dev/null && pwd) && put "$_dn/pci=$_pp"
+		fi
 		for _n in "$_d"/device/net/*; do
 			[ -e "$_n" ] && echo "$_dn/net=${_n##*/}"
+			# E7: the bond this netdev is enslaved to (its
+			# master's uevent names it; no fork)
+			[ -r "$_n/master/uevent" ] || continue
+			while IFS= read -r _l; do
+				case $_l in INTERFACE=?*) put "$_dn/net_master=${_l#INTERFACE=}" ;; esac
+			done <"$_n/master/uevent"
 		done
 		for _p in "$_d"/ports/*; do
 			[ -d "$_p" ] && sysfs_port "$_p" "$_dn/ports/${_p##*/}"
@@ -410,6 +421,11 @@ if [ -d /sys/bus/pci/devices ]; then
 		_dev=$v
 		rd "$_d/class"
 		echo "${_d##*/} $_ven $_dev $v"
+		# E7 without topo -m: a GPU's physical path in the PCI tree
+		case $_ven:$v in
+		0x10de:0x0300* | 0x10de:0x0302*)
+			_pp=$(cd -P "$_d" 2>/dev/null && pwd) && put "gpu_path=$_pp" ;;
+		esac
 	done
 	echo "devices=$_nd"
 	end pci 0

@@ -3,6 +3,8 @@
  *
  *     mlx5_0/hca_type=MT4129
  *     mlx5_0/net=ibp26s0
+ *     mlx5_0/net_master=bond0      (the netdev is a bond's slave)
+ *     mlx5_0/pci=/sys/devices/pci0000:15/0000:15:01.0/.../0000:18:00.0
  *     mlx5_0/ports/1/state=4: ACTIVE
  *     mlx5_0/ports/1/gids/3=0000:0000:0000:0000:0000:ffff:0a00:0001
  *     mlx5_0/ports/1/gid_attrs/types/3=RoCE v2
@@ -23,6 +25,10 @@ static void dev_attr(struct probe_rdma_dev *d, struct pslice attr, struct pslice
 		ps_copy(d->board_id, sizeof d->board_id, v);
 	} else if (ps_eq(attr, "net") && !d->netdev[0]) {
 		ps_copy(d->netdev, sizeof d->netdev, v);
+	} else if (ps_eq(attr, "net_master") && !d->net_master[0]) {
+		ps_copy(d->net_master, sizeof d->net_master, v);
+	} else if (ps_eq(attr, "pci")) {
+		ps_copy(d->pci_path, sizeof d->pci_path, v);
 	}
 }
 

@@ -276,6 +276,7 @@ static cJSON *gpu_nics_json(const struct check_results *r)
 			cJSON_AddNullToObject(x, "numa");
 		cJSON_AddItemToObject(x, "link", str_or_null(e->link));
 		cJSON_AddStringToObject(x, "chosenBy", e->chosen_by);
+		cJSON_AddNumberToObject(x, "maxRails", e->max_rails);
 		cJSON_AddItemToObject(x, "nics", ports_json(e->nic, e->n < 0 ? CHECK_GPU_NIC_PORTS : e->n));
 		cJSON_AddBoolToObject(x, "truncated", e->n < 0 || e->nsugg < 0);
 		if (e->nsugg) {

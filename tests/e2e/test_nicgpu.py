@@ -33,22 +33,31 @@ scenarios (each scenario's header says the same):
   sysfs distance (ucs/sys/topo/base/topo.c: same PCIe switch > same NUMA
   node > PCIe host bridge > across NUMA); on these nodes that is each
   GPU's PIX rail, and for GPU4-7 of nicgpu-numa0-rails the four rails at
-  SYS.  Each NIC with its link layer and state; the GPU with its NUMA
+  SYS.
+  Revised (issue 25's multi-rail item, before the tool models it): the
+  entry lists the ports one NIXL put/get stripes over, UCX's multi-lane
+  selection (ucp/proto/proto_multi.c) up to NIXL's rails (UCX_MAX_RMA_RAILS
+  of the env, else 2, or 4 with UCX >= 1.20: ai-dynamo/nixl ucx_utils.cpp),
+  lanes by bandwidth (the NIC's, capped by the distance: NODE 17 GB/s, PHB
+  3.5 GB/s, SYS 220 MB/s), those under a quarter of the best dropped; so on
+  these UCX 1.19 nodes each GPU's PIX rail and one NODE rail, and for GPU4-7
+  of nicgpu-numa0-rails two of the four SYS rails; maxRails 2.
+  TestRmaRailsEnv: UCX_MAX_RMA_RAILS=1 gives each GPU its PIX rail, =4 the
+  PIX rail and three NODE rails.  Each NIC with its link layer and state; the GPU with its NUMA
   node and link.  Where a suggestion exists, each entry also has the
   NIC(s) under the suggested UCX_NET_DEVICES, and check --suggest-env
   prints that mapping as comment lines under the pod's env block.
 The expected values are read from the profiles' own sysfs and topo -m.
 """
-import copy
 import os
-import tempfile
+import re
 import unittest
 
 import yaml
 
 from base import E2ECase, parse_json, scenario_report
 from plugin import run
-from test_nicsel import ORDER, result, suggestion
+from test_nicsel import ORDER, assert_fed_back_ok, result, suggestion, with_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
@@ -77,6 +86,14 @@ def ib_rails(profile):
     return {k for k, (st, ll) in ports(profile).items() if st == "ACTIVE" and ll == "InfiniBand"}
 
 
+def nic_order(profile):
+    """The NIC names in topo -m's column order (its legend)."""
+    text = read(os.path.join(PROFILES, profile, "bin", "out", "nvidia-smi-topo-m.txt"))
+    legend = [l.strip().split(":") for l in text.splitlines()
+              if re.match(r"\s*NIC\d+: ", l)]
+    return [v.strip() for k, v in sorted(legend, key=lambda kv: int(kv[0][3:]))]
+
+
 def topo(profile):
     """({gpu index: {nic: link}}, {gpu index: numa}) of the profile's topo -m."""
     text = read(os.path.join(PROFILES, profile, "bin", "out", "nvidia-smi-topo-m.txt"))
@@ -101,40 +118,63 @@ def topo(profile):
     return rows, numa
 
 
-# UCX's ranking of a GPU-NIC pair for GPU memory (ucs_topo_get_distance,
-# sysfs paths): under one PCIe switch (PIX/PXB) near; across host bridges of
-# one NUMA node (NODE) 17 GB/s; through the host bridge (PHB) <= 3.5 GB/s;
-# across NUMA nodes (SYS) 220 MB/s.
-UCX_RANK = {"PIX": 0, "PXB": 0, "NODE": 1, "PHB": 2, "SYS": 3}
+# UCX's bandwidth of a lane for GPU memory: the NIC's, capped by the
+# GPU-NIC distance (ucs/sys/topo/base/topo.c: under one PCIe switch, PIX/PXB,
+# no cap; same NUMA node across host bridges, NODE, 17000 MB/s; through the
+# host bridge, PHB, at most 3500 MB/s; across NUMA nodes, SYS, 220 MB/s;
+# proto_common.c takes the minimum).  UCS_MBYTE is 2^20.
+MIB = 2 ** 20
+DIST_BW = {"PIX": float("inf"), "PXB": float("inf"), "NODE": 17000 * MIB,
+           "PHB": 3500 * MIB, "SYS": 220 * MIB}
 
 
-def ucx_choice(row, allowed):
-    """The ports of `allowed` UCX ranks nearest for one GPU, and the link."""
-    best = min(UCX_RANK[row[p.split(":")[0]]] for p in allowed)
-    got = {p for p in allowed if UCX_RANK[row[p.split(":")[0]]] == best}
-    return got, min((row[p.split(":")[0]] for p in got), key=ORDER.index)
+def rates(profile):
+    """{dev:port: Gb/s} of the profile's sysfs ports (None when unreadable)."""
+    base = os.path.join(PROFILES, profile, "root", "sys", "class", "infiniband")
+    out = {}
+    for dev in os.listdir(base):
+        for p in os.listdir(os.path.join(base, dev, "ports")):
+            m = re.match(r"(\d+)", read(os.path.join(base, dev, "ports", p, "rate")))
+            out["%s:%s" % (dev, p)] = int(m.group(1)) if m else None
+    return out
+
+
+def max_rails(profile):
+    """The rails one NIXL put/get may stripe over: UCX_MAX_RMA_RAILS of the
+    worker's env, else what NIXL sets (ai-dynamo/nixl src/utils/ucx/
+    ucx_utils.cpp: 4 with UCX >= 1.20, else 2; config.cpp modify() leaves a
+    variable the environment sets)."""
+    for line in read(os.path.join(PROFILES, profile, "env")).splitlines():
+        if line.startswith("UCX_MAX_RMA_RAILS="):
+            return int(line.split("=", 1)[1])
+    v = read(os.path.join(PROFILES, profile, "bin", "out", "ucx_info-v.txt"))
+    m = re.search(r"Library version: (\d+)\.(\d+)", v)
+    return 4 if (int(m.group(1)), int(m.group(2))) >= (1, 20) else 2
+
+
+def ucx_choice(g, row, order, allowed, rate, rails):
+    """The ports of `allowed` UCX stripes GPU g's put/get over, and their
+    best link (ucp/proto/proto_multi.c): lanes slower than a quarter of the
+    fastest are dropped (UCX_MULTI_LANE_MAX_RATIO 4), then up to `rails`
+    are taken greedily by bandwidth, a tie going to the tied device at
+    g modulo their number in PCI order (UCX PR #11547; here topo -m's NIC
+    order)."""
+    def bw(p):
+        nic = rate[p] * 1e9 / 8 if rate.get(p) else float("inf")
+        return min(nic, DIST_BW[row[p.split(":")[0]]])
+    top = max(bw(p) for p in allowed)
+    cand = sorted((p for p in allowed if bw(p) * 4 >= top), key=lambda p: order.index(p.split(":")[0]))
+    got = []
+    while cand and len(got) < rails:
+        m = max(bw(p) for p in cand)
+        tied = [p for p in cand if bw(p) == m]
+        got.append(tied[g % len(tied)])
+        cand.remove(got[-1])
+    return set(got), min((row[p.split(":")[0]] for p in got), key=ORDER.index)
 
 
 def gpu_nics(pod):
     return {e["gpu"]: e for e in pod.get("gpuNics") or []}
-
-
-def feed_back(case, name, doc):
-    """The scenario with each pod's suggested UCX_NET_DEVICES set: its report."""
-    sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
-    with open(os.path.join(SCENARIOS, name + ".yaml")) as f:
-        sc = copy.deepcopy(yaml.safe_load(f))
-    for p in sc["pods"]:
-        case.assertTrue(sugg.get(p["name"]), p["name"])
-        p["env"] = {"UCX_NET_DEVICES": sugg[p["name"]]}
-        p["profile"] = os.path.join(SCENARIOS, p["profile"])
-        if p.get("logs"):
-            p["logs"] = os.path.join(SCENARIOS, p["logs"])
-    with tempfile.TemporaryDirectory(prefix="nicgpu-") as d:
-        path = os.path.join(d, "fedback.yaml")
-        with open(path, "w") as f:
-            yaml.safe_dump(sc, f)
-        return scenario_report(path)
 
 
 class Base(E2ECase):
@@ -152,13 +192,14 @@ class Base(E2ECase):
     def assert_gpu_nics(self, allowed, key="nics"):
         """Each pod's gpuNics[*][key] is UCX's choice among `allowed`."""
         rows, numa = topo(self.PROFILE)
-        states = ports(self.PROFILE)
+        states, rate = ports(self.PROFILE), rates(self.PROFILE)
+        order, rails = nic_order(self.PROFILE), max_rails(self.PROFILE)
         self.assertEqual(len(rows), 8)
         for pod in self.pods():
             got = gpu_nics(pod)
             self.assertEqual(sorted(got), sorted(rows), pod.get("gpuNics"))
             for g, row in rows.items():
-                want, link = ucx_choice(row, allowed)
+                want, link = ucx_choice(g, row, order, allowed, rate, rails)
                 e = got[g]
                 with self.subTest(pod=pod["name"], gpu=g):
                     self.assertEqual(sorted(n["device"] for n in e[key]), sorted(want), e)
@@ -202,16 +243,10 @@ class OffFabric:
                 self.assertEqual(e["chosenBy"], self.SET, e)
 
     def test_suggestion_fed_back_is_ready(self):
-        self.assertIsNotNone(self.doc, self.err)
-        rc, doc, err = feed_back(self, self.NAME, self.doc)
-        self.assertIsNotNone(doc, err)
-        for pod in doc["pods"]:
-            self.assertEqual(result(pod)["status"], "ok", result(pod))
-            self.assertEqual(pod["verdict"], "READY", pod["name"])
+        for pod in assert_fed_back_ok(self)["pods"]:
             for e in pod["gpuNics"]:
                 self.assertEqual(e["chosenBy"], "UCX_NET_DEVICES", e)
                 self.assertNotIn("suggested", e)
-        self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
 
 
 class TestHgxH200All(OffFabric, Base):
@@ -301,7 +336,39 @@ class TestNuma0Rails(Base):
             got = gpu_nics(pod)
             for g in range(4, 8):
                 self.assertEqual(got[g]["link"], "SYS", got[g])
-                self.assertEqual(len(got[g]["nics"]), 4, got[g])
+                # four rails tie at SYS; NIXL's 2 rails (UCX 1.19) take two
+                self.assertEqual(len(got[g]["nics"]), max_rails(self.PROFILE), got[g])
+                self.assertEqual(max_rails(self.PROFILE), 2)
+                self.assertEqual(got[g]["maxRails"], 2, got[g])
+
+
+class TestRmaRailsEnv(Base):
+    """UCX_MAX_RMA_RAILS in the worker's env caps the rails of each GPU
+    (NIXL leaves a set variable as it is): 1 is each GPU's PIX rail alone,
+    4 its PIX rail and three rails at NODE (17 GB/s, above a quarter of the
+    400 Gb/s rail, so UCX_MULTI_LANE_MAX_RATIO keeps them)."""
+    NAME, PROFILE = "healthy-ib", "h100-ib-ok"
+
+    def test_env_caps_the_rails(self):
+        rows, _ = topo(self.PROFILE)
+        rate, order = rates(self.PROFILE), nic_order(self.PROFILE)
+        rails = ib_rails(self.PROFILE)
+        for n in (1, 4):
+            rc, doc, err = with_env(self.NAME, lambda pod: {"UCX_MAX_RMA_RAILS": str(n)})
+            self.assertIsNotNone(doc, err)
+            for pod in doc["pods"]:
+                got = gpu_nics(pod)
+                self.assertEqual(sorted(got), sorted(rows))
+                for g, row in rows.items():
+                    want, link = ucx_choice(g, row, order, rails, rate, n)
+                    with self.subTest(rails=n, pod=pod["name"], gpu=g):
+                        self.assertEqual(len(want), n)
+                        self.assertEqual(sorted(x["device"] for x in got[g]["nics"]), sorted(want))
+                        self.assertEqual(got[g]["link"], "PIX")
+                        self.assertEqual(got[g]["maxRails"], n)
+                        if n == 4:
+                            self.assertEqual(sorted(row[x.split(":")[0]] for x in want),
+                                             ["NODE", "NODE", "NODE", "PIX"])
 
 
 class TestSuggestEnvMapping(E2ECase):

@@ -24,6 +24,22 @@ port (no GID: smg-project/smg#2520); elsewhere a risk (ai-dynamo/dynamo PR
   ucx-nic-select warn naming those GPUs, and the suggestion is the rails
   nearest each GPU in nvidia-smi topo -m.
 - healthy-ib (the rails listed): ucx-nic-select ok.
+- nicsel-roce-dpu (RoCE, 8 ConnectX-7 rails + a BlueField-3 DPU function
+  mlx5_8 at NODE/SYS, unset) and nicsel-spectrumx (the 8 rails BlueField-3
+  SuperNICs PIX to their GPUs + the DPU function, unset): READY,
+  ucx-nic-select warn naming mlx5_8:1 (BlueField) and no rail, the 8 rails
+  suggested; fed back: READY, ucx-nic-select ok (written before the tool
+  ran on them).
+- nicsel-bond-members (RoCE, 8 rails + two host ports enslaved to bond0
+  without a LAG, the inactive one with an empty GID table, unset): NOT
+  READY, ucx-nic-select fail naming mlx5_8:1, mlx5_9:1 as bond0 members and
+  no rail, the 8 rails suggested; fed back: ucx-nic-select ok (written
+  before the tool ran on it).
+- nicsel-no-topo (RoCE, no nvidia-smi so no topo -m; 8 rails each behind a
+  GPU's PCIe switch in sysfs, the BlueField-3 DPU function mlx5_8 and a
+  ConnectX-6 Dx host port mlx5_9 on root ports of their own, unset):
+  ucx-nic-select warn naming mlx5_8:1 only, the 8 rails suggested without
+  mlx5_9:1; fed back: ucx-nic-select ok (written before the tool ran on it).
 The expected values are read from the profile's own sysfs and topo -m
 capture, not written down here.
 """
@@ -101,6 +117,56 @@ def suggestion(check):
     return (check.get("suggestedEnv") or {}).get("UCX_NET_DEVICES")
 
 
+def with_env(name, env_of):
+    """The report of scenario `name` with env_of(pod name) over each pod's env."""
+    with open(os.path.join(SCENARIOS, name + ".yaml")) as f:
+        sc = copy.deepcopy(yaml.safe_load(f))
+    for p in sc["pods"]:
+        p["env"] = env_of(p["name"])
+        p["profile"] = os.path.join(SCENARIOS, p["profile"])
+        if p.get("logs"):
+            p["logs"] = os.path.join(SCENARIOS, p["logs"])
+    with tempfile.TemporaryDirectory(prefix="nicsel-") as d:
+        path = os.path.join(d, "scenario.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(sc, f)
+        return scenario_report(path)
+
+
+def feed_back(case, name, doc):
+    """The scenario with each pod's suggested UCX_NET_DEVICES set: its report."""
+    sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
+
+    def env_of(pod):
+        case.assertTrue(sugg.get(pod), pod)
+        return {"UCX_NET_DEVICES": sugg[pod]}
+    return with_env(name, env_of)
+
+
+def assert_fed_back_ok(case, ready=True):
+    """case's scenario fed back its suggestion: ucx-nic-select ok on every
+    pod and, with ready, the pods and the report READY; the report."""
+    case.assertIsNotNone(case.doc, case.err)
+    rc, doc, err = feed_back(case, case.NAME, case.doc)
+    case.assertIsNotNone(doc, err)
+    for pod in doc["pods"]:
+        case.assertEqual(result(pod)["status"], "ok", result(pod))
+        if ready:
+            case.assertEqual(pod["verdict"], "READY", pod["name"])
+    if ready:
+        case.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
+    return doc
+
+
+def assert_names_only(case, c, named, rails):
+    """c names every port of `named` and no rail, and suggests the rails."""
+    for m in named:
+        case.assertIn(m, c["detail"])
+    for r in rails:
+        case.assertNotIn(r, c["detail"])
+    case.assertEqual(sorted(suggestion(c).split(",")), sorted(rails))
+
+
 class NicSelBase(E2ECase):
     NAME = None
 
@@ -113,6 +179,19 @@ class NicSelBase(E2ECase):
         pods = self.doc["pods"]
         self.assertEqual(len(pods), 2, [p["name"] for p in pods])
         return pods
+
+    def judged(self, status, verdict=None):
+        """Each pod's ucx-nic-select result, asserted to be `status` (and,
+        given, the pod's verdict)."""
+        out = []
+        for pod in self.pods():
+            c = result(pod)
+            self.assertIsNotNone(c, pod["name"])
+            self.assertEqual(c["status"], status, c)
+            if verdict:
+                self.assertEqual(pod["verdict"], verdict, pod["name"])
+            out.append(c)
+        return out
 
 
 class TestUnsetAndAll(NicSelBase):
@@ -150,28 +229,9 @@ class TestUnsetAndAll(NicSelBase):
                     self.assertIn("UCX_NET_DEVICES=" + got, c["remedy"])
 
     def test_suggestion_fed_back_is_ready(self):
-        rc, doc, err = self.reports["nicsel-nogid"]
-        self.assertIsNotNone(doc, err)
-        sugg = {p["name"]: suggestion(result(p)) for p in doc["pods"]}
-        with open(os.path.join(SCENARIOS, "nicsel-nogid.yaml")) as f:
-            sc = yaml.safe_load(f)
-        sc = copy.deepcopy(sc)
-        for p in sc["pods"]:
-            self.assertTrue(sugg.get(p["name"]), p["name"])
-            p["env"] = {"UCX_NET_DEVICES": sugg[p["name"]]}
-            p["profile"] = os.path.join(SCENARIOS, p["profile"])
-            if p.get("logs"):
-                p["logs"] = os.path.join(SCENARIOS, p["logs"])
-        with tempfile.TemporaryDirectory(prefix="nicsel-") as d:
-            path = os.path.join(d, "fedback.yaml")
-            with open(path, "w") as f:
-                yaml.safe_dump(sc, f)
-            rc, doc, err = scenario_report(path)
-        self.assertIsNotNone(doc, err)
-        for pod in doc["pods"]:
-            self.assertEqual(result(pod)["status"], "ok", result(pod))
-            self.assertEqual(pod["verdict"], "READY", pod["name"])
-        self.assertEqual((rc, doc["verdict"]["status"]), (0, "READY"))
+        self.rc, self.doc, self.err = self.reports["nicsel-nogid"]
+        self.NAME = "nicsel-nogid"
+        assert_fed_back_ok(self)
 
 
 class TestFar(NicSelBase):
@@ -206,6 +266,101 @@ class TestRailsListed(NicSelBase):
             self.assertIsNotNone(c, pod["name"])
             self.assertEqual(c["status"], "ok", c)
             self.assertNotIn("suggestedEnv", c)
+
+
+def active_ports(profile):
+    """{dev:port: hca_type} of every ACTIVE port in a profile's sysfs."""
+    base = os.path.join(ROOT, "tests", "cluster", "profiles", profile, "root", "sys", "class",
+                        "infiniband")
+    out = {}
+    for dev in os.listdir(base):
+        for p in os.listdir(os.path.join(base, dev, "ports")):
+            if read(os.path.join(base, dev, "ports", p, "state")).endswith("ACTIVE"):
+                out["%s:%s" % (dev, p)] = read(os.path.join(base, dev, "hca_type"))
+    return out
+
+
+class RoceBlueField:
+    """(mixin; issue 25: BlueField functions on RoCE) UCX_NET_DEVICES unset on a
+    RoCE pair with a BlueField-3 DPU function beside the rails: warn naming
+    the DPU function and no rail, the rails suggested, ok fed back."""
+    PROFILE = DPU = None
+
+    def rails(self):
+        ports = active_ports(self.PROFILE)
+        self.assertIn(self.DPU, ports)
+        self.assertEqual(ports[self.DPU], "MT41692")
+        return {p for p in ports if p != self.DPU}
+
+    def test_warn_names_the_dpu_function_only(self):
+        rails = self.rails()
+        self.assertEqual(len(rails), 8, rails)
+        for c in self.judged("warn", "READY"):
+            self.assertIn("BlueField", c["detail"])
+            assert_names_only(self, c, [self.DPU], rails)
+        self.assertEqual((self.rc, self.doc["verdict"]["status"]), (0, "READY"))
+
+    def test_suggestion_fed_back_is_ready(self):
+        assert_fed_back_ok(self)
+
+
+class TestRoceDpu(RoceBlueField, NicSelBase):
+    """ConnectX-7 rails + a BlueField-3 DPU function (NODE/SYS)."""
+    NAME, PROFILE, DPU = "nicsel-roce-dpu", "roce-h100-bf3-dpu", "mlx5_8:1"
+
+
+class TestSpectrumX(RoceBlueField, NicSelBase):
+    """BlueField-3 SuperNIC rails (PIX to their GPUs) + a DPU function: the
+    SuperNICs stay rails."""
+    NAME, PROFILE, DPU = "nicsel-spectrumx", "roce-spectrumx-bf3", "mlx5_8:1"
+
+    def test_rails_are_bluefield(self):
+        ports = active_ports(self.PROFILE)
+        self.assertEqual(set(ports.values()), {"MT41692"})
+
+
+class TestBondMembers(NicSelBase):
+    """(issue 25: bond members) two host ports enslaved to bond0 without a
+    RoCE LAG, UCX_NET_DEVICES unset: fail naming both as bond0 members,
+    the rails suggested, never a member; ok fed back."""
+    NAME, PROFILE = "nicsel-bond-members", "roce-h100-bond-members"
+    MEMBERS = ("mlx5_8:1", "mlx5_9:1")
+
+    def test_fail_names_the_members_only(self):
+        ports = active_ports(self.PROFILE)
+        rails = {p for p in ports if p not in self.MEMBERS}
+        self.assertEqual(len(rails), 8, rails)
+        for c in self.judged("fail", "NOT READY"):
+            self.assertIn("bond0", c["detail"])
+            self.assertIn("empty GID table", c["detail"])
+            assert_names_only(self, c, self.MEMBERS, rails)
+        self.assertEqual((self.rc, self.doc["verdict"]["status"]), (2, "NOT READY"))
+
+    def test_suggestion_fed_back_is_ok(self):
+        assert_fed_back_ok(self, ready=False)
+
+
+class TestNoTopo(NicSelBase):
+    """(issue 25: RoCE without topo -m) the suggestion still leaves out the
+    host port that shares no PCIe switch with a GPU, from sysfs."""
+    NAME, PROFILE = "nicsel-no-topo", "roce-h100-no-topo"
+    DPU, HOST = "mlx5_8:1", "mlx5_9:1"
+
+    def test_suggestion_leaves_out_host_ports(self):
+        self.assertFalse(os.path.exists(os.path.join(ROOT, "tests", "cluster", "profiles",
+                                                     self.PROFILE, "bin", "nvidia-smi")))
+        ports = active_ports(self.PROFILE)
+        self.assertEqual(ports[self.DPU], "MT41692")
+        self.assertEqual(ports[self.HOST], "MT4125")
+        rails = {p for p in ports if p not in (self.DPU, self.HOST)}
+        self.assertEqual(len(rails), 8, rails)
+        for c in self.judged("warn"):
+            self.assertIn("BlueField", c["detail"])
+            self.assertNotIn(self.HOST, c["detail"])
+            assert_names_only(self, c, [self.DPU], rails)
+
+    def test_suggestion_fed_back_is_ok(self):
+        assert_fed_back_ok(self, ready=False)
 
 
 class TestSuggestEnv(E2ECase):

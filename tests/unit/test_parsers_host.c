@@ -67,6 +67,17 @@ static void test_pci(void)
 	CHECK_INT(probe_parse_pci(junk, strlen(junk), p), 1);
 	CHECK_INT(p->n_ib, 1);
 	CHECK_INT(p->ndevs, 0);
+	/* E7 without topo -m: the GPUs' physical paths, at most
+	 * PROBE_MAX_GPUS kept. */
+	fresh();
+	for (int i = 0; i < PROBE_MAX_GPUS + 2; i++) {
+		char l[96];
+
+		snprintf(l, sizeof l, "gpu_path=/sys/devices/pci0000:15/0000:15:01.0/0000:%02x:00.0\n", i);
+		CHECK_INT(probe_parse_pci(l, strlen(l), p), 0);
+	}
+	CHECK_INT(p->n_gpu_paths, PROBE_MAX_GPUS);
+	CHECK_STR(p->gpu_path[1], "/sys/devices/pci0000:15/0000:15:01.0/0000:01:00.0");
 }
 
 /* The vm section (probe.sh): a KVM guest (dynamo#12463's q35 machine), a

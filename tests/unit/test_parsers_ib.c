@@ -98,6 +98,26 @@ static void test_sysfs_gids(void)
 	CHECK_STR(p->gid_ndevs[4], "");
 }
 
+/* E7's sysfs facts: the bond a device's netdev is enslaved to (the first
+ * one kept) and the device's physical PCI path. */
+static void test_sysfs_bond_and_pci(void)
+{
+	const char *t =
+		"mlx5_8/net=ens3f0np0\n"
+		"mlx5_8/net_master=bond0\n"
+		"mlx5_8/net_master=bond9\n"
+		"mlx5_8/pci=/sys/devices/pci0000:27/0000:27:01.0/0000:29:00.0\n"
+		"mlx5_8/ports/1/state=4: ACTIVE\n"
+		"mlx5_0/ports/1/state=4: ACTIVE\n";
+
+	fresh();
+	CHECK_INT(probe_parse_sysfs_ib(t, strlen(t), &F->sysfs_ib), 2);
+	CHECK_STR(F->sysfs_ib.dev[0].net_master, "bond0");
+	CHECK_STR(F->sysfs_ib.dev[0].pci_path, "/sys/devices/pci0000:27/0000:27:01.0/0000:29:00.0");
+	CHECK_STR(F->sysfs_ib.dev[1].net_master, "");
+	CHECK_STR(F->sysfs_ib.dev[1].pci_path, "");
+}
+
 static void test_ibstat_ib400_eth_down(void)
 {
 	size_t n;
@@ -411,6 +431,7 @@ int main(void)
 	F = probe_facts_new();
 	test_sysfs_h100();
 	test_sysfs_gids();
+	test_sysfs_bond_and_pci();
 	test_ibstat_ib400_eth_down();
 	test_ibstat_all_active();
 	test_ibstat_ibpanic();

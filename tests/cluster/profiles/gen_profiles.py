@@ -13,11 +13,13 @@ file, then rerun it.
 """
 import filecmp
 import hashlib
+import importlib.util
 import os
 import re
 import shutil
 import sys
 import tempfile
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BASE = "h100-ib-ok"
@@ -671,6 +673,8 @@ def h100_numa0_rails(p):
     p.env("NCCL_IB_HCA", "mlx5_0,mlx5_1,mlx5_4,mlx5_5")
 
 
+
+
 # A10 (checks.md): a routed, rail-optimised RoCE v2 fabric as in
 # kvcache-ai/Mooncake#2729 (one /26 per rail and rack, "ens12np0 (mlx5_0):
 # 10.14.1.72/26") and #2747 ("routed RoCEv2 fabric ... 10.102.0.0/16"):
@@ -1014,6 +1018,15 @@ def same_tree(a, b):
            for f in c.common_files):
         return False
     return all(same_tree(os.path.join(a, s), os.path.join(b, s)) for s in c.common_dirs)
+
+
+# Issue 25's NIC variants (BlueField on RoCE, bond members, sysfs PCI tree)
+# live in gen_nics.py; loaded by path so that the calibration and image
+# generators, which load this file by path too, get them.
+_nics_spec = importlib.util.spec_from_file_location("gen_nics", os.path.join(HERE, "gen_nics.py"))
+_nics = importlib.util.module_from_spec(_nics_spec)
+_nics_spec.loader.exec_module(_nics)
+_nics.register(types.SimpleNamespace(**globals()))
 
 
 def main():

@@ -1,0 +1,218 @@
+"""Issue 25's NIC variants of the test profiles (docs/checks.md E7):
+BlueField functions on RoCE, bond members, a sysfs PCI tree without
+nvidia-smi.  Loaded by gen_profiles.py, whose helpers (G) and variant
+registry they use; run gen_profiles.py, not this file."""
+import os
+import re
+import shutil
+
+G = None
+_LATER = []
+
+
+def _variant(name, doc, base=None):
+    """gen_profiles.variant, applied once register() has G."""
+    def deco(fn):
+        _LATER.append((name, doc, base, fn))
+        return fn
+    return deco
+
+
+def register(g):
+    """Registers these variants with gen_profiles, whose names g holds."""
+    global G
+    G = g
+    for name, doc, base, fn in _LATER:
+        g.variant(name, doc, base=base or g.BASE)(fn)
+
+
+# ---- Issue 25: BlueField functions on RoCE (checks.md E7) -------------
+# The BlueField-3 files: part id 41692 (0xa2dc, UCX's "BlueField 3"), fw
+# and board as ibv_devinfo of ai-dynamo/dynamo#814 lists its BlueField-3
+# ports in Ethernet mode (tests/calibration/captures/
+# ibv_devinfo_bf3_roce_two_node_dynamo814.txt).
+BF3 = (41692, "32.41.1000", "MT_0000000884")
+
+
+def as_bf3(p, dev, card=BF3):
+    """RDMA device dev of a RoCE profile relabelled as a BlueField-3
+    function (or the (part, fw, board) of card): sysfs hca_type/fw_ver/
+    board_id and its ibv_devinfo block."""
+    part, fw, board = card
+    for attr, val in (("hca_type", "MT%d" % part), ("fw_ver", fw), ("board_id", board)):
+        p.write(G.IB + dev + "/" + attr, val + "\n")
+    rel = "bin/out/ibv_devinfo.txt"
+    b = G.block(p.read(rel), "hca_id:\t%s", dev)
+    n = re.sub(r"(vendor_part_id:\s+)\d+", r"\g<1>%d" % part, b)
+    n = re.sub(r"(board_id:\s+)\S+", r"\g<1>" + board, n)
+    n = re.sub(r"(fw_ver:\s+)\S+", r"\g<1>" + fw, n)
+    G.edit_blocks(p, rel, "hca_id:", lambda bl: [n if x == b else x for x in bl])
+
+
+def add_roce_nic(p, src, dev, ndev, ipv4, links, rate):
+    """A RoCE port dev cloned from src (sysfs with its GID table, ibstatus,
+    ibv_devinfo, ibdev2netdev, ucx_info -d), its netdev ndev carrying
+    ipv4 (GIDs 2/3, IPv4-mapped) and links its topo -m cells for GPU0..7."""
+    shutil.copytree(p.path(G.IB + src), p.path(G.IB + dev))
+    net = p.path(G.IB + dev + "/device/net")
+    if os.path.isdir(net):
+        for old in os.listdir(net):
+            os.rename(os.path.join(net, old), os.path.join(net, ndev))
+    port = G.IB + dev + "/ports/1/"
+    p.write(port + "rate", rate + "\n")
+    a = [int(x) for x in ipv4.split(".")]
+    for i in (2, 3):
+        p.write(port + "gids/%d" % i, "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x" % tuple(a))
+    # its own MAC/GUID: the last two bytes of src's, replaced
+    guid = p.read(port + "gids/0").strip()[-4:]
+    for i in (0, 1):
+        p.sub(port + "gids/%d" % i, guid, GUID_TAIL)
+    for f in os.listdir(p.path(port + "gid_attrs/ndevs")):
+        p.write(port + "gid_attrs/ndevs/" + f, ndev)
+    for rel, start in (("bin/out/ibv_devinfo.txt", "hca_id:\t%s"),
+                       ("bin/out/ibstatus.txt", "Infiniband device '%s' port 1 status:")):
+        b = G.block(p.read(rel), start, src).replace("'%s'" % src, "'%s'" % dev)
+        b = b.replace("\t" + src + "\n", "\t" + dev + "\n")
+        b = re.sub(r"rate:(\s+).*", r"rate:\g<1>" + rate, b).replace(guid, GUID_TAIL)
+        G.edit_blocks(p, rel, start.split("%s")[0], lambda bl: bl + [b])
+    t = p.read("bin/out/ibdev2netdev.txt")
+    p.write("bin/out/ibdev2netdev.txt", t + "%s port 1 ==> %s (Up)\n" % (dev, ndev))
+    t = p.read(G.UCXD)
+    md = G.ucx_md_block(t, src).replace(src + ":", dev + ":").replace(
+        "Memory domain: " + src + "\n", "Memory domain: " + dev + "\n")
+    i = t.index("#\n# Memory domain: cma")
+    p.write(G.UCXD, t[:i] + md + t[i:])
+    p.write(G.TOPO, G.topo_edit(p.read(G.TOPO), add=((dev, links),)))
+    G.uverbs_nodes(p)
+
+
+# A BlueField-3 DPU's function on the host (north-south: the host network),
+# on the CPU's root complex of socket 0 like the host NICs of
+# hgx-h200-mgmt-bf3: NODE to GPU0-3, SYS to GPU4-7.
+DPU_LINKS = ["NODE"] * 4 + ["SYS"] * 4
+GUID_TAIL = "2a40"
+
+
+@_variant("roce-h100-bf3-dpu", """roce-ok (8x H100, 8 ConnectX-7 RoCE rails PIX to their GPUs) with a
+BlueField-3 DPU function on the host network, mlx5_8 (part 41692, netdev
+enp41s0f0np0, 10.20.0.11, Active, 200G, NODE/SYS to the GPUs), as the
+BlueField NICs beside the rails that ai-dynamo/dynamo PR #10852 names;
+UCX_NET_DEVICES unset as in Dynamo's recipes.  Intended finding:
+ucx-nic-select warn naming mlx5_8 (BlueField), the 8 ConnectX-7 rails
+suggested.""", base="roce-ok")
+def roce_h100_bf3_dpu(p):
+    add_roce_nic(p, "mlx5_7", "mlx5_8", "enp41s0f0np0", "10.20.0.11", DPU_LINKS,
+                 "200 Gb/sec (2X NDR)")
+    as_bf3(p, "mlx5_8")
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7")
+
+
+@_variant("roce-spectrumx-bf3", """A Spectrum-X node: the 8 RoCE rails are BlueField-3 SuperNICs (part
+41692 in NIC mode, one under each GPU's PCIe switch: PIX), beside a
+BlueField-3 DPU function on the host network (mlx5_8, NODE/SYS), the
+east-west/north-south split of NVIDIA's Spectrum-X platform; UCX_NET_DEVICES
+unset.  Intended finding: ucx-nic-select warn naming mlx5_8 only (the
+SuperNICs are the rails), the 8 SuperNIC ports suggested.""", base="roce-ok")
+def roce_spectrumx_bf3(p):
+    roce_h100_bf3_dpu(p)
+    for k in range(8):
+        as_bf3(p, "mlx5_%d" % k)
+
+
+
+# The PCI tree of an HGX H100 board as sysfs shows it: GPU k (its bus id
+# from nvidia-smi -q) and rail mlx5_k behind one PCIe switch under root port
+# RC:01.0 (rail at the GPU's bus - 1), host NICs on root ports of their own.
+H100_GPU_BUS = [0x19, 0x3b, 0x4c, 0x5d, 0x9b, 0xbb, 0xcb, 0xdb]
+
+
+def pci_dev(p, path, ven, dev, cls):
+    """A PCI function at sysfs path (under root/sys/devices), with its
+    /sys/bus/pci/devices link."""
+    addr = path.rsplit("/", 1)[1]
+    for attr, val in (("vendor", ven), ("device", dev), ("class", cls)):
+        p.write("root/sys/devices/%s/%s" % (path, attr), val + "\n")
+    link = p.path("root/sys/bus/pci/devices/" + addr)
+    os.makedirs(os.path.dirname(link), exist_ok=True)
+    os.symlink("../../../devices/" + path, link)
+
+
+def ib_device_at(p, dev, path, cls="0x020000"):
+    """RDMA device dev's device link to PCI function path (its device/
+    directory, netdevs and all, moved there)."""
+    pci_dev(p, path, "0x15b3", "0x1021", cls)
+    d = p.path(G.IB + dev + "/device")
+    if os.path.isdir(d):
+        for e in os.listdir(d):
+            shutil.move(os.path.join(d, e), p.path("root/sys/devices/%s/%s" % (path, e)))
+        os.rmdir(d)
+    os.symlink("../../../devices/" + path, d)
+
+
+def hgx_pci_tree(p, host):
+    """GPUs and rails mlx5_0..7 as H100_GPU_BUS lays them out; host: [(dev,
+    root complex bus)] each on a root port of its own."""
+    for k, g in enumerate(H100_GPU_BUS):
+        rc = g - 4
+        sw = "pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0" % (rc, rc, rc + 1)
+        pci_dev(p, "%s/0000:%02x:00.0/0000:%02x:00.0" % (sw, rc + 2, g), "0x10de", "0x2330", "0x030200")
+        ib_device_at(p, "mlx5_%d" % k, "%s/0000:%02x:01.0/0000:%02x:00.0" % (sw, rc + 2, g - 1))
+    for dev, rc in host:
+        ib_device_at(p, dev, "pci0000:%02x/0000:%02x:01.0/0000:%02x:00.0" % (rc, rc, rc + 2))
+
+
+@_variant("roce-h100-no-topo", """roce-h100-bf3-dpu (8 ConnectX-7 RoCE rails, the BlueField-3 DPU function
+mlx5_8) with a ConnectX-6 Dx host port mlx5_9 (Active, 100G, GIDs on
+eno1np0, 10.30.0.11) and no nvidia-smi: the pod gets the driver's compute
+libraries only (NVIDIA_DRIVER_CAPABILITIES=compute; the NVIDIA Container
+Toolkit mounts nvidia-smi with the utility capability), so no topo -m.
+sysfs shows the PCI tree: GPU k and rail mlx5_k behind one PCIe switch
+(GPU bus ids of nvidia-smi -q, rail at the bus below), mlx5_8 and mlx5_9 on
+root ports of their own (/sys/class/infiniband/X/device and
+/sys/bus/pci/devices links into /sys/devices).  UCX_NET_DEVICES unset.
+Intended finding: ucx-nic-select warn naming mlx5_8 (BlueField) only, the 8
+rails suggested (not mlx5_9, which shares no PCIe switch with a GPU).""",
+         base="roce-ok")
+def roce_h100_no_topo(p):
+    roce_h100_bf3_dpu(p)
+    add_roce_nic(p, "mlx5_7", "mlx5_9", "eno1np0", "10.30.0.11", DPU_LINKS, "100 Gb/sec (4X EDR)")
+    as_bf3(p, "mlx5_9", CX6DX)
+    hgx_pci_tree(p, [("mlx5_8", 0x27), ("mlx5_9", 0xa7)])
+    p.rm("bin/nvidia-smi")
+    for f in os.listdir(p.path("bin/out")):
+        if f.startswith("nvidia-smi"):
+            p.rm("bin/out/" + f)
+    p.env("NVIDIA_DRIVER_CAPABILITIES", "compute")
+
+
+# ConnectX-6 Dx (part 4125) as the host ports of hgx-h200-mgmt-bf3.
+CX6DX = (4125, "22.39.1002", "MT_0000000359")
+
+
+@_variant("roce-h100-bond-members", """roce-ok with the host network on a Linux bond over two ConnectX-6 Dx
+ports of different adapters (mlx5_8 ens3f0np0, mlx5_9 ens4f0np0, 100G,
+NODE/SYS to the GPUs; bond0 active-backup, 10.20.0.11): no RoCE LAG (mlx5
+offloads a LAG only over the ports of one adapter, and then shows one
+mlx5_bond_N device), so both ports stay RDMA devices whose netdevs are
+bond0's slaves (sysfs device/net/X/master).  The kernel's RoCE GID
+management (drivers/infiniband/core/roce_gid_mgmt.c) puts bond0's GIDs on
+the active slave's port only and removes the inactive slave's: mlx5_8
+lists bond0's GIDs (gid_attrs/ndevs bond0), mlx5_9's table is all zero.
+UCX_NET_DEVICES unset.  Intended finding: ucx-nic-select fail naming
+mlx5_8 and mlx5_9 as bond0 members, the 8 rails suggested.""", base="roce-ok")
+def roce_h100_bond_members(p):
+    for dev, nd in (("mlx5_8", "ens3f0np0"), ("mlx5_9", "ens4f0np0")):
+        add_roce_nic(p, "mlx5_7", dev, nd, "10.20.0.11", DPU_LINKS, "100 Gb/sec (4X EDR)")
+        as_bf3(p, dev, CX6DX)
+        port = G.IB + dev + "/ports/1/"
+        for f in os.listdir(p.path(port + "gid_attrs/ndevs")):
+            p.write(port + "gid_attrs/ndevs/" + f, "bond0")
+        p.write(G.IB + dev + "/device/net/%s/master/uevent" % nd, "DEVTYPE=bond\nINTERFACE=bond0\nIFINDEX=7\n")
+    port = G.IB + "mlx5_9/ports/1/"
+    for i in range(4):
+        p.write(port + "gids/%d" % i, "0000:0000:0000:0000:0000:0000:0000:0000")
+        p.rm(port + "gid_attrs/types/%d" % i)
+        p.rm(port + "gid_attrs/ndevs/%d" % i)
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7")

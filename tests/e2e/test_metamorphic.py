@@ -78,6 +78,8 @@ def load(name):
         p["profile"] = os.path.normpath(os.path.join(base, p["profile"]))
         if isinstance(p.get("logs"), str):
             p["logs"] = os.path.normpath(os.path.join(base, p["logs"]))
+        if isinstance(p.get("files"), dict):     # the pod's mounted files (test-cluster.md)
+            p["files"] = {k: os.path.normpath(os.path.join(base, v)) for k, v in p["files"].items()}
     return sc
 
 

@@ -396,6 +396,66 @@ static void test_mooncake_versions(void)
 	CHECK_INT(envr_mooncake_tiered("99999999999999999999.1"), -1);
 }
 
+/* A9 through the rule book: version unknown, the releases disagree and one
+ * pick is good: warn naming both; both bad (link-local either way): fail. */
+static void test_mooncake_undecided_rule(void)
+{
+	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0 } };
+	struct envr_view v0 = { none, 1 };
+	struct envr_gid_port p = { 0 };
+	char note[320];
+	struct envr_ctx c = { 0 };
+	struct envr_finding *out = NULL;
+	size_t n;
+	int seen = 0;
+
+	p.name = "mlx5_0:1";
+	gid(&p, 0, 0, 0, "ens108np0");
+	gid(&p, 1, 1, 0, "ens108np0");
+	gid(&p, 2, 0, IP(10, 14, 0, 10), NULL);
+	gid(&p, 3, 1, IP(10, 14, 0, 10), NULL);
+	c.kv_cross = c.rdma_needed = c.process = c.mooncake = 1;
+	c.gid_ports = &p;
+	c.n_gid_ports = 1;
+	c.note = note;
+	c.note_n = sizeof note;
+	n = envr_eval(&v0, &c, &out);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(out[i].rule->var, "MC_GID_INDEX")) {
+			seen++;
+			CHECK_INT(out[i].sev, ENVR_WARN);
+			CHECK_HAS(out[i].detail, ">= 0.3.12 picks GID 1, <= 0.3.11 GID 3");
+		}
+	CHECK_INT(seen, 1);
+	free(out);
+	/* 0.3.9 installed: GID 3, nothing to say */
+	p.mc_version = "0.3.9";
+	out = NULL;
+	n = envr_eval(&v0, &c, &out);
+	for (size_t i = 0; i < n; i++)
+		CHECK(strcmp(out[i].rule->var, "MC_GID_INDEX"));
+	free(out);
+	/* no IPv4 GID: the old scan stops at empty 1 (the ndev-less GID 0), the
+	 * tiers take the netdev's link-local 2; unknown version, the two
+	 * differ but are bad either way: fail */
+	p = (struct envr_gid_port){ 0 };
+	p.name = "mlx5_0:1";
+	gid(&p, 0, 1, 0, NULL);
+	gid(&p, 2, 1, 0, "ens108np0");
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), ENVR_GID_UNDECIDED);
+	out = NULL;
+	seen = 0;
+	n = envr_eval(&v0, &c, &out);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(out[i].rule->var, "MC_GID_INDEX")) {
+			seen++;
+			CHECK_INT(out[i].sev, ENVR_FAIL);
+			CHECK_HAS(out[i].detail, "link-local");
+		}
+	CHECK_INT(seen, 1);
+	free(out);
+}
+
 int main(void)
 {
 	test_every_rule_both_paths();
@@ -404,6 +464,7 @@ int main(void)
 	test_view();
 	test_mooncake_gid();
 	test_mooncake_versions();
+	test_mooncake_undecided_rule();
 	printf("test_envrules: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

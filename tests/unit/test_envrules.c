@@ -396,6 +396,28 @@ static void test_mooncake_versions(void)
 	CHECK_INT(envr_mooncake_tiered("99999999999999999999.1"), -1);
 }
 
+/* The MC_GID_INDEX finding envr_eval makes on c: its severity and detail
+ * into *detail (ENVR_OK and "" when none; more than one is a failure). */
+static enum envr_sev mc_finding(const struct envr_view *v, const struct envr_ctx *c,
+				char *detail, size_t dn)
+{
+	struct envr_finding *out = NULL;
+	size_t n = envr_eval(v, c, &out);
+	enum envr_sev sev = ENVR_OK;
+	int seen = 0;
+
+	detail[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(out[i].rule->var, "MC_GID_INDEX")) {
+			seen++;
+			sev = out[i].sev;
+			snprintf(detail, dn, "%s", out[i].detail);
+		}
+	CHECK(seen <= 1);
+	free(out);
+	return sev;
+}
+
 /* A9 through the rule book: version unknown, the releases disagree and one
  * pick is good: warn naming both; both bad (link-local either way): fail. */
 static void test_mooncake_undecided_rule(void)
@@ -403,11 +425,8 @@ static void test_mooncake_undecided_rule(void)
 	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0 } };
 	struct envr_view v0 = { none, 1 };
 	struct envr_gid_port p = { 0 };
-	char note[320];
+	char note[320], d[320];
 	struct envr_ctx c = { 0 };
-	struct envr_finding *out = NULL;
-	size_t n;
-	int seen = 0;
 
 	p.name = "mlx5_0:1";
 	gid(&p, 0, 0, 0, "ens108np0");
@@ -419,22 +438,15 @@ static void test_mooncake_undecided_rule(void)
 	c.n_gid_ports = 1;
 	c.note = note;
 	c.note_n = sizeof note;
-	n = envr_eval(&v0, &c, &out);
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(out[i].rule->var, "MC_GID_INDEX")) {
-			seen++;
-			CHECK_INT(out[i].sev, ENVR_WARN);
-			CHECK_HAS(out[i].detail, ">= 0.3.12 picks GID 1, <= 0.3.11 GID 3");
-		}
-	CHECK_INT(seen, 1);
-	free(out);
-	/* 0.3.9 installed: GID 3, nothing to say */
+	CHECK_INT(mc_finding(&v0, &c, d, sizeof d), ENVR_WARN);
+	CHECK_HAS(d, ">= 0.3.12 picks GID 1, <= 0.3.11 GID 3");
+	CHECK_HAS(d, "the installed version decides");
+	/* 0.3.9 installed: GID 3, nothing to say; 0.3.12: GID 1 fails */
 	p.mc_version = "0.3.9";
-	out = NULL;
-	n = envr_eval(&v0, &c, &out);
-	for (size_t i = 0; i < n; i++)
-		CHECK(strcmp(out[i].rule->var, "MC_GID_INDEX"));
-	free(out);
+	CHECK_INT(mc_finding(&v0, &c, d, sizeof d), ENVR_OK);
+	p.mc_version = "0.3.12";
+	CHECK_INT(mc_finding(&v0, &c, d, sizeof d), ENVR_FAIL);
+	CHECK_HAS(d, "Mooncake uses GID 1 on mlx5_0:1");
 	/* no IPv4 GID: the old scan stops at empty 1 (the ndev-less GID 0), the
 	 * tiers take the netdev's link-local 2; unknown version, the two
 	 * differ but are bad either way: fail */
@@ -443,17 +455,8 @@ static void test_mooncake_undecided_rule(void)
 	gid(&p, 0, 1, 0, NULL);
 	gid(&p, 2, 1, 0, "ens108np0");
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), ENVR_GID_UNDECIDED);
-	out = NULL;
-	seen = 0;
-	n = envr_eval(&v0, &c, &out);
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(out[i].rule->var, "MC_GID_INDEX")) {
-			seen++;
-			CHECK_INT(out[i].sev, ENVR_FAIL);
-			CHECK_HAS(out[i].detail, "link-local");
-		}
-	CHECK_INT(seen, 1);
-	free(out);
+	CHECK_INT(mc_finding(&v0, &c, d, sizeof d), ENVR_FAIL);
+	CHECK_HAS(d, "link-local");
 }
 
 int main(void)

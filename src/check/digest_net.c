@@ -103,11 +103,13 @@ static void gid_digest(const struct check_input *in, struct check_gid_net *g)
 		return;
 	vars = book_view(&in->f->env, &view);
 	gid_port_view(pt, "", &gp);
+	gp.mc_version = in->f->mooncake.version;
 	idx = envr_gid_index_ucx(&gp, &view);
 	k = gid_kind(pt, idx);
 	if (envr_runs_mooncake(&view) || (in->ctx && envr_args_mooncake(in->ctx->args))) {
 		mc = envr_gid_index_mooncake(&gp, &view);
-		if (gid_kind(pt, mc) > k) {
+		/* undecided (version unknown, releases disagree): A9 says so */
+		if (mc != ENVR_GID_UNDECIDED && gid_kind(pt, mc) > k) {
 			idx = mc;
 			k = gid_kind(pt, mc);
 			who = "Mooncake";

@@ -159,13 +159,14 @@ static void gid_view(const struct check_input *in, struct gid_view *g)
 				continue;
 			snprintf(g->name[g->n], sizeof g->name[0], "%s:%d", l->dev[i].name, pt->num);
 			gid_port_view(pt, g->name[g->n++], gp);
+			gp->mc_version = in->f->mooncake.version;
 		}
 }
 
 void gid_port_view(const struct probe_rdma_port *pt, const char *name, struct envr_gid_port *gp)
 {
 	*gp = (struct envr_gid_port){ name, pt->gid_mask, pt->roce_v2_mask, pt->ipv4_mask,
-				      pt->link_local_mask, 0, 0, 0 };
+				      pt->link_local_mask, 0, 0, 0, NULL };
 	for (int i = 0; i < PROBE_GID_ADDRS; i++)
 		envr_gid_ndev(gp, i, pt->gid_ndevs[i], pt->gid_ipv4[i]);
 	/* indices past the names kept: a netdev, name unknown (not an overlay) */

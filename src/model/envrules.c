@@ -505,11 +505,52 @@ int envr_runs_mooncake(const struct envr_view *env)
 	return 0;
 }
 
+/* Unset: the installed release decides (envr_mooncake_tiered); unknown,
+ * both choices, and only where they agree is the index known. */
 long envr_gid_index_mooncake(const struct envr_gid_port *p, const struct envr_view *env)
 {
-	long n = mooncake_index(env);
+	long n = mooncake_index(env), tiers, scan;
+	int tiered;
 
-	return n >= 0 ? n : envr_mooncake_auto(p);
+	if (n >= 0)
+		return n;
+	tiered = envr_mooncake_tiered(p->mc_version);
+	tiers = tiered ? envr_mooncake_auto(p) : -1;
+	scan = tiered != 1 ? envr_mooncake_auto_pre312(p) : -1;
+	if (tiered >= 0)
+		return tiered ? tiers : scan;
+	return tiers == scan ? tiers : ENVR_GID_UNDECIDED;
+}
+
+/* The index judged: undecided only reaches gid_ports when both releases'
+ * picks are bad; the newer one's is named. */
+static long mooncake_pick(const struct envr_gid_port *p, const struct envr_view *env)
+{
+	long n = envr_gid_index_mooncake(p, env);
+
+	return n == ENVR_GID_UNDECIDED ? envr_mooncake_auto(p) : n;
+}
+
+/* A port whose GID depends on the unknown Mooncake release: warn, naming
+ * both choices (the GID each would use is judged once the version is). */
+static int gid_mooncake_undecided(const struct envr_view *env, const struct envr_ctx *c,
+				  const char **why)
+{
+	for (size_t i = 0; i < c->n_gid_ports; i++) {
+		const struct envr_gid_port *p = &c->gid_ports[i];
+
+		if (envr_gid_index_mooncake(p, env) != ENVR_GID_UNDECIDED ||
+		    (gid_fault(p, envr_mooncake_auto(p)) && gid_fault(p, envr_mooncake_auto_pre312(p))))
+			continue;   /* decided, or bad either way: gid_ports judges it */
+		if (c->note)
+			snprintf(c->note, c->note_n,
+				 "unset and the Mooncake version unknown: on %s mooncake-transfer-engine >= 0.3.12 picks GID %ld, <= 0.3.11 GID %ld; the installed version decides",
+				 p->name, envr_mooncake_auto(p), envr_mooncake_auto_pre312(p));
+		*why = c->note ? c->note :
+			"unset and the Mooncake version unknown: its releases pick different GIDs here";
+		return 1;
+	}
+	return 0;
 }
 
 JUDGE(gid_mooncake)
@@ -517,7 +558,9 @@ JUDGE(gid_mooncake)
 	(void)v;
 	if (!envr_runs_mooncake(env) && !c->mooncake)
 		return ENVR_OK;
-	return gid_ports(envr_gid_index_mooncake, 0, env, c, "Mooncake uses ", why);
+	if (gid_mooncake_undecided(env, c, why))
+		return ENVR_WARN;
+	return gid_ports(mooncake_pick, 0, env, c, "Mooncake uses ", why);
 }
 
 long envr_gid_index_ucx(const struct envr_gid_port *p, const struct envr_view *env)

@@ -53,6 +53,9 @@ struct envr_gid_port {
 	 * IPv4 in 10/8, 172.16/12 or 100.64/10 (isOverlayIPv4).  Set with
 	 * envr_gid_ndev. */
 	unsigned long long ndev, overlay, private_v4;
+	/* The installed mooncake-transfer-engine version ("0.3.11.post1"),
+	 * which decides Mooncake's automatic choice; NULL or "": unknown. */
+	const char *mc_version;
 };
 
 /* Marks GID idx of p as Mooncake classifies it: ndev its netdev ("" or
@@ -164,7 +167,15 @@ int envr_runs_mooncake(const struct envr_view *env);
  * (mooncake is server_args.py's default). */
 int envr_args_mooncake(const char *args);
 /* mooncake.c: Mooncake's own pick on p (findBestGidIndex, no index set);
- * -1 when it finds none. */
+ * -1 when it finds none: envr_mooncake_auto the tiers of >= 0.3.12,
+ * envr_mooncake_auto_pre312 the first-match scan of <= 0.3.11.
+ * envr_mooncake_tiered: 1 when version (a mooncake-transfer-engine
+ * version) has the tiers, 0 when it has the scan, -1 unknown (NULL, "",
+ * unreadable, a 0.3.12 pre-release).  envr_gid_index_mooncake returns
+ * ENVR_GID_UNDECIDED when p's version is unknown and the two disagree. */
 long envr_mooncake_auto(const struct envr_gid_port *p);
+long envr_mooncake_auto_pre312(const struct envr_gid_port *p);
+int envr_mooncake_tiered(const char *version);
+#define ENVR_GID_UNDECIDED (-2)
 
 #endif

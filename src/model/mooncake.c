@@ -71,6 +71,65 @@ long envr_mooncake_auto(const struct envr_gid_port *p)
 	return best >= 0 ? best : fallback;
 }
 
+/* findBestGidIndex up to 0.3.11 (rdma_context.cpp before PRs #2269 and
+ * #2741, both first in v0.3.12): a scan in index order that ends at the
+ * first GID ibv_query_gid_ex cannot read (an empty slot: ENODATA, rdma-core
+ * man ibv_query_gid_ex) and looks at RoCE v2 GIDs only.  The first IPv4
+ * one with a netdev wins at once; else the first IPv4 one without, then the
+ * first IPv6 one (link-local included) with a netdev, then without; none:
+ * "No suitable GID found" (-1).  No private-range or overlay ranking. */
+long envr_mooncake_auto_pre312(const struct envr_gid_port *p)
+{
+	long v4_bare = -1, v6_dev = -1, v6_bare = -1;
+
+	for (long i = 0; i < ENVR_GID_READ; i++) {
+		unsigned long long bit = 1ull << i;
+
+		if (!(p->gids & bit))
+			break;
+		if (!(p->roce_v2 & bit))
+			continue;
+		if ((p->ipv4 & bit) && (p->ndev & bit))
+			return i;
+		if ((p->ipv4 & bit) && v4_bare < 0)
+			v4_bare = i;
+		else if (!(p->ipv4 & bit) && (p->ndev & bit) && v6_dev < 0)
+			v6_dev = i;
+		else if (!(p->ipv4 & bit) && !(p->ndev & bit) && v6_bare < 0)
+			v6_bare = i;
+	}
+	return v4_bare >= 0 ? v4_bare : v6_dev >= 0 ? v6_dev : v6_bare;
+}
+
+/* "0.3.12", "0.3.11.post1", "1.0": the release numbers against 0.3.12;
+ * 0.3.12 itself with a pre-release tag (a, b, rc, dev) may predate the
+ * tiers (unknown); ".postN" and a "+local" label are the release. */
+int envr_mooncake_tiered(const char *v)
+{
+	long part[3] = { 0, 0, 0 };
+	const char *s = v;
+	char *end;
+
+	if (!v || *v < '0' || *v > '9')
+		return -1;
+	for (int k = 0; k < 3; k++) {
+		part[k] = strtol(s, &end, 10);
+		if (end == s || part[k] > 100000)
+			return -1;
+		s = end;
+		if (*s != '.' || s[1] < '0' || s[1] > '9')
+			break;
+		s++;
+	}
+	if (part[0] || part[1] != 3)
+		return part[0] > 0 || part[1] > 3;
+	if (part[2] != 12)
+		return part[2] > 12;
+	if (*s == '.')
+		s++;
+	return !*s || *s == '+' || !strncmp(s, "post", 4) ? 1 : -1;
+}
+
 /* The word after flag in space-joined args ("--f v" or "--f=v") into out;
  * 0 when the flag is absent. */
 static int arg_after(const char *args, const char *flag, char *out, size_t n)

@@ -207,6 +207,7 @@ SECTION(h_nixl_stack, f->stack.src, probe_parse_nixl_stack, f->stack)
 SECTION(h_engine, f->trtllm_engine.src, probe_parse_trtllm_engine, f->trtllm_engine)
 SECTION(h_ip_addr, f->ipnet.addr_src, probe_parse_ip_addr, f->ipnet)
 SECTION(h_ip_route, f->ipnet.route_src, probe_parse_ip_route, f->ipnet)
+SECTION(h_mooncake, f->mooncake.src, probe_parse_mooncake, f->mooncake)
 
 /* /proc/net/route only where ip -4 route gave nothing: one table, not two. */
 static void h_proc_route(const struct probe_section *s, struct probe_facts *f)
@@ -287,6 +288,7 @@ static const struct {
 	{ "verbs_libs", h_verbs_libs },
 	{ "nixl_stack", h_nixl_stack },
 	{ "trtllm_engine", h_engine },
+	{ "mooncake_dist", h_mooncake },
 };
 
 /* The handler of a section name, -1 when none: the first byte rejects

@@ -645,6 +645,16 @@ struct probe_ipnet {
 
 /* ---- The whole pod ---------------------------------------------------- */
 
+/* Section mooncake_dist (A9): the pip-installed Mooncake transfer engine,
+ * from site-packages/mooncake_transfer_engine*.dist-info.  The first
+ * distribution with a version wins; "" when none was found. */
+struct probe_mooncake {
+	struct probe_src src;
+	char dist[64];                  /* "mooncake_transfer_engine-0.3.12.dist-info" */
+	char version[32];               /* METADATA's Version:, else the name's */
+	int ndists;                     /* dist-info directories listed */
+};
+
 struct probe_facts {
 	int version;                    /* report format version (1) */
 	int complete;                   /* the report ended with its done line */
@@ -678,6 +688,7 @@ struct probe_facts {
 	struct probe_stack stack;           /* F6-F8 */
 	struct probe_ipnet ipnet;
 	struct probe_trtllm_engine trtllm_engine;  /* J9 */
+	struct probe_mooncake mooncake;
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields
@@ -778,5 +789,9 @@ int probe_parse_ucx_ldd(const char *t, size_t n, struct probe_ucx_ldd *l);
 /* ucx.c: section ucx_modules ("libucs_dir=", "wheel_dir=" or "env_dir="
  * PATH, then "module=libuct_ib.so.0.0.0" lines); returns the modules. */
 int probe_parse_ucx_modules(const char *t, size_t n, struct probe_ucx_modules *m);
+
+/* mooncake.c: section mooncake_dist ("dist=DIR", "version=V" after it);
+ * returns the distributions listed. */
+int probe_parse_mooncake(const char *t, size_t n, struct probe_mooncake *m);
 
 #endif

@@ -942,4 +942,28 @@ else
 	end trtllm_engine "$_erc"
 fi
 
+# A9: the installed Mooncake transfer engine (pip wheels mooncake-transfer-
+# engine, -cuda13, -non-cuda, ...: the GID choice changed in 0.3.12) from
+# its dist-info directory under the same site directories as NIXL's wheels:
+# "dist=DIR" and its METADATA Version: line; at most 8 directories.
+begin mooncake_dist
+_n=0
+for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-packages \
+	/usr/lib/python3/dist-packages /opt/dynamo/venv/lib/python3*/site-packages \
+	/opt/venv/lib/python3*/site-packages /workspace/.venv/lib/python3*/site-packages; do
+	for _d in "$_s"/mooncake_transfer_engine*.dist-info; do
+		[ -d "$_d" ] && [ "$_n" -lt 8 ] || continue
+		_n=$((_n + 1))
+		put "dist=${_d##*/}"
+		_v=
+		[ -r "$_d/METADATA" ] && while IFS= read -r _l; do
+			case $_l in Version:*) _v=${_l#Version:}; break ;; "") break ;; esac
+		done <"$_d/METADATA"
+		put "version=$_v"
+	done
+done
+_rc=127
+[ "$_n" -gt 0 ] && _rc=0
+end mooncake_dist $_rc
+
 echo "@@@ done"

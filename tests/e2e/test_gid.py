@@ -15,6 +15,12 @@ scenario's verdict written here before the tool was run on it.
   choice is the netdev-backed link-local GID 1: NOT READY, env-gid-index
   fails naming Mooncake's GID 1 and the pair line says it does not cross
   the subnets (kvcache-ai/Mooncake#2747).
+  Its profiles pip-install mooncake-transfer-engine 0.3.12.post1.
+- mooncake-gid-auto-old: the same with Mooncake 0.3.9, whose first-match
+  scan (<= 0.3.11) takes the IPv4 GID 3: READY, env-gid-index ok.
+- mooncake-gid-auto-nover: the same with no Mooncake dist-info (version
+  unknown): READY, env-gid-index warns naming GID 1 (>= 0.3.12) and GID 3
+  (<= 0.3.11) and that the version decides; no pair line.
 - mooncake-gid-pinned: the same with MC_GID_INDEX=3: READY.
 - nvlink-domain-one / -two: GB200 NVL72 trays with MNNVL (ComputeDomain
   claims, UCX_CUDA_IPC_ENABLE_MNNVL=y) in one NVLink domain: READY; in two
@@ -147,6 +153,36 @@ class MooncakePinned(Clean, Pair, E2ECase):
     VERDICT = "READY"
     PODS = ("mc-prefill-0", "mc-decode-0")
     CLEAN = ("env-gid-index",)
+
+
+class MooncakeAutoOld(Clean, Pair, E2ECase):
+    """mooncake-gid-auto with Mooncake 0.3.9: its first-match scan takes the
+    IPv4 GID 3 (rdma_context.cpp up to v0.3.11.post1)."""
+    SCENARIO = os.path.join(SCENARIOS, "mooncake-gid-auto-old.yaml")
+    VERDICT = "READY"
+    PODS = ("mc-prefill-0", "mc-decode-0")
+    CLEAN = ("env-gid-index",)
+
+
+class MooncakeAutoNoVersion(Pair, E2ECase):
+    """mooncake-gid-auto with no Mooncake dist-info: the releases disagree
+    (GID 1 vs 3), so A9 warns naming both and the version."""
+    SCENARIO = os.path.join(SCENARIOS, "mooncake-gid-auto-nover.yaml")
+    VERDICT = "READY"
+    PODS = ("mc-prefill-0", "mc-decode-0")
+
+    def test_each_pod_warns_both_gids(self):
+        for pod in self.PODS:
+            c = self.check(pod, "env-gid-index")
+            self.assertEqual(c["status"], "warn", c["detail"])
+            self.assertIn("Mooncake version unknown", c["detail"])
+            self.assertIn("on mlx5_0:1 mooncake-transfer-engine >= 0.3.12 picks GID 1, "
+                          "<= 0.3.11 GID 3", c["detail"])
+            self.assertIn("the installed version decides", c["detail"])
+
+    def test_no_pair_line(self):
+        self.assertEqual([f for f in self.doc["verdict"]["findings"]
+                          if f["name"] == "pair-consistency"], [])
 
 
 class OneDomain(Pair, E2ECase):

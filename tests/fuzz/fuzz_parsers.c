@@ -51,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 23: probe_parse_env(t, n, &f->env); break;
 	case 24: probe_parse_kernel(t, n, &f->kernel); break;
 	case 25: probe_env_allowed(t, n); break;
+	case 26: probe_parse_mooncake(t, n, &f->mooncake); break;
 	case 27: probe_parse_pci(t, n, &f->pci); break;
 	case 28: probe_parse_shm(t, n, &f->shm); break;
 	case 29: probe_parse_meminfo(t, n, &f->meminfo); break;

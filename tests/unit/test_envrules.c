@@ -263,12 +263,12 @@ static void test_mooncake_gid(void)
 	struct envr_gid_port p;
 
 	/* #2747: 0 link-local, 1 10.102.9.101, both on rdma0: the private IPv4 */
-	p = (struct envr_gid_port){ 0 };
+	p = (struct envr_gid_port){ .mc_version = "0.3.12" };
 	gid(&p, 0, 1, 0, "rdma0");
 	gid(&p, 1, 1, IP(10, 102, 9, 101), "rdma0");
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 1);
 	/* #2729: the mlx5 layout (0/1 fe80:: v1/v2, 2/3 10.14.x v1/v2): 3 */
-	p = (struct envr_gid_port){ 0 };
+	p = (struct envr_gid_port){ .mc_version = "0.3.12" };
 	gid(&p, 0, 0, 0, "ens16np0");
 	gid(&p, 1, 1, 0, "ens16np0");
 	gid(&p, 2, 0, IP(10, 14, 2, 72), "ens16np0");
@@ -276,7 +276,7 @@ static void test_mooncake_gid(void)
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
 	CHECK_INT(envr_gid_index_mooncake(&p, &vn), 2);   /* NCCL_IB_GID_INDEX as fallback */
 	/* the IPv4 GIDs without a netdev: the netdev-backed link-local 1 wins */
-	p = (struct envr_gid_port){ 0 };
+	p = (struct envr_gid_port){ .mc_version = "0.3.12" };
 	gid(&p, 0, 0, 0, "ens108np0");
 	gid(&p, 1, 1, 0, "ens108np0");
 	gid(&p, 2, 0, IP(10, 14, 0, 10), NULL);
@@ -284,26 +284,26 @@ static void test_mooncake_gid(void)
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 1);
 	CHECK_INT(envr_gid_index_mooncake(&p, &vp), 3);
 	/* ...but a public IPv4 GID without one still beats it (tier 1 < 3) */
-	p = (struct envr_gid_port){ 0 };
+	p = (struct envr_gid_port){ .mc_version = "0.3.12" };
 	gid(&p, 1, 1, 0, "ens108np0");
 	gid(&p, 3, 1, IP(203, 0, 113, 10), NULL);
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
 	/* ROCm/ATOM#1748: 0 link-local, 1 a ULA: the routable IPv6 one */
-	p = (struct envr_gid_port){ 0 };
+	p = (struct envr_gid_port){ .mc_version = "0.3.12" };
 	gid(&p, 0, 1, 0, "enp105s0");
 	gid(&p, 1, 1, 1, "enp105s0");
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 1);
 	/* an overlay netdev's IPv4 GID ranks below a physical one's */
-	p = (struct envr_gid_port){ 0 };
+	p = (struct envr_gid_port){ .mc_version = "0.3.12" };
 	gid(&p, 1, 1, IP(172, 17, 0, 1), "docker0");
 	gid(&p, 3, 1, IP(10, 0, 0, 5), "eth1");
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
 	/* RoCE v1 only: the first non-empty GID (kFallbackNonzero); none: -1 */
-	p = (struct envr_gid_port){ 0 };
+	p = (struct envr_gid_port){ .mc_version = "0.3.12" };
 	gid(&p, 0, 0, 0, "eth1");
 	gid(&p, 2, 0, IP(10, 0, 0, 5), "eth1");
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 0);
-	p = (struct envr_gid_port){ 0 };
+	p = (struct envr_gid_port){ .mc_version = "0.3.12" };
 	CHECK_INT(envr_gid_index_mooncake(&p, &v0), -1);
 	/* SGLang on Mooncake by its command line */
 	CHECK(envr_args_mooncake("python3 -m dynamo.sglang --disaggregation-mode prefill "
@@ -317,6 +317,148 @@ static void test_mooncake_gid(void)
 	CHECK(!envr_args_mooncake(NULL));
 }
 
+/* Up to 0.3.11 (rdma_context.cpp at v0.3.11.post1): the first RoCE v2 IPv4
+ * GID with a netdev, else without, else IPv6 with, then without; the scan
+ * ends at an empty slot.  Which one runs: the installed version; unknown,
+ * both, and a disagreement is ENVR_GID_UNDECIDED. */
+static void test_mooncake_versions(void)
+{
+	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0 } };
+	struct envr_var pin[] = { { "MC_GID_INDEX", "3", ENVR_FROM_PROCESS, 0 } };
+	struct envr_view v0 = { none, 1 }, vp = { pin, 1 };
+	struct envr_gid_port p = { 0 };
+
+	/* the IPv4 GIDs without a netdev (mooncake-gid-auto's rails) */
+	gid(&p, 0, 0, 0, "ens108np0");
+	gid(&p, 1, 1, 0, "ens108np0");
+	gid(&p, 2, 0, IP(10, 14, 0, 10), NULL);
+	gid(&p, 3, 1, IP(10, 14, 0, 10), NULL);
+	CHECK_INT(envr_mooncake_auto_pre312(&p), 3);
+	CHECK_INT(envr_mooncake_auto(&p), 1);
+	p.mc_version = "0.3.9";
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
+	p.mc_version = "0.3.11.post1";
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
+	p.mc_version = "0.3.12.post1";
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 1);
+	p.mc_version = NULL;
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), ENVR_GID_UNDECIDED);
+	CHECK_INT(envr_gid_index_mooncake(&p, &vp), 3);   /* pinned: no version needed */
+	p.mc_version = "0.3.12rc1";
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), ENVR_GID_UNDECIDED);
+	/* the usual mlx5 layout (IPv4 GIDs with the netdev): both take 3 */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 0, 0, "ens16np0");
+	gid(&p, 1, 1, 0, "ens16np0");
+	gid(&p, 2, 0, IP(10, 14, 2, 72), "ens16np0");
+	gid(&p, 3, 1, IP(10, 14, 2, 72), "ens16np0");
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 3);
+	/* link-local only: both take the netdev-backed IPv6 GID 1 */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 0, 0, "eth1");
+	gid(&p, 1, 1, 0, "eth1");
+	CHECK_INT(envr_mooncake_auto_pre312(&p), 1);
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), 1);
+	/* the old scan stops at an empty slot; the tiers read on */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 1, 0, "eth1");
+	gid(&p, 3, 1, IP(10, 0, 0, 5), "eth1");
+	CHECK_INT(envr_mooncake_auto_pre312(&p), 0);
+	CHECK_INT(envr_mooncake_auto(&p), 3);
+	/* RoCE v1 only: the old code finds none, the new one falls back */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 0, 0, "eth1");
+	CHECK_INT(envr_mooncake_auto_pre312(&p), -1);
+	CHECK_INT(envr_mooncake_auto(&p), 0);
+	/* private IPv4 with a netdev vs a public one without: 0.3.12 demotes
+	 * the private range (PR #2741), the old scan takes the netdev's */
+	p = (struct envr_gid_port){ 0 };
+	gid(&p, 0, 1, IP(203, 0, 113, 7), NULL);
+	gid(&p, 1, 1, IP(10, 0, 0, 5), "eth1");
+	CHECK_INT(envr_mooncake_auto_pre312(&p), 1);
+	CHECK_INT(envr_mooncake_auto(&p), 0);
+	/* versions */
+	CHECK_INT(envr_mooncake_tiered("0.3.12"), 1);
+	CHECK_INT(envr_mooncake_tiered("0.3.12.post1"), 1);
+	CHECK_INT(envr_mooncake_tiered("0.3.12+cu13"), 1);
+	CHECK_INT(envr_mooncake_tiered("0.3.13"), 1);
+	CHECK_INT(envr_mooncake_tiered("0.4.0"), 1);
+	CHECK_INT(envr_mooncake_tiered("1.0"), 1);
+	CHECK_INT(envr_mooncake_tiered("0.3.11.post1"), 0);
+	CHECK_INT(envr_mooncake_tiered("0.3.7.post2"), 0);
+	CHECK_INT(envr_mooncake_tiered("0.3.0b6"), 0);
+	CHECK_INT(envr_mooncake_tiered("0.2.0"), 0);
+	CHECK_INT(envr_mooncake_tiered("0.3.12rc1"), -1);
+	CHECK_INT(envr_mooncake_tiered("0.3.12.dev3"), -1);
+	CHECK_INT(envr_mooncake_tiered(""), -1);
+	CHECK_INT(envr_mooncake_tiered(NULL), -1);
+	CHECK_INT(envr_mooncake_tiered("x0.3.12"), -1);
+	CHECK_INT(envr_mooncake_tiered("99999999999999999999.1"), -1);
+}
+
+/* The MC_GID_INDEX finding envr_eval makes on c: its severity and detail
+ * into *detail (ENVR_OK and "" when none; more than one is a failure). */
+static enum envr_sev mc_finding(const struct envr_view *v, const struct envr_ctx *c,
+				char *detail, size_t dn)
+{
+	struct envr_finding *out = NULL;
+	size_t n = envr_eval(v, c, &out);
+	enum envr_sev sev = ENVR_OK;
+	int seen = 0;
+
+	detail[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(out[i].rule->var, "MC_GID_INDEX")) {
+			seen++;
+			sev = out[i].sev;
+			snprintf(detail, dn, "%s", out[i].detail);
+		}
+	CHECK(seen <= 1);
+	free(out);
+	return sev;
+}
+
+/* A9 through the rule book: version unknown, the releases disagree and one
+ * pick is good: warn naming both; both bad (link-local either way): fail. */
+static void test_mooncake_undecided_rule(void)
+{
+	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0 } };
+	struct envr_view v0 = { none, 1 };
+	struct envr_gid_port p = { 0 };
+	char note[320], d[320];
+	struct envr_ctx c = { 0 };
+
+	p.name = "mlx5_0:1";
+	gid(&p, 0, 0, 0, "ens108np0");
+	gid(&p, 1, 1, 0, "ens108np0");
+	gid(&p, 2, 0, IP(10, 14, 0, 10), NULL);
+	gid(&p, 3, 1, IP(10, 14, 0, 10), NULL);
+	c.kv_cross = c.rdma_needed = c.process = c.mooncake = 1;
+	c.gid_ports = &p;
+	c.n_gid_ports = 1;
+	c.note = note;
+	c.note_n = sizeof note;
+	CHECK_INT(mc_finding(&v0, &c, d, sizeof d), ENVR_WARN);
+	CHECK_HAS(d, ">= 0.3.12 picks GID 1, <= 0.3.11 GID 3");
+	CHECK_HAS(d, "the installed version decides");
+	/* 0.3.9 installed: GID 3, nothing to say; 0.3.12: GID 1 fails */
+	p.mc_version = "0.3.9";
+	CHECK_INT(mc_finding(&v0, &c, d, sizeof d), ENVR_OK);
+	p.mc_version = "0.3.12";
+	CHECK_INT(mc_finding(&v0, &c, d, sizeof d), ENVR_FAIL);
+	CHECK_HAS(d, "Mooncake uses GID 1 on mlx5_0:1");
+	/* no IPv4 GID: the old scan stops at empty 1 (the ndev-less GID 0), the
+	 * tiers take the netdev's link-local 2; unknown version, the two
+	 * differ but are bad either way: fail */
+	p = (struct envr_gid_port){ 0 };
+	p.name = "mlx5_0:1";
+	gid(&p, 0, 1, 0, NULL);
+	gid(&p, 2, 1, 0, "ens108np0");
+	CHECK_INT(envr_gid_index_mooncake(&p, &v0), ENVR_GID_UNDECIDED);
+	CHECK_INT(mc_finding(&v0, &c, d, sizeof d), ENVR_FAIL);
+	CHECK_HAS(d, "link-local");
+}
+
 int main(void)
 {
 	test_every_rule_both_paths();
@@ -324,6 +466,8 @@ int main(void)
 	test_missing_rules();
 	test_view();
 	test_mooncake_gid();
+	test_mooncake_versions();
+	test_mooncake_undecided_rule();
 	printf("test_envrules: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

@@ -397,6 +397,40 @@ static void test_split_at(void)
 	CHECK_INT(F->kernel.major, 5);
 }
 
+/* Section mooncake_dist: the METADATA version, else the dist-info name's;
+ * the first distribution with a version wins; junk is not kept. */
+static void test_mooncake_dist(void)
+{
+	static const char one[] =
+		"dist=mooncake_transfer_engine-0.3.12.post1.dist-info\nversion= 0.3.12.post1\n";
+	static const char noline[] =
+		"dist=mooncake_transfer_engine_cuda13-0.3.11.post1.dist-info\nversion=\n"
+		"dist=mooncake_transfer_engine-0.3.12.dist-info\nversion=0.3.12\n";
+	static const char junk[] =
+		"dist=mooncake_transfer_engine-x.dist-info\nversion=0.3\033]0;t\007\n"
+		"dist=other-1.0.dist-info\nversion=1.0\n";
+	static const char cut[] = "dist=mooncake_transfer_engine-0.3.9.dist-info";
+	struct probe_mooncake m;
+
+	memset(&m, 0, sizeof m);
+	CHECK_INT(probe_parse_mooncake(one, strlen(one), &m), 1);
+	CHECK_STR(m.version, "0.3.12.post1");
+	CHECK_STR(m.dist, "mooncake_transfer_engine-0.3.12.post1.dist-info");
+	memset(&m, 0, sizeof m);
+	CHECK_INT(probe_parse_mooncake(noline, strlen(noline), &m), 2);
+	CHECK_STR(m.version, "0.3.11.post1");
+	CHECK_STR(m.dist, "mooncake_transfer_engine_cuda13-0.3.11.post1.dist-info");
+	memset(&m, 0, sizeof m);
+	CHECK_INT(probe_parse_mooncake(junk, strlen(junk), &m), 1);
+	CHECK_STR(m.version, "");
+	memset(&m, 0, sizeof m);
+	CHECK_INT(probe_parse_mooncake(cut, strlen(cut), &m), 1);
+	CHECK_STR(m.version, "0.3.9");
+	memset(&m, 0, sizeof m);
+	CHECK_INT(probe_parse_mooncake("", 0, &m), 0);
+	CHECK_STR(m.version, "");
+}
+
 int main(void)
 {
 	F = probe_facts_new();
@@ -411,6 +445,7 @@ int main(void)
 	test_ps_long();
 	test_find_ci();
 	test_split_at();
+	test_mooncake_dist();
 	probe_facts_free(F);
 	return T_DONE("test_parsers_host");
 }

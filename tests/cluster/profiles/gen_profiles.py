@@ -774,15 +774,34 @@ def roce_linklocal_b(p):
     p.env("NCCL_IB_GID_INDEX", None)
 
 
-def roce_mc_nondev(p, rack):
+MC_SITE = "root/usr/local/lib/python3.12/dist-packages"
+
+
+def mooncake_wheel(p, version):
+    """The dist-info pip leaves for mooncake-transfer-engine VERSION (its
+    pyproject.toml name; METADATA's Version: line), as SGLang's image
+    installs it: sgl-project/sglang docker/Dockerfile, CUDA < 13:
+    `python3 -m pip install mooncake-transfer-engine==${MOONCAKE_VERSION}`."""
+    d = "%s/mooncake_transfer_engine-%s.dist-info" % (MC_SITE, version)
+    p.write(d + "/METADATA", "Metadata-Version: 2.1\nName: mooncake-transfer-engine\n"
+            "Version: %s\nSummary: Python binding of a Mooncake library using pybind11\n"
+            "Requires-Python: >=3.8\n\n" % version)
+    p.write(d + "/INSTALLER", "pip\n")
+    p.write(MC_SITE + "/mooncake/__init__.py", "")
+
+
+def roce_mc_nondev(p, rack, version="0.3.12.post1"):
     """roce_rack's rails with the IPv4 GIDs 2/3 listed without a netdev
     (gid_attrs/ndevs/2, /3 empty) while the link-local 0/1 keep theirs, and
-    NCCL_IB_GID_INDEX unset (Mooncake would fall back to it)."""
+    NCCL_IB_GID_INDEX unset (Mooncake would fall back to it); Mooncake
+    VERSION pip-installed (None: no dist-info, the version unknown)."""
     roce_rack(p, rack)
     for k in range(len(ROCE_NETDEVS)):
         for i in (2, 3):
             p.write("root/sys/class/infiniband/mlx5_%d/ports/1/gid_attrs/ndevs/%d" % (k, i), "")
     p.env("NCCL_IB_GID_INDEX", None)
+    if version:
+        mooncake_wheel(p, version)
 
 
 @variant("roce-mc-nondev-a", """roce-routed-a whose IPv4 GIDs (2: RoCE v1, 3: RoCE v2) have no netdev
@@ -792,7 +811,11 @@ the "GID without network device" case Mooncake's findBestGidIndex ranks
 ndev; PR #1077).  NCCL_IB_GID_INDEX is unset (Mooncake's config.cpp falls
 back to it); UCX_IB_GID_INDEX=3 stays, so UCX uses the IPv4 GID 3 while
 Mooncake >= 0.3.12 (rdma_gid_probe.h tiers) ranks the netdev-backed
-link-local GID 1 above the ndev-less private-range IPv4 GID 3.""", base="roce-ok")
+link-local GID 1 above the ndev-less private-range IPv4 GID 3.  Mooncake
+is the pip wheel mooncake-transfer-engine 0.3.12.post1 (dist-info under
+/usr/local/lib/python3.12/dist-packages, as sgl-project/sglang
+docker/Dockerfile's `pip install mooncake-transfer-engine==${MOONCAKE_VERSION}`
+leaves it).""", base="roce-ok")
 def roce_mc_nondev_a(p):
     roce_mc_nondev(p, "a")
 
@@ -801,6 +824,35 @@ def roce_mc_nondev_a(p):
          base="roce-ok")
 def roce_mc_nondev_b(p):
     roce_mc_nondev(p, "b")
+
+
+@variant("roce-mc-old-a", """roce-mc-nondev-a with Mooncake 0.3.9 (the mooncake-transfer-engine
+pin of sgl-project/sglang docker/Dockerfile, ARG MOONCAKE_VERSION=0.3.9,
+pip-installed for CUDA < 13): its findBestGidIndex (rdma_context.cpp up
+to v0.3.11.post1) takes the first RoCE v2 IPv4 GID with a netdev, else the
+first without one (here 3), before any IPv6 GID.""", base="roce-ok")
+def roce_mc_old_a(p):
+    roce_mc_nondev(p, "a", "0.3.9")
+
+
+@variant("roce-mc-old-b", """roce-mc-old-a's other rack (roce-routed-b's addressing).""",
+         base="roce-ok")
+def roce_mc_old_b(p):
+    roce_mc_nondev(p, "b", "0.3.9")
+
+
+@variant("roce-mc-nover-a", """roce-mc-nondev-a with Mooncake built from source (sgl-project/sglang
+docker/Dockerfile, CUDA >= 13: git clone --branch v${MOONCAKE_VERSION},
+cmake, make install): no mooncake_transfer_engine dist-info, so its
+version, and with it its automatic GID choice, is unknown.""", base="roce-ok")
+def roce_mc_nover_a(p):
+    roce_mc_nondev(p, "a", None)
+
+
+@variant("roce-mc-nover-b", """roce-mc-nover-a's other rack (roce-routed-b's addressing).""",
+         base="roce-ok")
+def roce_mc_nover_b(p):
+    roce_mc_nondev(p, "b", None)
 
 
 # D4b (checks.md): a GB200 NVL72 compute tray: 4 Blackwell GPUs (two

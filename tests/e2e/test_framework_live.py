@@ -389,5 +389,46 @@ class EngineKeys(unittest.TestCase):
         self.assertEqual(self.keys("max_input_len: 1\n" + "x" * 300000 + "\n"), ["state=too_large"])
 
 
+class EngineVar(unittest.TestCase):
+    """probe.sh's _eng_var: one $NAME / ${NAME} in the engine path taken
+    from PID 1's environment as data (here a file in its place); anything
+    else, or a value that is no plain path, gives nothing (unresolved)."""
+
+    ENV = {"ENGINE_ARGS": "/opt/dynamo/configs/config-prefill.yaml", "DIR": "/engine_configs",
+           "HF_TOKEN": "hf_SECRET", "EVIL": "$(id)", "SP": "/a b.yaml", "EMPTY": "",
+           "ENGINE_ARGSX": "/wrong.yaml"}
+
+    def var(self, word):
+        import subprocess
+        import tempfile
+        with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as f:
+            sh = f.read()
+        fn = sh[sh.index("_eng_var() {"):]
+        fn = fn[:fn.index("\n}\n") + 3]
+        with tempfile.NamedTemporaryFile("wb", delete=False) as t:
+            t.write(b"".join(b"%s=%s\0" % (k.encode(), v.encode()) for k, v in self.ENV.items()))
+        try:
+            fn = fn.replace("/proc/1/environ", t.name)
+            r = subprocess.run(["sh", "-c", "have() { command -v \"$1\" >/dev/null; }\n"
+                                "bounded() { shift; \"$@\"; }\n" + fn + '_eng_var "$1"', "sh", word],
+                               capture_output=True, timeout=30)
+        finally:
+            os.unlink(t.name)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode()
+
+    def test_resolved(self):
+        self.assertEqual(self.var("${ENGINE_ARGS}"), "/opt/dynamo/configs/config-prefill.yaml\n")
+        self.assertEqual(self.var("$ENGINE_ARGS"), "/opt/dynamo/configs/config-prefill.yaml\n")
+        self.assertEqual(self.var("$DIR/prefill.yaml"), "/engine_configs/prefill.yaml\n")
+        self.assertEqual(self.var("${DIR}/decode.yaml"), "/engine_configs/decode.yaml\n")
+
+    def test_unresolved(self):
+        for w in ("${UNSET}", "${HF_TOKEN}", "${EVIL}", "${SP}", "${EMPTY}", "${DIR}$DIR",
+                  "${ENGINE_ARGS:-/x.yaml}", "$(cat /etc/passwd)", "${DIR}/`id`", "${1}", "$",
+                  "${DIR", "${DIR}/a;b", "\\${DIR}"):
+            self.assertEqual(self.var(w), "", w)
+
+
 if __name__ == "__main__":
     unittest.main()

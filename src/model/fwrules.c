@@ -365,7 +365,10 @@ static int rule_trtllm(const struct fwr_worker *w, struct fwr_finding *f)
 		    SRC_5523, "engine config %.120s %s: max_tokens_in_buffer against max_input_len not judged",
 		    e->path && *e->path ? e->path : "(empty path)", e->why ? e->why : "not read");
 		f->unknown = 1;
-	} else
+	} else if (e && e->read && e->path && *e->path)
+		put(f, FWR_TRTLLM, ENVR_OK, NULL, SRC_5523,
+		    "TensorRT-LLM cache transceiver settings consistent (engine config %.120s read)", e->path);
+	else
 		put(f, FWR_TRTLLM, ENVR_OK, NULL, SRC_5523, "TensorRT-LLM cache transceiver settings consistent");
 	return 1;
 }

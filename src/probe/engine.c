@@ -15,7 +15,7 @@ static const struct {
 	{ "denied", PROBE_ENGINE_DENIED, "permission denied" },
 	{ "not_a_file", PROBE_ENGINE_NOT_FILE, "not a regular file" },
 	{ "too_large", PROBE_ENGINE_TOO_LARGE, "larger than the probe reads (256 KiB)" },
-	{ "unresolved", PROBE_ENGINE_UNRESOLVED, "named through a shell expansion the probe does not evaluate" },
+	{ "unresolved", PROBE_ENGINE_UNRESOLVED, "unresolved (a shell expansion the probe does not evaluate, or a variable PID 1's environment does not set to a plain path)" },
 	{ "no_awk", PROBE_ENGINE_NO_AWK, "no awk in the image to read it" },
 };
 

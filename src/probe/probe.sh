@@ -889,6 +889,35 @@ _eng_keys() {
 	}'
 }
 
+# _eng_var WORD: WORD (a path with one $NAME or ${NAME} in it, as Dynamo's
+# recipes pass --extra-engine-args "${ENGINE_ARGS}") with NAME's value in
+# PID 1's own environment, else nothing.  NAME and the value are data to
+# awk (string compare on /proc/1/environ): nothing is evaluated, and a
+# value that is no plain path is not taken (it could be anything, even a
+# secret, and would leave the pod as path=).
+_eng_var() {
+	case $1 in *\\* | *'`'*) return 0 ;; esac
+	[ -r /proc/1/environ ] && have awk || return 0
+	(tr '\0' '\n' </proc/1/environ) 2>/dev/null | bounded 5 awk -v w="$1" '
+	BEGIN {
+		i = index(w, "$"); pre = substr(w, 1, i - 1); r = substr(w, i + 1)
+		if (substr(r, 1, 1) == "{") {
+			j = index(r, "}")
+			if (j) { name = substr(r, 2, j - 2); suf = substr(r, j + 1) }
+		} else if (match(r, /^[A-Za-z_][A-Za-z0-9_]*/)) {
+			name = substr(r, 1, RLENGTH); suf = substr(r, RLENGTH + 1)
+		}
+		if (name !~ /^[A-Za-z_][A-Za-z0-9_]*$/ || index(pre suf, "$")) { bad = 1; exit }
+		nl = length(name) + 1
+	}
+	!got && substr($0, 1, nl) == name "=" { v = substr($0, nl + 1); got = 1 }
+	END {
+		p = pre v suf
+		if (!bad && got && v != "" && p ~ /^[A-Za-z0-9_.\/+@:,=-]+$/ && p ~ /\/|\.(ya?ml|json)$/ && length(p) < 256)
+			print p
+	}'
+}
+
 begin trtllm_engine
 _ef='' _fl='' _nx=''
 if [ -r /proc/1/cmdline ] && have tr; then
@@ -913,6 +942,11 @@ if [ -z "$_fl" ]; then
 	end trtllm_engine 127
 else
 	echo "flag=$_fl"
+	case $_ef in
+	*'$'*)
+		_rv=$(_eng_var "$_ef")
+		[ -n "$_rv" ] && _ef=$_rv ;;
+	esac
 	put "path=$_ef"
 	case $_ef in
 	/*) _ep=$_ef ;;

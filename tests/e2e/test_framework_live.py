@@ -37,6 +37,13 @@ book, model/fwrules.c).
   ConfigMap has no file).  fw-trtllm-engine-fits (32768 and 32768): both
   READY, fw-trtllm ok.  fw-trtllm-engine-missing (the file is not in the
   pod): fw-trtllm skipped naming the path, never ok; both READY.
+  Through a variable, as Dynamo's real recipes pass it (/bin/sh -c with
+  --extra-engine-args "${ENGINE_ARGS}", ENGINE_ARGS in the env):
+  img-dynamo-trtllm-ib (recipes/qwen3-32b-fp8/trtllm/disagg's ConfigMap):
+  fw-trtllm ok naming /opt/dynamo/configs/config-ROLE.yaml;
+  fw-trtllm-engine-var-short (PR #5523 in that file): both NOT READY naming
+  8192 and 32768, live only; fw-trtllm-engine-var-unset (ENGINE_ARGS not
+  set): skipped naming ${ENGINE_ARGS} as unresolved, never ok; both READY.
 
 - Multinode workers (checks.md J7): fw-tp-multinode-sglang (Dynamo's
   DeepSeek-R1 SGLang disagg-32gpu recipe, --tp 16 on 2 nodes of 8 GPUs, as
@@ -224,6 +231,14 @@ class DynamoTrtllm(Live, E2ECase):
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"prefill": {"fw-trtllm": "ok"}, "decode": {"fw-trtllm": "ok"}}
 
+    def test_engine_file_through_variable(self):
+        """The file "${ENGINE_ARGS}" names (PID 1's env) was read: the ok
+        names it."""
+        for role, p in self.pods().items():
+            c = self.check(p, "fw-trtllm")
+            self.assertEqual(c["status"], "ok", c)
+            self.assertIn("/opt/dynamo/configs/config-%s.yaml" % role, c["detail"])
+
 
 class DynamoSglang(Live, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "img-dynamo-sglang-ib.yaml")
@@ -276,6 +291,21 @@ class TrtllmEngineMissing(Live, E2ECase):
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"prefill": {"fw-trtllm": "skipped"}, "decode": {"fw-trtllm": "skipped"}}
     DETAIL = {"fw-trtllm": ("/engine_configs/", "not found")}
+
+
+class TrtllmEngineVarShort(LiveOnly, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-engine-var-short.yaml")
+    LIVE_ONLY = "fw-trtllm"
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-trtllm": "fail"}, "decode": {"fw-trtllm": "fail"}}
+    DETAIL = {"fw-trtllm": ("8192", "32768")}
+
+
+class TrtllmEngineVarUnset(Live, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "fw-trtllm-engine-var-unset.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-trtllm": "skipped"}, "decode": {"fw-trtllm": "skipped"}}
+    DETAIL = {"fw-trtllm": ("${ENGINE_ARGS}", "unresolved")}
 
 
 class Multinode:
@@ -357,6 +387,47 @@ class EngineKeys(unittest.TestCase):
 
     def test_too_large(self):
         self.assertEqual(self.keys("max_input_len: 1\n" + "x" * 300000 + "\n"), ["state=too_large"])
+
+
+class EngineVar(unittest.TestCase):
+    """probe.sh's _eng_var: one $NAME / ${NAME} in the engine path taken
+    from PID 1's environment as data (here a file in its place); anything
+    else, or a value that is no plain path, gives nothing (unresolved)."""
+
+    ENV = {"ENGINE_ARGS": "/opt/dynamo/configs/config-prefill.yaml", "DIR": "/engine_configs",
+           "HF_TOKEN": "hf_SECRET", "EVIL": "$(id)", "SP": "/a b.yaml", "EMPTY": "",
+           "ENGINE_ARGSX": "/wrong.yaml"}
+
+    def var(self, word):
+        import subprocess
+        import tempfile
+        with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as f:
+            sh = f.read()
+        fn = sh[sh.index("_eng_var() {"):]
+        fn = fn[:fn.index("\n}\n") + 3]
+        with tempfile.NamedTemporaryFile("wb", delete=False) as t:
+            t.write(b"".join(b"%s=%s\0" % (k.encode(), v.encode()) for k, v in self.ENV.items()))
+        try:
+            fn = fn.replace("/proc/1/environ", t.name)
+            r = subprocess.run(["sh", "-c", "have() { command -v \"$1\" >/dev/null; }\n"
+                                "bounded() { shift; \"$@\"; }\n" + fn + '_eng_var "$1"', "sh", word],
+                               capture_output=True, timeout=30)
+        finally:
+            os.unlink(t.name)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode()
+
+    def test_resolved(self):
+        self.assertEqual(self.var("${ENGINE_ARGS}"), "/opt/dynamo/configs/config-prefill.yaml\n")
+        self.assertEqual(self.var("$ENGINE_ARGS"), "/opt/dynamo/configs/config-prefill.yaml\n")
+        self.assertEqual(self.var("$DIR/prefill.yaml"), "/engine_configs/prefill.yaml\n")
+        self.assertEqual(self.var("${DIR}/decode.yaml"), "/engine_configs/decode.yaml\n")
+
+    def test_unresolved(self):
+        for w in ("${UNSET}", "${HF_TOKEN}", "${EVIL}", "${SP}", "${EMPTY}", "${DIR}$DIR",
+                  "${ENGINE_ARGS:-/x.yaml}", "$(cat /etc/passwd)", "${DIR}/`id`", "${1}", "$",
+                  "${DIR", "${DIR}/a;b", "\\${DIR}"):
+            self.assertEqual(self.var(w), "", w)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,12 @@ static void test_engine(void)
 	CHECK_INT(engine(b, 0, "32768"), CHECK_FAIL);                  /* dynamo PR #5523 */
 	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=32768\nmax_input_len=32768\n", head);
 	CHECK_INT(engine(b, 0, NULL), CHECK_OK);
+	/* the ok names the file it read (Dynamo's recipes: through ENGINE_ARGS) */
+	CHECK_INT(engine("flag=--extra-engine-args\npath=/opt/dynamo/configs/config-prefill.yaml\nstate=ok\n"
+			 "cache_transceiver_config.backend=DEFAULT\n", 0, "/opt/dynamo/configs/config-prefill.yaml read"),
+		  CHECK_OK);
+	CHECK_INT(engine("flag=--extra-engine-args\npath=${ENGINE_ARGS}\nstate=unresolved\n", 1, "unresolved"),
+		  CHECK_SKIPPED);
 	snprintf(b, sizeof b, "%sstate=absent\n", head);
 	CHECK_INT(engine(b, 1, "not found"), CHECK_SKIPPED);          /* never ok */
 	snprintf(b, sizeof b, "%sstate=too_large\n", head);

@@ -56,7 +56,8 @@ static void path_norm(char *p)
 static const char *copy_in(const struct probe_stack *s, const char *dir,
 			   const char *name)
 {
-	static char want[600], got[600];
+	/* On the stack: pods are judged on several threads at once. */
+	char want[600], got[600];
 
 	snprintf(want, sizeof want, "%s/%s", dir, name);
 	path_norm(want);

@@ -104,13 +104,15 @@ cJSON *report_pods_json(const struct pod_list *l);
  * and with wide IP and IMAGE, as kubectl prints a table. */
 void report_print_pods(FILE *out, const struct pod_list *l, int all_ns, int wide,
 		       int no_headers);
-/* Emits any cJSON tree as YAML (used by other documents too); a value that
- * is not valid UTF-8 is written with U+FFFD for each bad byte. */
-int report_emit_yaml(FILE *out, const cJSON *doc);
-/* The same rule for JSON: report_valid_utf8() rewrites, in place, every key
- * and string of the tree that is not valid UTF-8; report_emit_json() does
- * that and prints the tree, indented, with a newline. */
-void report_valid_utf8(cJSON *doc);
+/* report_doc_clean() rewrites, in place, every key and string of a tree
+ * for a document (json.c): valid UTF-8 (U+FFFD for each bad byte), control
+ * characters spelled visibly (util/safe.h safe_doc()), and a key equal to
+ * an earlier one in the same object renamed "KEY#2".  report_emit_json()
+ * and report_emit_yaml() clean the tree and print it (JSON indented, with a
+ * newline; YAML with every string that YAML 1.1 or 1.2 could read as
+ * another type quoted, yaml.c). */
+void report_doc_clean(cJSON *doc);
+int report_emit_yaml(FILE *out, cJSON *doc);
 int report_emit_json(FILE *out, cJSON *doc);
 
 /* One DynamoGraphDeployment and its findings (checks.md P), for `check

@@ -47,7 +47,7 @@ void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *text,
 
 /* Any cJSON tree as kubectl prints JSON: two-space indent, "key": value,
  * a final newline (json_indent.c); 0 or -1.  Callers outside the report
- * use report_emit_json(), which makes the tree valid UTF-8 first. */
+ * use report_emit_json(), which cleans the tree first (report_doc_clean). */
 int report_print_json_doc(FILE *out, const cJSON *doc);
 /* The indenting alone, over cJSON's compact text; owned, NULL on overflow. */
 char *report_json_indent(const char *compact);
@@ -67,7 +67,8 @@ cJSON *report_json_pod(const struct report *r, size_t i);
 struct yaml_emitter_s;
 struct yaml_emitter_s *report_yaml_begin(FILE *out);
 int report_yaml_key(struct yaml_emitter_s *em, const char *key);
-int report_yaml_value(struct yaml_emitter_s *em, const cJSON *j);
+/* report_yaml_value() cleans j (report_doc_clean) before writing it. */
+int report_yaml_value(struct yaml_emitter_s *em, cJSON *j);
 int report_yaml_seq(struct yaml_emitter_s *em, int start);
 /* Closes and frees em; rc is what the steps returned, kept when -1. */
 int report_yaml_end(struct yaml_emitter_s *em, int rc);

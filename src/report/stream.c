@@ -10,14 +10,14 @@
 
 #include "report_int.h"
 
-/* One subtree as it sits depth levels deep in the document: valid UTF-8
+/* One subtree as it sits depth levels deep in the document: cleaned
  * (json.c), compact, indented; written without a newline.  0 or -1. */
 static int put_json(FILE *out, cJSON *j, int depth, int drop_last)
 {
 	char *compact, *s;
 	int rc;
 
-	report_valid_utf8(j);
+	report_doc_clean(j);
 	compact = cJSON_PrintUnformatted(j);
 	if (!compact)
 		return -1;
@@ -66,7 +66,7 @@ int report_print_json(FILE *out, const struct report *r)
 static int yaml_head(yaml_emitter_t *em, const struct report *r)
 {
 	cJSON *head = report_json_head(r);
-	const cJSON *it;
+	cJSON *it;
 	int rc = head ? 0 : -1;
 
 	cJSON_ArrayForEach(it, head)

@@ -1,6 +1,6 @@
 /* A cJSON tree written through libyaml's emitter, so YAML output is the
- * JSON document, field for field, with YAML's quoting rules applied by
- * libyaml rather than by us. */
+ * JSON document, field for field, with YAML's quoting and escaping done by
+ * libyaml; we only say which strings must not be plain (looks_typed()). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,18 +19,20 @@ static int emit(yaml_emitter_t *em, yaml_event_t *ev)
 
 /* Every libyaml call is checked: an initializer that fails leaves the event
  * as it was, and emitting that stale event again freed its value twice
- * (issue 12).  libyaml refuses a value that is not valid UTF-8, so such a
- * value is written with U+FFFD for each bad byte (util/safe.h), the rule
- * -o json follows too. */
+ * (issue 12).  Trees are cleaned before (json.c report_doc_clean()); a key
+ * of our own goes through the same rule here, as libyaml refuses a value
+ * that is not valid UTF-8. */
 static int scalar(yaml_emitter_t *em, const char *s, int plain_ok)
 {
 	yaml_event_t ev;
-	char *fixed = safe_is_utf8(s) ? NULL : safe_utf8(s);
+	char *fixed = safe_is_doc(s) ? NULL : safe_doc(s);
 	const char *v = fixed ? fixed : s ? s : "";
 	int ok;
 
-	/* Strings that look like other types ("true", "3", "null") are
-	 * quoted by libyaml only if we forbid the plain style for them.
+	/* libyaml picks the plain style whenever the text is a valid plain
+	 * scalar, whatever a resolver makes of it (emitter.c
+	 * yaml_emitter_analyze_scalar looks at indicators only): a string
+	 * that reads as another type is quoted by forbidding the plain style.
 	 * libyaml copies the value, so ours is freed at once. */
 	ok = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)v, (int)strlen(v),
 					  plain_ok, 1,
@@ -40,23 +42,27 @@ static int scalar(yaml_emitter_t *em, const char *s, int plain_ok)
 	return ok ? emit(em, &ev) : -1;
 }
 
+/* 1 when a plain s could load as anything but a string under the YAML 1.1
+ * types (yaml.org/type: bool incl. y/n/on/off, null, int with 0b/0x/0o/_
+ * and base 60, float with .inf/.nan and _, timestamp, value "=", merge
+ * "<<") or the 1.2 core schema (spec 1.2.2 section 10.3.2), in any case:
+ * a string that starts like a number is quoted whatever follows. */
 static int looks_typed(const char *s)
 {
-	static const char *const words[] = { "true", "false", "null", "yes", "no", "on",
-					     "off", "~", "", NULL };
-	char *end;
+	static const char *const words[] = { "true", "false", "null", "yes", "no", "on", "off",
+					     "y", "n", "~", "", "=", "<<", NULL };
+	const char *t = s + (*s == '+' || *s == '-');
 	int i;
 
 	for (i = 0; words[i]; i++)
 		if (!strcasecmp(s, words[i]))
 			return 1;
-	/* A YAML 1.1 timestamp ("2026-12-01T08:08:20Z", yaml.org/type/
-	 * timestamp.html) would load as a date, not a string. */
-	if (strlen(s) >= 8 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[3]) &&
-	    s[4] == '-' && isdigit((unsigned char)s[5]))
+	if (!strcasecmp(t, ".inf") || !strcasecmp(t, ".nan"))
 		return 1;
-	strtod(s, &end);
-	return end != s && *end == '\0';
+	if (isdigit((unsigned char)s[0]))
+		return 1;
+	return (*s == '+' || *s == '-' || *s == '.') &&
+	       (isdigit((unsigned char)s[1]) || s[1] == '.' || s[1] == '_');
 }
 
 static int node(yaml_emitter_t *em, const cJSON *j);
@@ -70,7 +76,7 @@ static int mapping(yaml_emitter_t *em, const cJSON *j)
 	    emit(em, &ev))
 		return -1;
 	cJSON_ArrayForEach(it, j)
-		if (scalar(em, it->string, 1) || node(em, it))
+		if (scalar(em, it->string, !looks_typed(it->string)) || node(em, it))
 			return -1;
 	return yaml_mapping_end_event_initialize(&ev) ? emit(em, &ev) : -1;
 }
@@ -157,10 +163,11 @@ static int close_emitter(yaml_emitter_t *em, int top_map, int rc)
 	return rc;
 }
 
-int report_emit_yaml(FILE *out, const cJSON *doc)
+int report_emit_yaml(FILE *out, cJSON *doc)
 {
 	yaml_emitter_t *em = open_emitter(out, 0);
 
+	report_doc_clean(doc);
 	return em ? close_emitter(em, 0, node(em, doc)) : -1;
 }
 
@@ -171,11 +178,12 @@ struct yaml_emitter_s *report_yaml_begin(FILE *out)
 
 int report_yaml_key(struct yaml_emitter_s *em, const char *key)
 {
-	return scalar(em, key, 1);
+	return scalar(em, key, !looks_typed(key));
 }
 
-int report_yaml_value(struct yaml_emitter_s *em, const cJSON *j)
+int report_yaml_value(struct yaml_emitter_s *em, cJSON *j)
 {
+	report_doc_clean(j);
 	return node(em, j);
 }
 

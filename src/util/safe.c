@@ -72,7 +72,7 @@ static const char *term_escape(unsigned c, char tmp[16], int keep_nl)
 	return NULL;
 }
 
-int safe_is_term(const char *s)
+static int is_term(const char *s, int keep_nl)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	unsigned cp;
@@ -83,14 +83,21 @@ int safe_is_term(const char *s)
 		return 1;
 	while (*p) {
 		n = safe_utf8_seq(p, &cp);
-		if (!n || term_escape(cp, tmp, 0))
+		if (!n || term_escape(cp, tmp, keep_nl))
 			return 0;
 		p += n;
 	}
 	return 1;
 }
 
-static char *term(const char *s, int keep_nl)
+int safe_is_term(const char *s)
+{
+	return is_term(s, 0);
+}
+
+/* keep_nl: LF stays as it is; doc: a byte outside valid UTF-8 becomes
+ * U+FFFD (the JSON/YAML rule) rather than "\xff". */
+static char *term(const char *s, int keep_nl, int doc)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	struct buf b = BUF_INIT((size_t)-1);
@@ -102,7 +109,10 @@ static char *term(const char *s, int keep_nl)
 	while (*p) {
 		n = safe_utf8_seq(p, &cp);
 		if (!n) {
-			buf_appendf(&b, "\\x%02x", *p);
+			if (doc)
+				buf_appends(&b, "\xef\xbf\xbd"); /* U+FFFD */
+			else
+				buf_appendf(&b, "\\x%02x", *p);
 			p++;
 			continue;
 		}
@@ -118,12 +128,22 @@ static char *term(const char *s, int keep_nl)
 
 char *safe_term(const char *s)
 {
-	return term(s, 0);
+	return term(s, 0, 0);
 }
 
 char *safe_term_text(const char *s)
 {
-	return term(s, 1);
+	return term(s, 1, 0);
+}
+
+char *safe_doc(const char *s)
+{
+	return term(s, 1, 1);
+}
+
+int safe_is_doc(const char *s)
+{
+	return is_term(s, 1);
 }
 
 const char *safe_show(const char *s)

@@ -14,8 +14,8 @@
  *  - safe_utf8(): for JSON and YAML.  Always valid UTF-8: each byte that is
  *    not part of a valid sequence (bad lead, truncated, overlong, surrogate,
  *    above U+10FFFF) becomes U+FFFD, as Go's encoding/json does when kubectl
- *    marshals a string.  Control characters are left to the writer's own
- *    escaping (cJSON writes \u001b, libyaml a double-quoted "\e").
+ *    marshals a string.  safe_doc() adds the terminal rule below for
+ *    the strings of -o json / -o yaml documents.
  *
  * Both take NULL (giving "") and return a string the caller frees.
  */
@@ -32,6 +32,13 @@ char *safe_term_text(const char *s);
  * of 16 and stays valid until 16 more calls; never free it. */
 const char *safe_show(const char *s);
 char *safe_utf8(const char *s);
+/* For the strings of JSON and YAML documents (issue 37 item 6): safe_utf8()
+ * and, like safe_term_text(), every C0/C1 control but LF, DEL and the bidi
+ * controls spelled visibly ("^[", "\r", "\t", "\u009b"), so a document's
+ * string printed raw (jq -r, yq) cannot drive a terminal. */
+char *safe_doc(const char *s);
+/* 1 when s is NULL or safe_doc(s) would return it unchanged. */
+int safe_is_doc(const char *s);
 /* Writes prefix (our own text, as is), safe_term(s) and a newline. */
 void safe_put_line(FILE *out, const char *prefix, const char *s);
 /* 1 when s is NULL or already valid UTF-8 (no copy needed for JSON/YAML). */

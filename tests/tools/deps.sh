@@ -13,7 +13,7 @@ apt-get install -y -qq --no-install-recommends \
 	libcurl4-openssl-dev libyaml-dev libcjson-dev libssl-dev \
 	python3 python3-yaml python3-kubernetes python3-jsonschema mandoc \
 	openssl util-linux bubblewrap ca-certificates iproute2 ucx-utils strace \
-	tmux zsh fish chromium prometheus prometheus-pushgateway >/dev/null
+	tmux zsh fish chromium prometheus prometheus-pushgateway python3-ruamel.yaml >/dev/null
 # make dist and its test build linux/arm64 too.
 sh "$(dirname "$0")/deps-dist.sh"
 echo "dependencies installed"

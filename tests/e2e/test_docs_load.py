@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""-o json and -o yaml load everywhere (issue 37 item 6): cluster text that
+YAML 1.1 or 1.2 would read as another type (an image "=", a key "<<", pod
+and node names 0b101 and 1:20, "y", "On", limits "1", ".5"), control bytes
+in names, images and transport variables, and two limits keys that a NUL
+makes equal ("cpu", "cpu\\0shadow").  Each YAML output is read by PyYAML
+(SafeLoader and CSafeLoader: the YAML 1.1 resolvers), ruamel.yaml (1.2 and
+1.1), and Go's YAML (kubectl label --local of the document wrapped in a
+ConfigMap: sigs.k8s.io/yaml, what kubectl -f uses), the JSON output by jq
+and Python: all must give the same document as -o json, so every string is
+a string.  No string holds a C0/C1 control but LF, no mapping a key twice.
+
+Scenario: tests/e2e/scenarios/hostile-formats.yaml (its header says what is
+expected).
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import yaml
+
+from base import ROOT, E2ECase
+from plugin import run
+
+try:
+    import ruamel.yaml as ruamel
+except ImportError:          # tests/tools/deps.sh installs python3-ruamel.yaml
+    ruamel = None
+
+SCENARIO = os.path.join(ROOT, "tests", "e2e", "scenarios", "hostile-formats.yaml")
+KUBECTL = shutil.which("kubectl")
+JQ = shutil.which("jq")
+
+
+def no_dup_pairs(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), "duplicate key in %r" % keys
+    return dict(pairs)
+
+
+def strings(node):
+    """Every key and string value of a loaded document."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield k
+            yield from strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from strings(v)
+    elif isinstance(node, str):
+        yield node
+
+
+def controls(s):
+    return [c for c in s if c != "\n" and (ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f)]
+
+
+class DupCheckLoader(yaml.SafeLoader):
+    """PyYAML's SafeLoader, refusing a key twice in one mapping (PyYAML
+    keeps the last silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        keys = [self.construct_object(k, deep=True) for k, _ in node.value]
+        if len(keys) != len(set(map(repr, keys))):
+            raise AssertionError("duplicate key in %r" % keys)
+        return super().construct_mapping(node, deep=deep)
+
+
+class TestDocsLoad(E2ECase):
+    SCENARIO = SCENARIO
+
+    @classmethod
+    def fixture(cls):
+        base = ["check", "--kubeconfig", cls.c.kubeconfig, "-n", "fmt", "--dgd", "fmt"]
+        cls.rc_j, cls.json_out, cls.err_j = run(base + ["-o", "json"], timeout=300)
+        cls.rc_y, cls.yaml_out, cls.err_y = run(base + ["-o", "yaml"], timeout=300)
+        cls.doc = json.loads(cls.json_out)
+
+    def test_exit_codes(self):
+        self.assertEqual(self.rc_j, 2, self.err_j)
+        self.assertEqual(self.rc_y, 2, self.err_y)
+
+    def test_hostile_values_are_there_as_strings(self):
+        pods = {p["name"]: p for p in self.doc["pods"]}
+        self.assertEqual(sorted(pods), ["0b101", "y"])
+        self.assertEqual(pods["0b101"]["image"], "=")
+        self.assertEqual(pods["0b101"]["node"], "1:20")
+        comps = self.doc["dynamoGraphDeployments"][0]["components"]
+        lim = [c for c in comps if c["name"] == "null"][0]["resources"]["limits"]
+        self.assertEqual(lim, {"cpu": "1", "cpu#2": "2", "On": ".5"})
+
+    def test_json_has_no_key_twice(self):
+        json.loads(self.json_out, object_pairs_hook=no_dup_pairs)
+
+    def test_json_has_no_control_characters(self):
+        for s in strings(self.doc):
+            self.assertEqual(controls(s), [], repr(s))
+        self.assertIn("^[", json.dumps(self.doc))   # ESC shown as the table shows it
+
+    def same(self, got, how):
+        self.assertEqual(got, self.doc, "%s reads another document" % how)
+
+    def test_pyyaml_both_loaders(self):
+        self.same(yaml.load(self.yaml_out, Loader=DupCheckLoader), "PyYAML SafeLoader")
+        if hasattr(yaml, "CSafeLoader"):
+            self.same(yaml.load(self.yaml_out, Loader=yaml.CSafeLoader), "PyYAML CSafeLoader")
+        for s in strings(yaml.safe_load(self.yaml_out)):
+            self.assertEqual(controls(s), [], repr(s))
+
+    @unittest.skipUnless(ruamel, "python3-ruamel.yaml not installed")
+    def test_ruamel_12_and_11(self):
+        for version in (None, (1, 1)):
+            y = ruamel.YAML(typ="safe", pure=True)
+            y.allow_duplicate_keys = False
+            if version:
+                y.version = version
+            self.same(y.load(self.yaml_out), "ruamel.yaml %s" % (version or "1.2",))
+
+    @unittest.skipUnless(KUBECTL, "kubectl not installed")
+    def test_go_yaml_via_kubectl(self):
+        body = "".join("  " + line + "\n" for line in self.yaml_out.splitlines())
+        wrapped = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: doc\ndoc:\n" + body
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml") as f:
+            f.write(wrapped)
+            f.flush()
+            p = subprocess.run([KUBECTL, "label", "--local", "-f", f.name, "x=y", "-o", "json"],
+                               capture_output=True, text=True, timeout=120,
+                               env=dict(os.environ, KUBECONFIG=os.devnull))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.same(json.loads(p.stdout)["doc"], "Go's YAML (kubectl)")
+
+    @unittest.skipUnless(JQ, "jq not installed")
+    def test_jq_reads_every_string_plain(self):
+        p = subprocess.run([JQ, "-r", "[.. | strings] + [paths | .[] | strings] | .[]"],
+                           input=self.json_out, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(controls(p.stdout), [])
+        self.assertIn("cpu#2", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -8,9 +8,10 @@
  *
  * Label values come from the cluster (pod, node, namespace, graph names):
  * they are escaped as the format says (backslash, double quote, line feed;
- * client_golang expfmt writeEscapedString), made valid UTF-8 and control
- * bytes replaced, so nothing raw reaches a terminal.  No env, no secret,
- * no log text is ever a label. */
+ * client_golang expfmt writeEscapedString) and control bytes and bytes
+ * outside UTF-8 spelled visibly and reversibly (promfmt.c), so nothing raw
+ * reaches a terminal and distinct names stay distinct series.  No env, no
+ * secret, no log text is ever a label. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,13 +160,24 @@ static void run_totals(FILE *out, const struct report *r)
 	fprintf(out, P "run_duration_seconds %.3f\n", r->duration_s);
 }
 
+/* The text is made whole first, then written with every series once
+ * (promfmt.c report_prom_unique(): names a NUL cut short repeat). */
 int report_print_prometheus(FILE *out, const struct report *r)
 {
-	run_totals(out, r);
-	deployments(out, r);
-	pod_verdicts(out, r);
-	pod_families(out, r);
-	pod_errors(out, r);
-	report_prom_dgd(out, r);
-	return ferror(out) ? -1 : 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc;
+
+	if (!m)
+		return -1;
+	run_totals(m, r);
+	deployments(m, r);
+	pod_verdicts(m, r);
+	pod_families(m, r);
+	pod_errors(m, r);
+	report_prom_dgd(m, r);
+	rc = ferror(m) | fclose(m) ? -1 : report_prom_unique(out, text, len);
+	free(text);
+	return rc;
 }

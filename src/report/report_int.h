@@ -77,6 +77,9 @@ int report_yaml_end(struct yaml_emitter_s *em, int rc);
  * the "# HELP" / "# TYPE" lines of the metric P "name". */
 void report_prom_value(FILE *out, const char *s);
 void report_prom_head(FILE *out, const char *name, const char *type, const char *help);
+/* Writes the exposition text (len bytes) to out with every series once: a
+ * series seen before gets the label duplicate="N" (promfmt.c).  0 or -1. */
+int report_prom_unique(FILE *out, const char *text, size_t len);
 /* The DGD part (dgd.c; nothing when r->dgd is NULL): the document's
  * dynamoGraphDeployments array (owned by the caller), and its metrics. */
 cJSON *report_dgd_json(const struct report *r);

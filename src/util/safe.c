@@ -46,6 +46,11 @@ static int is_bidi(unsigned c)
 	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
+int safe_is_control(unsigned c)
+{
+	return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || is_bidi(c);
+}
+
 /* The escape for one code point, or NULL when it prints as is. */
 static const char *term_escape(unsigned c, char tmp[16], int keep_nl)
 {

@@ -48,5 +48,8 @@ int safe_is_term(const char *s);
 /* Length of the valid UTF-8 sequence at p (1-4), its code point in *cp;
  * 0 when the byte at p does not start one.  p is NUL-terminated. */
 size_t safe_utf8_seq(const unsigned char *p, unsigned *cp);
+/* 1 for a code point that safe_term() escapes: C0, DEL, C1 and the bidi
+ * controls (for writers with an escape syntax of their own). */
+int safe_is_control(unsigned cp);
 
 #endif

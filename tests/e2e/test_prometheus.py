@@ -7,6 +7,10 @@ started here on 127.0.0.1 and read back with GET /metrics.  A push that
 fails is exit 4 with one line, told apart from NOT READY (2).
 
 Scenario: tests/e2e/scenarios/hostile-escapes.yaml (namespace hostile).
+Series that cannot collide (issue 37 item 4): tests/e2e/scenarios/
+hostile-formats.yaml, a DGD whose components "w\x01" and "w\x02" (and
+"w" and "w\0x", one name once C cuts at the NUL) gave one series twice,
+which the Pushgateway refused (HTTP 400).
 """
 import os
 import shutil
@@ -21,6 +25,7 @@ from base import ROOT, E2ECase
 from plugin import run
 
 SCENARIO = os.path.join(ROOT, "tests", "e2e", "scenarios", "hostile-escapes.yaml")
+COLLIDE = os.path.join(ROOT, "tests", "e2e", "scenarios", "hostile-formats.yaml")
 NEWLINE_POD = 'pod="he-decode-0\\nfake-row   gpu-x   ok   READY"'
 PROMTOOL = shutil.which("promtool")
 GATEWAY = shutil.which("prometheus-pushgateway")
@@ -41,11 +46,37 @@ def promtool(*args, data=None):
 def series(text):
     """{series (name and labels as printed): value} of a text exposition."""
     out = {}
-    for line in text.splitlines():
+    for line in text.split("\n"):
         if line and not line.startswith("#"):
             k, _, v = line.rpartition(" ")
             out[k] = v
     return out
+
+
+def series_list(text):
+    return [l.rpartition(" ")[0] for l in text.split("\n") if l and not l.startswith("#")]
+
+
+def start_gateway(cls):
+    """A real Pushgateway on a free port for the class, stopped with it."""
+    cls.port = free_port()
+    cls.dir = tempfile.mkdtemp(prefix="pgw")
+    cls.addClassCleanup(shutil.rmtree, cls.dir, ignore_errors=True)
+    cls.gw = subprocess.Popen([GATEWAY, "--web.listen-address=127.0.0.1:%d" % cls.port],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cls.dir)
+    cls.addClassCleanup(stop_gateway, cls.gw)
+    cls.url = "http://127.0.0.1:%d" % cls.port
+    for _ in range(300):     # until it listens (a readiness wait, no timing asserted)
+        try:
+            urllib.request.urlopen(cls.url + "/-/ready", timeout=2).read()
+            break
+        except OSError:
+            time.sleep(0.1)
+
+
+def stop_gateway(gw):
+    gw.terminate()
+    gw.wait(timeout=30)
 
 
 @unittest.skipUnless(PROMTOOL, "promtool (Debian package prometheus) not installed")
@@ -120,25 +151,7 @@ class TestPushgateway(E2ECase):
 
     @classmethod
     def fixture(cls):
-        cls.port = free_port()
-        cls.dir = tempfile.mkdtemp(prefix="pgw")
-        cls.addClassCleanup(shutil.rmtree, cls.dir, ignore_errors=True)
-        cls.gw = subprocess.Popen([GATEWAY, "--web.listen-address=127.0.0.1:%d" % cls.port],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                  cwd=cls.dir)
-        cls.addClassCleanup(cls.stop)
-        cls.url = "http://127.0.0.1:%d" % cls.port
-        for _ in range(300):     # until it listens (a readiness wait, no timing asserted)
-            try:
-                urllib.request.urlopen(cls.url + "/-/ready", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.1)
-
-    @classmethod
-    def stop(cls):
-        cls.gw.terminate()
-        cls.gw.wait(timeout=30)
+        start_gateway(cls)
 
     def check(self, *argv):
         return run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "hostile"] + list(argv),
@@ -181,6 +194,48 @@ class TestPushgateway(E2ECase):
                                     "http://127.0.0.1:%d" % s.getsockname()[1])
         self.assertEqual(rc, 4, err)
         self.assertIn("Timeout", err)
+
+
+@unittest.skipUnless(PROMTOOL and GATEWAY, "prometheus and prometheus-pushgateway not installed")
+class TestSeriesCannotCollide(E2ECase):
+    """Label values escaped visibly and reversibly (a control byte as \\xNN,
+    a backslash doubled), and series that would still be one (a NUL cut
+    the name) told apart by a label duplicate="2": every series once."""
+    SCENARIO = COLLIDE
+
+    @classmethod
+    def fixture(cls):
+        start_gateway(cls)
+        cls.rc, cls.text, cls.err = run(["check", "--kubeconfig", cls.c.kubeconfig, "-n", "fmt",
+                                         "--dgd", "fmt", "-o", "prometheus"], timeout=300)
+
+    def test_every_series_once_and_promtool_clean(self):
+        self.assertEqual(self.rc, 2, self.err)
+        names = series_list(self.text)
+        self.assertEqual(len(names), len(set(names)),
+                         sorted(n for n in names if names.count(n) > 1))
+        rc, out = promtool("check", "metrics", data=self.text)
+        self.assertEqual(rc, 0, out)
+
+    def test_control_bytes_visible_and_distinct(self):
+        comp = 'dynamo_interconnect_dgd_component_running_pods{namespace="fmt",dgd="fmt",'
+        s = series(self.text)
+        self.assertEqual(s[comp + 'component="w\\\\x01"}'], "1")
+        self.assertEqual(s[comp + 'component="w\\\\x02"}'], "1")
+        self.assertEqual(s[comp + 'component="w"}'], "0")
+        self.assertEqual(s[comp + 'component="w",duplicate="2"}'], "0")
+        for c in self.text:
+            self.assertFalse(ord(c) < 0x20 and c != "\n" or 0x7f <= ord(c) <= 0x9f, repr(c))
+
+    def test_the_pushgateway_takes_the_push(self):
+        rc, _, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "fmt", "--dgd", "fmt",
+                          "-o", "json", "--pushgateway", self.url], timeout=300)
+        self.assertEqual(rc, 2, err)
+        got = urllib.request.urlopen(self.url + "/metrics", timeout=30).read().decode()
+        comps = [l for l in got.splitlines()
+                 if l.startswith("dynamo_interconnect_dgd_component_running_pods{")]
+        self.assertEqual(len(comps), 5, comps)
+        self.assertIn('component="w\\\\x01"', "\n".join(comps))
 
 
 if __name__ == "__main__":

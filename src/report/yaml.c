@@ -59,10 +59,10 @@ static int looks_typed(const char *s)
 			return 1;
 	if (!strcasecmp(t, ".inf") || !strcasecmp(t, ".nan"))
 		return 1;
-	if (isdigit((unsigned char)s[0]))
+	if (isdigit((unsigned char)t[0]))
 		return 1;
-	return (*s == '+' || *s == '-' || *s == '.') &&
-	       (isdigit((unsigned char)s[1]) || s[1] == '.' || s[1] == '_');
+	/* 1.1 float [-+]?([0-9][0-9_]*)?\.[0-9.]*: "." and ".." too. */
+	return t[0] == '.' && (!t[1] || isdigit((unsigned char)t[1]) || t[1] == '.' || t[1] == '_');
 }
 
 static int node(yaml_emitter_t *em, const cJSON *j);

@@ -77,6 +77,12 @@ seed() {
 	fuzz_writers)
 		printf 'ns\000qwen-decode-0\000decode\000node\033]0;x\007\000192.0.2.1\00010.0.0.1\000main\000img\377\000Running\000err\r\n\342\200\256' > "$c/escapes"
 		printf 'a\000b\000prefill\000\302\233\000\000\000c\000\355\240\200\000Pending\000\000x' > "$c/c1-surrogate" ;;
+	fuzz_yamlquote)
+		# the shapes of issue 37 item 6: YAML 1.1 value/merge, sexagesimal,
+		# _ digits, 0b/0o/0x, .inf/.nan, y/n/on/off, timestamps, controls,
+		# keys that a NUL or cleaning makes equal
+		printf '=\000<<\0001:20\0001_2_3\000.inf\000-.NaN\0000b101\0000o17\0000x1F\000~\000y\000N\000On\000off\0002026-12-07\0001e3' > "$c/typed"
+		printf 'cpu\000cpu\000cpu#2\000a\001\000a^A\000\033]0;x\007\000\302\233\000\342\200\256\000\377\000line\nnext\000\000- x\000: y\000#c' > "$c/keys-controls" ;;
 	fuzz_dgd)
 		printf '\000{"items":[{"metadata":{"name":"qwen","namespace":"dynamo","annotations":{"nvidia.com/current-worker-hash":"a"}},"spec":{"components":[{"name":"decode","componentType":"decode","replicas":1,"podTemplate":{"spec":{"containers":[{"name":"main","env":[{"name":"UCX_TLS","value":"tcp"}]}]}}}]}}]}' > "$c/beta"
 		printf '\001{"metadata":{"name":"qwen"},"spec":{"envs":[{"name":"UCX_TLS","value":"rc"}],"services":{"decode":{"componentType":"worker","envs":[]}}}}' > "$c/alpha" ;;

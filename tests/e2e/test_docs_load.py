@@ -9,6 +9,7 @@ makes equal ("cpu", "cpu\\0shadow").  Each YAML output is read by PyYAML
 ConfigMap: sigs.k8s.io/yaml, what kubectl -f uses), the JSON output by jq
 and Python: all must give the same document as -o json, so every string is
 a string.  No string holds a C0/C1 control but LF, no mapping a key twice.
+`check` and `pods` documents both.
 
 Scenario: tests/e2e/scenarios/hostile-formats.yaml (its header says what is
 expected).
@@ -71,17 +72,29 @@ class DupCheckLoader(yaml.SafeLoader):
 
 class TestDocsLoad(E2ECase):
     SCENARIO = SCENARIO
+    # (name, argv): each prints the same document with -o json and -o yaml.
+    COMMANDS = [("check", ["check", "-n", "fmt", "--dgd", "fmt"]),
+                ("pods", ["pods", "-n", "fmt"])]
 
     @classmethod
     def fixture(cls):
-        base = ["check", "--kubeconfig", cls.c.kubeconfig, "-n", "fmt", "--dgd", "fmt"]
-        cls.rc_j, cls.json_out, cls.err_j = run(base + ["-o", "json"], timeout=300)
-        cls.rc_y, cls.yaml_out, cls.err_y = run(base + ["-o", "yaml"], timeout=300)
-        cls.doc = json.loads(cls.json_out)
+        cls.runs = {}
+        for name, argv in cls.COMMANDS:
+            base = [argv[0], "--kubeconfig", cls.c.kubeconfig] + argv[1:]
+            rc_j, out_j, err_j = run(base + ["-o", "json"], timeout=300)
+            rc_y, out_y, err_y = run(base + ["-o", "yaml"], timeout=300)
+            cls.runs[name] = dict(rc=(rc_j, rc_y), err=err_j + err_y, json=out_j, yaml=out_y,
+                                  doc=json.loads(out_j))
+        cls.doc = cls.runs["check"]["doc"]
+
+    def each(self):
+        for name, r in self.runs.items():
+            with self.subTest(command=name):
+                yield name, r
 
     def test_exit_codes(self):
-        self.assertEqual(self.rc_j, 2, self.err_j)
-        self.assertEqual(self.rc_y, 2, self.err_y)
+        self.assertEqual(self.runs["check"]["rc"], (2, 2), self.runs["check"]["err"])
+        self.assertEqual(self.runs["pods"]["rc"], (0, 0), self.runs["pods"]["err"])
 
     def test_hostile_values_are_there_as_strings(self):
         pods = {p["name"]: p for p in self.doc["pods"]}
@@ -91,54 +104,62 @@ class TestDocsLoad(E2ECase):
         comps = self.doc["dynamoGraphDeployments"][0]["components"]
         lim = [c for c in comps if c["name"] == "null"][0]["resources"]["limits"]
         self.assertEqual(lim, {"cpu": "1", "cpu#2": "2", "On": ".5"})
+        items = {p["name"]: p for p in self.runs["pods"]["doc"]["items"]}
+        self.assertEqual(items["0b101"]["image"], "=")
 
     def test_json_has_no_key_twice(self):
-        json.loads(self.json_out, object_pairs_hook=no_dup_pairs)
+        for _, r in self.each():
+            json.loads(r["json"], object_pairs_hook=no_dup_pairs)
 
     def test_json_has_no_control_characters(self):
-        for s in strings(self.doc):
-            self.assertEqual(controls(s), [], repr(s))
+        for _, r in self.each():
+            for s in strings(r["doc"]):
+                self.assertEqual(controls(s), [], repr(s))
         self.assertIn("^[", json.dumps(self.doc))   # ESC shown as the table shows it
 
-    def same(self, got, how):
-        self.assertEqual(got, self.doc, "%s reads another document" % how)
+    def same(self, got, r, how):
+        self.assertEqual(got, r["doc"], "%s reads another document" % how)
 
     def test_pyyaml_both_loaders(self):
-        self.same(yaml.load(self.yaml_out, Loader=DupCheckLoader), "PyYAML SafeLoader")
-        if hasattr(yaml, "CSafeLoader"):
-            self.same(yaml.load(self.yaml_out, Loader=yaml.CSafeLoader), "PyYAML CSafeLoader")
-        for s in strings(yaml.safe_load(self.yaml_out)):
-            self.assertEqual(controls(s), [], repr(s))
+        for _, r in self.each():
+            self.same(yaml.load(r["yaml"], Loader=DupCheckLoader), r, "PyYAML SafeLoader")
+            if hasattr(yaml, "CSafeLoader"):
+                self.same(yaml.load(r["yaml"], Loader=yaml.CSafeLoader), r, "PyYAML CSafeLoader")
 
     @unittest.skipUnless(ruamel, "python3-ruamel.yaml not installed")
     def test_ruamel_12_and_11(self):
-        for version in (None, (1, 1)):
-            y = ruamel.YAML(typ="safe", pure=True)
-            y.allow_duplicate_keys = False
-            if version:
-                y.version = version
-            self.same(y.load(self.yaml_out), "ruamel.yaml %s" % (version or "1.2",))
+        for _, r in self.each():
+            for version in (None, (1, 1)):
+                y = ruamel.YAML(typ="safe", pure=True)
+                y.allow_duplicate_keys = False
+                if version:
+                    y.version = version
+                self.same(y.load(r["yaml"]), r, "ruamel.yaml %s" % (version or "1.2",))
 
     @unittest.skipUnless(KUBECTL, "kubectl not installed")
     def test_go_yaml_via_kubectl(self):
-        body = "".join("  " + line + "\n" for line in self.yaml_out.splitlines())
-        wrapped = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: doc\ndoc:\n" + body
-        with tempfile.NamedTemporaryFile("w", suffix=".yaml") as f:
-            f.write(wrapped)
-            f.flush()
-            p = subprocess.run([KUBECTL, "label", "--local", "-f", f.name, "x=y", "-o", "json"],
-                               capture_output=True, text=True, timeout=120,
-                               env=dict(os.environ, KUBECONFIG=os.devnull))
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.same(json.loads(p.stdout)["doc"], "Go's YAML (kubectl)")
+        for _, r in self.each():
+            body = "".join("  " + line + "\n" for line in r["yaml"].splitlines())
+            wrapped = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: doc\ndoc:\n" + body
+            with tempfile.NamedTemporaryFile("w", suffix=".yaml") as f:
+                f.write(wrapped)
+                f.flush()
+                p = subprocess.run([KUBECTL, "label", "--local", "-f", f.name, "x=y", "-o", "json"],
+                                   capture_output=True, text=True, timeout=120,
+                                   env=dict(os.environ, KUBECONFIG=os.devnull))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.same(json.loads(p.stdout)["doc"], r, "Go's YAML (kubectl)")
 
     @unittest.skipUnless(JQ, "jq not installed")
     def test_jq_reads_every_string_plain(self):
-        p = subprocess.run([JQ, "-r", "[.. | strings] + [paths | .[] | strings] | .[]"],
-                           input=self.json_out, capture_output=True, text=True, timeout=60)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(controls(p.stdout), [])
-        self.assertIn("cpu#2", p.stdout)
+        for _, r in self.each():
+            p = subprocess.run([JQ, "-r", "[.. | strings] + [paths | .[] | strings] | .[]"],
+                               input=r["json"], capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(controls(p.stdout), [])
+        self.assertIn("cpu#2", subprocess.run([JQ, "-r", "paths | .[] | strings"],
+                                              input=self.runs["check"]["json"],
+                                              capture_output=True, text=True, timeout=60).stdout)
 
 
 if __name__ == "__main__":

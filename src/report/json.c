@@ -51,27 +51,29 @@ static void distinct_keys(cJSON *first)
 	}
 }
 
-/* Nesting of our own documents is shallow; the recursion follows the tree
+/* j's key, its string or, for an object or array, everything below it;
+ * not j's siblings (report_yaml_value() gets one member of a mapping).
+ * Nesting of our own documents is shallow; the recursion follows the tree
  * we built, never input. */
 void report_doc_clean(cJSON *j)
 {
-	cJSON *first = j;
-
-	for (; j; j = j->next) {
-		if (j->string && !safe_is_doc(j->string))
-			set_key(j, safe_doc(j->string));
-		if (cJSON_IsString(j) && !safe_is_doc(j->valuestring)) {
-			char *v = safe_doc(j->valuestring);
-			if (!(j->type & cJSON_IsReference))
-				free(j->valuestring);
-			j->type &= ~cJSON_IsReference;
-			j->valuestring = v;
-		}
-		if (j->child && (cJSON_IsObject(j) || cJSON_IsArray(j)))
-			report_doc_clean(j->child);
+	if (!j)
+		return;
+	if (j->string && !safe_is_doc(j->string))
+		set_key(j, safe_doc(j->string));
+	if (cJSON_IsString(j) && !safe_is_doc(j->valuestring)) {
+		char *v = safe_doc(j->valuestring);
+		if (!(j->type & cJSON_IsReference))
+			free(j->valuestring);
+		j->type &= ~cJSON_IsReference;
+		j->valuestring = v;
 	}
-	if (first && first->string)
-		distinct_keys(first);
+	if (!cJSON_IsObject(j) && !cJSON_IsArray(j))
+		return;
+	for (cJSON *it = j->child; it; it = it->next)
+		report_doc_clean(it);
+	if (cJSON_IsObject(j))
+		distinct_keys(j->child);
 }
 
 int report_emit_json(FILE *out, cJSON *doc)

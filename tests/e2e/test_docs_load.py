@@ -107,6 +107,11 @@ class TestDocsLoad(E2ECase):
         items = {p["name"]: p for p in self.runs["pods"]["doc"]["items"]}
         self.assertEqual(items["0b101"]["image"], "=")
 
+    def test_check_document_matches_the_schema(self):
+        import jsonschema
+        with open(os.path.join(ROOT, "schema", "interconnect-report.schema.json")) as f:
+            jsonschema.Draft202012Validator(json.load(f)).validate(self.doc)
+
     def test_json_has_no_key_twice(self):
         for _, r in self.each():
             json.loads(r["json"], object_pairs_hook=no_dup_pairs)

@@ -63,8 +63,13 @@ void report_prom_head(FILE *out, const char *name, const char *type, const char 
  * before they reached us: C strings end at a NUL, so DGD components "w"
  * and "w\0x" are both "w", and two pods or graphs may repeat.  The same
  * series twice makes the whole text invalid (the Pushgateway answers 400
- * and keeps the stale group); the second gets a label duplicate="2" (the
- * third "3"), so no value is lost and no alert matches it by accident. */
+ * and keeps the stale group: client_golang registry.go
+ * checkMetricConsistency, "was collected before with the same name and
+ * label values"); the second gets a label duplicate="2" (the third "3"),
+ * so no value is lost and no alert matches it by accident.  A family with
+ * more label names on some series is allowed since client_golang 0.9
+ * (PR #417, "Relax consistency checks during gathering", which the
+ * Pushgateway's merged Gatherers rely on). */
 
 struct seen {
 	const char *key;        /* the series: the line up to its last blank */

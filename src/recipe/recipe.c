@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/role.h"
 #include "model/vocab.h"
 #include "recipe/internal.h"
 #include "recipe/recipe.h"
@@ -270,11 +271,33 @@ static struct recipe_component *comp_new(struct recipe_set *s, const struct file
 	return c;
 }
 
-static void set_role(struct recipe_component *c, const char *type, const char *sub)
+/* The main container's command and args, blank-joined (caller frees). */
+static char *cmd_text(const struct ynode *main_ctr)
 {
-	if (type && !strcmp(type, "worker") && sub && *sub)
-		type = sub;
-	c->role = xstrdup(type && *type ? type : "-");
+	static const char *const keys[] = { "command", "args" };
+	struct buf b = BUF_INIT(1u << 20);
+
+	for (size_t k = 0; k < 2; k++) {
+		const struct ynode *n = ynode_get(main_ctr, keys[k]);
+
+		if (n && n->kind == YNODE_SCALAR)
+			buf_appendf(&b, "%s ", n->value);
+		for (size_t i = 0; n && n->kind == YNODE_SEQ && i < n->n; i++)
+			if (n->kids[i]->kind == YNODE_SCALAR)
+				buf_appendf(&b, "%s ", n->kids[i]->value);
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* The role as Dynamo decides it (model/role.h): type and sub-type, else
+ * the worker's own command. */
+static void set_role(struct recipe_component *c, const char *type, const char *sub,
+		     const struct ynode *main_ctr)
+{
+	char *cmd = cmd_text(main_ctr);
+
+	c->role = xstrdup(model_role(type, sub, cmd));
+	free(cmd);
 	c->worker = !strcmp(c->role, "worker") || !strcmp(c->role, "prefill") ||
 		    !strcmp(c->role, "decode") || !strcmp(c->role, "-");
 }
@@ -325,7 +348,7 @@ static void dgd_v1alpha1(struct recipe_set *s, const struct file_ctx *f,
 		if (k->kind != YNODE_SCALAR || sv->kind != YNODE_MAP)
 			continue;
 		c = comp_new(s, f, graph, k->value, k->line);
-		set_role(c, ynode_str(sv, "componentType"), ynode_str(sv, "subComponentType"));
+		set_role(c, ynode_str(sv, "componentType"), ynode_str(sv, "subComponentType"), mc);
 		set_nodes(c, sv);
 		env_list(c, ynode_get(spec, "envs"), RECIPE_SRC_GRAPH);
 		env_list(c, ynode_get(sv, "envs"), RECIPE_SRC_SERVICE);
@@ -367,7 +390,7 @@ static void dgd_v1beta1(struct recipe_set *s, const struct file_ctx *f,
 		if (cp->kind != YNODE_MAP)
 			continue;
 		c = comp_new(s, f, graph, ynode_str(cp, "name"), cp->line);
-		set_role(c, ynode_str(cp, "type"), NULL);
+		set_role(c, ynode_str(cp, "type"), NULL, mc);
 		set_nodes(c, cp);
 		env_list(c, ynode_get(spec, "env"), RECIPE_SRC_GRAPH);
 		env_list(c, ynode_get(mc, "env"), RECIPE_SRC_CONTAINER);

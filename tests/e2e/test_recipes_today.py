@@ -5,7 +5,9 @@ ai-dynamo/dynamo (tests/fixtures/SOURCES.md), judged against expected.yaml
 there, which was written from reading each recipe against the sources before
 the tool was run.  Every finding the tool gives must be listed there and
 every listed one given: a finding a recipe author should not act on fails
-this test.  No cluster needed.
+this test.  No cluster needed for that; RolesLive runs `check` on the test
+cluster's roles-worker-args scenario (pods labelled `worker` only, the role
+in their args).
 """
 import json
 import os
@@ -59,6 +61,27 @@ class TestRecipesToday(unittest.TestCase):
                     missing = [w for w in want["findings"]
                                if not any(matches(f, w) for f in c["findings"])]
                     self.assertEqual((extra, missing), ([], []), name)
+
+
+class RolesLive(unittest.TestCase):
+    """`check` takes a pod's role from its --disaggregation-mode when its
+    labels say only `worker` (issue 38 point 1), so the prefill/decode pair
+    rules pair them."""
+
+    def test_pair_from_args(self):
+        from base import running
+        scen = os.path.join(ROOT, "tests", "cluster", "scenarios", "roles-worker-args.yaml")
+        with running(scen) as c:
+            rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo",
+                                "-o", "json"])
+        doc = json.loads(out)
+        roles = {p["role"]: p for p in doc["pods"]}
+        self.assertEqual(set(roles), {"prefill", "decode"}, out)
+        self.assertEqual(rc, 2, err)
+        pd = [c for c in roles["decode"]["checks"] if c["name"] == "fw-pd-parallel"]
+        self.assertEqual([c["status"] for c in pd], ["fail"], roles["decode"]["checks"])
+        self.assertIn("prefill 3", pd[0]["detail"])
+        self.assertIn("decode 2", pd[0]["detail"])
 
 
 if __name__ == "__main__":

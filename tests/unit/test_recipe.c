@@ -151,9 +151,12 @@ static void test_fixtures(void)
 
 	plen = strlen(dir) + 1;
 	/* The table is per file: a rendered overlay is not one (test_kust
-	 * checks those); the files it reads are compared each read alone. */
+	 * checks those); the files it reads are compared each read alone.
+	 * The table is of the 2a6da14c tree (recipes/SOURCE.md): later
+	 * snapshots (today-DATE/, test_recipes_today.py) are not in it. */
 	for (size_t i = 0; i < s.n; i++)
-		if (!strstr(s.comps[i].file, "kustomize/overlays/"))
+		if (!strstr(s.comps[i].file, "kustomize/overlays/") &&
+		    strncmp(s.comps[i].file + plen, "today-", 6))
 			table_rows(&s.comps[i], s.comps[i].file + plen, &ours);
 	tsv_rows(dir, &tsv);
 	for (size_t i = 0; i < tsv.n; i++) {

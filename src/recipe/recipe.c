@@ -49,6 +49,8 @@ static void env_kv_hint(struct recipe_component *c, const char *name, const char
 		return;
 	if (!strcmp(name, "SGLANG_DISAGGREGATION_NIXL_BACKEND"))
 		recipe_kv_add(c, "sglang nixl backend=%s", value);
+	else if (!strcmp(name, "SGLANG_MOONCAKE_CUSTOM_MEM_POOL"))
+		recipe_kv_add(c, "sglang mooncake mem-pool=%s", value);
 	else if (!strncmp(name, "DYN_KVBM_NIXL_BACKEND_", 22) && strcmp(value, "false") &&
 		 strcmp(value, "0"))
 		recipe_kv_add(c, "kvbm backend=%s", name + 22);
@@ -158,9 +160,12 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 {
 	const char *v = val->kind == YNODE_SCALAR ? val->value : NULL;
 
-	/* RDMA verbs devices, InfiniBand or RoCE alike (GKE's are RoCE). */
+	/* RDMA verbs devices, InfiniBand or RoCE alike; GKE's RDMA networks
+	 * are RoCE v2 (GKE docs: A3 Ultra/A4 "RDMA over Converged Ethernet
+	 * (RoCE)" networks, networking.gke.io.networks/rdma-N). */
 	if (model_rdma_resource_name(key))
-		w->c->fabric |= RECIPE_FAB_IB;
+		w->c->fabric |= RECIPE_FAB_IB |
+			(!strncmp(key, "networking.gke.io.networks/", 27) ? RECIPE_FAB_ROCE : 0);
 	else if (!strcmp(key, "vpc.amazonaws.com/efa"))
 		w->c->fabric |= RECIPE_FAB_EFA;
 	else if ((!strcmp(key, "nvidia.com/gpu") || !strcmp(key, "gpu")) && v) {
@@ -197,6 +202,10 @@ static void cm_ref(struct walk *w, const char *s)
  * cap, so plain recursion is safe here. */
 static void walk(struct walk *w, const struct ynode *n)
 {
+	/* an NVLink clique pinned: node affinity key, nodeSelector key or a
+	 * podAffinity topologyKey */
+	if (n->kind == YNODE_SCALAR && !strcmp(n->value, "nvidia.com/gpu.clique"))
+		w->c->clique = 1;
 	if (n->kind == YNODE_SCALAR) {
 		if (*n->value && strlen(n->value) < 254)
 			cm_ref(w, n->value);
@@ -605,7 +614,8 @@ const char *recipe_status_name(enum recipe_status s)
 
 const char *recipe_fabric_name(unsigned fab, char *out, size_t n)
 {
-	snprintf(out, n, "%s%s%s%s%s", fab & RECIPE_FAB_IB ? "infiniband" : "",
+	snprintf(out, n, "%s%s%s%s%s",
+		 fab & RECIPE_FAB_IB ? (fab & RECIPE_FAB_ROCE ? "roce" : "infiniband") : "",
 		 (fab & RECIPE_FAB_IB) && (fab & ~RECIPE_FAB_IB & 7) ? "+" : "",
 		 fab & RECIPE_FAB_EFA ? "efa" : "",
 		 (fab & RECIPE_FAB_EFA) && (fab & RECIPE_FAB_MNNVL) ? "+" : "",

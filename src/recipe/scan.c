@@ -156,5 +156,8 @@ void recipe_scan_kv(struct recipe_component *c, const char *text)
 	recipe_args_add(c, text);
 	scan_vllm(c, text);
 	scan_flag(c, text, "--disaggregation-transfer-backend", "sglang transfer-backend", 0);
+	/* the same in SGLang's --config YAML (server_args.py reads its keys
+	 * as the flags) */
+	scan_flag(c, text, "\ndisaggregation-transfer-backend:", "sglang transfer-backend", 0);
 	scan_flag(c, text, "cache_transceiver_config", "trtllm cache_transceiver backend", 200);
 }

@@ -198,23 +198,30 @@ static void cm_ref(struct walk *w, const char *s)
 	w->cms[w->ncms++] = cm;
 }
 
+/* An NVLink clique pinned: a node-affinity key or nodeSelector key, or a
+ * podAffinity topologyKey (GPU Feature Discovery's nvidia.com/gpu.clique). */
+static void clique_word(struct walk *w, const char *s)
+{
+	if (!strcmp(s, "nvidia.com/gpu.clique"))
+		w->c->clique = 1;
+}
+
 /* Depth is bounded by the parser's cap and size by the alias-expansion
  * cap, so plain recursion is safe here. */
 static void walk(struct walk *w, const struct ynode *n)
 {
-	/* an NVLink clique pinned: node affinity key, nodeSelector key or a
-	 * podAffinity topologyKey */
-	if (n->kind == YNODE_SCALAR && !strcmp(n->value, "nvidia.com/gpu.clique"))
-		w->c->clique = 1;
 	if (n->kind == YNODE_SCALAR) {
+		clique_word(w, n->value);
 		if (*n->value && strlen(n->value) < 254)
 			cm_ref(w, n->value);
 		return;
 	}
 	for (size_t i = 0; i < n->n; i++) {
 		if (n->kind == YNODE_MAP && i % 2 == 0) {
-			if (n->kids[i]->kind == YNODE_SCALAR && i + 1 < n->n)
+			if (n->kids[i]->kind == YNODE_SCALAR && i + 1 < n->n) {
+				clique_word(w, n->kids[i]->value);
 				fabric_key(w, n->kids[i]->value, n->kids[i + 1]);
+			}
 			continue;
 		}
 		walk(w, n->kids[i]);

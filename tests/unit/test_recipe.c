@@ -604,6 +604,138 @@ static void test_gke_rdma(void)
 	free(path);
 }
 
+/* ------------------------------------------------- issue 38: gating */
+
+/* A v1beta1 graph of `type: worker` prefill and decode (role in the
+ * command), each: res (a resources block's limits lines), env lines, the
+ * command's extra words, and extra component lines. */
+static void pd_graph(struct recipe_set *s, const char *limits, const char *env,
+		     const char *cmd, const char *extra)
+{
+	char y[4096], comp[2][1800];
+
+	for (int i = 0; i < 2; i++)
+		snprintf(comp[i], sizeof comp[i],
+			 "  - name: %s\n    type: worker\n%s"
+			 "    podTemplate:\n      spec:\n        containers:\n        - name: main\n"
+			 "          command: [python3, -m, %s, --disaggregation-mode, %s]\n"
+			 "          env:\n%s"
+			 "          resources:\n            limits:\n%s",
+			 i ? "Decode" : "Prefill", extra, cmd, i ? "decode" : "prefill", env, limits);
+	snprintf(y, sizeof y, "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\n"
+		 "metadata: {name: g}\nspec:\n  components:\n%s%s", comp[0], comp[1]);
+	CHECK_INT(load(y, s), 0);
+}
+
+#define IB4 "              nvidia.com/gpu: \"4\"\n              rdma/ib: \"4\"\n"
+#define NOENV "          - {name: HF_HOME, value: /m}\n"
+
+static int any_ucx(const struct recipe_component *c)
+{
+	for (size_t i = 0; c && i < c->nfindings; i++)
+		if (strstr(c->findings[i].detail, "UCX_"))
+			return 1;
+	return 0;
+}
+
+static void test_gate_transport(void)
+{
+	struct recipe_set s;
+	const char *tls = "          - {name: UCX_TLS, value: \"tcp,cuda_copy\"}\n";
+
+	/* SGLang, no backend named: Mooncake (server_args.py default): UCX
+	 * carries nothing, its variables are not judged */
+	pd_graph(&s, IB4, tls, "dynamo.sglang", "");
+	CHECK_STR(comp(&s, "Decode")->role, "decode");
+	CHECK(!any_ucx(comp(&s, "Decode")));
+	recipe_set_release(&s);
+	/* ...the same flags with the NIXL backend: UCX carries the KV */
+	pd_graph(&s, IB4, tls, "dynamo.sglang, --disaggregation-transfer-backend, nixl", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_FAIL, "allows no InfiniBand"));
+	recipe_set_release(&s);
+	/* NIXL over LIBFABRIC (SGLang's env): no UCX rule either */
+	pd_graph(&s, IB4, "          - {name: UCX_TLS, value: \"tcp,cuda_copy\"}\n"
+		 "          - {name: SGLANG_DISAGGREGATION_NIXL_BACKEND, value: LIBFABRIC}\n",
+		 "dynamo.sglang, --disaggregation-transfer-backend, nixl", "");
+	CHECK(!any_ucx(comp(&s, "Decode")));
+	recipe_set_release(&s);
+}
+
+static void test_gate_shape(void)
+{
+	struct recipe_set s;
+	const char *ncl = "          - {name: NCCL_IB_DISABLE, value: \"1\"}\n";
+	const char *ipc = "          - {name: UCX_TLS, value: \"^cuda_ipc\"}\n";
+
+	/* TP4 in one 4-GPU pod: NCCL never leaves the pod */
+	pd_graph(&s, IB4, ncl, "dynamo.vllm, --tensor-parallel-size, \"4\"", "");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_FAIL, "NCCL_IB_DISABLE"));
+	recipe_set_release(&s);
+	/* ...across 2 nodes it does */
+	pd_graph(&s, IB4, ncl, "dynamo.vllm, --tensor-parallel-size, \"8\"", "    multinode: {nodeCount: 2}\n");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_FAIL, "NCCL_IB_DISABLE=1"));
+	recipe_set_release(&s);
+	/* ^cuda_ipc on TP1: no GPU pair */
+	pd_graph(&s, IB4, ipc, "dynamo.vllm, --tensor-parallel-size, \"1\"", "");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "excludes cuda_ipc"));
+	recipe_set_release(&s);
+	pd_graph(&s, IB4, ipc, "dynamo.vllm, --tensor-parallel-size, \"4\"", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "excludes cuda_ipc"));
+	recipe_set_release(&s);
+}
+
+static void test_missed_cases(void)
+{
+	struct recipe_set s;
+	const char *gpu = "              nvidia.com/gpu: \"4\"\n";
+
+	/* no RDMA resource, UCX_TLS without tcp: no KV path at all */
+	pd_graph(&s, gpu, "          - {name: UCX_TLS, value: \"cuda_copy,cuda_ipc\"}\n", "dynamo.vllm", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_FAIL, "no KV path"));
+	recipe_set_release(&s);
+	/* J1: no RDMA on one node warns, across nodes fails */
+	pd_graph(&s, gpu, NOENV, "dynamo.vllm", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "no RDMA resource requested"));
+	recipe_set_release(&s);
+	pd_graph(&s, gpu, NOENV, "dynamo.vllm", "    multinode: {nodeCount: 2}\n");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_FAIL, "no RDMA resource requested"));
+	recipe_set_release(&s);
+}
+
+static void test_clique(void)
+{
+	/* the claim's template names the ComputeDomain (recipe.c fabric_key) */
+	const char *cd = "              nvidia.com/gpu: \"4\"\n"
+			 "          resourceClaimTemplateName: x-compute-domain-channel\n";
+	const char *mc = "          - {name: SGLANG_MOONCAKE_CUSTOM_MEM_POOL, value: NVLINK}\n";
+	struct recipe_set s;
+
+	pd_graph(&s, cd, mc, "dynamo.sglang", "");
+	CHECK(comp(&s, "Decode")->fabric & RECIPE_FAB_MNNVL);
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "NVLink clique"));
+	recipe_set_release(&s);
+	/* pinned by a node selector on the clique label: no finding */
+	pd_graph(&s, cd, mc, "dynamo.sglang", "    extraSelector: {nvidia.com/gpu.clique: abc.1}\n");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "NVLink clique"));
+	recipe_set_release(&s);
+	/* or a podAffinity topologyKey */
+	pd_graph(&s, cd, mc, "dynamo.sglang", "    aff: {topologyKey: nvidia.com/gpu.clique}\n");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "NVLink clique"));
+	recipe_set_release(&s);
+}
+
+static void test_gke_roce_name(void)
+{
+	struct recipe_set s;
+	char name[64];
+
+	pd_graph(&s, "              nvidia.com/gpu: \"4\"\n              networking.gke.io.networks/rdma-0: \"1\"\n",
+		 NOENV, "dynamo.vllm", "");
+	CHECK(comp(&s, "Decode")->fabric & RECIPE_FAB_IB);
+	CHECK_STR(recipe_fabric_name(comp(&s, "Decode")->fabric, name, sizeof name), "roce");
+	recipe_set_release(&s);
+}
+
 int main(void)
 {
 	test_drift();
@@ -619,5 +751,10 @@ int main(void)
 	test_garbage();
 	test_empty_dup();
 	test_secret();
+	test_gate_transport();
+	test_gate_shape();
+	test_missed_cases();
+	test_clique();
+	test_gke_roce_name();
 	return T_DONE("test_recipe");
 }

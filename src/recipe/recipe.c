@@ -71,6 +71,10 @@ static void env_list(struct recipe_component *c, const struct ynode *list,
 		if (!name)
 			continue;
 		env_kv_hint(c, name, v);
+		if (v && !vf && c->nplain < 4096) {
+			ALLOC_GROW(c->plain, c->nplain + 1, c->plain_alloc);
+			c->plain[c->nplain++] = xasprintf("%s=%s", name, v);
+		}
 		if (!transport_name(name))
 			continue;
 		if (vf && vf->kind == YNODE_MAP) {
@@ -229,31 +233,47 @@ static void walk(struct walk *w, const struct ynode *n)
 }
 
 /* Shell text of command/args: exports and KV backend flags. */
+/* One scalar of command/args as `sh -c` reads it: comments are no words
+ * (a commented-out connector is no connector). */
+static void scan_word(struct recipe_component *c, const char *text)
+{
+	char *t = model_shell_uncomment(text);
+
+	recipe_scan_shell(c, t);
+	recipe_scan_kv(c, t);
+	recipe_scan_kv_vars(c, t);
+	free(t);
+}
+
 static void scan_cmdline(struct recipe_component *c, const struct ynode *n)
 {
 	if (!n)
 		return;
 	if (n->kind == YNODE_SCALAR) {
-		recipe_scan_shell(c, n->value);
-		recipe_scan_kv(c, n->value);
+		scan_word(c, n->value);
 		return;
 	}
 	if (n->kind == YNODE_SEQ)
 		for (size_t i = 0; i < n->n; i++)
-			if (n->kids[i]->kind == YNODE_SCALAR) {
-				recipe_scan_shell(c, n->kids[i]->value);
-				recipe_scan_kv(c, n->kids[i]->value);
-			}
-	/* An argv split as "--flag" "value" is joined for the flag scans. */
+			if (n->kids[i]->kind == YNODE_SCALAR)
+				scan_word(c, n->kids[i]->value);
+	/* An argv split as "--flag" "value" is joined for the flag scans;
+	 * each element read as scan_word reads it. */
 	if (n->kind == YNODE_SEQ) {
 		struct buf b = BUF_INIT(1u << 20);
 
-		for (size_t i = 0; i < n->n; i++)
-			if (n->kids[i]->kind == YNODE_SCALAR &&
-			    (buf_appends(&b, n->kids[i]->value) < 0 || buf_appends(&b, " ") < 0))
-				break;
-		if (!b.overflowed)
+		for (size_t i = 0; i < n->n && !b.overflowed; i++)
+			if (n->kids[i]->kind == YNODE_SCALAR) {
+				char *t = model_shell_uncomment(n->kids[i]->value);
+
+				buf_appends(&b, t);
+				buf_appends(&b, " ");
+				free(t);
+			}
+		if (!b.overflowed) {
 			recipe_scan_kv(c, buf_str(&b));
+			recipe_scan_kv_vars(c, buf_str(&b));
+		}
 		buf_release(&b);
 	}
 }
@@ -344,6 +364,10 @@ static void finish(const struct file_ctx *f, struct recipe_component *c,
 	}
 	scan_configmaps(&w);
 	free(w.cms);
+	for (size_t i = 0; i < c->nplain; i++)
+		free(c->plain[i]);
+	free(c->plain);
+	c->plain = NULL, c->nplain = c->plain_alloc = 0;
 	c->framework = xstrdup(fw);
 	if (c->nenv > 1)
 		qsort(c->env, c->nenv, sizeof *c->env, env_cmp);

@@ -58,6 +58,11 @@ struct recipe_component {
 	unsigned fabric;        /* RECIPE_FAB_* */
 	long gpus;              /* nvidia.com/gpu of one pod; 0 not stated */
 	int clique;             /* nvidia.com/gpu.clique named (affinity, selector) */
+	/* While reading only (freed by then): the container's literal env
+	 * values, "NAME=VALUE", any name; never from a Secret or valueFrom.
+	 * For $(NAME)/${NAME} in --kv-transfer-config (scan.c). */
+	char **plain;
+	size_t nplain, plain_alloc;
 	int disagg;             /* the graph has both prefill and decode roles */
 	char *kv;               /* KV backend choice outside env, or NULL */
 	char *framework;        /* spec.backendFramework, or NULL */

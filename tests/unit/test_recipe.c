@@ -736,6 +736,42 @@ static void test_gke_roce_name(void)
 	recipe_set_release(&s);
 }
 
+/* Reading as the shell and the kubelet do (issue 38 point 5). */
+static void test_reading(void)
+{
+	static const char comment[] =
+		"apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: g}\n"
+		"spec:\n  components:\n  - name: D\n    type: decode\n    podTemplate:\n      spec:\n"
+		"        containers:\n        - name: main\n          command: [/bin/bash, -c]\n"
+		"          args:\n          - |\n"
+		"            # python3 -m dynamo.vllm --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'\n"
+		"            python3 -m dynamo.vllm --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n";
+	static const char vars[] =
+		"apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: g}\n"
+		"spec:\n  components:\n  - name: D\n    type: decode\n    podTemplate:\n      spec:\n"
+		"        containers:\n        - name: main\n"
+		"          command: [python3, -m, dynamo.vllm, --kv-transfer-config, $(KV)]\n"
+		"          env:\n"
+		"          - {name: KV, value: '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}'}\n"
+		"  - name: P\n    type: prefill\n    podTemplate:\n      spec:\n"
+		"        containers:\n        - name: main\n"
+		"          command: [/bin/sh, -c, 'python3 -m dynamo.vllm --kv-transfer-config \"${KV}\"']\n"
+		"          env:\n"
+		"          - name: KV\n            valueFrom: {secretKeyRef: {name: s, key: k}}\n";
+	struct recipe_set s;
+
+	CHECK_INT(load(comment, &s), 0);
+	CHECK_HAS(comp(&s, "D")->kv, "NixlConnector");
+	CHECK(!strstr(comp(&s, "D")->kv ? comp(&s, "D")->kv : "", "LMCache"));
+	recipe_set_release(&s);
+	CHECK_INT(load(vars, &s), 0);
+	CHECK_HAS(comp(&s, "D")->kv, "backends=LIBFABRIC");
+	/* a Secret-fed variable is never read */
+	CHECK(comp(&s, "P")->kv == NULL);
+	CHECK(comp(&s, "D")->plain == NULL && comp(&s, "P")->plain == NULL);
+	recipe_set_release(&s);
+}
+
 int main(void)
 {
 	test_drift();
@@ -756,5 +792,6 @@ int main(void)
 	test_missed_cases();
 	test_clique();
 	test_gke_roce_name();
+	test_reading();
 	return T_DONE("test_recipe");
 }

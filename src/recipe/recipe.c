@@ -164,9 +164,11 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 {
 	const char *v = val->kind == YNODE_SCALAR ? val->value : NULL;
 
-	/* RDMA verbs devices, InfiniBand or RoCE alike; GKE's RDMA networks
-	 * are RoCE v2 (GKE docs: A3 Ultra/A4 "RDMA over Converged Ethernet
-	 * (RoCE)" networks, networking.gke.io.networks/rdma-N). */
+	/* RDMA verbs devices, InfiniBand or RoCE alike; GKE's GPU RDMA
+	 * networks (networking.gke.io.networks/rdma-N) are RoCE v2: Google
+	 * Cloud's RDMA network profile (cloud.google.com/vpc/docs/
+	 * rdma-network-profiles: MRDMA ConnectX-7 NICs, "RDMA over converged
+	 * ethernet v2 (RoCE v2)"). */
 	if (model_rdma_resource_name(key))
 		w->c->fabric |= RECIPE_FAB_IB |
 			(!strncmp(key, "networking.gke.io.networks/", 27) ? RECIPE_FAB_ROCE : 0);

@@ -75,8 +75,8 @@ const char *pods_role_cmd(const char *type, const char *sub, const char *args)
 	r = model_role(type, sub, args);
 	if (!strcmp(r, "prefill") || !strcmp(r, "decode") || !strcmp(r, "worker"))
 		return r;
-	if (!strcmp(type, "main") && args)
-		return NULL;
+	if (!strcmp(type, "main") && args && *args)
+		return NULL;   /* runs something else; no command at all: unknown, kept */
 	return "";   /* a type we do not know: keep it, unclassified */
 }
 

@@ -84,6 +84,7 @@ static void test_pods(void)
 		  "decode");
 	CHECK(pods_role_cmd("main", NULL, "/bin/sh -c python3 -m dynamo.frontend --http-port 8000") == NULL);
 	CHECK_STR(pods_role_cmd("main", NULL, NULL), "");
+	CHECK_STR(pods_role_cmd("main", NULL, ""), "");   /* image entrypoint: kept, unclassified */
 	CHECK(pods_role_cmd("frontend", NULL, "--disaggregation-mode decode") == NULL);
 	CHECK_STR(pods_role_cmd(NULL, NULL, "vllm serve m --disaggregation-mode decode"), "decode");
 	CHECK_STR(pods_role_cmd(NULL, NULL, NULL), "");

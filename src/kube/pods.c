@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/role.h"
 #include "../model/vocab.h"
 #include "../util/intern.h"
 #include "../util/log.h"
@@ -53,19 +54,53 @@ static char *dup_or_empty(const char *s)
 
 const char *pods_role(const char *type, const char *sub)
 {
-	if (!type)
-		return "";
-	if (!strcmp(type, "prefill") || !strcmp(type, "decode"))
-		return type;
-	if (!strcmp(type, "worker")) {
-		if (sub && (!strcmp(sub, "prefill") || !strcmp(sub, "decode")))
-			return sub;
-		return "worker";
+	return pods_role_cmd(type, sub, NULL);
+}
+
+/* model/role.h decides as Dynamo does: the type and sub-type, else the
+ * worker's own --disaggregation-mode (issue 38).  `main` is the type of
+ * Dynamo's older workers and frontends alike: one running no engine worker
+ * is no worker. */
+const char *pods_role_cmd(const char *type, const char *sub, const char *args)
+{
+	const char *r;
+
+	if (!type) {
+		r = model_role_from_args(args);
+		return r ? r : "";
 	}
 	if (!strcmp(type, "frontend") || !strcmp(type, "planner") ||
 	    !strcmp(type, "epp"))
 		return NULL;
+	r = model_role(type, sub, args);
+	if (!strcmp(r, "prefill") || !strcmp(r, "decode") || !strcmp(r, "worker"))
+		return r;
+	if (!strcmp(type, "main") && args && *args)
+		return NULL;   /* runs something else; no command at all: unknown, kept */
 	return "";   /* a type we do not know: keep it, unclassified */
+}
+
+/* Pods of one DGD component share its role: a multinode worker's other
+ * pods (a Ray or MPI worker) do not repeat the leader's flags. */
+static void share_roles(struct pod_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct pod_info *p = &l->items[i];
+
+		if (strcmp(p->role, "worker") || !*p->component)
+			continue;
+		for (size_t j = 0; j < l->n; j++) {
+			const struct pod_info *o = &l->items[j];
+
+			if ((!strcmp(o->role, "prefill") || !strcmp(o->role, "decode")) &&
+			    !strcmp(o->namespace, p->namespace) && !strcmp(o->graph, p->graph) &&
+			    !strcmp(o->component, p->component)) {
+				free(p->role);
+				p->role = xstrdup(o->role);
+				break;
+			}
+		}
+	}
 }
 
 static int has_container(const cJSON *containers, const char *name)
@@ -473,10 +508,12 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	static const char *const stk[] = { "status", NULL };
 	const cJSON *labels = jpath(pod, lk), *meta = jpath(pod, mk);
 	const cJSON *status = jpath(pod, stk);
-	const char *role = pods_role(jstr(labels, LABEL_TYPE), jstr(labels, LABEL_SUBTYPE));
+	char *cmd = container_args(pod, choose_container(pod, q->container));
+	const char *role = pods_role_cmd(jstr(labels, LABEL_TYPE), jstr(labels, LABEL_SUBTYPE), cmd);
 	const char *not_sidecar;
 	struct pod_spec_facts spec;   /* zeroed by spec_facts(), padding too */
 
+	free(cmd);
 	if (!role && !q->any_component)
 		return 1;
 	/* -c may name a native sidecar; the list document is ours to extend
@@ -708,6 +745,7 @@ int pods_list(struct http_client *c, const struct pods_query *q,
 	}
 	if (out->n > 1)
 		qsort(out->items, out->n, sizeof(*out->items), by_namespace_name);
+	share_roles(out);
 	log_at(6, "found %zu pods in %u pages", out->n, out->pages);
 	return 0;
 }

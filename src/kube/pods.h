@@ -16,7 +16,7 @@
 
 /* The selector used when -l is not given: every worker role. */
 #define PODS_DEFAULT_SELECTOR \
-	"nvidia.com/dynamo-component-type in (worker,prefill,decode)"
+	"nvidia.com/dynamo-component-type in (worker,prefill,decode,main)"
 #define PODS_PAGE_SIZE 500
 
 struct pods_query {
@@ -106,5 +106,10 @@ int pods_parse_page(const char *body, size_t len, const struct pods_query *q,
 /* Role from the two label contracts; NULL for a pod that is not a worker
  * (frontend, planner, epp).  Exposed for tests. */
 const char *pods_role(const char *component_type, const char *sub_type);
+/* The same with the probed container's command and args (pod_info.args'
+ * form): a worker typed `worker` or `main` with no sub-type takes its role
+ * from --disaggregation-mode (model/role.h); `main` running no Dynamo
+ * engine worker is no worker (NULL). */
+const char *pods_role_cmd(const char *component_type, const char *sub_type, const char *args);
 
 #endif

@@ -17,42 +17,6 @@ static int is(const char *v, const char *a)
 	return v && !strcasecmp(v, a);
 }
 
-/* UCX's ternary/boolean parser accepts y/yes/on/1/true (ucs_config_parse_bool). */
-int envr_is_yes(const char *v)
-{
-	return is(v, "y") || is(v, "yes") || is(v, "1") || is(v, "true") || is(v, "on");
-}
-
-int envr_is_no(const char *v)
-{
-	return is(v, "n") || is(v, "no") || is(v, "0") || is(v, "false") || is(v, "off");
-}
-
-/* NIXL's configTraits<bool> (src/utils/common/config_traits.h, 1.3.x):
- * y yes on 1 true enable / n no off 0 false disable, case-insensitive;
- * any other value throws when the agent is created. */
-int envr_nixl_telemetry(const struct envr_view *env)
-{
-	const char *v = envr_get(env, "NIXL_TELEMETRY_ENABLE");
-
-	if (envr_is_yes(v) || is(v, "enable"))
-		return 1;
-	if (envr_is_no(v) || is(v, "disable"))
-		return 0;
-	return -1;
-}
-
-/* UCX's RC "ECE" option (src/uct/ib/rc/base/rc_iface.c, default auto) is
- * a number: 0 sets no ECE; rc_verbs reads it as UCX_RC_VERBS_ECE, else
- * UCX_RC_ECE (the workaround openucx/ucx#11955 gives). */
-int envr_ucx_rc_ece_off(const struct envr_view *env)
-{
-	const char *a = envr_get(env, "UCX_RC_VERBS_ECE");
-	const char *b = envr_get(env, "UCX_RC_ECE");
-
-	return a ? is(a, "0") : is(b, "0");
-}
-
 /* ---- UCX_TLS ------------------------------------------------------- */
 
 #define B(x) (1u << ENVR_TL_##x)
@@ -129,10 +93,12 @@ unsigned envr_tls_allowed(const char *tls)
 					  const struct envr_ctx *c, const char **why)
 #define UNUSED4 (void)v, (void)env, (void)c, (void)why
 
-/* UCX is not on the KV path when NIXL uses LIBFABRIC. */
+/* UCX is not on the KV path when NIXL uses LIBFABRIC or Mooncake carries
+ * the KV (SGLang's default backend, server_args.py): then no UCX_ rule
+ * applies (envr_eval). */
 static int ucx_off(const struct envr_ctx *c)
 {
-	return c->libfabric;
+	return c->libfabric || c->mooncake;
 }
 
 JUDGE(tls_rdma)
@@ -160,8 +126,13 @@ JUDGE(tls_rdma)
 		return ENVR_OK;
 	if (c->rdma_needed)
 		return ENVR_FAIL;
+	if (!(a & B(TCP))) {
+		/* no RDMA transport, no tcp: UCX finds no lane to the peer */
+		*why = "allows no transport that reaches another pod (no RDMA, no tcp): no KV path at all";
+		return ENVR_FAIL;
+	}
 	*why = "is TCP only for KV transfer between pods";
-	return a & B(TCP) ? ENVR_WARN : ENVR_OK;
+	return ENVR_WARN;
 }
 
 JUDGE(tls_cuda)
@@ -181,6 +152,11 @@ JUDGE(tls_ipc)
 		return ENVR_OK;
 	if (c->fabric & ENVR_FAB_MNNVL)
 		return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
+	/* One GPU per worker (TP 1): no GPU pair in the pod for cuda_ipc,
+	 * and another pod's GPUs are not visible to it (each pod sees only
+	 * the GPUs it was given), so excluding it costs nothing. */
+	if (c->one_gpu)
+		return ENVR_OK;
 	/* cuda_ipc only reaches GPUs of the same node (ucx
 	 * src/uct/cuda/cuda_ipc: same-host peers, or an MNNVL domain): with
 	 * every peer on another node, excluding it costs the KV nothing. */
@@ -296,7 +272,11 @@ WARN_IF(warn_yes, envr_is_yes(v))
 WARN_IF(warn_eq0, is(v, "0"))
 WARN_IF(warn_eq1, is(v, "1"))
 WARN_IF(warn_loc, is(v, "LOC") || is(v, "0"))
-FAIL_IF(nccl_ib_off, (c->fabric & ENVR_FAB_IB) && envr_is_yes(v))
+/* NCCL carries the worker's own TP/EP collectives, not KV (NIXL or
+ * Mooncake do): with the whole group in one pod on one node NCCL uses
+ * NVLink/P2P/SHM and never the network, so turning its IB off is harmless
+ * (and recipes do it on purpose). */
+FAIL_IF(nccl_ib_off, (c->fabric & ENVR_FAB_IB) && envr_is_yes(v) && !c->tp_in_pod)
 FAIL_IF(nccl_socket, (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)) && is(v, "Socket"))
 WARN_IF(plugin_none, (c->fabric & ENVR_FAB_EFA) && is(v, "none"))
 /* libfabric man/fabric.7.md: a comma list of providers, ^ negates it. */
@@ -320,10 +300,13 @@ JUDGE(mnnvl_no_cd)
 	return envr_is_yes(v) && !(c->fabric & ENVR_FAB_MNNVL) ? ENVR_WARN : ENVR_OK;
 }
 
-/* The fabric's must-haves (v is "" when unset). */
-WARN_IF(need_addr_type, (c->fabric & ENVR_FAB_IB) && c->kv_cross && !ucx_off(c))
+/* The fabric's must-haves (v is "" when unset).  Not UCX_IB_ADDR_TYPE:
+ * deprecated since UCX 1.10 ("To force use of global routing use
+ * IS_GLOBAL", src/uct/ib/base/ib_iface.c), RoCE always global
+ * (uct_ib_iface_is_roce), so unset is right.  Not
+ * UCX_CUDA_IPC_ENABLE_MNNVL: its default is "try" since UCX 1.18.0
+ * (src/uct/cuda/cuda_ipc/cuda_ipc_md.c), so unset uses MNNVL. */
 WARN_IF(need_efa_shm, (c->fabric & ENVR_FAB_EFA) && c->kv_cross)
-WARN_IF(need_mnnvl, (c->fabric & ENVR_FAB_MNNVL) && c->kv_cross)
 
 /* ---- GID index (checks.md A9) -------------------------------------- */
 
@@ -642,10 +625,6 @@ static const struct envr_rule rules[] = {
 	{ "env-ucx-roce", "UCX_IB_ROCE_LOCAL_SUBNET", 0, warn_yes,
 	  "breaks RoCE across routed subnets", "remove UCX_IB_ROCE_LOCAL_SUBNET",
 	  "openucx/ucx src/uct/ib/base/ib_iface.c (ROCE_LOCAL_SUBNET, default n)", "y", IB, 1 },
-	{ "env-ucx-roce", "UCX_IB_ADDR_TYPE", 1, need_addr_type,
-	  "not set: LID addressing does not route between pods on InfiniBand-on-Kubernetes",
-	  "set UCX_IB_ADDR_TYPE=eth (RoCE) or ib_global, unless the image does",
-	  DYN_GUIDE " (\"the most common missing setting\"); dynamo.md 5.3", "", IB, 1 },
 	/* GID index (checks.md A9): pinned, or each library's own pick. */
 	{ "env-gid-index", "UCX_IB_GID_INDEX", 0, gid_ucx,
 	  "is not a usable RoCE v2 GID index",
@@ -674,10 +653,6 @@ static const struct envr_rule rules[] = {
 	  "relies on multi-node NVLink but no ComputeDomain (IMEX channel) is claimed",
 	  "claim a ComputeDomain (IMEX channel) for the workers", NCCL_ENV " (NCCL_MNNVL_ENABLE)",
 	  "1", IB, 1 },
-	{ "env-mnnvl", "UCX_CUDA_IPC_ENABLE_MNNVL", 1, need_mnnvl,
-	  "not set on a ComputeDomain (multi-node NVLink) worker",
-	  "set UCX_CUDA_IPC_ENABLE_MNNVL=y, unless the image does",
-	  "openucx/ucx src/uct/cuda/cuda_ipc/cuda_ipc_md.c; " DYN_GUIDE, "", MNNVL, 1 },
 	/* NCCL (env-vars.md 3) */
 	{ "env-nccl-net", "NCCL_IB_DISABLE", 0, nccl_ib_off,
 	  "disables NCCL's verbs transport: collectives use sockets",
@@ -733,21 +708,6 @@ const struct envr_rule *envr_rules(size_t *n)
 
 /* ---- evaluation ---------------------------------------------------- */
 
-const struct envr_var *envr_find(const struct envr_view *env, const char *name)
-{
-	for (size_t i = env ? env->n : 0; i-- > 0;)
-		if (env->v[i].name && !strcmp(env->v[i].name, name))
-			return &env->v[i];
-	return NULL;
-}
-
-const char *envr_get(const struct envr_view *env, const char *name)
-{
-	const struct envr_var *e = envr_find(env, name);
-
-	return e && !e->dynamic ? e->value : NULL;
-}
-
 size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		 struct envr_finding **out)
 {
@@ -761,6 +721,8 @@ size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		enum envr_sev sev;
 		struct envr_finding *f;
 
+		if (!strncmp(r->var, "UCX_", 4) && ucx_off(ctx))
+			continue;   /* UCX carries no KV here (issue 38 point 2) */
 		if (r->missing == 2 ? !ctx->process || (e && (e->dynamic || !e->value)) :
 		    r->missing ? e != NULL || ctx->process : !e || e->dynamic || !e->value)
 			continue;

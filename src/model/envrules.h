@@ -87,10 +87,22 @@ struct envr_ctx {
 	 * (and point *why at); the caller's, NULL when none. */
 	char *note;
 	size_t note_n;
-	/* The process runs Mooncake's transfer engine by its command line
-	 * (envr_args_mooncake), as an MC_ or MOONCAKE_ variable says too. */
+	/* Mooncake carries the worker's KV: a running process by its command
+	 * line (envr_args_mooncake), a recipe by its backend choice.  UCX is
+	 * then off the KV path and no UCX_ rule applies. */
 	int mooncake;
+	/* The worker's shape (issue 38 point 4), envr_shape: 1 when its
+	 * tensor/expert-parallel group stays in this pod on one node, so NCCL
+	 * never leaves the pod; 0 when it spans nodes or is unknown. */
+	int tp_in_pod;
+	/* 1 when the worker drives one GPU (TP 1, or one GPU in the pod):
+	 * no GPU pair in the pod for cuda_ipc; 0 more or unknown. */
+	int one_gpu;
 };
+
+/* Sets x's shape fields from the worker's tensor-parallel size (-1
+ * unknown), the GPUs of its pod (0 unknown) and its nodes (>= 1). */
+void envr_shape(struct envr_ctx *x, long tp, long gpus, int nodes);
 
 struct envr_rule {
 	const char *check;      /* the check a live pod reports it under (env-*) */

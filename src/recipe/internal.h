@@ -20,6 +20,11 @@ void recipe_scan_shell(struct recipe_component *c, const char *text);
 /* vLLM kv_connector / backends, SGLang --disaggregation-transfer-backend,
  * TRT-LLM cache_transceiver_config.backend, anywhere in text. */
 void recipe_scan_kv(struct recipe_component *c, const char *text);
+/* The value of --kv-transfer-config written as one $(NAME), ${NAME} or
+ * $NAME (the kubelet expands $(NAME) in command and args from the
+ * container's env; the shell the others) taken from c->plain and scanned
+ * as recipe_scan_kv does; a name with no literal value stays unknown. */
+void recipe_scan_kv_vars(struct recipe_component *c, const char *text);
 /* rules.c: appends text to c->args (bounded: a recipe is KBs). */
 void recipe_args_add(struct recipe_component *c, const char *text);
 /* set.c: sets NAME in the component's env (the last setting wins). */

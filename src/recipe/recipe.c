@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "model/role.h"
 #include "model/vocab.h"
 #include "recipe/internal.h"
 #include "recipe/recipe.h"
@@ -48,6 +49,8 @@ static void env_kv_hint(struct recipe_component *c, const char *name, const char
 		return;
 	if (!strcmp(name, "SGLANG_DISAGGREGATION_NIXL_BACKEND"))
 		recipe_kv_add(c, "sglang nixl backend=%s", value);
+	else if (!strcmp(name, "SGLANG_MOONCAKE_CUSTOM_MEM_POOL"))
+		recipe_kv_add(c, "sglang mooncake mem-pool=%s", value);
 	else if (!strncmp(name, "DYN_KVBM_NIXL_BACKEND_", 22) && strcmp(value, "false") &&
 		 strcmp(value, "0"))
 		recipe_kv_add(c, "kvbm backend=%s", name + 22);
@@ -68,6 +71,10 @@ static void env_list(struct recipe_component *c, const struct ynode *list,
 		if (!name)
 			continue;
 		env_kv_hint(c, name, v);
+		if (v && !vf && c->nplain < 4096) {
+			ALLOC_GROW(c->plain, c->nplain + 1, c->plain_alloc);
+			c->plain[c->nplain++] = xasprintf("%s=%s", name, v);
+		}
 		if (!transport_name(name))
 			continue;
 		if (vf && vf->kind == YNODE_MAP) {
@@ -157,9 +164,14 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 {
 	const char *v = val->kind == YNODE_SCALAR ? val->value : NULL;
 
-	/* RDMA verbs devices, InfiniBand or RoCE alike (GKE's are RoCE). */
+	/* RDMA verbs devices, InfiniBand or RoCE alike; GKE's GPU RDMA
+	 * networks (networking.gke.io.networks/rdma-N) are RoCE v2: Google
+	 * Cloud's RDMA network profile (cloud.google.com/vpc/docs/
+	 * rdma-network-profiles: MRDMA ConnectX-7 NICs, "RDMA over converged
+	 * ethernet v2 (RoCE v2)"). */
 	if (model_rdma_resource_name(key))
-		w->c->fabric |= RECIPE_FAB_IB;
+		w->c->fabric |= RECIPE_FAB_IB |
+			(!strncmp(key, "networking.gke.io.networks/", 27) ? RECIPE_FAB_ROCE : 0);
 	else if (!strcmp(key, "vpc.amazonaws.com/efa"))
 		w->c->fabric |= RECIPE_FAB_EFA;
 	else if ((!strcmp(key, "nvidia.com/gpu") || !strcmp(key, "gpu")) && v) {
@@ -192,19 +204,30 @@ static void cm_ref(struct walk *w, const char *s)
 	w->cms[w->ncms++] = cm;
 }
 
+/* An NVLink clique pinned: a node-affinity key or nodeSelector key, or a
+ * podAffinity topologyKey (GPU Feature Discovery's nvidia.com/gpu.clique). */
+static void clique_word(struct walk *w, const char *s)
+{
+	if (!strcmp(s, "nvidia.com/gpu.clique"))
+		w->c->clique = 1;
+}
+
 /* Depth is bounded by the parser's cap and size by the alias-expansion
  * cap, so plain recursion is safe here. */
 static void walk(struct walk *w, const struct ynode *n)
 {
 	if (n->kind == YNODE_SCALAR) {
+		clique_word(w, n->value);
 		if (*n->value && strlen(n->value) < 254)
 			cm_ref(w, n->value);
 		return;
 	}
 	for (size_t i = 0; i < n->n; i++) {
 		if (n->kind == YNODE_MAP && i % 2 == 0) {
-			if (n->kids[i]->kind == YNODE_SCALAR && i + 1 < n->n)
+			if (n->kids[i]->kind == YNODE_SCALAR && i + 1 < n->n) {
+				clique_word(w, n->kids[i]->value);
 				fabric_key(w, n->kids[i]->value, n->kids[i + 1]);
+			}
 			continue;
 		}
 		walk(w, n->kids[i]);
@@ -212,31 +235,47 @@ static void walk(struct walk *w, const struct ynode *n)
 }
 
 /* Shell text of command/args: exports and KV backend flags. */
+/* One scalar of command/args as `sh -c` reads it: comments are no words
+ * (a commented-out connector is no connector). */
+static void scan_word(struct recipe_component *c, const char *text)
+{
+	char *t = model_shell_uncomment(text);
+
+	recipe_scan_shell(c, t);
+	recipe_scan_kv(c, t);
+	recipe_scan_kv_vars(c, t);
+	free(t);
+}
+
 static void scan_cmdline(struct recipe_component *c, const struct ynode *n)
 {
 	if (!n)
 		return;
 	if (n->kind == YNODE_SCALAR) {
-		recipe_scan_shell(c, n->value);
-		recipe_scan_kv(c, n->value);
+		scan_word(c, n->value);
 		return;
 	}
 	if (n->kind == YNODE_SEQ)
 		for (size_t i = 0; i < n->n; i++)
-			if (n->kids[i]->kind == YNODE_SCALAR) {
-				recipe_scan_shell(c, n->kids[i]->value);
-				recipe_scan_kv(c, n->kids[i]->value);
-			}
-	/* An argv split as "--flag" "value" is joined for the flag scans. */
+			if (n->kids[i]->kind == YNODE_SCALAR)
+				scan_word(c, n->kids[i]->value);
+	/* An argv split as "--flag" "value" is joined for the flag scans;
+	 * each element read as scan_word reads it. */
 	if (n->kind == YNODE_SEQ) {
 		struct buf b = BUF_INIT(1u << 20);
 
-		for (size_t i = 0; i < n->n; i++)
-			if (n->kids[i]->kind == YNODE_SCALAR &&
-			    (buf_appends(&b, n->kids[i]->value) < 0 || buf_appends(&b, " ") < 0))
-				break;
-		if (!b.overflowed)
+		for (size_t i = 0; i < n->n && !b.overflowed; i++)
+			if (n->kids[i]->kind == YNODE_SCALAR) {
+				char *t = model_shell_uncomment(n->kids[i]->value);
+
+				buf_appends(&b, t);
+				buf_appends(&b, " ");
+				free(t);
+			}
+		if (!b.overflowed) {
 			recipe_scan_kv(c, buf_str(&b));
+			recipe_scan_kv_vars(c, buf_str(&b));
+		}
 		buf_release(&b);
 	}
 }
@@ -270,11 +309,33 @@ static struct recipe_component *comp_new(struct recipe_set *s, const struct file
 	return c;
 }
 
-static void set_role(struct recipe_component *c, const char *type, const char *sub)
+/* The main container's command and args, blank-joined (caller frees). */
+static char *cmd_text(const struct ynode *main_ctr)
 {
-	if (type && !strcmp(type, "worker") && sub && *sub)
-		type = sub;
-	c->role = xstrdup(type && *type ? type : "-");
+	static const char *const keys[] = { "command", "args" };
+	struct buf b = BUF_INIT(1u << 20);
+
+	for (size_t k = 0; k < 2; k++) {
+		const struct ynode *n = ynode_get(main_ctr, keys[k]);
+
+		if (n && n->kind == YNODE_SCALAR)
+			buf_appendf(&b, "%s ", n->value);
+		for (size_t i = 0; n && n->kind == YNODE_SEQ && i < n->n; i++)
+			if (n->kids[i]->kind == YNODE_SCALAR)
+				buf_appendf(&b, "%s ", n->kids[i]->value);
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* The role as Dynamo decides it (model/role.h): type and sub-type, else
+ * the worker's own command. */
+static void set_role(struct recipe_component *c, const char *type, const char *sub,
+		     const struct ynode *main_ctr)
+{
+	char *cmd = cmd_text(main_ctr);
+
+	c->role = xstrdup(model_role(type, sub, cmd));
+	free(cmd);
 	c->worker = !strcmp(c->role, "worker") || !strcmp(c->role, "prefill") ||
 		    !strcmp(c->role, "decode") || !strcmp(c->role, "-");
 }
@@ -305,6 +366,10 @@ static void finish(const struct file_ctx *f, struct recipe_component *c,
 	}
 	scan_configmaps(&w);
 	free(w.cms);
+	for (size_t i = 0; i < c->nplain; i++)
+		free(c->plain[i]);
+	free(c->plain);
+	c->plain = NULL, c->nplain = c->plain_alloc = 0;
 	c->framework = xstrdup(fw);
 	if (c->nenv > 1)
 		qsort(c->env, c->nenv, sizeof *c->env, env_cmp);
@@ -325,7 +390,7 @@ static void dgd_v1alpha1(struct recipe_set *s, const struct file_ctx *f,
 		if (k->kind != YNODE_SCALAR || sv->kind != YNODE_MAP)
 			continue;
 		c = comp_new(s, f, graph, k->value, k->line);
-		set_role(c, ynode_str(sv, "componentType"), ynode_str(sv, "subComponentType"));
+		set_role(c, ynode_str(sv, "componentType"), ynode_str(sv, "subComponentType"), mc);
 		set_nodes(c, sv);
 		env_list(c, ynode_get(spec, "envs"), RECIPE_SRC_GRAPH);
 		env_list(c, ynode_get(sv, "envs"), RECIPE_SRC_SERVICE);
@@ -367,7 +432,7 @@ static void dgd_v1beta1(struct recipe_set *s, const struct file_ctx *f,
 		if (cp->kind != YNODE_MAP)
 			continue;
 		c = comp_new(s, f, graph, ynode_str(cp, "name"), cp->line);
-		set_role(c, ynode_str(cp, "type"), NULL);
+		set_role(c, ynode_str(cp, "type"), NULL, mc);
 		set_nodes(c, cp);
 		env_list(c, ynode_get(spec, "env"), RECIPE_SRC_GRAPH);
 		env_list(c, ynode_get(mc, "env"), RECIPE_SRC_CONTAINER);
@@ -582,7 +647,8 @@ const char *recipe_status_name(enum recipe_status s)
 
 const char *recipe_fabric_name(unsigned fab, char *out, size_t n)
 {
-	snprintf(out, n, "%s%s%s%s%s", fab & RECIPE_FAB_IB ? "infiniband" : "",
+	snprintf(out, n, "%s%s%s%s%s",
+		 fab & RECIPE_FAB_IB ? (fab & RECIPE_FAB_ROCE ? "roce" : "infiniband") : "",
 		 (fab & RECIPE_FAB_IB) && (fab & ~RECIPE_FAB_IB & 7) ? "+" : "",
 		 fab & RECIPE_FAB_EFA ? "efa" : "",
 		 (fab & RECIPE_FAB_EFA) && (fab & RECIPE_FAB_MNNVL) ? "+" : "",

@@ -26,6 +26,7 @@ enum recipe_src {
 #define RECIPE_FAB_IB    1u   /* rdma/ib, rdma/shared_ib, rdma/hca_shared_devices_a */
 #define RECIPE_FAB_EFA   2u   /* vpc.amazonaws.com/efa */
 #define RECIPE_FAB_MNNVL 4u   /* a ComputeDomain (IMEX channel) claim */
+#define RECIPE_FAB_ROCE  8u   /* with _IB: the verbs devices are RoCE (GKE RDMA networks) */
 
 /* Transport variables kept per component; more are dropped. */
 #define RECIPE_MAX_ENV 4096
@@ -56,6 +57,12 @@ struct recipe_component {
 	int nodes;              /* multinode.nodeCount, 1 when absent */
 	unsigned fabric;        /* RECIPE_FAB_* */
 	long gpus;              /* nvidia.com/gpu of one pod; 0 not stated */
+	int clique;             /* nvidia.com/gpu.clique named (affinity, selector) */
+	/* While reading only (freed by then): the container's literal env
+	 * values, "NAME=VALUE", any name; never from a Secret or valueFrom.
+	 * For $(NAME)/${NAME} in --kv-transfer-config (scan.c). */
+	char **plain;
+	size_t nplain, plain_alloc;
 	int disagg;             /* the graph has both prefill and decode roles */
 	char *kv;               /* KV backend choice outside env, or NULL */
 	char *framework;        /* spec.backendFramework, or NULL */

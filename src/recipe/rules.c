@@ -56,17 +56,43 @@ static int moves_kv(const struct recipe_component *c)
 	return c->disagg || !strcmp(c->role, "prefill") || !strcmp(c->role, "decode");
 }
 
+/* s in the KV backend choice, any case (TRT-LLM's backend names are). */
+static int kv_has(const struct recipe_component *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = c->kv; p && *p; p++)
+		if (!strncasecmp(p, s, n))
+			return 1;
+	return 0;
+}
+
+/* Mooncake carries the KV: SGLang's backend named mooncake (flag or its
+ * --config YAML), or not named on a disaggregated SGLang worker (mooncake
+ * is server_args.py's default); TensorRT-LLM's cache transceiver MOONCAKE. */
+static int mooncake_kv(const struct recipe_component *c)
+{
+	if (kv_has(c, "transfer-backend=mooncake") || kv_has(c, "backend=MOONCAKE"))
+		return 1;
+	if (kv_has(c, "transfer-backend="))
+		return 0;
+	return moves_kv(c) && c->args &&
+	       (strstr(c->args, "dynamo.sglang") || strstr(c->args, "sglang.launch_server"));
+}
+
 /* The recipe as the rule book's context: the fabric its resources ask
  * for; whether its devices exist only a running pod can tell. */
 struct envr_ctx recipe_book_ctx(const struct recipe_component *c)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0 };
 
 	x.fabric = (c->fabric & RECIPE_FAB_IB ? ENVR_FAB_IB : 0) |
 		   (c->fabric & RECIPE_FAB_EFA ? ENVR_FAB_EFA : 0) |
 		   (c->fabric & RECIPE_FAB_MNNVL ? ENVR_FAB_MNNVL : 0);
 	x.kv_cross = moves_kv(c);
 	x.libfabric = libfabric(c) != 0;
+	x.mooncake = mooncake_kv(c);
+	envr_shape(&x, fwr_tp(c->args), c->gpus, c->nodes > 0 ? c->nodes : 1);
 	return x;
 }
 
@@ -121,9 +147,39 @@ int recipe_book_judge(const struct recipe_component *c, const char *name,
  * has pod-rdma-resource for that). */
 static void rule_resource(struct recipe_component *c)
 {
-	if (moves_kv(c) && !c->fabric)
+	if (!moves_kv(c) || c->fabric)
+		return;
+	/* checks.md J1: fail for multi-node disaggregation */
+	if (c->nodes > 1)
+		add(c, RECIPE_FAIL, "request rdma/ib (one per GPU) or vpc.amazonaws.com/efa for the workers",
+		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain) for a worker across %d nodes: KV transfer between nodes has no RDMA path",
+		    c->nodes);
+	else
 		add(c, RECIPE_WARN, "request rdma/ib (one per GPU) or vpc.amazonaws.com/efa for the workers",
-		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain): KV transfer between pods will use TCP");
+		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain): KV transfer between pods will use TCP unless they share a node");
+}
+
+/* KV over the NVLink fabric (Mooncake's NVLINK memory pool or
+ * MC_FORCE_MNNVL, SGLang; UCX's cuda_ipc with no RDMA resource) reaches
+ * only GPUs of the same NVLink domain: prefill and decode free to land in
+ * different cliques fail quietly.  Dynamo's deepseek-v4.1-flash SGLang
+ * disagg-gb200 recipe: "reports Ready and chat completions return HTTP 200
+ * with content null" across cliques. */
+static void rule_clique(struct recipe_component *c)
+{
+	const char *pool = recipe_env_get(c, "SGLANG_MOONCAKE_CUSTOM_MEM_POOL");
+	int nvl;
+
+	if (!moves_kv(c) || !(c->fabric & RECIPE_FAB_MNNVL) || c->clique)
+		return;
+	if (mooncake_kv(c))
+		nvl = (pool && !strcasecmp(pool, "NVLINK")) || envr_is_yes(recipe_env_get(c, "MC_FORCE_MNNVL")) ||
+		      kv_has(c, "mem-pool=NVLINK");
+	else
+		nvl = !(c->fabric & (RECIPE_FAB_IB | RECIPE_FAB_EFA)) && !libfabric(c);
+	if (nvl)
+		add(c, RECIPE_WARN, "pin prefill and decode to one NVLink clique (node affinity on nvidia.com/gpu.clique, or podAffinity with topologyKey nvidia.com/gpu.clique)",
+		    "KV over multi-node NVLink with nothing keeping prefill and decode in one NVLink clique (nvidia.com/gpu.clique): across cliques the transfer fails while the pods report Ready");
 }
 
 static void rule_kv(struct recipe_component *c)
@@ -240,6 +296,7 @@ void recipe_judge(struct recipe_set *s)
 			add(c, RECIPE_WARN, "keep the paths the kustomization names beside it, "
 			    "or pass the output of `kustomize build`", "%s", c->notes[j]);
 		rule_resource(c);
+		rule_clique(c);
 		rule_book(c);
 		rule_kv(c);
 		rule_framework(c);

@@ -156,5 +156,43 @@ void recipe_scan_kv(struct recipe_component *c, const char *text)
 	recipe_args_add(c, text);
 	scan_vllm(c, text);
 	scan_flag(c, text, "--disaggregation-transfer-backend", "sglang transfer-backend", 0);
+	/* the same in SGLang's --config YAML (server_args.py reads its keys
+	 * as the flags) */
+	scan_flag(c, text, "\ndisaggregation-transfer-backend:", "sglang transfer-backend", 0);
 	scan_flag(c, text, "cache_transceiver_config", "trtllm cache_transceiver backend", 200);
+}
+
+/* The literal value of NAME (len bytes) in c->plain, the last one set. */
+static const char *plain_value(const struct recipe_component *c, const char *name, size_t len)
+{
+	for (size_t i = c->nplain; i-- > 0;)
+		if (!strncmp(c->plain[i], name, len) && c->plain[i][len] == '=')
+			return c->plain[i] + len + 1;
+	return NULL;
+}
+
+void recipe_scan_kv_vars(struct recipe_component *c, const char *text)
+{
+	static const char f[] = "--kv-transfer-config";
+	int hits = 0;
+
+	for (const char *p = text; hits++ < MAX_HITS && (p = strstr(p, f)); p += sizeof f - 1) {
+		const char *q = p + sizeof f - 1, *v;
+		char close = 0;
+		size_t n = 0;
+
+		while (*q == ' ' || *q == '=' || *q == '"' || *q == '\t')
+			q++;
+		if (*q++ != '$')
+			continue;
+		if (*q == '(' || *q == '{')
+			close = *q++ == '(' ? ')' : '}';
+		while (ident_char(q[n]))
+			n++;
+		if (!n || (close && q[n] != close))
+			continue;
+		v = plain_value(c, q, n);
+		if (v && !strchr(v, '$'))
+			recipe_scan_kv(c, v);
+	}
 }

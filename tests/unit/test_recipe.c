@@ -151,9 +151,12 @@ static void test_fixtures(void)
 
 	plen = strlen(dir) + 1;
 	/* The table is per file: a rendered overlay is not one (test_kust
-	 * checks those); the files it reads are compared each read alone. */
+	 * checks those); the files it reads are compared each read alone.
+	 * The table is of the 2a6da14c tree (recipes/SOURCE.md): later
+	 * snapshots (today-DATE/, test_recipes_today.py) are not in it. */
 	for (size_t i = 0; i < s.n; i++)
-		if (!strstr(s.comps[i].file, "kustomize/overlays/"))
+		if (!strstr(s.comps[i].file, "kustomize/overlays/") &&
+		    strncmp(s.comps[i].file + plen, "today-", 6))
 			table_rows(&s.comps[i], s.comps[i].file + plen, &ours);
 	tsv_rows(dir, &tsv);
 	for (size_t i = 0; i < tsv.n; i++) {
@@ -322,7 +325,9 @@ static void test_v1beta1(void)
 	CHECK(has_finding(a, RECIPE_FAIL, "NCCL_IB_DISABLE=1"));
 	CHECK(has_finding(a, RECIPE_FAIL, "not a device list"));
 	CHECK(has_finding(a, RECIPE_WARN, "excludes cuda_ipc"));
-	CHECK(has_finding(a, RECIPE_WARN, "UCX_IB_ADDR_TYPE not set"));
+	/* UCX_IB_ADDR_TYPE unset is right (issue 38: deprecated since UCX
+	 * 1.10, src/uct/ib/base/ib_iface.c; RoCE always global): no finding. */
+	CHECK(!has_finding(a, RECIPE_WARN, "UCX_IB_ADDR_TYPE"));
 	CHECK_INT(b->fabric, RECIPE_FAB_EFA);
 	CHECK(has_finding(b, RECIPE_FAIL, "allows no EFA transport"));
 	CHECK(has_finding(b, RECIPE_WARN, "FI_EFA_ENABLE_SHM_TRANSFER not set"));
@@ -599,6 +604,174 @@ static void test_gke_rdma(void)
 	free(path);
 }
 
+/* ------------------------------------------------- issue 38: gating */
+
+/* A v1beta1 graph of `type: worker` prefill and decode (role in the
+ * command), each: res (a resources block's limits lines), env lines, the
+ * command's extra words, and extra component lines. */
+static void pd_graph(struct recipe_set *s, const char *limits, const char *env,
+		     const char *cmd, const char *extra)
+{
+	char y[4096], comp[2][1800];
+
+	for (int i = 0; i < 2; i++)
+		snprintf(comp[i], sizeof comp[i],
+			 "  - name: %s\n    type: worker\n%s"
+			 "    podTemplate:\n      spec:\n        containers:\n        - name: main\n"
+			 "          command: [python3, -m, %s, --disaggregation-mode, %s]\n"
+			 "          env:\n%s"
+			 "          resources:\n            limits:\n%s",
+			 i ? "Decode" : "Prefill", extra, cmd, i ? "decode" : "prefill", env, limits);
+	snprintf(y, sizeof y, "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\n"
+		 "metadata: {name: g}\nspec:\n  components:\n%s%s", comp[0], comp[1]);
+	CHECK_INT(load(y, s), 0);
+}
+
+#define IB4 "              nvidia.com/gpu: \"4\"\n              rdma/ib: \"4\"\n"
+#define NOENV "          - {name: HF_HOME, value: /m}\n"
+
+static int any_ucx(const struct recipe_component *c)
+{
+	for (size_t i = 0; c && i < c->nfindings; i++)
+		if (strstr(c->findings[i].detail, "UCX_"))
+			return 1;
+	return 0;
+}
+
+static void test_gate_transport(void)
+{
+	struct recipe_set s;
+	const char *tls = "          - {name: UCX_TLS, value: \"tcp,cuda_copy\"}\n";
+
+	/* SGLang, no backend named: Mooncake (server_args.py default): UCX
+	 * carries nothing, its variables are not judged */
+	pd_graph(&s, IB4, tls, "dynamo.sglang", "");
+	CHECK_STR(comp(&s, "Decode")->role, "decode");
+	CHECK(!any_ucx(comp(&s, "Decode")));
+	recipe_set_release(&s);
+	/* ...the same flags with the NIXL backend: UCX carries the KV */
+	pd_graph(&s, IB4, tls, "dynamo.sglang, --disaggregation-transfer-backend, nixl", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_FAIL, "allows no InfiniBand"));
+	recipe_set_release(&s);
+	/* NIXL over LIBFABRIC (SGLang's env): no UCX rule either */
+	pd_graph(&s, IB4, "          - {name: UCX_TLS, value: \"tcp,cuda_copy\"}\n"
+		 "          - {name: SGLANG_DISAGGREGATION_NIXL_BACKEND, value: LIBFABRIC}\n",
+		 "dynamo.sglang, --disaggregation-transfer-backend, nixl", "");
+	CHECK(!any_ucx(comp(&s, "Decode")));
+	recipe_set_release(&s);
+}
+
+static void test_gate_shape(void)
+{
+	struct recipe_set s;
+	const char *ncl = "          - {name: NCCL_IB_DISABLE, value: \"1\"}\n";
+	const char *ipc = "          - {name: UCX_TLS, value: \"^cuda_ipc\"}\n";
+
+	/* TP4 in one 4-GPU pod: NCCL never leaves the pod */
+	pd_graph(&s, IB4, ncl, "dynamo.vllm, --tensor-parallel-size, \"4\"", "");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_FAIL, "NCCL_IB_DISABLE"));
+	recipe_set_release(&s);
+	/* ...across 2 nodes it does */
+	pd_graph(&s, IB4, ncl, "dynamo.vllm, --tensor-parallel-size, \"8\"", "    multinode: {nodeCount: 2}\n");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_FAIL, "NCCL_IB_DISABLE=1"));
+	recipe_set_release(&s);
+	/* ^cuda_ipc on TP1: no GPU pair */
+	pd_graph(&s, IB4, ipc, "dynamo.vllm, --tensor-parallel-size, \"1\"", "");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "excludes cuda_ipc"));
+	recipe_set_release(&s);
+	pd_graph(&s, IB4, ipc, "dynamo.vllm, --tensor-parallel-size, \"4\"", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "excludes cuda_ipc"));
+	recipe_set_release(&s);
+}
+
+static void test_missed_cases(void)
+{
+	struct recipe_set s;
+	const char *gpu = "              nvidia.com/gpu: \"4\"\n";
+
+	/* no RDMA resource, UCX_TLS without tcp: no KV path at all */
+	pd_graph(&s, gpu, "          - {name: UCX_TLS, value: \"cuda_copy,cuda_ipc\"}\n", "dynamo.vllm", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_FAIL, "no KV path"));
+	recipe_set_release(&s);
+	/* J1: no RDMA on one node warns, across nodes fails */
+	pd_graph(&s, gpu, NOENV, "dynamo.vllm", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "no RDMA resource requested"));
+	recipe_set_release(&s);
+	pd_graph(&s, gpu, NOENV, "dynamo.vllm", "    multinode: {nodeCount: 2}\n");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_FAIL, "no RDMA resource requested"));
+	recipe_set_release(&s);
+}
+
+static void test_clique(void)
+{
+	/* the claim's template names the ComputeDomain (recipe.c fabric_key) */
+	const char *cd = "              nvidia.com/gpu: \"4\"\n"
+			 "          resourceClaimTemplateName: x-compute-domain-channel\n";
+	const char *mc = "          - {name: SGLANG_MOONCAKE_CUSTOM_MEM_POOL, value: NVLINK}\n";
+	struct recipe_set s;
+
+	pd_graph(&s, cd, mc, "dynamo.sglang", "");
+	CHECK(comp(&s, "Decode")->fabric & RECIPE_FAB_MNNVL);
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "NVLink clique"));
+	recipe_set_release(&s);
+	/* pinned by a node selector on the clique label: no finding */
+	pd_graph(&s, cd, mc, "dynamo.sglang", "    extraSelector: {nvidia.com/gpu.clique: abc.1}\n");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "NVLink clique"));
+	recipe_set_release(&s);
+	/* or a podAffinity topologyKey */
+	pd_graph(&s, cd, mc, "dynamo.sglang", "    aff: {topologyKey: nvidia.com/gpu.clique}\n");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "NVLink clique"));
+	recipe_set_release(&s);
+}
+
+static void test_gke_roce_name(void)
+{
+	struct recipe_set s;
+	char name[64];
+
+	pd_graph(&s, "              nvidia.com/gpu: \"4\"\n              networking.gke.io.networks/rdma-0: \"1\"\n",
+		 NOENV, "dynamo.vllm", "");
+	CHECK(comp(&s, "Decode")->fabric & RECIPE_FAB_IB);
+	CHECK_STR(recipe_fabric_name(comp(&s, "Decode")->fabric, name, sizeof name), "roce");
+	recipe_set_release(&s);
+}
+
+/* Reading as the shell and the kubelet do (issue 38 point 5). */
+static void test_reading(void)
+{
+	static const char comment[] =
+		"apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: g}\n"
+		"spec:\n  components:\n  - name: D\n    type: decode\n    podTemplate:\n      spec:\n"
+		"        containers:\n        - name: main\n          command: [/bin/bash, -c]\n"
+		"          args:\n          - |\n"
+		"            # python3 -m dynamo.vllm --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}'\n"
+		"            python3 -m dynamo.vllm --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'\n";
+	static const char vars[] =
+		"apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\nmetadata: {name: g}\n"
+		"spec:\n  components:\n  - name: D\n    type: decode\n    podTemplate:\n      spec:\n"
+		"        containers:\n        - name: main\n"
+		"          command: [python3, -m, dynamo.vllm, --kv-transfer-config, $(KV)]\n"
+		"          env:\n"
+		"          - {name: KV, value: '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}'}\n"
+		"  - name: P\n    type: prefill\n    podTemplate:\n      spec:\n"
+		"        containers:\n        - name: main\n"
+		"          command: [/bin/sh, -c, 'python3 -m dynamo.vllm --kv-transfer-config \"${KV}\"']\n"
+		"          env:\n"
+		"          - name: KV\n            valueFrom: {secretKeyRef: {name: s, key: k}}\n";
+	struct recipe_set s;
+
+	CHECK_INT(load(comment, &s), 0);
+	CHECK_HAS(comp(&s, "D")->kv, "NixlConnector");
+	CHECK(!strstr(comp(&s, "D")->kv ? comp(&s, "D")->kv : "", "LMCache"));
+	recipe_set_release(&s);
+	CHECK_INT(load(vars, &s), 0);
+	CHECK_HAS(comp(&s, "D")->kv, "backends=LIBFABRIC");
+	/* a Secret-fed variable is never read */
+	CHECK(comp(&s, "P")->kv == NULL);
+	CHECK(comp(&s, "D")->plain == NULL && comp(&s, "P")->plain == NULL);
+	recipe_set_release(&s);
+}
+
 int main(void)
 {
 	test_drift();
@@ -614,5 +787,11 @@ int main(void)
 	test_garbage();
 	test_empty_dup();
 	test_secret();
+	test_gate_transport();
+	test_gate_shape();
+	test_missed_cases();
+	test_clique();
+	test_gke_roce_name();
+	test_reading();
 	return T_DONE("test_recipe");
 }

@@ -61,7 +61,7 @@ class Row:
     """One broken scenario and its expected outcome."""
 
     def __init__(self, name, why, check=None, consequences=(), verdict="NOT READY", rdma=True,
-                 ipc_lock=True, broken=None, healthy=None):
+                 ipc_lock=True, broken=None, healthy=None, decode_labels=None):
         self.name = name                    # the decode's profile, and the scenario's name
         self.why = why                      # what is broken, in words
         self.rdma = rdma
@@ -71,6 +71,7 @@ class Row:
         self.consequences = set(consequences)   # fail too, because of it
         self.broken = broken or {}          # check -> {field: value, or [substrings] of detail/remedy}
         self.healthy = healthy or {}        # the same, on the healthy prefill
+        self.decode_labels = decode_labels or {}   # added to the decode's labels
 
     def scenario(self):
         sc = copy.deepcopy(TEMPLATE)
@@ -80,6 +81,7 @@ class Row:
         decode = sc["pods"][1]
         decode["profile"] = self.name
         decode["spec"] = worker_spec(self.rdma, self.ipc_lock)
+        decode["labels"] = dict(decode["labels"], **self.decode_labels)
         for p in sc["pods"]:
             p["profile"] = os.path.join(PROFILES, p["profile"])
         return sc
@@ -114,7 +116,12 @@ TABLE = [
         "limits-memlock", {"ucx-rdma"}, ipc_lock=False,
         broken={"limits-memlock": {"detail": ["64 KiB"]}, "pod-ipc-lock": {"status": "warn"}}),
     Row("nixl-no-ucx-plugin", "the decode's NIXL has no UCX backend plugin", "nixl-plugin"),
-    Row("nccl-ib-disable", "the decode runs with NCCL_IB_DISABLE=1", "env-nccl-net"),
+    # A worker over 2 nodes (a LeaderWorkerSet group of 2): its TP/EP
+    # collectives cross nodes, where NCCL_IB_DISABLE=1 sends them over
+    # sockets.  On a one-pod worker NCCL never leaves the node and the
+    # setting is harmless (issue 38; the row was a one-pod worker before).
+    Row("nccl-ib-disable", "the decode, a 2-node worker, runs with NCCL_IB_DISABLE=1", "env-nccl-net",
+        decode_labels={"leaderworkerset.sigs.k8s.io/size": "2"}),
     Row("tools-missing", "a slim decode image without the diagnostic tools: their checks are "
         "skipped, never ok", verdict="UNVERIFIED"),
 ]

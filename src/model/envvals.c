@@ -1,0 +1,69 @@
+/* Values of the transport variables as their libraries parse them, and the
+ * worker's shape for the rule book (envrules.h).  Split from envrules.c,
+ * which holds the judges and the table. */
+#include "model/envrules.h"
+
+#include <string.h>
+#include <strings.h>
+
+static int is(const char *v, const char *a)
+{
+	return v && !strcasecmp(v, a);
+}
+
+const struct envr_var *envr_find(const struct envr_view *env, const char *name)
+{
+	for (size_t i = env ? env->n : 0; i-- > 0;)
+		if (env->v[i].name && !strcmp(env->v[i].name, name))
+			return &env->v[i];
+	return NULL;
+}
+
+const char *envr_get(const struct envr_view *env, const char *name)
+{
+	const struct envr_var *e = envr_find(env, name);
+
+	return e && !e->dynamic ? e->value : NULL;
+}
+
+/* UCX's ternary/boolean parser accepts y/yes/on/1/true (ucs_config_parse_bool). */
+int envr_is_yes(const char *v)
+{
+	return is(v, "y") || is(v, "yes") || is(v, "1") || is(v, "true") || is(v, "on");
+}
+
+int envr_is_no(const char *v)
+{
+	return is(v, "n") || is(v, "no") || is(v, "0") || is(v, "false") || is(v, "off");
+}
+
+/* NIXL's configTraits<bool> (src/utils/common/config_traits.h, 1.3.x):
+ * y yes on 1 true enable / n no off 0 false disable, case-insensitive;
+ * any other value throws when the agent is created. */
+int envr_nixl_telemetry(const struct envr_view *env)
+{
+	const char *v = envr_get(env, "NIXL_TELEMETRY_ENABLE");
+
+	if (envr_is_yes(v) || is(v, "enable"))
+		return 1;
+	if (envr_is_no(v) || is(v, "disable"))
+		return 0;
+	return -1;
+}
+
+/* UCX's RC "ECE" option (src/uct/ib/rc/base/rc_iface.c, default auto) is
+ * a number: 0 sets no ECE; rc_verbs reads it as UCX_RC_VERBS_ECE, else
+ * UCX_RC_ECE (the workaround openucx/ucx#11955 gives). */
+int envr_ucx_rc_ece_off(const struct envr_view *env)
+{
+	const char *a = envr_get(env, "UCX_RC_VERBS_ECE");
+	const char *b = envr_get(env, "UCX_RC_ECE");
+
+	return a ? is(a, "0") : is(b, "0");
+}
+
+void envr_shape(struct envr_ctx *x, long tp, long gpus, int nodes)
+{
+	x->tp_in_pod = nodes <= 1 && gpus > 0 && tp <= gpus;
+	x->one_gpu = tp == 1 || gpus == 1;
+}

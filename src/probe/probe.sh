@@ -31,6 +31,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 # old busybox `timeout -t 5 cmd` (exits 143 on expiry), or not at all.
 TMODE=none
 TKILL=
+TBB=
 if have timeout; then
 	if timeout -k 2 5 sh -c : >/dev/null 2>&1; then
 		TMODE=coreutils
@@ -40,31 +41,50 @@ if have timeout; then
 	elif timeout -t 5 sh -c : >/dev/null 2>&1; then
 		TMODE=busybox
 	fi
+	# GNU's names itself; busybox's has no --version
+	case $(timeout --version 2>&1 </dev/null) in
+	*"GNU coreutils"*) ;;
+	*) TBB=1 ;;
+	esac
 fi
+# A tool that is not under coreutils' timeout (busybox's, or none) gets a
+# session and process group of its own from setsid where the image has it.
+TSID=
+[ "$TMODE$TBB" != coreutils ] && have setsid && TSID=setsid
 
 # bounded SECONDS CMD...: runs CMD under the time limit when possible.
 # coreutils' timeout puts CMD in a process group of its own (timeout.c
-# setpgid), whose id is timeout's pid: killing that group after it returns
-# ends what CMD left running (a child holding our pipe would keep the
-# command substitution reading).  Busybox's timeout signals CMD alone.  An
-# asynchronous list reads /dev/null: stdin goes through fd 3.
+# setpgid), whose id is timeout's pid; busybox's timeout execs CMD in its
+# own pid, which setsid makes a group too.  Killing that group after CMD
+# returns ends whatever it left running (a child holding our pipe would
+# keep the command substitution reading, one ignoring SIGTERM would stay in
+# the pod).  An asynchronous list reads /dev/null: stdin goes through fd 3.
 bounded() {
 	_s=$1
 	shift
 	case $TMODE$TKILL in
-	coreutils1) { timeout -k 2 "$_s" "$@" <&3 3<&- & } 3<&0 ;;
-	coreutils) { timeout "$_s" "$@" <&3 3<&- & } 3<&0 ;;
-	busybox) { timeout -t "$_s" "$@" <&3 3<&- & } 3<&0 ;;
+	coreutils1) set -- timeout -k 2 "$_s" $TSID "$@" ;;
+	coreutils) set -- timeout "$_s" $TSID "$@" ;;
+	busybox) set -- timeout -t "$_s" $TSID "$@" ;;
 	*)
-		"$@"
-		return ;;
+		if [ -z "$TSID" ]; then
+			"$@"
+			return
+		fi
+		set -- setsid "$@" ;;
 	esac
+	{ "$@" <&3 3<&- & } 3<&0
 	_bp=$!
-	wait "$_bp"
+	wait "$_bp" 2>/dev/null
 	_brc=$?
 	kill -KILL -"$_bp" 2>/dev/null
-	# 137: the -k SIGKILL ended it (coreutils timeout.c), a timeout too
-	[ "$_brc$TKILL" = 1371 ] && _brc=124
+	# the time limit's signals: 137 the -k SIGKILL (coreutils timeout.c),
+	# 143 busybox's SIGTERM (its exit status is the tool's)
+	if [ "$_brc" = 137 ] && [ -n "$TKILL" ]; then
+		_brc=124
+	elif [ "$_brc" = 143 ] && [ -n "$TBB" ]; then
+		_brc=124
+	fi
 	return "$_brc"
 }
 

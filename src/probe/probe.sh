@@ -124,14 +124,14 @@ lines() {
 # names KEY PATH...: "KEY=NAME" for each PATH that exists (its last
 # component), at most 64: a directory of the image may hold any number.
 names() {
-	_k=$1
+	_nk=$1
 	shift
-	_i=0
+	_ni=0
 	for _f do
 		[ -e "$_f" ] || continue
-		_i=$((_i + 1))
-		[ "$_i" -le 64 ] || break
-		printf '%s=%s\n' "$_k" "${_f##*/}"
+		_ni=$((_ni + 1))
+		[ "$_ni" -le 64 ] || break
+		printf '%s=%s\n' "$_nk" "${_f##*/}"
 	done | emit 65536
 }
 

@@ -162,6 +162,14 @@ class HostileCheck(E2ECase):
         got = {p["name"]: (p["probed"], p.get("error")) for p in self.doc["pods"]}
         self.assertEqual(got, {p: (True, None) for p in PODS})
 
+    def test_versions_check_skipped(self):
+        # the file nixl-known-bad reads is no file: skipped, never ok
+        for p in self.doc["pods"]:
+            if p["name"] in ("hp-versions-fifo", "hp-versions-zero"):
+                c = [c for c in p["checks"] if c["name"] == "nixl-known-bad"][0]
+                self.assertEqual((c["status"], c["detail"]), (
+                    "skipped", "NIXL version not reported: no known-bad row judged"), p["name"])
+
 
 if __name__ == "__main__":
     unittest.main()

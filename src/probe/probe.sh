@@ -353,14 +353,23 @@ begin verbs_libs
 _n=127
 for _d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
 	[ -e "$_d/libibverbs.so.1" ] && { echo "lib=$_d/libibverbs.so.1"; _n=0; }
-	[ -d "$_d/libibverbs" ] || continue
-	_o=$(names provider "$_d"/libibverbs/lib*-rdmav*.so)
-	[ -n "$_o" ] && { printf '%s\n' "$_o"; _n=0; }
+	_k=0
+	for _f in "$_d"/libibverbs/lib*-rdmav*.so; do
+		[ -e "$_f" ] || continue
+		_k=$((_k + 1))
+		[ $_k -le 64 ] || break
+		echo "provider=${_f##*/}"
+		_n=0
+	done
 done
-if [ -d /etc/libibverbs.d ]; then
-	_o=$(names driver /etc/libibverbs.d/*.driver)
-	[ -n "$_o" ] && { printf '%s\n' "$_o"; _n=0; }
-fi
+_k=0
+for _f in /etc/libibverbs.d/*.driver; do
+	[ -e "$_f" ] || continue
+	_k=$((_k + 1))
+	[ $_k -le 64 ] || break
+	echo "driver=${_f##*/}"
+	_n=0
+done
 end verbs_libs $_n
 
 tool ibstat 65536 5 ibstat

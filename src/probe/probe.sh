@@ -26,6 +26,9 @@ export LC_ALL
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
+_nl='
+'
+
 # How to bound a tool: coreutils/new busybox `timeout 5 cmd` (with `-k 2`
 # where it takes it: a tool that ignores SIGTERM would keep timeout waiting),
 # old busybox `timeout -t 5 cmd` (exits 143 on expiry), or not at all.
@@ -122,7 +125,9 @@ lines() {
 }
 
 # names KEY PATH...: "KEY=NAME" for each PATH that exists (its last
-# component), at most 64: a directory of the image may hold any number.
+# component), at most 64 (a directory of the image may hold any number),
+# with no fork but for a name with a newline, which goes through put (it
+# could forge a marker line).  Status 0 when it listed one.
 names() {
 	_nk=$1
 	shift
@@ -131,8 +136,12 @@ names() {
 		[ -e "$_f" ] || continue
 		_ni=$((_ni + 1))
 		[ "$_ni" -le 64 ] || break
-		printf '%s=%s\n' "$_nk" "${_f##*/}"
-	done | emit 65536
+		case $_f in
+		*"$_nl"*) put "$_nk=${_f##*/}" ;;
+		*) printf '%s=%s\n' "$_nk" "${_f##*/}" ;;
+		esac
+	done
+	[ "$_ni" -gt 0 ]
 }
 
 # emit MAXBYTES: copies stdin, escaping marker lines and stopping at the cap.
@@ -353,23 +362,9 @@ begin verbs_libs
 _n=127
 for _d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
 	[ -e "$_d/libibverbs.so.1" ] && { echo "lib=$_d/libibverbs.so.1"; _n=0; }
-	_k=0
-	for _f in "$_d"/libibverbs/lib*-rdmav*.so; do
-		[ -e "$_f" ] || continue
-		_k=$((_k + 1))
-		[ $_k -le 64 ] || break
-		echo "provider=${_f##*/}"
-		_n=0
-	done
+	names provider "$_d"/libibverbs/lib*-rdmav*.so && _n=0
 done
-_k=0
-for _f in /etc/libibverbs.d/*.driver; do
-	[ -e "$_f" ] || continue
-	_k=$((_k + 1))
-	[ $_k -le 64 ] || break
-	echo "driver=${_f##*/}"
-	_n=0
-done
+names driver /etc/libibverbs.d/*.driver && _n=0
 end verbs_libs $_n
 
 tool ibstat 65536 5 ibstat
@@ -858,8 +853,6 @@ IFS=$_oifs
 # (16 files, 64 lines each); src/probe/ldconf.c rebuilds ldconfig's order
 # from them.  Here the lines only pick what to list: the first word of a
 # directory line, the glob of an include; nothing is run.
-_nl='
-'
 _ldq=/etc/ld.so.conf
 _ldseen=:
 _ldn=0

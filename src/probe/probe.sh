@@ -4,6 +4,11 @@
 # Read-only: reads files and runs read-only tools, writes nothing, takes no
 # input.  POSIX sh; works with only sh, cat, ls, grep, sed, awk, head, tr
 # (each optional except sh), and without `timeout` (tools then run unbounded).
+# The image cannot stall it: a file is opened only when it is a regular file
+# (`-f`: no FIFO, no /dev/zero link), read through `head -c` (else `dd`) up to
+# a byte bound, its lines cut to a length bound; a timed tool gets SIGTERM,
+# then SIGKILL 2 s later (`timeout -k`), and whatever it left in its process
+# group is killed when it returns; directory listings stop at a count.
 #
 # Output: "dynamo-interconnect-probe v1", then sections
 #   @@@ NAME
@@ -21,26 +26,122 @@ export LC_ALL
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# How to bound a tool: coreutils/new busybox `timeout 5 cmd`, old busybox
-# `timeout -t 5 cmd` (exits 143 on expiry), or not at all.
+_nl='
+'
+
+# How to bound a tool: coreutils/new busybox `timeout 5 cmd` (with `-k 2`
+# where it takes it: a tool that ignores SIGTERM would keep timeout waiting),
+# old busybox `timeout -t 5 cmd` (exits 143 on expiry), or not at all.
 TMODE=none
+TKILL=
+TBB=
 if have timeout; then
-	if timeout 5 sh -c : >/dev/null 2>&1; then
+	if timeout -k 2 5 sh -c : >/dev/null 2>&1; then
+		TMODE=coreutils
+		TKILL=1
+	elif timeout 5 sh -c : >/dev/null 2>&1; then
 		TMODE=coreutils
 	elif timeout -t 5 sh -c : >/dev/null 2>&1; then
 		TMODE=busybox
 	fi
+	# GNU's names itself; busybox's has no --version
+	case $(timeout --version 2>&1 </dev/null) in
+	*"GNU coreutils"*) ;;
+	*) TBB=1 ;;
+	esac
 fi
+# A tool that is not under coreutils' timeout (busybox's, or none) gets a
+# session and process group of its own from setsid where the image has it.
+TSID=
+[ "$TMODE$TBB" != coreutils ] && have setsid && TSID=setsid
 
 # bounded SECONDS CMD...: runs CMD under the time limit when possible.
+# coreutils' timeout puts CMD in a process group of its own (timeout.c
+# setpgid), whose id is timeout's pid; busybox's timeout execs CMD in its
+# own pid, which setsid makes a group too.  Killing that group after CMD
+# returns ends whatever it left running (a child holding our pipe would
+# keep the command substitution reading, one ignoring SIGTERM would stay in
+# the pod).  An asynchronous list reads /dev/null: stdin goes through fd 3.
 bounded() {
 	_s=$1
 	shift
-	case $TMODE in
-	coreutils) timeout "$_s" "$@" ;;
-	busybox) timeout -t "$_s" "$@" ;;
-	*) "$@" ;;
+	case $TMODE$TKILL in
+	coreutils1) set -- timeout -k 2 "$_s" $TSID "$@" ;;
+	coreutils) set -- timeout "$_s" $TSID "$@" ;;
+	busybox) set -- timeout -t "$_s" $TSID "$@" ;;
+	*)
+		if [ -z "$TSID" ]; then
+			"$@"
+			return
+		fi
+		set -- setsid "$@" ;;
 	esac
+	{ "$@" <&3 3<&- & } 3<&0
+	_bp=$!
+	wait "$_bp" 2>/dev/null
+	_brc=$?
+	kill -KILL -"$_bp" 2>/dev/null
+	# the time limit's signals: 137 the -k SIGKILL (coreutils timeout.c),
+	# 143 busybox's SIGTERM (its exit status is the tool's)
+	if [ "$_brc" = 137 ] && [ -n "$TKILL" ]; then
+		_brc=124
+	elif [ "$_brc" = 143 ] && [ -n "$TBB" ]; then
+		_brc=124
+	fi
+	return "$_brc"
+}
+
+# bread BYTES FILE: at most BYTES bytes of FILE (head -c, else dd); neither:
+# nothing, status 2 (an unbounded read of the image's text could be endless).
+bread() {
+	if have head; then
+		head -c "$1" <"$2"
+	elif have dd; then
+		dd if="$2" bs="$1" count=1 2>/dev/null
+	else
+		return 2
+	fi
+}
+
+# lines MAXLINES MAXLEN: stdin's first MAXLINES lines, each cut to MAXLEN
+# characters, control characters made blanks; status 3 when anything was cut
+# (more lines, a longer line, or more than 64 KiB: bread's bound).  Without
+# awk the lines are passed as they are (bread bounds them).
+lines() {
+	if have awk; then
+		awk -v max="$1" -v len="$2" '{
+			n += length($0) + 1
+			if (NR > max) { cut = 1; exit }
+			if (n > 65536) cut = 1
+			gsub(/[\001-\037\177]/, " ")
+			if (length($0) > len) { $0 = substr($0, 1, len); cut = 1 }
+			print
+			if (cut) exit
+		}
+		END { exit cut ? 3 : 0 }'
+	else
+		cat
+	fi
+}
+
+# names KEY PATH...: "KEY=NAME" for each PATH that exists (its last
+# component), at most 64 (a directory of the image may hold any number),
+# with no fork but for a name with a newline, which goes through put (it
+# could forge a marker line).  Status 0 when it listed one.
+names() {
+	_nk=$1
+	shift
+	_ni=0
+	for _f do
+		[ -e "$_f" ] || continue
+		_ni=$((_ni + 1))
+		[ "$_ni" -le 64 ] || break
+		case $_f in
+		*"$_nl"*) put "$_nk=${_f##*/}" ;;
+		*) printf '%s=%s\n' "$_nk" "${_f##*/}" ;;
+		esac
+	done
+	[ "$_ni" -gt 0 ]
 }
 
 # emit MAXBYTES: copies stdin, escaping marker lines and stopping at the cap.
@@ -88,17 +189,31 @@ tool() {
 	end "$_n" "$_rc"
 }
 
-# readfile NAME PATH: one section with a file's content, 127 when it is absent.
+# readfile NAME PATH: one section with a file's first 64 KiB, 127 when it is
+# absent, 1 when it is no regular file or unreadable.  Without head and dd
+# only the kernel's /proc files are read whole.
 readfile() {
 	begin "$1"
-	if [ -r "$2" ]; then
-		emit 65536 <"$2"
-		end "$1" 0
-	elif [ -e "$2" ]; then
+	if [ ! -e "$2" ]; then
+		end "$1" 127
+	elif [ ! -f "$2" ]; then
+		echo "not a regular file: $2"
+		end "$1" 1
+	elif [ ! -r "$2" ]; then
 		echo "permission denied: $2"
 		end "$1" 1
+	elif have head || have dd; then
+		bread 65536 "$2" | emit 65536
+		end "$1" 0
 	else
-		end "$1" 127
+		case $2 in
+		/proc/*)
+			emit 65536 <"$2"
+			end "$1" 0 ;;
+		*)
+			echo "no head or dd to read $2"
+			end "$1" 1 ;;
+		esac
 	fi
 }
 
@@ -149,6 +264,7 @@ echo "dynamo-interconnect-probe v1"
 
 begin meta
 echo "timeout=$TMODE"
+echo "timeout_kill=${TKILL:-0}"
 end meta 0
 
 begin kernel
@@ -246,13 +362,9 @@ begin verbs_libs
 _n=127
 for _d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
 	[ -e "$_d/libibverbs.so.1" ] && { echo "lib=$_d/libibverbs.so.1"; _n=0; }
-	for _f in "$_d"/libibverbs/lib*-rdmav*.so; do
-		[ -e "$_f" ] && { echo "provider=${_f##*/}"; _n=0; }
-	done
+	names provider "$_d"/libibverbs/lib*-rdmav*.so && _n=0
 done
-for _f in /etc/libibverbs.d/*.driver; do
-	[ -e "$_f" ] && { echo "driver=${_f##*/}"; _n=0; }
-done
+names driver /etc/libibverbs.d/*.driver && _n=0
 end verbs_libs $_n
 
 tool ibstat 65536 5 ibstat
@@ -532,9 +644,7 @@ for _d in "$_pdir" "${_prefix:+$_prefix/lib/x86_64-linux-gnu/plugins}" \
 	[ -n "$_d" ] && [ -d "$_d" ] || continue
 	put "dir=$_d"
 	_found=0
-	for _f in "$_d"/libplugin_*.so; do
-		[ -e "$_f" ] && put "plugin=${_f##*/}"
-	done
+	names plugin "$_d"/libplugin_*.so
 	[ -z "$_ucxp" ] && [ -e "$_d/libplugin_UCX.so" ] && _ucxp=$_d/libplugin_UCX.so
 done
 # The pip wheels (nixl, nixl-cu12, nixl-cu13) under the usual site
@@ -549,9 +659,7 @@ for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-pac
 		[ -d "$_d" ] || continue
 		put "wheel_dir=$_d"
 		_found=0
-		for _f in "$_d"/libplugin_*.so; do
-			[ -e "$_f" ] && put "plugin=${_f##*/}"
-		done
+		names plugin "$_d"/libplugin_*.so
 		[ -z "$_ucxp" ] && [ -e "$_d/libplugin_UCX.so" ] && _ucxp=$_d/libplugin_UCX.so
 	done
 	# TensorRT-LLM's wheel bundles NIXL for its C++ cache transceiver
@@ -561,9 +669,7 @@ for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-pac
 	if [ -d "$_d" ] && [ -e "$_s/tensorrt_llm/libs/nixl/libnixl.so" ]; then
 		put "cpp_dir=$_d"
 		_found=0
-		for _f in "$_d"/libplugin_*.so; do
-			[ -e "$_f" ] && put "plugin=${_f##*/}"
-		done
+		names plugin "$_d"/libplugin_*.so
 	fi
 	# the bundled UCX's modules, also where the plugins are missing
 	for _d in "$_s"/nixl*.libs/ucx "$_s"/.nixl*.mesonpy.libs/ucx; do
@@ -615,9 +721,7 @@ for _d in "${_ucsdir:+$_ucsdir/ucx}" "$_wucx" "$_val"; do
 	*) put "libucs_dir=$_d" ;;
 	esac
 	_found=0
-	for _f in "$_d"/libuct_*.so*; do
-		[ -e "$_f" ] && put "module=${_f##*/}"
-	done
+	names module "$_d"/libuct_*.so*
 done
 end ucx_modules $_found
 
@@ -749,11 +853,11 @@ IFS=$_oifs
 # (16 files, 64 lines each); src/probe/ldconf.c rebuilds ldconfig's order
 # from them.  Here the lines only pick what to list: the first word of a
 # directory line, the glob of an include; nothing is run.
-_nl='
-'
 _ldq=/etc/ld.so.conf
 _ldseen=:
 _ldn=0
+_ldnq=1
+_ldcap=
 _ldline() {
 	set -f
 	# shellcheck disable=SC2086
@@ -767,8 +871,16 @@ _ldline() {
 			# one directory listed, never a walk ("/*/*/..."): a
 			# wildcard only in the last component
 			case ${_p%/*} in *[*?[]*) continue ;; esac
+			# 32 queued at most: 16 are read, and the queue
+			# is one string (58,000 matches grew it for 7 s)
 			for _g in $_p; do
-				[ -f "$_g" ] && _ldq="$_ldq$_nl$_g"
+				[ -f "$_g" ] || continue
+				if [ "$_ldnq" -ge 32 ]; then
+					_ldcap=1
+					break
+				fi
+				_ldq="$_ldq$_nl$_g"
+				_ldnq=$((_ldnq + 1))
 			done
 		done
 	else
@@ -782,18 +894,30 @@ while [ -n "$_ldq" ]; do
 	_ldseen="$_ldseen$_ldf:"
 	[ -f "$_ldf" ] && [ -r "$_ldf" ] || continue
 	_ldn=$((_ldn + 1))
-	[ "$_ldn" -le 16 ] || break
+	if [ "$_ldn" -gt 16 ]; then
+		_ldcap=1
+		break
+	fi
 	put "ldconf_file=$_ldf"
-	_ldl=0
+	# 64 KiB, 64 lines of 1024 characters (a 1 GiB line was read byte by
+	# byte); the lines are split here, where _ldline can grow the queue
+	_ls=$(bread 65537 "$_ldf" | lines 64 1024)
+	_lcut=$?
 	_o=
-	while IFS= read -r _l || [ -n "$_l" ]; do
-		_ldl=$((_ldl + 1))
-		[ "$_ldl" -le 64 ] || break
+	_oifs=$IFS
+	IFS=$_nl
+	set -f
+	for _l in $_ls; do
+		IFS=$_oifs
 		_o="${_o}ldconf=$_l$_nl"
 		_ldline "$_l"
-	done <"$_ldf"
+	done
+	set +f
+	IFS=$_oifs
 	[ -n "$_o" ] && printf '%s' "$_o" | emit 8192
+	[ "$_lcut" = 3 ] && put "ldconf_cut=$_ldf"
 done
+[ -n "$_ldcap" ] && echo "ldconf_files_capped=1"
 for _d in "${_prefix:+$_prefix/lib/x86_64-linux-gnu}" "${_prefix:+$_prefix/lib64}" \
 	"${_prefix:+$_prefix/lib}" "$_prefix" /opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu \
 	/opt/nvidia/nvda_nixl/lib/aarch64-linux-gnu /opt/nvidia/nvda_nixl/lib64 \
@@ -989,10 +1113,16 @@ for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-pac
 		[ -d "$_d" ] && [ "$_n" -lt 8 ] || continue
 		_n=$((_n + 1))
 		put "dist=${_d##*/}"
+		# METADATA's headers end at the first blank line; 16 KiB
+		# of them, read only from a regular file
 		_v=
-		[ -r "$_d/METADATA" ] && while IFS= read -r _l; do
-			case $_l in Version:*) _v=${_l#Version:}; break ;; "") break ;; esac
-		done <"$_d/METADATA"
+		if [ -f "$_d/METADATA" ] && [ -r "$_d/METADATA" ]; then
+			_v=$(bread 16384 "$_d/METADATA" | lines 64 256 | while IFS= read -r _l; do
+				case $_l in Version:*) printf '%s' "${_l#Version:}"; break ;; "") break ;; esac
+			done)
+		elif [ -e "$_d/METADATA" ]; then
+			echo "metadata=not_a_file"
+		fi
 		put "version=$_v"
 	done
 done

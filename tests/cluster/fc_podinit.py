@@ -35,6 +35,29 @@ def cap_last():
         return len(CAP_NAMES) - 1
 
 
+def make_node(dst, what):
+    """One `make:` entry at host path dst (tests/cluster/README.md): a FIFO
+    no one writes, a symlink, a text file (sparse up to `size` bytes of NULs
+    after the text, `exec` for a tool) or a directory of `many` empty files
+    whose names are `name_len` characters long."""
+    if "fifo" in what:
+        os.mkfifo(dst, 0o644)
+    elif "symlink" in what:
+        os.symlink(what["symlink"], dst)
+    elif "many" in what:
+        os.makedirs(dst, exist_ok=True)
+        n = int(what.get("name_len", 16))
+        for i in range(int(what["many"])):
+            name = ("%06d" % i).ljust(n - 5, "x") + ".conf"
+            open(os.path.join(dst, name), "w").close()
+    else:
+        with open(dst, "w") as f:
+            f.write(what["text"])
+            if int(what.get("size", 0)) > f.tell():
+                f.truncate(int(what["size"]))
+        os.chmod(dst, 0o755 if what.get("exec") else 0o444)
+
+
 def pod_init(spec_path):
     import ctypes
     import resource
@@ -286,6 +309,21 @@ def pod_init(spec_path):
                 os.unlink(dst)
             shutil.copyfile(src, dst)
             os.chmod(dst, 0o444)
+        # The scenario's `make:` entries: what no repository can hold (a
+        # FIFO, a huge file, a directory of many files), made at start.
+        for dst_abs, what in spec.get("make") or []:
+            dst = os.path.join(R, dst_abs.lstrip("/"))
+            ensure_dir(os.path.dirname(dst))
+            make_writable(os.path.dirname(dst))
+            if "many" in what:
+                ensure_dir(dst)
+                make_writable(dst)
+            elif os.path.lexists(dst) and not os.path.isdir(dst):
+                if dst in binds:    # a host file bound in (/etc/ld.so.conf)
+                    libc.umount2(dst.encode(), 2)     # MNT_DETACH
+                    del binds[dst]
+                os.unlink(dst)
+            make_node(dst, what)
         # The machine's identity (DMI) is the profile's, never the host's:
         # a profile without /sys/class/dmi shows none (the host running the
         # tests may be a VM, which would otherwise leak into every pod).

@@ -266,7 +266,7 @@ class Sandboxes:
         spec = {"root": root, "basebin": self.basebin,
                 "bin": os.path.join(prof, "bin") if prof else None,
                 "profile_root": os.path.join(prof, "root") if prof else None,
-                "env": env, "argv": workload_argv(pod), "files": getattr(pod, "files", []),
+                "env": env, "argv": workload_argv(pod), "files": getattr(pod, "files", []), "make": getattr(pod, "make", []),
                 "caps": capnums, "shm": shm_size(pod), "memlock": pod.limits.get("memlock"),
                 "setpriv": self.setpriv, "launch": LAUNCH_SH, "host_bin": pod.host_bin,
                 "hostname": pod.name if self.net else None,

@@ -71,6 +71,30 @@ def read_host_bin(path):
     return out
 
 
+MAKE_KINDS = ("fifo", "symlink", "text", "many")
+
+
+def read_make(doc, path, name):
+    """The pod's `make:` entries (tests/cluster/README.md): [(ABSOLUTE_PATH,
+    {kind: ...})], each checked here so that a bad one stops the server at
+    start, not a sandbox later."""
+    out = []
+    for dst, spec in (doc or {}).items():
+        dst = str(dst)
+        ok = dst.startswith("/") and isinstance(spec, dict) and \
+            sum(1 for k in MAKE_KINDS if k in spec) == 1
+        if ok and "many" in spec:
+            ok = isinstance(spec["many"], int) and 0 < spec["many"] <= 100000 and \
+                0 < int(spec.get("name_len", 16)) < 250
+        if ok and "text" in spec:
+            ok = isinstance(spec["text"], str) and int(spec.get("size", 0)) <= (1 << 40)
+        if not ok:
+            die("scenario %s: pod %s: make: %s: one of %s at an absolute path" % (
+                path, name, dst, ", ".join(MAKE_KINDS)))
+        out.append((dst, dict(spec)))
+    return out
+
+
 def read_limits(path):
     out = {}
     if path and os.path.isfile(path):
@@ -158,6 +182,7 @@ def load_scenario(path, mode):
         for dst, src in pod.files:
             if not dst.startswith("/") or not os.path.isfile(src):
                 die("scenario %s: pod %s: files: %s -> %s is no absolute path and file" % (path, pod.name, dst, src))
+        pod.make = read_make(p.get("make"), path, pod.name)
         pod.host_bin = read_host_bin(os.path.join(pod.profile, "host-bin")) if pod.profile else []
         pod.index = i
         if pod.node is None and pod.phase != "Pending":

@@ -213,6 +213,13 @@ void dgd_judge(const struct dgd_set *s, const struct dgd_pod *pods, size_t npods
 	for (i = 0; i < s->n; i++) {
 		const struct dgd_info *d = &s->items[i];
 
+		/* Not read (kube/dgd.c: a bound passed, a wrong type): said, and
+		 * its pods are judged as pods of no DGD would be. */
+		if (*d->skipped) {
+			add(out, "warn", "dgd-skipped", d, "not read: %.400s; its pods are judged "
+			    "by their labels alone", d->skipped);
+			continue;
+		}
 		for (j = 0; j < npods; j++)
 			if (of_dgd(&pods[j], d))
 				generation(d, &pods[j], out);

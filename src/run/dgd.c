@@ -87,7 +87,8 @@ void run_dgd_keep_listed(const struct pod_list *l, struct dgd_set *s)
 	size_t i = 0, j;
 
 	while (i < s->n) {
-		int has = 0;
+		/* a DGD not read stays: it is named, never silently gone */
+		int has = *s->items[i].skipped != 0;
 
 		for (j = 0; j < l->n && !has; j++)
 			has = dgd_of(&l->items[j], s) == &s->items[i];

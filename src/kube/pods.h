@@ -70,6 +70,10 @@ struct pod_info {
 	 * 64 KiB), for the framework rule book; check_context.args points here.  It is
 	 * never printed: the book copies out only the values it judges. */
 	char *args;
+	/* Why args is "" though the container has some (one line: past the
+	 * 64 KiB read); "" when read.  The fw-* checks are then skipped with
+	 * it (issue 37: never absent). */
+	char *args_unread;
 	/* Nodes of the multinode worker the pod is part of (a LeaderWorkerSet
 	 * group's size), 0 when the pod shows none. */
 	int nodes;

@@ -151,6 +151,7 @@ static void contexts(struct run *pr)
 			c->nixl_backend = l->items[i].spec->nixl_backend;
 		c->peer_args = peer_args(l, &l->items[i]);
 		c->args = l->items[i].args && *l->items[i].args ? l->items[i].args : NULL;
+		c->args_unread = l->items[i].args_unread;
 		c->nodes = group_nodes(l, &l->items[i]);
 	}
 	free(pre), free(dec), free(kv);

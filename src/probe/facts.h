@@ -544,8 +544,13 @@ struct probe_env {
 	struct probe_src src;
 	size_t n;
 	struct probe_env_var *var;      /* owned array of n */
-	size_t dropped;
+	size_t dropped;                 /* transport variables past PROBE_MAX_ENV */
+	size_t cut;                     /* values cut to PROBE_MAX_ENV_VALUE bytes */
 };
+/* What one pod's env is read to: past either the section is not judged
+ * (src FAILED with the reason, probe_parse_report), never on a part. */
+#define PROBE_MAX_ENV 512
+#define PROBE_MAX_ENV_VALUE 4096
 
 /* Frees the variables (n and var become 0 and NULL; src is kept). */
 void probe_env_release(struct probe_env *env);

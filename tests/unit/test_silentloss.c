@@ -120,11 +120,53 @@ static void fw_skipped(void)
 	probe_facts_free(f);
 }
 
+/* The probe's env section: n transport variables (UCX_X<i>) and UCX_TLS of
+ * vlen bytes last; parsed as a report is. */
+static struct probe_facts *env_report(int n, size_t vlen)
+{
+	struct buf b = BUF_INIT(1u << 24);
+	struct probe_facts *f = probe_facts_new();
+	struct err e;
+
+	buf_appends(&b, "dynamo-interconnect-probe v1\n@@@ env_pid1\n");
+	for (int i = 0; i < n; i++)
+		buf_appendf(&b, "UCX_X%d=1\n", i);
+	buf_appends(&b, "UCX_TLS=");
+	for (size_t i = 0; i < vlen; i++)
+		buf_appends(&b, "r");
+	buf_appends(&b, "\n@@@ end env_pid1 rc=0\n@@@ done\n");
+	err_clear(&e);
+	CHECK_INT(probe_parse_report(buf_str(&b), b.len, f, &e), 0);
+	buf_release(&b);
+	return f;
+}
+
+/* Past the probe env's caps (512 variables, 4096 bytes a value) the
+ * environment is not judged, and says why: never judged on a part (a
+ * UCX_TLS after the 512th, or cut to 4096 bytes, read as unset or as
+ * another value). */
+static void env_over_cap(void)
+{
+	struct probe_facts *f = env_report(10, 2);
+
+	CHECK_INT(f->env.src.status, PROBE_OK);
+	probe_facts_free(f);
+	f = env_report(600, 2);
+	CHECK_INT(f->env.src.status, PROBE_FAILED);
+	CHECK(strstr(f->env.src.err, "512") != NULL);
+	probe_facts_free(f);
+	f = env_report(1, 5000);
+	CHECK_INT(f->env.src.status, PROBE_FAILED);
+	CHECK(strstr(f->env.src.err, "4096 bytes") != NULL);
+	probe_facts_free(f);
+}
+
 int main(void)
 {
 	args_over_cap();
 	secrets_over_cap();
 	fw_skipped();
+	env_over_cap();
 	printf("test_silentloss: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

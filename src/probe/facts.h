@@ -544,11 +544,9 @@ struct probe_env {
 	struct probe_src src;
 	size_t n;
 	struct probe_env_var *var;      /* owned array of n */
-	size_t dropped;                 /* transport variables past PROBE_MAX_ENV */
-	size_t cut;                     /* values cut to PROBE_MAX_ENV_VALUE bytes */
+	size_t dropped, cut;            /* past PROBE_MAX_ENV; values cut */
 };
-/* What one pod's env is read to: past either the section is not judged
- * (src FAILED with the reason, probe_parse_report), never on a part. */
+/* Past either cap the section is FAILED with the reason (facts.c h_env). */
 #define PROBE_MAX_ENV 512
 #define PROBE_MAX_ENV_VALUE 4096
 

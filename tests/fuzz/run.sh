@@ -78,6 +78,8 @@ seed() {
 		printf 'ns\000qwen-decode-0\000decode\000node\033]0;x\007\000192.0.2.1\00010.0.0.1\000main\000img\377\000Running\000err\r\n\342\200\256' > "$c/escapes"
 		printf 'a\000b\000prefill\000\302\233\000\000\000c\000\355\240\200\000Pending\000\000x' > "$c/c1-surrogate" ;;
 	fuzz_dgd)
+		# hostile shapes of issue 37: bad items beside a good one
+		cp tests/fuzz/corpus_dgd/* "$c/" 2>/dev/null
 		printf '\000{"items":[{"metadata":{"name":"qwen","namespace":"dynamo","annotations":{"nvidia.com/current-worker-hash":"a"}},"spec":{"components":[{"name":"decode","componentType":"decode","replicas":1,"podTemplate":{"spec":{"containers":[{"name":"main","env":[{"name":"UCX_TLS","value":"tcp"}]}]}}}]}}]}' > "$c/beta"
 		printf '\001{"metadata":{"name":"qwen"},"spec":{"envs":[{"name":"UCX_TLS","value":"rc"}],"services":{"decode":{"componentType":"worker","envs":[]}}}}' > "$c/alpha" ;;
 	fuzz_execcred)

@@ -142,6 +142,15 @@ void check_framework(const struct check_input *in, struct check_results *out)
 	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL, NULL };
 	if (in->ctx->peer_args && fwr_pair(&p, &w, &pf))
 		fw_emit(in, &pf, 1, 0, out);
+	else if (!in->ctx->peer_args && in->ctx->peer_args_unread && strstr(w.args, "sglang")) {
+		/* fwr_pair's own condition on this side (an SGLang worker):
+		 * the peer's side is unknown, so the rule cannot be judged */
+		emit(out, CK_FW_PD_PARALLEL, CHECK_SKIPPED,
+		     "shorten the prefill's command line (long options in a config file)",
+		     "%s, so the prefill/decode parallelism could not be compared",
+		     in->ctx->peer_args_unread);
+		emit_source(out, "the pod specs' command and args");
+	}
 	buf_release(&devs);
 	free(vars);
 }

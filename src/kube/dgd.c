@@ -324,15 +324,18 @@ static void status(const cJSON *st, struct dgd_info *d)
 		const cJSON *t = get(c, "type");
 		struct dgd_condition *k;
 
-		if (!cJSON_IsString(t) || d->ncond >= DGD_MAX_CONDITIONS)
+		if (!cJSON_IsString(t))
 			continue;
-		k = &d->cond[d->ncond++];
-		k->type = str(c, "type"), k->status = str(c, "status");
-		k->reason = str(c, "reason"), k->message = str(c, "message");
+		/* Ready wherever it stands; the report keeps the first 32 */
 		if (!strcmp(t->valuestring, "Ready") && !*d->ready) {
 			free(d->ready);
 			d->ready = str(c, "status");
 		}
+		if (d->ncond >= DGD_MAX_CONDITIONS)
+			continue;
+		k = &d->cond[d->ncond++];
+		k->type = str(c, "type"), k->status = str(c, "status");
+		k->reason = str(c, "reason"), k->message = str(c, "message");
 	}
 }
 

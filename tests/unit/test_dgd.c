@@ -324,6 +324,30 @@ static void api_bounds(void)
 	dgd_set_release(&s);
 }
 
+/* Past DGD_MAX_CONDITIONS conditions the report keeps 32, but Ready is
+ * found wherever it is (a 33rd Ready read as none before). */
+static void ready_past_cap(void)
+{
+	struct buf b = BUF_INIT(1u << 20);
+	struct dgd_set s = { 0 };
+	struct err e;
+	char *body;
+
+	buf_appends(&b, "{\"metadata\":{\"name\":\"g\"},\"spec\":{},\"status\":{\"conditions\":[");
+	for (int i = 0; i < 40; i++)
+		buf_appendf(&b, "{\"type\":\"T%d\",\"status\":\"False\"},", i);
+	buf_appends(&b, "{\"type\":\"Ready\",\"status\":\"True\"}]}}");
+	body = buf_detach(&b, NULL);
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), 0);
+	if (s.n == 1) {
+		CHECK_STR(s.items[0].ready, "True");
+		CHECK_INT((int)s.items[0].ncond, DGD_MAX_CONDITIONS);
+	}
+	dgd_set_release(&s);
+	free(body);
+}
+
 static void judge(void)
 {
 	struct dgd_set s = { 0 };
@@ -404,6 +428,7 @@ int main(void)
 	judge();
 	bad_item_is_that_item();
 	api_bounds();
+	ready_past_cap();
 	multinode_nodes();
 	printf("test_dgd: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;

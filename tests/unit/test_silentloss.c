@@ -161,12 +161,38 @@ static void env_over_cap(void)
 	probe_facts_free(f);
 }
 
+/* A decode pod whose prefill peer's args were not read: its pair rule
+ * (fw-pd-parallel) is skipped with the reason, not left out. */
+static void pair_skipped(void)
+{
+	struct pod_spec_facts s = { .gpus = 8, .rdma_devices = 1, .efa_devices = -1, .ipc_lock = 1,
+				    .shm_bytes = -1 };
+	struct check_context c = { .role = "decode", .kv_cross_pod = 1, .kv_known = 1,
+				   .args = "python3 -m sglang.launch_server --disaggregation-mode decode --tp 2",
+				   .peer_args_unread = "the prefill peer's command and args are over 64 KiB, not read" };
+	struct probe_facts *f = probe_facts_new();
+	struct check_results r;
+	const struct check_result *x;
+
+	check_results_init(&r);
+	check_pod(f, &s, &c, &r);
+	x = check_results_find(&r, "fw-pd-parallel");
+	CHECK(x != NULL);
+	if (x) {
+		CHECK_INT((int)x->status, CHECK_SKIPPED);
+		CHECK(strstr(x->detail, "over 64 KiB") != NULL);
+	}
+	check_results_release(&r);
+	probe_facts_free(f);
+}
+
 int main(void)
 {
 	args_over_cap();
 	secrets_over_cap();
 	fw_skipped();
 	env_over_cap();
+	pair_skipped();
 	printf("test_silentloss: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

@@ -85,8 +85,9 @@ static int env_entry(const cJSON *ev, struct buf *b, struct err *e)
 		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: an env entry without a name");
 	shown(n->valuestring, nm);
 	if (!env_name_ok(n->valuestring))
-		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: env entry name \"%s\" is no "
-			       "valid variable name (printable ASCII but '=', k8s IsRelaxedEnvVarName)", nm);
+		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: env entry name \"%s\" is not a "
+			       "valid variable name (non-empty printable ASCII without '=': k8s "
+			       "IsRelaxedEnvVarName)", nm);
 	if (want(v, cJSON_IsString(v), "env[].value", e))
 		return -1;
 	if (buf_appendf(b, "%s=%s\n", n->valuestring,
@@ -137,7 +138,7 @@ static int replicas(const cJSON *o, const char *comp, long *out, struct err *e)
 	if (!int32_count(r)) {
 		shown(comp, nm);
 		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: component \"%s\": replicas %.14g "
-			       "is no int32 of 0 or more (the operator's Replicas *int32)", nm,
+			       "is not a whole number 0..2147483647 (the operator's Replicas *int32)", nm,
 			       r->valuedouble);
 	}
 	*out = (long)r->valuedouble;

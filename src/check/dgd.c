@@ -190,7 +190,11 @@ static void component(const struct dgd_set *s, size_t item, size_t comp,
 		if (pods[i].running) {
 			running++;
 			current += current_gen(d, &pods[i]);
-			env_against(d, k, &pods[i], out);
+			if (pods[i].env_unread && *pods[i].env_unread && *k->env)
+				add(out, "warn", "dgd-env", d, "pod %.100s: %.200s, so the DGD's "
+				    "variables were not compared", pods[i].name, pods[i].env_unread);
+			else
+				env_against(d, k, &pods[i], out);
 		}
 	}
 	out->counts = xalloc_grow(out->counts, out->ncounts + 1, &out->ccap, sizeof(*out->counts));

@@ -395,8 +395,9 @@ static char *secret_env(const cJSON *pod, const char *container)
 	return buf_detach(&b, NULL);
 }
 
-/* pod_info.spec_env of the probed container. */
-static char *spec_env(const cJSON *pod, const char *container)
+/* pod_info.spec_env of the probed container; past its cap "" with *why
+ * set (pod_info.spec_env_unread), never a part read as the whole. */
+static char *spec_env(const cJSON *pod, const char *container, char **why)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
 	const cJSON *it;
@@ -419,6 +420,8 @@ static char *spec_env(const cJSON *pod, const char *container)
 		else if (v && !strchr(v, '\n'))
 			buf_appendf(&b, "%s=%s\n", name, v);
 	}
+	*why = b.overflowed ? xstrdup("the container's env list is over 64 KiB of transport "
+				      "variables, not read") : xstrdup("");
 	return buf_detach(&b, NULL);
 }
 
@@ -517,7 +520,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	spec_facts(pod, p->container, &spec);
 	pod_info_set_spec(p, &spec);
 	p->secret_env = secret_env(pod, p->container);
-	p->spec_env = spec_env(pod, p->container);
+	p->spec_env = spec_env(pod, p->container, &p->spec_env_unread);
 	p->claim_refs = claims_refs(pod, p->container);
 	p->args = container_args(pod, p->container, &p->args_unread);
 	p->nodes = group_nodes(pod, p->container);
@@ -558,6 +561,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->claim_refs);
 	free(p->args);
 	free(p->args_unread);
+	free(p->spec_env_unread);
 	free(p->group);
 }
 

@@ -64,6 +64,9 @@ struct pod_info {
 	 * as "<from secret S>", "<from configmap C>" or "<field PATH>", so no
 	 * Secret value is ever held.  "" when none. */
 	char *spec_env;
+	/* Why spec_env is "" though the container has such entries (one
+	 * line: past its 64 KiB), "" when read: what compares it says so. */
+	char *spec_env_unread;
 	char *skip_reason; /* why not probed, one line; "" when probe */
 	char *claim_refs;  /* claims.h claims_refs(): "NAME\n" per ResourceClaim */
 	/* The probed container's command then args, space-joined ("" past

@@ -110,6 +110,9 @@ struct dgd_pod {
 	 * has none. */
 	const char *env;
 	int running;
+	/* Why env is unknown (the probe could not read it and the spec env
+	 * was past its cap): P3 says it did not compare.  NULL or "": known. */
+	const char *env_unread;
 };
 
 /* One DGD finding (checks.md P). */

@@ -51,5 +51,32 @@ class TestArgsOverCap(E2ECase):
         self.assertEqual(rc, 2, err)
 
 
+class TestSpecEnvOverCap(E2ECase):
+    """check --recipe on the canary scenario (tests/e2e/scenarios) with
+    canary-prefill-0's spec env grown by 2,000 UCX_PAD<i> entries of 40
+    bytes (past the 64 KiB the plugin reads).  Expected, written before the
+    tool ran on it: that pod's env-drift is one skipped result naming the
+    cap, never a drift judged against an empty spec (before: the spec read
+    as empty, so the recipe's UCX_TLS showed as unset in the spec)."""
+    TMP = "di-silent-env-"
+
+    def test_spec_env_over_cap(self):
+        scen = os.path.join(ROOT, "tests", "e2e", "scenarios")
+        with open(os.path.join(scen, "canary.yaml")) as f:
+            doc = yaml.safe_load(f)
+        for p in doc["pods"]:
+            p["profile"] = os.path.join(scen, p["profile"])
+        env = doc["pods"][0]["spec"]["containers"][0]["env"]
+        env += [{"name": "UCX_PAD%d" % i, "value": "%040d" % i} for i in range(2000)]
+        c = self.new_cluster(self.write_scenario(doc, "canary-long-env.yaml"))
+        rc, out, err = run(["check", "--kubeconfig", c.kubeconfig, "--recipe",
+                            os.path.join(scen, "canary-recipe"), "-o", "json"], timeout=300)
+        pods = {p["name"]: p for p in json.loads(out)["pods"]}
+        drift = [c for c in pods["canary-prefill-0"]["checks"] if c["name"] == "env-drift"]
+        self.assertEqual([(c["status"], "over 64 KiB" in c["detail"]) for c in drift],
+                         [("skipped", True)], drift)
+        self.assertNotIn("CANARY", out + err)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct dgd_pod pod = { "dynamo", "p", "qwen", "decode", "h", "UCX_TLS=rc\n", 1 };
+	const struct dgd_pod pod = { "dynamo", "p", "qwen", "decode", "h", "UCX_TLS=rc\n", 1, NULL };
 	struct dgd_set s;
 	struct dgd_findings f;
 	struct err e;

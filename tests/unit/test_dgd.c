@@ -52,9 +52,9 @@ static void parse_real_fields(void)
 	const struct dgd_component *k;
 	const struct dgd_pod pods[] = {
 		/* UCX_TLS as the component says (its entry over spec.env's) */
-		{ "", "d-1", "g", "decode", "", "UCX_TLS=rc\n", 1 },
+		{ "", "d-1", "g", "decode", "", "UCX_TLS=rc\n", 1, NULL },
 		/* a value from a Secret is not compared */
-		{ "", "d-2", "g", "decode", "", "UCX_TLS=" DGD_POD_SECRET "\n", 1 },
+		{ "", "d-2", "g", "decode", "", "UCX_TLS=" DGD_POD_SECRET "\n", 1, NULL },
 	};
 
 	err_clear(&e);
@@ -111,8 +111,8 @@ static void secret_judged(void)
 	snprintf(env_other, sizeof env_other, "UCX_TLS=" DGD_POD_SECRET ":%s\n", other);
 	{
 		const struct dgd_pod pods[] = {
-			{ "", "d-1", "g", "decode", "", env_same, 1 },
-			{ "", "d-2", "g", "decode", "", env_other, 1 },
+			{ "", "d-1", "g", "decode", "", env_same, 1, NULL },
+			{ "", "d-2", "g", "decode", "", env_other, 1, NULL },
 		};
 
 		err_clear(&e);
@@ -354,9 +354,9 @@ static void judge(void)
 	struct dgd_findings f = { 0 };
 	struct err e;
 	const struct dgd_pod pods[] = {
-		{ "dynamo", "d-1", "qwen", "decode", "aaa", "UCX_TLS=rc,cuda_copy\n", 1 },
-		{ "dynamo", "d-2", "qwen", "decode", "old", "UCX_TLS=tcp\n", 1 },
-		{ "other", "p-1", "qwen", "prefill", "aaa", "", 1 },
+		{ "dynamo", "d-1", "qwen", "decode", "aaa", "UCX_TLS=rc,cuda_copy\n", 1, NULL },
+		{ "dynamo", "d-2", "qwen", "decode", "old", "UCX_TLS=tcp\n", 1, NULL },
+		{ "other", "p-1", "qwen", "prefill", "aaa", "", 1, NULL },
 	};
 
 	err_clear(&e);

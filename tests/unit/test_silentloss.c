@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/dgd.h"
+#include "kube/dgd.h"
 #include "kube/pods.h"
 #include "probe/facts.h"
 #include "util/buf.h"
@@ -186,6 +188,61 @@ static void pair_skipped(void)
 	probe_facts_free(f);
 }
 
+/* A spec env list past its 64 KiB (transport variables): "" with the
+ * reason, and the DGD's P3 says it did not compare rather than calling
+ * every variable unset. */
+static void spec_env_over_cap(void)
+{
+	struct buf b = BUF_INIT(1u << 24);
+	struct pod_list l = { 0 };
+	char *env;
+
+	buf_appends(&b, "[");
+	for (int i = 0; i < 2000; i++)
+		buf_appendf(&b, "%s{\"name\":\"UCX_V%d\",\"value\":\"%040d\"}", i ? "," : "", i, i);
+	buf_appends(&b, "]");
+	env = buf_detach(&b, NULL);
+	CHECK_INT(parse_pod("[]", env, &l), 0);
+	if (l.n == 1) {
+		CHECK_STR(l.items[0].spec_env, "");
+		CHECK(strstr(l.items[0].spec_env_unread, "over 64 KiB") != NULL);
+	}
+	pod_list_release(&l);
+	free(env);
+	memset(&l, 0, sizeof(l));
+	CHECK_INT(parse_pod("[]", "[{\"name\":\"UCX_TLS\",\"value\":\"rc\"}]", &l), 0);
+	if (l.n == 1) {
+		CHECK_STR(l.items[0].spec_env, "UCX_TLS=rc\n");
+		CHECK_STR(l.items[0].spec_env_unread, "");
+	}
+	pod_list_release(&l);
+}
+
+static void dgd_env_unread(void)
+{
+	static const char body[] =
+		"{\"metadata\":{\"name\":\"g\",\"namespace\":\"n\"},\"spec\":{\"components\":[{\"name\":"
+		"\"decode\",\"type\":\"decode\",\"replicas\":1,\"podTemplate\":{\"spec\":{\"containers\":"
+		"[{\"name\":\"main\",\"env\":[{\"name\":\"UCX_TLS\",\"value\":\"rc\"}]}]}}}]}}";
+	struct dgd_pod pod = { "n", "p", "g", "decode", "", "", 1,
+			       "the container's env list is over 64 KiB, not read" };
+	struct dgd_set s = { 0 };
+	struct dgd_findings f = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, sizeof(body) - 1, "v1beta1", &s, &e), 0);
+	dgd_judge(&s, &pod, 1, &f);
+	CHECK_INT((int)f.n, 1);
+	if (f.n == 1) {
+		CHECK_STR(f.items[0].check, "dgd-env");
+		CHECK(strstr(f.items[0].detail, "not compared") != NULL);
+		CHECK(strstr(f.items[0].detail, "unset") == NULL);
+	}
+	dgd_findings_release(&f);
+	dgd_set_release(&s);
+}
+
 int main(void)
 {
 	args_over_cap();
@@ -193,6 +250,8 @@ int main(void)
 	fw_skipped();
 	env_over_cap();
 	pair_skipped();
+	spec_env_over_cap();
+	dgd_env_unread();
 	printf("test_silentloss: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

@@ -8,7 +8,11 @@
 #include <stddef.h>
 
 /* Bounds on what one answer may hold (the CR is untrusted input).  Past
- * DGD_MAX_ITEMS the list is refused with a one-line reason; the others are
+ * DGD_MAX_ITEMS the list is refused with a one-line reason: as many as the
+ * pods a list may hold (kube/listguard.h LISTGUARD_MAX_ITEMS), since the
+ * items are read one by one and the answer's 64 MiB (kube/http.h
+ * HTTP_MAX_BODY) bounds what they hold; at 1,000 one tenant's 1,001 DGDs
+ * sent every DGD to labels only (issue 37).  The others are
  * per DGD: one past them is skipped with the reason (dgd_info.skipped) and
  * the rest of the list is read (issue 37: one tenant's DGD must not blind
  * the judging of another's).
@@ -20,7 +24,7 @@
  * prefill, decode workers); 128 is far past any real one.  Env entries:
  * 1,000 per list; the API has no count limit, only the object's size, so
  * one past it is named, not cut. */
-#define DGD_MAX_ITEMS 1000
+#define DGD_MAX_ITEMS 50000
 #define DGD_MAX_ITEM_BYTES (3u << 20)
 #define DGD_MAX_COMPONENTS 128
 #define DGD_MAX_ENV 1000

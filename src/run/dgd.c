@@ -88,19 +88,21 @@ static const struct dgd_info *dgd_of(const struct pod_info *p, const struct dgd_
 
 void run_dgd_keep_listed(const struct pod_list *l, struct dgd_set *s)
 {
-	size_t i = 0, j;
+	unsigned char *keep = xcalloc(s->n + 1, 1);
+	size_t i;
 
-	while (i < s->n) {
-		/* a DGD not read stays: it is named, never silently gone */
-		int has = *s->items[i].skipped != 0;
+	/* pods x DGDs compares once (dgd_of per pod), not per DGD again */
+	for (i = 0; i < l->n; i++) {
+		const struct dgd_info *d = dgd_of(&l->items[i], s);
 
-		for (j = 0; j < l->n && !has; j++)
-			has = dgd_of(&l->items[j], s) == &s->items[i];
-		if (has)
-			i++;
-		else
-			dgd_set_drop(s, i);
+		if (d)
+			keep[d - s->items] = 1;
 	}
+	/* a DGD not read stays: it is named, never silently gone */
+	for (i = 0; i < s->n; i++)
+		keep[i] |= *s->items[i].skipped != 0;
+	dgd_set_keep(s, keep);
+	free(keep);
 }
 
 char **run_dgd_groups(const struct pod_list *l, const struct dgd_set *s)

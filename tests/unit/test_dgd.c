@@ -348,6 +348,75 @@ static void ready_past_cap(void)
 	free(body);
 }
 
+/* A tenant's 1,001 DGDs do not blind the list (the old cap of 1,000 sent
+ * every DGD to labels only); past DGD_MAX_ITEMS it is refused, said. */
+static char *many(size_t n)
+{
+	struct buf b = BUF_INIT(1u << 26);
+
+	buf_appends(&b, "{\"items\":[");
+	for (size_t i = 0; i < n; i++)
+		buf_appendf(&b, "{\"metadata\":{\"name\":\"x%zu\",\"namespace\":\"t\"}},", i);
+	buf_appends(&b, "{\"metadata\":{\"name\":\"good\",\"namespace\":\"d\"},\"spec\":{\"components\":"
+		    "[{\"name\":\"decode\",\"type\":\"decode\",\"replicas\":1}]}}]}");
+	return buf_detach(&b, NULL);
+}
+
+static void many_items(void)
+{
+	char *body = many(1001);
+	struct dgd_set s = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), 0);
+	CHECK_INT((int)s.n, 1002);
+	if (s.n == 1002)
+		CHECK_INT((int)s.items[1001].ncomp, 1);
+	dgd_set_release(&s);
+	free(body);
+	body = many(DGD_MAX_ITEMS);
+	memset(&s, 0, sizeof(s));
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), -1);
+	CHECK(strstr(e.msg, "more than") != NULL);
+	dgd_set_release(&s);
+	free(body);
+}
+
+/* check without --dgd keeps the DGDs of the listed pods and every skipped
+ * one (named), in order; the rest go. */
+static void keep_listed(void)
+{
+	char *body = many(3);
+	char *bad = list_with("{\"components\":{}}");
+	struct dgd_set s = { 0 };
+	struct pod_info pods[1];
+	struct pod_list l = { pods, 1, 1, 0, 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), 0);
+	CHECK_INT(dgd_parse(bad, strlen(bad), "v1beta1", &s, &e), 0);
+	CHECK_INT((int)s.n, 6);
+	memset(pods, 0, sizeof pods);
+	pods[0] = (struct pod_info){ .namespace = "d", .name = "d-0", .role = "decode", .graph = "good",
+				     .component = "decode" };
+	run_dgd_keep_listed(&l, &s);
+	/* d/good twice (two answers joined: no real server has that) is the
+	 * first one's pods only, as dgd_of matches the first */
+	CHECK_INT((int)s.n, 2);
+	if (s.n == 2) {
+		CHECK_STR(s.items[0].name, "good");   /* x0..x2: no pod, read: gone */
+		CHECK_INT((int)s.items[0].ncomp, 1);
+		CHECK_STR(s.items[1].name, "bad");    /* skipped: stays */
+		CHECK(*s.items[1].skipped);
+	}
+	dgd_set_release(&s);
+	free(body);
+	free(bad);
+}
+
 static void judge(void)
 {
 	struct dgd_set s = { 0 };
@@ -429,6 +498,8 @@ int main(void)
 	bad_item_is_that_item();
 	api_bounds();
 	ready_past_cap();
+	many_items();
+	keep_listed();
 	multinode_nodes();
 	printf("test_dgd: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;

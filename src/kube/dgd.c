@@ -398,11 +398,14 @@ static const char *value_end(const char *p, const char *end)
 		return p;
 	}
 	for (; p < end; p++) {
-		if (in_str) {
-			if (*p == '\\')
-				p++;
-			else if (*p == '"' && !(in_str = 0) && !depth)
+		if (in_str && *p == '\\') {
+			p++;
+		} else if (in_str && *p == '"') {
+			in_str = 0;
+			if (!depth)
 				return p + 1;
+		} else if (in_str) {
+			continue;
 		} else if (*p == '"') {
 			in_str = 1;
 		} else if (*p == '{' || *p == '[') {

@@ -281,6 +281,14 @@ struct check_context {
 	 * pod_info.args (kube/pods.h), outside the interned pod_spec_facts so
 	 * that identical specs stay shared (one copy per distinct spec). */
 	const char *args;
+	/* Why args is NULL though the container has some (pod_info.args_unread:
+	 * past the 64 KiB read); NULL or "" when not so.  The fw-* checks are
+	 * then skipped with it, never absent (issue 37). */
+	const char *args_unread;
+	/* For a decode pod whose prefill peer's command and args were not
+	 * read (that pod's args_unread): the reason; the pair rule is then
+	 * skipped with it.  NULL otherwise. */
+	const char *peer_args_unread;
 	/* Nodes of this pod's worker (a multinode worker's group size, from
 	 * what the pod carries: kube/pods.h pod_info.nodes); 0 or 1: one. */
 	int nodes;

@@ -190,7 +190,11 @@ static void component(const struct dgd_set *s, size_t item, size_t comp,
 		if (pods[i].running) {
 			running++;
 			current += current_gen(d, &pods[i]);
-			env_against(d, k, &pods[i], out);
+			if (pods[i].env_unread && *pods[i].env_unread && *k->env)
+				add(out, "warn", "dgd-env", d, "pod %.100s: %.200s, so the DGD's "
+				    "variables were not compared", pods[i].name, pods[i].env_unread);
+			else
+				env_against(d, k, &pods[i], out);
 		}
 	}
 	out->counts = xalloc_grow(out->counts, out->ncounts + 1, &out->ccap, sizeof(*out->counts));
@@ -213,6 +217,13 @@ void dgd_judge(const struct dgd_set *s, const struct dgd_pod *pods, size_t npods
 	for (i = 0; i < s->n; i++) {
 		const struct dgd_info *d = &s->items[i];
 
+		/* Not read (kube/dgd.c: a bound passed, a wrong type): said, and
+		 * its pods are judged as pods of no DGD would be. */
+		if (*d->skipped) {
+			add(out, "warn", "dgd-skipped", d, "not read: %.400s; its pods are judged "
+			    "by their labels alone", d->skipped);
+			continue;
+		}
 		for (j = 0; j < npods; j++)
 			if (of_dgd(&pods[j], d))
 				generation(d, &pods[j], out);

@@ -96,6 +96,24 @@ static const struct fwr_engine *fw_engine(const struct check_input *in, struct f
 	return e;
 }
 
+/* A worker whose command and args were not read (past the cap): every
+ * fw-* check but the pair rule (which needs a prefill peer) skipped with
+ * the reason, so a failing rule cannot vanish into a READY (issue 37). */
+static void fw_unread(const struct check_input *in, struct check_results *out)
+{
+	const char *why = in->ctx->args_unread;
+
+	if (!why || !*why)
+		return;
+	for (size_t i = 0; i < sizeof fw_ids / sizeof fw_ids[0]; i++)
+		if (fw_ids[i].id != CK_FW_PD_PARALLEL) {
+			emit(out, fw_ids[i].id, CHECK_SKIPPED,
+			     "shorten the container's command line (long options in a config file)",
+			     "%s, so the framework rules could not judge them", why);
+			emit_source(out, "the pod spec's command and args");
+		}
+}
+
 void check_framework(const struct check_input *in, struct check_results *out)
 {
 	static const struct envr_view none = { NULL, 0 };
@@ -107,8 +125,10 @@ void check_framework(const struct check_input *in, struct check_results *out)
 	struct fwr_engine eng;
 	size_t n;
 
-	if (!in->ctx->args)
+	if (!in->ctx->args) {
+		fw_unread(in, out);
 		return;
+	}
 	if (env_readable(in))
 		vars = book_view(&in->f->env, &view);
 	w = (struct fwr_worker){ in->ctx->args, &view, in->ctx->role, in->cross_pod,
@@ -122,6 +142,15 @@ void check_framework(const struct check_input *in, struct check_results *out)
 	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL, NULL };
 	if (in->ctx->peer_args && fwr_pair(&p, &w, &pf))
 		fw_emit(in, &pf, 1, 0, out);
+	else if (!in->ctx->peer_args && in->ctx->peer_args_unread && strstr(w.args, "sglang")) {
+		/* fwr_pair's own condition on this side (an SGLang worker):
+		 * the peer's side is unknown, so the rule cannot be judged */
+		emit(out, CK_FW_PD_PARALLEL, CHECK_SKIPPED,
+		     "shorten the prefill's command line (long options in a config file)",
+		     "%s, so the prefill/decode parallelism could not be compared",
+		     in->ctx->peer_args_unread);
+		emit_source(out, "the pod specs' command and args");
+	}
 	buf_release(&devs);
 	free(vars);
 }

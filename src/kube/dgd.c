@@ -13,6 +13,7 @@
  * availableReplicas}}.  Both: status.state, status.conditions[].
  * The CR is untrusted: every field is type-checked and the lists are
  * bounded. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,15 +48,46 @@ static int want(const cJSON *v, int ok, const char *what, struct err *e)
 	return 0;
 }
 
+/* A name a container can get: k8s.io/apimachinery validation.go
+ * IsRelaxedEnvVarName (the kubelet's rule since the
+ * RelaxedEnvironmentVariableValidation gate; IsEnvVarName's
+ * [-._a-zA-Z][-._a-zA-Z0-9]* before it is a subset): not empty, printable
+ * ASCII, no '='. */
+static int env_name_ok(const char *n)
+{
+	if (!*n)
+		return 0;
+	for (; *n; n++)
+		if ((unsigned char)*n < 0x20 || (unsigned char)*n > 0x7e || *n == '=')
+			return 0;
+	return 1;
+}
+
+/* s as one short printable line (for a reason): at most 40 bytes. */
+static void shown(const char *s, char out[48])
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < 40; i++)
+		out[i] = (unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e ? '?' : s[i];
+	out[i] = 0;
+}
+
 /* One env entry as "NAME=VALUE\n"; control characters become '?' so one
  * entry stays one line. */
 static int env_entry(const cJSON *ev, struct buf *b, struct err *e)
 {
 	const cJSON *n = get(ev, "name"), *v = get(ev, "value");
 	size_t start = b->len, i;
+	char nm[48];
 
-	if (!cJSON_IsString(n) || !*n->valuestring || strchr(n->valuestring, '='))
-		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: an env entry without a valid name");
+	if (!cJSON_IsString(n))
+		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: an env entry without a name");
+	shown(n->valuestring, nm);
+	if (!env_name_ok(n->valuestring))
+		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: env entry name \"%s\" is not a "
+			       "valid variable name (non-empty printable ASCII without '=': k8s "
+			       "IsRelaxedEnvVarName)", nm);
 	if (want(v, cJSON_IsString(v), "env[].value", e))
 		return -1;
 	if (buf_appendf(b, "%s=%s\n", n->valuestring,
@@ -84,16 +116,32 @@ static int env_list(const cJSON *list, const char *what, struct buf *b, struct e
 	return 0;
 }
 
-static int replicas(const cJSON *o, long *out, struct err *e)
+/* A whole number 0..INT32_MAX: the operator's replica and node counts are
+ * int32 (v1alpha1 dynamocomponentdeployment_types.go Replicas *int32 with
+ * Minimum=0, MultinodeSpec.NodeCount int32). */
+static int int32_count(const cJSON *v)
+{
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= INT32_MAX &&
+	       v->valuedouble == (double)(long)v->valuedouble;
+}
+
+static int replicas(const cJSON *o, const char *comp, long *out, struct err *e)
 {
 	const cJSON *r = get(o, "replicas");
+	char nm[48];
 
 	*out = -1;
-	if (want(r, cJSON_IsNumber(r) && r->valuedouble >= 0 && r->valuedouble < 1e9,
-		 "replicas", e))
+	if (!r)
+		return 0;
+	if (want(r, cJSON_IsNumber(r), "replicas", e))
 		return -1;
-	if (r)
-		*out = (long)r->valuedouble;
+	if (!int32_count(r)) {
+		shown(comp, nm);
+		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: component \"%s\": replicas %.14g "
+			       "is not a whole number 0..2147483647 (the operator's Replicas *int32)", nm,
+			       r->valuedouble);
+	}
+	*out = (long)r->valuedouble;
 	return 0;
 }
 
@@ -177,7 +225,7 @@ static int fill_comp(struct dgd_component *k, const cJSON *spec, const cJSON *re
 	struct buf b = BUF_INIT(ENV_CAP);
 	int rc, i;
 
-	rc = replicas(spec, &k->replicas, e);
+	rc = replicas(spec, k->name, &k->replicas, e);
 	k->nodes = count(get(spec, "multinode"), "nodeCount");
 	if (!rc)
 		rc = resources(k, res, e);
@@ -246,8 +294,7 @@ static long count(const cJSON *o, const char *key)
 {
 	const cJSON *v = get(o, key);
 
-	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 1e9
-		       ? (long)v->valuedouble : -1;
+	return int32_count(v) ? (long)v->valuedouble : -1;
 }
 
 /* status.components (v1beta1) or status.services (v1alpha1), by name. */
@@ -278,17 +325,22 @@ static void status(const cJSON *st, struct dgd_info *d)
 		const cJSON *t = get(c, "type");
 		struct dgd_condition *k;
 
-		if (!cJSON_IsString(t) || d->ncond >= DGD_MAX_CONDITIONS)
+		if (!cJSON_IsString(t))
 			continue;
-		k = &d->cond[d->ncond++];
-		k->type = str(c, "type"), k->status = str(c, "status");
-		k->reason = str(c, "reason"), k->message = str(c, "message");
+		/* Ready wherever it stands; the report keeps the first 32 */
 		if (!strcmp(t->valuestring, "Ready") && !*d->ready) {
 			free(d->ready);
 			d->ready = str(c, "status");
 		}
+		if (d->ncond >= DGD_MAX_CONDITIONS)
+			continue;
+		k = &d->cond[d->ncond++];
+		k->type = str(c, "type"), k->status = str(c, "status");
+		k->reason = str(c, "reason"), k->message = str(c, "message");
 	}
 }
+
+static void release_info(struct dgd_info *d);
 
 static int one(const cJSON *o, const char *version, struct dgd_info *d, struct err *e)
 {
@@ -303,6 +355,7 @@ static int one(const cJSON *o, const char *version, struct dgd_info *d, struct e
 	d->worker_hash = str(ann, ANN_HASH);
 	d->worker_hash_v2 = str(ann, ANN_HASH_V2);
 	d->ready = xstrdup("");
+	d->skipped = xstrdup("");
 	status(get(o, "status"), d);
 	if (!cJSON_IsObject(o) || !*d->name)
 		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: not an object with a name");
@@ -318,32 +371,190 @@ static int one(const cJSON *o, const char *version, struct dgd_info *d, struct e
 	return rc;
 }
 
+/* ---- The list, item by item (issue 37 item 5) -----------------------
+ * A list is not parsed whole: a cJSON tree costs about 40 times its text
+ * (a 60 MiB list held 2.5 GB).  The top-level object is walked key by key
+ * and only the extent of each value measured; each item of "items" is
+ * size-checked, parsed alone and its tree dropped before the next. */
+
+static const char *ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* One past the end of the JSON value at p, NULL when it does not end before
+ * end.  Its extent only (strings with their escapes, nesting): cJSON checks
+ * the text when it parses the value. */
+static const char *value_end(const char *p, const char *end)
+{
+	size_t depth = 0;
+	int in_str = 0;
+
+	if (p < end && *p != '"' && *p != '{' && *p != '[') {
+		while (p < end && *p && !strchr(",]} \t\r\n", *p))
+			p++;
+		return p;
+	}
+	for (; p < end; p++) {
+		if (in_str && *p == '\\') {
+			p++;
+		} else if (in_str && *p == '"') {
+			in_str = 0;
+			if (!depth)
+				return p + 1;
+		} else if (in_str) {
+			continue;
+		} else if (*p == '"') {
+			in_str = 1;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+		} else if ((*p == '}' || *p == ']') && --depth == 0) {
+			return p + 1;
+		}
+	}
+	return NULL;
+}
+
+/* 1 when the JSON string text [p, q) reads key (escapes decoded by cJSON). */
+static int key_is(const char *p, const char *q, const char *key)
+{
+	cJSON *k = cJSON_ParseWithLength(p, (size_t)(q - p));
+	int hit = cJSON_IsString(k) && !strcmp(k->valuestring, key);
+
+	cJSON_Delete(k);
+	return hit;
+}
+
+/* The value of key in the JSON object text at [p, end): its first byte,
+ * *vend one past its last; NULL when the object has no such key, with
+ * *bad set when the text is no JSON object. */
+static const char *find_key(const char *p, const char *end, const char *key,
+			    const char **vend, int *bad)
+{
+	*bad = 1;
+	p = ws(p, end);
+	if (p >= end || *p != '{')
+		return NULL;
+	for (p = ws(p + 1, end); p < end && *p != '}';) {
+		const char *kend = *p == '"' ? value_end(p, end) : NULL, *v, *ve;
+
+		if (!kend || (v = ws(kend, end)) >= end || *v != ':')
+			return NULL;
+		v = ws(v + 1, end);
+		if (!(ve = value_end(v, end)) || ve == v)
+			return NULL;
+		if (key_is(p, kend, key)) {
+			*bad = 0;
+			*vend = ve;
+			return v;
+		}
+		p = ws(ve, end);
+		if (p < end && *p == ',')
+			p = ws(p + 1, end);
+		else if (p >= end || *p != '}')
+			return NULL;
+	}
+	*bad = p >= end;
+	return NULL;
+}
+
+#define REASON_PREFIX "DynamoGraphDeployment: "
+
+/* d as a DGD not read: its namespace and name from o's metadata (or, with
+ * no tree, from the item text's metadata when that is small), why. */
+static void skipped(struct dgd_info *d, const char *p, const char *q, const cJSON *o,
+		    size_t idx, const char *version, const char *why)
+{
+	cJSON *own = NULL;
+	const char *mv, *me;
+	const cJSON *meta;
+	int bad;
+
+	if (!o && (mv = find_key(p, q, "metadata", &me, &bad)) && me - mv <= 65536)
+		own = cJSON_ParseWithLength(mv, (size_t)(me - mv));
+	meta = o ? get(o, "metadata") : own;
+	memset(d, 0, sizeof(*d));
+	d->namespace = str(meta, "namespace");
+	d->name = str(meta, "name");
+	d->version = xstrdup(version);
+	d->state = xstrdup(""), d->ready = xstrdup("");
+	d->worker_hash = xstrdup(""), d->worker_hash_v2 = xstrdup("");
+	if (!strncmp(why, REASON_PREFIX, strlen(REASON_PREFIX)))
+		why += strlen(REASON_PREFIX);
+	d->skipped = *d->name ? xstrdup(why) : xasprintf("items[%zu]: %s", idx, why);
+	cJSON_Delete(own);
+}
+
+/* Item idx of a list, the text [p, q), into d: read, or skipped with the
+ * reason (a bad item is that item, never the list). */
+static void list_item(const char *p, const char *q, size_t idx, const char *version,
+		      struct dgd_info *d)
+{
+	cJSON *o = NULL;
+	struct err ie;
+
+	err_clear(&ie);
+	if ((size_t)(q - p) > DGD_MAX_ITEM_BYTES)
+		err_set(&ie, ERR_PROTOCOL, "larger than %u MiB (the API server's request limit), "
+			"not read", DGD_MAX_ITEM_BYTES >> 20);
+	else if (!(o = cJSON_ParseWithLength(p, (size_t)(q - p))))
+		err_set(&ie, ERR_PROTOCOL, "not JSON");
+	else if (one(o, version, d, &ie) == 0) {
+		cJSON_Delete(o);
+		return;
+	} else
+		release_info(d);
+	skipped(d, p, q, o, idx, version, ie.msg);
+	cJSON_Delete(o);
+}
+
+/* A body without "items": one DynamoGraphDeployment (GET by name). */
+static int single(const char *body, size_t len, const char *version,
+		  struct dgd_set *out, struct err *e)
+{
+	cJSON *root;
+	int rc;
+
+	if (len > DGD_MAX_ITEM_BYTES)
+		return err_set(e, ERR_PROTOCOL, REASON_PREFIX "larger than %u MiB (the API server's "
+			       "request limit), not read", DGD_MAX_ITEM_BYTES >> 20);
+	if (!(root = cJSON_ParseWithLength(body, len)))
+		return err_set(e, ERR_PROTOCOL, REASON_PREFIX "the answer is not JSON");
+	out->items = xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
+	rc = one(root, version, &out->items[out->n++], e);
+	cJSON_Delete(root);
+	return rc;
+}
+
 int dgd_parse(const char *body, size_t len, const char *version,
 	      struct dgd_set *out, struct err *e)
 {
-	cJSON *root = cJSON_ParseWithLength(body, len);
-	const cJSON *items, *it;
-	int rc = 0;
+	const char *end = body + len, *p, *q, *ie;
+	size_t idx;
+	int bad;
 
-	if (!root)
-		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeployment: the answer is not JSON");
-	items = get(root, "items");
-	if (!items && cJSON_IsObject(root)) {
+	if (!(p = find_key(body, end, "items", &q, &bad)))
+		return bad ? err_set(e, ERR_PROTOCOL, REASON_PREFIX "the answer is not a JSON object")
+			   : single(body, len, version, out, e);
+	if (*p != '[')
+		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeploymentList: items is not a list");
+	for (idx = 0, p = ws(p + 1, q); p < q && *p != ']'; idx++) {
+		if (!(ie = value_end(p, q)) || ie == p)
+			return err_set(e, ERR_PROTOCOL, "DynamoGraphDeploymentList: items is not JSON");
+		if (out->n >= DGD_MAX_ITEMS)
+			return err_set(e, ERR_PROTOCOL, "more than %d DynamoGraphDeployments",
+				       DGD_MAX_ITEMS);
 		out->items = xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
-		rc = one(root, version, &out->items[out->n++], e);
-	} else if (!cJSON_IsArray(items)) {
-		rc = err_set(e, ERR_PROTOCOL, "DynamoGraphDeploymentList: items is not a list");
-	} else if (out->n + (size_t)cJSON_GetArraySize(items) > DGD_MAX_ITEMS) {
-		rc = err_set(e, ERR_PROTOCOL, "more than %d DynamoGraphDeployments", DGD_MAX_ITEMS);
-	} else {
-		out->items = xrealloc(out->items, (out->n + (size_t)cJSON_GetArraySize(items) + 1) *
-				      sizeof(*out->items));
-		cJSON_ArrayForEach(it, items)
-			if ((rc = one(it, version, &out->items[out->n++], e)) < 0)
-				break;
+		list_item(p, ie, idx, version, &out->items[out->n++]);
+		p = ws(ie, q);
+		if (p < q && *p == ',')
+			p = ws(p + 1, q);
+		else if (p < q && *p != ']')
+			return err_set(e, ERR_PROTOCOL, "DynamoGraphDeploymentList: items is not JSON");
 	}
-	cJSON_Delete(root);
-	return rc;
+	return 0;
 }
 
 static void release_info(struct dgd_info *d)
@@ -364,16 +575,22 @@ static void release_info(struct dgd_info *d)
 	free(d->cond);
 	free(d->comp);
 	free(d->namespace), free(d->name), free(d->version), free(d->state);
-	free(d->ready), free(d->worker_hash), free(d->worker_hash_v2);
+	free(d->ready), free(d->worker_hash), free(d->worker_hash_v2), free(d->skipped);
 }
 
-void dgd_set_drop(struct dgd_set *s, size_t i)
+void dgd_set_keep(struct dgd_set *s, const unsigned char *keep)
 {
-	if (i >= s->n)
-		return;
-	release_info(&s->items[i]);
-	memmove(&s->items[i], &s->items[i + 1], (s->n - i - 1) * sizeof(*s->items));
-	s->n--;
+	size_t i, n = 0;
+
+	/* one pass: dropping one at a time moved the tail each time, quadratic
+	 * in a list of 50,000 */
+	for (i = 0; i < s->n; i++) {
+		if (keep[i])
+			s->items[n++] = s->items[i];
+		else
+			release_info(&s->items[i]);
+	}
+	s->n = n;
 }
 
 void dgd_set_release(struct dgd_set *s)

@@ -25,8 +25,9 @@ int dgd_fetch(struct http_client *c, const char *ns, int all_ns,
 int dgd_parse(const char *body, size_t len, const char *version,
 	      struct dgd_set *out, struct err *e);
 
-/* Releases item i of s and closes the gap (nothing when i >= s->n). */
-void dgd_set_drop(struct dgd_set *s, size_t i);
+/* Keeps item i of s where keep[i] (keep holds s->n flags), releasing the
+ * others; the kept stay in order. */
+void dgd_set_keep(struct dgd_set *s, const unsigned char *keep);
 
 void dgd_set_release(struct dgd_set *s);
 

@@ -420,11 +420,19 @@ static char *secret_env(const cJSON *pod, const char *container)
 		buf_appendf(&b, "*%s=%s\n", prefix,
 			    secret && !strchr(secret, '\n') ? secret : "?");
 	}
+	/* Past the cap the buffer is gone (buf.h): then any variable may be
+	 * from a Secret ("*=?", envFrom's shape with no prefix), so a list too
+	 * long to hold hides more, never less (issue 37). */
+	if (b.overflowed) {
+		buf_release(&b);
+		return xstrdup("*=?\n");
+	}
 	return buf_detach(&b, NULL);
 }
 
-/* pod_info.spec_env of the probed container. */
-static char *spec_env(const cJSON *pod, const char *container)
+/* pod_info.spec_env of the probed container; past its cap "" with *why
+ * set (pod_info.spec_env_unread), never a part read as the whole. */
+static char *spec_env(const cJSON *pod, const char *container, char **why)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
 	const cJSON *it;
@@ -447,21 +455,32 @@ static char *spec_env(const cJSON *pod, const char *container)
 		else if (v && !strchr(v, '\n'))
 			buf_appendf(&b, "%s=%s\n", name, v);
 	}
+	*why = b.overflowed ? xstrdup("the container's env list is over 64 KiB of transport "
+				      "variables, not read") : xstrdup("");
 	return buf_detach(&b, NULL);
 }
 
-/* pod_info.args: command then args of the container, space-joined. */
-static char *container_args(const cJSON *pod, const char *container)
+/* The most of a container's command and args read (space-joined): argv
+ * past it is no launch line a rule can judge in part. */
+#define ARGS_CAP (64u << 10)
+
+/* pod_info.args: command then args of the container, space-joined; past
+ * ARGS_CAP "" with *why set (pod_info.args_unread), never a cut line. */
+static char *container_args(const cJSON *pod, const char *container, char **why)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
 	static const char *const lists[] = { "command", "args" };
 	const cJSON *ct = find_named(jpath(pod, ck), container), *it;
-	struct buf b = BUF_INIT(64u << 10);
+	struct buf b = BUF_INIT(ARGS_CAP);
+	int over = 0;
 
 	for (size_t i = 0; i < 2; i++)
 		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, lists[i]))
-			if (cJSON_IsString(it))
-				buf_appendf(&b, "%s%s", b.len ? " " : "", it->valuestring);
+			if (!over && cJSON_IsString(it))
+				over = buf_appendf(&b, "%s%s", b.len ? " " : "", it->valuestring) < 0;
+	*why = over ? xasprintf("the container's command and args are over %u KiB, not read",
+				ARGS_CAP >> 10)
+		    : xstrdup("");
 	return buf_detach(&b, NULL);
 }
 
@@ -538,9 +557,9 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	spec_facts(pod, p->container, &spec);
 	pod_info_set_spec(p, &spec);
 	p->secret_env = secret_env(pod, p->container);
-	p->spec_env = spec_env(pod, p->container);
+	p->spec_env = spec_env(pod, p->container, &p->spec_env_unread);
 	p->claim_refs = claims_refs(pod, p->container);
-	p->args = container_args(pod, p->container);
+	p->args = container_args(pod, p->container, &p->args_unread);
 	p->nodes = group_nodes(pod, p->container);
 	if (jstr(labels, GROVE_PCSG) && jstr(labels, GROVE_PCSG_REPLICA) &&
 	    !strchr(jstr(labels, GROVE_PCSG), '\n'))
@@ -578,6 +597,8 @@ static void pod_info_release(struct pod_info *p)
 	free(p->skip_reason);
 	free(p->claim_refs);
 	free(p->args);
+	free(p->args_unread);
+	free(p->spec_env_unread);
 	free(p->group);
 }
 

@@ -64,12 +64,19 @@ struct pod_info {
 	 * as "<from secret S>", "<from configmap C>" or "<field PATH>", so no
 	 * Secret value is ever held.  "" when none. */
 	char *spec_env;
+	/* Why spec_env is "" though the container has such entries (one
+	 * line: past its 64 KiB), "" when read: what compares it says so. */
+	char *spec_env_unread;
 	char *skip_reason; /* why not probed, one line; "" when probe */
 	char *claim_refs;  /* claims.h claims_refs(): "NAME\n" per ResourceClaim */
 	/* The probed container's command then args, space-joined ("" past
 	 * 64 KiB), for the framework rule book; check_context.args points here.  It is
 	 * never printed: the book copies out only the values it judges. */
 	char *args;
+	/* Why args is "" though the container has some (one line: past the
+	 * 64 KiB read); "" when read.  The fw-* checks are then skipped with
+	 * it (issue 37: never absent). */
+	char *args_unread;
 	/* Nodes of the multinode worker the pod is part of (a LeaderWorkerSet
 	 * group's size), 0 when the pod shows none. */
 	int nodes;

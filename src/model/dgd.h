@@ -7,9 +7,25 @@
 
 #include <stddef.h>
 
-/* Bounds on what one answer may hold: past them the answer is refused with
- * a one-line reason rather than held (the CR is untrusted input). */
-#define DGD_MAX_ITEMS 1000
+/* Bounds on what one answer may hold (the CR is untrusted input).  Past
+ * DGD_MAX_ITEMS the list is refused with a one-line reason: as many as the
+ * pods a list may hold (kube/listguard.h LISTGUARD_MAX_ITEMS), since the
+ * items are read one by one and the answer's 64 MiB (kube/http.h
+ * HTTP_MAX_BODY) bounds what they hold; at 1,000 one tenant's 1,001 DGDs
+ * sent every DGD to labels only (issue 37).  The others are
+ * per DGD: one past them is skipped with the reason (dgd_info.skipped) and
+ * the rest of the list is read (issue 37: one tenant's DGD must not blind
+ * the judging of another's).
+ * DGD_MAX_ITEM_BYTES: an object the API server accepted is at most its
+ * request body limit, 3 MiB (k8s.io/apiserver pkg/server/config.go
+ * MaxRequestBodyBytes, twice etcd's default 1.5 MiB request); a bigger
+ * item is skipped before its cJSON tree is built (a tree costs about 40
+ * times its text).  Components: a graph has a handful (frontend, planner,
+ * prefill, decode workers); 128 is far past any real one.  Env entries:
+ * 1,000 per list; the API has no count limit, only the object's size, so
+ * one past it is named, not cut. */
+#define DGD_MAX_ITEMS 50000
+#define DGD_MAX_ITEM_BYTES (3u << 20)
 #define DGD_MAX_COMPONENTS 128
 #define DGD_MAX_ENV 1000
 #define DGD_MAX_CONDITIONS 32
@@ -49,6 +65,11 @@ struct dgd_info {
 	char *version;        /* "v1beta1" or "v1alpha1": the one served */
 	char *state;          /* status.state */
 	char *ready;          /* status.conditions[type=Ready].status */
+	/* Why it was not read (one line: a bound passed, a field of the wrong
+	 * type), "" when read.  A skipped DGD holds its namespace, name and
+	 * version only (name "" when it has none): no component, condition
+	 * or hash. */
+	char *skipped;
 	struct dgd_condition *cond;  /* status.conditions, at most DGD_MAX_CONDITIONS */
 	size_t ncond;
 	/* metadata.annotations nvidia.com/current-worker-hash and
@@ -93,6 +114,9 @@ struct dgd_pod {
 	 * has none. */
 	const char *env;
 	int running;
+	/* Why env is unknown (the probe could not read it and the spec env
+	 * was past its cap): P3 says it did not compare.  NULL or "": known. */
+	const char *env_unread;
 };
 
 /* One DGD finding (checks.md P). */

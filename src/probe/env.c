@@ -9,7 +9,6 @@
 #include "../model/vocab.h"
 #include "../util/xalloc.h"
 
-#define MAX_ENV 512
 
 int probe_env_allowed(const char *name, size_t len)
 {
@@ -69,13 +68,14 @@ int probe_parse_env(const char *t, size_t n, struct probe_env *env)
 		v = ps_from(line, k.n + 1);
 		if (!name_ok(k) || !probe_env_allowed(k.s, k.n))
 			continue;
-		if (env->n >= MAX_ENV) {
+		if (env->n >= PROBE_MAX_ENV) {
 			env->dropped++;
 			continue;
 		}
+		env->cut += v.n > PROBE_MAX_ENV_VALUE;
 		env->var = xrealloc(env->var, (env->n + 1) * sizeof *env->var);
 		env->var[env->n] = (struct probe_env_var){ xstrndup(k.s, k.n),
-			xstrndup(v.s, v.n < 4096 ? v.n : 4096), NULL, NULL };
+			xstrndup(v.s, v.n < PROBE_MAX_ENV_VALUE ? v.n : PROBE_MAX_ENV_VALUE), NULL, NULL };
 		env->n++;
 		added++;
 	}

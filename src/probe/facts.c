@@ -195,7 +195,22 @@ SECTION(h_nixl_plugins, f->nixl.plugins_src, probe_parse_nixl_plugins, f->nixl)
 SECTION(h_nixl_tools, f->nixl.tools_src, probe_parse_nixl_tools, f->nixl)
 SECTION(h_nixl_python, f->nixl.python_src, probe_parse_nixl_python, f->nixl)
 SECTION(h_nixl_versions, f->nixl.versions_src, probe_parse_nixl_versions, f->nixl)
-SECTION(h_env, f->env.src, probe_parse_env, f->env)
+/* The env past its caps is not judged (issue 37: a UCX_TLS after the
+ * 512th variable, or cut, would read as unset or as another value). */
+static void h_env(const struct probe_section *s, struct probe_facts *f)
+{
+	src_set(&f->env.src, s);
+	(void)probe_parse_env(s->body, s->len, &f->env);
+	if (f->env.src.status != PROBE_OK || (!f->env.dropped && !f->env.cut))
+		return;
+	f->env.src.status = PROBE_FAILED;
+	if (f->env.dropped)
+		snprintf(f->env.src.err, sizeof f->env.src.err, "more than %d transport variables, "
+			 "not judged on a part", PROBE_MAX_ENV);
+	else
+		snprintf(f->env.src.err, sizeof f->env.src.err, "a transport variable's value over "
+			 "%d bytes, not judged on a part", PROBE_MAX_ENV_VALUE);
+}
 SECTION(h_pci, f->pci.src, probe_parse_pci, f->pci)
 SECTION(h_vm, f->vm.src, probe_parse_vm, f->vm)
 SECTION(h_shm, f->shm.src, probe_parse_shm, f->shm)

@@ -544,8 +544,11 @@ struct probe_env {
 	struct probe_src src;
 	size_t n;
 	struct probe_env_var *var;      /* owned array of n */
-	size_t dropped;
+	size_t dropped, cut;            /* past PROBE_MAX_ENV; values cut */
 };
+/* Past either cap the section is FAILED with the reason (facts.c h_env). */
+#define PROBE_MAX_ENV 512
+#define PROBE_MAX_ENV_VALUE 4096
 
 /* Frees the variables (n and var become 0 and NULL; src is kept). */
 void probe_env_release(struct probe_env *env);

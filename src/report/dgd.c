@@ -134,6 +134,8 @@ static cJSON *dgd_json(const struct dgd_info *d, size_t item, const struct dgd_f
 	cJSON_AddStringToObject(o, "state", d->state);
 	cJSON_AddStringToObject(o, "workerHash", *d->worker_hash ? d->worker_hash : d->worker_hash_v2);
 	cJSON_AddStringToObject(o, "status", worst(f, id));
+	if (*d->skipped)
+		cJSON_AddStringToObject(o, "skipped", d->skipped);
 	for (i = 0; i < d->ncond; i++) {
 		cJSON *c = cJSON_CreateObject();
 

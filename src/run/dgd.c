@@ -13,16 +13,19 @@
 /* Pod i's env as the DGD checks compare it (model/dgd.h dgd_pod.env):
  * its main process's transport variables when the probe read them, a
  * masked one (run/mask.h) as DGD_POD_SECRET ":" and the real value's
- * SHA-256; else its spec env.  Owned. */
-static char *dgd_pod_env(const struct run_pod *rp)
+ * SHA-256; else its spec env, with *unread its reason when that was past
+ * its cap.  Owned. */
+static char *dgd_pod_env(const struct run_pod *rp, const char **unread)
 {
 	struct probe_env env;
 	char *out = NULL;
 	size_t len = 0, i;
 	FILE *m;
 
+	*unread = NULL;
 	if (!run_pod_env_view(rp, &env) || env.src.status != PROBE_OK) {
 		free(env.var);
+		*unread = rp->pod->spec_env_unread;
 		return xstrdup(rp->pod->spec_env ? rp->pod->spec_env : "");
 	}
 	m = open_memstream(&out, &len);
@@ -52,14 +55,15 @@ void run_dgd_judge(const struct run *pr, const struct dgd_set *set,
 
 	for (i = 0; i < l->n; i++) {
 		const struct pod_info *p = &l->items[i];
-		char *env = dgd_pod_env(&pr->pod[i]);
+		const char *unread;
+		char *env = dgd_pod_env(&pr->pod[i], &unread);
 
 		/* Pods of a component share one env: held once (intern.h). */
 		envs[i] = intern_str(env);
 		free(env);
 		v[i] = (struct dgd_pod){ p->namespace, p->name, p->graph,
 			p->component ? p->component : "", p->worker_hash ? p->worker_hash : "",
-			envs[i], p->probe };
+			envs[i], p->probe, unread };
 	}
 	dgd_judge(set, v, l->n, f);
 	for (i = 0; i < l->n; i++)
@@ -84,18 +88,21 @@ static const struct dgd_info *dgd_of(const struct pod_info *p, const struct dgd_
 
 void run_dgd_keep_listed(const struct pod_list *l, struct dgd_set *s)
 {
-	size_t i = 0, j;
+	unsigned char *keep = xcalloc(s->n + 1, 1);
+	size_t i;
 
-	while (i < s->n) {
-		int has = 0;
+	/* pods x DGDs compares once (dgd_of per pod), not per DGD again */
+	for (i = 0; i < l->n; i++) {
+		const struct dgd_info *d = dgd_of(&l->items[i], s);
 
-		for (j = 0; j < l->n && !has; j++)
-			has = dgd_of(&l->items[j], s) == &s->items[i];
-		if (has)
-			i++;
-		else
-			dgd_set_drop(s, i);
+		if (d)
+			keep[d - s->items] = 1;
 	}
+	/* a DGD not read stays: it is named, never silently gone */
+	for (i = 0; i < s->n; i++)
+		keep[i] |= *s->items[i].skipped != 0;
+	dgd_set_keep(s, keep);
+	free(keep);
 }
 
 char **run_dgd_groups(const struct pod_list *l, const struct dgd_set *s)

@@ -14,7 +14,8 @@ void run_dgd_judge(const struct run *pr, const struct dgd_set *set, struct dgd_f
 
 /* check without --dgd: keeps in s only the DGDs with a pod in l (by
  * namespace and the graph label), so a DGD outside the run (another -l,
- * another graph) is never judged as if its pods were missing. */
+ * another graph) is never judged as if its pods were missing.  A DGD
+ * not read (dgd_info.skipped) stays either way: it is named. */
 void run_dgd_keep_listed(const struct pod_list *l, struct dgd_set *s);
 
 /* check -A: per pod of l its DGD's "namespace/name" (owned strings, NULL

@@ -55,6 +55,14 @@ static void drift_results(const struct recipe_set *s, const char *recipe,
 		free(view.var);
 		return;
 	}
+	if (pod->spec_env_unread && *pod->spec_env_unread) {
+		/* a spec env past its cap is not "every variable unset" */
+		check_results_add_def(&pr->pod[i].results, "env-drift", CHECK_SKIPPED,
+				      pod->spec_env_unread,
+				      "shorten the container's env list (a ConfigMap via envFrom)");
+		free(view.var);
+		return;
+	}
 	recipe_kv_lines(pod->spec_env, &spec, &nspec, &store);
 	if (proc)
 		pk = proc_visible(proc, spec, nspec, c);

@@ -80,16 +80,24 @@ static int same(const char *a, const char *b)
 	return !strcmp(a ? a : "", b ? b : "");
 }
 
-static const char *peer_args(const struct pod_list *l, const struct pod_info *p)
+/* *unread: the reason when no prefill peer's args were read but one of
+ * them had args past the cap (pod_info.args_unread). */
+static const char *peer_args(const struct pod_list *l, const struct pod_info *p,
+			     const char **unread)
 {
+	*unread = NULL;
 	if (strcmp(p->role, "decode"))
 		return NULL;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct pod_info *q = &l->items[i];
 
-		if (q->args && *q->args && !strcmp(q->role, "prefill") && same(q->graph, p->graph) &&
-		    same(q->namespace, p->namespace))
+		if (strcmp(q->role, "prefill") || !same(q->graph, p->graph) ||
+		    !same(q->namespace, p->namespace))
+			continue;
+		if (q->args && *q->args)
 			return q->args;
+		if (q->args_unread && *q->args_unread)
+			*unread = "the prefill peer's command and args are over 64 KiB, not read";
 	}
 	return NULL;
 }
@@ -149,8 +157,9 @@ static void contexts(struct run *pr)
 		c->npods = l->n;
 		if (l->items[i].spec && l->items[i].spec->nixl_backend[0])
 			c->nixl_backend = l->items[i].spec->nixl_backend;
-		c->peer_args = peer_args(l, &l->items[i]);
+		c->peer_args = peer_args(l, &l->items[i], &c->peer_args_unread);
 		c->args = l->items[i].args && *l->items[i].args ? l->items[i].args : NULL;
+		c->args_unread = l->items[i].args_unread;
 		c->nodes = group_nodes(l, &l->items[i]);
 	}
 	free(pre), free(dec), free(kv);

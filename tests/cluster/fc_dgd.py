@@ -8,6 +8,13 @@ Scenario key (an addition to the contract, documented in README.md):
         spec: {...}
         status: {...}
 
+    dynamoGraphDeploymentsBulk:     # optional: many generated v1beta1 objects, for a
+      namespace: bulk               # list of tens of MiB (issue 37 item 5) without a
+      count: 990                    # scenario file of that size: objects bulk-0..N-1,
+      components: 3                 # each component with envEntries entries
+      envEntries: 900               # {name: E<i>, value: <valueBytes x "v">}; served
+      valueBytes: 2                 # in LIST answers only (no pod is of them)
+
 The versions served are those the objects name; a scenario with none serves
 no nvidia.com group (the generic 404, as when the CRD is not installed, but
 403 first for a user without the rights, as RBAC runs before routing).
@@ -15,6 +22,8 @@ Permissions `get-dynamographdeployments` and `list-dynamographdeployments`
 (a user whose `allow` lacks them gets the API server's 403).
 """
 import copy
+import email.utils
+import json
 
 PERMS = ["get-dynamographdeployments", "list-dynamographdeployments"]
 GROUP = "nvidia.com"
@@ -29,7 +38,43 @@ class Dgd:
             o.setdefault("kind", "DynamoGraphDeployment")
             o.setdefault("metadata", {}).setdefault("namespace", default_ns)
             self.objs.append(o)
-        self.versions = sorted({str(o.get("apiVersion", "")).split("/")[-1] for o in self.objs})
+        self.bulk = sc.get("dynamoGraphDeploymentsBulk")
+        self.versions = sorted({str(o.get("apiVersion", "")).split("/")[-1] for o in self.objs}
+                               | ({"v1beta1"} if self.bulk else set()))
+        self._bulk_body = None
+
+    def _bulk_items(self):
+        """The generated objects as JSON text (joined items), made once."""
+        if self._bulk_body is None:
+            b = self.bulk
+            val = "v" * int(b.get("valueBytes", 1))
+            env = ",".join('{"name":"E%d","value":"%s"}' % (i, val)
+                           for i in range(int(b.get("envEntries", 1))))
+            comps = ",".join(
+                '{"name":"c%d","type":"decode","replicas":1,"podTemplate":{"spec":'
+                '{"containers":[{"name":"main","env":[%s]}]}}}' % (k, env)
+                for k in range(int(b.get("components", 1))))
+            self._bulk_body = ",".join(
+                '{"apiVersion":"nvidia.com/v1beta1","kind":"DynamoGraphDeployment",'
+                '"metadata":{"name":"bulk-%d","namespace":%s},"spec":{"components":[%s]}}'
+                % (i, json.dumps(b.get("namespace", "bulk")), comps)
+                for i in range(int(b.get("count", 1))))
+        return self._bulk_body
+
+    def _send_list(self, h, v, mine, ns):
+        head = {"kind": "DynamoGraphDeploymentList", "apiVersion": "%s/%s" % (GROUP, v),
+                "metadata": {"resourceVersion": "700"}, "items": mine}
+        if not self.bulk or v != "v1beta1" or ns not in (None, self.bulk.get("namespace", "bulk")):
+            h.send_json(200, head)
+            return
+        items = ",".join(json.dumps(o, separators=(",", ":")) for o in mine)
+        head["items"] = []
+        text = json.dumps(head, separators=(",", ":"))
+        body = (text[:-2] + items + ("," if items else "") + self._bulk_items() + "]}\n").encode()
+        headers = [("Cache-Control", "no-cache, private"), ("Content-Type", "application/json"),
+                   ("Date", email.utils.formatdate(usegmt=True)), ("Content-Length", str(len(body)))]
+        h.audit(200, len(body))
+        h.write_response(200, headers, body)
 
     def _forbid(self, h, verb, ns, name=None):
         where = ' in the namespace "%s"' % ns if ns else " at the cluster scope"
@@ -78,8 +123,7 @@ class Dgd:
             else:
                 h.send_json(200, hit[0])
             return True
-        h.send_json(200, {"kind": "DynamoGraphDeploymentList", "apiVersion": "%s/%s" % (GROUP, v),
-                          "metadata": {"resourceVersion": "700"}, "items": mine})
+        self._send_list(h, v, mine, ns)
         return True
 
 

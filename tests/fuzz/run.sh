@@ -84,6 +84,8 @@ seed() {
 		printf '=\000<<\0001:20\0001_2_3\000.inf\000-.NaN\0000b101\0000o17\0000x1F\000~\000y\000N\000On\000off\0002026-12-07\0001e3' > "$c/typed"
 		printf 'cpu\000cpu\000cpu#2\000a\001\000a^A\000\033]0;x\007\000\302\233\000\342\200\256\000\377\000line\nnext\000\000- x\000: y\000#c' > "$c/keys-controls" ;;
 	fuzz_dgd)
+		# hostile shapes of issue 37: bad items beside a good one
+		cp tests/fuzz/corpus_dgd/* "$c/" 2>/dev/null
 		printf '\000{"items":[{"metadata":{"name":"qwen","namespace":"dynamo","annotations":{"nvidia.com/current-worker-hash":"a"}},"spec":{"components":[{"name":"decode","componentType":"decode","replicas":1,"podTemplate":{"spec":{"containers":[{"name":"main","env":[{"name":"UCX_TLS","value":"tcp"}]}]}}}]}}]}' > "$c/beta"
 		printf '\001{"metadata":{"name":"qwen"},"spec":{"envs":[{"name":"UCX_TLS","value":"rc"}],"services":{"decode":{"componentType":"worker","envs":[]}}}}' > "$c/alpha" ;;
 	fuzz_execcred)

@@ -7,7 +7,9 @@
 #include "kube/dgd.h"
 #include "kube/pods.h"
 #include "run/dgd.h"
+#include "util/buf.h"
 #include "util/sha256.h"
+#include "util/xalloc.h"
 
 static const char beta[] =
 	"{\"kind\":\"DynamoGraphDeploymentList\",\"items\":[{\"metadata\":{\"name\":\"qwen\","
@@ -50,9 +52,9 @@ static void parse_real_fields(void)
 	const struct dgd_component *k;
 	const struct dgd_pod pods[] = {
 		/* UCX_TLS as the component says (its entry over spec.env's) */
-		{ "", "d-1", "g", "decode", "", "UCX_TLS=rc\n", 1 },
+		{ "", "d-1", "g", "decode", "", "UCX_TLS=rc\n", 1, NULL },
 		/* a value from a Secret is not compared */
-		{ "", "d-2", "g", "decode", "", "UCX_TLS=" DGD_POD_SECRET "\n", 1 },
+		{ "", "d-2", "g", "decode", "", "UCX_TLS=" DGD_POD_SECRET "\n", 1, NULL },
 	};
 
 	err_clear(&e);
@@ -109,8 +111,8 @@ static void secret_judged(void)
 	snprintf(env_other, sizeof env_other, "UCX_TLS=" DGD_POD_SECRET ":%s\n", other);
 	{
 		const struct dgd_pod pods[] = {
-			{ "", "d-1", "g", "decode", "", env_same, 1 },
-			{ "", "d-2", "g", "decode", "", env_other, 1 },
+			{ "", "d-1", "g", "decode", "", env_same, 1, NULL },
+			{ "", "d-2", "g", "decode", "", env_other, 1, NULL },
 		};
 
 		err_clear(&e);
@@ -212,15 +214,218 @@ static int has(const struct dgd_findings *f, const char *check, const char *need
 	return 0;
 }
 
+/* A list body: items wrapped around a bad DGD ("bad") and a good one
+ * ("good", a decode component with replicas 1 and no pod). */
+static char *list_with(const char *bad_spec)
+{
+	return xasprintf("{\"kind\":\"DynamoGraphDeploymentList\",\"metadata\":{\"resourceVersion\":"
+			 "\"1\"},\"items\":[{\"metadata\":{\"name\":\"bad\",\"namespace\":\"t\"},"
+			 "\"spec\":%s},{\"metadata\":{\"name\":\"good\",\"namespace\":\"d\"},"
+			 "\"spec\":{\"components\":[{\"name\":\"decode\",\"type\":\"decode\","
+			 "\"replicas\":1}]}}]}", bad_spec);
+}
+
+static char *env_spec(size_t n, const char *name)
+{
+	struct buf b = BUF_INIT(1u << 24);
+	size_t i;
+
+	buf_appends(&b, "{\"components\":[{\"name\":\"x\",\"type\":\"decode\",\"podTemplate\":"
+		    "{\"spec\":{\"containers\":[{\"name\":\"main\",\"env\":[");
+	for (i = 0; i < n; i++)
+		buf_appendf(&b, "%s{\"name\":\"%s%zu\",\"value\":\"v\"}", i ? "," : "", name, i);
+	buf_appends(&b, "]}]}}}]}");
+	return buf_detach(&b, NULL);
+}
+
+static char *comps_spec(size_t n)
+{
+	struct buf b = BUF_INIT(1u << 24);
+	size_t i;
+
+	buf_appends(&b, "{\"components\":[");
+	for (i = 0; i < n; i++)
+		buf_appendf(&b, "%s{\"name\":\"c%zu\",\"type\":\"frontend\"}", i ? "," : "", i);
+	buf_appends(&b, "]}");
+	return buf_detach(&b, NULL);
+}
+
+/* Issue 37 item 2: a bad item is skipped with its reason, named; the rest
+ * of the list is read and judged. */
+static void bad_item_is_that_item(void)
+{
+	char *big = xasprintf("{\"components\":[],\"pad\":\"%0*d\"}", (int)DGD_MAX_ITEM_BYTES, 0);
+	char *specs[] = {
+		xstrdup("{\"components\":[{\"name\":\"d\",\"type\":\"decode\",\"replicas\":3000000000}]}"),
+		comps_spec(DGD_MAX_COMPONENTS + 1),
+		env_spec(1, "A=B"),
+		env_spec(DGD_MAX_ENV + 1, "E"),
+		xstrdup("{\"components\":{}}"),
+		big,
+	};
+	static const char *const why[] = { "replicas", "128 components", "A=B", "1000 entries",
+					   "spec.components", "MiB" };
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		char *body = list_with(specs[i]);
+		struct dgd_set s = { 0 };
+		struct dgd_findings f = { 0 };
+		struct err e;
+
+		err_clear(&e);
+		CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), 0);
+		CHECK_INT((int)s.n, 2);
+		if (s.n == 2) {
+			CHECK_STR(s.items[0].name, "bad");
+			CHECK_STR(s.items[0].namespace, "t");
+			CHECK(strstr(s.items[0].skipped, why[i]) != NULL);
+			CHECK(!strchr(s.items[0].skipped, '\n'));
+			CHECK_INT((int)s.items[0].ncomp, 0);
+			CHECK_STR(s.items[1].skipped, "");
+			CHECK_INT((int)s.items[1].ncomp, 1);
+			dgd_judge(&s, NULL, 0, &f);
+			CHECK(has(&f, "dgd-component-pods", "component decode"));
+			CHECK(has(&f, "dgd-skipped", why[i]));
+		}
+		dgd_findings_release(&f);
+		dgd_set_release(&s);
+		free(body);
+		free(specs[i]);
+	}
+}
+
+/* Bounds are the API's own: replicas is an int32 (the operator's Replicas
+ * *int32, Minimum=0), a name valid under IsRelaxedEnvVarName is kept. */
+static void api_bounds(void)
+{
+	static const char body[] =
+		"{\"items\":[{\"metadata\":{\"name\":\"b\"},\"spec\":{\"components\":[{\"name\":\"d\","
+		"\"type\":\"decode\",\"replicas\":2147483647,\"podTemplate\":{\"spec\":{\"containers\":"
+		"[{\"name\":\"main\",\"env\":[{\"name\":\"my.env-name\",\"value\":\"1\"}]}]}}}]}},"
+		"{\"metadata\":{\"name\":\"c\"},\"spec\":{\"components\":[{\"replicas\":2147483648}]}},"
+		"{\"metadata\":{\"name\":\"n\"},\"spec\":{\"components\":[{\"replicas\":-1}]}},"
+		"{\"metadata\":{\"name\":\"h\"},\"spec\":{\"components\":[{\"replicas\":1.5}]}},"
+		"{\"metadata\":{}},7]}";
+	struct dgd_set s = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, sizeof(body) - 1, "v1beta1", &s, &e), 0);
+	CHECK_INT((int)s.n, 6);
+	if (s.n == 6) {
+		CHECK_STR(s.items[0].skipped, "");
+		CHECK_INT((int)s.items[0].comp[0].replicas, 2147483647);
+		CHECK_STR(s.items[0].comp[0].env, "my.env-name=1\n");
+		for (int i = 1; i < 6; i++)
+			CHECK(*s.items[i].skipped);
+		CHECK_STR(s.items[4].name, "");
+		CHECK(strstr(s.items[5].skipped, "items[5]") != NULL);
+	}
+	dgd_set_release(&s);
+}
+
+/* Past DGD_MAX_CONDITIONS conditions the report keeps 32, but Ready is
+ * found wherever it is (a 33rd Ready read as none before). */
+static void ready_past_cap(void)
+{
+	struct buf b = BUF_INIT(1u << 20);
+	struct dgd_set s = { 0 };
+	struct err e;
+	char *body;
+
+	buf_appends(&b, "{\"metadata\":{\"name\":\"g\"},\"spec\":{},\"status\":{\"conditions\":[");
+	for (int i = 0; i < 40; i++)
+		buf_appendf(&b, "{\"type\":\"T%d\",\"status\":\"False\"},", i);
+	buf_appends(&b, "{\"type\":\"Ready\",\"status\":\"True\"}]}}");
+	body = buf_detach(&b, NULL);
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), 0);
+	if (s.n == 1) {
+		CHECK_STR(s.items[0].ready, "True");
+		CHECK_INT((int)s.items[0].ncond, DGD_MAX_CONDITIONS);
+	}
+	dgd_set_release(&s);
+	free(body);
+}
+
+/* A tenant's 1,001 DGDs do not blind the list (the old cap of 1,000 sent
+ * every DGD to labels only); past DGD_MAX_ITEMS it is refused, said. */
+static char *many(size_t n)
+{
+	struct buf b = BUF_INIT(1u << 26);
+
+	buf_appends(&b, "{\"items\":[");
+	for (size_t i = 0; i < n; i++)
+		buf_appendf(&b, "{\"metadata\":{\"name\":\"x%zu\",\"namespace\":\"t\"}},", i);
+	buf_appends(&b, "{\"metadata\":{\"name\":\"good\",\"namespace\":\"d\"},\"spec\":{\"components\":"
+		    "[{\"name\":\"decode\",\"type\":\"decode\",\"replicas\":1}]}}]}");
+	return buf_detach(&b, NULL);
+}
+
+static void many_items(void)
+{
+	char *body = many(1001);
+	struct dgd_set s = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), 0);
+	CHECK_INT((int)s.n, 1002);
+	if (s.n == 1002)
+		CHECK_INT((int)s.items[1001].ncomp, 1);
+	dgd_set_release(&s);
+	free(body);
+	body = many(DGD_MAX_ITEMS);
+	memset(&s, 0, sizeof(s));
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), -1);
+	CHECK(strstr(e.msg, "more than") != NULL);
+	dgd_set_release(&s);
+	free(body);
+}
+
+/* check without --dgd keeps the DGDs of the listed pods and every skipped
+ * one (named), in order; the rest go. */
+static void keep_listed(void)
+{
+	char *body = many(3);
+	char *bad = list_with("{\"components\":{}}");
+	struct dgd_set s = { 0 };
+	struct pod_info pods[1];
+	struct pod_list l = { pods, 1, 1, 0, 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, strlen(body), "v1beta1", &s, &e), 0);
+	CHECK_INT(dgd_parse(bad, strlen(bad), "v1beta1", &s, &e), 0);
+	CHECK_INT((int)s.n, 6);
+	memset(pods, 0, sizeof pods);
+	pods[0] = (struct pod_info){ .namespace = "d", .name = "d-0", .role = "decode", .graph = "good",
+				     .component = "decode" };
+	run_dgd_keep_listed(&l, &s);
+	/* d/good twice (two answers joined: no real server has that) is the
+	 * first one's pods only, as dgd_of matches the first */
+	CHECK_INT((int)s.n, 2);
+	if (s.n == 2) {
+		CHECK_STR(s.items[0].name, "good");   /* x0..x2: no pod, read: gone */
+		CHECK_INT((int)s.items[0].ncomp, 1);
+		CHECK_STR(s.items[1].name, "bad");    /* skipped: stays */
+		CHECK(*s.items[1].skipped);
+	}
+	dgd_set_release(&s);
+	free(body);
+	free(bad);
+}
+
 static void judge(void)
 {
 	struct dgd_set s = { 0 };
 	struct dgd_findings f = { 0 };
 	struct err e;
 	const struct dgd_pod pods[] = {
-		{ "dynamo", "d-1", "qwen", "decode", "aaa", "UCX_TLS=rc,cuda_copy\n", 1 },
-		{ "dynamo", "d-2", "qwen", "decode", "old", "UCX_TLS=tcp\n", 1 },
-		{ "other", "p-1", "qwen", "prefill", "aaa", "", 1 },
+		{ "dynamo", "d-1", "qwen", "decode", "aaa", "UCX_TLS=rc,cuda_copy\n", 1, NULL },
+		{ "dynamo", "d-2", "qwen", "decode", "old", "UCX_TLS=tcp\n", 1, NULL },
+		{ "other", "p-1", "qwen", "prefill", "aaa", "", 1, NULL },
 	};
 
 	err_clear(&e);
@@ -290,6 +495,11 @@ int main(void)
 	bad_input();
 	too_many();
 	judge();
+	bad_item_is_that_item();
+	api_bounds();
+	ready_past_cap();
+	many_items();
+	keep_listed();
 	multinode_nodes();
 	printf("test_dgd: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;

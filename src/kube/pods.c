@@ -465,7 +465,8 @@ static char *spec_env(const cJSON *pod, const char *container, char **why)
 #define ARGS_CAP (64u << 10)
 
 /* pod_info.args: command then args of the container, space-joined; past
- * ARGS_CAP "" with *why set (pod_info.args_unread), never a cut line. */
+ * ARGS_CAP "" with *why set (pod_info.args_unread; why may be NULL), never
+ * a cut line. */
 static char *container_args(const cJSON *pod, const char *container, char **why)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
@@ -478,9 +479,10 @@ static char *container_args(const cJSON *pod, const char *container, char **why)
 		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, lists[i]))
 			if (!over && cJSON_IsString(it))
 				over = buf_appendf(&b, "%s%s", b.len ? " " : "", it->valuestring) < 0;
-	*why = over ? xasprintf("the container's command and args are over %u KiB, not read",
-				ARGS_CAP >> 10)
-		    : xstrdup("");
+	if (why)
+		*why = over ? xasprintf("the container's command and args are over %u KiB, not read",
+					ARGS_CAP >> 10)
+			    : xstrdup("");
 	return buf_detach(&b, NULL);
 }
 
@@ -527,7 +529,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	static const char *const stk[] = { "status", NULL };
 	const cJSON *labels = jpath(pod, lk), *meta = jpath(pod, mk);
 	const cJSON *status = jpath(pod, stk);
-	char *cmd = container_args(pod, choose_container(pod, q->container));
+	char *cmd = container_args(pod, choose_container(pod, q->container), NULL);
 	const char *role = pods_role_cmd(jstr(labels, LABEL_TYPE), jstr(labels, LABEL_SUBTYPE), cmd);
 	const char *not_sidecar;
 	struct pod_spec_facts spec;   /* zeroed by spec_facts(), padding too */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "model/cancel.h"
 #include "probe/facts.h"
 #include "run/mask.h"
 #include "pod_fixture.h"
@@ -133,11 +134,93 @@ static void test_text(void)
 	probe_facts_free(f);
 }
 
+/* issue 37: MOONCAKE_DEVICE from a Secret with ":port" or a blank in it.
+ * fw-mooncake's devices_missing prints the parts ("S3NT1NELpart" of
+ * "mlx5_0:1 S3NT1NELpart", "S3NT1NELhost" of "S3NT1NELhost:7"); no part
+ * of the value may show. */
+static void test_mooncake_parts(void)
+{
+	static const char *const values[] = {
+		"mlx5_0:1 S3NT1NELpart", "S3NT1NELhost:7", "mlx5_0,S3NT1NELx:1 mlx5_0:1",
+	};
+	struct check_context c = decode;
+
+	c.args = "python3 -m dynamo.sglang --disaggregation-mode decode";
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		char env[128];
+		struct probe_facts *f;
+		struct check_results r;
+
+		snprintf(env, sizeof env, "MOONCAKE_DEVICE=%s\n", values[i]);
+		f = ib_pod(env);
+		check_results_init(&r);
+		run_mask_mark(f, "*=hf-token-secret\n");
+		check_pod(f, NULL, &c, &r);
+		run_mask_apply(f, &r);
+		CHECK_INT(get(&r, "fw-mooncake")->status, CHECK_FAIL);   /* judged */
+		CHECK_HAS(get(&r, "fw-mooncake")->detail, "<from secret hf-token-secret>");
+		check_absent(f, &r, "S3NT1NEL");
+		check_results_release(&r);
+		probe_facts_free(f);
+	}
+}
+
+/* A facts with one variable NAME from Secret "s" set to value (owned). */
+static struct probe_facts *one_secret(const char *name, char *value)
+{
+	struct probe_facts *f = probe_facts_new();
+
+	f->env.var = calloc(1, sizeof *f->env.var);
+	f->env.var[0].name = strdup(name);
+	f->env.var[0].value = value;
+	f->env.var[0].secret = strdup("s");
+	f->env.n = 1;
+	return f;
+}
+
+/* issue 37 item 5: a 2 MB Secret-fed value of 200,000 entries (every
+ * length from 3 to 17 bytes) masked in a 1 MB text: the work is the
+ * text's length times the distinct entry lengths, not times the entries
+ * (that was 7.5 s a pod), and every entry in the text is hidden. */
+static void test_linear(void)
+{
+	size_t n = 2u << 20, at = 0, steps = 0, entries = 0;
+	char *v = malloc(n + 32), *text = malloc((1u << 20) + 32), *t;
+	struct probe_facts *f;
+
+	while (at < n) {
+		at += (size_t)sprintf(v + at, "%se%0*zu", at ? "," : "", (int)(2 + entries % 15), entries);
+		entries++;
+	}
+	f = one_secret("UCX_TLS", v);
+	at = 0;
+	for (size_t k = 0; at < (1u << 20) - 64; k++)
+		at += (size_t)sprintf(text + at, "e%0*zu ", (int)(2 + k % 15), k);
+	t = run_mask_text_counted(f, text, &steps);
+	CHECK(t && !strstr(t, "e00"));
+	CHECK(t && strstr(t, "<from secret s> <from secret s>"));
+	CHECK(steps > 0 && steps <= (size_t)at * 17);
+	free(t);
+
+	/* cancelled (Ctrl-C, --timeout): stops at once and shows nothing */
+	cancel_run("the run's --timeout passed");
+	steps = 0;
+	t = run_mask_text_counted(f, text, &steps);
+	cancel_reset();
+	CHECK(t && !strstr(t, "e00") && strstr(t, "hidden"));
+	CHECK(steps < (size_t)at / 4);
+	free(t);
+	free(text);
+	probe_facts_free(f);
+}
+
 int main(void)
 {
 	test_envfrom_judged_real();
 	test_secret_bad_value_fails();
 	test_net_devices();
 	test_text();
+	test_mooncake_parts();
+	test_linear();
 	return T_DONE("test_mask");
 }

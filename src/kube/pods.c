@@ -388,15 +388,21 @@ static char *secret_env(const cJSON *pod, const char *container)
 	return buf_detach(&b, NULL);
 }
 
+/* The env list of container in pod, NULL when none. */
+static const cJSON *container_env(const cJSON *pod, const char *container)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+
+	return cJSON_GetObjectItemCaseSensitive(find_named(jpath(pod, ck), container), "env");
+}
+
 /* pod_info.spec_env of the probed container. */
 static char *spec_env(const cJSON *pod, const char *container)
 {
-	static const char *const ck[] = { "spec", "containers", NULL };
 	const cJSON *it;
 	struct buf b = BUF_INIT(64u << 10);
 
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(
-			       find_named(jpath(pod, ck), container), "env")) {
+	cJSON_ArrayForEach(it, container_env(pod, container)) {
 		const char *name = jstr(it, "name"), *v = jstr(it, "value");
 		const cJSON *vf = cJSON_GetObjectItemCaseSensitive(it, "valueFrom");
 		const cJSON *r;
@@ -410,6 +416,22 @@ static char *spec_env(const cJSON *pod, const char *container)
 		else if ((r = cJSON_GetObjectItemCaseSensitive(vf, "fieldRef")))
 			buf_appendf(&b, "%s=<field %s>\n", name, jstr(r, "fieldPath") ? jstr(r, "fieldPath") : "?");
 		else if (v && !strchr(v, '\n'))
+			buf_appendf(&b, "%s=%s\n", name, v);
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* pod_info.plain_env of the probed container, given its args. */
+static char *plain_env(const cJSON *pod, const char *container, const char *args)
+{
+	const cJSON *it;
+	struct buf b = BUF_INIT(64u << 10);
+
+	cJSON_ArrayForEach(it, container_env(pod, container)) {
+		const char *name = jstr(it, "name"), *v = jstr(it, "value");
+
+		if (name && v && *name && !cJSON_GetObjectItemCaseSensitive(it, "valueFrom") &&
+		    !strpbrk(name, "=\n") && !strchr(v, '\n') && strstr(args, name))
 			buf_appendf(&b, "%s=%s\n", name, v);
 	}
 	return buf_detach(&b, NULL);
@@ -504,6 +526,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->spec_env = spec_env(pod, p->container);
 	p->claim_refs = claims_refs(pod, p->container);
 	p->args = container_args(pod, p->container);
+	p->plain_env = plain_env(pod, p->container, p->args);
 	p->nodes = group_nodes(pod, p->container);
 	if (jstr(labels, GROVE_PCSG) && jstr(labels, GROVE_PCSG_REPLICA) &&
 	    !strchr(jstr(labels, GROVE_PCSG), '\n'))
@@ -541,6 +564,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->skip_reason);
 	free(p->claim_refs);
 	free(p->args);
+	free(p->plain_env);
 	free(p->group);
 }
 

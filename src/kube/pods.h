@@ -64,6 +64,11 @@ struct pod_info {
 	 * as "<from secret S>", "<from configmap C>" or "<field PATH>", so no
 	 * Secret value is ever held.  "" when none. */
 	char *spec_env;
+	/* "NAME=VALUE\n" per env entry of the probed container with a plain
+	 * value (no valueFrom) whose NAME its command or args mention (a
+	 * $(NAME) or ${NAME} there): what an expansion in them may be shown
+	 * as (model/shown.h).  "" when none. */
+	char *plain_env;
 	char *skip_reason; /* why not probed, one line; "" when probe */
 	char *claim_refs;  /* claims.h claims_refs(): "NAME\n" per ResourceClaim */
 	/* The probed container's command then args, space-joined ("" past

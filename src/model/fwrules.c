@@ -34,6 +34,11 @@ static const char *flag(const char *t, const char *name, char *val, size_t n)
 	return NULL;
 }
 
+const char *fwr_flag(const char *args, const char *name, char *val, size_t n)
+{
+	return flag(args, name, val, n);
+}
+
 /* A YAML or JSON key's scalar ("key: v", "\"key\": \"v\""), or NULL. */
 static const char *key(const char *t, const char *name, char *val, size_t n)
 {

@@ -7,43 +7,11 @@
 
 #include "model/cancel.h"
 #include "model/envrules.h"
+#include "model/shown.h"
 #include "run/mask.h"
 #include "util/buf.h"
 #include "util/sha256.h"
 #include "util/xalloc.h"
-
-/* The Secret whose value variable name may hold, after the rules of
- * pod_info.secret_env (pods.h); copies its name into out (n bytes) and
- * returns 1, or 0 when the variable is not from a Secret. */
-static int secret_of(const char *secret_env, const char *name, char *out, size_t n)
-{
-	const char *line = secret_env, *nl;
-	size_t len = strlen(name);
-	int exempt = 0, found = 0, exact = 0;
-
-	for (; line && (nl = strchr(line, '\n')); line = nl + 1) {
-		const char *eq = strchr(line, '=');
-		const char *key = line + (*line == '*' || *line == '!');
-		size_t klen;
-
-		if (*line == '!') {
-			exempt |= (size_t)(nl - key) == len && !strncmp(key, name, len);
-			continue;
-		}
-		if (!eq || eq > nl)
-			continue;
-		klen = (size_t)(eq - key);
-		if (*line == '*' ? !exact && len >= klen && !strncmp(key, name, klen)
-				 : klen == len && !strncmp(key, name, len)) {
-			/* secretKeyRef names the variable itself: it wins; among
-			 * envFrom rules the last one wins, as in the kubelet. */
-			exact |= *line != '*';
-			snprintf(out, n, "%.*s", (int)(nl - eq - 1), eq + 1);
-			found = 1;
-		}
-	}
-	return found && (exact || !exempt);
-}
 
 void run_mask_mark(struct probe_facts *f, const char *secret_env)
 {
@@ -52,7 +20,7 @@ void run_mask_mark(struct probe_facts *f, const char *secret_env)
 	for (size_t k = 0; k < f->env.n; k++) {
 		struct probe_env_var *v = &f->env.var[k];
 
-		if (secret_of(secret_env, v->name, secret, sizeof(secret)))
+		if (shown_origin(secret_env, NULL, v->name, secret, sizeof(secret)) == SHOWN_SECRET)
 			v->secret = xstrdup(secret);
 	}
 }
@@ -326,10 +294,11 @@ static void collect(const struct probe_facts *f, struct words *ws, char ***masks
 	*masks = xcalloc(f->env.n + 1, sizeof **masks);
 	for (size_t k = 0; k < f->env.n; k++) {
 		const struct probe_env_var *v = &f->env.var[k];
+		char shown[300];
 
 		if (!v->secret || !v->value)
 			continue;
-		(*masks)[k] = xasprintf("<from secret %s>", v->secret);
+		(*masks)[k] = xstrdup(shown_value(v->value, v->secret, shown, sizeof shown));
 		words_of(f, v, (*masks)[k], ws);
 	}
 	if (ws->nlens)

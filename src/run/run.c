@@ -151,6 +151,8 @@ static void contexts(struct run *pr)
 			c->nixl_backend = l->items[i].spec->nixl_backend;
 		c->peer_args = peer_args(l, &l->items[i]);
 		c->args = l->items[i].args && *l->items[i].args ? l->items[i].args : NULL;
+		c->secret_env = l->items[i].secret_env;
+		c->plain_env = l->items[i].plain_env;
 		c->nodes = group_nodes(l, &l->items[i]);
 	}
 	free(pre), free(dec), free(kv);

@@ -11,6 +11,7 @@
 
 #include "check/check.h"
 #include "model/cancel.h"
+#include "model/shown.h"
 #include "probe/facts.h"
 #include "run/mask.h"
 #include "pod_fixture.h"
@@ -214,6 +215,52 @@ static void test_linear(void)
 	probe_facts_free(f);
 }
 
+/* model/shown.h: where a variable comes from, and a spec word expanded
+ * from plain values only (the kubelet's $(VAR), $$ its escape, an
+ * unknown $(VAR) kept; the shell's $VAR and ${VAR}). */
+static void test_shown(void)
+{
+	const char *sec = "*=hf\nTOK=tok-secret\n!CFG\n!POD\n!DIR\n";
+	const char *plain = "CFG=/etc/e.yaml\nDIR=/cfg\n";
+	static const struct {
+		const char *w, *out, *why;    /* out NULL: not expanded */
+	} words[] = {
+		{ "$(CFG)", "/etc/e.yaml", "" },
+		{ "${DIR}/p.yaml", "/cfg/p.yaml", "" },
+		{ "$DIR/$(CFG)", "/cfg//etc/e.yaml", "" },
+		{ "/plain.yaml", "/plain.yaml", "" },
+		{ "/$(TOK)", NULL, "TOK is from Secret tok-secret" },
+		{ "${HF_TOKEN}.yaml", NULL, "HF_TOKEN is from Secret hf" },
+		{ "$(POD)", NULL, "valueFrom" },
+		{ "$$(CFG)", NULL, "command substitution" },     /* $$: the kubelet's escape */
+		{ "${CFG:-/x}", NULL, "shell expansion" },
+		{ "`id`", NULL, "command substitution" },
+		{ "$(NOPE)", NULL, "NOPE is from Secret hf" },       /* envFrom may set it */
+	};
+	char out[128], why[128], s[64];
+
+	CHECK_INT(shown_origin(sec, plain, "TOK", s, sizeof s), SHOWN_SECRET);
+	CHECK_STR(s, "tok-secret");
+	CHECK_INT(shown_origin(sec, plain, "HF_TOKEN", s, sizeof s), SHOWN_SECRET);   /* envFrom */
+	CHECK_STR(s, "hf");
+	CHECK_INT(shown_origin(sec, plain, "CFG", s, sizeof s), SHOWN_PLAIN);
+	CHECK_INT(shown_origin(sec, plain, "POD", s, sizeof s), SHOWN_OTHER);
+	CHECK_INT(shown_origin("", plain, "X", s, sizeof s), SHOWN_IMAGE);
+	CHECK_STR(shown_value("v", NULL, out, sizeof out), "v");
+	CHECK_STR(shown_value("v", "hf", out, sizeof out), "<from secret hf>");
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		int ok = shown_spec_word(words[i].w, sec, plain, out, sizeof out, why, sizeof why);
+
+		CHECK_INT(ok, words[i].out != NULL);
+		CHECK_STR(out, words[i].out ? words[i].out : words[i].w);
+		CHECK_HAS(why, words[i].why);
+	}
+	CHECK_INT(shown_spec_word("$(CFG)", NULL, NULL, out, sizeof out, why, sizeof why), 0);
+	CHECK_INT(shown_spec_word("$(NOPE)", "!CFG\n", plain, out, sizeof out, why, sizeof why), 0);
+	CHECK_HAS(why, "NOPE is not set by the pod spec");
+}
+
 int main(void)
 {
 	test_envfrom_judged_real();
@@ -222,5 +269,6 @@ int main(void)
 	test_text();
 	test_mooncake_parts();
 	test_linear();
+	test_shown();
 	return T_DONE("test_mask");
 }

@@ -89,9 +89,12 @@ struct fw_eng_text {
 static int fw_engine_path(const struct check_input *in, const struct probe_trtllm_engine *t,
 			  struct fw_eng_text *txt)
 {
+	/* the flag is pod text too: only the two the probe looks for */
+	const char *fl = strcmp(t->flag, "--extra_llm_api_options") ? "--extra-engine-args"
+								   : "--extra_llm_api_options";
 	char word[256], shown[300], why[256];
 
-	if (!fwr_flag(in->ctx->args, t->flag, word, sizeof word)) {
+	if (!fwr_flag(in->ctx->args, fl, word, sizeof word)) {
 		snprintf(txt->path, sizeof txt->path, "(named by PID 1's argv, not by the pod spec: not shown)");
 		return 1;
 	}

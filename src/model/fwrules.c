@@ -36,7 +36,7 @@ static const char *flag(const char *t, const char *name, char *val, size_t n)
 
 const char *fwr_flag(const char *args, const char *name, char *val, size_t n)
 {
-	return flag(args, name, val, n);
+	return *name && n ? flag(args, name, val, n) : NULL;    /* "" would walk past args */
 }
 
 /* A YAML or JSON key's scalar ("key: v", "\"key\": \"v\""), or NULL. */

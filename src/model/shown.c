@@ -106,7 +106,9 @@ static int put_plain(const struct spec_vars *sv, const char *name, size_t l,
 		}
 		return 0;
 	}
-	*at += (size_t)snprintf(out + *at, *at < n ? n - *at : 0, "%.*s", (int)vn, v);
+	if (*at < n)    /* cut at n - 1 bytes; *at still counts the rest */
+		snprintf(out + *at, n - *at, "%.*s", (int)vn, v);
+	*at += vn;
 	return 1;
 }
 

@@ -143,12 +143,17 @@ static void test_mooncake_parts(void)
 {
 	static const char *const values[] = {
 		"mlx5_0:1 S3NT1NELpart", "S3NT1NELhost:7", "mlx5_0,S3NT1NELx:1 mlx5_0:1",
+		/* longer than the rule's 64-byte part and 128-byte list: cut
+		 * parts would match no mask */
+		"S3NT1NEL0123456789012345678901234567890123456789012345678901234567890123456789",
+		"a1S3NT1NEL,b2S3NT1NEL,c3S3NT1NEL,d4S3NT1NEL,e5S3NT1NEL,f6S3NT1NEL,g7S3NT1NEL,h8S3NT1NEL,"
+		"i9S3NT1NEL,j0S3NT1NEL,k1S3NT1NEL,l2S3NT1NEL,m3S3NT1NEL",
 	};
 	struct check_context c = decode;
 
 	c.args = "python3 -m dynamo.sglang --disaggregation-mode decode";
 	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
-		char env[128];
+		char env[256];
 		struct probe_facts *f;
 		struct check_results r;
 

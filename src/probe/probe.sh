@@ -894,7 +894,8 @@ _eng_keys() {
 # PID 1's own environment, else nothing.  NAME and the value are data to
 # awk (string compare on /proc/1/environ): nothing is evaluated, and a
 # value that is no plain path is not taken (it could be anything, even a
-# secret, and would leave the pod as path=).
+# secret).  The result only names the file read here: it never leaves the
+# pod (the section sends the word as argv has it).
 _eng_var() {
 	case $1 in *\\* | *'`'*) return 0 ;; esac
 	[ -r /proc/1/environ ] && have awk || return 0

@@ -160,5 +160,28 @@ class HostileSecretEngine(SecretSweep, E2ECase):
         self.assertIn("<from secret hf-token-secret>", c["detail"])
 
 
+class KubeletExpand(unittest.TestCase):
+    """The test cluster expands $(VAR) of command/args as the kubelet does
+    (k8s.io/kubernetes third_party/forked/golang/expansion/expand.go and its
+    expand_test.go cases), so /proc/1/cmdline shows what a real pod shows."""
+
+    def test_cases(self):
+        """expand_test.go doExpansionTest's cases (a selection), then the
+        Secret-fed shape of issue 37."""
+        from fc_sandbox import kubelet_expand
+        env = {"VAR_A": "A", "VAR_B": "B", "VAR_C": "C", "VAR_REF": "$(VAR_A)", "VAR_EMPTY": "",
+               "HF_TOKEN": SENTINEL}
+        for word, want in (("$(VAR_A)", "A"), ("$(VAR_A)-$(VAR_A)", "A-A"), ("___$(VAR_B)___", "___B___"),
+                           ("$$(VAR_B)_$(VAR_A)", "$(VAR_B)_A"), ("f000-$$VAR_A", "f000-$VAR_A"),
+                           ("$(VAR_A$(VAR_B))", "$(VAR_A$(VAR_B))"), ("$(VAR_REF)", "$(VAR_A)"),
+                           ("foo$(VAR_EMPTY)bar", "foobar"), ("foo$(VAR_Awhoops!", "foo$(VAR_Awhoops!"),
+                           ("$?_boo_$!", "$?_boo_$!"), ("$VAR_A", "$VAR_A"), ("$(VAR_DNE)", "$(VAR_DNE)"),
+                           ("$$$$$$(BIG_MONEY)", "$$$(BIG_MONEY)"), ("$$$$$$$(VAR_A)", "$$$A"),
+                           ("${VAR_A}", "${VAR_A}"), ("$(VAR_C)_______$(", "C_______$("),
+                           ("$(VAR_A)foobarzab$", "Afoobarzab$"), ("--$($($($($--", "--$($($($($--"),
+                           ("$(foo$$var)", "$(foo$$var)"),
+                           ("--extra-engine-args=/$(HF_TOKEN)", "--extra-engine-args=/" + SENTINEL)):
+            self.assertEqual(kubelet_expand(word, env), want, word)
+
 if __name__ == "__main__":
     unittest.main()

@@ -160,6 +160,61 @@ class HostileSecretEngine(SecretSweep, E2ECase):
         self.assertIn("<from secret hf-token-secret>", c["detail"])
 
 
+class ProbeSection(unittest.TestCase):
+    """probe.sh's trtllm_engine section itself (the helpers of its head,
+    then _eng_keys up to the section's end) on a PID 1 made of files: what
+    it prints is what leaves the pod, and holds no value resolved from the
+    environment, nor an argv word that holds one (the kubelet's
+    $(HF_TOKEN))."""
+
+    def section(self, argv, env, files=()):
+        import subprocess
+        import tempfile
+        with open(os.path.join(ROOT, "src", "probe", "probe.sh")) as f:
+            sh = f.read()
+        head = sh[sh.index("have() {"):sh.index("end() {")]
+        head += sh[sh.index("end() {"):].split("\n", 1)[0] + "\n"
+        body = sh[sh.index("_eng_keys() {"):]
+        body = body[:body.index('end trtllm_engine "$_erc"\nfi\n') + len('end trtllm_engine "$_erc"\nfi\n')]
+        d = tempfile.mkdtemp(prefix="secrets-probe-")
+        try:
+            with open(os.path.join(d, "cmdline"), "wb") as f:
+                f.write(b"".join(a.encode() + b"\0" for a in argv))
+            with open(os.path.join(d, "environ"), "wb") as f:
+                f.write(b"".join(b"%s=%s\0" % (k.encode(), v.encode()) for k, v in env.items()))
+            for path, text in files:
+                with open(os.path.join(d, path), "w") as f:
+                    f.write(text)
+            body = body.replace("/proc/1/cmdline", d + "/cmdline").replace(
+                "/proc/1/environ", d + "/environ").replace("/proc/1/cwd", d)
+            r = subprocess.run(["sh", "-c", head + body], capture_output=True, timeout=60)
+        finally:
+            import shutil
+            shutil.rmtree(d, ignore_errors=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode()
+
+    def test_nothing_resolved_leaves(self):
+        env = {"HF_TOKEN": "/" + SENTINEL + "/aGVsbG8=", "ENGINE_ARGS": "e.yaml", "HOME": "/home/dynamo"}
+        for argv in (["sh", "-c", 'trtllm-serve --extra-engine-args "/${HF_TOKEN}"'],
+                     ["sh", "-c", "trtllm-serve --extra-engine-args ${HF_TOKEN}.yaml"],
+                     ["trtllm-serve", "--extra-engine-args", env["HF_TOKEN"]],          # $(HF_TOKEN)
+                     ["trtllm-serve", "--extra-engine-args=/x" + env["HF_TOKEN"]]):
+            out = self.section(argv, env)
+            self.assertNotIn(SENTINEL, out, argv)
+            self.assertIn("flag=--extra-engine-args", out)
+        # a plain path word still goes, and the file it names is read
+        out = self.section(["trtllm-serve", "--extra-engine-args", "cfg.yaml"], env,
+                           [("cfg.yaml", "max_input_len: 4096\n")])
+        self.assertIn("path=cfg.yaml\n", out)
+        self.assertIn("max_input_len=4096", out)
+        # ${ENGINE_ARGS}: resolved in the pod to read the file, sent as written
+        out = self.section(["sh", "-c", "trtllm-serve --extra-engine-args ${ENGINE_ARGS}"], env,
+                           [("e.yaml", "max_input_len: 2048\n")])
+        self.assertIn("path=${ENGINE_ARGS}\n", out)
+        self.assertIn("max_input_len=2048", out)
+
+
 class KubeletExpand(unittest.TestCase):
     """The test cluster expands $(VAR) of command/args as the kubelet does
     (k8s.io/kubernetes third_party/forked/golang/expansion/expand.go and its

@@ -289,6 +289,11 @@ struct check_context {
 	 * read (that pod's args_unread): the reason; the pair rule is then
 	 * skipped with it.  NULL otherwise. */
 	const char *peer_args_unread;
+	/* Where the variables of that container come from, for what a rule
+	 * prints (model/shown.h): pod_info.secret_env and plain_env
+	 * (kube/pods.h), borrowed; NULL: unknown, so no word an expansion
+	 * made is printed. */
+	const char *secret_env, *plain_env;
 	/* Nodes of this pod's worker (a multinode worker's group size, from
 	 * what the pod carries: kube/pods.h pod_info.nodes); 0 or 1: one. */
 	int nodes;

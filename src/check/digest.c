@@ -6,6 +6,7 @@
 
 #include "check/internal.h"
 #include "model/podspec.h"
+#include "model/shown.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 
@@ -53,13 +54,18 @@ static void net_dev_bad(const struct check_input *in, struct check_summary *s)
 {
 	const char *v = envv(in, "UCX_NET_DEVICES");
 	struct buf bad = BUF_INIT(512);
+	char shown[sizeof s->net_dev_bad];
 	int nbad;
 
 	if (!v || !*v || !strcmp(v, "all") || !is_rdma_fabric(in->fabric))
 		return;
 	net_devices_scan(in, v, &bad, &nbad);
+	/* A Secret's entries are never printed, whole or cut at the size */
 	if (nbad)
-		snprintf(s->net_dev_bad, sizeof(s->net_dev_bad), "%s", buf_str(&bad));
+		snprintf(s->net_dev_bad, sizeof(s->net_dev_bad), "%s",
+			 env_secret(in, "UCX_NET_DEVICES")
+				 ? shown_value(v, env_secret(in, "UCX_NET_DEVICES"), shown, sizeof shown)
+				 : buf_str(&bad));
 	buf_release(&bad);
 }
 

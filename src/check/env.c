@@ -186,6 +186,7 @@ struct envr_var *book_view(const struct probe_env *e, struct envr_view *view)
 		v[i].name = e->var[i].name;
 		v[i].value = e->var[i].value;
 		v[i].origin = ENVR_FROM_PROCESS;
+		v[i].secret = e->var[i].secret;
 	}
 	view->v = v;
 	view->n = e->n;

@@ -11,6 +11,7 @@
 #include "model/envrules.h"
 #include "model/fwrules.h"
 #include "model/podspec.h"
+#include "model/shown.h"
 #include "util/buf.h"
 
 /* The fw-* names of fwrules.h, as table rows. */
@@ -73,18 +74,61 @@ static void fw_emit(const struct check_input *in, const struct fwr_finding *f, i
 			     : "the pod spec's command and args, /proc/1/environ");
 }
 
+/* What the output may say of the engine config's path (model/shown.h). */
+struct fw_eng_text {
+	char path[300];
+	char why[400];
+};
+
+/* The path as the pod spec names it, into txt->path: the spec's word
+ * after the flag, expanded from plain values.  0 when the word names a
+ * variable with no plain value (a Secret's, a fieldRef's): then the
+ * probe's reading is not used (issue 37: "/${HF_TOKEN}", "$(HF_TOKEN)"
+ * printed the Secret).  A word argv has that the spec does not name
+ * (the image's entrypoint, a wrapper) is not printed. */
+static int fw_engine_path(const struct check_input *in, const struct probe_trtllm_engine *t,
+			  struct fw_eng_text *txt)
+{
+	/* the flag is pod text too: only the two the probe looks for */
+	const char *fl = strcmp(t->flag, "--extra_llm_api_options") ? "--extra-engine-args"
+								   : "--extra_llm_api_options";
+	char word[256], shown[300], why[256];
+
+	if (!fwr_flag(in->ctx->args, fl, word, sizeof word)) {
+		snprintf(txt->path, sizeof txt->path, "(named by PID 1's argv, not by the pod spec: not shown)");
+		return 1;
+	}
+	if (!shown_spec_word(word, in->ctx->secret_env, in->ctx->plain_env, shown, sizeof shown,
+			     why, sizeof why)) {
+		snprintf(txt->path, sizeof txt->path, "%s", shown);
+		snprintf(txt->why, sizeof txt->why, "unresolved (%s, so the file it names is not read)", why);
+		return 0;
+	}
+	if (t->path_hidden || !strcmp(t->path, word) || !strcmp(t->path, shown))
+		snprintf(txt->path, sizeof txt->path, "%s", shown);
+	else
+		snprintf(txt->path, sizeof txt->path, "(PID 1's argv differs from the pod spec: not shown)");
+	return 1;
+}
+
 /* The engine config file the probe read for PID 1 (section trtllm_engine)
- * into *e; NULL when the section names none. */
-static const struct fwr_engine *fw_engine(const struct check_input *in, struct fwr_engine *e)
+ * into *e, its printable path and reason in *txt; NULL when the section
+ * names none. */
+static const struct fwr_engine *fw_engine(const struct check_input *in, struct fwr_engine *e,
+					  struct fw_eng_text *txt)
 {
 	const struct probe_trtllm_engine *t = in->f ? &in->f->trtllm_engine : NULL;
+	int plain;
 
 	if (!t || t->src.status == PROBE_NOT_LOOKED || t->src.status == PROBE_ABSENT)
 		return NULL;
-	*e = (struct fwr_engine){ t->src.status == PROBE_OK && t->state == PROBE_ENGINE_OK, t->path,
+	plain = fw_engine_path(in, t, txt);
+	*e = (struct fwr_engine){ t->src.status == PROBE_OK && t->state == PROBE_ENGINE_OK, txt->path,
 				  NULL, t->max_input_len, t->max_tokens_in_buffer, t->tensor_parallel_size,
 				  t->backend[0] ? t->backend : NULL };
-	if (e->read && t->nbad) {
+	if (!plain) {
+		*e = (struct fwr_engine){ 0, txt->path, txt->why, -1, -1, -1, NULL };
+	} else if (e->read && t->nbad) {
 		/* a key the rules need with a value the probe would not pass
 		 * (an anchor, an expression): as good as unread */
 		e->read = 0;
@@ -123,6 +167,7 @@ void check_framework(const struct check_input *in, struct check_results *out)
 	struct buf devs = BUF_INIT(4096);
 	struct fwr_worker w, p;
 	struct fwr_engine eng;
+	struct fw_eng_text txt = { "", "" };
 	size_t n;
 
 	if (!in->ctx->args) {
@@ -134,7 +179,7 @@ void check_framework(const struct check_input *in, struct check_results *out)
 	w = (struct fwr_worker){ in->ctx->args, &view, in->ctx->role, in->cross_pod,
 				 in->ctx->kv_known ? in->ctx->kv_cross_node : -1, fw_fabric(in),
 				 in->spec->gpus, in->ctx->nodes > 1 ? in->ctx->nodes : 1, fw_devices(in, &devs),
-				 fw_engine(in, &eng) };
+				 fw_engine(in, &eng, &txt) };
 	n = fwr_eval(&w, f);
 	for (size_t i = 0; i < n; i++)
 		fw_emit(in, &f[i], 0, w.engine && !strcmp(f[i].check, FWR_TRTLLM), out);

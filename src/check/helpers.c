@@ -66,6 +66,16 @@ const char *envv(const struct check_input *in, const char *name)
 	return probe_env_get(&in->f->env, name);
 }
 
+const char *env_secret(const struct check_input *in, const char *name)
+{
+	const struct probe_env *e = in->f && in->f->env.src.status == PROBE_OK ? &in->f->env : NULL;
+
+	for (size_t i = e ? e->n : 0; i-- > 0;)   /* the last definition wins */
+		if (!strcmp(e->var[i].name, name))
+			return e->var[i].secret;
+	return NULL;
+}
+
 int env_readable(const struct check_input *in)
 {
 	return in->f && in->f->env.src.status == PROBE_OK;

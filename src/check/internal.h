@@ -55,6 +55,10 @@ const char *src_why(const struct probe_src *s, const char *what, char *b,
 		    size_t n);
 /* Transport variable of the main process; NULL when unset or unreadable. */
 const char *envv(const struct check_input *in, const char *name);
+/* The Secret that may have set variable name (run/mask.h marks it), NULL
+ * when none: check output then prints model/shown.h shown_value, never the
+ * value or a part of it. */
+const char *env_secret(const struct check_input *in, const char *name);
 int env_readable(const struct check_input *in);
 int is_no(const char *v);
 int is_yes(const char *v);

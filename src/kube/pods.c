@@ -430,16 +430,22 @@ static char *secret_env(const cJSON *pod, const char *container)
 	return buf_detach(&b, NULL);
 }
 
+/* The env list of container in pod, NULL when none. */
+static const cJSON *container_env(const cJSON *pod, const char *container)
+{
+	static const char *const ck[] = { "spec", "containers", NULL };
+
+	return cJSON_GetObjectItemCaseSensitive(find_named(jpath(pod, ck), container), "env");
+}
+
 /* pod_info.spec_env of the probed container; past its cap "" with *why
  * set (pod_info.spec_env_unread), never a part read as the whole. */
 static char *spec_env(const cJSON *pod, const char *container, char **why)
 {
-	static const char *const ck[] = { "spec", "containers", NULL };
 	const cJSON *it;
 	struct buf b = BUF_INIT(64u << 10);
 
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(
-			       find_named(jpath(pod, ck), container), "env")) {
+	cJSON_ArrayForEach(it, container_env(pod, container)) {
 		const char *name = jstr(it, "name"), *v = jstr(it, "value");
 		const cJSON *vf = cJSON_GetObjectItemCaseSensitive(it, "valueFrom");
 		const cJSON *r;
@@ -457,6 +463,22 @@ static char *spec_env(const cJSON *pod, const char *container, char **why)
 	}
 	*why = b.overflowed ? xstrdup("the container's env list is over 64 KiB of transport "
 				      "variables, not read") : xstrdup("");
+	return buf_detach(&b, NULL);
+}
+
+/* pod_info.plain_env of the probed container, given its args. */
+static char *plain_env(const cJSON *pod, const char *container, const char *args)
+{
+	const cJSON *it;
+	struct buf b = BUF_INIT(64u << 10);
+
+	cJSON_ArrayForEach(it, container_env(pod, container)) {
+		const char *name = jstr(it, "name"), *v = jstr(it, "value");
+
+		if (name && v && *name && !cJSON_GetObjectItemCaseSensitive(it, "valueFrom") &&
+		    !strpbrk(name, "=\n") && !strchr(v, '\n') && strstr(args, name))
+			buf_appendf(&b, "%s=%s\n", name, v);
+	}
 	return buf_detach(&b, NULL);
 }
 
@@ -562,6 +584,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->spec_env = spec_env(pod, p->container, &p->spec_env_unread);
 	p->claim_refs = claims_refs(pod, p->container);
 	p->args = container_args(pod, p->container, &p->args_unread);
+	p->plain_env = plain_env(pod, p->container, p->args);
 	p->nodes = group_nodes(pod, p->container);
 	if (jstr(labels, GROVE_PCSG) && jstr(labels, GROVE_PCSG_REPLICA) &&
 	    !strchr(jstr(labels, GROVE_PCSG), '\n'))
@@ -601,6 +624,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->args);
 	free(p->args_unread);
 	free(p->spec_env_unread);
+	free(p->plain_env);
 	free(p->group);
 }
 

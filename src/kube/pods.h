@@ -67,6 +67,11 @@ struct pod_info {
 	/* Why spec_env is "" though the container has such entries (one
 	 * line: past its 64 KiB), "" when read: what compares it says so. */
 	char *spec_env_unread;
+	/* "NAME=VALUE\n" per env entry of the probed container with a plain
+	 * value (no valueFrom) whose NAME its command or args mention (a
+	 * $(NAME) or ${NAME} there): what an expansion in them may be shown
+	 * as (model/shown.h).  "" when none. */
+	char *plain_env;
 	char *skip_reason; /* why not probed, one line; "" when probe */
 	char *claim_refs;  /* claims.h claims_refs(): "NAME\n" per ResourceClaim */
 	/* The probed container's command then args, space-joined ("" past

@@ -2,6 +2,7 @@
  * its source: env-vars.md (the project's digest) and the upstream file or
  * document it was read from. */
 #include "model/envrules.h"
+#include "model/shown.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -718,6 +719,7 @@ size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		const struct envr_rule *r = &rules[i];
 		const struct envr_var *e = envr_find(env, r->var);
 		const char *why = r->why, *v;
+		char shown[160];
 		enum envr_sev sev;
 		struct envr_finding *f;
 
@@ -734,12 +736,11 @@ size_t envr_eval(const struct envr_view *env, const struct envr_ctx *ctx,
 		f = &(*out)[n++];
 		f->rule = r;
 		f->sev = sev;
-		if (r->missing == 2 && e)
-			snprintf(f->detail, sizeof f->detail, "%s=%s %s", r->var, v, why);
-		else if (r->missing)
+		if (r->missing && !(r->missing == 2 && e))
 			snprintf(f->detail, sizeof f->detail, "%s %s", r->var, why);
-		else
-			snprintf(f->detail, sizeof f->detail, "%s=%s %s", r->var, v, why);
+		else    /* a Secret's value never, whole or cut (model/shown.h) */
+			snprintf(f->detail, sizeof f->detail, "%s=%s %s", r->var,
+				 shown_value(v, e ? e->secret : NULL, shown, sizeof shown), why);
 	}
 	return n;
 }

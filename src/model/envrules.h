@@ -30,6 +30,10 @@ struct envr_var {
 	const char *value;
 	enum envr_origin origin;
 	int dynamic;            /* computed at run time: set, value unknown */
+	/* The Secret the value is or may be from (run/mask.h marks it), NULL
+	 * when none: a rule prints such a value only through model/shown.h
+	 * shown_value, as "<from secret S>", never in part. */
+	const char *secret;
 };
 
 /* name -> value; the last of a name wins, as in a process environment. */

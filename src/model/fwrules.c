@@ -1,6 +1,7 @@
 /* The framework rule book (fwrules.h).  Every rule names its source: the
  * public report or the framework's own code it was read from. */
 #include "model/fwrules.h"
+#include "model/shown.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -32,6 +33,11 @@ static const char *flag(const char *t, const char *name, char *val, size_t n)
 		return k ? val : NULL;
 	}
 	return NULL;
+}
+
+const char *fwr_flag(const char *args, const char *name, char *val, size_t n)
+{
+	return *name && n ? flag(args, name, val, n) : NULL;    /* "" would walk past args */
 }
 
 /* A YAML or JSON key's scalar ("key: v", "\"key\": \"v\""), or NULL. */
@@ -177,6 +183,15 @@ static int devices_missing(const char *list, const char *devs, char *bad, size_t
 	return k;
 }
 
+/* Variable name's value as a finding prints it (model/shown.h): itself, or
+ * "<from secret S>" when a Secret may have set it, never a part of it. */
+static const char *env_shown(const struct envr_view *env, const char *name, char *out, size_t n)
+{
+	const struct envr_var *v = envr_find(env, name);
+
+	return shown_value(v ? v->value : NULL, v ? v->secret : NULL, out, n);
+}
+
 #define SRC_27083 "vllm-project/vllm#27083; vLLM docs features/nixl_connector_usage (VLLM_NIXL_SIDE_CHANNEL_HOST, default localhost)"
 #define SRC_DYN_HOST "ai-dynamo/dynamo components/src/dynamo/vllm (ensure_side_channel_host: the pod's IP when unset)"
 
@@ -247,7 +262,7 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 	const char *port = envr_get(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT");
 	int dyn = has(w->args, "dynamo.vllm"), hc;
 	struct fwr_finding cfg;
-	char hp[32];
+	char hp[32], shown[160];
 	long p, http;
 
 	if (!has(w->args, "NixlConnector") && !dyn)
@@ -256,18 +271,20 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 	if (h && !h->dynamic && h->value && loopback(h->value) && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST=%s is loopback while KV crosses pods: the peer's NIXL handshake reaches its own agent (engine ID mismatch, prompts recomputed)",
-		    h->value);
+		    env_shown(w->env, "VLLM_NIXL_SIDE_CHANNEL_HOST", shown, sizeof shown));
 	else if (!h && plain_serve(w->args) && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST unset under vllm serve: the side channel is localhost, so a peer in another pod cannot hand KV (engine ID mismatch)");
 	else if (port && ((p = num(port)) < 1 || p > 65535))
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_PORT to a free port number",
 		    "vLLM vllm/envs.py (VLLM_NIXL_SIDE_CHANNEL_PORT is int)",
-		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is no port number", port);
+		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is no port number",
+		    env_shown(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT", shown, sizeof shown));
 	else if (port && (http = num(flag(w->args, "--port", hp, sizeof hp))) > 0 && http == num(port))
 		put(f, FWR_VLLM, ENVR_FAIL, "give the NIXL side channel a port of its own",
 		    "vLLM nixl_connector.py (the side channel listens on VLLM_NIXL_SIDE_CHANNEL_PORT + dp rank)",
-		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is also the server's --port", port);
+		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is also the server's --port",
+		    env_shown(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT", shown, sizeof shown));
 	else if (!h && !dyn) {
 		/* the image's entrypoint: the launcher is unknown */
 		if (hc)
@@ -378,14 +395,17 @@ static int rule_mooncake(const struct fwr_worker *w, struct fwr_finding *f)
 {
 	const char *p = envr_get(w->env, "MOONCAKE_PROTOCOL");
 	const char *dev = envr_get(w->env, "MOONCAKE_DEVICE");
-	char bad[128];
+	const struct envr_var *dv = envr_find(w->env, "MOONCAKE_DEVICE");
+	char bad[128], shown[160];
 
 	if (!p && !dev)
 		return 0;
 	if (dev && devices_missing(dev, w->devices, bad, sizeof bad))
+		/* from a Secret: no device name of it, whole or cut */
 		put(f, FWR_MOONCAKE, ENVR_FAIL, "set MOONCAKE_DEVICE to RDMA devices of the pod (or leave it empty to detect them)",
 		    "kvcache-ai/Mooncake mooncake-store config (MOONCAKE_DEVICE: device_name, comma-separated RDMA devices)",
-		    "MOONCAKE_DEVICE names %s, not an RDMA device of this pod", bad);
+		    "MOONCAKE_DEVICE names %s, not an RDMA device of this pod",
+		    dv->secret ? shown_value(NULL, dv->secret, shown, sizeof shown) : bad);
 	else if (!p)
 		put(f, FWR_MOONCAKE, ENVR_OK, NULL, "kvcache-ai/Mooncake mooncake-store config", "MOONCAKE_DEVICE devices present");
 	else if (!strcmp(p, "tcp") && w->kv_cross && (w->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)))
@@ -393,7 +413,8 @@ static int rule_mooncake(const struct fwr_worker *w, struct fwr_finding *f)
 		    "kvcache-ai/Mooncake docs (transfer engine protocol rdma|tcp)",
 		    "MOONCAKE_PROTOCOL=tcp on an RDMA fabric: KV moves over TCP");
 	else
-		put(f, FWR_MOONCAKE, ENVR_OK, NULL, "kvcache-ai/Mooncake docs", "MOONCAKE_PROTOCOL=%s", p);
+		put(f, FWR_MOONCAKE, ENVR_OK, NULL, "kvcache-ai/Mooncake docs", "MOONCAKE_PROTOCOL=%s",
+		    env_shown(w->env, "MOONCAKE_PROTOCOL", shown, sizeof shown));
 	return 1;
 }
 

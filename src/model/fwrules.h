@@ -76,6 +76,9 @@ size_t fwr_eval(const struct fwr_worker *w, struct fwr_finding *out);
  * decode side into *out, 1 when one applies, else 0. */
 int fwr_pair(const struct fwr_worker *prefill, const struct fwr_worker *decode,
 	     struct fwr_finding *out);
+/* The word after flag name in args ("--x v", "--x=v", quotes dropped)
+ * into val (n bytes); val, or NULL when args do not pass the flag. */
+const char *fwr_flag(const char *args, const char *name, char *val, size_t n);
 /* The tensor-parallel size the args ask for, -1 when they do not say. */
 long fwr_tp(const char *args);
 /* SGLang's attention TP size (tp / dp with --enable-dp-attention), -1 unknown. */

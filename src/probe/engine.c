@@ -82,6 +82,8 @@ int probe_parse_trtllm_engine(const char *t, size_t n, struct probe_trtllm_engin
 			ps_copy(e->flag, sizeof e->flag, v);
 		else if (ps_eq(k, "path"))
 			ps_copy(e->path, sizeof e->path, v);
+		else if (ps_eq(k, "path_hidden"))
+			e->path_hidden = 1;
 		else if (ps_eq(k, "bad"))
 			e->nbad++;
 		else if (ps_eq(k, "state")) {

@@ -23,7 +23,11 @@ enum probe_engine_state {
 struct probe_trtllm_engine {
 	struct probe_src src;
 	char flag[32];                  /* "--extra-engine-args", ... */
-	char path[256];                 /* as argv names it */
+	/* As argv names it: with a $NAME in it the probe resolved NAME in the
+	 * pod, and only the name leaves it.  Not for output: the plugin
+	 * prints the spec's word (model/shown.h shown_spec_word). */
+	char path[256];
+	int path_hidden;                /* argv's word held an environment value: not sent */
 	enum probe_engine_state state;
 	long max_input_len;
 	long max_tokens_in_buffer;      /* cache_transceiver_config. */

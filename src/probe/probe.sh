@@ -1018,7 +1018,8 @@ _eng_keys() {
 # PID 1's own environment, else nothing.  NAME and the value are data to
 # awk (string compare on /proc/1/environ): nothing is evaluated, and a
 # value that is no plain path is not taken (it could be anything, even a
-# secret, and would leave the pod as path=).
+# secret).  The result only names the file read here: it never leaves the
+# pod (the section sends the word as argv has it).
 _eng_var() {
 	case $1 in *\\* | *'`'*) return 0 ;; esac
 	[ -r /proc/1/environ ] && have awk || return 0
@@ -1039,6 +1040,20 @@ _eng_var() {
 		p = pre v suf
 		if (!bad && got && v != "" && p ~ /^[A-Za-z0-9_.\/+@:,=-]+$/ && p ~ /\/|\.(ya?ml|json)$/ && length(p) < 256)
 			print p
+	}'
+}
+
+# _eng_hides WORD: "1" when WORD holds the value (4 bytes or more) of a
+# variable of PID 1's environment, or when that cannot be told.  The
+# kubelet expands $(VAR) of the spec's args into argv (k8s.io/kubernetes
+# third_party/forked/golang/expansion), so such a word may be a Secret's
+# value: it stays in the pod, and the plugin names the spec's word instead.
+_eng_hides() {
+	[ -r /proc/1/environ ] && have awk && have tr || { echo 1; return 0; }
+	(tr '\0' '\n' </proc/1/environ) 2>/dev/null | bounded 5 awk -v w="$1" '
+	{
+		i = index($0, "="); v = i ? substr($0, i + 1) : $0
+		if (length(v) >= 4 && index(w, v)) { print 1; exit }
 	}'
 }
 
@@ -1066,17 +1081,27 @@ if [ -z "$_fl" ]; then
 	end trtllm_engine 127
 else
 	echo "flag=$_fl"
+	# Only the word as argv has it leaves the pod: with a $NAME in it, the
+	# name (its value, resolved here to read the file, never); without,
+	# the word unless it holds a value of the environment (_eng_hides).
+	_rv=$_ef
 	case $_ef in
 	*'$'*)
+		put "path=$_ef"
 		_rv=$(_eng_var "$_ef")
-		[ -n "$_rv" ] && _ef=$_rv ;;
+		[ -n "$_rv" ] || _rv=$_ef ;;
+	*)
+		if [ "$(_eng_hides "$_ef")" = 1 ]; then
+			echo "path_hidden=1"
+		else
+			put "path=$_ef"
+		fi ;;
 	esac
-	put "path=$_ef"
-	case $_ef in
-	/*) _ep=$_ef ;;
-	*) _ep=/proc/1/cwd/$_ef ;;
+	case $_rv in
+	/*) _ep=$_rv ;;
+	*) _ep=/proc/1/cwd/$_rv ;;
 	esac
-	case $_ef in
+	case $_rv in
 	'' | *'$'* | *'`'*) echo "state=unresolved"; _erc=1 ;;
 	*)
 		if [ ! -e "$_ep" ]; then

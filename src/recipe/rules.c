@@ -125,7 +125,7 @@ static void rule_book(struct recipe_component *c)
 int recipe_book_judge(const struct recipe_component *c, const char *name,
 		      const char *value, char *why, size_t n)
 {
-	struct envr_var v = { name, value, ENVR_FROM_PROCESS, 0 };
+	struct envr_var v = { name, value, ENVR_FROM_PROCESS, 0, NULL };
 	struct envr_view view = { &v, 1 };
 	struct envr_ctx x = recipe_book_ctx(c);
 	struct envr_finding *f;

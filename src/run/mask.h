@@ -16,12 +16,17 @@
 void run_mask_mark(struct probe_facts *f, const char *secret_env);
 
 /* After the checks: rewrites r's strings and summary so that no marked
- * value appears (as "NAME=value", the whole value or one of its ","
- * entries), then replaces each marked value in f by "<from secret S>",
+ * value appears (as "NAME=value", the whole value, one of its "," or
+ * blank-separated entries, or a part of an entry around ":"), then replaces each marked value in f by "<from secret S>",
  * keeping only its SHA-256 (var[].digest) for P3. */
 void run_mask_apply(struct probe_facts *f, struct check_results *r);
 
-/* One string with the marks of f applied; owned by the caller. */
+/* One string with the marks of f applied; owned by the caller.  The work
+ * is linear in text times the distinct lengths of the marked words; a
+ * text over 1 MiB, or one met after the run was cancelled (cancel.h:
+ * Ctrl-C, --timeout), comes back as "(hidden: WHY)", never half masked. */
 char *run_mask_text(const struct probe_facts *f, const char *text);
+/* The same, with the hash probes it made in *steps (tests count work). */
+char *run_mask_text_counted(const struct probe_facts *f, const char *text, size_t *steps);
 
 #endif

@@ -160,6 +160,8 @@ static void contexts(struct run *pr)
 		c->peer_args = peer_args(l, &l->items[i], &c->peer_args_unread);
 		c->args = l->items[i].args && *l->items[i].args ? l->items[i].args : NULL;
 		c->args_unread = l->items[i].args_unread;
+		c->secret_env = l->items[i].secret_env;
+		c->plain_env = l->items[i].plain_env;
 		c->nodes = group_nodes(l, &l->items[i]);
 	}
 	free(pre), free(dec), free(kv);

@@ -51,13 +51,41 @@ def workload_container(pod):
     return "main" if "main" in names else names[0]
 
 
-def workload_argv(pod):
+def kubelet_expand(word, env):
+    """word with $(VAR) references replaced as the kubelet does before it
+    starts a container (k8s.io/kubernetes third_party/forked/golang/expansion
+    expand.go, used by kubelet ExpandContainerCommandAndArgs): $(VAR) of a
+    variable of the container's environment becomes its value, an unknown
+    one stays as written, $$ is one $, any other $ stays."""
+    out, i = [], 0
+    while i < len(word):
+        c = word[i]
+        if c != "$" or i + 1 == len(word):
+            out.append(c)
+            i += 1
+        elif word[i + 1] == "$":
+            out.append("$")
+            i += 2
+        elif word[i + 1] == "(" and ")" in word[i + 2:]:
+            j = word.index(")", i + 2)
+            name = word[i + 2:j]
+            out.append(env[name] if name in env else "$(%s)" % name)
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def workload_argv(pod, env=None):
     """The workload container's command then args: the sandbox's first
     process carries them in its argv (after its own script), so
-    /proc/1/cmdline names them as a container's entrypoint would."""
+    /proc/1/cmdline names them as a container's entrypoint would, with
+    $(VAR) expanded from env (the pod's process environment) as the
+    kubelet expands them."""
     for c in pod.obj["spec"].get("containers") or []:
         if c.get("name") == workload_container(pod):
-            return [str(a) for a in (c.get("command") or []) + (c.get("args") or [])]
+            return [kubelet_expand(str(a), env or {}) for a in (c.get("command") or []) + (c.get("args") or [])]
     return []
 
 
@@ -266,7 +294,7 @@ class Sandboxes:
         spec = {"root": root, "basebin": self.basebin,
                 "bin": os.path.join(prof, "bin") if prof else None,
                 "profile_root": os.path.join(prof, "root") if prof else None,
-                "env": env, "argv": workload_argv(pod), "files": getattr(pod, "files", []), "make": getattr(pod, "make", []),
+                "env": env, "argv": workload_argv(pod, env), "files": getattr(pod, "files", []), "make": getattr(pod, "make", []),
                 "caps": capnums, "shm": shm_size(pod), "memlock": pod.limits.get("memlock"),
                 "setpriv": self.setpriv, "launch": LAUNCH_SH, "host_bin": pod.host_bin,
                 "hostname": pod.name if self.net else None,

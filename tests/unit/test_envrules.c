@@ -216,9 +216,9 @@ static void test_missing_rules(void)
 static void test_view(void)
 {
 	struct envr_var v[] = {
-		{ "NCCL_SHM_DISABLE", "1", ENVR_FROM_RECIPE, 0 },
-		{ "NCCL_SHM_DISABLE", "0", ENVR_FROM_PROCESS, 0 },
-		{ "UCX_TLS", "$(TLS)", ENVR_FROM_RECIPE, 1 },
+		{ "NCCL_SHM_DISABLE", "1", ENVR_FROM_RECIPE, 0, NULL },
+		{ "NCCL_SHM_DISABLE", "0", ENVR_FROM_PROCESS, 0, NULL },
+		{ "UCX_TLS", "$(TLS)", ENVR_FROM_RECIPE, 1, NULL },
 	};
 	struct envr_view view = { v, 3 };
 	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0, 0, 0, 0 };
@@ -264,9 +264,9 @@ static void gid(struct envr_gid_port *p, int i, int v2, unsigned v4, const char 
  * issues. */
 static void test_mooncake_gid(void)
 {
-	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0 } };
-	struct envr_var pin[] = { { "MC_GID_INDEX", "3", ENVR_FROM_PROCESS, 0 } };
-	struct envr_var nccl[] = { { "NCCL_IB_GID_INDEX", "2", ENVR_FROM_PROCESS, 0 } };
+	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0, NULL } };
+	struct envr_var pin[] = { { "MC_GID_INDEX", "3", ENVR_FROM_PROCESS, 0, NULL } };
+	struct envr_var nccl[] = { { "NCCL_IB_GID_INDEX", "2", ENVR_FROM_PROCESS, 0, NULL } };
 	struct envr_view v0 = { none, 1 }, vp = { pin, 1 }, vn = { nccl, 1 };
 	struct envr_gid_port p;
 
@@ -331,8 +331,8 @@ static void test_mooncake_gid(void)
  * both, and a disagreement is ENVR_GID_UNDECIDED. */
 static void test_mooncake_versions(void)
 {
-	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0 } };
-	struct envr_var pin[] = { { "MC_GID_INDEX", "3", ENVR_FROM_PROCESS, 0 } };
+	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0, NULL } };
+	struct envr_var pin[] = { { "MC_GID_INDEX", "3", ENVR_FROM_PROCESS, 0, NULL } };
 	struct envr_view v0 = { none, 1 }, vp = { pin, 1 };
 	struct envr_gid_port p = { 0 };
 
@@ -430,7 +430,7 @@ static enum envr_sev mc_finding(const struct envr_view *v, const struct envr_ctx
  * pick is good: warn naming both; both bad (link-local either way): fail. */
 static void test_mooncake_undecided_rule(void)
 {
-	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0 } };
+	struct envr_var none[] = { { "MC_TE_METRIC", "1", ENVR_FROM_PROCESS, 0, NULL } };
 	struct envr_view v0 = { none, 1 };
 	struct envr_gid_port p = { 0 };
 	char note[320], d[320];

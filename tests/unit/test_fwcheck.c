@@ -49,7 +49,7 @@ static int judge(struct probe_facts *f, const struct check_context *c, const cha
 	if (x && x->status != CHECK_OK)
 		CHECK(x->remedy && *x->remedy);
 	if (x && want)
-		CHECK(strstr(x->detail, want) != NULL);
+		CHECK_HAS(x->detail, want);
 	check_results_release(&r);
 	probe_facts_free(f);
 	return st;
@@ -67,16 +67,76 @@ static int status(const char *args, const char *env, const char *peer, const cha
 
 /* fw-trtllm from the engine file section (probe.sh trtllm_engine, parsed
  * by probe/engine.c) with rc, on a TensorRT-LLM worker. */
-static int engine(const char *section, int rc, const char *want_detail)
+static int engine_in(const char *args, const char *secret_env, const char *plain_env,
+		     const char *section, int rc, const char *want_detail)
 {
 	struct probe_facts *f = facts("");
 	struct check_context c = { .role = "prefill", .kv_cross_pod = 1, .kv_known = 1,
-				   .args = "python3 -m dynamo.trtllm --extra-engine-args /engine_configs/prefill.yaml" };
+				   .args = args, .secret_env = secret_env, .plain_env = plain_env };
 
 	probe_parse_trtllm_engine(section, strlen(section), &f->trtllm_engine);
 	f->trtllm_engine.src.status = rc == 0 ? PROBE_OK : rc == 127 ? PROBE_ABSENT : PROBE_FAILED;
 	f->trtllm_engine.src.rc = rc;
 	return judge(f, &c, "fw-trtllm", want_detail);
+}
+
+static int engine(const char *section, int rc, const char *want_detail)
+{
+	return engine_in("python3 -m dynamo.trtllm --extra-engine-args /engine_configs/prefill.yaml",
+			 "", "", section, rc, want_detail);
+}
+
+/* issue 37: the path printed is the spec's word, expanded only from plain
+ * values; a word a Secret made is named as the spec wrote it and its file
+ * not used, whatever the probe read. */
+static void test_engine_secret(void)
+{
+	const char *ok = "state=ok\ncache_transceiver_config.max_tokens_in_buffer=8192\nmax_input_len=32768\n";
+	const char *secret = "*=hf-token-secret\nHF_TOKEN=hf-token-secret\n!ENGINE_ARGS\n!POD_NAME\n";
+	const char *plain = "ENGINE_ARGS=/opt/dynamo/configs/config-prefill.yaml\n";
+	static const struct {
+		const char *args, *probe_path;
+	} hostile[] = {
+		{ "trtllm-serve --extra-engine-args /${HF_TOKEN}", "path=/${HF_TOKEN}\n" },
+		{ "trtllm-serve --extra-engine-args \"${HF_TOKEN}.yaml\"", "path=${HF_TOKEN}.yaml\n" },
+		{ "trtllm-serve --extra-engine-args $(HF_TOKEN)", "path=/S3NT1NEL/x==\n" },
+		{ "trtllm-serve --extra-engine-args /cfg/$(HF_TOKEN).yaml", "path_hidden=1\n" },
+		{ "trtllm-serve --extra-engine-args $(POD_NAME)", "path=/S3NT1NEL\n" },
+		{ "trtllm-serve --extra-engine-args ${MISC}", "path=${MISC}\n" },
+	};
+	char b[512];
+
+	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		snprintf(b, sizeof b, "flag=--extra-engine-args\n%s%s", hostile[i].probe_path, ok);
+		CHECK_INT(engine_in(hostile[i].args, secret, plain, b, 0, "unresolved"), CHECK_SKIPPED);
+		CHECK_INT(engine_in(hostile[i].args, secret, plain, b, 0, "not judged"), CHECK_SKIPPED);
+	}
+	CHECK_INT(engine_in(hostile[0].args, secret, plain, "flag=--extra-engine-args\npath=/${HF_TOKEN}\nstate=ok\n",
+			    0, "HF_TOKEN is from Secret hf-token-secret"), CHECK_SKIPPED);
+	/* a plain value: the path shown is the spec's, the file judged */
+	snprintf(b, sizeof b, "flag=--extra-engine-args\npath=${ENGINE_ARGS}\n%s", ok);
+	CHECK_INT(engine_in("sh -c trtllm-serve --extra-engine-args \"${ENGINE_ARGS}\"", secret, plain, b, 0,
+			    "32768"), CHECK_FAIL);
+	snprintf(b, sizeof b, "flag=--extra-engine-args\npath_hidden=1\nstate=ok\n");
+	CHECK_INT(engine_in("trtllm-serve --extra-engine-args $(ENGINE_ARGS)", secret, plain, b, 0,
+			    "/opt/dynamo/configs/config-prefill.yaml read"), CHECK_OK);
+	/* $$(X) is the kubelet's escape: a literal "$(X)", a command
+	 * substitution for a shell, never run: unresolved */
+	CHECK_INT(engine_in("trtllm-serve --extra-engine-args $$(ENGINE_ARGS)", secret, plain, b, 0,
+			    "unresolved"), CHECK_SKIPPED);
+	/* argv's word is none of the spec's: not printed, still judged */
+	snprintf(b, sizeof b, "flag=--extra-engine-args\npath=/S3NT1NEL.yaml\n%s", ok);
+	CHECK_INT(engine_in("trtllm-serve --extra-engine-args /cfg/e.yaml", secret, plain, b, 0, "32768"),
+		  CHECK_FAIL);
+	snprintf(b, sizeof b, "flag=--extra-engine-args\npath=/S3NT1NEL.yaml\nstate=absent\n");
+	CHECK_INT(engine_in("trtllm-serve --extra-engine-args /cfg/e.yaml", secret, plain, b, 1, "not shown"),
+		  CHECK_SKIPPED);
+	CHECK_INT(engine_in("python3 -m dynamo.trtllm", secret, plain, b, 1, "not by the pod spec"),
+		  CHECK_SKIPPED);
+	/* no flag line (a section cut short; fuzz_engine's empty input read
+	 * past args with the empty flag name) */
+	CHECK_INT(engine_in("trtllm-serve --extra-engine-args /cfg/e.yaml", secret, plain, "state=absent\n", 1,
+			    "not shown) not found"), CHECK_SKIPPED);
 }
 
 static void test_engine(void)
@@ -89,8 +149,10 @@ static void test_engine(void)
 	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=32768\nmax_input_len=32768\n", head);
 	CHECK_INT(engine(b, 0, NULL), CHECK_OK);
 	/* the ok names the file it read (Dynamo's recipes: through ENGINE_ARGS) */
-	CHECK_INT(engine("flag=--extra-engine-args\npath=/opt/dynamo/configs/config-prefill.yaml\nstate=ok\n"
-			 "cache_transceiver_config.backend=DEFAULT\n", 0, "/opt/dynamo/configs/config-prefill.yaml read"),
+	CHECK_INT(engine_in("python3 -m dynamo.trtllm --extra-engine-args \"${ENGINE_ARGS}\"", "!ENGINE_ARGS\n",
+			    "ENGINE_ARGS=/opt/dynamo/configs/config-prefill.yaml\n",
+			    "flag=--extra-engine-args\npath=${ENGINE_ARGS}\nstate=ok\n"
+			    "cache_transceiver_config.backend=DEFAULT\n", 0, "/opt/dynamo/configs/config-prefill.yaml read"),
 		  CHECK_OK);
 	CHECK_INT(engine("flag=--extra-engine-args\npath=${ENGINE_ARGS}\nstate=unresolved\n", 1, "unresolved"),
 		  CHECK_SKIPPED);
@@ -99,7 +161,8 @@ static void test_engine(void)
 	snprintf(b, sizeof b, "%sstate=too_large\n", head);
 	CHECK_INT(engine(b, 1, "256 KiB"), CHECK_SKIPPED);
 	/* the section cut short: still skipped */
-	CHECK_INT(engine("flag=--extra-engine-args\npath=/e.yaml\n", -1, "/e.yaml"), CHECK_SKIPPED);
+	CHECK_INT(engine("flag=--extra-engine-args\npath=/engine_configs/prefill.yaml\n", -1,
+			 "/engine_configs/prefill.yaml"), CHECK_SKIPPED);
 	/* values the probe would never pass are refused again */
 	snprintf(b, sizeof b, "%sstate=ok\ncache_transceiver_config.max_tokens_in_buffer=8x\nmax_input_len=32768\n", head);
 	CHECK_INT(engine(b, 0, "no plain number"), CHECK_SKIPPED);
@@ -169,6 +232,7 @@ int main(void)
 			 NULL, "fw-sglang"), CHECK_OK);
 	CHECK_INT(status("sglang", "MOONCAKE_DEVICE=mlx5_4\n", NULL, "fw-mooncake"), CHECK_FAIL);
 	test_engine();
+	test_engine_secret();
 	test_tp_nodes();
 	return T_DONE("test_fwcheck");
 }

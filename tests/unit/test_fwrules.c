@@ -13,9 +13,9 @@ static void env(const char *a, const char *av, const char *b, const char *bv)
 	memset(vars, 0, sizeof vars);
 	view.v = vars, view.n = 0;
 	if (a)
-		vars[view.n++] = (struct envr_var){ a, av, ENVR_FROM_SPEC, av == NULL };
+		vars[view.n++] = (struct envr_var){ a, av, ENVR_FROM_SPEC, av == NULL, NULL };
 	if (b)
-		vars[view.n++] = (struct envr_var){ b, bv, ENVR_FROM_SPEC, bv == NULL };
+		vars[view.n++] = (struct envr_var){ b, bv, ENVR_FROM_SPEC, bv == NULL, NULL };
 }
 
 /* The severity of check for args, or -1 when it does not report. */

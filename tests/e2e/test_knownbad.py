@@ -188,6 +188,7 @@ class GgaLag(BondEce):
         for p in self.doc["pods"]:
             c = KnownBad.check(self, p, "ucx-known-bad")
             self.assertIn("UCX_TLS=^gga_mlx5", c.get("remedy", ""))
+            self.assertIn("set UCX_TLS=%s " % self.WAY_OUT["UCX_TLS"], c.get("remedy", ""))
             # UCX_RC_ECE=0 in the profile: the #11955 row stays out
             self.assertNotIn("11955", c["detail"])
 
@@ -210,6 +211,11 @@ class GgaLagTlsSet(GgaLag):
     DETAIL = ("UCX 1.22.0", "gga_mlx5 listed on the RoCE LAG device mlx5_bond_0",
               "UCX_TLS=^cuda_ipc", "openucx/ucx#11709")
     WAY_OUT = {"UCX_TLS": "^cuda_ipc,gga_mlx5"}
+
+    def test_remedy(self):
+        for p in self.doc["pods"]:
+            c = KnownBad.check(self, p, "ucx-known-bad")
+            self.assertIn("set UCX_TLS=^cuda_ipc,gga_mlx5 on the workers", c.get("remedy", ""))
 
 
 class GgaLagTlsSetOff(GgaLagOff):

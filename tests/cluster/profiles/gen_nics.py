@@ -216,3 +216,38 @@ def roce_h100_bond_members(p):
         p.rm(port + "gid_attrs/ndevs/%d" % i)
     p.env("UCX_NET_DEVICES", None)
     p.env("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7")
+
+
+# ---- Issue 39 item 4: link-local GIDs on one flat L2 segment (A9, A10) --
+def flat_l2(p):
+    """roce_rack's rails on one flat L2 segment per rail: the VF's address
+    in 10.14.k.0/24 (rack a .10, rack b .74: one subnet), only the
+    connected route, no gateway or static route, as on a single-switch
+    RoCE rail where the two nodes' ports share one broadcast domain."""
+    a = "bin/out/ip-o-4-addr.txt"
+    r = "bin/out/ip-4-route.txt"
+    p.write(a, re.sub(r"inet 10\.14\.(\d+)\.(\d+)/26 brd 10\.14\.\d+\.\d+",
+                      r"inet 10.14.\1.\2/24 brd 10.14.\1.255", p.read(a)))
+    p.write(r, "".join(re.sub(r"^10\.14\.(\d+)\.\d+/26 dev", r"10.14.\1.0/24 dev", l) + "\n"
+                       for l in p.read(r).splitlines() if "proto static" not in l))
+
+
+@_variant("topo-gid-flat-a", """roce-linklocal-a (link-local GIDs only, UCX takes
+the link-local RoCE v2 GID 1) with its rails on one flat L2 segment per
+rail: 10.14.k.10/24, only the connected route (issue 39 item 4).""",
+          base="roce-ok")
+def topo_gid_flat_a(p):
+    G.roce_rack(p, "a", gids=False)
+    flat_l2(p)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
+@_variant("topo-gid-flat-b", """topo-gid-flat-a's peer node on the same segments:
+10.14.k.74/24 (roce-linklocal-b's hosts, one subnet with rack a).""",
+          base="roce-ok")
+def topo_gid_flat_b(p):
+    G.roce_rack(p, "b", gids=False)
+    flat_l2(p)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)

@@ -172,6 +172,8 @@ JUDGE(tls_cuda)
 	return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
 }
 
+#define IPC_COST "excludes cuda_ipc, UCX's only multi-node NVLink transport: KV between the trays takes the RDMA rails instead of the NVLink this ComputeDomain offers, a NIC's bandwidth (400 Gb/s per ConnectX-7 port) instead of NVLink's (up to 1.8 TB/s per GB200 GPU)"
+
 JUDGE(tls_ipc)
 {
 	unsigned a = envr_tls_allowed(v);
@@ -179,6 +181,16 @@ JUDGE(tls_ipc)
 	(void)env, (void)why;
 	if (ucx_off(c) || !(a & B(CUDA_COPY)) || (a & B(CUDA_IPC)))
 		return ENVR_OK;
+	/* Multi-node NVLink is cuda_ipc's alone (cuda_ipc_md.c): with an RDMA
+	 * transport and rails, KV between the trays takes RDMA, a cost, not
+	 * a break (issue 39 item 5); without, cuda_ipc was its only GPU path. */
+	if (c->fabric & ENVR_FAB_MNNVL) {
+		int rdma = (c->fabric & ENVR_FAB_IB) && (a & TL_IB);
+
+		*why = rdma ? IPC_COST : "excludes cuda_ipc, the only GPU path between these multi-node NVLink pods (no RDMA transport allowed): KV is staged through host memory";
+		if (rdma)
+			return ENVR_WARN;
+	}
 	if (c->fabric & ENVR_FAB_MNNVL)
 		return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
 	/* cuda_ipc only reaches GPUs of the same node (ucx

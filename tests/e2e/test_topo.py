@@ -8,6 +8,14 @@ it, each with its near miss one setting away.
   READY with env-ucx-tls warn saying KV takes RDMA instead of MNNVL and
   what that costs, never "same-node".  Near miss: UCX_TLS=^cuda_ipc,ib
   leaves no RDMA transport, cuda_ipc was the only GPU path: NOT READY.
+- topo-nvlink-default-two (item 2): two GB200 trays in different NVLink
+  domains, no MNNVL variable (UCX 1.19.0: UCX_CUDA_IPC_ENABLE_MNNVL's
+  default "try"), cuda_ipc allowed: NOT READY on a pair-consistency fail
+  that says MNNVL is on by UCX's default and names
+  UCX_CUDA_IPC_ENABLE_MNNVL=n, also for a user who cannot read the
+  ComputeDomain claims.  Near misses one setting away, READY with no pair
+  line: UCX_CUDA_IPC_ENABLE_MNNVL=n; and nvlink-domain-two (MNNVL set to y
+  by its recipe) with UCX_CUDA_IPC_ENABLE_MNNVL=n or UCX_TLS=^cuda_ipc.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -73,6 +81,64 @@ class NoIpcNoRdma(Topo, E2ECase):
     def test_tls_fails(self):
         for p in self.doc["pods"]:
             self.assertEqual(self.check(p, "env-ucx-tls")["status"], "fail", p["name"])
+
+
+class Domains(Topo):
+    """Mixin: the NVLink-domain pair line (D4b): FAIL True, one fail line
+    naming both domains and the way out; False, no pair line at all."""
+    FAIL = True
+    DEFAULT = True      # the line says MNNVL is on by UCX's default
+
+    def test_pair_line(self):
+        lines = [f for f in self.doc["verdict"]["findings"]
+                 if f["name"] == "pair-consistency" and "NVLink domain" in f["detail"]]
+        if not self.FAIL:
+            self.assertEqual(lines, [], self.doc["verdict"]["findings"])
+            return
+        self.assertEqual(len(lines), 1, self.doc["verdict"]["findings"])
+        f = lines[0]
+        self.assertEqual(f["status"], "fail")
+        self.assertIn("dc6e40c4-d722-4357-9ba6-5291dd461278", f["detail"])
+        self.assertIn("5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b", f["detail"])
+        self.assertIn("UCX_CUDA_IPC_ENABLE_MNNVL=n", f["detail"] + f.get("remedy", ""))
+        if self.DEFAULT:
+            self.assertIn("UCX's default", f["detail"])
+
+
+class DomainsByDefault(Domains, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "topo-nvlink-default-two.yaml")
+    VERDICT = "NOT READY"
+
+
+class DomainsByDefaultViewer(Domains, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "topo-nvlink-default-two.yaml")
+    CHECK = Topo.CHECK + ["--context", "fakecluster-viewer"]
+    VERDICT = "NOT READY"
+
+
+class DomainsByDefaultOff(Domains, E2ECase):
+    SCENARIO = with_env("topo-nvlink-default-two.yaml", UCX_CUDA_IPC_ENABLE_MNNVL="n")
+    TMP = "topo-"
+    VERDICT = "READY"
+    FAIL = False
+
+
+class DomainsSetOff(Domains, E2ECase):
+    """nvlink-domain-two, whose recipe sets MNNVL y, turned off: the
+    ComputeDomain claim stays, KV takes the InfiniBand rails."""
+    SCENARIO = with_env("nvlink-domain-two.yaml", UCX_CUDA_IPC_ENABLE_MNNVL="n")
+    TMP = "topo-"
+    VERDICT = "READY"
+    FAIL = False
+
+
+class DomainsNoIpc(Domains, E2ECase):
+    """nvlink-domain-two with cuda_ipc excluded: no MNNVL lane at all, so
+    no domain line; env-ucx-tls warns on the cost (item 5)."""
+    SCENARIO = with_env("nvlink-domain-two.yaml", UCX_TLS="^cuda_ipc")
+    TMP = "topo-"
+    VERDICT = "READY"
+    FAIL = False
 
 
 if __name__ == "__main__":

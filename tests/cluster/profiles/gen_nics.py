@@ -251,3 +251,27 @@ def topo_gid_flat_b(p):
     flat_l2(p)
     p.env("UCX_IB_GID_INDEX", None)
     p.env("NCCL_IB_GID_INDEX", None)
+
+
+# ---- Issue 39 item 2: MNNVL by UCX's default (D4b) ----------------------
+def gb200_default(p, cluster):
+    """A GB200 tray (gen_profiles.gb200_tray) whose image sets no MNNVL
+    variable: UCX_CUDA_IPC_ENABLE_MNNVL unset is "try" from UCX 1.18.0
+    (src/uct/cuda/cuda_ipc/cuda_ipc_md.c), and the image's UCX is 1.19.0,
+    so cuda_ipc still takes multi-node NVLink where an IMEX channel is."""
+    G.gb200_tray(p, cluster, "2")
+    p.env("UCX_CUDA_IPC_ENABLE_MNNVL", None)
+    p.env("NCCL_MNNVL_ENABLE", None)
+
+
+@_variant("topo-gb200-default-a", """gb200-nvl72-a with no MNNVL variable in the image
+(UCX_CUDA_IPC_ENABLE_MNNVL, NCCL_MNNVL_ENABLE unset): UCX 1.19.0's default
+"try" (cuda_ipc_md.c, since 1.18.0) still takes multi-node NVLink.""")
+def topo_gb200_default_a(p):
+    gb200_default(p, "dc6e40c4-d722-4357-9ba6-5291dd461278")
+
+
+@_variant("topo-gb200-default-b", """topo-gb200-default-a in gb200-nvl72-b's NVLink domain
+(ClusterUUID 5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b).""")
+def topo_gb200_default_b(p):
+    gb200_default(p, "5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b")

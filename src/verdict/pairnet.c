@@ -180,9 +180,11 @@ enum check_status verdict_pair_nvl_domain(const struct check_summary *a, const c
 	if ((!a->mnnvl && !b->mnnvl) || !*a->nvl_domain || !*b->nvl_domain ||
 	    !strcmp(a->nvl_domain, b->nvl_domain))
 		return CHECK_OK;
-	snprintf(why, n, "multi-node NVLink in use but different NVLink domains: %s in %s, "
-		 "%s in %s; MNNVL (cuda_ipc) between them hangs", an, a->nvl_domain,
-		 bn, b->nvl_domain);
+	snprintf(why, n, "multi-node NVLink in use%s but different NVLink domains: %s in %s, "
+		 "%s in %s; MNNVL (cuda_ipc) between them hangs (UCX_CUDA_IPC_ENABLE_MNNVL=n "
+		 "sends it over RDMA)",
+		 a->mnnvl == 1 || b->mnnvl == 1 ? "" : " (on by UCX's default, try from 1.18)",
+		 an, a->nvl_domain, bn, b->nvl_domain);
 	return CHECK_FAIL;
 }
 

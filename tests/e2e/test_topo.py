@@ -16,6 +16,11 @@ it, each with its near miss one setting away.
   ComputeDomain claims.  Near misses one setting away, READY with no pair
   line: UCX_CUDA_IPC_ENABLE_MNNVL=n; and nvlink-domain-two (MNNVL set to y
   by its recipe) with UCX_CUDA_IPC_ENABLE_MNNVL=n or UCX_TLS=^cuda_ipc.
+- topo-wheel-no-smi (item 6): vLLM-style wheel-only pods (NIXL wheel with
+  its bundled UCX, no ucx_info) without nvidia-smi either: the wheel's own
+  UCX modules are the source of the links UCX would use, and they agree
+  with the hardware: READY, ucx-rdma ok naming the wheel's bundled UCX.
+  Near miss: the wheel's UCX without its IB modules: NOT READY.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -37,7 +42,8 @@ def with_env(name, **env):
     for p in doc["pods"]:
         p["env"] = dict(p.get("env") or {}, **env)
         for k in ("profile", "logs"):
-            p[k] = os.path.normpath(os.path.join(SCENARIOS, p[k]))
+            if k in p:
+                p[k] = os.path.normpath(os.path.join(SCENARIOS, p[k]))
     return doc
 
 
@@ -139,6 +145,35 @@ class DomainsNoIpc(Domains, E2ECase):
     TMP = "topo-"
     VERDICT = "READY"
     FAIL = False
+
+
+def with_profile(name, profile):
+    """Scenario NAME with every pod on profile PROFILE (paths made
+    absolute)."""
+    doc = with_env(name)
+    for p in doc["pods"]:
+        p["profile"] = os.path.normpath(os.path.join(SCENARIOS, "..", "profiles", profile))
+    return doc
+
+
+class WheelNoSmi(Topo, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "topo-wheel-no-smi.yaml")
+    VERDICT = "READY"
+    RDMA = "ok"
+
+    def test_wheel_ucx_is_the_source(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "ucx-rdma")
+            self.assertEqual(c["status"], self.RDMA, c["detail"])
+            if self.RDMA == "ok":
+                self.assertIn("nixl_cu12.libs/ucx (the NIXL wheel's bundled UCX)", c["detail"])
+
+
+class WheelNoSmiNoIb(WheelNoSmi):
+    SCENARIO = with_profile("topo-wheel-no-smi.yaml", "topo-wheel-no-smi-noib")
+    TMP = "topo-"
+    VERDICT = "NOT READY"
+    RDMA = "fail"
 
 
 if __name__ == "__main__":

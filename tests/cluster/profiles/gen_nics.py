@@ -275,3 +275,31 @@ def topo_gb200_default_a(p):
 (ClusterUUID 5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b).""")
 def topo_gb200_default_b(p):
     gb200_default(p, "5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b")
+
+
+# ---- Issue 39 item 6: a wheel-only image without nvidia-smi (E3, N) ----
+@_variant("topo-wheel-no-smi", """nixl-wheel-ib (vLLM-style image: NIXL from the pip
+wheel with its bundled UCX, no ucx_info) with no nvidia-smi either: the pod
+gets the driver's compute libraries only (NVIDIA_DRIVER_CAPABILITIES=compute;
+the NVIDIA Container Toolkit mounts nvidia-smi with the utility capability).
+The links UCX would use are then seen only in the wheel's own UCX modules
+(nixl_cu12.libs: libuct_ib*, libuct_cuda*) and the hardware (sysfs).""",
+          base="nixl-wheel-ib")
+def topo_wheel_no_smi(p):
+    p.rm("bin/nvidia-smi")
+    for f in os.listdir(p.path("bin/out")):
+        if f.startswith("nvidia-smi"):
+            p.rm("bin/out/" + f)
+    p.env("NVIDIA_DRIVER_CAPABILITIES", "compute")
+
+
+@_variant("topo-wheel-no-smi-noib", """topo-wheel-no-smi whose wheel carries no UCX IB
+module (libuct_ib*, libuct_rdmacm removed from nixl_cu12.libs/ucx: a UCX
+built without verbs): the hardware offers InfiniBand, the wheel's UCX
+cannot use it, KV between the nodes falls back to TCP.""",
+          base="topo-wheel-no-smi")
+def topo_wheel_no_smi_noib(p):
+    d = "root/usr/local/lib/python3.12/dist-packages/nixl_cu12.libs/ucx"
+    for f in os.listdir(p.path(d)):
+        if f.startswith("libuct_ib") or f.startswith("libuct_rdmacm"):
+            p.rm(d + "/" + f)

@@ -21,6 +21,12 @@ it, each with its near miss one setting away.
   UCX modules are the source of the links UCX would use, and they agree
   with the hardware: READY, ucx-rdma ok naming the wheel's bundled UCX.
   Near miss: the wheel's UCX without its IB modules: NOT READY.
+- topo-trtllm-ldd (item 3): ai-dynamo/dynamo#6671's three libnixl copies
+  in a TensorRT-LLM image with ldd but no readelf/objdump: ldd of the
+  NIXL wrapper shows the system copy loading, not the one it ships
+  beside: NOT READY on nixl-lib-shadow.  Near miss (LD_LIBRARY_PATH
+  without /opt/nvidia/nvda_nixl, ldd resolves the bundled copy): ok,
+  saying it judged from ldd because readelf/objdump are missing.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -174,6 +180,34 @@ class WheelNoSmiNoIb(WheelNoSmi):
     TMP = "topo-"
     VERDICT = "NOT READY"
     RDMA = "fail"
+
+
+SITE = "/usr/local/lib/python3.12/dist-packages"
+
+
+class LddOnly(Topo, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "topo-trtllm-ldd.yaml")
+    VERDICT = "NOT READY"
+    STATUS = "fail"
+    DETAIL = (SITE + "/tensorrt_llm/libs/libtensorrt_llm_nixl_wrapper.so needs libnixl.so",
+              "loads /opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so",
+              "not " + SITE + "/tensorrt_llm/libs/nixl/libnixl.so",
+              "no readelf or objdump", "ai-dynamo/dynamo#6671")
+
+    def test_shadow(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "nixl-lib-shadow")
+            self.assertEqual(c["status"], self.STATUS, c["detail"])
+            for s in self.DETAIL:
+                self.assertIn(s, c["detail"])
+
+
+class LddOnlyOk(LddOnly):
+    SCENARIO = with_profile("topo-trtllm-ldd.yaml", "topo-trtllm-ldd-ok")
+    TMP = "topo-"
+    VERDICT = "READY"
+    STATUS = "ok"
+    DETAIL = ("no readelf or objdump in the image", "judged from ldd")
 
 
 if __name__ == "__main__":

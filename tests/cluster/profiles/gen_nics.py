@@ -303,3 +303,51 @@ def topo_wheel_no_smi_noib(p):
     for f in os.listdir(p.path(d)):
         if f.startswith("libuct_ib") or f.startswith("libuct_rdmacm"):
             p.rm(d + "/" + f)
+
+
+# ---- Issue 39 item 3: which NIXL loads, told by ldd alone (F6) ----------
+TRT_SITE = "/usr/local/lib/python3.12/dist-packages"
+LDD_TRT_WRAPPER = """\tlinux-vdso.so.1 (0x00007ffc3a5f2000)
+\tlibnixl.so => %s (0x00007f2b9c000000)
+\tlibstdc++.so.6 => /lib/x86_64-linux-gnu/libstdc++.so.6 (0x00007f2b9b800000)
+\tlibgcc_s.so.1 => /lib/x86_64-linux-gnu/libgcc_s.so.1 (0x00007f2b9b600000)
+\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f2b9b400000)
+\t/lib64/ld-linux-x86-64.so.2 (0x00007f2b9d000000)
+"""
+
+
+def trt_ldd_only(p, nixl):
+    """kb-dynamo-trtllm-6671 without binutils (no readelf, no objdump: a
+    slim runtime image; glibc's ldd stays), ldd of TensorRT-LLM's NIXL
+    wrapper resolving libnixl.so to nixl, as ld.so would under PID 1's
+    LD_LIBRARY_PATH (the addresses are illustrative)."""
+    p.rm("bin/readelf")
+    p.write("bin/out/ldd-libtensorrt_llm_nixl_wrapper.so.txt", LDD_TRT_WRAPPER % nixl)
+    p.write("bin/ldd", """#!/bin/sh
+# ldd of the image (libc-bin), reduced to the libraries the probe asks about.
+case "$1" in
+*/libplugin_UCX.so) cat /usr/local/bin/out/ldd-libplugin_UCX.so.txt ;;
+*/libtensorrt_llm_nixl_wrapper.so) cat /usr/local/bin/out/ldd-libtensorrt_llm_nixl_wrapper.so.txt ;;
+*) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;
+esac
+""", 0o755)
+
+
+@_variant("topo-trtllm-ldd", """kb-dynamo-trtllm-6671 (three libnixl copies: /opt/nvidia/nvda_nixl,
+TensorRT-LLM's tensorrt_llm/libs/nixl, the pip wheel's; LD_LIBRARY_PATH
+naming /opt/nvidia/nvda_nixl first, as ai-dynamo/dynamo#6671 reports) with
+no readelf or objdump in the image, only glibc's ldd: ldd of the wrapper
+shows the system libnixl.so loading, not the copy it ships beside.""",
+          base="kb-dynamo-trtllm-6671")
+def topo_trtllm_ldd(p):
+    trt_ldd_only(p, "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so")
+
+
+@_variant("topo-trtllm-ldd-ok", """topo-trtllm-ldd one setting away: LD_LIBRARY_PATH without
+/opt/nvidia/nvda_nixl, so ldd of the wrapper resolves libnixl.so to the copy
+it ships beside (tensorrt_llm/libs/nixl, its RUNPATH $ORIGIN/nixl/).""",
+          base="kb-dynamo-trtllm-6671")
+def topo_trtllm_ldd_ok(p):
+    trt_ldd_only(p, TRT_SITE + "/tensorrt_llm/libs/nixl/libnixl.so")
+    p.env("LD_LIBRARY_PATH", TRT_SITE + "/torch/lib:/usr/local/cuda/compat/lib:"
+          "/usr/local/nvidia/lib:/usr/local/nvidia/lib64")

@@ -324,8 +324,10 @@ def trt_ldd_only(p, nixl):
     p.rm("bin/readelf")
     p.write("bin/out/ldd-libtensorrt_llm_nixl_wrapper.so.txt", LDD_TRT_WRAPPER % nixl)
     p.write("bin/ldd", """#!/bin/sh
-# ldd of the image (libc-bin), reduced to the libraries the probe asks about.
-case "$1" in
+# ldd of the image (libc-bin), reduced to the libraries the probe asks
+# about; the file is the last argument (the probe runs ldd -r FILE).
+for _f; do :; done
+case "$_f" in
 */libplugin_UCX.so) cat /usr/local/bin/out/ldd-libplugin_UCX.so.txt ;;
 */libtensorrt_llm_nixl_wrapper.so) cat /usr/local/bin/out/ldd-libtensorrt_llm_nixl_wrapper.so.txt ;;
 *) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;

@@ -197,11 +197,16 @@ def v_netdev_order(pod, _):
         pod.setdefault("env", {})["UCX_NET_DEVICES"] = ",".join(reversed(nd.split(",")))
 
 
-def _drop_tools(d):
-    for t in ("ibstat", "ibstatus"):
+def _drop(d, tools):
+    """Removes the image's tools (bin/NAME) that exist."""
+    for t in tools:
         p = os.path.join(d, "bin", t)
         if os.path.exists(p):
             os.remove(p)
+
+
+def _drop_tools(d):
+    _drop(d, ("ibstat", "ibstatus"))
 
 
 def v_no_ibstat(pod, prof):
@@ -235,10 +240,7 @@ def v_mgmt_port_down(pod, prof):
 
 
 def _no_binutils(d):
-    for t in ("readelf", "objdump"):
-        p = os.path.join(d, "bin", t)
-        if os.path.exists(p):
-            os.remove(p)
+    _drop(d, ("readelf", "objdump"))
 
 
 def v_no_binutils(pod, prof):

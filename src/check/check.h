@@ -140,9 +140,10 @@ struct check_summary {
 		uint32_t rt_dst[8];
 		int rt_plen[8];
 	} gid;
-	/* D4b: MNNVL in use (UCX_CUDA_IPC_ENABLE_MNNVL / NCCL_MNNVL_ENABLE
-	 * yes, or a ComputeDomain claim), and the NVLink domain of the pod's
-	 * GPUs ("ClusterUUID U, CliqueId C"; "" not reported). */
+	/* D4b: KV leaving the pod takes MNNVL with the settings in force
+	 * (digest_net.c: 0 no, 1 UCX_CUDA_IPC_ENABLE_MNNVL on, 2 by UCX's
+	 * default), and the NVLink domain of the pod's GPUs ("ClusterUUID U,
+	 * CliqueId C"; "" not reported). */
 	int mnnvl;
 	char nvl_domain[96];
 };

@@ -139,13 +139,43 @@ static int real_id(const char *s)
 	return strspn(s, "0-") != strlen(s);
 }
 
+/* UCX is not NIXL's KV backend here: LIBFABRIC named, or SGLang on
+ * Mooncake. */
+static int ucx_not_kv(const struct check_input *in)
+{
+	const char *be = in->ctx ? in->ctx->nixl_backend : NULL;
+
+	return (be && *be && !strstr(be, "UCX")) ||
+	       (in->ctx && envr_args_mooncake(in->ctx->args));
+}
+
+/* Whether KV leaving the pod takes multi-node NVLink with the settings in
+ * force, defaults included (D4b, issue 39 item 2): cuda_ipc is UCX's only
+ * MNNVL transport, so never where UCX_TLS drops it or
+ * UCX_CUDA_IPC_ENABLE_MNNVL is off; 1 where it is on; where it is unset
+ * (or try/auto), UCX >= 1.18.0 tries it by default (cuda_ipc_md.c; an
+ * unreported version taken as such), given an IMEX channel: a
+ * ComputeDomain claim, or claims that could not be read. */
+static int mnnvl_in_force(const struct check_input *in)
+{
+	const char *v = envv(in, "UCX_CUDA_IPC_ENABLE_MNNVL");
+	const struct probe_ucx *u = &in->f->ucx;
+
+	if (ucx_not_kv(in) || is_no(v) ||
+	    !(envr_tls_allowed(envv(in, "UCX_TLS")) & (1u << ENVR_TL_CUDA_IPC)))
+		return 0;
+	if (is_yes(v))
+		return 1;
+	if (u->major >= 0 && (u->major < 1 || (u->major == 1 && u->minor < 18)))
+		return 0;
+	return claims_of_kind(in->spec, CLAIM_IMEX) != 0 ? 2 : 0;
+}
+
 static void nvl_digest(const struct check_input *in, struct check_summary *s)
 {
 	const struct probe_nvsmi *q = &in->f->nvsmi;
 
-	s->mnnvl = is_yes(envv(in, "UCX_CUDA_IPC_ENABLE_MNNVL")) ||
-		   is_yes(envv(in, "NCCL_MNNVL_ENABLE")) ||
-		   claims_of_kind(in->spec, CLAIM_IMEX) > 0;
+	s->mnnvl = mnnvl_in_force(in);
 	for (int i = 0; i < q->ngpus && i < PROBE_MAX_GPUS; i++)
 		if (real_id(q->gpu[i].cluster_uuid) && real_id(q->gpu[i].clique_id)) {
 			snprintf(s->nvl_domain, sizeof s->nvl_domain, "ClusterUUID %s, CliqueId %s",

@@ -33,8 +33,13 @@ struct kb_row {
 	int (*cond)(const struct kb_in *k, char *why, size_t n);
 	enum check_status sev;   /* CHECK_FAIL: fail where KV crosses pods */
 	const char *effect;
+	/* The remedy; after the pasted variable when way gives one. */
 	const char *fix;
 	const char *source;      /* the public report, owner/repo#N */
+	/* The variable that avoids the bug as "NAME=value", ready to paste
+	 * (issue 39 item 7): 1 when there is one for this pod.  NULL: the
+	 * way out is a version or a rebuild, which fix names. */
+	int (*way)(const struct kb_in *k, char *paste, size_t n);
 };
 
 /* ---- conditions ------------------------------------------------------ */
@@ -267,37 +272,99 @@ static int ucx_older_than_build(const struct kb_in *k, char *why, size_t n)
 	return 1;
 }
 
+/* ---- ways out ---------------------------------------------------------- */
+
+/* openucx/ucx#11955's workaround: ECE 0.  rc_verbs reads its own
+ * UCX_RC_VERBS_ECE before the shared UCX_RC_ECE (rc_iface.c's "ECE" under
+ * the RC_VERBS_ and RC_ prefixes), so where the pod sets the first, the
+ * paste must be that one. */
+static int way_ece(const struct kb_in *k, char *paste, size_t n)
+{
+	snprintf(paste, n, "%s=0", envr_get(&k->env, "UCX_RC_VERBS_ECE") ?
+		 "UCX_RC_VERBS_ECE" : "UCX_RC_ECE");
+	return 1;
+}
+
+/* UCX_TLS without token tok ("gga_mlx5", "gga_mlx5:aux" too) into out. */
+static void tls_drop(const char *tls, const char *tok, struct buf *out)
+{
+	size_t tl = strlen(tok);
+
+	for (const char *p = tls; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len && !(!strncmp(p, tok, tl) && (len == tl || p[tl] == ':')))
+			buf_appendf(out, "%s%.*s", out->len ? "," : "", (int)len, p);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+}
+
+/* openucx/ucx#11709's workaround, UCX_TLS keeping out gga_mlx5 and
+ * nothing else the pod's value keeps out or in: unset/all gives
+ * ^gga_mlx5, a ^ list gains it, a list loses its gga_mlx5.  None when the
+ * result would still let it in (a list naming it through the ib or gga
+ * alias, ucp_context.c ucp_tl_aliases[]) or would be empty. */
+static int way_gga(const struct kb_in *k, char *paste, size_t n)
+{
+	const char *tls = envr_get(&k->env, "UCX_TLS");
+	struct buf b = BUF_INIT(256);
+	int ok;
+
+	if (!tls || !*tls || !strcmp(tls, "all"))
+		buf_appendf(&b, "^gga_mlx5");
+	else if (*tls == '^')
+		buf_appendf(&b, "%s,gga_mlx5", tls);
+	else
+		tls_drop(tls, "gga_mlx5", &b);
+	ok = b.len && !gga_allowed(buf_str(&b), k->in->f->ucx.version);
+	if (ok)
+		snprintf(paste, n, "UCX_TLS=%s", buf_str(&b));
+	buf_release(&b);
+	return ok;
+}
+
+/* ai-dynamo/nixl#2266: an explicit y makes nixlAgentData create the
+ * telemetry object (src/core/nixl_agent.cpp), whatever the version. */
+static int way_telemetry(const struct kb_in *k, char *paste, size_t n)
+{
+	(void)k;
+	snprintf(paste, n, "NIXL_TELEMETRY_ENABLE=y");
+	return 1;
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const struct kb_row rows[] = {
 	{ CK_UCX_KNOWN_BAD, "1.22.0-", bond_rc_verbs_ece, CHECK_FAIL,
 	  "rc_verbs over a RoCE LAG bond applies ECE and drops from 23 GB/s to 2.9 MB/s",
-	  "set UCX_RC_ECE=0 on the workers (or let UCX use rc_mlx5: UCX_TLS with rc_x)",
-	  "openucx/ucx#11955" },
+	  "or let UCX use rc_mlx5: UCX_TLS with rc_x",
+	  "openucx/ucx#11955", way_ece },
 	{ CK_UCX_KNOWN_BAD, "1.18.0-", gga_lag_listed, CHECK_FAIL,
 	  "gga_mlx5's UMR QP gets no LAG port affinity: ibv_modify_qp(UMR QP) fails to RTR (ENODEV) and memory registration segfaults",
-	  "set UCX_TLS=^gga_mlx5 on the workers (or a UCX_TLS list without gga_mlx5); no UCX release fixes it yet (PR #11780 open)",
-	  "openucx/ucx#11709" },
+	  "or a UCX_TLS list without gga_mlx5; no UCX release fixes it yet (PR #11780 open)",
+	  "openucx/ucx#11709", way_gga },
 	{ CK_UCX_KNOWN_BAD, "1.18.0-", gga_lag_unseen, CHECK_WARN,
 	  "if the device offers gga_mlx5, its UMR QP gets no LAG port affinity and memory registration segfaults",
-	  "set UCX_TLS=^gga_mlx5 on the workers (or a UCX_TLS list without gga_mlx5); no UCX release fixes it yet (PR #11780 open)",
-	  "openucx/ucx#11709" },
+	  "or a UCX_TLS list without gga_mlx5; no UCX release fixes it yet (PR #11780 open)",
+	  "openucx/ucx#11709", way_gga },
 	{ CK_NIXL_KNOWN_BAD, "1.3.0-1.3.2 1.4.0-", telemetry_off, CHECK_FAIL,
 	  "every KV transfer is counted failed: getXferTelemetry returns NIXL_ERR_NO_TELEMETRY (HTTP 500)",
-	  "set NIXL_TELEMETRY_ENABLE=y on the workers (NIXL 1.3.2 also lets the agent's config win)",
-	  "ai-dynamo/dynamo#12952, ai-dynamo/nixl#2266" },
+	  "NIXL 1.3.2 also lets the agent's config win",
+	  "ai-dynamo/dynamo#12952, ai-dynamo/nixl#2266", way_telemetry },
 	{ CK_NIXL_KNOWN_BAD, "0.6.0-", trt_wrapper_old_api, CHECK_FAIL,
 	  "TensorRT-LLM's NIXL wrapper, built for NIXL < 0.6, cannot bind to this NIXL: the cache transceiver does not start",
 	  "use a TensorRT-LLM built against the installed NIXL (or let the wrapper load its bundled libnixl: no other NIXL directory on LD_LIBRARY_PATH)",
-	  "NVIDIA/TensorRT-LLM#9752" },
+	  "NVIDIA/TensorRT-LLM#9752", NULL },
 	{ CK_NIXL_KNOWN_BAD, "0.1.0-", ucx_older_than_build, CHECK_WARN,
 	  "UCP API version is incompatible: NIXL runs on an older UCX than it was built for (unsupported; often works)",
 	  "run NIXL on the UCX it was built with (or newer), or rebuild NIXL against the UCX in the image",
-	  "ai-dynamo/nixl#386" },
+	  "ai-dynamo/nixl#386", NULL },
 	{ CK_NIXL_KNOWN_BAD, "1.1.0-1.3.0", both_cuda_builds, CHECK_WARN,
 	  "both wheels write nixl_ep/nixl_ep_cpp.so; the last installed wins and may need a libcudart the image lacks (ImportError at start)",
 	  "install only the nixl-cuNN of the image's CUDA, or NIXL >= 1.3.0",
-	  "ai-dynamo/nixl#1705" },
+	  "ai-dynamo/nixl#1705", NULL },
 };
 
 /* ---- versions ---------------------------------------------------------- */
@@ -474,6 +541,29 @@ static void build_ucx_note(const struct probe_facts *f, char *b, size_t n)
 			 "not reported (no nixl-versions.txt, no UCX bundled with a wheel)");
 }
 
+/* Emits row r's finding with its way out: the variable to paste first in
+ * the remedy and as the result's suggested variable, where there is one. */
+static void way_out(const struct kb_in *k, const struct kb_row *r, enum check_id id,
+		    const char *why, struct check_results *out)
+{
+	char paste[300], fix[600], name[64];
+	const char *eq;
+
+	if (!r->way || !r->way(k, paste, sizeof paste))
+		paste[0] = '\0';
+	if (paste[0])
+		snprintf(fix, sizeof fix, "set %s on the workers (%s)", paste, r->fix);
+	else
+		snprintf(fix, sizeof fix, "%s", r->fix);
+	emit(out, id, r->sev == CHECK_FAIL ? hard(k->in) : CHECK_WARN, fix,
+	     "%s: %s (%s)", why, r->effect, r->source);
+	eq = strchr(paste, '=');
+	if (!eq)
+		return;
+	snprintf(name, sizeof name, "%.*s", (int)(eq - paste), paste);
+	emit_suggest(out, name, eq + 1);
+}
+
 static void judge(const struct kb_in *k, enum check_id id, const char *what,
 		  struct check_results *out)
 {
@@ -498,8 +588,7 @@ static void judge(const struct kb_in *k, enum check_id id, const char *what,
 		     what, ver[0], nver > 1 ? " (and another build)" : "", rows_of(id), note);
 		return;
 	}
-	emit(out, id, r->sev == CHECK_FAIL ? hard(k->in) : CHECK_WARN, r->fix,
-	     "%s: %s (%s)", why, r->effect, r->source);
+	way_out(k, r, id, why, out);
 }
 
 void check_knownbad(const struct check_input *in, struct check_results *out)

@@ -291,7 +291,8 @@ static void shadow_unread(const struct probe_stack *s, struct check_results *out
 	char b[160];
 
 	if (s->tool_reported && s->tool == PROBE_ELF_NONE)
-		snprintf(b, sizeof b, "no readelf or objdump in the image: the RUNPATH of NIXL's objects was not read");
+		snprintf(b, sizeof b, "no readelf or objdump in the image: the RUNPATH of NIXL's objects was not read%s",
+			 s->nelfs ? ", and no ldd answer to say which copy loads" : "");
 	else if (!s->nelfs)
 		snprintf(b, sizeof b, "no NIXL UCX plugin or wrapper found to read");
 	else
@@ -304,6 +305,113 @@ static void shadow_unread(const struct probe_stack *s, struct check_results *out
 	else
 		emit(out, CK_NIXL_LIB_SHADOW, CHECK_SKIPPED, NULL, "%s (%d copies of NIXL/UCX libraries listed)",
 		     b, s->ncopies);
+}
+
+/* ---- F6 from ldd alone (no readelf, no objdump: issue 39 item 3) ------ */
+
+/* Is dir where an object in origin ships its libraries: origin itself,
+ * below it (TensorRT-LLM's libs/nixl), or its parent (a wheel's plugin in
+ * nixl_cuNN.libs/nixl with its UCX one level up, RPATH $ORIGIN/..)? */
+static int ships_beside(const char *origin, const char *dir)
+{
+	char up[600];
+	size_t ol = strlen(origin);
+
+	if (!strncmp(dir, origin, ol) && (!dir[ol] || dir[ol] == '/'))
+		return 1;
+	dirname_of(origin, up, sizeof up);
+	return !strcmp(dir, up);
+}
+
+/* Copies of name (a file name starting with it: "libucp.so.0" matches
+ * libucp.so.0.0.0) in how many directories, and into beside the first
+ * one that ships beside origin ("" none). */
+static int copy_dirs(const struct probe_stack *s, const char *name, const char *origin,
+		     char *beside, size_t n)
+{
+	char dir[600], seen[8][600];
+	int ndirs = 0;
+
+	beside[0] = '\0';
+	for (int i = 0; i < s->ncopies; i++) {
+		const char *b = strrchr(s->copy[i], '/');
+		int dup = 0;
+
+		if (!b || strncmp(b + 1, name, strlen(name)))
+			continue;
+		dirname_of(s->copy[i], dir, sizeof dir);
+		path_norm(dir);
+		for (int k = 0; k < ndirs && k < 8; k++)
+			dup |= !strcmp(seen[k], dir);
+		if (dup)
+			continue;
+		if (ndirs < 8)
+			snprintf(seen[ndirs], sizeof seen[0], "%s", dir);
+		ndirs++;
+		if (!beside[0] && ships_beside(origin, dir) &&
+		    (size_t)snprintf(beside, n, "%s/%s", dir, b + 1) >= n)
+			beside[0] = '\0';   /* too long to name: not judged */
+	}
+	return ndirs;
+}
+
+/* One object's ldd lines: 1 when it emitted (another copy than the one it
+ * ships beside loads while several are listed). */
+static int ldd_shadow_elf(const struct check_input *in, const struct probe_stack *s,
+			  const struct probe_stack_elf *e, int *njudged, struct check_results *out)
+{
+	char origin[600], dir[600], beside[600];
+
+	dirname_of(e->path, origin, sizeof origin);
+	path_norm(origin);
+	for (int j = 0; j < e->nldd; j++) {
+		const struct probe_ldd_line *l = &e->ldd[j];
+
+		if (l->not_found || !l->path[0] || !watched(l->name))
+			continue;
+		(*njudged)++;
+		dirname_of(l->path, dir, sizeof dir);
+		path_norm(dir);
+		if (copy_dirs(s, l->name, origin, beside, sizeof beside) < 2 || !beside[0] ||
+		    ships_beside(origin, dir))
+			continue;
+		emit(out, CK_NIXL_LIB_SHADOW, hard(in), NULL,
+		     "%s needs %s: ldd under PID 1's LD_LIBRARY_PATH loads %s, not %s it ships "
+		     "beside (%s in several directories; no readelf or objdump in the image, so "
+		     "ldd's answer stands in for the RUNPATH replay; ai-dynamo/dynamo#6671)",
+		     e->path, l->name, l->path, beside, l->name);
+		return 1;
+	}
+	return 0;
+}
+
+/* No dynamic section read: judge from ldd's resolution where ldd
+ * answered, else say which missing tool left it unjudged.  1 when it
+ * emitted. */
+static int judge_shadow_ldd(const struct check_input *in, const struct probe_stack *s,
+			    struct check_results *out)
+{
+	int nread = 0, njudged = 0;
+
+	if (!s->tool_reported || s->tool != PROBE_ELF_NONE)
+		return 0;
+	for (int i = 0; i < s->nelfs; i++) {
+		const struct probe_stack_elf *e = &s->elf[i];
+
+		if (e->ldd_rc < 0 || e->ldd_rc == 127 || !e->nldd)
+			continue;
+		nread++;
+		if (ldd_shadow_elf(in, s, e, &njudged, out))
+			return 1;
+	}
+	if (!nread)
+		return 0;
+	emit(out, CK_NIXL_LIB_SHADOW, CHECK_OK, NULL,
+	     "no readelf or objdump in the image (RUNPATH not read): judged from ldd under PID 1's "
+	     "LD_LIBRARY_PATH on %d NIXL object(s), %d NIXL/UCX libraries each load the copy the "
+	     "object ships beside or the only one listed (%d copies listed)",
+	     nread, njudged, s->ncopies);
+	return 1;
 }
 
 static void judge_shadow(const struct check_input *in, const struct probe_stack *s,
@@ -321,7 +429,8 @@ static void judge_shadow(const struct check_input *in, const struct probe_stack 
 			return;
 	}
 	if (!nread) {
-		shadow_unread(s, out);
+		if (!judge_shadow_ldd(in, s, out))
+			shadow_unread(s, out);
 		return;
 	}
 	if (foreign.e) {

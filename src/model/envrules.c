@@ -144,6 +144,8 @@ JUDGE(tls_cuda)
 	return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
 }
 
+#define IPC_COST "excludes cuda_ipc, UCX's only multi-node NVLink transport: KV between the trays takes the RDMA rails instead of the NVLink this ComputeDomain offers, a NIC's bandwidth (400 Gb/s per ConnectX-7 port) instead of NVLink's (up to 1.8 TB/s per GB200 GPU)"
+
 JUDGE(tls_ipc)
 {
 	unsigned a = envr_tls_allowed(v);
@@ -151,6 +153,16 @@ JUDGE(tls_ipc)
 	(void)env, (void)why;
 	if (ucx_off(c) || !(a & B(CUDA_COPY)) || (a & B(CUDA_IPC)))
 		return ENVR_OK;
+	/* Multi-node NVLink is cuda_ipc's alone (cuda_ipc_md.c): with an RDMA
+	 * transport and rails, KV between the trays takes RDMA, a cost, not
+	 * a break (issue 39 item 5); without, cuda_ipc was its only GPU path. */
+	if (c->fabric & ENVR_FAB_MNNVL) {
+		int rdma = (c->fabric & ENVR_FAB_IB) && (a & TL_IB);
+
+		*why = rdma ? IPC_COST : "excludes cuda_ipc, the only GPU path between these multi-node NVLink pods (no RDMA transport allowed): KV is staged through host memory";
+		if (rdma)
+			return ENVR_WARN;
+	}
 	if (c->fabric & ENVR_FAB_MNNVL)
 		return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
 	/* One GPU per worker (TP 1): no GPU pair in the pod for cuda_ipc,
@@ -329,29 +341,9 @@ static enum envr_sev gid_sev(const struct envr_ctx *c)
 	return c->kv_cross && c->rdma_needed ? ENVR_FAIL : ENVR_WARN;
 }
 
-/* What is wrong with GID idx on port p for KV between nodes, or NULL:
- * empty (UCX uct_ib_device_is_gid_raw_empty, Mooncake "GID is NULL"),
- * RoCE v1 (not routed), or link-local fe80:: (NCCL linkLocalGid: not
- * routable).  Indices the probe did not read are not judged. */
-static const char *gid_fault(const struct envr_gid_port *p, long idx)
-{
-	unsigned long long bit = 1ull << idx;
-
-	if (idx < 0)
-		return "no GID at all: Mooncake finds no suitable GID and does not open the NIC";
-	if (idx >= ENVR_GID_READ)
-		return NULL;
-	if (!(p->gids & bit))
-		return "empty (no GID at that index): the library cannot query it and the port is unusable";
-	if (!(p->roce_v2 & bit))
-		return "RoCE v1: routed RoCE needs v2, endpoints time out";
-	if (p->link_local & bit)
-		return "the link-local fe80:: GID: not routable between nodes";
-	return NULL;
-}
-
-/* Judges index idx (pick, when the library chose it) on every port; the
- * first bad port is named in the note. */
+/* Judges index idx (pick, when the library chose it) on every port by the
+ * one GID rule, the peer's segment unknown; the first worst port is named
+ * in the note. */
 static enum envr_sev gid_ports(long (*pick)(const struct envr_gid_port *, const struct envr_view *),
 			       long idx, const struct envr_view *env,
 			       const struct envr_ctx *c, const char *who, const char **why)
@@ -359,24 +351,29 @@ static enum envr_sev gid_ports(long (*pick)(const struct envr_gid_port *, const 
 	size_t bad = 0;
 	const char *fault = NULL, *port = NULL;
 	long at = idx;
+	enum envr_sev worst = ENVR_OK;
 
 	for (size_t i = 0; i < c->n_gid_ports; i++) {
 		long k = pick ? pick(&c->gid_ports[i], env) : idx;
-		const char *f = gid_fault(&c->gid_ports[i], k);
+		enum envr_gid_class cls;
+		const char *f = envr_gid_fault(&c->gid_ports[i], k, &cls);
+		enum envr_sev s = f ? envr_gid_l2_rule(cls, ENVR_L2_UNKNOWN) : ENVR_OK;
 
-		if (f && !bad++) {
+		bad += !!f;
+		if (s > worst) {
+			worst = s;
 			fault = f;
 			port = c->gid_ports[i].name;
 			at = k;
 		}
 	}
-	if (!bad)
+	if (worst == ENVR_OK)
 		return ENVR_OK;
 	if (c->note)
 		snprintf(c->note, c->note_n, "%sGID %ld on %s%s: %s", who, at, port,
 			 bad > 1 ? " (and more ports)" : "", fault);
 	*why = c->note ? c->note : "is not a usable RoCE v2 GID index";
-	return gid_sev(c);
+	return worst == ENVR_FAIL ? gid_sev(c) : ENVR_WARN;
 }
 
 /* UCX_IB_GID_INDEX=auto: uct_ib_device_select_gid (openucx/ucx
@@ -522,9 +519,11 @@ static int gid_mooncake_undecided(const struct envr_view *env, const struct envr
 {
 	for (size_t i = 0; i < c->n_gid_ports; i++) {
 		const struct envr_gid_port *p = &c->gid_ports[i];
+		enum envr_gid_class k;
 
 		if (envr_gid_index_mooncake(p, env) != ENVR_GID_UNDECIDED ||
-		    (gid_fault(p, envr_mooncake_auto(p)) && gid_fault(p, envr_mooncake_auto_pre312(p))))
+		    (envr_gid_fault(p, envr_mooncake_auto(p), &k) &&
+		     envr_gid_fault(p, envr_mooncake_auto_pre312(p), &k)))
 			continue;   /* decided, or bad either way: gid_ports judges it */
 		if (c->note)
 			snprintf(c->note, c->note_n,

@@ -194,4 +194,19 @@ long envr_mooncake_auto_pre312(const struct envr_gid_port *p);
 int envr_mooncake_tiered(const char *version);
 #define ENVR_GID_UNDECIDED (-2)
 
+/* The one GID rule (checks.md A9/A10, issue 39 item 4), read by the
+ * per-pod env-gid-index and the pair rule (verdict/pairnet.c): what a GID
+ * of class k means for KV between two nodes whose L2 relation is rel.  An
+ * empty GID fails anywhere (the library cannot query it); an L2-only one
+ * (link-local fe80::, RoCE v1) fails only where the two roles are known
+ * to sit on different segments (different subnets), is fine where they
+ * are known to share one, and warns where that cannot be told (one pod
+ * alone never can). */
+enum envr_gid_class { ENVR_GIDC_ROUTABLE, ENVR_GIDC_L2_ONLY, ENVR_GIDC_EMPTY };
+enum envr_l2 { ENVR_L2_UNKNOWN, ENVR_L2_SAME, ENVR_L2_APART };
+enum envr_sev envr_gid_l2_rule(enum envr_gid_class k, enum envr_l2 rel);
+/* What is wrong with GID idx on port p for KV between nodes (NULL: nothing
+ * the rule reads), its class in *k. */
+const char *envr_gid_fault(const struct envr_gid_port *p, long idx, enum envr_gid_class *k);
+
 #endif

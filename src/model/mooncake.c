@@ -159,3 +159,41 @@ int envr_args_mooncake(const char *args)
 		return !strcmp(be, "mooncake");
 	return strstr(args, "sglang") && arg_after(args, "--disaggregation-mode", be, sizeof be);
 }
+
+/* A link-local RoCE v2 GID resolves its peer by IPv6 neighbour discovery
+ * on its own netdev and a RoCE v1 one is an Ethernet frame: both reach a
+ * peer on the same L2 segment and nothing beyond it (NCCL net_ib.cc skips
+ * link-local GIDs for that reason; ai-dynamo/dynamo#814: ibv_create_ah to
+ * an fe80:: dgid across nodes fails "No such device"). */
+enum envr_sev envr_gid_l2_rule(enum envr_gid_class k, enum envr_l2 rel)
+{
+	if (k == ENVR_GIDC_EMPTY)
+		return ENVR_FAIL;
+	if (k == ENVR_GIDC_ROUTABLE || rel == ENVR_L2_SAME)
+		return ENVR_OK;
+	return rel == ENVR_L2_APART ? ENVR_FAIL : ENVR_WARN;
+}
+
+/* What is wrong with GID idx on port p for KV between nodes, or NULL,
+ * with its class for envr_gid_l2_rule in *k: empty (UCX
+ * uct_ib_device_is_gid_raw_empty, Mooncake "GID is NULL"), or L2 only:
+ * RoCE v1, link-local fe80:: (NCCL linkLocalGid), which reach the peer
+ * only on one segment.  Indices the probe did not read are not judged. */
+const char *envr_gid_fault(const struct envr_gid_port *p, long idx, enum envr_gid_class *k)
+{
+	unsigned long long bit = 1ull << idx;
+
+	*k = ENVR_GIDC_EMPTY;
+	if (idx < 0)
+		return "no GID at all: Mooncake finds no suitable GID and does not open the NIC";
+	if (idx >= ENVR_GID_READ)
+		return NULL;
+	if (!(p->gids & bit))
+		return "empty (no GID at that index): the library cannot query it and the port is unusable";
+	*k = ENVR_GIDC_L2_ONLY;
+	if (!(p->roce_v2 & bit))
+		return "RoCE v1 (L2 only): it reaches the peer only on one L2 segment, which one pod cannot tell; the pair line judges the two subnets (A10)";
+	if (p->link_local & bit)
+		return "the link-local fe80:: GID (not routed): it reaches the peer only on one L2 segment, which one pod cannot tell; the pair line judges the two subnets (A10)";
+	return NULL;
+}

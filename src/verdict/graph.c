@@ -13,7 +13,7 @@
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
-#define WHY_MAX 256
+#define WHY_MAX 512
 #define LINE_MAX_BYTES 4096
 /* UCX_TLS bits (model/envrules.h) of the network transports. */
 #define TLB(x) (1u << (x))

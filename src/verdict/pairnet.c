@@ -5,6 +5,8 @@
 
 #include "verdict/pairnet.h"
 
+#include "model/envrules.h"
+
 enum rel { REL_UNKNOWN, REL_SAME, REL_DIFF };
 
 static uint32_t mask(int plen)
@@ -84,18 +86,24 @@ static void rel_words(const struct check_gid_net *a, const struct check_gid_net 
 }
 
 /* One side's GID cannot leave its L2 segment (link-local, v1) or does
- * not exist: fine only where both are known to share a subnet. */
+ * not exist: the one GID rule (model/mooncake.c envr_gid_l2_rule, which
+ * the per-pod env-gid-index reads too) with what the pair shows of the
+ * two subnets. */
 static enum check_status l2_only(const struct check_gid_net *bad, const char *bn,
 				 const struct check_gid_net *a, const struct check_gid_net *b,
 				 char *why, size_t n)
 {
 	enum rel r = relation(a, b);
+	enum envr_sev s = envr_gid_l2_rule(bad->kind == CHECK_GID_EMPTY ? ENVR_GIDC_EMPTY :
+					   ENVR_GIDC_L2_ONLY,
+					   r == REL_SAME ? ENVR_L2_SAME :
+					   r == REL_DIFF ? ENVR_L2_APART : ENVR_L2_UNKNOWN);
 	char w[64];
 
 	rel_words(a, b, w, sizeof w);
-	if (r == REL_SAME && bad->kind != CHECK_GID_EMPTY)
+	if (s == ENVR_OK)
 		return CHECK_OK;
-	if (r == REL_DIFF || bad->kind == CHECK_GID_EMPTY) {
+	if (s == ENVR_FAIL) {
 		snprintf(why, n, "%s uses %s, %s, and the pair is %s (%s): every "
 			 "transfer between them fails", bn, kind_words(bad->kind), bad->what,
 			 r == REL_DIFF ? "in different subnets" : "not known to share a subnet", w);
@@ -172,9 +180,11 @@ enum check_status verdict_pair_nvl_domain(const struct check_summary *a, const c
 	if ((!a->mnnvl && !b->mnnvl) || !*a->nvl_domain || !*b->nvl_domain ||
 	    !strcmp(a->nvl_domain, b->nvl_domain))
 		return CHECK_OK;
-	snprintf(why, n, "multi-node NVLink in use but different NVLink domains: %s in %s, "
-		 "%s in %s; MNNVL (cuda_ipc) between them hangs", an, a->nvl_domain,
-		 bn, b->nvl_domain);
+	snprintf(why, n, "multi-node NVLink in use%s but different NVLink domains: %s in %s, "
+		 "%s in %s; MNNVL (cuda_ipc) between them hangs (UCX_CUDA_IPC_ENABLE_MNNVL=n "
+		 "sends it over RDMA)",
+		 a->mnnvl == 1 || b->mnnvl == 1 ? "" : " (on by UCX's default, try from 1.18)",
+		 an, a->nvl_domain, bn, b->nvl_domain);
 	return CHECK_FAIL;
 }
 

@@ -79,6 +79,8 @@ class TelemetryOff(KnownBad, E2ECase):
             c = self.check(p, "nixl-known-bad")
             self.assertIn("NIXL_TELEMETRY_ENABLE=y", c.get("remedy", ""))
             self.assertIn("(ai-dynamo/dynamo#12952, ai-dynamo/nixl#2266)", c["detail"])
+            # the way out, ready to paste (issue 39 item 7)
+            self.assertEqual(c.get("suggestedEnv"), {"NIXL_TELEMETRY_ENABLE": "y"}, c)
 
 
 class CudaBuilds(KnownBad, E2ECase):
@@ -139,6 +141,14 @@ class BondEce(E2ECase):
     VERDICT = "NOT READY"
     STATUS = "fail"
     DETAIL = ("UCX 1.22.0", "rc_verbs on the RoCE LAG device mlx5_0", "openucx/ucx#11955")
+    # the variable that avoids the bug, ready to paste (issue 39 item 7);
+    # None: no suggestedEnv (an ok has no way out to name)
+    WAY_OUT = {"UCX_RC_ECE": "0"}
+
+    def test_way_out(self):
+        for p in self.doc["pods"]:
+            c = KnownBad.check(self, p, "ucx-known-bad")
+            self.assertEqual(c.get("suggestedEnv"), self.WAY_OUT, c)
 
     def test_bond(self):
         self.assertEqual(len(self.doc["pods"]), 2, self.err)
@@ -160,6 +170,7 @@ class BondEceOff(BondEce):
     VERDICT = "READY"
     STATUS = "ok"
     DETAIL = ("UCX 1.22.0", "none of the 3 known-bad combinations")
+    WAY_OUT = None
 
 
 GGA = os.path.join(SCENARIOS, "knownbad-ucx-gga-lag.yaml")
@@ -171,11 +182,13 @@ class GgaLag(BondEce):
     STATUS = "fail"
     DETAIL = ("UCX 1.22.0", "gga_mlx5 listed on the RoCE LAG device mlx5_bond_0",
               "UCX_TLS=unset", "openucx/ucx#11709")
+    WAY_OUT = {"UCX_TLS": "^gga_mlx5"}
 
     def test_remedy(self):
         for p in self.doc["pods"]:
             c = KnownBad.check(self, p, "ucx-known-bad")
             self.assertIn("UCX_TLS=^gga_mlx5", c.get("remedy", ""))
+            self.assertIn("set UCX_TLS=%s " % self.WAY_OUT["UCX_TLS"], c.get("remedy", ""))
             # UCX_RC_ECE=0 in the profile: the #11955 row stays out
             self.assertNotIn("11955", c["detail"])
 
@@ -186,6 +199,28 @@ class GgaLagOff(BondEce):
     VERDICT = "READY"
     STATUS = "ok"
     DETAIL = ("UCX 1.22.0", "none of the 3 known-bad combinations")
+    WAY_OUT = None
+
+
+class GgaLagTlsSet(GgaLag):
+    """UCX_TLS already excludes cuda_ipc (still lets gga_mlx5 in from
+    1.19.0): the way out keeps that exclusion, so pasting it changes only
+    gga_mlx5 (issue 39 item 7)."""
+    SCENARIO = with_env(GGA, UCX_TLS="^cuda_ipc")
+    TMP = "knownbad-"
+    DETAIL = ("UCX 1.22.0", "gga_mlx5 listed on the RoCE LAG device mlx5_bond_0",
+              "UCX_TLS=^cuda_ipc", "openucx/ucx#11709")
+    WAY_OUT = {"UCX_TLS": "^cuda_ipc,gga_mlx5"}
+
+    def test_remedy(self):
+        for p in self.doc["pods"]:
+            c = KnownBad.check(self, p, "ucx-known-bad")
+            self.assertIn("set UCX_TLS=^cuda_ipc,gga_mlx5 on the workers", c.get("remedy", ""))
+
+
+class GgaLagTlsSetOff(GgaLagOff):
+    """The near miss: the pasted value itself is READY."""
+    SCENARIO = with_env(GGA, UCX_TLS="^cuda_ipc,gga_mlx5")
 
 
 if __name__ == "__main__":

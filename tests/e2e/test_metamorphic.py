@@ -21,6 +21,11 @@ Variants that must not matter (each a change real deployments make):
                   transports still show that verbs opens the devices)
   mgmt-port-down  an extra Ethernet RDMA device whose port is down and
                   that UCX_NET_DEVICES does not name (a management NIC)
+  no-binutils     readelf and objdump removed (a slim runtime image): F6
+                  then judges from ldd or not at all (issue 39 item 3)
+  mnnvl-off       UCX_CUDA_IPC_ENABLE_MNNVL=n: KV between nodes takes RDMA
+                  either way on these single-domain scenarios (issue 39
+                  items 2 and 5)
 Variants that must (IB and RoCE; family that must fail):
   tls-tcp         UCX_TLS=tcp,cuda_copy in the process env       ENV
   no-uverbs       /dev/infiniband/uverbs* not in the pod         RDMA
@@ -192,11 +197,16 @@ def v_netdev_order(pod, _):
         pod.setdefault("env", {})["UCX_NET_DEVICES"] = ",".join(reversed(nd.split(",")))
 
 
-def _drop_tools(d):
-    for t in ("ibstat", "ibstatus"):
+def _drop(d, tools):
+    """Removes the image's tools (bin/NAME) that exist."""
+    for t in tools:
         p = os.path.join(d, "bin", t)
         if os.path.exists(p):
             os.remove(p)
+
+
+def _drop_tools(d):
+    _drop(d, ("ibstat", "ibstatus"))
 
 
 def v_no_ibstat(pod, prof):
@@ -227,6 +237,18 @@ def _mgmt_nic(d):
 
 def v_mgmt_port_down(pod, prof):
     prof.copy(pod, _mgmt_nic)
+
+
+def _no_binutils(d):
+    _drop(d, ("readelf", "objdump"))
+
+
+def v_no_binutils(pod, prof):
+    prof.copy(pod, _no_binutils)
+
+
+def v_mnnvl_off(pod, _):
+    pod.setdefault("env", {})["UCX_CUDA_IPC_ENABLE_MNNVL"] = "n"
 
 
 def v_tls_tcp(pod, _):
@@ -287,7 +309,8 @@ SAME = [("env-spec", ANY, v_env_spec), ("env-configmap", ANY, v_env_configmap),
         ("sidecar", ANY, v_sidecar), ("ucx-debug", ANY, v_ucx_debug),
         ("netdev-order", ANY, v_netdev_order), ("no-ibstat", RDMA, v_no_ibstat),
         ("no-ibv-devinfo", RDMA, v_no_ibv_devinfo),
-        ("mgmt-port-down", RDMA, v_mgmt_port_down)]
+        ("mgmt-port-down", RDMA, v_mgmt_port_down),
+        ("no-binutils", ANY, v_no_binutils), ("mnnvl-off", ANY, v_mnnvl_off)]
 BREAK = [("tls-tcp", RDMA, v_tls_tcp, "ENV"), ("no-uverbs", RDMA, v_no_uverbs, "RDMA"),
          ("memlock-64k", RDMA, v_memlock, "LIMITS"),
          ("no-ucx-plugin", RDMA, v_no_ucx_plugin, "NIXL")]

@@ -196,6 +196,38 @@ static void test_absent(void)
 	check_results_release(&r);
 }
 
+/* Issue 39 item 3: no readelf/objdump, but ldd -r under PID 1's
+ * LD_LIBRARY_PATH: three libnixl copies and ldd loading the system one
+ * instead of the copy beside TensorRT-LLM's wrapper fails; the copy
+ * beside it (or one only) is ok, judged from ldd; a wheel plugin's UCX in
+ * the parent directory counts as beside it. */
+static void ldd_case(const char *loaded, enum check_status want, const char *has)
+{
+	char sec[2048];
+	struct check_results r;
+	const struct check_result *c;
+
+	snprintf(sec, sizeof sec, "@@@ nixl_stack\nlpath=" SYSNIXL "\npreload=\nelf_tool=none\n"
+		 "copy=" SYSNIXL "/libnixl.so\ncopy=" TRT "/nixl/libnixl.so\n"
+		 "copy=" SITE "/.nixl_cu12.mesonpy.libs/libnixl.so\n"
+		 "elf=" TRT "/libtensorrt_llm_nixl_wrapper.so\nelf_rc=127\nldd_rc=0\n"
+		 "ldd=\tlibnixl.so => %s (0x00007f2b9c000000)\n"
+		 "@@@ end nixl_stack rc=0\n", loaded);
+	run_stack(sec, &r);
+	c = res(&r, "nixl-lib-shadow");
+	CHECK(c && c->status == want);
+	if (c)
+		CHECK_HAS(c->detail, has);
+	check_results_release(&r);
+}
+
+static void test_ldd_only(void)
+{
+	ldd_case(SYSNIXL "/libnixl.so", CHECK_FAIL, "not " TRT "/nixl/libnixl.so it ships beside");
+	ldd_case(TRT "/nixl/libnixl.so", CHECK_OK, "judged from ldd");
+	ldd_case(TRT "/nixl/../nixl/libnixl.so", CHECK_OK, "judged from ldd");
+}
+
 /* vllm-project/vllm PR #44266 (and vllm#39923): a NIXL object needs the
  * libcudart of the other CUDA major; the two majors in one process. */
 static void test_cuda(void)
@@ -410,6 +442,7 @@ int main(void)
 	test_parse();
 	test_shadow();
 	test_absent();
+	test_ldd_only();
 	test_cuda();
 	test_symbols();
 	test_ldconf();

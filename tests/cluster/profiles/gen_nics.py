@@ -216,3 +216,140 @@ def roce_h100_bond_members(p):
         p.rm(port + "gid_attrs/ndevs/%d" % i)
     p.env("UCX_NET_DEVICES", None)
     p.env("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7")
+
+
+# ---- Issue 39 item 4: link-local GIDs on one flat L2 segment (A9, A10) --
+def flat_l2(p):
+    """roce_rack's rails on one flat L2 segment per rail: the VF's address
+    in 10.14.k.0/24 (rack a .10, rack b .74: one subnet), only the
+    connected route, no gateway or static route, as on a single-switch
+    RoCE rail where the two nodes' ports share one broadcast domain."""
+    a = "bin/out/ip-o-4-addr.txt"
+    r = "bin/out/ip-4-route.txt"
+    p.write(a, re.sub(r"inet 10\.14\.(\d+)\.(\d+)/26 brd 10\.14\.\d+\.\d+",
+                      r"inet 10.14.\1.\2/24 brd 10.14.\1.255", p.read(a)))
+    p.write(r, "".join(re.sub(r"^10\.14\.(\d+)\.\d+/26 dev", r"10.14.\1.0/24 dev", l) + "\n"
+                       for l in p.read(r).splitlines() if "proto static" not in l))
+
+
+@_variant("topo-gid-flat-a", """roce-linklocal-a (link-local GIDs only, UCX takes
+the link-local RoCE v2 GID 1) with its rails on one flat L2 segment per
+rail: 10.14.k.10/24, only the connected route (issue 39 item 4).""",
+          base="roce-ok")
+def topo_gid_flat_a(p):
+    G.roce_rack(p, "a", gids=False)
+    flat_l2(p)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
+@_variant("topo-gid-flat-b", """topo-gid-flat-a's peer node on the same segments:
+10.14.k.74/24 (roce-linklocal-b's hosts, one subnet with rack a).""",
+          base="roce-ok")
+def topo_gid_flat_b(p):
+    G.roce_rack(p, "b", gids=False)
+    flat_l2(p)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
+# ---- Issue 39 item 2: MNNVL by UCX's default (D4b) ----------------------
+def gb200_default(p, cluster):
+    """A GB200 tray (gen_profiles.gb200_tray) whose image sets no MNNVL
+    variable: UCX_CUDA_IPC_ENABLE_MNNVL unset is "try" from UCX 1.18.0
+    (src/uct/cuda/cuda_ipc/cuda_ipc_md.c), and the image's UCX is 1.19.0,
+    so cuda_ipc still takes multi-node NVLink where an IMEX channel is."""
+    G.gb200_tray(p, cluster, "2")
+    p.env("UCX_CUDA_IPC_ENABLE_MNNVL", None)
+    p.env("NCCL_MNNVL_ENABLE", None)
+
+
+@_variant("topo-gb200-default-a", """gb200-nvl72-a with no MNNVL variable in the image
+(UCX_CUDA_IPC_ENABLE_MNNVL, NCCL_MNNVL_ENABLE unset): UCX 1.19.0's default
+"try" (cuda_ipc_md.c, since 1.18.0) still takes multi-node NVLink.""")
+def topo_gb200_default_a(p):
+    gb200_default(p, "dc6e40c4-d722-4357-9ba6-5291dd461278")
+
+
+@_variant("topo-gb200-default-b", """topo-gb200-default-a in gb200-nvl72-b's NVLink domain
+(ClusterUUID 5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b).""")
+def topo_gb200_default_b(p):
+    gb200_default(p, "5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b")
+
+
+# ---- Issue 39 item 6: a wheel-only image without nvidia-smi (E3, N) ----
+@_variant("topo-wheel-no-smi", """nixl-wheel-ib (vLLM-style image: NIXL from the pip
+wheel with its bundled UCX, no ucx_info) with no nvidia-smi either: the pod
+gets the driver's compute libraries only (NVIDIA_DRIVER_CAPABILITIES=compute;
+the NVIDIA Container Toolkit mounts nvidia-smi with the utility capability).
+The links UCX would use are then seen only in the wheel's own UCX modules
+(nixl_cu12.libs: libuct_ib*, libuct_cuda*) and the hardware (sysfs).""",
+          base="nixl-wheel-ib")
+def topo_wheel_no_smi(p):
+    p.rm("bin/nvidia-smi")
+    for f in os.listdir(p.path("bin/out")):
+        if f.startswith("nvidia-smi"):
+            p.rm("bin/out/" + f)
+    p.env("NVIDIA_DRIVER_CAPABILITIES", "compute")
+
+
+@_variant("topo-wheel-no-smi-noib", """topo-wheel-no-smi whose wheel carries no UCX IB
+module (libuct_ib*, libuct_rdmacm removed from nixl_cu12.libs/ucx: a UCX
+built without verbs): the hardware offers InfiniBand, the wheel's UCX
+cannot use it, KV between the nodes falls back to TCP.""",
+          base="topo-wheel-no-smi")
+def topo_wheel_no_smi_noib(p):
+    d = "root/usr/local/lib/python3.12/dist-packages/nixl_cu12.libs/ucx"
+    for f in os.listdir(p.path(d)):
+        if f.startswith("libuct_ib") or f.startswith("libuct_rdmacm"):
+            p.rm(d + "/" + f)
+
+
+# ---- Issue 39 item 3: which NIXL loads, told by ldd alone (F6) ----------
+TRT_SITE = "/usr/local/lib/python3.12/dist-packages"
+LDD_TRT_WRAPPER = """\tlinux-vdso.so.1 (0x00007ffc3a5f2000)
+\tlibnixl.so => %s (0x00007f2b9c000000)
+\tlibstdc++.so.6 => /lib/x86_64-linux-gnu/libstdc++.so.6 (0x00007f2b9b800000)
+\tlibgcc_s.so.1 => /lib/x86_64-linux-gnu/libgcc_s.so.1 (0x00007f2b9b600000)
+\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f2b9b400000)
+\t/lib64/ld-linux-x86-64.so.2 (0x00007f2b9d000000)
+"""
+
+
+def trt_ldd_only(p, nixl):
+    """kb-dynamo-trtllm-6671 without binutils (no readelf, no objdump: a
+    slim runtime image; glibc's ldd stays), ldd of TensorRT-LLM's NIXL
+    wrapper resolving libnixl.so to nixl, as ld.so would under PID 1's
+    LD_LIBRARY_PATH (the addresses are illustrative)."""
+    p.rm("bin/readelf")
+    p.write("bin/out/ldd-libtensorrt_llm_nixl_wrapper.so.txt", LDD_TRT_WRAPPER % nixl)
+    p.write("bin/ldd", """#!/bin/sh
+# ldd of the image (libc-bin), reduced to the libraries the probe asks
+# about; the file is the last argument (the probe runs ldd -r FILE).
+for _f; do :; done
+case "$_f" in
+*/libplugin_UCX.so) cat /usr/local/bin/out/ldd-libplugin_UCX.so.txt ;;
+*/libtensorrt_llm_nixl_wrapper.so) cat /usr/local/bin/out/ldd-libtensorrt_llm_nixl_wrapper.so.txt ;;
+*) echo "ldd: $1: not a dynamic executable" >&2; exit 1 ;;
+esac
+""", 0o755)
+
+
+@_variant("topo-trtllm-ldd", """kb-dynamo-trtllm-6671 (three libnixl copies: /opt/nvidia/nvda_nixl,
+TensorRT-LLM's tensorrt_llm/libs/nixl, the pip wheel's; LD_LIBRARY_PATH
+naming /opt/nvidia/nvda_nixl first, as ai-dynamo/dynamo#6671 reports) with
+no readelf or objdump in the image, only glibc's ldd: ldd of the wrapper
+shows the system libnixl.so loading, not the copy it ships beside.""",
+          base="kb-dynamo-trtllm-6671")
+def topo_trtllm_ldd(p):
+    trt_ldd_only(p, "/opt/nvidia/nvda_nixl/lib/x86_64-linux-gnu/libnixl.so")
+
+
+@_variant("topo-trtllm-ldd-ok", """topo-trtllm-ldd one setting away: LD_LIBRARY_PATH without
+/opt/nvidia/nvda_nixl, so ldd of the wrapper resolves libnixl.so to the copy
+it ships beside (tensorrt_llm/libs/nixl, its RUNPATH $ORIGIN/nixl/).""",
+          base="kb-dynamo-trtllm-6671")
+def topo_trtllm_ldd_ok(p):
+    trt_ldd_only(p, TRT_SITE + "/tensorrt_llm/libs/nixl/libnixl.so")
+    p.env("LD_LIBRARY_PATH", TRT_SITE + "/torch/lib:/usr/local/cuda/compat/lib:"
+          "/usr/local/nvidia/lib:/usr/local/nvidia/lib64")

@@ -469,7 +469,7 @@ static void test_mooncake_undecided_rule(void)
 	CHECK_HAS(d, "link-local");
 	/* an empty GID fails whatever the segment: MC_GID_INDEX at slot 1 */
 	{
-		struct envr_var pin[] = { { "MC_GID_INDEX", "1", ENVR_FROM_PROCESS, 0 } };
+		struct envr_var pin[] = { { "MC_GID_INDEX", "1", ENVR_FROM_PROCESS, 0, NULL } };
 		struct envr_view v1 = { pin, 1 };
 
 		CHECK_INT(mc_finding(&v1, &c, d, sizeof d), ENVR_FAIL);

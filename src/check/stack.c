@@ -248,11 +248,27 @@ static void emit_foreign(const struct check_input *in, const struct probe_stack 
 	     p->e->path, p->name, from_name[p->f], p->win, via, theirs);
 }
 
-/* Judges one object: 1 when it emitted (a shadowed copy).  *first keeps
- * the first resolution seen, *foreign the first foreign UCX. */
+/* ld.so.cache's order stands on ld.so.conf as the probe read it: a file,
+ * a line or an include match past its bounds (probe.sh ldconf_cut,
+ * ldconf_files_capped) leaves the cache step unknown, so a resolution that
+ * reached it is not judged on a part (issue 37 item 3: no silent loss). */
+static int conf_partial(const struct probe_stack *s)
+{
+	return s->ldconf_files_dropped || s->ldconf_lines_dropped || s->ldcache_dropped;
+}
+
+/* What judge_shadow gathers over the objects: libraries judged, the first
+ * resolution seen, the first foreign UCX, and whether a resolution reached
+ * the cache step (or found no copy) while ld.so.conf was read in part. */
+struct shadow_acc {
+	int njudged, unknown;
+	struct pick first, foreign;
+};
+
+/* Judges one object: 1 when it emitted (a shadowed copy). */
 static int shadow_elf(const struct check_input *in, const struct probe_stack *s,
-		      const struct probe_stack_elf *e, int *njudged,
-		      struct pick *first, struct pick *foreign, struct check_results *out)
+		      const struct probe_stack_elf *e, struct shadow_acc *acc,
+		      struct check_results *out)
 {
 	char origin[256], own[600];
 	struct pick p = { .e = e };
@@ -261,16 +277,20 @@ static int shadow_elf(const struct check_input *in, const struct probe_stack *s,
 	for (int j = 0; j < e->nneeded; j++) {
 		if (!watched(e->needed[j]))
 			continue;
-		(*njudged)++;
+		acc->njudged++;
 		p.name = e->needed[j];
 		p.f = resolve(s, e, origin, p.name, p.win, sizeof p.win);
+		if ((p.f == FROM_NONE || p.f >= FROM_CACHE) && conf_partial(s)) {
+			acc->unknown = 1;
+			continue;
+		}
 		if (p.f != FROM_NONE)
 			path_norm(p.win);
-		if (p.f != FROM_NONE && !first->e)
-			*first = p;
+		if (p.f != FROM_NONE && !acc->first.e)
+			acc->first = p;
 		if (!own_copy(s, e, origin, p.name, own, sizeof own)) {
-			if (!foreign->e && foreign_ucx(in, &p))
-				*foreign = p;
+			if (!acc->foreign.e && foreign_ucx(in, &p))
+				acc->foreign = p;
 			continue;
 		}
 		path_norm(own);
@@ -417,15 +437,15 @@ static int judge_shadow_ldd(const struct check_input *in, const struct probe_sta
 static void judge_shadow(const struct check_input *in, const struct probe_stack *s,
 			 struct check_results *out)
 {
-	struct pick first = { 0 }, foreign = { 0 };
+	struct shadow_acc acc = { 0 };
 	char seen[700] = "";
-	int nread = 0, njudged = 0;
+	int nread = 0;
 
 	for (int i = 0; i < s->nelfs; i++) {
 		if (!elf_read(&s->elf[i]))
 			continue;
 		nread++;
-		if (shadow_elf(in, s, &s->elf[i], &njudged, &first, &foreign, out))
+		if (shadow_elf(in, s, &s->elf[i], &acc, out))
 			return;
 	}
 	if (!nread) {
@@ -433,16 +453,24 @@ static void judge_shadow(const struct check_input *in, const struct probe_stack 
 			shadow_unread(s, out);
 		return;
 	}
-	if (foreign.e) {
-		emit_foreign(in, s, &foreign, out);
+	if (acc.foreign.e) {
+		emit_foreign(in, s, &acc.foreign, out);
 		return;
 	}
-	if (first.e)
-		snprintf(seen, sizeof seen, "; %s from %s: %s", first.name, from_name[first.f], first.win);
+	if (acc.unknown) {
+		emit(out, CK_NIXL_LIB_SHADOW, CHECK_SKIPPED, NULL,
+		     "/etc/ld.so.conf and its includes were not read whole (a file, line or include "
+		     "match past the probe's bounds), so ld.so.cache's order is not known: the "
+		     "libraries that reach that step are not judged");
+		return;
+	}
+	if (acc.first.e)
+		snprintf(seen, sizeof seen, "; %s from %s: %s", acc.first.name,
+			 from_name[acc.first.f], acc.first.win);
 	emit(out, CK_NIXL_LIB_SHADOW, CHECK_OK, NULL,
 	     "%d NIXL object(s) read, %d NIXL/UCX libraries each resolve to the copy the object names "
 	     "or the UCX ucx_info describes (%d copies listed, %d ld.so.cache directories)%s",
-	     nread, njudged, s->ncopies, s->nldcache, seen);
+	     nread, acc.njudged, s->ncopies, s->nldcache, seen);
 }
 
 /* F7/F8 with no ldd -r answer: without an object or without ldd there is

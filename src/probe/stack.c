@@ -191,6 +191,10 @@ static void stack_kv(struct probe_stack *s, struct probe_stack_elf **e, int *con
 {
 	if (ps_eq(k, "ldconf_file") || ps_eq(k, "ldconf"))
 		ldconf_kv(s, conf, ps_eq(k, "ldconf_file"), v);
+	else if (ps_eq(k, "ldconf_cut"))        /* a file past the probe's bounds */
+		s->ldconf_lines_dropped++;
+	else if (ps_eq(k, "ldconf_files_capped")) /* include matches past its cap */
+		s->ldconf_files_dropped++;
 	else if (ps_eq(k, "lpath"))
 		ps_copy(s->lpath, sizeof s->lpath, v);
 	else if (ps_eq(k, "preload"))

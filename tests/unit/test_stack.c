@@ -402,8 +402,9 @@ static void test_ldconf(void)
 /* The plugin's RUNPATH names no UCX: the first libucp.so.0 of ld.so.cache
  * loads (hpcx.conf's directory before x86_64-linux-gnu.conf's), not the
  * default directories' copy; LD_LIBRARY_PATH still comes first. */
-#define HPCX_STACK(lpath) \
-	"@@@ nixl_stack\nlpath=" lpath "\nelf_tool=readelf\n" \
+#define HPCX_STACK(lpath) HPCX_STACK_X(lpath, "")
+#define HPCX_STACK_X(lpath, extra) \
+	"@@@ nixl_stack\nlpath=" lpath "\nelf_tool=readelf\n" extra \
 	"ldconf_file=/etc/ld.so.conf\nldconf=include /etc/ld.so.conf.d/*.conf\n" \
 	"ldconf_file=/etc/ld.so.conf.d/x86_64-linux-gnu.conf\nldconf=/usr/lib/x86_64-linux-gnu\n" \
 	"ldconf_file=/etc/ld.so.conf.d/hpcx.conf\nldconf=/opt/hpcx/ucx/lib\n" \
@@ -437,6 +438,33 @@ static void test_cache_order(void)
 	}
 }
 
+/* ld.so.conf past the probe's bounds (a cut file, include matches past
+ * its cap): the cache step is not known, so a resolution that reached it
+ * is skipped with the reason, never judged on a part (issue 37 item 3);
+ * one that LD_LIBRARY_PATH settles before the cache is still judged. */
+static void test_conf_partial(void)
+{
+	static const struct { const char *stack; enum check_status want; } cases[] = {
+		{ HPCX_STACK_X("/usr/local/nvidia/lib", "ldconf_cut=/etc/ld.so.conf.d/hpcx.conf\n"),
+		  CHECK_SKIPPED },
+		{ HPCX_STACK_X("/usr/local/nvidia/lib", "ldconf_files_capped=1\n"), CHECK_SKIPPED },
+		{ HPCX_STACK_X("/usr/local/ucx/lib", "ldconf_cut=/etc/ld.so.conf.d/hpcx.conf\n"),
+		  CHECK_OK },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct check_results r;
+		const struct check_result *c;
+
+		run_stack(cases[i].stack, &r);
+		c = res(&r, "nixl-lib-shadow");
+		CHECK(c && c->status == cases[i].want);
+		if (c && cases[i].want == CHECK_SKIPPED)
+			CHECK_HAS(c->detail, "ld.so.conf");
+		check_results_release(&r);
+	}
+}
+
 int main(void)
 {
 	test_parse();
@@ -447,5 +475,6 @@ int main(void)
 	test_symbols();
 	test_ldconf();
 	test_cache_order();
+	test_conf_partial();
 	return T_DONE("test_stack");
 }

@@ -371,7 +371,20 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+/* Flags that would fail only after the whole run are refused before it. */
+static int check_validate(const struct cmd_ctx *ctx)
+{
+	struct err e;
+
+	(void)ctx;
+	err_clear(&e);
+	if (F.pushgateway && push_check_url(F.pushgateway, &e) < 0)
+		return cmd_fail(&e);
+	return 0;
+}
+
 const struct cmd_entry cmd_check_entry = {
 	.name = "check", .summary = "Probe every Dynamo worker pod and judge the KV-transfer fast path",
 	.help = help, .opts = check_opts, .outputs = "table,wide,json,yaml,junit,html,prometheus", .run = cmd_check,
+	.validate = check_validate,
 };

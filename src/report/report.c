@@ -78,7 +78,7 @@ static int row(const struct report *r, size_t at,
 		int s;
 		if (hidden(report_columns[i], xfer))
 			continue;
-		s = check_results_family_status(&p->results, report_columns[i]);
+		s = report_family_status(p, report_columns[i]);
 		if (st->color)
 			sgr[n] = report_status_sgr(s);
 		c[n++] = s < 0 ? "-" : check_status_name((enum check_status)s);

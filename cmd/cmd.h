@@ -62,7 +62,8 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_check_entry, cmd_env_entry, cmd_completion_entry,
-	cmd_nixl_entry, cmd_node_entry, cmd_pods_entry, cmd_version_entry;
+	cmd_nixl_entry, cmd_node_entry, cmd_pods_entry, cmd_probe_script_entry,
+	cmd_version_entry;
 
 /* The kubectl flags every subcommand accepts. */
 extern const struct opt cmd_global_opts[];

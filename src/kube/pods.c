@@ -533,7 +533,9 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	else
 		p->group = xstrdup("");
 	decide_probe(p, pod);
-	if (not_sidecar && !strcmp(p->phase, "Running")) {
+	/* An init container is in the pod: a reason, not a -c error. */
+	if (not_sidecar) {
+		p->no_container = 0;
 		free(p->skip_reason);
 		p->skip_reason = xasprintf("container \"%s\" cannot be probed: %s",
 					   p->container, not_sidecar);

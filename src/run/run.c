@@ -291,6 +291,11 @@ void run_init(struct run *pr, const struct pod_list *l)
 	contexts(pr);
 }
 
+char *run_probe_stdin(size_t *len)
+{
+	return invoke_stdin(probe_script, len);
+}
+
 void run_pods(struct run *pr, struct http_client *c,
 		    const struct run_options *o)
 {
@@ -299,7 +304,7 @@ void run_pods(struct run *pr, struct http_client *c,
 	size_t i;
 
 	job.argv = invoke_probe_argv;
-	job.stdin_data = invoke_stdin(probe_script, &job.stdin_len);
+	job.stdin_data = run_probe_stdin(&job.stdin_len);
 	job.parallel = o->parallel;
 	job.timeout_ms = o->timeout_ms;
 	job.max_output = RUN_MAX_OUTPUT;

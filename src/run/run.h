@@ -83,6 +83,11 @@ void run_init(struct run *pr, const struct pod_list *l);
 /* Probes every pod marked probe in parallel, digests each report as it
  * arrives, reads its log when o->logs; pods not probed get the reason. */
 void run_pods(struct run *pr, struct http_client *c, const struct run_options *o);
+/* The bytes run_pods() writes to every probe exec's stdin (`sh -s`): the
+ * embedded probe as probe/invoke.h wraps it.  Owned; length in *len.
+ * `probe-script` prints them and `version` their sha256, so what a pod
+ * runs can be read and compared without a cluster. */
+char *run_probe_stdin(size_t *len);
 /* Digests pod i from a probe report already in hand (node: the probe run
  * on this machine): parse, check, mask (mask.h). */
 void run_digest_report(struct run *pr, size_t i, const char *text, size_t len);

@@ -5,6 +5,7 @@ user sees (exit code, the error line, the table's cells), never timing."""
 import json
 import os
 import re
+import subprocess
 import sys
 import unittest
 
@@ -12,7 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-from plugin import run  # noqa: E402
+from plugin import PLUGIN, invoke_stdin, plugin_env, run, script_sha256  # noqa: E402
 
 FAMILY_START = 3    # POD ROLE NODE, then the family columns
 
@@ -89,3 +90,37 @@ class TestErrorsBeforeWork(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestProbeInPlainSight(unittest.TestCase):
+    """Issue 44 point 9: the probe a reviewer is asked to grant pods/exec for."""
+
+    def test_probe_script_is_the_stdin_byte_for_byte(self):
+        p = subprocess.run([PLUGIN, "probe-script"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=plugin_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(ROOT, "src", "probe", "probe.sh"), "rb") as f:
+            # The bytes each exec's stdin carries (test_frontdoor compares
+            # the same with what the test cluster's exec received).
+            self.assertEqual(p.stdout, invoke_stdin(f.read()))
+        self.assertEqual(p.stderr, b"")
+
+    def test_version_shows_its_sha256(self):
+        digest = script_sha256("probe.sh")
+        rc, out, err = run(["version"])
+        self.assertEqual(rc, 0, err)
+        self.assertIn("probe script sha256 " + digest, out)
+        rc, out, err = run(["version", "-o", "json"])
+        self.assertEqual(json.loads(out)["clientVersion"]["probeScriptSHA256"], digest)
+
+    def test_probe_script_takes_no_argument(self):
+        rc, out, err = run(["probe-script", "extra"])
+        self.assertEqual(rc, 1)
+        self.assertTrue(err.startswith("error: "), err)
+
+    def test_readme_links_it(self):
+        with open(os.path.join(ROOT, "README.md")) as f:
+            readme = f.read()
+        para = [p for p in readme.split("\n\n") if "read-only" in p.lower() and "pods/exec" in p]
+        self.assertTrue(para, "no read-only paragraph naming pods/exec")
+        self.assertIn("probe-script", "".join(para))

@@ -90,7 +90,7 @@ static int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_env_entry = {
 	.name = "env", .summary = "Show the transport variables of a recipe and what they risk",
-	.help = help, .outputs = "table,json,yaml", .file_args = 1, .run = cmd_env,
+	.help = help, .outputs = "table,json,yaml", .file_args = 1, .run = cmd_env, .globals = cmd_globals_output,
 };
 
 /* ------------------------------------------------- check --recipe */

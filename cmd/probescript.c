@@ -36,5 +36,5 @@ static int cmd_probe_script(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_probe_script_entry = {
 	.name = "probe-script", .summary = "Print the probe script exactly as it is sent to each pod",
-	.help = help, .opts = NULL, .run = cmd_probe_script,
+	.help = help, .opts = NULL, .run = cmd_probe_script, .globals = cmd_globals_local,
 };

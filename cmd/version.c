@@ -115,5 +115,5 @@ static int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_version_entry = {
 	.name = "version", .summary = "Print the plugin version",
-	.help = help, .outputs = "table,json,yaml", .run = cmd_version,
+	.help = help, .outputs = "table,json,yaml", .run = cmd_version, .globals = cmd_globals_version,
 };

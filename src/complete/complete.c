@@ -238,9 +238,11 @@ void complete_plan(int nwords, char *const *words, const struct complete_sub *su
 	if (!sub)
 		return;
 	/* Its own flags, then the globals: the order its -h lists them. */
+	if (sub->globals)
+		tables[0] = sub->globals;
 	if (sub->opts) {
+		tables[1] = tables[0];
 		tables[0] = sub->opts;
-		tables[1] = globals;
 	}
 	if (after_dashdash(nwords, words))
 		return;

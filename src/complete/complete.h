@@ -41,6 +41,7 @@ struct complete_sub {
 	const char *outputs;        /* -o values, "json,yaml"; NULL: none */
 	const char *const *args;    /* positional values (NULL-terminated) or NULL */
 	int file_args;              /* positionals are paths: the shell's file completion */
+	const struct opt *globals;  /* the global flags it takes; NULL: complete_plan's */
 };
 
 struct complete_result {

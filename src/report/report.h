@@ -73,6 +73,11 @@ void report_print_nodes(FILE *out, const struct report *r,
  * suggest) as a container env list to paste; "none" when no finding has
  * one. */
 void report_print_suggest_env(FILE *out, const struct report *r);
+/* The command that grants the plugin's role to whom a 403 named, into buf:
+ * "kubectl dynamo-interconnect rbac --user alice -n team | kubectl apply -f -"
+ * (a "system:serviceaccount:NS:NAME" user as --serviceaccount NS:NAME; no
+ * user: --user USER; no namespace: -A). */
+void report_rbac_command(char *buf, size_t n, const char *user, const char *ns);
 void report_print_summary(FILE *out, const struct report *r,
 			  const struct report_style *st);
 /* Only the consolidated verdict line(s). */

@@ -204,11 +204,40 @@ static void rbac_add(struct rbac_hint *h, const struct err_denial *d)
 		snprintf(h->ns, sizeof(h->ns), "%s", d->ns);
 }
 
+/* A name as one shell word: as it is when plain, else in single quotes;
+ * NULL when even that cannot hold it. */
+static const char *shell_word(const char *s, char *buf, size_t n)
+{
+	if (!*s || strchr(s, '\'') || strlen(s) + 3 > n)
+		return NULL;
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@._:-") == strlen(s))
+		return s;
+	snprintf(buf, n, "'%s'", s);
+	return buf;
+}
+
+void report_rbac_command(char *buf, size_t n, const char *user, const char *ns)
+{
+	static const char sa[] = "system:serviceaccount:";
+	char q1[160], q2[160];
+	const char *who = user ? shell_word(user, q1, sizeof(q1)) : NULL;
+	const char *where = ns && *ns ? shell_word(ns, q2, sizeof(q2)) : NULL;
+	const char *flag = "--user";
+
+	if (who && !strncmp(user, sa, sizeof(sa) - 1) && strchr(user + sizeof(sa) - 1, ':')) {
+		flag = "--serviceaccount";
+		who = shell_word(user + sizeof(sa) - 1, q1, sizeof(q1));
+	}
+	snprintf(buf, n, "kubectl dynamo-interconnect rbac %s %s %s%s | kubectl apply -f -",
+		 flag, who ? who : "USER", where ? "-n " : "-A", where ? where : "");
+}
+
 static void print_rbac_hint(FILE *out, const struct report *r, const struct report_style *st)
 {
 	struct rbac_hint h;
 	struct buf b = BUF_INIT(SUMMARY_LINE_MAX);
 	const char *ns;
+	char cmd[512];
 
 	memset(&h, 0, sizeof(h));
 	for (size_t i = 0; i < r->n; i++) {
@@ -222,8 +251,9 @@ static void print_rbac_hint(FILE *out, const struct report *r, const struct repo
 	for (size_t i = 0; i < h.n; i++)
 		buf_appendf(&b, "%s%s %s", i ? (i + 1 == h.n ? " or " : ", ") : "",
 			    h.gap[i].verb, h.gap[i].resource);
-	buf_appendf(&b, ": the plugin's role is in deploy/rbac.yaml (kubectl apply -n %s -f "
-		    "deploy/rbac.yaml); confirm with", ns);
+	report_rbac_command(cmd, sizeof(cmd), h.user, h.ns);
+	buf_appendf(&b, ": grant the plugin's role with %s (the roles of deploy/rbac.yaml); "
+		    "confirm with", cmd);
 	for (size_t i = 0; i < h.n; i++) {
 		const char *slash = strchr(h.gap[i].resource, '/');
 		if (slash)

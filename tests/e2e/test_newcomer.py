@@ -124,3 +124,254 @@ class TestProbeInPlainSight(unittest.TestCase):
         para = [p for p in readme.split("\n\n") if "read-only" in p.lower() and "pods/exec" in p]
         self.assertTrue(para, "no read-only paragraph naming pods/exec")
         self.assertIn("probe-script", "".join(para))
+
+
+# What each rule of `rbac` grants, in the test cluster's permission names
+# (tests/cluster/fc_rbac.py PERMS): the cluster enforces exactly these.
+FC_PERMS = {
+    ("", "pods", "get"): "get-pods", ("", "pods", "list"): "list-pods",
+    ("", "pods/log", "get"): "logs",
+    ("", "pods/exec", "get"): "exec-get", ("", "pods/exec", "create"): "exec-create",
+    ("", "namespaces", "list"): "list-namespaces",
+    ("resource.k8s.io", "resourceclaims", "get"): "get-resourceclaims",
+    ("resource.k8s.io", "resourceclaims", "list"): "list-resourceclaims",
+    ("nvidia.com", "dynamographdeployments", "get"): "get-dynamographdeployments",
+    ("nvidia.com", "dynamographdeployments", "list"): "list-dynamographdeployments",
+}
+WANT_RULES = {
+    ("", "pods"): {"get", "list"}, ("", "pods/log"): {"get"}, ("", "pods/exec"): {"get", "create"},
+    ("resource.k8s.io", "resourceclaims"): {"get", "list"},
+    ("nvidia.com", "dynamographdeployments"): {"get", "list"},
+}
+
+
+def rules_of(role):
+    got = {}
+    for r in role["rules"]:
+        for g in r["apiGroups"]:
+            for res in r["resources"]:
+                got.setdefault((g, res), set()).update(r["verbs"])
+    return got
+
+
+RBAC_GV = "rbac.authorization.k8s.io/v1"
+
+
+def _api_resource(name, kind, namespaced):
+    return {"name": name, "singularName": "", "namespaced": namespaced, "kind": kind,
+            "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"]}
+
+
+RBAC_DISCOVERY = {
+    "/api": {"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": []},
+    "/api/v1": {"kind": "APIResourceList", "groupVersion": "v1", "resources": []},
+    "/apis": {"kind": "APIGroupList", "apiVersion": "v1", "groups": [
+        {"name": "rbac.authorization.k8s.io", "versions": [{"groupVersion": RBAC_GV, "version": "v1"}],
+         "preferredVersion": {"groupVersion": RBAC_GV, "version": "v1"}}]},
+    "/apis/" + RBAC_GV: {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": RBAC_GV,
+                         "resources": [_api_resource("roles", "Role", True),
+                                       _api_resource("rolebindings", "RoleBinding", True),
+                                       _api_resource("clusterroles", "ClusterRole", False),
+                                       _api_resource("clusterrolebindings", "ClusterRoleBinding", False)]},
+    "/version": {"major": "1", "minor": "32", "gitVersion": "v1.32.0"},
+}
+
+
+class rbac_discovery:
+    """A plain-HTTP stub answering only kubectl's discovery of the RBAC kinds."""
+
+    def __enter__(self):
+        import http.server
+        import threading
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                d = RBAC_DISCOVERY.get(self.path.split("?")[0])
+                body = json.dumps(d or {"kind": "Status", "code": 404}).encode()
+                self.send_response(200 if d else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *a):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return "http://127.0.0.1:%d" % self.server.server_port
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class TestRbac(unittest.TestCase):
+    """Issue 44 point 4: `rbac` prints a role and a binding that work."""
+
+    def docs(self, *argv):
+        import yaml
+        rc, out, err = run(["rbac"] + list(argv))
+        self.assertEqual(rc, 0, err)
+        return [d for d in yaml.safe_load_all(out) if d]
+
+    def test_user_in_a_namespace(self):
+        role, binding = self.docs("--user", "alice", "-n", "team")
+        self.assertEqual((role["kind"], role["metadata"]["namespace"]), ("Role", "team"))
+        self.assertEqual(rules_of(role), WANT_RULES)
+        self.assertEqual(binding["kind"], "RoleBinding")
+        self.assertEqual(binding["metadata"]["namespace"], "team")
+        self.assertEqual(binding["roleRef"], {"apiGroup": "rbac.authorization.k8s.io",
+                                              "kind": "Role", "name": role["metadata"]["name"]})
+        self.assertEqual(binding["subjects"], [{"apiGroup": "rbac.authorization.k8s.io",
+                                                "kind": "User", "name": "alice"}])
+
+    def test_service_account_cluster_wide(self):
+        role, binding = self.docs("--serviceaccount", "ops:runner", "-A")
+        self.assertEqual(role["kind"], "ClusterRole")
+        self.assertNotIn("namespace", role["metadata"])
+        want = dict(WANT_RULES)
+        want[("", "namespaces")] = {"list"}     # completion of -n
+        self.assertEqual(rules_of(role), want)
+        self.assertEqual(binding["kind"], "ClusterRoleBinding")
+        self.assertEqual(binding["subjects"], [{"kind": "ServiceAccount", "name": "runner",
+                                                "namespace": "ops"}])
+
+    def test_group(self):
+        role, binding = self.docs("--group", "ml-ops", "-n", "x")
+        self.assertEqual(binding["subjects"][0]["kind"], "Group")
+
+    def test_role_alone_without_a_subject(self):
+        docs = self.docs("-n", "x")
+        self.assertEqual([d["kind"] for d in docs], ["Role"])
+
+    def test_bad_subjects_are_errors(self):
+        for argv in (["--user", "a", "--group", "b"], ["--serviceaccount", "nocolon"],
+                     ["--user", ""], ["--serviceaccount", ":x"]):
+            rc, out, err = run(["rbac"] + argv)
+            self.assertEqual(rc, 1, argv)
+            self.assertEqual(out, "")
+            self.assertTrue(err.startswith("error: "), err)
+
+    def test_real_kubectl_accepts_it(self):
+        # kubectl create --dry-run=client decodes each document into its
+        # typed object (a wrong field type fails) after mapping its kind
+        # through discovery: a stub API server answers that, nothing else.
+        import shutil
+        kubectl = shutil.which("kubectl")
+        if not kubectl:
+            self.fail("kubectl is not installed")
+        with rbac_discovery() as server:
+            for argv, kinds in ((["--user", "alice", "-n", "team"], ["Role", "RoleBinding"]),
+                                (["--serviceaccount", "ops:runner", "-A"],
+                                 ["ClusterRole", "ClusterRoleBinding"])):
+                rc, out, err = run(["rbac"] + argv)
+                p = subprocess.run([kubectl, "--server", server, "create", "--dry-run=client",
+                                    "--validate=false", "-o", "json", "-f", "-"], input=out.encode(),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=plugin_env())
+                self.assertEqual(p.returncode, 0, p.stderr.decode())
+                items, text, dec = [], p.stdout.decode().strip(), json.JSONDecoder()
+                while text:     # one JSON object per document, one after another
+                    obj, end = dec.raw_decode(text)
+                    items.append(obj)
+                    text = text[end:].strip()
+                self.assertEqual([i["kind"] for i in items], kinds)
+                self.assertEqual(rules_of(items[0]), rules_of(self.docs(*argv)[0]))
+                self.assertEqual(items[1]["roleRef"]["kind"], kinds[0])
+
+    def test_deploy_file_is_what_it_prints(self):
+        # deploy/rbac.yaml (installed under share/) holds the same rules.
+        import yaml
+        with open(os.path.join(ROOT, "deploy", "rbac.yaml")) as f:
+            files = {d["kind"]: d for d in yaml.safe_load_all(f) if d}
+        self.assertEqual(rules_of(files["Role"]), rules_of(self.docs("-n", "x")[0]))
+        self.assertEqual(rules_of(files["ClusterRole"]), rules_of(self.docs("-A")[0]))
+
+    def run_as_granted(self, rules, cluster_wide):
+        import yaml
+        perms = sorted({FC_PERMS[(g, r, v)] for (g, r), verbs in rules.items() for v in verbs})
+        d = os.path.join(self.tmp, "scn-%d" % len(os.listdir(self.tmp)))
+        os.mkdir(d)
+        with open(os.path.join(ROOT, "tests", "cluster", "scenarios", "basic.yaml")) as f:
+            base = yaml.safe_load(f)
+        prof = os.path.join(ROOT, "tests", "cluster", "profiles", "minimal")
+        scn = {"namespace": "demo",
+               "users": [{"name": "granted", "token": "granted-token", "allow": perms}],
+               "pods": [dict(p, profile=prof) for p in base["pods"] if p["name"] in ("qwen-prefill-0", "qwen-decode-0")]}
+        for p in scn["pods"]:
+            p.pop("logs", None)
+        path = os.path.join(d, "scenario.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(scn, f)
+        c = Cluster(path)
+        try:
+            rc, out, err = run(["check", "--user", "granted", "--kubeconfig", c.kubeconfig]
+                               + (["-A"] if cluster_wide else []))
+            denied = [q for q in c.log() if q.get("status") == 403]
+        finally:
+            c.cleanup()
+        return rc, out, err, denied
+
+    def test_the_role_lets_check_run_on_the_test_cluster(self):
+        import tempfile
+        self.tmp = tempfile.mkdtemp(prefix="nc-rbac-")
+        for argv, wide in ((["-n", "demo"], False), (["-A"], True)):
+            rules = rules_of(self.docs(*argv)[0])
+            rc, out, err, denied = self.run_as_granted(rules, wide)
+            self.assertEqual(denied, [], out + err)
+            self.assertNotIn("forbidden", (out + err).lower())
+            self.assertIn(rc, (0, 2, 3), err)
+            self.assertIn("2 probed", out)
+        # The control: without pods/log the same run meets a 403.
+        del rules[("", "pods/log")]
+        rc, out, err, denied = self.run_as_granted(rules, True)
+        self.assertTrue(denied)
+
+    def test_403_hint_names_the_command(self):
+        c = Cluster(os.path.join(ROOT, "tests", "e2e", "scenarios", "rbac.yaml"))
+        try:
+            rc, out, err = run(["check", "--user", "nolist", "--kubeconfig", c.kubeconfig])
+        finally:
+            c.cleanup()
+        self.assertEqual(rc, 1)
+        self.assertIn("kubectl dynamo-interconnect rbac --user", err)
+        self.assertIn("| kubectl apply -f -", err)
+
+
+class TestInstall(unittest.TestCase):
+    """Issue 44 point 4: `make install` puts deploy/ where a user finds it."""
+
+    def test_make_install_installs_deploy_under_share(self):
+        import tempfile
+        d = tempfile.mkdtemp(prefix="nc-install-")
+        # make install copies the binary as built (a link at most, no compile
+        # when the build is current).
+        p = subprocess.run(["make", "-s", "-C", ROOT, "install", "DESTDIR=" + d, "PREFIX=/usr"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, MAKEFLAGS=""))
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        share = os.path.join(d, "usr", "share", "kubectl-dynamo_interconnect", "deploy")
+        with open(os.path.join(share, "rbac.yaml")) as f, \
+                open(os.path.join(ROOT, "deploy", "rbac.yaml")) as g:
+            self.assertEqual(f.read(), g.read())
+        self.assertTrue(os.path.exists(os.path.join(share, "cronjob.yaml")))
+        subprocess.run(["make", "-s", "-C", ROOT, "uninstall", "DESTDIR=" + d, "PREFIX=/usr"],
+                       check=True, stdout=subprocess.PIPE, env=dict(os.environ, MAKEFLAGS=""))
+        self.assertFalse(os.path.exists(share))
+
+
+class TestPermissionsDocumented(unittest.TestCase):
+    def test_readme_lists_every_permission_with_why(self):
+        import yaml
+        rc, out, err = run(["rbac", "-A"])
+        (role,) = [d for d in yaml.safe_load_all(out) if d]
+        with open(os.path.join(ROOT, "README.md")) as f:
+            rows = [l for l in f if l.startswith("| `")]
+        for (group, res), verbs in rules_of(role).items():
+            with self.subTest(resource=res):
+                row = [r for r in rows if r.startswith("| `%s`" % res)]
+                self.assertEqual(len(row), 1, res)
+                cells = [c.strip() for c in row[0].strip().strip("|").split("|")]
+                self.assertEqual(set(v.strip() for v in cells[1].split(",")), verbs)
+                if group:
+                    self.assertIn(group, cells[0])
+                self.assertGreater(len(cells[2]), 10, "no why for " + res)

@@ -50,7 +50,6 @@ struct complete_result {
 	int directive;
 	enum complete_lookup lookup;
 	const char *match;          /* prefix the looked-up values must have */
-	char *emit_prefix;          /* prepended to each value ("--namespace=") */
 	const char *pod;            /* LOOKUP_CONTAINERS: the --pod typed, or NULL */
 };
 
@@ -69,7 +68,7 @@ const char *complete_flag_value(int nwords, char *const *words,
 				const struct opt *flag);
 
 /* Adds value (with an optional description) when it starts with
- * res->match, with res->emit_prefix in front. */
+ * res->match. */
 void complete_add(struct complete_result *res, const char *value,
 		  const char *desc);
 

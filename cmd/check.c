@@ -19,6 +19,7 @@
 #include "report/report.h"
 #include "push/push.h"
 #include "run/transfer.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 #include "verdict/verdict.h"
 
@@ -182,6 +183,48 @@ static void probe_options(const struct check_flags *f, struct run_options *o)
 	o->log_tail = f->log_tail;
 }
 
+#define HINT_NAMESPACES 3
+
+/* After an empty namespace, kubectl-like: where such pods are (one list
+ * across namespaces with the same selector), else -A.  Names from the
+ * server pass the terminal rule. */
+static void where_workers_are(struct http_client *c, const struct pods_query *q)
+{
+	struct pods_query all = *q;
+	struct pod_list l;
+	struct err e;
+	const char *ns[HINT_NAMESPACES];
+	size_t n = 0, more = 0;
+
+	all.all_namespaces = 1;
+	err_clear(&e);
+	if (pods_list(c, &all, &l, &e) < 0) {
+		fprintf(stderr, "hint: to look in every namespace, add -A\n");
+		return;
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		size_t k;
+
+		for (k = 0; k < n && strcmp(ns[k], l.items[i].namespace); k++)
+			;
+		if (k < n || (i && !strcmp(l.items[i - 1].namespace, l.items[i].namespace)))
+			continue;
+		if (n < HINT_NAMESPACES)
+			ns[n++] = l.items[i].namespace;
+		else
+			more++;
+	}
+	if (!n)
+		fprintf(stderr, "hint: no namespace has such pods either (-A finds none)\n");
+	for (size_t k = 0; k < n; k++)
+		fprintf(stderr, "%s namespace \"%s\" (-n %s)", k ? "," : "hint: Dynamo workers run in",
+			safe_show(ns[k]), safe_show(ns[k]));
+	if (n)
+		fprintf(stderr, "%s; or -A for all namespaces\n",
+			more ? " and more" : "");
+	pod_list_release(&l);
+}
+
 /* The pipeline's empty list: an error, with what was asked. */
 static int no_pods(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg)
 {
@@ -197,6 +240,8 @@ static int no_pods(const struct cmd_ctx *ctx, const struct cmd_session *s, void 
 	if (s->pods->skipped_components)
 		fprintf(stderr, "(%zu frontend/planner/epp pods were left out)\n",
 			s->pods->skipped_components);
+	if (!q->all_namespaces)
+		where_workers_are(s->client, q);
 	return EXIT_ERROR;
 }
 

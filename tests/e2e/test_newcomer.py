@@ -375,3 +375,66 @@ class TestPermissionsDocumented(unittest.TestCase):
                 if group:
                     self.assertIn(group, cells[0])
                 self.assertGreater(len(cells[2]), 10, "no why for " + res)
+
+
+DOC_ID = re.compile(r"\((?:[A-N]\d+[a-z]?|env-vars \d+|dynamo\.md [\d.]+)(?:[,)])")
+
+
+class TestWords(unittest.TestCase):
+    """Issue 44 point 11: the words a newcomer reads first."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster("demo.yaml")
+        cls.table = run(["check", "-n", "demo", "--kubeconfig", cls.c.kubeconfig])
+        cls.json = run(["check", "-n", "demo", "-o", "json", "--kubeconfig", cls.c.kubeconfig])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.cleanup()
+
+    def test_no_doc_ids(self):
+        for rc, out, err in (self.table, self.json):
+            self.assertIsNone(DOC_ID.search(out + err), DOC_ID.search(out + err))
+
+    def test_status_word_once(self):
+        rc, out, err = self.table
+        lines = [l for l in out.splitlines() if re.match(r"^(fail|warn|skipped) ", l)]
+        self.assertTrue(lines)
+        for l in lines:
+            status, rest = l.split(" ", 1)
+            self.assertNotRegex(rest.split(":", 1)[0], r"\b%s\b" % status, l)
+        self.assertIn("fail rdma-devices on 1 of 7 pods: qwen-prefill-2", out)
+
+    def test_fix_first_is_the_check_and_the_fix(self):
+        rc, out, err = self.table
+        (line,) = [l for l in out.splitlines() if l.startswith("Fix first: ")]
+        self.assertTrue(line.startswith("Fix first: rdma-devices fail on 1 of 7 pods: qwen-prefill-2"), line)
+        self.assertIn("; fix: the RDMA device plugin did not mount /dev/infiniband", line)
+        # Not the finding's detail again: it is the line above.
+        self.assertNotIn("9 RDMA devices", line)
+        doc = json.loads(self.json[1])
+        self.assertIn("9 RDMA devices", doc["verdict"]["fixFirst"])   # JSON keeps it whole
+
+    def test_empty_namespace_hints_where_workers_are(self):
+        rc, out, err = run(["check", "-n", "default", "--kubeconfig", self.c.kubeconfig])
+        self.assertEqual(rc, 1)
+        self.assertIn('error: no Dynamo worker pods found in namespace "default"', err)
+        self.assertRegex(err, r"hint: .*namespace \"demo\".*-n demo")
+
+    def test_help_lists_only_its_flags_and_the_output_values(self):
+        for sub, absent, values in (("version", "--kubeconfig", "(table, json, yaml)"),
+                                    ("env", "--selector", "(table, json, yaml)"),
+                                    ("node", "--all-namespaces", "(table, json, yaml)"),
+                                    ("probe-script", "--output", None),
+                                    ("check", None, "(table, wide, json, yaml, junit, html, prometheus)")):
+            rc, out, err = run([sub, "-h"])
+            self.assertEqual(rc, 0, sub)
+            if absent:
+                self.assertNotIn(absent, out, sub)
+            if values:
+                self.assertIn("Output format. One of: " + values, out, sub)
+            if absent:
+                rc, out, err = run([sub, absent, "x"])
+                self.assertEqual(rc, 1, sub)
+                self.assertIn("unknown flag: " + absent, err, sub)

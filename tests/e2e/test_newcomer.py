@@ -438,3 +438,46 @@ class TestWords(unittest.TestCase):
                 rc, out, err = run([sub, absent, "x"])
                 self.assertEqual(rc, 1, sub)
                 self.assertIn("unknown flag: " + absent, err, sub)
+
+
+GOOD_DGD = ("kind: DynamoGraphDeployment\nmetadata: {name: g}\nspec:\n  services:\n"
+            "    w: {componentType: worker, extraPodSpec: {mainContainer: {env: "
+            "[{name: UCX_TLS, value: %s}]}}}\n")
+
+
+class TestEnvLikeCheck(unittest.TestCase):
+    """Issue 44 point 10: `env` speaks like `check`."""
+
+    def env(self, files, *argv):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(d, name)), exist_ok=True)
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            return run(["env", d] + list(argv))
+
+    def test_no_verdict_after_an_error(self):
+        rc, out, err = self.env({"a-bad.yaml": "kind: DynamoGraphDeployment\nspec: [\n",
+                                 "c-good.yaml": GOOD_DGD % "tcp"})
+        self.assertEqual(rc, 1)
+        self.assertIn("UCX_TLS=tcp", out)       # what could be read is shown
+        self.assertNotIn("Verdict:", out)
+        self.assertNotIn("Fix first", out)
+        self.assertIn("error: ", err)
+
+    def test_fix_first_only_with_not_ready(self):
+        # Warnings only: nothing failed, so nothing to fix first; like
+        # check, the unproven is "Not confirmed".
+        rc, out, err = self.env({"g.yaml": GOOD_DGD % "tcp"})
+        self.assertEqual(rc, 3, out + err)
+        self.assertIn("Verdict: UNVERIFIED", out)
+        self.assertNotIn("Fix first", out)
+        self.assertIn("Not confirmed: UCX_TLS=tcp lacks cuda_copy", out)
+
+    def test_file_paths_relative_to_the_argument(self):
+        rc, out, err = self.env({"deep/er/g.yaml": GOOD_DGD % "tcp"})
+        rows = out.splitlines()
+        self.assertTrue(rows[1].startswith("deep/er/g.yaml "), out)
+        self.assertIn("warn deep/er/g.yaml g/w: ", out)
+        self.assertNotIn("/tmp", out)

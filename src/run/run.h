@@ -23,8 +23,17 @@ struct probe_env;
  * cleanup that failed).  The library writes to no terminal itself: cmd/
  * hands it a sink (report/report.h report_sink() prints to stderr).  Any
  * member may be NULL; a NULL sink says nothing. */
+/* Where the probes stand (engine.h struct engine_progress): done of
+ * total, failed so far, and the probe in flight longest (NULL: none) with
+ * how long it has run and its deadline. */
+struct run_progress {
+	size_t done, total, failed;
+	const struct pod_info *waiting;
+	long waited_ms, deadline_ms;
+};
+
 struct run_sink {
-	void (*progress)(size_t done, size_t total, void *arg);
+	void (*progress)(const struct run_progress *at, void *arg);
 	void (*progress_done)(size_t total, void *arg);   /* after the last probe */
 	/* One line without its newline; what came from a pod or the server
 	 * in it already went through safe_show(). */

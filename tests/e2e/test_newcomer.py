@@ -481,3 +481,61 @@ class TestEnvLikeCheck(unittest.TestCase):
         self.assertTrue(rows[1].startswith("deep/er/g.yaml "), out)
         self.assertIn("warn deep/er/g.yaml g/w: ", out)
         self.assertNotIn("/tmp", out)
+
+
+class TestProgress(unittest.TestCase):
+    """Issue 44 point 6: on a terminal the progress line names what it waits
+    for.  The content is asserted, never when it appears."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster("faults.yaml", faults=["exec-hang=f-hang"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.cleanup()
+
+    def on_a_tty(self, argv):
+        """stderr on a pseudo-terminal (stdout to a pipe): all it showed."""
+        import pty
+        import select
+        master, slave = pty.openpty()
+        p = subprocess.Popen([PLUGIN] + argv, stdout=subprocess.PIPE, stderr=slave,
+                             stdin=subprocess.DEVNULL, env=plugin_env())
+        os.close(slave)
+        shown = b""
+        while True:
+            r, _, _ = select.select([master], [], [], 120)
+            if not r:
+                break
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:      # EIO: the plugin closed its end
+                break
+            if not chunk:
+                break
+            shown += chunk
+        out = p.stdout.read()
+        p.wait(timeout=60)
+        os.close(master)
+        return p.returncode, out.decode(errors="replace"), shown.decode(errors="replace")
+
+    def test_waiting_for_the_hung_pod_and_its_deadline(self):
+        rc, out, tty = self.on_a_tty(["check", "-n", "faults", "-l", "", "--probe-timeout", "6s",
+                                      "--logs=false", "-o", "json", "--kubeconfig", self.c.kubeconfig])
+        frames = [f for f in re.split(r"[\r\n]", tty) if f.startswith("probing ")]
+        self.assertTrue(frames, tty)
+        # f-hang outlives every other probe: while it hangs the line names
+        # it and its deadline (the last frame is the final count).
+        waiting = [f for f in frames if re.match(
+            r"^probing \d+/15 pods(, \d+ failed)?; waiting for faults/f-hang "
+            r"\(\d+s of its 6s deadline\)", f)]
+        self.assertTrue(waiting, frames)
+        self.assertRegex(frames[-1], r"^probing 15/15 pods, 1 failed\x1b\[K$")
+        json.loads(out)     # the report itself is untouched by the line
+
+    def test_no_progress_off_a_terminal(self):
+        rc, out, err = run(["check", "-n", "faults", "-l", "", "--probe-timeout", "6s",
+                            "--logs=false", "--kubeconfig", self.c.kubeconfig])
+        self.assertNotIn("probing", err)
+        self.assertNotIn("waiting for", err)

@@ -1,4 +1,5 @@
 /* `check`: probe every Dynamo worker pod, judge the fast path, one verdict. */
+#include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,11 +152,55 @@ static int push(const char *ns, const char *url, const struct report *r)
 	return 0;
 }
 
+/* The API server's URL as a report may show it: no user or password. */
+static void server_shown(const char *server, char *out, size_t n)
+{
+	CURLU *u = curl_url();
+	char *shown = NULL;
+
+	snprintf(out, n, "%s", "");
+	if (u && curl_url_set(u, CURLUPART_URL, server, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &shown, 0) == CURLUE_OK)
+		snprintf(out, n, "%s", shown);
+	/* curl adds the root path "/": show the URL as the kubeconfig has it. */
+	if (*out && out[strlen(out) - 1] == '/' && *server && server[strlen(server) - 1] != '/')
+		out[strlen(out) - 1] = '\0';
+	curl_free(shown);
+	curl_url_cleanup(u);
+}
+
+/* Where this report comes from: its buffers, and the source pointing in. */
+struct check_source {
+	char generated[32], sha[65], server[1024];
+	struct report_source src;
+};
+
+static void source_of(const struct cmd_session *s, struct check_source *cs)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(cs, 0, sizeof(*cs));
+	if (gmtime_r(&now, &tm))
+		strftime(cs->generated, sizeof(cs->generated), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cmd_probe_sha256(cs->sha);
+	server_shown(s->cfg.server ? s->cfg.server : "", cs->server, sizeof(cs->server));
+	cs->src.generated = cs->generated;
+	cs->src.version = PROG_VERSION;
+	cs->src.probe_sha256 = cs->sha;
+	cs->src.context = s->cfg.context_name;
+	cs->src.server = cs->server;
+	cs->src.namespace = s->query->namespace;
+	cs->src.all_namespaces = s->query->all_namespaces;
+}
+
 /* The run's verdict (verdict/), printed; returns its exit code. */
 static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 		 const struct run *pr, const char *format, const struct pods_query *q,
 		 const struct dgd_set *dgds, const struct dgd_findings *df, char *const *group,
-		 const char *dgd_note)
+		 const char *dgd_note, const struct report_source *src)
 {
 	struct verdict v;
 	struct report r = { 0 };
@@ -165,6 +210,7 @@ static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 	verdict_apply_dgd(&v, df);
 	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
 	r.dgd = dgds, r.dgd_findings = df, r.group = group, r.dgd_note = dgd_note;
+	r.source = src;
 	r.all_namespaces = ctx->g.all_namespaces;
 	r.duration_s = seconds_since(&f->started);
 	rc = print(ctx, f, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
@@ -306,6 +352,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	int rc, shown;
 	char note_buf[300];
 	const char *note;
+	struct check_source cs;
 
 	/* --dgd NAME: GET that one; else LIST them all (labels only on 403),
 	 * keeping the DGDs of the pods listed. */
@@ -344,7 +391,9 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	if (shown)
 		run_dgd_judge(&pr, &dgds, &df);
 	note = dgd_note(&dgds, f->dgd != NULL, note_buf, sizeof(note_buf));
-	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group, note);
+	source_of(s, &cs);
+	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group, note,
+		   &cs.src);
 	/* P2 made the verdict NOT READY already (verdict_apply_dgd). */
 	if (rc != EXIT_ERROR)
 		dgd_report(&dgds, &df, cr->format, note);

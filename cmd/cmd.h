@@ -156,6 +156,10 @@ void cmd_pods_query(const struct cmd_ctx *ctx, const struct kube_config *cfg,
 void cmd_cancel_arm(long timeout_ms);
 void cmd_cancel_disarm(void);
 
+/* The sha256 (64 hex digits) of what `probe-script` prints: the exact
+ * stdin of every probe exec (version.c). */
+void cmd_probe_sha256(char out[65]);
+
 /* Prints "error: ..." (or kubectl's own prefix) to stderr; returns EXIT_ERROR. */
 int cmd_fail(const struct err *e);
 /* Flushes stdout; a failed write is reported once, as kubectl words it

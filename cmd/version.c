@@ -52,8 +52,7 @@ static void print_curl_line(FILE *f)
 		fprintf(f, " nghttp2/%s", v->nghttp2_version);
 }
 
-/* The sha256 of the probe exec's stdin (probe-script's output). */
-static void probe_sha256(char out[SHA256_HEX_LEN + 1])
+void cmd_probe_sha256(char out[SHA256_HEX_LEN + 1])
 {
 	size_t len;
 	char *text = run_probe_stdin(&len);
@@ -82,7 +81,7 @@ static cJSON *version_doc(void)
 	cJSON_AddStringToObject(cv, "libcurl", curl_version_info(CURLVERSION_NOW)->version);
 	cJSON_AddStringToObject(cv, "compiler", "cc");
 	cJSON_AddStringToObject(cv, "platform", "linux/" PLATFORM_ARCH);
-	probe_sha256(sha);
+	cmd_probe_sha256(sha);
 	cJSON_AddStringToObject(cv, "probeScriptSHA256", sha);
 	cJSON_AddItemToObject(doc, "clientVersion", cv);
 	return doc;
@@ -102,7 +101,7 @@ static int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 		printf("kubectl-dynamo_interconnect v%s (", PROG_VERSION);
 		print_curl_line(stdout);
 		printf(")\n");
-		probe_sha256(sha);
+		cmd_probe_sha256(sha);
 		printf("probe script sha256 %s (its text: probe-script)\n", sha);
 		return 0;
 	}

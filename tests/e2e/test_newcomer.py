@@ -539,3 +539,75 @@ class TestProgress(unittest.TestCase):
                             "--logs=false", "--kubeconfig", self.c.kubeconfig])
         self.assertNotIn("probing", err)
         self.assertNotIn("waiting for", err)
+
+
+class TestProvenance(unittest.TestCase):
+    """Issue 44 point 8: every report says where it comes from."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Cluster("demo.yaml")
+        cls.kc = ["--kubeconfig", cls.c.kubeconfig]
+        cls.sha = script_sha256("probe.sh")
+        cls.version = json.loads(run(["version", "-o", "json"])[1])["clientVersion"]["gitVersion"][1:]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.cleanup()
+
+    def check_source(self, src, all_ns=False):
+        self.assertRegex(src["generated"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        self.assertEqual(src["pluginVersion"], self.version)
+        self.assertEqual(src["probeScriptSHA256"], self.sha)
+        self.assertEqual(src["context"], self.c.kc["current-context"])
+        self.assertEqual(src["server"], self.c.url)
+        self.assertEqual(src["scope"], {"allNamespaces": all_ns, "namespace": None if all_ns else "demo"})
+
+    def test_json_and_yaml(self):
+        import yaml
+        import jsonschema
+        rc, out, err = run(["check", "-n", "demo", "-o", "json"] + self.kc)
+        doc = json.loads(out)
+        self.check_source(doc["source"])
+        with open(os.path.join(ROOT, "schema", "interconnect-report.schema.json")) as f:
+            jsonschema.validate(doc, json.load(f))
+        rc, out, err = run(["check", "-A", "-o", "yaml"] + self.kc)
+        self.check_source(yaml.safe_load(out)["source"], all_ns=True)
+
+    def test_junit_properties(self):
+        import xml.etree.ElementTree as ET
+        rc, out, err = run(["check", "-n", "demo", "-o", "junit"] + self.kc)
+        suite = ET.fromstring(out).find("testsuite")
+        props = {p.get("name"): p.get("value") for p in suite.find("properties")}
+        self.assertEqual(props["probe-script-sha256"], self.sha)
+        self.assertEqual(props["plugin-version"], self.version)
+        self.assertEqual(props["server"], self.c.url)
+        self.assertEqual(props["context"], self.c.kc["current-context"])
+        self.assertEqual(props["scope"], "demo")
+        self.assertRegex(props["generated"], r"^\d{4}-")
+
+    def test_html_header_width_and_edges(self):
+        rc, out, err = run(["check", "-n", "demo", "-o", "html"] + self.kc)
+        head = re.search(r'<p class="source">(.*?)</p>', out)
+        self.assertTrue(head, out[:2000])
+        for want in (self.sha, "v" + self.version, self.c.url, "namespace demo"):
+            self.assertIn(want, head.group(1))
+        # 800 px: wide tables scroll inside themselves, the graph scales.
+        self.assertIn("overflow-x:auto", out)
+        self.assertRegex(out, r'<svg [^>]*viewBox="0 0 760 \d+"[^>]*max-width:100%')
+        # No healthy (RDMA green / NVLink blue) edge touches a NotReady pod:
+        # in the demo the graph's nodes with a NotReady pod draw none.
+        doc = json.loads(run(["check", "-n", "demo", "-o", "json"] + self.kc)[1])
+        bad_nodes = {p["node"] for p in doc["pods"] if p["verdict"] == "NOT READY"}
+        self.assertTrue(bad_nodes)
+        svg = out[out.index("<svg"):]
+        # Box (side, y) -> node; an edge runs from y1+15 on the left to y2+15.
+        boxes = {(int(x), int(y) + 15): node for x, y, node in re.findall(
+            r'<rect x="(\d+)" y="(\d+)"[^>]*/><text [^>]*>(?:prefill|decode) (\S+) \(', svg)}
+        healthy = ("#2e7d32", "#1565c0")     # RDMA, NVLink
+        edges = re.findall(r'<line x1="230" y1="(\d+)" x2="530" y2="(\d+)" stroke="([^"]+)"', svg)
+        self.assertTrue(edges)
+        for y1, y2, colour in edges:
+            ends = {boxes[(10, int(y1))], boxes[(530, int(y2))]}
+            if ends & bad_nodes:
+                self.assertNotIn(colour, healthy, (ends, colour))

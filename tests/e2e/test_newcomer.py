@@ -611,3 +611,65 @@ class TestProvenance(unittest.TestCase):
             ends = {boxes[(10, int(y1))], boxes[(530, int(y2))]}
             if ends & bad_nodes:
                 self.assertNotIn(colour, healthy, (ends, colour))
+
+
+class TestDeps(unittest.TestCase):
+    """Issue 44 points 2: two set-up paths."""
+
+    def stubbed(self, script, missing=()):
+        """Runs tests/tools/SCRIPT with apt-get/apt-cache stubs on PATH (as
+        root, which these tests are); (rc, output, packages installed)."""
+        import shutil
+        import tempfile
+        d = tempfile.mkdtemp(prefix="nc-deps-")
+        try:
+            tools = os.path.join(d, "tools")
+            os.mkdir(tools)
+            shutil.copy(os.path.join(ROOT, "tests", "tools", script), tools)
+            with open(os.path.join(tools, "deps-dist.sh"), "w") as f:
+                f.write("echo dist-stub\n")
+            bind = os.path.join(d, "bin")
+            os.mkdir(bind)
+            log = os.path.join(d, "installed")
+            with open(os.path.join(bind, "apt-get"), "w") as f:
+                f.write('#!/bin/sh\n[ "$1" = install ] && shift 4 && echo "$@" >> %s\nexit 0\n' % log)
+            with open(os.path.join(bind, "apt-cache"), "w") as f:
+                f.write('#!/bin/sh\ncase " %s " in *" $2 "*) exit 100;; esac\nexit 0\n' % " ".join(missing))
+            for n in ("apt-get", "apt-cache"):
+                os.chmod(os.path.join(bind, n), 0o755)
+            env = dict(os.environ, PATH=bind + ":/usr/bin:/bin")
+            p = subprocess.run(["sh", os.path.join(tools, script)], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, env=env)
+            installed = open(log).read().split() if os.path.exists(log) else []
+            return p.returncode, p.stdout.decode(), installed
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    def test_demo_deps_are_the_build_and_demo_only(self):
+        rc, out, pkgs = self.stubbed("deps-demo.sh")
+        self.assertEqual(rc, 0, out)
+        for lib in ("libcurl4-openssl-dev", "libyaml-dev", "libcjson-dev", "libssl-dev", "python3-yaml"):
+            self.assertIn(lib, pkgs)
+        for heavy in ("clang", "valgrind", "chromium", "zsh", "fish", "prometheus", "tmux"):
+            self.assertNotIn(heavy, pkgs)
+
+    def test_demo_deps_name_a_missing_package(self):
+        rc, out, pkgs = self.stubbed("deps-demo.sh", missing=("libcjson-dev",))
+        self.assertEqual(rc, 1)
+        self.assertIn("libcjson-dev", out)
+        self.assertIn("universe", out)
+        self.assertEqual(pkgs, [])
+
+    def test_full_deps_skip_what_the_distribution_lacks(self):
+        rc, out, pkgs = self.stubbed("deps.sh", missing=("chromium",))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("deps.sh: skipping chromium: not in this distribution's package lists", out)
+        self.assertNotIn("chromium", pkgs)
+        self.assertIn("valgrind", pkgs)
+
+    def test_readme_quick_start_uses_the_demo_script(self):
+        with open(os.path.join(ROOT, "README.md")) as f:
+            readme = f.read()
+        quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+        self.assertIn("tests/tools/deps-demo.sh", quick)
+        self.assertIn("Ubuntu 22.04", quick)

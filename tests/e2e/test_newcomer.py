@@ -673,3 +673,31 @@ class TestDeps(unittest.TestCase):
         quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
         self.assertIn("tests/tools/deps-demo.sh", quick)
         self.assertIn("Ubuntu 22.04", quick)
+
+
+class TestSuggestEnv(unittest.TestCase):
+    """Issue 44 point 5: --suggest-env covers every env finding."""
+
+    def test_every_env_finding_has_its_fix_in_the_block(self):
+        c = Cluster("demo.yaml")
+        try:
+            kc = ["--kubeconfig", c.kubeconfig, "-n", "demo"]
+            doc = json.loads(run(["check", "-o", "json"] + kc)[1])
+            rc, out, err = run(["check", "--suggest-env"] + kc)
+        finally:
+            c.cleanup()
+        self.assertIn("Suggested env (check --suggest-env):", out)
+        block = out.split("Suggested env (check --suggest-env):", 1)[1]
+        self.assertNotIn("none, no finding suggests a variable", block)
+        env_findings = [(p["name"], ch) for p in doc["pods"] for ch in p["checks"]
+                        if ch["family"] == "ENV" and ch["status"] in ("fail", "warn") and p["probed"]]
+        self.assertTrue(env_findings)     # the demo's UCX_TLS=tcp
+        for pod, ch in env_findings:
+            part = block.split("# demo/%s:" % pod, 1)
+            self.assertEqual(len(part), 2, (pod, block))
+            mine = part[1].split("\n# demo/", 1)[0]
+            self.assertIn("%s: %s" % (ch["name"], ch["remedy"]), mine)
+        # Still pasteable YAML: every non-comment line is part of an env list.
+        import yaml
+        for chunk in block.split("\n# demo/")[1:]:
+            yaml.safe_load("\n".join(l for l in chunk.splitlines()[1:]))

@@ -12,6 +12,8 @@ VERSION  := 0.1.0
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
+# deploy/ (rbac.yaml, cronjob.yaml, alerts) for whoever installs the binary.
+DATADIR  ?= $(PREFIX)/share/$(PROG)
 # Where bash-completion, zsh and fish look for vendor completion scripts.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
@@ -138,12 +140,15 @@ install: $(PROG)
 	install -m 0644 completions/$(PROG).bash $(DESTDIR)$(BASHCOMPDIR)/$(PROG)
 	install -m 0644 completions/$(PROG).zsh $(DESTDIR)$(ZSHCOMPDIR)/_$(PROG)
 	install -m 0644 completions/$(PROG).fish $(DESTDIR)$(FISHCOMPDIR)/$(PROG).fish
+	install -d $(DESTDIR)$(DATADIR)/deploy
+	install -m 0644 deploy/rbac.yaml deploy/cronjob.yaml deploy/alerts.yaml $(DESTDIR)$(DATADIR)/deploy/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/$(PROG) \
 	      $(DESTDIR)$(MANDIR)/man1/$(PROG).1 \
 	      $(DESTDIR)$(BASHCOMPDIR)/$(PROG) $(DESTDIR)$(ZSHCOMPDIR)/_$(PROG) \
 	      $(DESTDIR)$(FISHCOMPDIR)/$(PROG).fish
+	rm -rf $(DESTDIR)$(DATADIR)
 
 # KEEP=1 leaves the cluster running (demo-stop stops it).
 .PHONY: demo-stop

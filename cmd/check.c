@@ -1,4 +1,5 @@
 /* `check`: probe every Dynamo worker pod, judge the fast path, one verdict. */
+#include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "report/report.h"
 #include "push/push.h"
 #include "run/transfer.h"
+#include "util/safe.h"
 #include "util/xalloc.h"
 #include "verdict/verdict.h"
 
@@ -150,11 +152,60 @@ static int push(const char *ns, const char *url, const struct report *r)
 	return 0;
 }
 
+/* The API server's URL as a report may show it: no user or password. */
+static void server_shown(const char *server, char *out, size_t n)
+{
+	CURLU *u = curl_url();
+	char *shown = NULL;
+
+	snprintf(out, n, "%s", "");
+	if (u && curl_url_set(u, CURLUPART_URL, server, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &shown, 0) == CURLUE_OK)
+		snprintf(out, n, "%s", shown);
+	/* curl adds the root path "/": show the URL as the kubeconfig has it. */
+	if (*out && out[strlen(out) - 1] == '/' && *server && server[strlen(server) - 1] != '/')
+		out[strlen(out) - 1] = '\0';
+	curl_free(shown);
+	curl_url_cleanup(u);
+}
+
+/* Where this report comes from: its buffers, and the source pointing in. */
+struct check_source {
+	char generated[32], sha[65], server[1024];
+	struct report_source src;
+};
+
+static void source_of(const struct cmd_session *s, struct check_source *cs)
+{
+	/* SOURCE_DATE_EPOCH (reproducible-builds.org): a fixed time, so two
+	 * runs can be compared byte for byte (the e2e tests set it). */
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	char *end = NULL;
+	long long fixed = sde && *sde ? strtoll(sde, &end, 10) : -1;
+	time_t now = fixed >= 0 && end && !*end ? (time_t)fixed : time(NULL);
+	struct tm tm;
+
+	memset(cs, 0, sizeof(*cs));
+	if (gmtime_r(&now, &tm))
+		strftime(cs->generated, sizeof(cs->generated), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cmd_probe_sha256(cs->sha);
+	server_shown(s->cfg.server ? s->cfg.server : "", cs->server, sizeof(cs->server));
+	cs->src.generated = cs->generated;
+	cs->src.version = PROG_VERSION;
+	cs->src.probe_sha256 = cs->sha;
+	cs->src.context = s->cfg.context_name;
+	cs->src.server = cs->server;
+	cs->src.namespace = s->query->namespace;
+	cs->src.all_namespaces = s->query->all_namespaces;
+}
+
 /* The run's verdict (verdict/), printed; returns its exit code. */
 static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 		 const struct run *pr, const char *format, const struct pods_query *q,
 		 const struct dgd_set *dgds, const struct dgd_findings *df, char *const *group,
-		 const char *dgd_note)
+		 const char *dgd_note, const struct report_source *src)
 {
 	struct verdict v;
 	struct report r = { 0 };
@@ -164,6 +215,7 @@ static int judge(const struct cmd_ctx *ctx, const struct check_flags *f,
 	verdict_apply_dgd(&v, df);
 	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
 	r.dgd = dgds, r.dgd_findings = df, r.group = group, r.dgd_note = dgd_note;
+	r.source = src;
 	r.all_namespaces = ctx->g.all_namespaces;
 	r.duration_s = seconds_since(&f->started);
 	rc = print(ctx, f, &r, format) < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
@@ -182,6 +234,48 @@ static void probe_options(const struct check_flags *f, struct run_options *o)
 	o->log_tail = f->log_tail;
 }
 
+#define HINT_NAMESPACES 3
+
+/* After an empty namespace, kubectl-like: where such pods are (one list
+ * across namespaces with the same selector), else -A.  Names from the
+ * server pass the terminal rule. */
+static void where_workers_are(struct http_client *c, const struct pods_query *q)
+{
+	struct pods_query all = *q;
+	struct pod_list l;
+	struct err e;
+	const char *ns[HINT_NAMESPACES];
+	size_t n = 0, more = 0;
+
+	all.all_namespaces = 1;
+	err_clear(&e);
+	if (pods_list(c, &all, &l, &e) < 0) {
+		fprintf(stderr, "hint: to look in every namespace, add -A\n");
+		return;
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		size_t k;
+
+		for (k = 0; k < n && strcmp(ns[k], l.items[i].namespace); k++)
+			;
+		if (k < n || (i && !strcmp(l.items[i - 1].namespace, l.items[i].namespace)))
+			continue;
+		if (n < HINT_NAMESPACES)
+			ns[n++] = l.items[i].namespace;
+		else
+			more++;
+	}
+	if (!n)
+		fprintf(stderr, "hint: no namespace has such pods either (-A finds none)\n");
+	for (size_t k = 0; k < n; k++)
+		fprintf(stderr, "%s namespace \"%s\" (-n %s)", k ? "," : "hint: Dynamo workers run in",
+			safe_show(ns[k]), safe_show(ns[k]));
+	if (n)
+		fprintf(stderr, "%s; or -A for all namespaces\n",
+			more ? " and more" : "");
+	pod_list_release(&l);
+}
+
 /* The pipeline's empty list: an error, with what was asked. */
 static int no_pods(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg)
 {
@@ -197,6 +291,8 @@ static int no_pods(const struct cmd_ctx *ctx, const struct cmd_session *s, void 
 	if (s->pods->skipped_components)
 		fprintf(stderr, "(%zu frontend/planner/epp pods were left out)\n",
 			s->pods->skipped_components);
+	if (!q->all_namespaces)
+		where_workers_are(s->client, q);
 	return EXIT_ERROR;
 }
 
@@ -261,6 +357,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	int rc, shown;
 	char note_buf[300];
 	const char *note;
+	struct check_source cs;
 
 	/* --dgd NAME: GET that one; else LIST them all (labels only on 403),
 	 * keeping the DGDs of the pods listed. */
@@ -299,7 +396,9 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	if (shown)
 		run_dgd_judge(&pr, &dgds, &df);
 	note = dgd_note(&dgds, f->dgd != NULL, note_buf, sizeof(note_buf));
-	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group, note);
+	source_of(s, &cs);
+	rc = judge(ctx, f, &pr, cr->format, s->query, shown ? &dgds : NULL, &df, group, note,
+		   &cs.src);
 	/* P2 made the verdict NOT READY already (verdict_apply_dgd). */
 	if (rc != EXIT_ERROR)
 		dgd_report(&dgds, &df, cr->format, note);
@@ -371,7 +470,20 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+/* Flags that would fail only after the whole run are refused before it. */
+static int check_validate(const struct cmd_ctx *ctx)
+{
+	struct err e;
+
+	(void)ctx;
+	err_clear(&e);
+	if (F.pushgateway && push_check_url(F.pushgateway, &e) < 0)
+		return cmd_fail(&e);
+	return 0;
+}
+
 const struct cmd_entry cmd_check_entry = {
 	.name = "check", .summary = "Probe every Dynamo worker pod and judge the KV-transfer fast path",
 	.help = help, .opts = check_opts, .outputs = "table,wide,json,yaml,junit,html,prometheus", .run = cmd_check,
+	.validate = check_validate,
 };

@@ -52,6 +52,11 @@ struct cmd_entry {
 	const char *const *help;        /* -h text above "Options:" */
 	const struct opt *opts;         /* its own flags; NULL: the globals alone */
 	const char *outputs;            /* -o values, ","-joined; NULL: -o unused */
+	const char *default_output;     /* -o when not given; NULL: "table" */
+	/* The global flags it takes, by name (cmd_global_opts), NULL-ended;
+	 * NULL: all of them.  -h lists, completion offers and the parser
+	 * accepts only these (a local command takes no cluster flags). */
+	const char *const *globals;
 	const char *const *args;        /* positional values completion offers, or NULL */
 	int file_args;                  /* its positional is a file or directory */
 	int (*run)(struct cmd_ctx *ctx, int argc, char **argv);
@@ -62,10 +67,25 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_check_entry, cmd_env_entry, cmd_completion_entry,
-	cmd_nixl_entry, cmd_node_entry, cmd_pods_entry, cmd_version_entry;
+	cmd_nixl_entry, cmd_node_entry, cmd_pods_entry, cmd_probe_script_entry,
+	cmd_rbac_entry, cmd_version_entry;
 
-/* The kubectl flags every subcommand accepts. */
+/* The kubectl flags a subcommand may accept (struct cmd_entry.globals). */
 extern const struct opt cmd_global_opts[];
+
+/* Sets of cmd_global_opts names for cmd_entry.globals. */
+extern const char *const cmd_globals_local[];   /* help only */
+extern const char *const cmd_globals_output[];  /* -o, --no-headers, --color, help */
+extern const char *const cmd_globals_version[]; /* -o, help */
+extern const char *const cmd_globals_one_pod[]; /* all but -l, -A, --chunk-size */
+
+#define CMD_MAX_GLOBALS 40
+#define CMD_OUTPUT_HELP_MAX 160
+
+/* The global flags cmd takes, in cmd_global_opts order, into out (ended by
+ * OPT_TABLE_END); -o's help names cmd's -o values, written into ohelp. */
+void cmd_globals(const struct cmd_entry *cmd, struct opt out[CMD_MAX_GLOBALS],
+		 char ohelp[CMD_OUTPUT_HELP_MAX]);
 
 /* Parses argv (after the subcommand name) against the globals plus the
  * entry's own table.  Returns 0 to go on, -1 when help was printed
@@ -135,6 +155,10 @@ void cmd_pods_query(const struct cmd_ctx *ctx, const struct kube_config *cfg,
  * the plugin: it reports what finished.  A second Ctrl-C kills at once. */
 void cmd_cancel_arm(long timeout_ms);
 void cmd_cancel_disarm(void);
+
+/* The sha256 (64 hex digits) of what `probe-script` prints: the exact
+ * stdin of every probe exec (version.c). */
+void cmd_probe_sha256(char out[65]);
 
 /* Prints "error: ..." (or kubectl's own prefix) to stderr; returns EXIT_ERROR. */
 int cmd_fail(const struct err *e);

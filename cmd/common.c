@@ -10,6 +10,7 @@
 #include "kube/auth.h"
 #include "kube/http.h"
 #include "kube/pods.h"
+#include "report/report.h"
 #include "util/log.h"
 #include "util/safe.h"
 #include "util/xalloc.h"
@@ -47,6 +48,60 @@ const struct opt cmd_global_opts[] = {
 	OPT_TABLE_END
 };
 
+const char *const cmd_globals_local[] = { "help", NULL };
+const char *const cmd_globals_output[] = { "output", "no-headers", "color", "help", NULL };
+
+const char *const cmd_globals_version[] = { "output", "help", NULL };
+/* node: the cluster flags for --pod, but it lists no set of pods. */
+const char *const cmd_globals_one_pod[] = { "!", "selector", "all-namespaces", "chunk-size", NULL };
+
+/* Whether cmd takes the global flag name: all when globals is NULL; a set
+ * starting with "!" names the ones it does not take. */
+static int takes(const char *const *globals, const char *name)
+{
+	int except = globals && globals[0] && !strcmp(globals[0], "!");
+
+	if (!globals)
+		return 1;
+	for (globals += except; *globals; globals++)
+		if (!strcmp(*globals, name))
+			return !except;
+	return except;
+}
+
+/* kubectl's words for -o: "Output format. One of: (json, yaml)." */
+static void output_help(const char *v, char buf[CMD_OUTPUT_HELP_MAX])
+{
+	size_t k = (size_t)snprintf(buf, CMD_OUTPUT_HELP_MAX, "Output format. One of: (");
+
+	for (; *v && k + 5 < CMD_OUTPUT_HELP_MAX; v++) {
+		if (*v == ',')
+			buf[k++] = ',', buf[k++] = ' ';
+		else
+			buf[k++] = *v;
+	}
+	snprintf(buf + k, CMD_OUTPUT_HELP_MAX - k, ").");
+}
+
+void cmd_globals(const struct cmd_entry *cmd, struct opt out[CMD_MAX_GLOBALS],
+		 char ohelp[CMD_OUTPUT_HELP_MAX])
+{
+	const struct opt end = OPT_TABLE_END;
+	size_t n = 0;
+
+	for (const struct opt *o = cmd_global_opts; o->name && n + 1 < CMD_MAX_GLOBALS; o++) {
+		if (!takes(cmd->globals, o->name))
+			continue;
+		out[n] = *o;
+		if (!strcmp(o->name, "output")) {
+			output_help(cmd->outputs ? cmd->outputs : "table", ohelp);
+			out[n].help = ohelp;
+		}
+		n++;
+	}
+	out[n] = end;
+}
+
 int cmd_flush_stdout(void)
 {
 	static int reported;
@@ -73,17 +128,28 @@ int cmd_fail(const struct err *e)
 	fprintf(stderr, "%s%s\n", err_prefix(e), msg);
 	free(msg);
 	/* A 403 is almost always missing RBAC: say what to grant. */
-	if (e->http_status == 403)
+	if (e->http_status == 403) {
+		char grant[512];
+		char *shown;
+
+		report_rbac_command(grant, sizeof(grant), e->denied.user, e->denied.ns);
+		shown = safe_term(grant);
 		fprintf(stderr, "hint: the plugin needs get/list on pods, get on pods/log and "
-			"get/create on pods/exec; see deploy/rbac.yaml (kubectl apply -n NS -f deploy/rbac.yaml)\n");
+			"get/create on pods/exec; grant them with: %s (the roles of deploy/rbac.yaml)\n", shown);
+		free(shown);
+	}
 	return EXIT_ERROR;
 }
 
 static void print_help(const struct cmd_ctx *ctx, const struct cmd_entry *cmd)
 {
-	const struct opt *tables[3] = { cmd->opts ? cmd->opts : cmd_global_opts,
-					cmd->opts ? cmd_global_opts : NULL, NULL };
+	struct opt globals[CMD_MAX_GLOBALS];
+	char ohelp[CMD_OUTPUT_HELP_MAX];
+	const struct opt *tables[3] = { cmd->opts ? cmd->opts : globals,
+					cmd->opts ? globals : NULL, NULL };
 	const char *const *line;
+
+	cmd_globals(cmd, globals, ohelp);
 
 	for (line = cmd->help; line && *line; line++)
 		printf("%s\n", *line);
@@ -95,11 +161,14 @@ static void print_help(const struct cmd_ctx *ctx, const struct cmd_entry *cmd)
 int cmd_parse(struct cmd_ctx *ctx, const struct cmd_entry *cmd, int argc, char **argv,
 	      char **pos, int *npos)
 {
-	const struct opt *tables[3] = { cmd_global_opts, cmd->opts, NULL };
+	struct opt globals[CMD_MAX_GLOBALS];
+	char ohelp[CMD_OUTPUT_HELP_MAX];
+	const struct opt *tables[3] = { globals, cmd->opts, NULL };
 	const char *sub = cmd->name;
 	struct err e;
 	long ms = 0;
 
+	cmd_globals(cmd, globals, ohelp);
 	memset(&G, 0, sizeof(G));
 	G.insecure = -1;
 	G.ov.insecure_skip_tls_verify = -1;

@@ -56,11 +56,20 @@ int cmd_complete_requested(int argc, char **argv)
 
 /* The table for complete_plan(), read from the command entries: their
  * own flag tables and -o values are what the commands parse and accept. */
-static struct complete_sub *make_subs(const struct cmd_entry *const *cmds, size_t n)
+struct sub_globals {
+	struct opt opts[CMD_MAX_GLOBALS];
+	char ohelp[CMD_OUTPUT_HELP_MAX];
+};
+
+/* subs and each sub's global flags (g[i], as cmd_parse reads them). */
+static struct complete_sub *make_subs(const struct cmd_entry *const *cmds, size_t n,
+				      struct sub_globals *g)
 {
 	struct complete_sub *subs = xcalloc(n, sizeof(*subs));
 
 	for (size_t i = 0; i < n; i++) {
+		cmd_globals(cmds[i], g[i].opts, g[i].ohelp);
+		subs[i].globals = g[i].opts;
 		subs[i].name = cmds[i]->name;
 		subs[i].summary = cmds[i]->summary;
 		subs[i].opts = cmds[i]->opts;
@@ -232,6 +241,7 @@ int cmd_complete(struct cmd_ctx *ctx, const struct cmd_entry *const *cmds, size_
 		 int argc, char **argv)
 {
 	struct complete_sub *subs;
+	struct sub_globals *g;
 	struct complete_result res;
 	/* The helper gets the words after the program name; __complete after itself. */
 	int skip = argc > 1 && !strcmp(argv[1], "__complete") ? 2 : 1;
@@ -243,7 +253,8 @@ int cmd_complete(struct cmd_ctx *ctx, const struct cmd_entry *const *cmds, size_
 	if (nwords < 1)
 		nwords = 1;
 	(void)ctx;
-	subs = make_subs(cmds, n);
+	g = xcalloc(n, sizeof(*g));
+	subs = make_subs(cmds, n, g);
 	complete_plan(nwords, words, subs, n, cmd_global_opts, &res);
 	if (res.lookup == LOOKUP_NAMESPACES || res.lookup == LOOKUP_PODS ||
 	    res.lookup == LOOKUP_CONTAINERS)
@@ -255,6 +266,7 @@ int cmd_complete(struct cmd_ctx *ctx, const struct cmd_entry *const *cmds, size_
 	printf(":%d\n", res.directive);
 	complete_release(&res);
 	free(subs);
+	free(g);
 	return 0;
 }
 
@@ -285,5 +297,5 @@ static int cmd_completion(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_completion_entry = {
 	.name = "completion", .summary = "Print a shell completion script (bash, zsh, fish)",
-	.help = help, .args = shells, .run = cmd_completion,
+	.help = help, .args = shells, .run = cmd_completion, .globals = cmd_globals_local,
 };

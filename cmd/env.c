@@ -74,23 +74,26 @@ static int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	memset(&s, 0, sizeof s);
 	bad = load_all(pos, npos, &s) < 0;
-	free(pos);
 	recipe_judge(&s);
 	for (size_t i = 0; i < s.nerrors; i++)
 		fprintf(stderr, "error: %s\n", safe_show(s.errors[i]));
 	recipe_verdict(&s, &v);
-	if (!strcmp(fmt, "table"))
-		report_print_recipe(stdout, &s, &v, ctx->g.no_headers);
-	else if (report_print_recipe_doc(stdout, &s, &v, EXIT_ERROR, !strcmp(fmt, "yaml")) < 0)
+	if (!strcmp(fmt, "table")) {
+		/* An error is exit 1 with no verdict, as check words it. */
+		const struct recipe_print how = { ctx->g.no_headers, bad || s.nerrors, pos, npos };
+
+		report_print_recipe(stdout, &s, &v, &how);
+	} else if (report_print_recipe_doc(stdout, &s, &v, EXIT_ERROR, !strcmp(fmt, "yaml")) < 0)
 		bad = 1;
 	rc = bad || s.nerrors ? EXIT_ERROR : v.code;
+	free(pos);
 	recipe_set_release(&s);
 	return cmd_flush_stdout() == 0 ? rc : EXIT_ERROR;
 }
 
 const struct cmd_entry cmd_env_entry = {
 	.name = "env", .summary = "Show the transport variables of a recipe and what they risk",
-	.help = help, .outputs = "table,json,yaml", .file_args = 1, .run = cmd_env,
+	.help = help, .outputs = "table,json,yaml", .file_args = 1, .run = cmd_env, .globals = cmd_globals_output,
 };
 
 /* ------------------------------------------------- check --recipe */

@@ -12,7 +12,8 @@
  * its own file (cmd.h struct cmd_entry). */
 static const struct cmd_entry *const commands[] = {
 	&cmd_check_entry, &cmd_env_entry, &cmd_completion_entry, &cmd_nixl_entry,
-	&cmd_node_entry, &cmd_pods_entry, &cmd_version_entry,
+	&cmd_node_entry, &cmd_pods_entry, &cmd_probe_script_entry, &cmd_rbac_entry,
+	&cmd_version_entry,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -47,14 +48,18 @@ static const char *usage_name(const char *argv0)
 
 static void print_usage(const char *name, FILE *out)
 {
-	size_t i;
+	size_t i, w = 0;
 
+	/* Names padded to the longest plus two, so each stays one token. */
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strlen(commands[i]->name) > w)
+			w = strlen(commands[i]->name);
 	fprintf(out, "Check that the fast transport of an NVIDIA Dynamo deployment "
 		"(NIXL over UCX/libfabric: RDMA, NVLink) can be trusted.\n"
 		"Read-only: it lists pods and execs a fixed probe; nothing is changed.\n\n"
 		"Available Commands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+		fprintf(out, "  %-*s %s\n", (int)w + 1, commands[i]->name, commands[i]->summary);
 	fprintf(out, "\nUsage:\n  %s COMMAND [options]\n\n"
 		"Use \"%s COMMAND -h\" for more information about a command.\n",
 		name, name);

@@ -127,5 +127,5 @@ static int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_node_entry = {
 	.name = "node", .summary = "Run the checks for one pod, or for this machine",
-	.help = help, .opts = node_opts, .outputs = "table,json,yaml", .run = cmd_node,
+	.help = help, .opts = node_opts, .outputs = "table,json,yaml", .run = cmd_node, .globals = cmd_globals_one_pod,
 };

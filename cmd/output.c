@@ -33,7 +33,8 @@ int cmd_print_document(const char *format, const struct report *r, int *rc)
 int cmd_output_format(const struct cmd_ctx *ctx, const struct cmd_entry *cmd,
 		      const char **format)
 {
-	const char *o = ctx->g.output && *ctx->g.output ? ctx->g.output : "table";
+	const char *o = ctx->g.output && *ctx->g.output ? ctx->g.output
+			: cmd->default_output ? cmd->default_output : "table";
 	const char *allowed = cmd->outputs ? cmd->outputs : "table";
 	const char *p = allowed;
 	size_t n = strlen(o);

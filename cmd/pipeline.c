@@ -8,6 +8,24 @@
 #include "kube/claims.h"
 #include "kube/pods.h"
 
+/* -c names a container a listed pod does not have: an error before any
+ * exec, in the API server's words (kubectl exec/logs -c answer the same),
+ * not a run that judges a container that is not there.  0 to go on. */
+static int container_missing(const struct cmd_ctx *ctx, const struct pod_list *l)
+{
+	struct err e;
+
+	if (!ctx->g.container)
+		return 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].no_container) {
+			err_clear(&e);
+			err_set(&e, ERR_USAGE, "%s", l->items[i].skip_reason);
+			return cmd_fail(&e);
+		}
+	return 0;
+}
+
 /* The list stage: the flags' query as the command shapes it, the list,
  * the claims; then the command's part. */
 static int listed(struct cmd_ctx *ctx, const struct cmd_pipeline *p, struct cmd_session *s)
@@ -27,7 +45,7 @@ static int listed(struct cmd_ctx *ctx, const struct cmd_pipeline *p, struct cmd_
 	s->pods = &l;
 	if (l.n == 0 && p->empty) {
 		rc = p->empty(ctx, s, p->arg);
-	} else {
+	} else if (!(rc = container_missing(ctx, &l))) {
 		/* DRA claims: are they NICs? (pod-rdma-resource) */
 		if ((p->needs & CMD_NEED_CLAIMS) && l.n)
 			claims_resolve(s->client, &l);

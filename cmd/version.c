@@ -6,12 +6,16 @@
 
 #include "cmd.h"
 #include "report/report.h"
+#include "run/run.h"
+#include "util/sha256.h"
 #include "util/xalloc.h"
 
 static const char *const help[] = {
 	"Print the version of the plugin and of the libraries it runs on.",
 	"",
 	"-o json|yaml prints {clientVersion: {...}} as kubectl version -o json does.",
+	"The probe line is the sha256 of what `probe-script` prints: the exact stdin",
+	"of every probe exec.",
 	NULL,
 };
 
@@ -48,12 +52,21 @@ static void print_curl_line(FILE *f)
 		fprintf(f, " nghttp2/%s", v->nghttp2_version);
 }
 
+void cmd_probe_sha256(char out[SHA256_HEX_LEN + 1])
+{
+	size_t len;
+	char *text = run_probe_stdin(&len);
+
+	sha256_hex(text, len, out);
+	free(text);
+}
+
 /* kubectl's shape (k8s.io/apimachinery/pkg/version.Info under
  * clientVersion), with the libraries we link in place of goVersion. */
 static cJSON *version_doc(void)
 {
 	cJSON *doc = cJSON_CreateObject(), *cv = cJSON_CreateObject();
-	char major[16] = "", *minor, *dot;
+	char major[16] = "", *minor, *dot, sha[SHA256_HEX_LEN + 1];
 
 	snprintf(major, sizeof(major), "%s", PROG_VERSION);
 	minor = strchr(major, '.');
@@ -68,6 +81,8 @@ static cJSON *version_doc(void)
 	cJSON_AddStringToObject(cv, "libcurl", curl_version_info(CURLVERSION_NOW)->version);
 	cJSON_AddStringToObject(cv, "compiler", "cc");
 	cJSON_AddStringToObject(cv, "platform", "linux/" PLATFORM_ARCH);
+	cmd_probe_sha256(sha);
+	cJSON_AddStringToObject(cv, "probeScriptSHA256", sha);
 	cJSON_AddItemToObject(doc, "clientVersion", cv);
 	return doc;
 }
@@ -75,6 +90,7 @@ static cJSON *version_doc(void)
 static int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	const char *format;
+	char sha[SHA256_HEX_LEN + 1];
 	cJSON *doc;
 	int rc;
 
@@ -85,6 +101,8 @@ static int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 		printf("kubectl-dynamo_interconnect v%s (", PROG_VERSION);
 		print_curl_line(stdout);
 		printf(")\n");
+		cmd_probe_sha256(sha);
+		printf("probe script sha256 %s (its text: probe-script)\n", sha);
 		return 0;
 	}
 	doc = version_doc();
@@ -96,5 +114,5 @@ static int cmd_version(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_version_entry = {
 	.name = "version", .summary = "Print the plugin version",
-	.help = help, .outputs = "table,json,yaml", .run = cmd_version,
+	.help = help, .outputs = "table,json,yaml", .run = cmd_version, .globals = cmd_globals_version,
 };

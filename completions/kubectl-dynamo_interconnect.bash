@@ -12,8 +12,10 @@ _kubectl_dynamo_interconnect() {
 		[[ -z $cand ]] && continue
 		if [[ $cand == :* ]]; then directive=${cand#:}; continue; fi
 		cand=${cand%%$'\t'*}
-		# bash splits words at '=' (COMP_WORDBREAKS): offer only what follows it.
-		[[ $cur == *=* && $COMP_WORDBREAKS == *=* ]] && cand=${cand#"${cur%%=*}="}
+		# After "--flag=" the answer is the bare value (cobra's __complete).
+		# bash splits words at '=' (COMP_WORDBREAKS) and wants it bare;
+		# without that split the word is "--flag=..." whole.
+		[[ $cur == -*=* && $COMP_WORDBREAKS != *=* ]] && cand="${cur%%=*}=$cand"
 		COMPREPLY+=("$cand")
 	done <<<"$out"
 	((directive & 2)) && compopt -o nospace 2>/dev/null

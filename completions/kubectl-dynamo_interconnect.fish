@@ -10,8 +10,11 @@ function __kubectl_dynamo_interconnect_answer
 	$args[1] __complete $args[2..-1] 2>/dev/null
 end
 
+# After "--flag=" the answer is the bare value (cobra's __complete); fish
+# matches the whole token, so the "--flag=" goes back in front.
 function __kubectl_dynamo_interconnect_complete
-	__kubectl_dynamo_interconnect_answer | string match -v -r '^:'
+	set -l pfx (string match -r -- '^-[^=]*=' (commandline -ct))
+	__kubectl_dynamo_interconnect_answer | string match -v -r '^:' | string replace -r -- '^' "$pfx"
 end
 
 function __kubectl_dynamo_interconnect_nofile

@@ -1,8 +1,11 @@
 #compdef kubectl-dynamo_interconnect
 # zsh completion for kubectl-dynamo_interconnect run directly.
 _kubectl_dynamo_interconnect() {
-	local out directive=0 line
+	local out directive=0 line pfx=
 	local -a cands lines
+	# After "--flag=" the answer is the bare value (cobra's __complete):
+	# zsh inserts the "--flag=" again, as cobra's own zsh script does.
+	[[ ${words[CURRENT]} == -*=* ]] && pfx=${words[CURRENT]%%=*}=
 	out=$(${words[1]} __complete "${(@)words[2,CURRENT]}" 2>/dev/null) || return 1
 	lines=("${(@f)out}")
 	for line in "${lines[@]}"; do
@@ -16,7 +19,11 @@ _kubectl_dynamo_interconnect() {
 		fi
 	done
 	if (( ${#cands} )); then
-		_describe -V completions cands
+		if [[ -n $pfx ]]; then
+			_describe -V completions cands -P "$pfx"
+		else
+			_describe -V completions cands
+		fi
 	elif (( !(directive & 4) )); then
 		_files
 	fi

@@ -584,7 +584,7 @@ static void judge(const struct kb_in *k, enum check_id id, const char *what,
 
 		if (id == CK_NIXL_KNOWN_BAD)
 			build_ucx_note(k->in->f, note, sizeof note);
-		emit(out, id, CHECK_OK, NULL, "%s %s%s: none of the %d known-bad combinations (F5)%s",
+		emit(out, id, CHECK_OK, NULL, "%s %s%s: none of the %d known-bad combinations%s",
 		     what, ver[0], nver > 1 ? " (and another build)" : "", rows_of(id), note);
 		return;
 	}

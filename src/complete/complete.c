@@ -34,7 +34,6 @@ static int takes_value(const struct opt *o)
 
 void complete_add(struct complete_result *res, const char *value, const char *desc)
 {
-	const char *pre = res->emit_prefix ? res->emit_prefix : "";
 	const char *match = res->match ? res->match : "";
 	size_t len;
 	char *s;
@@ -46,9 +45,9 @@ void complete_add(struct complete_result *res, const char *value, const char *de
 	 * would not name anything real, so it is not offered (issue 12). */
 	if (!safe_is_term(value) || (desc && !safe_is_term(desc)))
 		return;
-	len = strlen(pre) + strlen(value) + (desc ? strlen(desc) + 1 : 0) + 1;
+	len = strlen(value) + (desc ? strlen(desc) + 1 : 0) + 1;
 	s = xcalloc(1, len);
-	snprintf(s, len, "%s%s%s%s", pre, value, desc ? "\t" : "", desc ? desc : "");
+	snprintf(s, len, "%s%s%s", value, desc ? "\t" : "", desc ? desc : "");
 	ALLOC_GROW(res->items, res->n + 1, res->cap);
 	res->items[res->n++] = s;
 }
@@ -60,7 +59,6 @@ void complete_release(struct complete_result *res)
 	for (i = 0; i < res->n; i++)
 		free(res->items[i]);
 	free(res->items);
-	free(res->emit_prefix);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -167,18 +165,19 @@ static void plan_value(struct complete_result *res, const struct opt *o,
 		res->directive = 0;
 }
 
-/* The word being completed is "--flag=..." or follows a flag that takes a
- * value: complete that value.  1 when it did. */
+/* The word being completed is "--flag=...", "-x=..." or follows a flag
+ * that takes a value: complete that value.  1 when it did.  After '=' the
+ * answer is the bare values, as cobra's checkIfFlagCompletion answers
+ * (spf13/cobra completions.go: toComplete = lastArg[index+1:]); the shell
+ * script puts the "--flag=" back where the shell needs it. */
 static int plan_flag_value(struct complete_result *res, const struct opt *const *tables,
 			   const struct complete_sub *sub, const char *prev, const char *cur)
 {
 	const struct opt *o;
-	const char *eq;
+	const char *eq = cur[0] == '-' ? strchr(cur, '=') : NULL;
 
-	if (cur[0] == '-' && cur[1] == '-' && (eq = strchr(cur, '=')) &&
+	if (eq && (cur[1] == '-' || eq == cur + 2) &&
 	    (o = find_flag(tables, cur)) && takes_value(o)) {
-		res->emit_prefix = xcalloc(1, (size_t)(eq - cur) + 2);
-		memcpy(res->emit_prefix, cur, (size_t)(eq - cur) + 1);
 		res->match = eq + 1;
 		plan_value(res, o, sub);
 		return 1;
@@ -238,9 +237,11 @@ void complete_plan(int nwords, char *const *words, const struct complete_sub *su
 	if (!sub)
 		return;
 	/* Its own flags, then the globals: the order its -h lists them. */
+	if (sub->globals)
+		tables[0] = sub->globals;
 	if (sub->opts) {
+		tables[1] = tables[0];
 		tables[0] = sub->opts;
-		tables[1] = globals;
 	}
 	if (after_dashdash(nwords, words))
 		return;

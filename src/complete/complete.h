@@ -41,6 +41,7 @@ struct complete_sub {
 	const char *outputs;        /* -o values, "json,yaml"; NULL: none */
 	const char *const *args;    /* positional values (NULL-terminated) or NULL */
 	int file_args;              /* positionals are paths: the shell's file completion */
+	const struct opt *globals;  /* the global flags it takes; NULL: complete_plan's */
 };
 
 struct complete_result {
@@ -49,7 +50,6 @@ struct complete_result {
 	int directive;
 	enum complete_lookup lookup;
 	const char *match;          /* prefix the looked-up values must have */
-	char *emit_prefix;          /* prepended to each value ("--namespace=") */
 	const char *pod;            /* LOOKUP_CONTAINERS: the --pod typed, or NULL */
 };
 
@@ -68,7 +68,7 @@ const char *complete_flag_value(int nwords, char *const *words,
 				const struct opt *flag);
 
 /* Adds value (with an optional description) when it starts with
- * res->match, with res->emit_prefix in front. */
+ * res->match. */
 void complete_add(struct complete_result *res, const char *value,
 		  const char *desc);
 

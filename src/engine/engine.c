@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../model/cancel.h"
 #include "../util/log.h"
@@ -19,7 +20,36 @@ struct pool {
 	size_t next;        /* next pod index to take */
 	size_t done;
 	size_t total;       /* pods to probe */
+	size_t failed;      /* finished without a report */
+	/* Per worker: the pod it runs ((size_t)-1: none) and since when
+	 * (monotonic ms), for the progress line's "waiting for". */
+	struct slot { size_t pod; long long since; } *slot;
+	int nslots;
 };
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The exec in flight longest, into at (under the lock). */
+static void longest(const struct pool *p, struct engine_progress *at)
+{
+	long long first = 0, now = now_ms();
+
+	for (int w = 0; w < p->nslots; w++) {
+		const struct slot *s = &p->slot[w];
+
+		if (s->pod == (size_t)-1 || (at->waiting && s->since >= first))
+			continue;
+		first = s->since;
+		at->waiting = &p->pods->items[s->pod];
+		at->waited_ms = (long)(now - s->since);
+	}
+}
 
 /* Next pod to probe, or (size_t)-1 when none are left. */
 static size_t take(struct pool *p)
@@ -36,18 +66,47 @@ static size_t take(struct pool *p)
 	return i;
 }
 
-static void finished(struct pool *p)
+static void finished(struct pool *p, int w, int failed)
 {
+	struct engine_progress at = { 0 };
+
 	pthread_mutex_lock(&p->lock);
 	p->done++;
-	if (p->job->progress)
-		p->job->progress(p->done, p->total, p->job->progress_arg);
+	p->failed += failed != 0;
+	p->slot[w].pod = (size_t)-1;
+	if (p->job->progress) {
+		at.done = p->done, at.total = p->total, at.failed = p->failed;
+		longest(p, &at);
+		p->job->progress(&at, p->job->progress_arg);
+	}
 	pthread_mutex_unlock(&p->lock);
+}
+
+/* Worker w starts pod i (under no lock yet). */
+static void started(struct pool *p, int w, size_t i)
+{
+	pthread_mutex_lock(&p->lock);
+	p->slot[w].pod = i;
+	p->slot[w].since = now_ms();
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Each worker's slot number, handed out once. */
+static int slot_of(struct pool *p)
+{
+	int w;
+
+	pthread_mutex_lock(&p->lock);
+	w = p->nslots++;
+	p->slot[w].pod = (size_t)-1;
+	pthread_mutex_unlock(&p->lock);
+	return w;
 }
 
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
+	int w = slot_of(p);
 	size_t i;
 
 	while ((i = take(p)) != (size_t)-1) {
@@ -63,15 +122,18 @@ static void *worker(void *arg)
 			.max_output = p->job->max_output,
 		};
 		struct exec_result one, *r = p->results ? &p->results[i] : &one;
+		int failed;
 
+		started(p, w, i);
 		exec_run(p->client, &rq, r);
+		failed = r->outcome != EXEC_SUCCESS && r->outcome != EXEC_EXIT_CODE;
 		log_at(6, "exec %s/%s: %s", pod->namespace, pod->name,
 		       exec_outcome_name(r->outcome));
 		if (p->job->on_result)
 			p->job->on_result(i, r, p->job->on_result_arg);
 		if (!p->results)
 			exec_result_release(r);
-		finished(p);
+		finished(p, w, failed);
 	}
 	return NULL;
 }
@@ -116,7 +178,7 @@ static int pool_size(const struct engine_job *job, size_t total)
 void engine_run(struct http_client *c, const struct pod_list *l,
 		const struct engine_job *job, struct exec_result *results)
 {
-	struct pool p = { c, l, job, results, PTHREAD_MUTEX_INITIALIZER, 0, 0, 0 };
+	struct pool p = { c, l, job, results, PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, NULL, 0 };
 	pthread_t *threads;
 	pthread_attr_t attr;
 	int n, started = 0, i;
@@ -136,6 +198,7 @@ void engine_run(struct http_client *c, const struct pod_list *l,
 	mallopt(M_ARENA_MAX, 2);
 #endif
 	threads = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*threads));
+	p.slot = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*p.slot));
 	pthread_attr_init(&attr);
 	/* Workers need little stack; keep many of them cheap. */
 	pthread_attr_setstacksize(&attr, 1024 * 1024);
@@ -151,5 +214,6 @@ void engine_run(struct http_client *c, const struct pod_list *l,
 			not_started(&p, k);
 	pthread_attr_destroy(&attr);
 	pthread_mutex_destroy(&p.lock);
+	free(p.slot);
 	free(threads);
 }

@@ -16,6 +16,15 @@
 #define ENGINE_DEFAULT_PARALLEL 32
 #define ENGINE_MAX_PARALLEL 512
 
+/* Where a run stands, for a progress line: execs finished of total, how
+ * many of them failed (no report: an error or a timeout), and the exec
+ * in flight longest (NULL when none) with how long it has run. */
+struct engine_progress {
+	size_t done, total, failed;
+	const struct pod_info *waiting;
+	long waited_ms;
+};
+
 struct engine_job {
 	const char *const *argv;   /* the same command for every pod */
 	const char *stdin_data;    /* the same stdin for every pod; NULL: none */
@@ -25,7 +34,7 @@ struct engine_job {
 	size_t max_output;         /* per stream, per pod */
 	/* Called after each finished exec (from a worker thread, serialised),
 	 * e.g. for a progress line.  May be NULL. */
-	void (*progress)(size_t done, size_t total, void *arg);
+	void (*progress)(const struct engine_progress *at, void *arg);
 	void *progress_arg;
 	/* Called in the worker thread right after pod i's exec, concurrently
 	 * with other workers, so the caller can digest the output and release

@@ -11,6 +11,7 @@
 
 #include "../model/role.h"
 #include "../model/vocab.h"
+#include "../util/buf.h"
 #include "../util/intern.h"
 #include "../util/log.h"
 #include "../util/xalloc.h"
@@ -178,6 +179,25 @@ static const char *container_state(const cJSON *pod, const char *container,
 	return NULL;
 }
 
+/* The API server's words for a container the pod does not have
+ * (kube-apiserver pkg/registry/core/pod/strategy.go, ExecLocation and
+ * LogLocation: "container %s is not valid for pod %s"), with the pod's own
+ * containers, as kubectl's "choose one of" does.  Owned. */
+static char *not_valid(const cJSON *containers, const char *container, const char *pod)
+{
+	struct buf b = BUF_INIT(4096);
+	const cJSON *ct;
+	int n = 0;
+
+	buf_appendf(&b, "container %s is not valid for pod %s (its containers: ",
+		    *container ? container : "\"\"", pod);
+	cJSON_ArrayForEach(ct, containers)
+		if (jstr(ct, "name"))
+			buf_appendf(&b, "%s%s", n++ ? ", " : "", jstr(ct, "name"));
+	buf_appends(&b, n ? ")" : "none)");
+	return buf_detach(&b, NULL);
+}
+
 static void decide_probe(struct pod_info *p, const cJSON *pod)
 {
 	static const char *const ck[] = { "spec", "containers", NULL };
@@ -186,12 +206,14 @@ static void decide_probe(struct pod_info *p, const cJSON *pod)
 	int running = 0;
 
 	p->status = xstrdup(p->phase);
-	if (strcmp(p->phase, "Running")) {
-		p->skip_reason = xasprintf("pod is %s", *p->phase ? p->phase : "in an unknown phase");
+	/* Before the phase, as the API server checks it before the host. */
+	if (!*p->container || !has_container(jpath(pod, ck), p->container)) {
+		p->skip_reason = not_valid(jpath(pod, ck), p->container, p->name);
+		p->no_container = 1;
 		return;
 	}
-	if (!*p->container || !has_container(jpath(pod, ck), p->container)) {
-		p->skip_reason = xasprintf("container \"%s\" not found in pod", p->container);
+	if (strcmp(p->phase, "Running")) {
+		p->skip_reason = xasprintf("pod is %s", *p->phase ? p->phase : "in an unknown phase");
 		return;
 	}
 	reason = container_state(pod, p->container, &running);
@@ -592,7 +614,9 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	else
 		p->group = xstrdup("");
 	decide_probe(p, pod);
-	if (not_sidecar && !strcmp(p->phase, "Running")) {
+	/* An init container is in the pod: a reason, not a -c error. */
+	if (not_sidecar) {
+		p->no_container = 0;
 		free(p->skip_reason);
 		p->skip_reason = xasprintf("container \"%s\" cannot be probed: %s",
 					   p->container, not_sidecar);

@@ -47,6 +47,7 @@ struct pod_info {
 	char *status;      /* what kubectl shows: phase or a container reason */
 	time_t created;    /* 0 when unknown */
 	int probe;         /* 1: Running with the container running */
+	int no_container;  /* the pod has no container of that name (-c) */
 	/* Of the probed container: a reference to an interned copy
 	 * (util/intern.h), one per distinct spec however many pods share it
 	 * (~1.2 KiB a pod otherwise, issue 27).  Read-only: change it with

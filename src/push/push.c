@@ -86,6 +86,36 @@ static int setup(CURL *c, const char *url, const char *body, size_t len, long ti
 	       curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
 }
 
+int push_check_url(const char *base, struct err *e)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL, *query = NULL, *frag = NULL;
+	int rc = -1;
+
+	/* libcurl's own URL parser (curl_url_set, 7.62): what it refuses the
+	 * push would refuse after the whole run. */
+	if (!u)
+		return err_set(e, ERR_OTHER, "--pushgateway: cannot parse the URL");
+	if (strncmp(base, "http://", 7) && strncmp(base, "https://", 8))
+		err_set(e, ERR_USAGE, "--pushgateway: not an http:// or https:// URL");
+	else if (curl_url_set(u, CURLUPART_URL, base, 0) != CURLUE_OK ||
+		 curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+		 curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !*host)
+		err_set(e, ERR_USAGE, "--pushgateway: not a URL with a host (e.g. http://pushgateway:9091)");
+	else if (curl_url_get(u, CURLUPART_QUERY, &query, 0) == CURLUE_OK ||
+		 curl_url_get(u, CURLUPART_FRAGMENT, &frag, 0) == CURLUE_OK)
+		err_set(e, ERR_USAGE, "--pushgateway: the URL takes no ?query or #fragment "
+			"(the grouping key is added as its path)");
+	else
+		rc = 0;
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(query);
+	curl_free(frag);
+	curl_url_cleanup(u);
+	return rc;
+}
+
 int push_put(const char *base, const char *path, const char *body, size_t len,
 	     long timeout_ms, struct err *e)
 {
@@ -97,8 +127,8 @@ int push_put(const char *base, const char *path, const char *body, size_t len,
 	struct curl_slist *h;
 	const char *shown;
 
-	if (strncmp(base, "http://", 7) && strncmp(base, "https://", 8))
-		return err_set(e, ERR_USAGE, "--pushgateway: not an http:// or https:// URL");
+	if (push_check_url(base, e) < 0)
+		return -1;
 	while (bl && base[bl - 1] == '/')
 		bl--;
 	if (snprintf(url, sizeof(url), "%.*s%s", (int)bl, base, path) >= (int)sizeof(url))

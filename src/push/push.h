@@ -20,6 +20,11 @@
  * fit. */
 int push_key_append(char *buf, size_t n, const char *label, const char *value);
 
+/* Whether base is a URL push_put can use (http:// or https://, a host, no
+ * query or fragment); checked before the run, so a bad flag costs no
+ * probe.  0, or -1 with one line in e. */
+int push_check_url(const char *base, struct err *e);
+
 /* PUTs body (len bytes, text format 0.0.4) to base (http:// or https://,
  * no trailing path needed) + path, within timeout_ms for the whole
  * request; TLS verified against the system's CAs.  0 on a 2xx answer;

@@ -49,7 +49,10 @@ static const char *verdict_class(enum verdict_status v)
 static const char style[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}"
 	"h1{font-size:20px}h2{font-size:17px;margin-top:28px}"
-	"table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
+	/* 800 px wide: a wide table scrolls inside itself, long words wrap. */
+	"table{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto}"
+	"td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}"
+	"p,.finding,code{overflow-wrap:anywhere}.source{color:#555;font-size:12px}"
 	".ok{background:#c8e6c9}.warn{background:#fff3b0}.fail{background:#ffcdd2}"
 	".skipped{background:#e0e0e0;color:#555}.none{background:#fff;color:#aaa}"
 	".verdict{display:inline-block;padding:4px 12px;border-radius:4px;font-weight:bold}"
@@ -63,25 +66,33 @@ static const char style[] =
 
 /* What KV between two pods would ride on: each pod's from its KV-path
  * links (links.h, the one link model), the pair's the worse of the two. */
-enum kv_path { KV_RDMA, KV_NVLINK, KV_UNKNOWN, KV_TCP };
+/* Worst last: an edge takes the worst kind among its pairs. */
+enum kv_path { KV_RDMA, KV_NVLINK, KV_UNKNOWN, KV_NOT_READY, KV_TCP };
 
-static const char *const kv_name[] = { "RDMA", "NVLink", "unknown", "TCP" };
-static const char *const kv_colour[] = { "#2e7d32", "#1565c0", "#9e9e9e", "#c62828" };
+#define KV_KINDS 5
+static const char *const kv_name[] = { "RDMA", "NVLink", "unknown", "a NotReady pod", "TCP" };
+static const char *const kv_colour[] = { "#2e7d32", "#1565c0", "#9e9e9e", "#6a1b9a", "#c62828" };
 
-static enum kv_path pod_path(const struct run_pod *p)
+/* A NotReady pod has no healthy edge, whatever its transport looks like:
+ * its failed check is what the edge says. */
+static enum kv_path pod_path(const struct report *r, size_t i)
 {
 	static const enum kv_path of[] = {
 		[CHECK_KV_RDMA] = KV_RDMA, [CHECK_KV_NVLINK] = KV_NVLINK,
 		[CHECK_KV_UNKNOWN] = KV_UNKNOWN, [CHECK_KV_TCP] = KV_TCP,
 	};
+	const struct run_pod *p = &r->pods[i];
+	enum kv_path k = p->probed ? of[check_kv_transport(&p->results)] : KV_UNKNOWN;
 
-	return p->probed ? of[check_kv_transport(&p->results)] : KV_UNKNOWN;
+	return k != KV_TCP && report_pod_verdict(r, i) == VERDICT_NOT_READY ? KV_NOT_READY : k;
 }
 
 static enum kv_path pair_path(enum kv_path a, enum kv_path b)
 {
 	if (a == KV_TCP || b == KV_TCP)
 		return KV_TCP;
+	if (a == KV_NOT_READY || b == KV_NOT_READY)
+		return KV_NOT_READY;
 	if (a == KV_UNKNOWN || b == KV_UNKNOWN)
 		return KV_UNKNOWN;
 	return a == KV_NVLINK && b == KV_NVLINK ? KV_NVLINK : KV_RDMA;
@@ -90,6 +101,32 @@ static enum kv_path pair_path(enum kv_path a, enum kv_path b)
 static int same(const char *a, const char *b)
 {
 	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* "Made TIME by kubectl-dynamo_interconnect vX (probe sha256 ...) against
+ * context C (server S), namespace N". */
+static void print_source(FILE *out, const struct report_source *s)
+{
+	if (!s)
+		return;
+	fputs("<p class=\"source\">Made ", out);
+	esc(out, s->generated ? s->generated : "");
+	fputs(" by kubectl-dynamo_interconnect v", out);
+	esc(out, s->version ? s->version : "");
+	fputs(" (probe script sha256 <code>", out);
+	esc(out, s->probe_sha256 ? s->probe_sha256 : "");
+	fputs("</code>) against context ", out);
+	esc(out, s->context && *s->context ? s->context : "(none)");
+	fputs(" (server ", out);
+	esc(out, s->server ? s->server : "");
+	fputs("), ", out);
+	if (s->all_namespaces)
+		fputs("all namespaces", out);
+	else {
+		fputs("namespace ", out);
+		esc(out, s->namespace ? s->namespace : "");
+	}
+	fputs("</p>\n", out);
 }
 
 static void print_verdict(FILE *out, const struct report *r)
@@ -207,7 +244,7 @@ static void graph_svg(FILE *out, const struct report *r, const char *ns, const c
 			if (!same(b->namespace, ns) || !same(b->graph, graph) || !same(b->role, "decode"))
 				continue;
 			k = side_index(pre, np, a->node) * nd + side_index(dec, nd, b->node);
-			kind = (int)pair_path(pod_path(&r->pods[i]), pod_path(&r->pods[j]));
+			kind = (int)pair_path(pod_path(r, i), pod_path(r, j));
 			if (kind > edge[k])
 				edge[k] = kind;
 			count[k]++;
@@ -220,8 +257,10 @@ static void graph_svg(FILE *out, const struct report *r, const char *ns, const c
 	fprintf(out, ": %zu prefill node%s, %zu decode node%s</h3>\n", np, np == 1 ? "" : "s",
 		nd, nd == 1 ? "" : "s");
 	rows = np > nd ? np : nd;
+	/* viewBox: the graph scales down in a narrow window (800 px). */
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"%zu\" "
-		"role=\"img\">\n", rows * 40 + 20);
+		"viewBox=\"0 0 760 %zu\" style=\"max-width:100%%;height:auto\" role=\"img\">\n",
+		rows * 40 + 20, rows * 40 + 20);
 	for (size_t a = 0; a < np; a++)
 		for (size_t b = 0; b < nd; b++) {
 			size_t k = a * nd + b;
@@ -246,11 +285,11 @@ static void graph_svg(FILE *out, const struct report *r, const char *ns, const c
 static void print_graphs(FILE *out, const struct report *r)
 {
 	fputs("<h2>Prefill to decode, by graph</h2>\n<p class=\"legend\">KV would use:", out);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < KV_KINDS; k++)
 		fprintf(out, "<span style=\"background:%s\"></span>%s", kv_colour[k], kv_name[k]);
 	fputs("</p>\n<p>Boxes are a role's pods on one node; an edge takes the worst path among "
 	      "its pairs (TCP: a pod whose fabric is TCP or that fails an RDMA, UCX or ENV "
-	      "check).</p>\n", out);
+	      "check; a NotReady pod: any failed check).</p>\n", out);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct pod_info *p = r->pods[i].pod;
 		int seen = 0;
@@ -361,6 +400,7 @@ int report_print_html(FILE *out, const struct report *r)
 		"<title>dynamo-interconnect: %s</title>\n<style>%s</style></head><body>\n",
 		verdict_name(r->verdict->status), style);
 	print_verdict(out, r);
+	print_source(out, r->source);
 	print_heat(out, r);
 	print_graphs(out, r);
 	print_findings(out, r);

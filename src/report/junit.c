@@ -135,7 +135,22 @@ static void property(FILE *out, const char *name, const char *value)
 	fputs("/>\n", out);
 }
 
-static void pod_suite(FILE *out, const struct run_pod *p, enum verdict_status verdict)
+/* Where the report comes from, as properties of every suite (JUnit has
+ * no place above a testsuite for them). */
+static void source_properties(FILE *out, const struct report_source *s)
+{
+	if (!s)
+		return;
+	property(out, "generated", s->generated);
+	property(out, "plugin-version", s->version);
+	property(out, "probe-script-sha256", s->probe_sha256);
+	property(out, "context", s->context);
+	property(out, "server", s->server);
+	property(out, "scope", s->all_namespaces ? "all namespaces" : s->namespace);
+}
+
+static void pod_suite(FILE *out, const struct run_pod *p, enum verdict_status verdict,
+		      const struct report_source *src)
 {
 	const struct pod_info *pod = p->pod;
 	struct counts c;
@@ -150,6 +165,7 @@ static void pod_suite(FILE *out, const struct run_pod *p, enum verdict_status ve
 	property(out, "node", pod->node);
 	property(out, "container", pod->container);
 	property(out, "verdict", verdict_name(verdict));
+	source_properties(out, src);
 	fputs("    </properties>\n", out);
 	if (!p->probed) {
 		char *line = reason_line(&p->reason);
@@ -187,7 +203,7 @@ int report_print_junit(FILE *out, const struct report *r)
 	attr(out, "name", "dynamo-interconnect check");
 	fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", all.tests, all.failures);
 	for (size_t i = 0; i < r->n; i++)
-		pod_suite(out, &r->pods[i], report_pod_verdict(r, i));
+		pod_suite(out, &r->pods[i], report_pod_verdict(r, i), r->source);
 	if (c.tests) {
 		suite_open(out, "cross-pod", &c, NULL);
 		for (size_t i = 0; i < v->nfindings; i++)

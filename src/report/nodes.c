@@ -60,7 +60,7 @@ struct report_node *report_nodes_collect(const struct report *r, size_t *n)
 		row->verdict = worse_verdict(row->verdict, report_pod_verdict(r, i));
 		for (size_t f = 0; f < report_ncolumns && f < MAX_FAMS; f++)
 			row->fam[f] = worse(row->fam[f],
-					    check_results_family_status(&p->results, report_columns[f]));
+					    report_family_status(p, report_columns[f]));
 	}
 	qsort(v, nv, sizeof(*v), by_name);
 	*n = nv;

@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "recipe/recipe.h"
 #include "report/drift.h"
@@ -35,8 +36,36 @@ static const char *comp_status(const struct recipe_component *c)
 	return recipe_status_name(w);
 }
 
+/* file as the user finds it: relative to the directory argument it was
+ * read under ("deep/g.yaml", not "/tmp/x/deep/g.yaml"); as it is else. */
+static const char *shown_file(const char *file, const struct recipe_print *p)
+{
+	for (int i = 0; i < p->nargs; i++) {
+		size_t n = strlen(p->args[i]);
+
+		while (n > 1 && p->args[i][n - 1] == '/')
+			n--;
+		if (!strncmp(file, p->args[i], n) && file[n] == '/' && file[n + 1])
+			return file + n + 1;
+	}
+	return file;
+}
+
+/* The verdict lines, as check words them (report_print_verdict). */
+static void recipe_verdict_lines(FILE *out, const struct recipe_set *s,
+				 const struct recipe_verdict *v)
+{
+	int not_ready = !strcmp(v->status, "NOT READY");
+
+	fprintf(out, "\nVerdict: %s (fabric: %s; %zu file%s)\n", v->status, v->fabric, s->files,
+	       s->files == 1 ? "" : "s");
+	if (v->fix_first && (not_ready || !strcmp(v->status, "UNVERIFIED")))
+		fprintf(out, "%s: %s\n", not_ready ? "Fix first" : "Not confirmed",
+			safe_show(v->fix_first));
+}
+
 void report_print_recipe(FILE *out, const struct recipe_set *s, const struct recipe_verdict *v,
-			int no_headers)
+			const struct recipe_print *p)
 {
 	static const char *const h[] = { "FILE", "GRAPH", "COMPONENT", "ROLE", "FABRIC",
 					 "KV-BACKEND", "STATUS", "TRANSPORT-ENV" };
@@ -51,14 +80,14 @@ void report_print_recipe(FILE *out, const struct recipe_set *s, const struct rec
 		if (!c->worker)
 			continue;
 		env = env_line(c);
-		row[0] = c->file, row[1] = c->graph, row[2] = c->name, row[3] = c->role;
+		row[0] = shown_file(c->file, p), row[1] = c->graph, row[2] = c->name, row[3] = c->role;
 		row[4] = recipe_fabric_name(c->fabric, fab, sizeof fab);
 		row[5] = c->kv ? c->kv : "-", row[6] = comp_status(c), row[7] = *env ? env : "-";
 		table_add_row(t, row);
 		free(env);
 	}
 	if (table_rows(t))
-		table_print(t, out, no_headers);
+		table_print(t, out, p->no_headers);
 	table_free(t);
 	/* Findings worst first, as check prints them. */
 	for (int st = RECIPE_FAIL; st > RECIPE_OK; st--)
@@ -69,15 +98,13 @@ void report_print_recipe(FILE *out, const struct recipe_set *s, const struct rec
 				if ((int)f->status != st)
 					continue;
 				fprintf(out, "%s%s %s %s/%s: %s\n", any++ ? "" : "\n", recipe_status_name(f->status),
-				       safe_show(s->comps[i].file), safe_show(s->comps[i].graph),
+				       safe_show(shown_file(s->comps[i].file, p)), safe_show(s->comps[i].graph),
 				       safe_show(s->comps[i].name), safe_show(f->detail));
 				if (f->remedy)
 					fprintf(out, "     fix: %s\n", safe_show(f->remedy));
 			}
-	fprintf(out, "\nVerdict: %s (fabric: %s; %zu file%s)\n", v->status, v->fabric, s->files,
-	       s->files == 1 ? "" : "s");
-	if (v->fix_first)
-		fprintf(out, "Fix first: %s\n", safe_show(v->fix_first));
+	if (!p->errors)
+		recipe_verdict_lines(out, s, v);
 }
 
 static cJSON *comp_json(const struct recipe_component *c)

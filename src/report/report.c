@@ -78,7 +78,7 @@ static int row(const struct report *r, size_t at,
 		int s;
 		if (hidden(report_columns[i], xfer))
 			continue;
-		s = check_results_family_status(&p->results, report_columns[i]);
+		s = report_family_status(p, report_columns[i]);
 		if (st->color)
 			sgr[n] = report_status_sgr(s);
 		c[n++] = s < 0 ? "-" : check_status_name((enum check_status)s);
@@ -360,12 +360,32 @@ static cJSON *verdict_json(const struct verdict *v)
 	return o;
 }
 
+/* "source": when, by which plugin and probe, against which cluster and
+ * scope (schema: InterconnectReport.source). */
+static cJSON *source_json(const struct report_source *s)
+{
+	cJSON *o = cJSON_CreateObject(), *scope = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(o, "generated", str_or_null(s->generated));
+	cJSON_AddItemToObject(o, "pluginVersion", str_or_null(s->version));
+	cJSON_AddItemToObject(o, "probeScriptSHA256", str_or_null(s->probe_sha256));
+	cJSON_AddItemToObject(o, "context", str_or_null(s->context));
+	cJSON_AddItemToObject(o, "server", str_or_null(s->server));
+	cJSON_AddBoolToObject(scope, "allNamespaces", s->all_namespaces);
+	cJSON_AddItemToObject(scope, "namespace",
+			      str_or_null(s->all_namespaces ? NULL : s->namespace));
+	cJSON_AddItemToObject(o, "scope", scope);
+	return o;
+}
+
 cJSON *report_json_head(const struct report *r)
 {
 	cJSON *doc = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(doc, "apiVersion", "dynamo-interconnect/v1");
 	cJSON_AddStringToObject(doc, "kind", "InterconnectReport");
+	if (r->source)
+		cJSON_AddItemToObject(doc, "source", source_json(r->source));
 	cJSON_AddItemToObject(doc, "verdict", verdict_json(r->verdict));
 	if (r->dgd_note)
 		cJSON_AddStringToObject(doc, "dynamoGraphDeploymentsNote", r->dgd_note);

@@ -22,6 +22,18 @@ struct dgd_findings;
 /* Borrows the pods of a run (run/run.h) and their verdict: each pod's row
  * is pods[i] (the pod, its results, why it was not probed) with
  * verdict->pod[i]. */
+/* Where a report comes from (issue 44 point 8): every field a string,
+ * NULL when unknown; cmd/ fills it, the printers only show it. */
+struct report_source {
+	const char *generated;      /* RFC 3339 UTC, when the run ended */
+	const char *version;        /* the plugin's, "0.1.0" */
+	const char *probe_sha256;   /* of what probe-script prints */
+	const char *context;        /* kubeconfig context, "" none */
+	const char *server;         /* API server URL, without credentials */
+	const char *namespace;      /* the namespace checked; NULL with -A */
+	int all_namespaces;
+};
+
 struct report {
 	const struct run_pod *pods;
 	size_t n;
@@ -39,6 +51,7 @@ struct report {
 	/* check -A with DGDs read: per pod its DGD's "namespace/name" (NULL:
 	 * none); the table is then grouped under each DGD, pods of none last. */
 	char *const *group;
+	const struct report_source *source;   /* NULL: not said */
 };
 
 struct report_style {
@@ -73,6 +86,11 @@ void report_print_nodes(FILE *out, const struct report *r,
  * suggest) as a container env list to paste; "none" when no finding has
  * one. */
 void report_print_suggest_env(FILE *out, const struct report *r);
+/* The command that grants the plugin's role to whom a 403 named, into buf:
+ * "kubectl dynamo-interconnect rbac --user alice -n team | kubectl apply -f -"
+ * (a "system:serviceaccount:NS:NAME" user as --serviceaccount NS:NAME; no
+ * user: --user USER; no namespace: -A). */
+void report_rbac_command(char *buf, size_t n, const char *user, const char *ns);
 void report_print_summary(FILE *out, const struct report *r,
 			  const struct report_style *st);
 /* Only the consolidated verdict line(s). */

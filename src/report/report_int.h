@@ -20,6 +20,9 @@ enum verdict_status report_pod_verdict(const struct report *r, size_t i);
 int report_verdict_color(enum verdict_status v);
 /* A family's column header ("SPEC" for POD, which heads the name column). */
 const char *report_column_name(enum check_family f);
+/* The status a family's cell shows for pod p, -1 ("-") when it has no
+ * result or the pod was not probed. */
+int report_family_status(const struct run_pod *p, enum check_family f);
 /* The "nodes" array of the JSON document (nodes.c). */
 cJSON *report_nodes_json(const struct report *r);
 /* One node of the per-node view: each family's worst status among the

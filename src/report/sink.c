@@ -3,10 +3,25 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "../run/run.h"
+#include "../util/safe.h"
 
-static void progress(size_t done, size_t total, void *arg)
+/* "probing 7/8 pods, 1 failed; waiting for NS/POD (12s of its 60s
+ * deadline)": what it waits for, so a hung pod is named while it hangs.
+ * \033[K clears what a longer line left. */
+static void progress(const struct run_progress *at, void *arg)
 {
-	fprintf(arg, "\rprobing %zu/%zu pods", done, total);
+	fprintf(arg, "\rprobing %zu/%zu pods", at->done, at->total);
+	if (at->failed)
+		fprintf(arg, ", %zu failed", at->failed);
+	if (at->waiting) {
+		fprintf(arg, "; waiting for %s/%s (%lds", safe_show(at->waiting->namespace),
+			safe_show(at->waiting->name), at->waited_ms / 1000);
+		if (at->deadline_ms > 0)
+			fprintf(arg, " of its %lds deadline", at->deadline_ms / 1000);
+		fputc(')', arg);
+	}
+	fputs("\033[K", arg);
 	fflush(arg);
 }
 

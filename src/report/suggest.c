@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_int.h"
 #include "../util/safe.h"
 
 /* One "NAME=value" as a container env entry; the value is the pod's text
@@ -60,6 +61,29 @@ static int pod_has_suggestion(const struct run_pod *p)
 	return 0;
 }
 
+/* An ENV finding with no value to suggest: its fix goes in as a comment. */
+static int env_fix_only(const struct check_result *c)
+{
+	return c->family == FAM_ENV && !c->suggest && report_has_fix(c->status, c->remedy);
+}
+
+static int pod_has_env_fix(const struct run_pod *p)
+{
+	for (size_t i = 0; p->probed && i < p->results.n; i++)
+		if (env_fix_only(&p->results.v[i]))
+			return 1;
+	return 0;
+}
+
+/* "  # CHECK: FIX" per ENV finding without a value (issue 44 point 5):
+ * every env finding of the pod is in its block, still pasteable. */
+static void env_fix_lines(FILE *out, const struct check_results *r)
+{
+	for (size_t k = 0; k < r->n; k++)
+		if (env_fix_only(&r->v[k]))
+			fprintf(out, "  # %s: %s\n", r->v[k].name, safe_show(r->v[k].remedy));
+}
+
 void report_print_suggest_env(FILE *out, const struct report *r)
 {
 	int any = 0;
@@ -67,16 +91,24 @@ void report_print_suggest_env(FILE *out, const struct report *r)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct run_pod *p = &r->pods[i];
 
-		if (!pod_has_suggestion(p))
+		int values = pod_has_suggestion(p);
+
+		if (!values && !pod_has_env_fix(p))
 			continue;
-		fprintf(out, "%s# %s/%s: env of its worker container\nenv:\n",
+		/* With no value to paste there is no env list (an empty one
+		 * would replace the container's): the fixes alone, commented. */
+		fprintf(out, "%s# %s/%s: %s\n%s",
 			any++ ? "\n" : "\nSuggested env (check --suggest-env):\n",
-			safe_show(p->pod->namespace), safe_show(p->pod->name));
+			safe_show(p->pod->namespace), safe_show(p->pod->name),
+			values ? "env of its worker container" : "what to change in its worker container's env",
+			values ? "env:\n" : "");
 		for (size_t k = 0; k < p->results.n; k++)
 			if (p->results.v[k].suggest)
 				env_entry(out, p->results.v[k].suggest);
+		env_fix_lines(out, &p->results);
 		gpu_lines(out, &p->results);
 	}
 	if (!any)
-		fprintf(out, "\nSuggested env (check --suggest-env): none, no finding suggests a variable\n");
+		fprintf(out, "\nSuggested env (check --suggest-env): none, no finding suggests a variable "
+			"or an env change\n");
 }

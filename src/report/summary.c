@@ -93,16 +93,26 @@ static char *reason_key(const struct run_pod *p)
 
 #define INDENT 5             /* continuation lines, under the "fix:" */
 
-/* "<status> <text>", the status word coloured, wrapped at st->width. */
-static void finding_line(FILE *out, enum check_status status, const char *text,
-			 const struct report_style *st)
+/* "<status> <text>", the status word coloured, wrapped at st->width.  A
+ * text that starts "NAME STATUS " says its status once: "fail rdma-devices
+ * on 1 of 7 pods: ...", not "fail rdma-devices fail on ...". */
+static void finding_line(FILE *out, enum check_status status, const char *name,
+			 const char *text, const struct report_style *st)
 {
 	const char *w = check_status_name(status);
-	char lead[64], paint[48];
+	size_t nl = name ? strlen(name) : 0, wl = strlen(w);
+	char lead[160], paint[48];
 
+	if (nl && nl < 64 && !strncmp(text, name, nl) && text[nl] == ' ' &&
+	    !strncmp(text + nl + 1, w, wl) && text[nl + 1 + wl] == ' ') {
+		snprintf(lead, sizeof(lead), "%s %s ", report_paint(w, (int)status, st->color,
+				paint, sizeof(paint)), name);
+		report_wrap(out, lead, wl + nl + 2, text + nl + wl + 2, INDENT, st->width);
+		return;
+	}
 	snprintf(lead, sizeof(lead), "%s ", report_paint(w, (int)status, st->color,
 							 paint, sizeof(paint)));
-	report_wrap(out, lead, strlen(w) + 1, text, INDENT, st->width);
+	report_wrap(out, lead, wl + 1, text, INDENT, st->width);
 }
 
 static void fix_line(FILE *out, const char *remedy, const struct report_style *st)
@@ -140,7 +150,7 @@ static void print_group(FILE *out, const struct report *r, char **keys, size_t f
 	/* One pod: its own words; several: the shared words. */
 	buf_appendf(&b, "): %s", count == 1 && r->pods[first].reason.why &&
 		    *r->pods[first].reason.why ? r->pods[first].reason.why : keys[first]);
-	finding_line(out, CHECK_SKIPPED, buf_str(&b), st);
+	finding_line(out, CHECK_SKIPPED, NULL, buf_str(&b), st);
 	buf_release(&b);
 }
 
@@ -204,11 +214,40 @@ static void rbac_add(struct rbac_hint *h, const struct err_denial *d)
 		snprintf(h->ns, sizeof(h->ns), "%s", d->ns);
 }
 
+/* A name as one shell word: as it is when plain, else in single quotes;
+ * NULL when even that cannot hold it. */
+static const char *shell_word(const char *s, char *buf, size_t n)
+{
+	if (!*s || strchr(s, '\'') || strlen(s) + 3 > n)
+		return NULL;
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@._:-") == strlen(s))
+		return s;
+	snprintf(buf, n, "'%s'", s);
+	return buf;
+}
+
+void report_rbac_command(char *buf, size_t n, const char *user, const char *ns)
+{
+	static const char sa[] = "system:serviceaccount:";
+	char q1[160], q2[160];
+	const char *who = user ? shell_word(user, q1, sizeof(q1)) : NULL;
+	const char *where = ns && *ns ? shell_word(ns, q2, sizeof(q2)) : NULL;
+	const char *flag = "--user";
+
+	if (who && !strncmp(user, sa, sizeof(sa) - 1) && strchr(user + sizeof(sa) - 1, ':')) {
+		flag = "--serviceaccount";
+		who = shell_word(user + sizeof(sa) - 1, q1, sizeof(q1));
+	}
+	snprintf(buf, n, "kubectl dynamo-interconnect rbac %s %s %s%s | kubectl apply -f -",
+		 flag, who ? who : "USER", where ? "-n " : "-A", where ? where : "");
+}
+
 static void print_rbac_hint(FILE *out, const struct report *r, const struct report_style *st)
 {
 	struct rbac_hint h;
 	struct buf b = BUF_INIT(SUMMARY_LINE_MAX);
 	const char *ns;
+	char cmd[512];
 
 	memset(&h, 0, sizeof(h));
 	for (size_t i = 0; i < r->n; i++) {
@@ -222,8 +261,9 @@ static void print_rbac_hint(FILE *out, const struct report *r, const struct repo
 	for (size_t i = 0; i < h.n; i++)
 		buf_appendf(&b, "%s%s %s", i ? (i + 1 == h.n ? " or " : ", ") : "",
 			    h.gap[i].verb, h.gap[i].resource);
-	buf_appendf(&b, ": the plugin's role is in deploy/rbac.yaml (kubectl apply -n %s -f "
-		    "deploy/rbac.yaml); confirm with", ns);
+	report_rbac_command(cmd, sizeof(cmd), h.user, h.ns);
+	buf_appendf(&b, ": grant the plugin's role with %s (the roles of deploy/rbac.yaml); "
+		    "confirm with", cmd);
 	for (size_t i = 0; i < h.n; i++) {
 		const char *slash = strchr(h.gap[i].resource, '/');
 		if (slash)
@@ -266,7 +306,7 @@ void report_print_summary(FILE *out, const struct report *r,
 				print_unprobed(out, r, st);
 			continue;
 		}
-		finding_line(out, f->status, f->text, st);
+		finding_line(out, f->status, f->name, f->text, st);
 		if (report_has_fix(f->status, f->remedy))
 			fix_line(out, f->remedy, st);
 		folded_line(out, f, st);
@@ -275,6 +315,23 @@ void report_print_summary(FILE *out, const struct report *r,
 		print_unprobed(out, r, st);
 	print_rbac_hint(out, r, st);
 	report_print_verdict(out, r, st);
+}
+
+/* "Fix first: CHECK STATUS on WHO; fix: REMEDY": the check and its fix in
+ * one line; the detail is the finding's own line above.  Any other
+ * fix-first (a DGD's) as the verdict words it. */
+static void fix_first(FILE *out, const struct verdict *v, const struct report_style *st)
+{
+	const struct verdict_finding *f = v->nfindings ? &v->findings[0] : NULL;
+	char *line;
+
+	if (!f || !f->head || !f->remedy || strncmp(v->fix_first, f->text, strlen(f->text))) {
+		report_wrap(out, "Fix first: ", 11, v->fix_first, INDENT, st->width);
+		return;
+	}
+	line = xasprintf("%s; fix: %s", f->head, f->remedy);
+	report_wrap(out, "Fix first: ", 11, line, INDENT, st->width);
+	free(line);
 }
 
 void report_print_verdict(FILE *out, const struct report *r,
@@ -293,7 +350,7 @@ void report_print_verdict(FILE *out, const struct report *r,
 		fprintf(out, ", %zu warning%s", v->nwarnings, v->nwarnings == 1 ? "" : "s");
 	fputs(")\n", out);
 	if (v->fix_first)
-		report_wrap(out, "Fix first: ", 11, v->fix_first, INDENT, st->width);
+		fix_first(out, v, st);
 	if (v->unconfirmed)
 		report_wrap(out, "Not confirmed: ", 15, v->unconfirmed, INDENT, st->width);
 }

@@ -60,6 +60,13 @@ const char *report_column_name(enum check_family f)
 	return f == FAM_POD ? "SPEC" : check_family_name(f);
 }
 
+int report_family_status(const struct run_pod *p, enum check_family f)
+{
+	/* Not probed: the verdict judged nothing of it (one line below the
+	 * table says why), so no cell may say more than "-". */
+	return p->probed ? check_results_family_status(&p->results, f) : -1;
+}
+
 int report_has_fix(enum check_status s, const char *remedy)
 {
 	return (s == CHECK_FAIL || s == CHECK_WARN) && remedy && *remedy;

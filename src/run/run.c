@@ -262,11 +262,19 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 	check_results_compact(&pr->pod[i].results);
 }
 
-static void progress(size_t done, size_t total, void *arg)
-{
-	const struct run_sink *s = arg;
+/* The engine's account with the probe deadline added (run_sink). */
+struct progress_arg {
+	const struct run_sink *sink;
+	long deadline_ms;
+};
 
-	s->progress(done, total, s->arg);
+static void progress(const struct engine_progress *e, void *arg)
+{
+	const struct progress_arg *pa = arg;
+	const struct run_progress at = { e->done, e->total, e->failed, e->waiting,
+					 e->waited_ms, pa->deadline_ms };
+
+	pa->sink->progress(&at, pa->sink->arg);
 }
 
 void run_say(const struct run_sink *s, const char *fmt, ...)
@@ -302,20 +310,26 @@ void run_init(struct run *pr, const struct pod_list *l)
 	contexts(pr);
 }
 
+char *run_probe_stdin(size_t *len)
+{
+	return invoke_stdin(probe_script, len);
+}
+
 void run_pods(struct run *pr, struct http_client *c,
 		    const struct run_options *o)
 {
 	struct engine_job job = { 0 };
 	const struct run_sink *s = o->sink;
+	struct progress_arg pa = { s, o->timeout_ms };
 	size_t i;
 
 	job.argv = invoke_probe_argv;
-	job.stdin_data = invoke_stdin(probe_script, &job.stdin_len);
+	job.stdin_data = run_probe_stdin(&job.stdin_len);
 	job.parallel = o->parallel;
 	job.timeout_ms = o->timeout_ms;
 	job.max_output = RUN_MAX_OUTPUT;
 	job.progress = s && s->progress ? progress : NULL;
-	job.progress_arg = (void *)s;
+	job.progress_arg = &pa;
 	job.on_result = digest;
 	job.on_result_arg = pr;
 	pr->client = c;

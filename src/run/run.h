@@ -23,8 +23,17 @@ struct probe_env;
  * cleanup that failed).  The library writes to no terminal itself: cmd/
  * hands it a sink (report/report.h report_sink() prints to stderr).  Any
  * member may be NULL; a NULL sink says nothing. */
+/* Where the probes stand (engine.h struct engine_progress): done of
+ * total, failed so far, and the probe in flight longest (NULL: none) with
+ * how long it has run and its deadline. */
+struct run_progress {
+	size_t done, total, failed;
+	const struct pod_info *waiting;
+	long waited_ms, deadline_ms;
+};
+
 struct run_sink {
-	void (*progress)(size_t done, size_t total, void *arg);
+	void (*progress)(const struct run_progress *at, void *arg);
 	void (*progress_done)(size_t total, void *arg);   /* after the last probe */
 	/* One line without its newline; what came from a pod or the server
 	 * in it already went through safe_show(). */
@@ -83,6 +92,11 @@ void run_init(struct run *pr, const struct pod_list *l);
 /* Probes every pod marked probe in parallel, digests each report as it
  * arrives, reads its log when o->logs; pods not probed get the reason. */
 void run_pods(struct run *pr, struct http_client *c, const struct run_options *o);
+/* The bytes run_pods() writes to every probe exec's stdin (`sh -s`): the
+ * embedded probe as probe/invoke.h wraps it.  Owned; length in *len.
+ * `probe-script` prints them and `version` their sha256, so what a pod
+ * runs can be read and compared without a cluster. */
+char *run_probe_stdin(size_t *len);
 /* Digests pod i from a probe report already in hand (node: the probe run
  * on this machine): parse, check, mask (mask.h). */
 void run_digest_report(struct run *pr, size_t i, const char *text, size_t len);

@@ -23,6 +23,7 @@ static void free_names(char **v, size_t n)
 void verdict_finding_release(struct verdict_finding *f)
 {
 	free(f->text);
+	free(f->head);
 	free(f->remedy);
 	free_names(f->pods, f->npods);
 	free_names(f->nodes, f->nnodes);

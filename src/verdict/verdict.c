@@ -208,9 +208,9 @@ static void group_results(const struct run_pod *pods, size_t n,
 			f.family = c->family;
 			f.status = c->status;
 			f.rank = c->rank;
-			f.text = xasprintf("%s %s on %s%s: %s", c->name,
-					   check_status_name(c->status), who,
-					   nodes, first->detail);
+			f.head = xasprintf("%s %s on %s%s", c->name,
+					   check_status_name(c->status), who, nodes);
+			f.text = xasprintf("%s: %s", f.head, first->detail);
 			f.remedy = xstrdup(first->remedy);
 			verdict_findings_add(fs, &f);
 			free(who);

@@ -48,6 +48,10 @@ struct verdict_finding {
 	enum check_status status;
 	int rank;
 	char *text;               /* owned, one line */
+	/* Owned: text without the first pod's detail ("rdma-devices fail on
+	 * 1 of 7 pods: a; node n"), for a line that gives the fix instead;
+	 * NULL where text has no such part (cross-pod findings). */
+	char *head;
 	char *remedy;             /* owned, one line, or NULL */
 	/* Owned; NULL/0 when the finding names none: an example prefill and
 	 * decode pod, or the odd nodes out (at most VERDICT_NAMES_MAX). */

@@ -11,7 +11,9 @@ PLUGIN = os.environ.get("DI_PLUGIN") or os.path.join(ROOT, "kubectl-dynamo_inter
 
 
 def plugin_env(extra=None):
-    e = dict(os.environ, HOME="/nonexistent")
+    # SOURCE_DATE_EPOCH: the report's source.generated is fixed, so two runs
+    # (JSON and YAML, table and JSON) stay comparable.
+    e = dict(os.environ, HOME="/nonexistent", SOURCE_DATE_EPOCH="1796601600")
     e.pop("KUBECONFIG", None)
     e.update(extra or {})
     return e

@@ -174,9 +174,12 @@ class TestPushgateway(E2ECase):
         self.assertEqual(len(lines), 1, err)
         self.assertTrue(lines[0].startswith("error: "), err)
 
-    def test_bad_url_is_exit_4(self):
-        rc, _, err = self.check("-o", "json", "--pushgateway", "ftp://x")
-        self.assertEqual(rc, 4, err)
+    def test_bad_url_is_refused_before_the_run(self):
+        # Issue 44 point 3: a URL that can never work is a flag error (exit
+        # 1) before any request, not exit 4 after the whole run.
+        rc, out, err = self.check("-o", "json", "--pushgateway", "ftp://x")
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(out, "")
         self.assertIn("not an http:// or https:// URL", err)
 
     def test_credentials_in_url_never_printed(self):

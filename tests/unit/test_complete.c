@@ -16,9 +16,9 @@ static const struct opt globals[] = {
 };
 static const char *const shells[] = { "bash", "zsh", NULL };
 static const struct complete_sub subs[] = {
-	{ "check", "Check", NULL, "wide,json", NULL, 0 },
-	{ "completion", "Scripts", NULL, NULL, shells, 0 },
-	{ "env", "Recipes", NULL, "json", NULL, 1 },
+	{ "check", "Check", NULL, "wide,json", NULL, 0, NULL },
+	{ "completion", "Scripts", NULL, NULL, shells, 0, NULL },
+	{ "env", "Recipes", NULL, "json", NULL, 1, NULL },
 };
 
 /* Candidates joined by ',' and the directive, e.g. "a,b:4". */
@@ -57,7 +57,11 @@ static void test_plan(void)
 		  "--no-headers\tNo headers:4/0");
 	CHECK_STR(PLAN("check", "-o", ""), "wide,json:4/0");
 	CHECK_STR(PLAN("check", "--output", "j"), "json:4/0");
-	CHECK_STR(PLAN("check", "--output=w"), "--output=wide:4/0");
+	/* cobra answers "--flag=" with bare values (completions.go
+	 * checkIfFlagCompletion); the shell script adds the prefix back. */
+	CHECK_STR(PLAN("check", "--output=w"), "wide:4/0");
+	CHECK_STR(PLAN("check", "-o=j"), "json:4/0");
+	CHECK_STR(PLAN("check", "--output="), "wide,json:4/0");
 	CHECK_STR(PLAN("check", "--color", "n"), "never:4/0");
 	CHECK_STR(PLAN("check", "-n", "x"), ":4/1");
 	CHECK_STR(PLAN("check", "--namespace=x"), ":4/1");
@@ -149,7 +153,7 @@ static void test_own_flags(void)
 		{ "by-node", 0, OPT_BOOL, NULL, NULL, "Per node", 0, 0 },
 		OPT_TABLE_END
 	};
-	const struct complete_sub node = { "node", "Node", own, "json", NULL, 0 };
+	const struct complete_sub node = { "node", "Node", own, "json", NULL, 0, NULL };
 	char *w1[] = { "node", "--" }, *w2[] = { "node", "--pod", "" }, *w3[] = { "node", "--by-node", "" };
 	struct complete_result r;
 

@@ -146,16 +146,28 @@ static void test_sink(void)
 	size_t n = 0;
 	FILE *f = open_memstream(&out, &n);
 
+	struct pod_info hung = { 0 };
+	const struct run_progress a = { 3, 8, 0, NULL, 0, 0 };
+	const struct run_progress b = { 7, 8, 1, &hung, 12500, 60000 };
+	const struct run_progress c = { 8, 8, 1, NULL, 0, 60000 };
+
+	hung.namespace = "dynamo", hung.name = "qwen-decode-3\033]0;x\a";
 	report_sink(&s, f, 1);
-	s.progress(3, 8, s.arg);
-	s.progress(8, 8, s.arg);
+	s.progress(&a, s.arg);
+	s.progress(&b, s.arg);
+	s.progress(&c, s.arg);
 	s.progress_done(8, s.arg);
 	s.notice("transfer: no probed prefill and decode pods to test between", s.arg);
 	report_sink(&s, f, 0);
 	CHECK(s.progress == NULL && s.progress_done == NULL);
 	s.notice("warning: x", s.arg);
 	fclose(f);
-	CHECK_STR(out, "\rprobing 3/8 pods\rprobing 8/8 pods\r\033[K"
+	/* The pod in flight longest and its deadline, its name through the
+	 * terminal rule; each line clears what a longer one left. */
+	CHECK_STR(out, "\rprobing 3/8 pods\033[K"
+		  "\rprobing 7/8 pods, 1 failed; waiting for dynamo/qwen-decode-3^[]0;x^G "
+		  "(12s of its 60s deadline)\033[K"
+		  "\rprobing 8/8 pods, 1 failed\033[K\r\033[K"
 		  "transfer: no probed prefill and decode pods to test between\nwarning: x\n");
 	free(out);
 }

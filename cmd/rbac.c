@@ -58,7 +58,7 @@ static int subject_of(struct rbac_request *r)
 /* YAML: the documents apart by "---"; JSON: a v1 List, as kubectl prints. */
 static int emit(cJSON *docs, const char *format)
 {
-	const cJSON *d;
+	cJSON *d;
 	int rc = 0;
 
 	if (!strcmp(format, "json")) {

@@ -17,6 +17,7 @@
 #include "../util/xalloc.h"
 #include "sidecar.h"
 #include "listguard.h"
+#include "podenv.h"
 
 #define LABEL_TYPE "nvidia.com/dynamo-component-type"
 #define LABEL_SUBTYPE "nvidia.com/dynamo-sub-component-type"
@@ -404,106 +405,6 @@ static void spec_facts(const cJSON *pod, const char *container,
 	nixl_backend(ct, f->nixl_backend, sizeof(f->nixl_backend));
 }
 
-/* pod_info.secret_env of the probed container (format in pods.h).
- * envFrom: [{secretRef: {name: S}, prefix: P}] makes every key of Secret S
- * a variable P+key; the keys are in the Secret, which we never read, so any
- * variable with that prefix that env does not set itself may hold one
- * (kubelet: env entries override envFrom, kubelet_pods.go makeEnvironment
- * Variables).  A bad line would only widen what is hidden. */
-static char *secret_env(const cJSON *pod, const char *container)
-{
-	static const char *const ck[] = { "spec", "containers", NULL };
-	static const char *const rk[] = { "valueFrom", "secretKeyRef", NULL };
-	const cJSON *ct = find_named(jpath(pod, ck), container), *it;
-	struct buf b = BUF_INIT(64u << 10);
-
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, "env")) {
-		const char *name = jstr(it, "name");
-		const cJSON *ref = jpath(it, rk);
-		const char *secret = jstr(ref, "name");
-
-		if (!name || strchr(name, '\n') || strchr(name, '='))
-			continue;
-		if (ref)
-			buf_appendf(&b, "%s=%s\n", name,
-				    secret && !strchr(secret, '\n') ? secret : "?");
-		else
-			buf_appendf(&b, "!%s\n", name);
-	}
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, "envFrom")) {
-		const cJSON *ref = cJSON_GetObjectItemCaseSensitive(it, "secretRef");
-		const char *secret = jstr(ref, "name");
-		const char *prefix = jstr(it, "prefix");
-
-		if (!ref)
-			continue;
-		if (!prefix || strchr(prefix, '\n') || strchr(prefix, '='))
-			prefix = "";
-		buf_appendf(&b, "*%s=%s\n", prefix,
-			    secret && !strchr(secret, '\n') ? secret : "?");
-	}
-	/* Past the cap the buffer is gone (buf.h): then any variable may be
-	 * from a Secret ("*=?", envFrom's shape with no prefix), so a list too
-	 * long to hold hides more, never less (issue 37). */
-	if (b.overflowed) {
-		buf_release(&b);
-		return xstrdup("*=?\n");
-	}
-	return buf_detach(&b, NULL);
-}
-
-/* The env list of container in pod, NULL when none. */
-static const cJSON *container_env(const cJSON *pod, const char *container)
-{
-	static const char *const ck[] = { "spec", "containers", NULL };
-
-	return cJSON_GetObjectItemCaseSensitive(find_named(jpath(pod, ck), container), "env");
-}
-
-/* pod_info.spec_env of the probed container; past its cap "" with *why
- * set (pod_info.spec_env_unread), never a part read as the whole. */
-static char *spec_env(const cJSON *pod, const char *container, char **why)
-{
-	const cJSON *it;
-	struct buf b = BUF_INIT(64u << 10);
-
-	cJSON_ArrayForEach(it, container_env(pod, container)) {
-		const char *name = jstr(it, "name"), *v = jstr(it, "value");
-		const cJSON *vf = cJSON_GetObjectItemCaseSensitive(it, "valueFrom");
-		const cJSON *r;
-
-		if (!name || !model_env_allowed(name, strlen(name)) || strchr(name, '\n'))
-			continue;
-		if ((r = cJSON_GetObjectItemCaseSensitive(vf, "secretKeyRef")))
-			buf_appendf(&b, "%s=<from secret %s>\n", name, jstr(r, "name") ? jstr(r, "name") : "?");
-		else if ((r = cJSON_GetObjectItemCaseSensitive(vf, "configMapKeyRef")))
-			buf_appendf(&b, "%s=<from configmap %s>\n", name, jstr(r, "name") ? jstr(r, "name") : "?");
-		else if ((r = cJSON_GetObjectItemCaseSensitive(vf, "fieldRef")))
-			buf_appendf(&b, "%s=<field %s>\n", name, jstr(r, "fieldPath") ? jstr(r, "fieldPath") : "?");
-		else if (v && !strchr(v, '\n'))
-			buf_appendf(&b, "%s=%s\n", name, v);
-	}
-	*why = b.overflowed ? xstrdup("the container's env list is over 64 KiB of transport "
-				      "variables, not read") : xstrdup("");
-	return buf_detach(&b, NULL);
-}
-
-/* pod_info.plain_env of the probed container, given its args. */
-static char *plain_env(const cJSON *pod, const char *container, const char *args)
-{
-	const cJSON *it;
-	struct buf b = BUF_INIT(64u << 10);
-
-	cJSON_ArrayForEach(it, container_env(pod, container)) {
-		const char *name = jstr(it, "name"), *v = jstr(it, "value");
-
-		if (name && v && *name && !cJSON_GetObjectItemCaseSensitive(it, "valueFrom") &&
-		    !strpbrk(name, "=\n") && !strchr(v, '\n') && strstr(args, name))
-			buf_appendf(&b, "%s=%s\n", name, v);
-	}
-	return buf_detach(&b, NULL);
-}
-
 /* The most of a container's command and args read (space-joined): argv
  * past it is no launch line a rule can judge in part. */
 #define ARGS_CAP (64u << 10)
@@ -571,8 +472,9 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	static const char *const mk[] = { "metadata", NULL };
 	static const char *const sk[] = { "spec", NULL };
 	static const char *const stk[] = { "status", NULL };
+	static const char *const ck[] = { "spec", "containers", NULL };
 	const cJSON *labels = jpath(pod, lk), *meta = jpath(pod, mk);
-	const cJSON *status = jpath(pod, stk);
+	const cJSON *status = jpath(pod, stk), *ct;
 	char *cmd = container_args(pod, choose_container(pod, q->container), NULL);
 	const char *role = pods_role_cmd(jstr(labels, LABEL_TYPE), jstr(labels, LABEL_SUBTYPE), cmd);
 	const char *not_sidecar;
@@ -602,11 +504,12 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->created = parse_time(jstr(meta, "creationTimestamp"));
 	spec_facts(pod, p->container, &spec);
 	pod_info_set_spec(p, &spec);
-	p->secret_env = secret_env(pod, p->container);
-	p->spec_env = spec_env(pod, p->container, &p->spec_env_unread);
+	ct = find_named(jpath(pod, ck), p->container);
+	p->secret_env = podenv_secrets(ct);
+	p->spec_env = podenv_spec(ct, &p->spec_env_unread);
 	p->claim_refs = claims_refs(pod, p->container);
 	p->args = container_args(pod, p->container, &p->args_unread);
-	p->plain_env = plain_env(pod, p->container, p->args);
+	p->plain_env = podenv_plain(ct, p->args);
 	p->nodes = group_nodes(pod, p->container);
 	if (jstr(labels, GROVE_PCSG) && jstr(labels, GROVE_PCSG_REPLICA) &&
 	    !strchr(jstr(labels, GROVE_PCSG), '\n'))

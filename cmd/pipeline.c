@@ -8,22 +8,23 @@
 #include "kube/claims.h"
 #include "kube/pods.h"
 
-/* -c names a container a listed pod does not have: an error before any
- * exec, in the API server's words (kubectl exec/logs -c answer the same),
- * not a run that judges a container that is not there.  0 to go on. */
+/* -c names a container no listed pod has: an error before any exec, in
+ * the API server's words (kubectl exec/logs -c answer the same), not a run
+ * that judges a container that is not there.  Where some pods have it
+ * (a sidecar of some workers), the others are not probed, each with that
+ * reason, and the run goes on.  0 to go on. */
 static int container_missing(const struct cmd_ctx *ctx, const struct pod_list *l)
 {
 	struct err e;
 
-	if (!ctx->g.container)
+	if (!ctx->g.container || !l->n)
 		return 0;
 	for (size_t i = 0; i < l->n; i++)
-		if (l->items[i].no_container) {
-			err_clear(&e);
-			err_set(&e, ERR_USAGE, "%s", l->items[i].skip_reason);
-			return cmd_fail(&e);
-		}
-	return 0;
+		if (!l->items[i].no_container)
+			return 0;
+	err_clear(&e);
+	err_set(&e, ERR_USAGE, "%s", l->items[0].skip_reason);
+	return cmd_fail(&e);
 }
 
 /* The list stage: the flags' query as the command shapes it, the list,

@@ -152,7 +152,13 @@ class TestDgdHostile(E2ECase):
         rss_kib = ru.ru_maxrss
         self.assertEqual(p.returncode, 2, err.decode(errors="replace")[-2000:])
         self.qwen_judged(json.loads(out))
-        self.assertLess(rss_kib, 400 * 1024, "peak RSS %d KiB" % rss_kib)
+        # The bound is the plain build's (the old whole-list parse peaked
+        # at 903 MiB there).  Under ASan every allocation carries redzones
+        # and shadow memory and freed blocks wait in its quarantine, so the
+        # same run measured 707 MiB there: the sanitizer pass holds it to
+        # three times the bound.
+        bound = 400 * 1024 * (3 if "/san/" in os.environ.get("DI_PLUGIN", "") else 1)
+        self.assertLess(rss_kib, bound, "peak RSS %d KiB" % rss_kib)
 
 
 if __name__ == "__main__":

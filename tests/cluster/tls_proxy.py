@@ -190,7 +190,12 @@ class Proxy:
             # only record is its alert (relay_altered records it).
             ctx.num_tickets = 0
 
+        # Called on every ClientHello, with None when it names no server
+        # (checked with openssl s_client -noservername): whether a hello
+        # came at all is what tells a connection closed before any TLS
+        # from one whose hello named no server.
         def on_sni(sock, name, _ctx):
+            sock.matrix_hello = True
             sock.matrix_sni = name
         ctx.sni_callback = on_sni
         return ctx
@@ -213,7 +218,7 @@ class Proxy:
             except OSError:
                 return
             with self.lock:
-                rec = {"sni": None, "handshake": False, "request": None,
+                rec = {"sni": None, "hello": False, "handshake": False, "request": None,
                        "good": len(self.conns) < self.first_good,
                        "keyupdates": 0, "hellorequest": False, "alert": False,
                        "client_cn": None, "answered_401": 0}
@@ -253,13 +258,23 @@ class Proxy:
         """The server's handshake on sock, recorded: the TLS socket, or
         None (sock closed)."""
         try:
-            tls = ctx.wrap_socket(sock, server_side=True)
+            tls = ctx.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
         except (ssl.SSLError, OSError):
             sock.close()
+            return None
+        try:
+            tls.do_handshake()
+        except (ssl.SSLError, OSError):
+            # The hello's name is kept even when the handshake fails.
+            with self.lock:
+                rec["hello"] = getattr(tls, "matrix_hello", False)
+                rec["sni"] = getattr(tls, "matrix_sni", None)
+            tls.close()
             return None
         peer = tls.getpeercert() or {}
         with self.lock:
             rec["handshake"] = True
+            rec["hello"] = True
             rec["sni"] = getattr(tls, "matrix_sni", None)
             rec["client_cn"] = next((v for rdn in peer.get("subject", ()) for k, v in rdn
                                      if k == "commonName"), None)

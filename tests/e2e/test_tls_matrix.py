@@ -444,11 +444,14 @@ class TestTlsMatrix(E2ECase):
         self.agree(res, True)
         conns = res["proxy_conns"]
         self.assertTrue(conns and all(c["connect"] for c in conns if c["request"]), conns)
-        self.assertEqual({c["sni"] for c in conns}, {"localhost"}, conns)
+        # Every ClientHello named the proxy by the URL's host.  A
+        # connection closed before any hello (a dial a client dropped, as
+        # under load) sent no name and says nothing of SNI.
+        self.assertEqual({c["sni"] for c in conns if c["hello"]}, {"localhost"}, conns)
         # Every connection the server saw came through the proxy, the
         # exec's too (src/kube/http_exec.c: our TLS inside curl's tunnel),
         # and the exec's tunnel met the case's proxy certificate.
-        tunnelled = len([c for c in conns if c["connect"]])
+        tunnelled = len([c for c in conns if c.get("connect")])
         seen = res["kubectl_conns"] + res["get_conns"] + res["exec_conns"]
         self.assertEqual(tunnelled, len(seen) + 1, res)
         self.assertFalse(conns[-1]["good"], conns)

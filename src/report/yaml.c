@@ -61,8 +61,10 @@ static int looks_typed(const char *s)
 		return 1;
 	if (isdigit((unsigned char)t[0]))
 		return 1;
-	/* 1.1 float [-+]?([0-9][0-9_]*)?\.[0-9.]*: "." and ".." too. */
-	return t[0] == '.' && (!t[1] || isdigit((unsigned char)t[1]) || t[1] == '.' || t[1] == '_');
+	/* 1.1 float [-+]?([0-9][0-9_]*)?\.[0-9.]*([eE][-+][0-9]+)?: "." and
+	 * ".." too, and ".e+3" (an empty fraction, then the exponent). */
+	return t[0] == '.' && (!t[1] || isdigit((unsigned char)t[1]) || t[1] == '.' ||
+			       t[1] == '_' || t[1] == 'e' || t[1] == 'E');
 }
 
 static int node(yaml_emitter_t *em, const cJSON *j);

@@ -82,7 +82,7 @@ seed() {
 		# the shapes of issue 37 item 6: YAML 1.1 value/merge, sexagesimal,
 		# _ digits, 0b/0o/0x, .inf/.nan, y/n/on/off, timestamps, controls,
 		# keys that a NUL or cleaning makes equal
-		printf '=\000<<\0001:20\0001_2_3\000.inf\000-.NaN\0000b101\0000o17\0000x1F\000~\000y\000N\000On\000off\0002026-12-07\0001e3' > "$c/typed"
+		printf '=\000<<\0001:20\0001_2_3\000.inf\000-.NaN\0000b101\0000o17\0000x1F\000~\000y\000N\000On\000off\0002026-12-07\0001e3\000.e3\000-.e+3\000.E-1' > "$c/typed"
 		printf 'cpu\000cpu\000cpu#2\000a\001\000a^A\000\033]0;x\007\000\302\233\000\342\200\256\000\377\000line\nnext\000\000- x\000: y\000#c' > "$c/keys-controls" ;;
 	fuzz_dgd)
 		# hostile shapes of issue 37: bad items beside a good one

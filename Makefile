@@ -126,6 +126,7 @@ test check: unit-tests
 	sh tests/tools/no_outside_refs.sh
 	sh tests/tools/no_ignored_inputs.sh
 	sh tests/tools/no_shared_statics.sh
+	/usr/bin/python3 tests/tools/check_names.py
 	sh tests/run.sh $(BUILD)
 	$(MAKE) --no-print-directory BUILD=build/san SAN=1 unit-tests
 	sh tests/run.sh build/san

@@ -63,6 +63,135 @@ static void test_chain(void)
 	check_results_release(&r);
 }
 
+/* Every fold edge as checks.md N reads the KV path (the consequence, then
+ * its causes in the order they are tried), written out here as the test's
+ * expectation: the table (table.def CAUSES) must give exactly these. */
+#define PATH "rdma-devices", "efa-devices", "rdma-verbs"
+static const struct edge {
+	const char *check;
+	const char *causes[16];
+} edges[] = {
+	{ "pod-rdma-resource", { "rdma-devices", "efa-devices" } },
+	{ "rdma-pci", { "rdma-devices" } },
+	{ "rdma-ports", { "rdma-devices" } },
+	{ "rdma-verbs", { "rdma-devices" } },
+	{ "rdma-rate", { "rdma-devices", "rdma-ports" } },
+	{ "rdma-roce", { "rdma-devices", "rdma-ports" } },
+	{ "env-ucx-net-devices", { PATH, "rdma-ports" } },
+	{ "ucx-rdma", { PATH, "limits-memlock", "pod-ipc-lock" } },
+	{ "limits-memlock", { "pod-ipc-lock" } },
+	{ "gpudirect-ucx-md", { PATH, "ucx-rdma", "gpudirect-peermem", "ucx-cuda" } },
+	{ "limits-driver", { "gpudirect-peermem" } },
+	{ "env-ucx-gpudirect", { "gpudirect-peermem" } },
+	{ "efa-provider", { "efa-devices" } },
+	{ "efa-hmem", { "efa-devices", "efa-provider" } },
+	{ "nixl-backend", { "nixl-installed", "nixl-plugin" } },
+	{ "nixl-plugin", { "nixl-installed" } },
+	{ "nixl-lib-symbols", { "nixl-cuda-mix", "nixl-lib-shadow" } },
+	{ "logs-ucx", { PATH, "ucx-rdma", "limits-memlock", "pod-ipc-lock", "env-ucx-tls",
+			"gpudirect-peermem", "gpudirect-ucx-md", "ucx-cuda", "rdma-roce",
+			"env-ucx-net-devices" } },
+	{ "logs-nixl", { PATH, "ucx-rdma", "limits-memlock", "env-ucx-tls", "ucx-cuda",
+			 "nixl-installed", "nixl-plugin", "nixl-backend", "ucx-nixl-lib",
+			 "rdma-roce", "efa-devices" } },
+	{ "logs-nccl", { PATH, "env-nccl-net", "gpudirect-peermem" } },
+	{ "logs-libfabric", { "efa-devices", "efa-provider", "efa-hmem" } },
+	{ "transfer", { PATH, "ucx-rdma", "env-ucx-tls", "limits-memlock" } },
+};
+#undef PATH
+
+static const struct edge *edge_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		if (!strcmp(edges[i].check, name))
+			return &edges[i];
+	return NULL;
+}
+
+static int in(const char *name, const char *const *set, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(set[i], name))
+			return 1;
+	return 0;
+}
+
+/* The expected root of c when exactly the checks of set fail: the first
+ * failing cause, followed up as check_cause does (at most 8 steps). */
+static const char *expected_root(const char *c, const char *const *set, size_t n)
+{
+	const char *root = NULL;
+
+	for (int depth = 0; depth < 8; depth++) {
+		const struct edge *e = edge_of(c);
+		const char *up = NULL;
+
+		for (size_t k = 0; e && k < 16 && e->causes[k] && !up; k++)
+			if (in(e->causes[k], set, n) && strcmp(e->causes[k], c))
+				up = e->causes[k];
+		if (!up)
+			break;
+		root = c = up;
+	}
+	return root;
+}
+
+/* Fails the checks of set (in that order) and compares check_cause of
+ * each with the expectation. */
+static void fold_case(const char *const *set, size_t n)
+{
+	struct check_results r;
+
+	check_results_init(&r);
+	for (size_t i = 0; i < n; i++)
+		add(&r, set[i], CHECK_FAIL);
+	for (size_t i = 0; i < n; i++) {
+		const char *want = expected_root(set[i], set, n), *got = check_cause(&r, i);
+
+		if ((want == NULL) != (got == NULL) || (want && strcmp(want, got)))
+			fprintf(stderr, "fold %s (with %s%s%s): got %s, want %s\n", set[i],
+				set[0], n > 2 ? ", " : "", n > 2 ? set[2] : "",
+				got ? got : "none", want ? want : "none");
+		CHECK((want == NULL) == (got == NULL) && (!want || !strcmp(want, got)));
+	}
+	check_results_release(&r);
+}
+
+/* Each edge fires, and no other: every ordered pair of checks of the
+ * table failing together; then the order among causes: each consequence
+ * with every two of its causes failing. */
+static void test_edges(void)
+{
+	size_t n;
+	const struct check_def *d = check_defs(&n);
+	int fired = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			const char *set[2] = { d[i].name, d[j].name };
+
+			if (i == j)
+				continue;
+			fold_case(set, 2);
+			fired += expected_root(set[0], set, 2) != NULL;
+		}
+	CHECK_INT(fired, 73);   /* the edges above, each once (logs-nixl names efa-devices twice) */
+	for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+		const char *const *c = edges[e].causes;
+
+		CHECK(check_def(edges[e].check) != NULL);
+		for (size_t a = 0; a < 16 && c[a]; a++) {
+			CHECK(check_def(c[a]) != NULL);
+			for (size_t b = 0; b < 16 && c[b]; b++) {
+				const char *set[3] = { edges[e].check, c[a], c[b] };
+
+				if (a != b)
+					fold_case(set, 3);
+			}
+		}
+	}
+}
+
 /* The verdict: three pods, each broken once with followers, read as three
  * root findings; the followers are listed under them, not on their own. */
 static void test_verdict(void)
@@ -115,6 +244,7 @@ static void test_verdict(void)
 int main(void)
 {
 	test_chain();
+	test_edges();
 	test_verdict();
 	return T_DONE("test_fold");
 }

@@ -5,18 +5,27 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check/internal.h"
+#include "check/logs.h"
+
+/* How an alternative shows its part: first-hand (the check reads the part
+ * itself), or as a second source, the worker log (checks.md N "also shown
+ * by"): any line of its LOGS check, or only the one log signature (by id:
+ * logs-nixl is one result for every NIXL line, and only some show this
+ * part; the words are the signature's own, check_logs_shows()). */
+enum shows { FIRST_HAND = 0, ANY_LINE, ONE_SIG };
+
 /* One check that can prove a link; warn_ok: its warning still shows the
  * link works (a degradation), else only ok proves it. */
 struct alt {
-	const char *check;
+	int on;              /* 0 ends the slot */
+	enum check_id check;
 	int warn_ok;
 	const char *source;  /* what it reads, when the result names none */
-	/* NULL: a first-hand check of the part.  Else a second source (the
-	 * worker log, checks.md N "also shown by"): only a result whose
-	 * detail starts so shows the part; logs-nixl is one result for every
-	 * NIXL line, and only some show this part ("" any). */
-	const char *shows;
+	enum shows shows;
+	enum logsig sig;     /* ONE_SIG: the signature that shows the part */
 };
+#define ALT(id, warn_ok, source) { 1, CK_##id, warn_ok, source, FIRST_HAND, LOGSIG_COUNT }
 
 #define MAX_ALTS 3
 #define MAX_SLOTS 4
@@ -46,54 +55,56 @@ static const char *const titles[LINK__COUNT] = {
 
 /* Second sources from the worker log (checks.md F3, E6): a NIXL line shows
  * NIXL runs; "Backend UCX was instantiated" that its UCX plugin loaded;
- * UCX_PROTO_INFO lanes on rc/dc that UCX uses RDMA.  The phrases are the
- * LOGS family's (check/logs.c), tested in test_nixl_wheel.c. */
-#define LOG_NIXL { "logs-nixl", 1, "worker log (NIXL lines)", "" }
-#define LOG_UCX_BACKEND { "logs-nixl", 0, "worker log: \"Backend UCX was instantiated\"", \
-			  "NIXL UCX backend instantiated" }
-#define LOG_FI_BACKEND { "logs-nixl", 0, "worker log: \"Loaded backend plugin: LIBFABRIC\"", \
-			 "NIXL LIBFABRIC backend loaded" }
-#define LOG_UCX_RDMA { "logs-ucx", 0, "worker log: UCX lanes on rc/dc", \
-		       "UCX put RMA on RDMA lanes" }
+ * UCX_PROTO_INFO lanes on rc/dc that UCX uses RDMA.  The signatures are
+ * the LOGS family's (check/logs.c, probe/logscan.h), named by id: one
+ * that is removed does not compile, one filed under another LOGS check
+ * fails check_links_consistent(); tested in test_nixl_wheel.c. */
+#define LOG_NIXL { 1, CK_LOGS_NIXL, 1, "worker log (NIXL lines)", ANY_LINE, LOGSIG_COUNT }
+#define LOG_UCX_BACKEND { 1, CK_LOGS_NIXL, 0, "worker log: \"Backend UCX was instantiated\"", \
+			  ONE_SIG, LOGSIG_NIXL_UCX_INSTANTIATED }
+#define LOG_FI_BACKEND { 1, CK_LOGS_NIXL, 0, "worker log: \"Loaded backend plugin: LIBFABRIC\"", \
+			 ONE_SIG, LOGSIG_NIXL_LIBFABRIC_LOADED }
+#define LOG_UCX_RDMA { 1, CK_LOGS_UCX, 0, "worker log: UCX lanes on rc/dc", \
+		       ONE_SIG, LOGSIG_UCX_RC_LANES }
 
 /* IB / RoCE with the NIXL UCX backend (A1, A2/A6, A5/E3, B1/B1b/B2, E5,
  * I, F1/F2/E3). */
 static const struct link_rule ib_rules[] = {
-	{ LINK_DEVICE, { { { "rdma-devices", 1, SYSFS_IB, NULL } } }, 0 },
-	{ LINK_UP, { { { "rdma-ports", 1, "/sys/class/infiniband/*/ports", NULL } } }, 0 },
-	{ LINK_ACCESS, { { { "rdma-verbs", 1, "ibv_devinfo, " UCX_D, NULL } } }, 0 },
-	{ LINK_GPU_MEMORY, { { { "gpudirect-peermem", 1, "/proc/modules", NULL },
-			       { "gpudirect-ucx-md", 1, UCX_D, NULL } } }, 0 },
-	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits", NULL },
-			    { "pod-ipc-lock", 0, "pod securityContext", NULL } } }, 0 },
-	{ LINK_ENV, { { { NULL } } }, 1 },
-	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL },
-			  { { "nixl-plugin", 1, "NIXL plugin directory", NULL }, LOG_UCX_BACKEND },
-			  { { "ucx-rdma", 1, UCX_D, NULL }, LOG_UCX_RDMA },
-			  { { "ucx-cuda", 1, UCX_D, NULL } } }, 0 },
+	{ LINK_DEVICE, { { ALT(RDMA_DEVICES, 1, SYSFS_IB) } }, 0 },
+	{ LINK_UP, { { ALT(RDMA_PORTS, 1, "/sys/class/infiniband/*/ports") } }, 0 },
+	{ LINK_ACCESS, { { ALT(RDMA_VERBS, 1, "ibv_devinfo, " UCX_D) } }, 0 },
+	{ LINK_GPU_MEMORY, { { ALT(GPUDIRECT_PEERMEM, 1, "/proc/modules"),
+			       ALT(GPUDIRECT_UCX_MD, 1, UCX_D) } }, 0 },
+	{ LINK_MEMLOCK, { { ALT(LIMITS_MEMLOCK, 1, "/proc/1/limits"),
+			    ALT(POD_IPC_LOCK, 0, "pod securityContext") } }, 0 },
+	{ LINK_ENV, { { { 0 } } }, 1 },
+	{ LINK_BACKEND, { { ALT(NIXL_INSTALLED, 1, "python3 -c 'import nixl'"), LOG_NIXL },
+			  { ALT(NIXL_PLUGIN, 1, "NIXL plugin directory"), LOG_UCX_BACKEND },
+			  { ALT(UCX_RDMA, 1, UCX_D), LOG_UCX_RDMA },
+			  { ALT(UCX_CUDA, 1, UCX_D) } }, 0 },
 };
 
 /* EFA with the NIXL LIBFABRIC backend (G1-G4, H1). */
 static const struct link_rule efa_rules[] = {
-	{ LINK_DEVICE, { { { "efa-devices", 1, SYSFS_IB, NULL } } }, 0 },
-	{ LINK_UP, { { { "efa-provider", 1, "fi_info -p efa", NULL } } }, 0 },
-	{ LINK_ACCESS, { { { "efa-provider", 1, "fi_info -p efa", NULL },
-			   { "rdma-verbs", 1, "ibv_devinfo", NULL } } }, 0 },
-	{ LINK_GPU_MEMORY, { { { "efa-hmem", 1, "fi_info -c FI_HMEM", NULL } } }, 0 },
-	{ LINK_MEMLOCK, { { { "limits-memlock", 1, "/proc/1/limits", NULL },
-			    { "pod-ipc-lock", 0, "pod securityContext", NULL } } }, 0 },
-	{ LINK_ENV, { { { NULL } } }, 1 },
-	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL },
-			  { { "nixl-plugin", 1, "NIXL plugin directory", NULL }, LOG_FI_BACKEND } }, 0 },
+	{ LINK_DEVICE, { { ALT(EFA_DEVICES, 1, SYSFS_IB) } }, 0 },
+	{ LINK_UP, { { ALT(EFA_PROVIDER, 1, "fi_info -p efa") } }, 0 },
+	{ LINK_ACCESS, { { ALT(EFA_PROVIDER, 1, "fi_info -p efa"),
+			   ALT(RDMA_VERBS, 1, "ibv_devinfo") } }, 0 },
+	{ LINK_GPU_MEMORY, { { ALT(EFA_HMEM, 1, "fi_info -c FI_HMEM") } }, 0 },
+	{ LINK_MEMLOCK, { { ALT(LIMITS_MEMLOCK, 1, "/proc/1/limits"),
+			    ALT(POD_IPC_LOCK, 0, "pod securityContext") } }, 0 },
+	{ LINK_ENV, { { { 0 } } }, 1 },
+	{ LINK_BACKEND, { { ALT(NIXL_INSTALLED, 1, "python3 -c 'import nixl'"), LOG_NIXL },
+			  { ALT(NIXL_PLUGIN, 1, "NIXL plugin directory"), LOG_FI_BACKEND } }, 0 },
 };
 
 /* KV inside one node over NVLink (D1, D2, E3 cuda_ipc, F1). */
 static const struct link_rule nvlink_rules[] = {
-	{ LINK_DEVICE, { { { "limits-gpus", 1, "nvidia-smi", NULL } } }, 0 },
-	{ LINK_UP, { { { "nvlink-links", 1, "nvidia-smi nvlink --status", NULL } } }, 0 },
-	{ LINK_ACCESS, { { { "ucx-cuda", 1, UCX_D, NULL } } }, 0 },
-	{ LINK_ENV, { { { NULL } } }, 1 },
-	{ LINK_BACKEND, { { { "nixl-installed", 1, "python3 -c 'import nixl'", NULL }, LOG_NIXL } }, 0 },
+	{ LINK_DEVICE, { { ALT(LIMITS_GPUS, 1, "nvidia-smi") } }, 0 },
+	{ LINK_UP, { { ALT(NVLINK_LINKS, 1, "nvidia-smi nvlink --status") } }, 0 },
+	{ LINK_ACCESS, { { ALT(UCX_CUDA, 1, UCX_D) } }, 0 },
+	{ LINK_ENV, { { { 0 } } }, 1 },
+	{ LINK_BACKEND, { { ALT(NIXL_INSTALLED, 1, "python3 -c 'import nixl'"), LOG_NIXL } }, 0 },
 };
 
 enum check_path check_path_of(enum fabric f)
@@ -143,13 +154,30 @@ static void decide(struct check_link *l, enum check_link_status st,
 	snprintf(l->detail, sizeof(l->detail), "%s", c && c->detail ? c->detail : "");
 }
 
-static int in_slots(const struct link_rule *lr, const char *name)
+/* The result of alternative a in r, or NULL. */
+static const struct check_result *result_of(const struct check_results *r,
+					    const struct alt *a)
+{
+	return check_results_find(r, check_def_of(a->check)->name);
+}
+
+static int in_slots(const struct link_rule *lr, enum check_id id)
 {
 	for (int s = 0; s < MAX_SLOTS; s++)
-		for (int a = 0; a < MAX_ALTS && lr->slot[s][a].check; a++)
-			if (!strcmp(lr->slot[s][a].check, name))
+		for (int a = 0; a < MAX_ALTS && lr->slot[s][a].on; a++)
+			if (lr->slot[s][a].check == id)
 				return 1;
 	return 0;
+}
+
+/* A second source whose result is about another part of its LOGS check
+ * (another NIXL line) says nothing here: its detail does not start with
+ * the words of the alternative's signature. */
+static int shows_other(const struct alt *a, const struct check_result *c)
+{
+	const char *w = a->shows == ONE_SIG ? check_logs_shows(a->sig) : NULL;
+
+	return w && (!c->detail || strncmp(c->detail, w, strlen(w)));
 }
 
 /* Any failed result among the link's checks breaks it. */
@@ -161,9 +189,8 @@ failed(const struct check_results *r, const struct link_rule *lr,
 	const struct check_def *d = check_defs(&nd);
 
 	for (int s = 0; s < MAX_SLOTS; s++)
-		for (int a = 0; a < MAX_ALTS && lr->slot[s][a].check; a++) {
-			const struct check_result *c =
-				check_results_find(r, lr->slot[s][a].check);
+		for (int a = 0; a < MAX_ALTS && lr->slot[s][a].on; a++) {
+			const struct check_result *c = result_of(r, &lr->slot[s][a]);
 
 			if (c && c->status == CHECK_FAIL) {
 				*src = lr->slot[s][a].source;
@@ -173,7 +200,7 @@ failed(const struct check_results *r, const struct link_rule *lr,
 	for (size_t i = 0; i < nd; i++) {
 		const struct check_result *c;
 
-		if (!(d[i].links[path] >> lr->id & 1) || in_slots(lr, d[i].name))
+		if (!(d[i].links[path] >> lr->id & 1) || in_slots(lr, (enum check_id)i))
 			continue;
 		c = check_results_find(r, d[i].name);
 		if (c && c->status == CHECK_FAIL) {
@@ -194,22 +221,21 @@ static int slot_state(const struct check_results *r, const struct alt *alts,
 {
 	int needed = 0;
 
-	for (int a = 0; a < MAX_ALTS && alts[a].check; a++) {
-		const struct check_result *c = check_results_find(r, alts[a].check);
+	for (int a = 0; a < MAX_ALTS && alts[a].on; a++) {
+		const struct check_result *c = result_of(r, &alts[a]);
 
-		needed |= !alts[a].shows && c && !na(c);
+		needed |= alts[a].shows == FIRST_HAND && c && !na(c);
 	}
 	if (!needed)
 		return -1;
-	for (int a = 0; a < MAX_ALTS && alts[a].check; a++) {
-		const struct check_result *c = check_results_find(r, alts[a].check);
+	for (int a = 0; a < MAX_ALTS && alts[a].on; a++) {
+		const struct check_result *c = result_of(r, &alts[a]);
 
 		if (!c || na(c))
 			continue;
 		/* A result about another part says nothing here either way
 		 * (a failure still breaks the link: failed() reads it). */
-		if (alts[a].shows && (c->status == CHECK_OK || c->status == CHECK_WARN) &&
-		    (!c->detail || strncmp(c->detail, alts[a].shows, strlen(alts[a].shows))))
+		if ((c->status == CHECK_OK || c->status == CHECK_WARN) && shows_other(&alts[a], c))
 			continue;
 		if (c->status == CHECK_OK ||
 		    (c->status == CHECK_WARN && alts[a].warn_ok)) {
@@ -280,7 +306,7 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 		decide(l, LINK_BROKEN, c, src);
 		return 1;
 	}
-	for (int s = 0; s < MAX_SLOTS && lr->slot[s][0].check; s++) {
+	for (int s = 0; s < MAX_SLOTS && lr->slot[s][0].on; s++) {
 		/* per slot: a skip in a slot another source proved is not
 		 * what the missing slot lacks */
 		const struct check_result *by = NULL, *open = NULL;
@@ -329,6 +355,29 @@ size_t check_links(const struct check_results *r,
 	return n;
 }
 
+/* One alternative agrees with the tables: its check is on the link in
+ * table.def, and a signature it names is one that has words and is filed
+ * under that check (logs.c).  0, else -1 with why. */
+static int alt_consistent(const struct alt *a, enum check_link_id link, int p,
+			  char *why, size_t n)
+{
+	const struct check_def *d = check_def_of(a->check);
+
+	if (!(d->links[p] >> link & 1)) {
+		snprintf(why, n, "%s: not on link %s of path %d in table.def",
+			 d->name, names[link], p);
+		return -1;
+	}
+	if (a->shows == ONE_SIG &&
+	    (!check_logs_shows(a->sig) || strcmp(check_logs_check(a->sig), d->name))) {
+		snprintf(why, n, "%s: link %s names log signature %s, which %s", d->name,
+			 names[link], logsig_name(a->sig),
+			 check_logs_shows(a->sig) ? "another LOGS check files" : "shows nothing");
+		return -1;
+	}
+	return 0;
+}
+
 /* Every alternative of a slot is on that link in the table too (the two
  * halves of the model agree): 0, else -1 with the first mismatch in why. */
 int check_links_consistent(char *why, size_t n)
@@ -339,16 +388,10 @@ int check_links_consistent(char *why, size_t n)
 
 		for (size_t i = 0; i < nrules; i++)
 			for (int s = 0; s < MAX_SLOTS; s++)
-				for (int a = 0; a < MAX_ALTS && rules[i].slot[s][a].check; a++) {
-					const char *c = rules[i].slot[s][a].check;
-					const struct check_def *d = check_def(c);
-
-					if (!d || !(d->links[p] >> rules[i].id & 1)) {
-						snprintf(why, n, "%s: not on link %s of path %d in table.def",
-							 c, names[rules[i].id], p);
+				for (int a = 0; a < MAX_ALTS && rules[i].slot[s][a].on; a++)
+					if (alt_consistent(&rules[i].slot[s][a], rules[i].id, p,
+							   why, n))
 						return -1;
-					}
-				}
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/internal.h"
 #include "model/vocab.h"
 #include "probe/logscan.h"
 #include "util/buf.h"
@@ -19,8 +20,8 @@ enum part { P_NIXL, P_UCX, P_NCCL, P_FI, P__COUNT };
  * in check_logs_table_complete(). */
 enum weight { W_UNSET = 0, W_IGNORE, W_GOOD, W_DEGRADED, W_BAD };
 
-static const char *const part_check[P__COUNT] = {
-	"logs-nixl", "logs-ucx", "logs-nccl", "logs-libfabric",
+static const enum check_id part_check[P__COUNT] = {
+	CK_LOGS_NIXL, CK_LOGS_UCX, CK_LOGS_NCCL, CK_LOGS_LIBFABRIC,
 };
 
 static const struct meaning {
@@ -115,6 +116,16 @@ static const struct meaning {
 	[LOGSIG_FI_CUDA_REG_FAILED] = { P_FI, W_BAD, "libfabric could not register CUDA memory with EFA",
 		"use an EFA driver/libfabric with CUDA P2P (efa_nv_peermem or DMA-BUF)" },
 };
+
+const char *check_logs_shows(enum logsig s)
+{
+	return (unsigned)s < LOGSIG_COUNT && meanings[s].w > W_IGNORE ? meanings[s].what : NULL;
+}
+
+const char *check_logs_check(enum logsig s)
+{
+	return (unsigned)s < LOGSIG_COUNT ? check_def_of(part_check[meanings[s].part])->name : NULL;
+}
 
 int check_logs_table_complete(void)
 {
@@ -229,11 +240,11 @@ void check_logs_quote(const char *line, char *out, size_t n)
 
 /* ---- judging ------------------------------------------------------- */
 
-static void add(struct check_results *out, const char *name,
+static void add(struct check_results *out, enum check_id id,
 		enum check_status st, unsigned flags, const char *remedy,
 		const char *detail)
 {
-	const struct check_def *d = check_def(name);
+	const struct check_def *d = check_def_of(id);
 	struct check_result r;
 
 	memset(&r, 0, sizeof(r));
@@ -325,7 +336,7 @@ static void read_failed(const struct logs_outcome *o, struct check_results *out)
 				 o->container && *o->container ? o->container : "(default)",
 				 o->error && *o->error ? o->error : "unknown error");
 
-	add(out, "logs-read", CHECK_SKIPPED, CHECK_F_EXTRA,
+	add(out, CK_LOGS_READ, CHECK_SKIPPED, CHECK_F_EXTRA,
 	    o->http_status == 403
 		? "grant get on pods/log to this user (deploy/rbac.yaml has it) to see which transport the workers chose"
 		: NULL, detail);
@@ -347,11 +358,11 @@ void check_logs(const struct logs_outcome *o, const struct check_context *ctx,
 		parts += judge_part(o->scan, (enum part)p, ctx, out);
 	if (parts) {
 		detail = xasprintf("read the last %ld lines of container %s", o->tail_lines, ct);
-		add(out, "logs-read", CHECK_OK, 0, NULL, detail);
+		add(out, CK_LOGS_READ, CHECK_OK, 0, NULL, detail);
 	} else {
 		detail = xasprintf("no NIXL/UCX/NCCL/libfabric transport line in the last %ld "
 				   "lines of container %s", o->tail_lines, ct);
-		add(out, "logs-read", CHECK_SKIPPED, CHECK_F_EXTRA, NULL, detail);
+		add(out, CK_LOGS_READ, CHECK_SKIPPED, CHECK_F_EXTRA, NULL, detail);
 	}
 	free(detail);
 }

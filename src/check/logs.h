@@ -17,8 +17,7 @@
 #include <stddef.h>
 
 #include "check/check.h"
-
-struct logscan;
+#include "probe/logscan.h"
 
 #define CHECK_LOGS_QUOTE_MAX 160
 
@@ -40,6 +39,13 @@ void check_logs(const struct logs_outcome *o, const struct check_context *ctx,
  * pairs as <masked>, cut to CHECK_LOGS_QUOTE_MAX bytes with "...".  out holds at least
  * CHECK_LOGS_QUOTE_MAX + 1 bytes (n). */
 void check_logs_quote(const char *line, char *out, size_t n);
+
+/* The words a finding of signature s starts with (what its line proves);
+ * NULL for a signature the LOGS family ignores.  links.c proves a part of
+ * a link by them, naming the signature by id. */
+const char *check_logs_shows(enum logsig s);
+/* The name of the LOGS check signature s is filed under ("logs-nixl"). */
+const char *check_logs_check(enum logsig s);
 
 /* For tests: 1 when every log signature has a meaning in the judge's
  * table (or is deliberately ignored). */

@@ -34,8 +34,6 @@ TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|/\*.*?\*/|//[^\n]*|\'(?:[^\'\\\n]|\\.)*
 DEBT = {
     "cmd/check.c": 1,
     "cmd/nixl.c": 1,
-    "src/check/links.c": 29,
-    "src/check/logs.c": 7,
     "src/check/transfer.c": 4,
     "src/model/envrules.c": 34,
     "src/model/fwrules.h": 6,
@@ -47,6 +45,11 @@ DEBT = {
     "src/run/nixl.c": 1,
     "src/verdict/graph.c": 13,
     "src/verdict/verdict.c": 1,
+}
+
+# A literal that spells a check's name but names something else.
+NOT_A_CHECK = {
+    ("src/check/links.c", '"nixl-backend"'): "the link's name (JSON links[].name)",
 }
 
 
@@ -74,7 +77,7 @@ def hits(known):
             text = f.read()
         for m in TOKEN.finditer(text):
             tok = m.group(0)
-            if tok.startswith('"') and tok[1:-1] in known:
+            if tok.startswith('"') and tok[1:-1] in known and (p, tok) not in NOT_A_CHECK:
                 yield p, text.count("\n", 0, m.start()) + 1, tok
 
 

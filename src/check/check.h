@@ -244,8 +244,24 @@ struct check_def {
 	const char *anchor;       /* docs/checks.md section: "A1", "I" */
 };
 
+/* Every check by id, CK_<ID> of its table.def row; order here is table
+ * order.  Code names a check by its id, never by its string
+ * (tests/tools/check_names.py).  A CHECK macro of the includer (the unit
+ * tests' t.h) is kept. */
+#pragma push_macro("CHECK")
+#undef CHECK
+#define CHECK(id, ...) CK_##id,
+enum check_id {
+#include "check/table.def"
+	CK__COUNT
+};
+#undef CHECK
+#pragma pop_macro("CHECK")
+
 /* NULL when name is unknown. */
 const struct check_def *check_def(const char *name);
+/* The table's row of a check (results.c); id < CK__COUNT. */
+const struct check_def *check_def_of(enum check_id id);
 /* The whole table, in emission order; *n receives its length. */
 const struct check_def *check_defs(size_t *n);
 

@@ -6,16 +6,6 @@
 #include "evidence/evidence.h"
 #include "probe/facts.h"
 
-/* Index into the definition table (table.def); order here is table order. */
-#define CHECK(id, ...) CK_##id,
-enum check_id {
-#include "check/table.def"
-	CK__COUNT
-};
-#undef CHECK
-
-/* The table's row of a check (results.c). */
-const struct check_def *check_def_of(enum check_id id);
 
 /* Everything a family needs, resolved once by check_pod(). */
 struct check_input {

@@ -19,11 +19,28 @@ static void printable(char *s)
 			*s = '?';
 }
 
-static void add(struct dgd_findings *out, const char *status, const char *check,
-		const struct dgd_info *d, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+#define DGD_CHECK(id, nm, st, anch, rl) [DGD_CK_##id] = { nm, CHECK_##st, anch, rl },
+static const struct dgd_check_def defs[DGD_CK__COUNT] = {
+#include "dgd.def"
+};
+#undef DGD_CHECK
 
-static void add(struct dgd_findings *out, const char *status, const char *check,
+const struct dgd_check_def *dgd_check_def(enum dgd_check id)
+{
+	return &defs[id];
+}
+
+const struct dgd_check_def *dgd_check_defs(size_t *n)
+{
+	*n = DGD_CK__COUNT;
+	return defs;
+}
+
+static void add(struct dgd_findings *out, enum dgd_check check,
+		const struct dgd_info *d, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void add(struct dgd_findings *out, enum dgd_check check,
 		const struct dgd_info *d, const char *fmt, ...)
 {
 	struct dgd_finding *f;
@@ -32,8 +49,8 @@ static void add(struct dgd_findings *out, const char *status, const char *check,
 
 	out->items = xalloc_grow(out->items, out->n + 1, &out->cap, sizeof(*out->items));
 	f = &out->items[out->n++];
-	snprintf(f->status, sizeof(f->status), "%s", status);
-	snprintf(f->check, sizeof(f->check), "%s", check);
+	f->status = defs[check].status;
+	f->check = check;
 	snprintf(id, sizeof(id), "%.120s/%.120s", d->namespace, d->name);
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
@@ -60,7 +77,7 @@ static void generation(const struct dgd_info *d, const struct dgd_pod *p,
 		return;
 	if (!strcmp(p->worker_hash, d->worker_hash) || !strcmp(p->worker_hash, d->worker_hash_v2))
 		return;
-	add(out, "warn", "dgd-generation", d,
+	add(out, DGD_CK_GENERATION, d,
 	    "pod %.100s is of worker generation %.40s, the DGD's active one is %.40s "
 	    "(a rollout in progress or stuck)", p->name, p->worker_hash,
 	    *d->worker_hash ? d->worker_hash : d->worker_hash_v2);
@@ -150,12 +167,12 @@ static void env_against(const struct dgd_info *d, const struct dgd_component *k,
 		if (!compare || !differs(v, have, eq + 1, want, &secret))
 			;
 		else if (secret)
-			add(out, "warn", "dgd-env", d, "pod %.100s: %.*s (from a Secret, not "
+			add(out, DGD_CK_ENV, d, "pod %.100s: %.*s (from a Secret, not "
 			    "shown) differs from what the DGD says, %.*s",
 			    p->name, (int)(nlen > 64 ? 64 : nlen), l,
 			    (int)(want > 80 ? 80 : want), eq + 1);
 		else
-			add(out, "warn", "dgd-env", d, "pod %.100s: %.*s is %s%.*s%s, the DGD says %.*s",
+			add(out, DGD_CK_ENV, d, "pod %.100s: %.*s is %s%.*s%s, the DGD says %.*s",
 			    p->name, (int)(nlen > 64 ? 64 : nlen), l, v ? "\"" : "unset",
 			    v ? (int)(have > 80 ? 80 : have) : 0, v ? v : "", v ? "\"" : "",
 			    (int)(want > 80 ? 80 : want), eq + 1);
@@ -191,7 +208,7 @@ static void component(const struct dgd_set *s, size_t item, size_t comp,
 			running++;
 			current += current_gen(d, &pods[i]);
 			if (pods[i].env_unread && *pods[i].env_unread && *k->env)
-				add(out, "warn", "dgd-env", d, "pod %.100s: %.200s, so the DGD's "
+				add(out, DGD_CK_ENV, d, "pod %.100s: %.200s, so the DGD's "
 				    "variables were not compared", pods[i].name, pods[i].env_unread);
 			else
 				env_against(d, k, &pods[i], out);
@@ -202,7 +219,7 @@ static void component(const struct dgd_set *s, size_t item, size_t comp,
 		*d->worker_hash || *d->worker_hash_v2 ? current : -1 };
 	/* P2: replicas 0 is a component scaled down on purpose. */
 	if (!running && k->replicas != 0)
-		add(out, "fail", "dgd-component-pods", d,
+		add(out, DGD_CK_COMPONENT_PODS, d,
 		    "component %.100s (type %.40s) has no running pod", k->name,
 		    *k->type ? k->type : "unstated");
 }
@@ -220,7 +237,7 @@ void dgd_judge(const struct dgd_set *s, const struct dgd_pod *pods, size_t npods
 		/* Not read (kube/dgd.c: a bound passed, a wrong type): said, and
 		 * its pods are judged as pods of no DGD would be. */
 		if (*d->skipped) {
-			add(out, "warn", "dgd-skipped", d, "not read: %.400s; its pods are judged "
+			add(out, DGD_CK_SKIPPED, d, "not read: %.400s; its pods are judged "
 			    "by their labels alone", d->skipped);
 			continue;
 		}

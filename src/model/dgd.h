@@ -119,28 +119,4 @@ struct dgd_pod {
 	const char *env_unread;
 };
 
-/* One DGD finding (checks.md P). */
-struct dgd_finding {
-	char status[8];          /* "warn" or "fail" */
-	char check[32];          /* dgd-generation, dgd-component-pods, dgd-env */
-	/* namespace/name, interned (util/intern.h: one copy per DGD however
-	 * many findings name it); dgd_findings_release gives it back. */
-	const char *dgd;
-	char *detail;            /* owned; one line, at most 511 bytes */
-};
-
-/* What dgd_judge counted for one worker component of a read DGD. */
-struct dgd_count {
-	size_t item, comp;       /* dgd_set.items[item].comp[comp] */
-	long running;            /* its running pods */
-	long current;            /* of them, of the active worker generation */
-};
-
-struct dgd_findings {
-	struct dgd_finding *items; /* owned; dgd_findings_release (check/dgd.h) */
-	size_t n, cap;
-	struct dgd_count *counts;  /* owned, one per judged component */
-	size_t ncounts, ccap;
-};
-
 #endif

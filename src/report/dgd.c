@@ -7,7 +7,7 @@
 
 #include "report.h"
 #include "report_int.h"
-#include "../model/dgd.h"
+#include "../check/dgd.h"
 #include "../util/safe.h"
 
 void report_print_dgd(FILE *out, const struct dgd_info *d, const struct dgd_findings *f)
@@ -24,7 +24,8 @@ void report_print_dgd(FILE *out, const struct dgd_info *d, const struct dgd_find
 	for (i = 0; i < f->n; i++) {
 		if (strcmp(f->items[i].dgd, id))
 			continue;
-		fprintf(out, "  %-4s %-18s %s\n", f->items[i].status, f->items[i].check,
+		fprintf(out, "  %-4s %-18s %s\n", check_status_name(f->items[i].status),
+			dgd_check_def(f->items[i].check)->name,
 			safe_show(f->items[i].detail));
 		n++;
 	}
@@ -42,7 +43,7 @@ static const char *worst(const struct dgd_findings *f, const char *id)
 	for (i = 0; f && i < f->n; i++) {
 		if (strcmp(f->items[i].dgd, id))
 			continue;
-		if (!strcmp(f->items[i].status, "fail"))
+		if (f->items[i].status == CHECK_FAIL)
 			return "fail";
 		w = "warn";
 	}
@@ -157,8 +158,8 @@ static cJSON *dgd_json(const struct dgd_info *d, size_t item, const struct dgd_f
 		if (strcmp(f->items[i].dgd, id))
 			continue;
 		x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "status", f->items[i].status);
-		cJSON_AddStringToObject(x, "check", f->items[i].check);
+		cJSON_AddStringToObject(x, "status", check_status_name(f->items[i].status));
+		cJSON_AddStringToObject(x, "check", dgd_check_def(f->items[i].check)->name);
 		cJSON_AddStringToObject(x, "detail", f->items[i].detail);
 		cJSON_AddItemToArray(finds, x);
 	}

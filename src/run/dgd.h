@@ -3,7 +3,7 @@
 #ifndef RUN_DGD_H
 #define RUN_DGD_H
 
-#include "model/dgd.h"
+#include "check/dgd.h"
 #include "run/run.h"
 
 /* Judges set against pr's pods into f (zeroed; dgd_findings_release()).

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check/links.h"
-#include "model/dgd.h"
+#include "check/dgd.h"
 #include "verdict/graph.h"
 #include "verdict/verdict.h"
 #include "util/buf.h"
@@ -395,7 +395,7 @@ void verdict_apply_dgd(struct verdict *v, const struct dgd_findings *f)
 	const struct dgd_finding *first = NULL;
 
 	for (size_t i = 0; f && i < f->n && !first; i++)
-		if (!strcmp(f->items[i].status, "fail"))
+		if (f->items[i].status == CHECK_FAIL)
 			first = &f->items[i];
 	if (!first)
 		return;

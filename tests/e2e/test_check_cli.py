@@ -31,6 +31,18 @@ def table(what=""):
 
 
 FAMILIES = {r[0] for r in table("families")}
+
+
+def _walk(node):
+    """Every "properties" object of a JSON schema, depth first."""
+    if isinstance(node, dict):
+        if isinstance(node.get("properties"), dict):
+            yield node["properties"]
+        for v in node.values():
+            yield from _walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk(v)
 STATUSES = {"ok", "warn", "fail", "skipped"}
 VERDICTS = {"READY": 0, "NOT READY": 2, "UNVERIFIED": 3}
 
@@ -239,6 +251,22 @@ class GeneratedFromTheTable(unittest.TestCase):
             defs = json.load(f)["$defs"]
         self.assertEqual(defs["family"]["enum"], [r[0] for r in table("families")])
         self.assertEqual(defs["link"]["properties"]["name"]["enum"], [r[0] for r in table("links")])
+        # The DGD checks are rows too (src/check/dgd.def): the findings'
+        # check and status enums are the table's, in its order.
+        finding = json.load(open(os.path.join(ROOT, "schema", "interconnect-report.schema.json")))
+        finding = next(p for p in _walk(finding) if "check" in p and "detail" in p)
+        self.assertEqual(finding["check"]["enum"], [r[0] for r in table("dgd")])
+        self.assertEqual(sorted(finding["status"]["enum"]), sorted({r[1] for r in table("dgd")}))
+
+    def test_every_dgd_anchor_is_a_rule_of_checks_md(self):
+        with open(os.path.join(ROOT, "docs", "checks.md")) as f:
+            doc = f.read()
+        rows = table("dgd")
+        self.assertGreaterEqual(len(rows), 4)
+        for name, status, anchor, _rule in rows:
+            with self.subTest(check=name):
+                self.assertRegex(doc, r"(?m)^- %s %s [(]%s[)]" % (re.escape(anchor), re.escape(name),
+                                                                   re.escape(status)))
 
     def test_every_anchor_is_a_section_of_checks_md(self):
         with open(os.path.join(ROOT, "docs", "checks.md")) as f:

@@ -9,7 +9,8 @@ root-cause fold once named 33 checks that way, with no test).  Allowed:
 the tables themselves (TABLES), comments, docs and the tests'
 expectations (outside src/ and cmd/).
 
-Names: the second field of every CHECK() row of table.def.
+Names: the second field of every CHECK() row of table.def and DGD_CHECK()
+row of dgd.def.
 DEBT: the literals not yet replaced by ids, per file, at most; it only
 shrinks (issue 40 started at 183 in 16 files).  A file past its debt
 fails with every literal of it listed.
@@ -22,8 +23,8 @@ import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-TABLES = {"src/check/table.def"}
-ROW = re.compile(r'^CHECK\(\s*\w+\s*,\s*"([^"]+)"', re.M)
+TABLES = {"src/check/table.def", "src/check/dgd.def"}
+ROW = re.compile(r'^(?:CHECK|DGD_CHECK)\(\s*\w+\s*,\s*"([^"]+)"', re.M)
 # A C string literal or a comment, in the order they appear: a "/*" inside
 # a string is text, a '"' inside a comment is not a literal.
 TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|/\*.*?\*/|//[^\n]*|\'(?:[^\'\\\n]|\\.)*\'',

@@ -8,11 +8,14 @@
  *   di_checks rows       NAME<TAB>FAMILY<TAB>RANK<TAB>ANCHOR<TAB>ENV<TAB>
  *                        IB-LINKS<TAB>EFA-LINKS<TAB>NVLINK-LINKS (links
  *                        ","-joined, "-" none)
+ *   di_checks dgd        NAME<TAB>STATUS<TAB>ANCHOR<TAB>RULE, one line per
+ *                        DGD check (src/check/dgd.def)
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "check/check.h"
+#include "check/dgd.h"
 #include "check/links.h"
 
 static void print_links(unsigned bits)
@@ -40,6 +43,13 @@ int main(int argc, char **argv)
 	} else if (!strcmp(what, "links")) {
 		for (int l = 0; l < LINK__COUNT; l++)
 			printf("%s\n", check_link_name((enum check_link_id)l));
+	} else if (!strcmp(what, "dgd")) {
+		size_t nd;
+		const struct dgd_check_def *g = dgd_check_defs(&nd);
+
+		for (size_t i = 0; i < nd; i++)
+			printf("%s\t%s\t%s\t%s\n", g[i].name, check_status_name(g[i].status),
+			       g[i].anchor, g[i].rule);
 	} else if (!strcmp(what, "rows")) {
 		for (size_t i = 0; i < n; i++) {
 			printf("%s\t%s\t%d\t%s\t%s", d[i].name, check_family_name(d[i].family),

@@ -42,4 +42,8 @@ out += ['.SS Across pods',
  '.TP','.B node\\-consistency',
  'The nodes hosting workers agree on fabric, Active ports, nvidia_peermem,',
  'port rate, driver and gdrdrv; the odd node out is named.']
+# The DGD checks (src/check/dgd.def), in the table's order.
+out += ['.SS DynamoGraphDeployment']
+for name,status,_,rule in (l.split('\t') for l in subprocess.run([tool,'dgd'],stdout=subprocess.PIPE,text=True,check=True).stdout.splitlines()):
+    out += ['.TP','.B '+name.replace('-','\\-')] + textwrap.wrap(status+': '+clean(rule)+'.', 78, break_on_hyphens=False)
 sys.stdout.write('\n'.join(out)+'\n')

@@ -120,7 +120,7 @@ static void secret_judged(void)
 		dgd_judge(&s, pods, 2, &f);
 		CHECK_INT(f.n, 1);
 		if (f.n == 1) {
-			CHECK_STR(f.items[0].check, "dgd-env");
+			CHECK_STR(dgd_check_def(f.items[0].check)->name, "dgd-env");
 			CHECK(strstr(f.items[0].detail, "pod d-2: UCX_TLS (from a Secret, not shown)") != NULL);
 			CHECK(strstr(f.items[0].detail, other) == NULL);
 			CHECK(strstr(f.items[0].detail, "tcp") == NULL);
@@ -209,7 +209,7 @@ static int has(const struct dgd_findings *f, const char *check, const char *need
 	size_t i;
 
 	for (i = 0; i < f->n; i++)
-		if (!strcmp(f->items[i].check, check) && strstr(f->items[i].detail, needle))
+		if (!strcmp(dgd_check_def(f->items[i].check)->name, check) && strstr(f->items[i].detail, needle))
 			return 1;
 	return 0;
 }

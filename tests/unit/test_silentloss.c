@@ -235,7 +235,7 @@ static void dgd_env_unread(void)
 	dgd_judge(&s, &pod, 1, &f);
 	CHECK_INT((int)f.n, 1);
 	if (f.n == 1) {
-		CHECK_STR(f.items[0].check, "dgd-env");
+		CHECK_STR(dgd_check_def(f.items[0].check)->name, "dgd-env");
 		CHECK(strstr(f.items[0].detail, "not compared") != NULL);
 		CHECK(strstr(f.items[0].detail, "unset") == NULL);
 	}

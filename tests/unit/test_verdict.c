@@ -7,7 +7,7 @@
 #include "check/check.h"
 #include "check/links.h"
 #include "verdict/verdict.h"
-#include "model/dgd.h"
+#include "check/dgd.h"
 #include "t.h"
 
 #define NPODS 8
@@ -404,8 +404,8 @@ static void test_unprobed_grouped(void)
 static void test_dgd_fail(void)
 {
 	struct dgd_finding items[2] = {
-		{ "warn", "dgd-generation", "ns/qwen", (char *)"pod qwen-decode-0 is of an older worker generation" },
-		{ "fail", "dgd-component-pods", "ns/qwen", (char *)"component VllmPrefillWorker has 1 replica and no running pod" },
+		{ CHECK_WARN, DGD_CK_GENERATION, "ns/qwen", (char *)"pod qwen-decode-0 is of an older worker generation" },
+		{ CHECK_FAIL, DGD_CK_COMPONENT_PODS, "ns/qwen", (char *)"component VllmPrefillWorker has 1 replica and no running pod" },
 	};
 	struct dgd_findings warn_only = { .items = items, .n = 1 }, both = { .items = items, .n = 2 };
 	struct fleet fl;

@@ -262,6 +262,10 @@ enum check_id {
 const struct check_def *check_def(const char *name);
 /* The table's row of a check (results.c); id < CK__COUNT. */
 const struct check_def *check_def_of(enum check_id id);
+/* check_results_add_def() by the check's id: cannot fail. */
+void check_results_add_id(struct check_results *r, enum check_id id,
+			  enum check_status st, const char *detail,
+			  const char *remedy);
 /* The whole table, in emission order; *n receives its length. */
 const struct check_def *check_defs(size_t *n);
 

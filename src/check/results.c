@@ -180,10 +180,20 @@ int check_results_add_def(struct check_results *r, const char *name,
 			  const char *remedy)
 {
 	const struct check_def *d = check_def(name);
-	struct check_result res;
 
 	if (!d)
 		return -1;
+	check_results_add_id(r, (enum check_id)(d - defs), st, detail, remedy);
+	return 0;
+}
+
+void check_results_add_id(struct check_results *r, enum check_id id,
+			  enum check_status st, const char *detail,
+			  const char *remedy)
+{
+	const struct check_def *d = &defs[id];
+	struct check_result res;
+
 	memset(&res, 0, sizeof(res));
 	res.name = d->name;
 	res.family = d->family;
@@ -192,7 +202,6 @@ int check_results_add_def(struct check_results *r, const char *name,
 	res.detail = (char *)detail;
 	res.remedy = (char *)(st == CHECK_OK ? NULL : remedy ? remedy : d->remedy);
 	check_results_add(r, &res);
-	return 0;
 }
 
 void check_results_release(struct check_results *r)

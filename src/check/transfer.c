@@ -106,7 +106,7 @@ static void ran(const struct transfer_outcome *o, struct check_results *out)
 		snprintf(detail, sizeof(detail), "KV would move over TCP at %.2f GB/s "
 			 "(ucx_perftest %s -> %s, latency %.1f us, lanes %s)%s",
 			 gbs, o->client_pod, o->server_pod, r->lat_avg_us, r->lanes, expect);
-		check_results_add_def(out, "transfer", CHECK_FAIL, detail, NULL);
+		check_results_add_id(out, CK_TRANSFER, CHECK_FAIL, detail, NULL);
 		return;
 	}
 	if (o->expect_gbps > 0)
@@ -116,11 +116,11 @@ static void ran(const struct transfer_outcome *o, struct check_results *out)
 	snprintf(detail, sizeof(detail), "%.2f GB/s, latency %.1f us (ucx_perftest %s -> %s, "
 		 "lanes %s)%s", gbs, r->lat_avg_us, o->client_pod, o->server_pod,
 		 r->lanes[0] ? r->lanes : "not reported", expect);
-	check_results_add_def(out, "transfer", st, detail,
-			      st == CHECK_OK ? NULL : k == LANES_UNKNOWN ?
-			      "rerun with UCX_LOG_LEVEL=info to see the lanes; check UCX_TLS/UCX_NET_DEVICES" :
-			      "far below the port rate: check the rail's link rate, PCIe/NUMA placement "
-			      "of GPU and NIC, and UCX_NET_DEVICES");
+	check_results_add_id(out, CK_TRANSFER, st, detail,
+			     st == CHECK_OK ? NULL : k == LANES_UNKNOWN ?
+			     "rerun with UCX_LOG_LEVEL=info to see the lanes; check UCX_TLS/UCX_NET_DEVICES" :
+			     "far below the port rate: check the rail's link rate, PCIe/NUMA placement "
+			     "of GPU and NIC, and UCX_NET_DEVICES");
 }
 
 void transfer_judge(const struct transfer_outcome *o, struct check_results *out)
@@ -131,8 +131,8 @@ void transfer_judge(const struct transfer_outcome *o, struct check_results *out)
 	if (o->no_tool) {
 		snprintf(detail, sizeof(detail), "ucx_perftest not found in pod %s: no transfer "
 			 "test between %s and %s", o->missing_in, o->client_pod, o->server_pod);
-		check_results_add_def(out, "transfer", CHECK_SKIPPED, detail,
-				      "install ucx_perftest (UCX's tools) in the worker image to test a real transfer");
+		check_results_add_id(out, CK_TRANSFER, CHECK_SKIPPED, detail,
+				     "install ucx_perftest (UCX's tools) in the worker image to test a real transfer");
 		return;
 	}
 	if (r && r->final) {
@@ -143,5 +143,5 @@ void transfer_judge(const struct transfer_outcome *o, struct check_results *out)
 		 o->client_pod, o->server_pod,
 		 o->failure ? o->failure : r && r->error[0] ? r->error :
 		 o->server_error ? o->server_error : "no result from ucx_perftest");
-	check_results_add_def(out, "transfer", CHECK_FAIL, detail, NULL);
+	check_results_add_id(out, CK_TRANSFER, CHECK_FAIL, detail, NULL);
 }

@@ -245,12 +245,12 @@ static void add_unprobed(const struct run_pod *pods, size_t n,
 			}
 		who = verdict_pod_list(pods, n, idx, k, NAMES_SHOWN);
 		nodes = node_list(pods, idx, k);
-		f.name = "pod-probe";
-		f.family = FAM_POD;
+		f.name = check_def_of(CK_POD_PROBE)->name;
+		f.family = check_def_of(CK_POD_PROBE)->family;
 		f.status = CHECK_SKIPPED;
-		f.rank = 5;
+		f.rank = check_def_of(CK_POD_PROBE)->rank;
 		why = reason_line(&pods[i].reason);
-		f.text = xasprintf("pod-probe skipped on %s%s: %s", who, nodes, why);
+		f.text = xasprintf("%s skipped on %s%s: %s", f.name, who, nodes, why);
 		free(why);
 		free(who);
 		free(nodes);

@@ -35,7 +35,6 @@ TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|/\*.*?\*/|//[^\n]*|\'(?:[^\'\\\n]|\\.)*
 DEBT = {
     "cmd/check.c": 1,
     "cmd/nixl.c": 1,
-    "src/check/transfer.c": 4,
     "src/model/envrules.c": 34,
     "src/model/fwrules.h": 6,
     "src/report/drift.c": 1,
@@ -44,7 +43,6 @@ DEBT = {
     "src/report/summary.c": 1,
     "src/run/drift.c": 4,
     "src/run/nixl.c": 1,
-    "src/verdict/verdict.c": 1,
 }
 
 # A literal that spells a check's name but names something else.
@@ -105,6 +103,9 @@ def main():
     if over:
         print("check-names: 0 passed, 1 failed (%d files past their debt)" % len(over))
         return 1
+    if "-v" in sys.argv:
+        for p, line, tok in found:
+            print("check-name (debt): %s:%d: %s" % (p, line, tok))
     print("check-names: 1 passed, 0 failed (%d literals left, in %d files)" % (len(found), len(per)))
     return 0
 

@@ -356,7 +356,7 @@ void verdict_compute(const struct run_pod *pods, size_t n,
 	}
 	group_results(pods, n, &fs);
 	/* A check failing on a minority needs no second line saying so:
-	 * its own line reads "fail on 1 of 7 pods"; graph.c names the odd
+	 * its own line reads "fail on 1 of 7 pods"; graph_node.c names the odd
 	 * node out where a node fact explains it. */
 	verdict_graph_compare(pods, n, &extra);
 	verdict_fold(pods, n, &fs, &extra);

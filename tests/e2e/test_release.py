@@ -95,8 +95,16 @@ class ManPage(unittest.TestCase):
         for name, fam, rule in rows:
             with self.subTest(check=name):
                 self.assertIn(name.replace("-", "\\-"), families.get(fam, []), fam)
+        # The DGD checks are rows too (src/check/dgd.def, di_checks dgd).
+        dgd = [l.split("\t")[0] for l in subprocess.run([tool, "dgd"], stdout=subprocess.PIPE, check=True)
+               .stdout.decode().splitlines()]
+        self.assertGreaterEqual(len(dgd), 4)
+        for name in dgd:
+            with self.subTest(check=name):
+                self.assertIn(name.replace("-", "\\-"), families.get("DynamoGraphDeployment", []))
         documented = {n for v in families.values() for n in v}
-        self.assertEqual(documented - {r[0].replace("-", "\\-") for r in rows},
+        self.assertEqual(documented - {r[0].replace("-", "\\-") for r in rows}
+                         - {n.replace("-", "\\-") for n in dgd},
                          {"pair\\-consistency", "node\\-consistency"})
 
 

@@ -1,4 +1,4 @@
-/* The cross-pod rules (rules.def), shared by the pair rules (graph_pair.c)
+/* The cross-pod rules (rules.def), shared by the pair rules (graph.c)
  * and the node rules (graph_node.c); not part of the API (graph.h is). */
 #ifndef VERDICT_RULES_H
 #define VERDICT_RULES_H
@@ -18,8 +18,7 @@ enum graph_rule_id {
 #undef PAIR
 #undef NODE
 
-#define GRAPH_WHY_MAX 512
-#define GRAPH_LINE_MAX 4096
+#define GRAPH_LINE_MAX 4096   /* a node-consistency line */
 
 /* The rank of a rule about check `about` (CK__COUNT: none) at offset
  * rank: the check's rank (table.def) plus rank, else rank itself. */
@@ -27,8 +26,6 @@ int graph_rule_rank(enum check_id about, int rank);
 /* The name of the check a rule is about, NULL for CK__COUNT. */
 const char *graph_rule_about(enum check_id about);
 
-/* Appends the pair-consistency findings (graph_pair.c). */
-void graph_pairs(const struct run_pod *pods, size_t n, struct verdict_findings *out);
 /* Appends the node-consistency findings (graph_node.c). */
 void graph_nodes(const struct run_pod *pods, size_t n, struct verdict_findings *out);
 

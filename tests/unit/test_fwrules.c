@@ -2,6 +2,7 @@
  * its report, and the near miss that must stay quiet. */
 #include <string.h>
 
+#include "check/check.h"
 #include "model/fwrules.h"
 #include "t.h"
 
@@ -302,8 +303,26 @@ static void test_tp_nodes(void)
 	}
 }
 
+/* The model leaf cannot name a check by its CK_* id, so fwrules.h spells
+ * the six names: each must be a row of table.def, or check/framework.c
+ * finds no row for the book's findings and drops them. */
+static void test_names_are_rows(void)
+{
+	const char *const names[] = { FWR_VLLM, FWR_SGLANG, FWR_TRTLLM, FWR_MOONCAKE,
+				      FWR_TP_NODES, FWR_PD_TP };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct check_def *d = check_def(names[i]);
+
+		if (!d)
+			fprintf(stderr, "fwrules.h names %s, no row of table.def\n", names[i]);
+		CHECK(d != NULL && !strncmp(names[i], "fw-", 3));
+	}
+}
+
 int main(void)
 {
+	test_names_are_rows();
 	test_vllm();
 	test_trtllm();
 	test_sglang_mooncake_tp();

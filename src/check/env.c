@@ -9,6 +9,7 @@
 #include "model/podspec.h"
 #include "model/envrules.h"
 #include "model/fwrules.h"
+#include "model/role.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -107,7 +108,7 @@ static int nixl_is(const struct check_input *in, const char *be)
  * G4), and what only a pod shows (NVLink, nvidia_peermem). */
 static struct envr_ctx book_ctx(const struct check_input *in)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
 	int imex;
 
 	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
@@ -129,7 +130,7 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 	x.process = 1;
 	x.mooncake = in->ctx && envr_args_mooncake(in->ctx->args);
 	if (in->ctx && in->spec)
-		envr_shape(&x, fwr_tp(in->ctx->args), in->spec->gpus,
+		envr_shape(&x, model_tp_default(in->ctx->args, fwr_tp(in->ctx->args)), in->spec->gpus,
 			   in->ctx->nodes > 1 ? in->ctx->nodes : 1);
 	x.peer_apart = in->ctx && in->ctx->kv_known && in->ctx->kv_peers_apart;
 	return x;

@@ -102,6 +102,12 @@ static int ucx_off(const struct envr_ctx *c)
 	return c->libfabric || c->mooncake;
 }
 
+/* KV may ride multi-node NVLink: an IMEX channel its peers share. */
+static int kv_nvl(const struct envr_ctx *c)
+{
+	return (c->fabric & ENVR_FAB_MNNVL) && !c->kv_nvl_apart;
+}
+
 JUDGE(tls_rdma)
 {
 	unsigned a = envr_tls_allowed(v);
@@ -112,7 +118,7 @@ JUDGE(tls_rdma)
 	if (c->fabric & ENVR_FAB_IB) {
 		if (a & TL_IB)
 			return ENVR_OK;
-		if ((c->fabric & ENVR_FAB_MNNVL) && (a & B(CUDA_IPC))) {
+		if (kv_nvl(c) && (a & B(CUDA_IPC))) {
 			*why = "allows no InfiniBand/RoCE transport: KV outside the NVLink domain uses TCP";
 			return ENVR_WARN;
 		}
@@ -123,7 +129,7 @@ JUDGE(tls_rdma)
 		return a & B(SRD) ? ENVR_OK : ENVR_FAIL;
 	}
 	/* Multi-node NVLink (a ComputeDomain) carries KV over cuda_ipc. */
-	if ((a & (TL_IB | B(SRD))) || ((c->fabric & ENVR_FAB_MNNVL) && (a & B(CUDA_IPC))))
+	if ((a & (TL_IB | B(SRD))) || (kv_nvl(c) && (a & B(CUDA_IPC))))
 		return ENVR_OK;
 	if (c->rdma_needed)
 		return ENVR_FAIL;
@@ -136,10 +142,22 @@ JUDGE(tls_rdma)
 	return ENVR_WARN;
 }
 
+/* UCX_TLS names one of UCX's oneAPI Level Zero transports (openucx/ucx
+ * src/uct/ze/: ze_copy, ze_ipc, ze_gdr): the worker drives Intel GPUs, and
+ * UCX's CUDA transports are not its GPU path (Dynamo's qwen3-vl
+ * hetero_hardware_disagg recipe: an XPU encoder with ze_copy). */
+static int intel_gpu(const char *v)
+{
+	for (const char *p = strstr(v, "ze_"); p; p = strstr(p + 1, "ze_"))
+		if (p == v || p[-1] == ',' || p[-1] == '^' || p[-1] == ' ')
+			return 1;
+	return 0;
+}
+
 JUDGE(tls_cuda)
 {
 	(void)env, (void)why;
-	if (ucx_off(c) || (envr_tls_allowed(v) & B(CUDA_COPY)))
+	if (ucx_off(c) || intel_gpu(v) || (envr_tls_allowed(v) & B(CUDA_COPY)))
 		return ENVR_OK;
 	return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
 }
@@ -156,14 +174,14 @@ JUDGE(tls_ipc)
 	/* Multi-node NVLink is cuda_ipc's alone (cuda_ipc_md.c): with an RDMA
 	 * transport and rails, KV between the trays takes RDMA, a cost, not
 	 * a break (issue 39 item 5); without, cuda_ipc was its only GPU path. */
-	if (c->fabric & ENVR_FAB_MNNVL) {
+	if (kv_nvl(c)) {
 		int rdma = (c->fabric & ENVR_FAB_IB) && (a & TL_IB);
 
 		*why = rdma ? IPC_COST : "excludes cuda_ipc, the only GPU path between these multi-node NVLink pods (no RDMA transport allowed): KV is staged through host memory";
 		if (rdma)
 			return ENVR_WARN;
 	}
-	if (c->fabric & ENVR_FAB_MNNVL)
+	if (kv_nvl(c))
 		return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
 	/* One GPU per worker (TP 1): no GPU pair in the pod for cuda_ipc,
 	 * and another pod's GPUs are not visible to it (each pod sees only

@@ -191,7 +191,7 @@ static void test_missing_rules(void)
 {
 	size_t n;
 	const struct envr_rule *rules = envr_rules(&n);
-	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0 };
+	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
 	struct envr_view empty = { NULL, 0 };
 	struct envr_finding *f;
 	size_t nf, want = 0;
@@ -221,7 +221,7 @@ static void test_view(void)
 		{ "UCX_TLS", "$(TLS)", ENVR_FROM_RECIPE, 1, NULL },
 	};
 	struct envr_view view = { v, 3 };
-	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0, 0, 0, 0 };
+	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
 	struct envr_finding *f;
 
 	CHECK_STR(envr_get(&view, "NCCL_SHM_DISABLE"), "0");

@@ -276,16 +276,20 @@ static void q_proto(const struct check_input *in, const struct envr_view *v,
 	     p ? p : "y (unset)");
 }
 
+/* env-ucx-roce judges UCX_IB_ROCE_LOCAL_SUBNET (envrules.c); its ok line
+ * names that.  Not UCX_IB_ADDR_TYPE: deprecated since UCX 1.10, and RoCE
+ * always routes globally (openucx/ucx src/uct/ib/base/ib_iface.c,
+ * uct_ib_iface_is_roce), so its value says nothing (issue 38). */
 static void q_roce(const struct check_input *in, const struct envr_view *v,
 		   struct check_results *out)
 {
-	const char *t = envr_get(v, "UCX_IB_ADDR_TYPE");
+	const char *t = envr_get(v, "UCX_IB_ROCE_LOCAL_SUBNET");
 
 	if (in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE)
 		emit_na(out, CK_ENV_UCX_ROCE, "no InfiniBand/RoCE path");
 	else
-		emit(out, CK_ENV_UCX_ROCE, CHECK_OK, NULL, "UCX_IB_ADDR_TYPE=%s",
-		     t ? t : "unset");
+		emit(out, CK_ENV_UCX_ROCE, CHECK_OK, NULL, "UCX_IB_ROCE_LOCAL_SUBNET=%s",
+		     t ? t : "n (unset)");
 }
 
 static void q_mnnvl(const struct check_input *in, const struct envr_view *v,

@@ -489,8 +489,29 @@ static void test_gid_l2_rule(void)
 	CHECK_INT(envr_gid_l2_rule(ENVR_GIDC_EMPTY, ENVR_L2_UNKNOWN), ENVR_FAIL);
 }
 
+/* Issue 38 point d: env-ucx-roce judges UCX_IB_ROCE_LOCAL_SUBNET; its ok
+ * line names that, never the removed rule's UCX_IB_ADDR_TYPE (deprecated
+ * since UCX 1.10, ib_iface.c), even when a pod sets it. */
+static void test_roce_detail(void)
+{
+	const struct envr_rule r = { .var = "UCX_IB_ADDR_TYPE", .example_fabric = ENVR_FAB_IB };
+	struct check_results res;
+	int seen = 0;
+
+	live_results(&r, "eth", &res);
+	for (size_t j = 0; j < res.n; j++)
+		if (!strcmp(res.v[j].name, "env-ucx-roce")) {
+			seen = 1;
+			CHECK(!strstr(res.v[j].detail, "UCX_IB_ADDR_TYPE"));
+			CHECK(strstr(res.v[j].detail, "UCX_IB_ROCE_LOCAL_SUBNET") != NULL);
+		}
+	CHECK(seen);
+	check_results_release(&res);
+}
+
 int main(void)
 {
+	test_roce_detail();
 	test_every_rule_both_paths();
 	test_issue_settings();
 	test_missing_rules();

@@ -103,6 +103,29 @@ static int nixl_is(const struct check_input *in, const char *be)
 	return in->ctx->nixl_backend && !strcmp(in->ctx->nixl_backend, be);
 }
 
+/* Mooncake carries a live SGLang worker's KV.  A
+ * --disaggregation-transfer-backend on the command line wins over the
+ * --config YAML (sglang server_args_config_parser.py ConfigArgumentMerger
+ * puts the file's flags first, argparse keeps the last), so the file's
+ * key (probe section sglang_config) counts only without the flag; with
+ * neither, SGLang's default, mooncake (server_args.py), on a worker whose
+ * mode, in either place, is prefill or decode.  A value the probe refused
+ * leaves the command line's answer. */
+static int live_mooncake(const struct check_input *in)
+{
+	const struct probe_sglang_config *g = &in->f->sglang_config;
+	const char *a = in->ctx ? in->ctx->args : NULL;
+
+	if (!a)
+		return 0;
+	if (strstr(a, "--disaggregation-transfer-backend") || g->src.status != PROBE_OK ||
+	    g->state != PROBE_ENGINE_OK || (!g->backend[0] && g->nbad))
+		return envr_args_mooncake(a);
+	if (g->backend[0])
+		return !strcmp(g->backend, "mooncake");
+	return envr_args_mooncake(a) || !strcmp(g->mode, "prefill") || !strcmp(g->mode, "decode");
+}
+
 /* The running pod as the rule book's context: the fabric detected from
  * its devices (checks.md N), NIXL's backend (LIBFABRIC by default on EFA,
  * G4), and what only a pod shows (NVLink, nvidia_peermem). */
@@ -128,7 +151,7 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 		x.nvlink = has_nvlink(in->f);
 	x.peermem = peermem_loaded(in->f);
 	x.process = 1;
-	x.mooncake = in->ctx && envr_args_mooncake(in->ctx->args);
+	x.mooncake = live_mooncake(in);
 	if (in->ctx && in->spec)
 		envr_shape(&x, model_tp_default(in->ctx->args, fwr_tp(in->ctx->args)), in->spec->gpus,
 			   in->ctx->nodes > 1 ? in->ctx->nodes : 1);

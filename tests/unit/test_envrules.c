@@ -509,9 +509,52 @@ static void test_roce_detail(void)
 	check_results_release(&res);
 }
 
+/* The env-ucx-tls result of a live SGLang decode on InfiniBand with
+ * UCX_TLS=tcp,cuda_copy (no RDMA transport: a fail where UCX carries KV),
+ * its --config file's section body cfg (NULL: none). */
+static enum check_status sglang_tls(const char *cfg)
+{
+	const struct envr_rule r = { .var = "UCX_TLS", .example_fabric = ENVR_FAB_IB };
+	struct check_context ctx = {
+		.node = "n1", .role = "decode", .kv_cross_pod = 1, .kv_cross_node = 1,
+		.kv_known = 1, .npods = 2, .nodes = 1,
+		.args = "python3 -m dynamo.sglang --config /etc/sgl/decode.yaml",
+	};
+	struct probe_facts *f = live_with(&r, "tcp,cuda_copy");
+	struct check_results res;
+	enum check_status st = CHECK_SKIPPED;
+
+	if (cfg) {
+		probe_parse_sglang_config(cfg, strlen(cfg), &f->sglang_config);
+		f->sglang_config.src.status = PROBE_OK;
+	}
+	check_results_init(&res);
+	check_pod(f, &spec, &ctx, &res);
+	for (size_t j = 0; j < res.n; j++)
+		if (!strcmp(res.v[j].name, "env-ucx-tls"))
+			st = res.v[j].status;
+	check_results_release(&res);
+	probe_facts_free(f);
+	return st;
+}
+
+/* Issue 38 point c: SGLang's backend only in its --config YAML (probe
+ * section sglang_config): Mooncake there (or no backend and a
+ * disaggregated mode: SGLang's default) keeps the UCX rules off. */
+static void test_sglang_config_backend(void)
+{
+	CHECK_INT(sglang_tls(NULL), CHECK_FAIL);
+	CHECK_INT(sglang_tls("state=ok\ndisaggregation-transfer-backend=mooncake\n"), CHECK_OK);
+	CHECK_INT(sglang_tls("state=ok\ndisaggregation-mode=decode\n"), CHECK_OK);
+	CHECK_INT(sglang_tls("state=ok\ndisaggregation-transfer-backend=nixl\ndisaggregation-mode=decode\n"),
+		  CHECK_FAIL);
+	CHECK_INT(sglang_tls("state=absent\n"), CHECK_FAIL);
+}
+
 int main(void)
 {
 	test_roce_detail();
+	test_sglang_config_backend();
 	test_every_rule_both_paths();
 	test_issue_settings();
 	test_missing_rules();

@@ -103,7 +103,7 @@ static int nixl_is(const struct check_input *in, const char *be)
 	return in->ctx->nixl_backend && !strcmp(in->ctx->nixl_backend, be);
 }
 
-/* Mooncake carries a live SGLang worker's KV.  A
+/* check_mooncake_kv: Mooncake carries a live SGLang worker's KV.  A
  * --disaggregation-transfer-backend on the command line wins over the
  * --config YAML (sglang server_args_config_parser.py ConfigArgumentMerger
  * puts the file's flags first, argparse keeps the last), so the file's
@@ -111,7 +111,7 @@ static int nixl_is(const struct check_input *in, const char *be)
  * neither, SGLang's default, mooncake (server_args.py), on a worker whose
  * mode, in either place, is prefill or decode.  A value the probe refused
  * leaves the command line's answer. */
-static int live_mooncake(const struct check_input *in)
+int check_mooncake_kv(const struct check_input *in)
 {
 	const struct probe_sglang_config *g = &in->f->sglang_config;
 	const char *a = in->ctx ? in->ctx->args : NULL;
@@ -151,7 +151,7 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 		x.nvlink = has_nvlink(in->f);
 	x.peermem = peermem_loaded(in->f);
 	x.process = 1;
-	x.mooncake = live_mooncake(in);
+	x.mooncake = check_mooncake_kv(in);
 	if (in->ctx && in->spec)
 		envr_shape(&x, model_tp_default(in->ctx->args, fwr_tp(in->ctx->args)), in->spec->gpus,
 			   in->ctx->nodes > 1 ? in->ctx->nodes : 1);

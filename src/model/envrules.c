@@ -247,12 +247,23 @@ JUDGE(nd_syntax)
 	return nd_shape(v).bad ? ENVR_FAIL : ENVR_OK;
 }
 
+/* KV leaves the pod over UCX on an RDMA fabric. */
+static int ucx_rdma_kv(const struct envr_ctx *c)
+{
+	return c->kv_cross && !ucx_off(c) && (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA));
+}
+
+/* ucp_context.c ucp_is_resource_in_device_list compares each entry with
+ * the resource's "mlx5_0:1" by strcmp (UCX 1.9 to 1.20): a port-less HCA
+ * matches nothing, so with no entry naming a port no RDMA lane is left. */
 JUDGE(nd_port)
 {
 	struct nd_shape s = nd_shape(v);
 
-	(void)env, (void)c, (void)why;
-	return !s.bad && s.noport ? ENVR_WARN : ENVR_OK;
+	(void)env, (void)why;
+	if (s.bad || !s.noport)
+		return ENVR_OK;
+	return !s.hca && ucx_rdma_kv(c) ? ENVR_FAIL : ENVR_WARN;
 }
 
 JUDGE(nd_netdev)
@@ -260,8 +271,7 @@ JUDGE(nd_netdev)
 	struct nd_shape s = nd_shape(v);
 
 	(void)env, (void)why;
-	return !s.bad && !s.noport && s.netdev && !s.hca && c->kv_cross && !ucx_off(c) &&
-	       (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)) ? ENVR_FAIL : ENVR_OK;
+	return !s.bad && !s.noport && s.netdev && !s.hca && ucx_rdma_kv(c) ? ENVR_FAIL : ENVR_OK;
 }
 
 JUDGE(gdr_off)
@@ -289,10 +299,13 @@ JUDGE(rndv_scheme)
 	return efa_ucx(c) && is(v, "get_zcopy") ? ENVR_FAIL : ENVR_OK;
 }
 
+/* Dynamo disagg-communication-guide.md (AWS EFA, Ubuntu 24.04, kernel
+ * >= 6.8): "Using get_zcopy or threshold 0 will cause remote invalid RD
+ * request errors and worker crashes": the threshold fails like the scheme. */
 JUDGE(rndv_thresh)
 {
 	(void)env, (void)why;
-	return efa_ucx(c) && is(v, "0") ? ENVR_WARN : ENVR_OK;
+	return efa_ucx(c) && is(v, "0") ? ENVR_FAIL : ENVR_OK;
 }
 
 #define WARN_IF(fn, cond) JUDGE(fn) { UNUSED4; return (cond) ? ENVR_WARN : ENVR_OK; }
@@ -610,9 +623,9 @@ static const struct envr_rule rules[] = {
 	  "write UCX_NET_DEVICES as all or mlx5_0:1,mlx5_1:1",
 	  UCX_FAQ " (UCX_NET_DEVICES=mlx5_0:1)", "mlx5_0:x", IB, 1 },
 	{ "env-ucx-net-devices", "UCX_NET_DEVICES", 0, nd_port,
-	  "names an HCA without its port",
+	  "names an HCA without its port: UCX matches no device by it",
 	  "give each HCA its port, e.g. mlx5_0:1",
-	  UCX_FAQ "; uct_ib_device names are DEVICE:PORT (src/uct/ib/base/ib_iface.c)",
+	  UCX_FAQ "; src/ucp/core/ucp_context.c (ucp_is_resource_in_device_list: strcmp with DEVICE:PORT)",
 	  "mlx5_0", IB, 1 },
 	{ "env-ucx-net-devices", "UCX_NET_DEVICES", 0, nd_netdev,
 	  "names only network interfaces: UCX uses TCP on an RDMA fabric",
@@ -631,8 +644,8 @@ static const struct envr_rule rules[] = {
 	  "crashes UCX on EFA with kernel >= 6.8 (remote invalid RD request)",
 	  "set UCX_RNDV_SCHEME=auto on EFA", DYN_GUIDE " (EFA + UCX)", "get_zcopy", EFA, 1 },
 	{ "env-ucx-rndv", "UCX_RNDV_THRESH", 0, rndv_thresh,
-	  "forces zero-copy on CUDA buffers over EFA",
-	  "set UCX_RNDV_THRESH=8192 on EFA", DYN_GUIDE " (EFA + UCX: 8192)", "0", EFA, 1 },
+	  "crashes UCX on EFA with kernel >= 6.8 (remote invalid RD request)",
+	  "set UCX_RNDV_THRESH=8192 on EFA", DYN_GUIDE " (EFA + UCX: 8192; threshold 0 crashes)", "0", EFA, 1 },
 	{ "env-ucx-proto", "UCX_PROTO_ENABLE", 0, warn_no,
 	  "selects UCX's legacy protocols (other GPU paths)",
 	  "remove UCX_PROTO_ENABLE", "openucx/ucx src/ucp/core/ucp_context.c (PROTO_ENABLE, default y)",

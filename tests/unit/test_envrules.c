@@ -551,8 +551,48 @@ static void test_sglang_config_backend(void)
 	CHECK_INT(sglang_tls("state=absent\n"), CHECK_FAIL);
 }
 
+/* The worst severity envr_eval gives NAME=VALUE on fabric fab, KV leaving
+ * the pod (cross) or not. */
+static enum envr_sev sev_of(const char *name, const char *value, unsigned fab, int cross)
+{
+	struct envr_var v = { name, value, ENVR_FROM_RECIPE, 0, NULL };
+	struct envr_view view = { &v, 1 };
+	struct envr_ctx ctx = { fab, cross, cross, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
+	struct envr_finding *f;
+	size_t nf = envr_eval(&view, &ctx, &f);
+	enum envr_sev worst = ENVR_OK;
+
+	for (size_t i = 0; i < nf; i++)
+		if (!strcmp(f[i].rule->var, name) && f[i].sev > worst)
+			worst = f[i].sev;
+	free(f);
+	return worst;
+}
+
+/* Issue 38 point b, rules re-read against their sources (2026-12-07). */
+static void test_reread_sources(void)
+{
+	/* Dynamo disagg-communication-guide.md (AWS EFA): "Using get_zcopy or
+	 * threshold 0 will cause remote invalid RD request errors and worker
+	 * crashes": both fail alike. */
+	CHECK_INT(sev_of("UCX_RNDV_SCHEME", "get_zcopy", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("UCX_RNDV_THRESH", "0", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("UCX_RNDV_THRESH", "8192", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("UCX_RNDV_THRESH", "0", ENVR_FAB_IB, 1), ENVR_OK);
+	/* ucp_context.c ucp_is_resource_in_device_list: strcmp against the
+	 * resource's "mlx5_0:1", so a port-less HCA selects no RDMA device:
+	 * KV between pods has no RDMA lane. */
+	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0", ENVR_FAB_IB, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0", ENVR_FAB_IB, 0), ENVR_WARN);
+	/* ...where another entry names its port, that one still carries KV:
+	 * a rail lost, a warning. */
+	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1", ENVR_FAB_IB, 1), ENVR_WARN);
+	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0:1", ENVR_FAB_IB, 1), ENVR_OK);
+}
+
 int main(void)
 {
+	test_reread_sources();
 	test_roce_detail();
 	test_sglang_config_backend();
 	test_every_rule_both_paths();

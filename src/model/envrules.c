@@ -682,7 +682,8 @@ static const struct envr_rule rules[] = {
 	  "y", IB, 1 },
 	{ "env-mnnvl", "NCCL_MNNVL_ENABLE", 0, mnnvl_no_cd,
 	  "relies on multi-node NVLink but no ComputeDomain (IMEX channel) is claimed",
-	  "claim a ComputeDomain (IMEX channel) for the workers", NCCL_ENV " (NCCL_MNNVL_ENABLE)",
+	  "claim a ComputeDomain (IMEX channel) for the workers",
+	  NCCL_ENV " (NCCL_MNNVL_ENABLE); NVIDIA/nccl src/init.cc (MNNVL_ENABLE, default 2: auto)",
 	  "1", IB, 1 },
 	/* NCCL (env-vars.md 3) */
 	{ "env-nccl-net", "NCCL_IB_DISABLE", 0, nccl_ib_off,
@@ -711,7 +712,8 @@ static const struct envr_rule rules[] = {
 	  NCCL_ENV " (NCCL_SHM_DISABLE)", "1", IB, 1 },
 	{ "env-nccl-cumem", "NCCL_CUMEM_ENABLE", 0, warn_eq0,
 	  "disables cuMem allocations, which NVLS and multi-node NVLink need", "remove NCCL_CUMEM_ENABLE",
-	  NCCL_ENV " (NCCL_CUMEM_ENABLE)", "0", IB, 1 },
+	  NCCL_ENV " (NCCL_CUMEM_ENABLE); NVIDIA/nccl src/misc/cudawrap.cc (CUMEM_ENABLE, default -2: on where supported)",
+	  "0", IB, 1 },
 	/* libfabric / EFA (env-vars.md 4) */
 	{ "env-fi", "FI_PROVIDER", 0, fi_no_efa,
 	  "does not enable the efa provider", "set FI_PROVIDER=efa or leave it unset",

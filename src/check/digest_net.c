@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "check/internal.h"
 #include "model/envrules.h"
@@ -145,8 +146,7 @@ static int ucx_not_kv(const struct check_input *in)
 {
 	const char *be = in->ctx ? in->ctx->nixl_backend : NULL;
 
-	return (be && *be && !strstr(be, "UCX")) ||
-	       (in->ctx && envr_args_mooncake(in->ctx->args));
+	return (be && *be && !strstr(be, "UCX")) || check_mooncake_kv(in);
 }
 
 /* Whether KV leaving the pod takes multi-node NVLink with the settings in
@@ -155,12 +155,24 @@ static int ucx_not_kv(const struct check_input *in)
  * UCX_CUDA_IPC_ENABLE_MNNVL is off; 1 where it is on; where it is unset
  * (or try/auto), UCX >= 1.18.0 tries it by default (cuda_ipc_md.c; an
  * unreported version taken as such), given an IMEX channel: a
- * ComputeDomain claim, or claims that could not be read. */
+ * ComputeDomain claim, or claims that could not be read.  3: Mooncake's
+ * NVLink transport instead of UCX's. */
 static int mnnvl_in_force(const struct check_input *in)
 {
 	const char *v = envv(in, "UCX_CUDA_IPC_ENABLE_MNNVL");
 	const struct probe_ucx *u = &in->f->ucx;
 
+	/* Mooncake's own NVLink transport (SGLang's NVLINK memory pool or
+	 * MC_FORCE_MNNVL) over an IMEX channel: 3 (issue 38; Dynamo's
+	 * deepseek-v4.1-flash sglang disagg-gb200 recipe: across NVLink
+	 * cliques it "reports Ready and chat completions return HTTP 200
+	 * with content null"). */
+	if (check_mooncake_kv(in)) {
+		const char *pool = envv(in, "SGLANG_MOONCAKE_CUSTOM_MEM_POOL");
+
+		return ((pool && !strcasecmp(pool, "NVLINK")) || is_yes(envv(in, "MC_FORCE_MNNVL"))) &&
+		       claims_of_kind(in->spec, CLAIM_IMEX) != 0 ? 3 : 0;
+	}
 	if (ucx_not_kv(in) || is_no(v) ||
 	    !(envr_tls_allowed(envv(in, "UCX_TLS")) & (1u << ENVR_TL_CUDA_IPC)))
 		return 0;

@@ -9,6 +9,7 @@
 #include "model/podspec.h"
 #include "model/envrules.h"
 #include "model/fwrules.h"
+#include "model/role.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -102,12 +103,35 @@ static int nixl_is(const struct check_input *in, const char *be)
 	return in->ctx->nixl_backend && !strcmp(in->ctx->nixl_backend, be);
 }
 
+/* check_mooncake_kv: Mooncake carries a live SGLang worker's KV.  A
+ * --disaggregation-transfer-backend on the command line wins over the
+ * --config YAML (sglang server_args_config_parser.py ConfigArgumentMerger
+ * puts the file's flags first, argparse keeps the last), so the file's
+ * key (probe section sglang_config) counts only without the flag; with
+ * neither, SGLang's default, mooncake (server_args.py), on a worker whose
+ * mode, in either place, is prefill or decode.  A value the probe refused
+ * leaves the command line's answer. */
+int check_mooncake_kv(const struct check_input *in)
+{
+	const struct probe_sglang_config *g = &in->f->sglang_config;
+	const char *a = in->ctx ? in->ctx->args : NULL;
+
+	if (!a)
+		return 0;
+	if (strstr(a, "--disaggregation-transfer-backend") || g->src.status != PROBE_OK ||
+	    g->state != PROBE_ENGINE_OK || (!g->backend[0] && g->nbad))
+		return envr_args_mooncake(a);
+	if (g->backend[0])
+		return !strcmp(g->backend, "mooncake");
+	return envr_args_mooncake(a) || !strcmp(g->mode, "prefill") || !strcmp(g->mode, "decode");
+}
+
 /* The running pod as the rule book's context: the fabric detected from
  * its devices (checks.md N), NIXL's backend (LIBFABRIC by default on EFA,
  * G4), and what only a pod shows (NVLink, nvidia_peermem). */
 static struct envr_ctx book_ctx(const struct check_input *in)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
 	int imex;
 
 	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
@@ -127,9 +151,9 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 		x.nvlink = has_nvlink(in->f);
 	x.peermem = peermem_loaded(in->f);
 	x.process = 1;
-	x.mooncake = in->ctx && envr_args_mooncake(in->ctx->args);
+	x.mooncake = check_mooncake_kv(in);
 	if (in->ctx && in->spec)
-		envr_shape(&x, fwr_tp(in->ctx->args), in->spec->gpus,
+		envr_shape(&x, model_tp_default(in->ctx->args, fwr_tp(in->ctx->args)), in->spec->gpus,
 			   in->ctx->nodes > 1 ? in->ctx->nodes : 1);
 	x.peer_apart = in->ctx && in->ctx->kv_known && in->ctx->kv_peers_apart;
 	return x;
@@ -275,16 +299,20 @@ static void q_proto(const struct check_input *in, const struct envr_view *v,
 	     p ? p : "y (unset)");
 }
 
+/* env-ucx-roce judges UCX_IB_ROCE_LOCAL_SUBNET (envrules.c); its ok line
+ * names that.  Not UCX_IB_ADDR_TYPE: deprecated since UCX 1.10, and RoCE
+ * always routes globally (openucx/ucx src/uct/ib/base/ib_iface.c,
+ * uct_ib_iface_is_roce), so its value says nothing (issue 38). */
 static void q_roce(const struct check_input *in, const struct envr_view *v,
 		   struct check_results *out)
 {
-	const char *t = envr_get(v, "UCX_IB_ADDR_TYPE");
+	const char *t = envr_get(v, "UCX_IB_ROCE_LOCAL_SUBNET");
 
 	if (in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE)
 		emit_na(out, CK_ENV_UCX_ROCE, "no InfiniBand/RoCE path");
 	else
-		emit(out, CK_ENV_UCX_ROCE, CHECK_OK, NULL, "UCX_IB_ADDR_TYPE=%s",
-		     t ? t : "unset");
+		emit(out, CK_ENV_UCX_ROCE, CHECK_OK, NULL, "UCX_IB_ROCE_LOCAL_SUBNET=%s",
+		     t ? t : "n (unset)");
 }
 
 static void q_mnnvl(const struct check_input *in, const struct envr_view *v,

@@ -50,6 +50,10 @@ const char *envv(const struct check_input *in, const char *name);
  * value or a part of it. */
 const char *env_secret(const struct check_input *in, const char *name);
 int env_readable(const struct check_input *in);
+/* Mooncake carries the worker's KV: its command line, else its SGLang
+ * --config YAML (probe section sglang_config), else SGLang's default on a
+ * disaggregated worker (env.c). */
+int check_mooncake_kv(const struct check_input *in);
 int is_no(const char *v);
 int is_yes(const char *v);
 int dev_is_efa(const struct probe_rdma_dev *d);

@@ -102,6 +102,12 @@ static int ucx_off(const struct envr_ctx *c)
 	return c->libfabric || c->mooncake;
 }
 
+/* KV may ride multi-node NVLink: an IMEX channel its peers share. */
+static int kv_nvl(const struct envr_ctx *c)
+{
+	return (c->fabric & ENVR_FAB_MNNVL) && !c->kv_nvl_apart;
+}
+
 JUDGE(tls_rdma)
 {
 	unsigned a = envr_tls_allowed(v);
@@ -112,7 +118,7 @@ JUDGE(tls_rdma)
 	if (c->fabric & ENVR_FAB_IB) {
 		if (a & TL_IB)
 			return ENVR_OK;
-		if ((c->fabric & ENVR_FAB_MNNVL) && (a & B(CUDA_IPC))) {
+		if (kv_nvl(c) && (a & B(CUDA_IPC))) {
 			*why = "allows no InfiniBand/RoCE transport: KV outside the NVLink domain uses TCP";
 			return ENVR_WARN;
 		}
@@ -123,7 +129,7 @@ JUDGE(tls_rdma)
 		return a & B(SRD) ? ENVR_OK : ENVR_FAIL;
 	}
 	/* Multi-node NVLink (a ComputeDomain) carries KV over cuda_ipc. */
-	if ((a & (TL_IB | B(SRD))) || ((c->fabric & ENVR_FAB_MNNVL) && (a & B(CUDA_IPC))))
+	if ((a & (TL_IB | B(SRD))) || (kv_nvl(c) && (a & B(CUDA_IPC))))
 		return ENVR_OK;
 	if (c->rdma_needed)
 		return ENVR_FAIL;
@@ -136,10 +142,22 @@ JUDGE(tls_rdma)
 	return ENVR_WARN;
 }
 
+/* UCX_TLS names one of UCX's oneAPI Level Zero transports (openucx/ucx
+ * src/uct/ze/: ze_copy, ze_ipc, ze_gdr): the worker drives Intel GPUs, and
+ * UCX's CUDA transports are not its GPU path (Dynamo's qwen3-vl
+ * hetero_hardware_disagg recipe: an XPU encoder with ze_copy). */
+static int intel_gpu(const char *v)
+{
+	for (const char *p = strstr(v, "ze_"); p; p = strstr(p + 1, "ze_"))
+		if (p == v || p[-1] == ',' || p[-1] == '^' || p[-1] == ' ')
+			return 1;
+	return 0;
+}
+
 JUDGE(tls_cuda)
 {
 	(void)env, (void)why;
-	if (ucx_off(c) || (envr_tls_allowed(v) & B(CUDA_COPY)))
+	if (ucx_off(c) || intel_gpu(v) || (envr_tls_allowed(v) & B(CUDA_COPY)))
 		return ENVR_OK;
 	return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
 }
@@ -156,14 +174,14 @@ JUDGE(tls_ipc)
 	/* Multi-node NVLink is cuda_ipc's alone (cuda_ipc_md.c): with an RDMA
 	 * transport and rails, KV between the trays takes RDMA, a cost, not
 	 * a break (issue 39 item 5); without, cuda_ipc was its only GPU path. */
-	if (c->fabric & ENVR_FAB_MNNVL) {
+	if (kv_nvl(c)) {
 		int rdma = (c->fabric & ENVR_FAB_IB) && (a & TL_IB);
 
 		*why = rdma ? IPC_COST : "excludes cuda_ipc, the only GPU path between these multi-node NVLink pods (no RDMA transport allowed): KV is staged through host memory";
 		if (rdma)
 			return ENVR_WARN;
 	}
-	if (c->fabric & ENVR_FAB_MNNVL)
+	if (kv_nvl(c))
 		return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
 	/* One GPU per worker (TP 1): no GPU pair in the pod for cuda_ipc,
 	 * and another pod's GPUs are not visible to it (each pod sees only
@@ -229,12 +247,23 @@ JUDGE(nd_syntax)
 	return nd_shape(v).bad ? ENVR_FAIL : ENVR_OK;
 }
 
+/* KV leaves the pod over UCX on an RDMA fabric. */
+static int ucx_rdma_kv(const struct envr_ctx *c)
+{
+	return c->kv_cross && !ucx_off(c) && (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA));
+}
+
+/* ucp_context.c ucp_is_resource_in_device_list compares each entry with
+ * the resource's "mlx5_0:1" by strcmp (UCX 1.9 to 1.20): a port-less HCA
+ * matches nothing, so with no entry naming a port no RDMA lane is left. */
 JUDGE(nd_port)
 {
 	struct nd_shape s = nd_shape(v);
 
-	(void)env, (void)c, (void)why;
-	return !s.bad && s.noport ? ENVR_WARN : ENVR_OK;
+	(void)env, (void)why;
+	if (s.bad || !s.noport)
+		return ENVR_OK;
+	return !s.hca && ucx_rdma_kv(c) ? ENVR_FAIL : ENVR_WARN;
 }
 
 JUDGE(nd_netdev)
@@ -242,8 +271,7 @@ JUDGE(nd_netdev)
 	struct nd_shape s = nd_shape(v);
 
 	(void)env, (void)why;
-	return !s.bad && !s.noport && s.netdev && !s.hca && c->kv_cross && !ucx_off(c) &&
-	       (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)) ? ENVR_FAIL : ENVR_OK;
+	return !s.bad && !s.noport && s.netdev && !s.hca && ucx_rdma_kv(c) ? ENVR_FAIL : ENVR_OK;
 }
 
 JUDGE(gdr_off)
@@ -271,10 +299,13 @@ JUDGE(rndv_scheme)
 	return efa_ucx(c) && is(v, "get_zcopy") ? ENVR_FAIL : ENVR_OK;
 }
 
+/* Dynamo disagg-communication-guide.md (AWS EFA, Ubuntu 24.04, kernel
+ * >= 6.8): "Using get_zcopy or threshold 0 will cause remote invalid RD
+ * request errors and worker crashes": the threshold fails like the scheme. */
 JUDGE(rndv_thresh)
 {
 	(void)env, (void)why;
-	return efa_ucx(c) && is(v, "0") ? ENVR_WARN : ENVR_OK;
+	return efa_ucx(c) && is(v, "0") ? ENVR_FAIL : ENVR_OK;
 }
 
 #define WARN_IF(fn, cond) JUDGE(fn) { UNUSED4; return (cond) ? ENVR_WARN : ENVR_OK; }
@@ -592,9 +623,9 @@ static const struct envr_rule rules[] = {
 	  "write UCX_NET_DEVICES as all or mlx5_0:1,mlx5_1:1",
 	  UCX_FAQ " (UCX_NET_DEVICES=mlx5_0:1)", "mlx5_0:x", IB, 1 },
 	{ "env-ucx-net-devices", "UCX_NET_DEVICES", 0, nd_port,
-	  "names an HCA without its port",
+	  "names an HCA without its port: UCX matches no device by it",
 	  "give each HCA its port, e.g. mlx5_0:1",
-	  UCX_FAQ "; uct_ib_device names are DEVICE:PORT (src/uct/ib/base/ib_iface.c)",
+	  UCX_FAQ "; src/ucp/core/ucp_context.c (ucp_is_resource_in_device_list: strcmp with DEVICE:PORT)",
 	  "mlx5_0", IB, 1 },
 	{ "env-ucx-net-devices", "UCX_NET_DEVICES", 0, nd_netdev,
 	  "names only network interfaces: UCX uses TCP on an RDMA fabric",
@@ -613,8 +644,8 @@ static const struct envr_rule rules[] = {
 	  "crashes UCX on EFA with kernel >= 6.8 (remote invalid RD request)",
 	  "set UCX_RNDV_SCHEME=auto on EFA", DYN_GUIDE " (EFA + UCX)", "get_zcopy", EFA, 1 },
 	{ "env-ucx-rndv", "UCX_RNDV_THRESH", 0, rndv_thresh,
-	  "forces zero-copy on CUDA buffers over EFA",
-	  "set UCX_RNDV_THRESH=8192 on EFA", DYN_GUIDE " (EFA + UCX: 8192)", "0", EFA, 1 },
+	  "crashes UCX on EFA with kernel >= 6.8 (remote invalid RD request)",
+	  "set UCX_RNDV_THRESH=8192 on EFA", DYN_GUIDE " (EFA + UCX: 8192; threshold 0 crashes)", "0", EFA, 1 },
 	{ "env-ucx-proto", "UCX_PROTO_ENABLE", 0, warn_no,
 	  "selects UCX's legacy protocols (other GPU paths)",
 	  "remove UCX_PROTO_ENABLE", "openucx/ucx src/ucp/core/ucp_context.c (PROTO_ENABLE, default y)",
@@ -651,7 +682,8 @@ static const struct envr_rule rules[] = {
 	  "y", IB, 1 },
 	{ "env-mnnvl", "NCCL_MNNVL_ENABLE", 0, mnnvl_no_cd,
 	  "relies on multi-node NVLink but no ComputeDomain (IMEX channel) is claimed",
-	  "claim a ComputeDomain (IMEX channel) for the workers", NCCL_ENV " (NCCL_MNNVL_ENABLE)",
+	  "claim a ComputeDomain (IMEX channel) for the workers",
+	  NCCL_ENV " (NCCL_MNNVL_ENABLE); NVIDIA/nccl src/init.cc (MNNVL_ENABLE, default 2: auto)",
 	  "1", IB, 1 },
 	/* NCCL (env-vars.md 3) */
 	{ "env-nccl-net", "NCCL_IB_DISABLE", 0, nccl_ib_off,
@@ -680,7 +712,8 @@ static const struct envr_rule rules[] = {
 	  NCCL_ENV " (NCCL_SHM_DISABLE)", "1", IB, 1 },
 	{ "env-nccl-cumem", "NCCL_CUMEM_ENABLE", 0, warn_eq0,
 	  "disables cuMem allocations, which NVLS and multi-node NVLink need", "remove NCCL_CUMEM_ENABLE",
-	  NCCL_ENV " (NCCL_CUMEM_ENABLE)", "0", IB, 1 },
+	  NCCL_ENV " (NCCL_CUMEM_ENABLE); NVIDIA/nccl src/misc/cudawrap.cc (CUMEM_ENABLE, default -2: on where supported)",
+	  "0", IB, 1 },
 	/* libfabric / EFA (env-vars.md 4) */
 	{ "env-fi", "FI_PROVIDER", 0, fi_no_efa,
 	  "does not enable the efa provider", "set FI_PROVIDER=efa or leave it unset",

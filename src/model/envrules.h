@@ -102,6 +102,10 @@ struct envr_ctx {
 	/* 1 when the worker drives one GPU (TP 1, or one GPU in the pod):
 	 * no GPU pair in the pod for cuda_ipc; 0 more or unknown. */
 	int one_gpu;
+	/* 1: the pod's ComputeDomain is not one its KV peers share (a recipe
+	 * whose prefill and decode claim different ones), so KV never rides
+	 * NVLink even though the pod has an IMEX channel for its own NCCL. */
+	int kv_nvl_apart;
 };
 
 /* Sets x's shape fields from the worker's tensor-parallel size (-1

@@ -135,6 +135,18 @@ int model_args_engine(const char *args)
 	return hit;
 }
 
+long model_tp_default(const char *args, long tp)
+{
+	static const char *const w[] = { "tensor-parallel", "tensor_parallel", "--tp", "-tp", "tp_size" };
+
+	if (tp >= 0 || !model_args_engine(args))
+		return tp;
+	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+		if (strstr(args, w[i]))
+			return -1;
+	return 1;
+}
+
 static int is(const char *s, const char *w)
 {
 	return s && !strcmp(s, w);

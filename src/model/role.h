@@ -21,6 +21,13 @@ const char *model_role_from_args(const char *args);
  * (dynamo.vllm, dynamo.sglang, dynamo.trtllm). */
 int model_args_engine(const char *args);
 
+/* The tensor-parallel size tp (-1 unknown) of a worker running args: an
+ * engine worker whose command names no tensor-parallel flag or key runs
+ * its engine's default, 1 (vLLM EngineArgs.tensor_parallel_size, SGLang
+ * ServerArgs.tp_size, TensorRT-LLM tensor_parallel_size); -1 otherwise
+ * (a flag through a variable, or no engine known). */
+long model_tp_default(const char *args, long tp);
+
 /* The role of a component of type (componentType / v1beta1 type, NULL or
  * "" when untyped) and sub-type (subComponentType, NULL when none) whose
  * main container runs args: "prefill"/"decode" from the type or sub-type,

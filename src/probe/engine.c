@@ -27,6 +27,14 @@ const char *probe_engine_state_text(enum probe_engine_state s)
 	return "not reported";
 }
 
+enum probe_engine_state probe_engine_state_word(struct pslice w)
+{
+	for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+		if (ps_eq(w, states[i].word))
+			return states[i].state;
+	return PROBE_ENGINE_UNKNOWN;
+}
+
 /* A plain count (at most 12 digits, as the probe passes), else -1. */
 static long count(struct pslice v)
 {
@@ -86,11 +94,9 @@ int probe_parse_trtllm_engine(const char *t, size_t n, struct probe_trtllm_engin
 			e->path_hidden = 1;
 		else if (ps_eq(k, "bad"))
 			e->nbad++;
-		else if (ps_eq(k, "state")) {
-			for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
-				if (ps_eq(v, states[i].word))
-					e->state = states[i].state;
-		} else
+		else if (ps_eq(k, "state"))
+			e->state = probe_engine_state_word(v);
+		else
 			got += engine_key(e, k, v);
 	}
 	return got;

@@ -622,8 +622,7 @@ struct probe_ucx_ldd {
 
 /* ---- The NIXL/UCX copies the loader can take (F6-F8): facts_stack.h -- */
 #include "facts_stack.h"
-
-/* ---- TensorRT-LLM engine config file (J9): facts_engine.h ---------- */
+/* ---- Engine config files (J9, SGLang --config): facts_engine.h ------ */
 #include "facts_engine.h"
 
 /* ---- IPv4 addresses and routes of the pod's netns (A10) ------------- */
@@ -691,6 +690,7 @@ struct probe_facts {
 	struct probe_stack stack;           /* F6-F8 */
 	struct probe_ipnet ipnet;
 	struct probe_trtllm_engine trtllm_engine;  /* J9 */
+	struct probe_sglang_config sglang_config;  /* issue 38 */
 	struct probe_mooncake mooncake;
 };
 

@@ -42,4 +42,21 @@ int probe_parse_trtllm_engine(const char *t, size_t n, struct probe_trtllm_engin
 /* The state as a phrase for a reason ("not found", "permission denied"). */
 const char *probe_engine_state_text(enum probe_engine_state s);
 
+/* ---- SGLang's --config YAML (issue 38) -------------------------------- */
+
+/* Section sglang_config: ABSENT (127) when PID 1 runs no SGLang or names no
+ * --config file.  Only two top-level keys leave the pod, each a plain word
+ * or "" (unset, or refused: nbad counts those). */
+struct probe_sglang_config {
+	struct probe_src src;
+	enum probe_engine_state state;
+	char backend[33];               /* disaggregation-transfer-backend */
+	char mode[33];                  /* disaggregation-mode */
+	int nbad;
+};
+
+/* Parses the section body into c; the number of keys read.  A later line
+ * for a key replaces an earlier one, as YAML's last duplicate key does. */
+int probe_parse_sglang_config(const char *t, size_t n, struct probe_sglang_config *c);
+
 #endif

@@ -17,6 +17,10 @@ void rdma_rate_parse(struct pslice v, struct probe_rdma_port *p);
 /* "MT4129" or "4129". */
 int rdma_part_id(struct pslice v);
 
+/* The state a `state=` word names: sections trtllm_engine and
+ * sglang_config (engine.c). */
+enum probe_engine_state probe_engine_state_word(struct pslice w);
+
 /* Text between the first pair of single quotes ("CA 'mlx5_0'"). */
 int quoted(struct pslice line, struct pslice *out);
 

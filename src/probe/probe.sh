@@ -1125,6 +1125,64 @@ else
 	end trtllm_engine "$_erc"
 fi
 
+# sglang_config (issue 38): SGLang takes more flags from its --config YAML
+# (sgl-project/sglang python/sglang/srt/server_args_config_parser.py
+# ConfigArgumentMerger: the word after a lone `--config`, a .yaml/.yml
+# file; each top-level key K becomes --K, the command line wins).  Only two
+# keys leave the pod, each a plain word: the KV backend and the mode.
+begin sglang_config
+_sg='' _sc='' _nx=''
+if [ -r /proc/1/cmdline ] && have tr; then
+	set -f
+	for _a in $( (tr '\0' ' ' </proc/1/cmdline) 2>/dev/null); do
+		_a=${_a#[\"\']}
+		_a=${_a%[\"\'\;]}
+		case $_a in *sglang*) _sg=1 ;; esac
+		if [ -n "$_nx" ]; then
+			_sc=$_a _nx=''
+		elif [ "$_a" = --config ]; then
+			_nx=1
+		fi
+	done
+	set +f
+fi
+if [ -z "$_sg" ] || [ -z "$_sc" ]; then
+	end sglang_config 127
+else
+	case $_sc in
+	/*) _sp=$_sc ;;
+	*) _sp=/proc/1/cwd/$_sc ;;
+	esac
+	_src=1
+	case $_sc in
+	*'$'* | *'`'*) echo "state=unresolved" ;;
+	*)
+		if [ ! -e "$_sp" ]; then
+			echo "state=absent"
+		elif [ ! -f "$_sp" ]; then
+			echo "state=not_a_file"
+		elif ! (: <"$_sp") 2>/dev/null; then
+			echo "state=denied"
+		elif ! have awk || ! have head; then
+			echo "state=no_awk"
+		else
+			echo "state=ok"
+			# head first: one endless line must not fill awk's memory
+			head -c 65536 <"$_sp" | bounded 5 awk '
+			/^disaggregation-(transfer-backend|mode)[ \t]*:/ {
+				q = "[\042\047]"
+				k = $0; sub(/[ \t]*:.*/, "", k)
+				v = $0; sub(/^[^:]*:[ \t]*/, "", v); sub(/[ \t]+#.*/, "", v)
+				sub(/[ \t\r]+$/, "", v); gsub("^" q "|" q "$", "", v)
+				if (v ~ /^[A-Za-z0-9_-]+$/ && length(v) <= 32) print k "=" v
+				else print "bad=" k
+			}'
+			_src=0
+		fi ;;
+	esac
+	end sglang_config "$_src"
+fi
+
 # A9: the installed Mooncake transfer engine (pip wheels mooncake-transfer-
 # engine, -cuda13, -non-cuda, ...: the GID choice changed in 0.3.12) from
 # its dist-info directory under the same site directories as NIXL's wheels:

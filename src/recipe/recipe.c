@@ -49,6 +49,8 @@ static void env_kv_hint(struct recipe_component *c, const char *name, const char
 		return;
 	if (!strcmp(name, "SGLANG_DISAGGREGATION_NIXL_BACKEND"))
 		recipe_kv_add(c, "sglang nixl backend=%s", value);
+	else if (!strcmp(name, "TRTLLM_NIXL_KVCACHE_BACKEND"))
+		recipe_kv_add(c, "trtllm nixl backend=%s", value);
 	else if (!strcmp(name, "SGLANG_MOONCAKE_CUSTOM_MEM_POOL"))
 		recipe_kv_add(c, "sglang mooncake mem-pool=%s", value);
 	else if (!strncmp(name, "DYN_KVBM_NIXL_BACKEND_", 22) && strcmp(value, "false") &&
@@ -174,6 +176,8 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 			(!strncmp(key, "networking.gke.io.networks/", 27) ? RECIPE_FAB_ROCE : 0);
 	else if (!strcmp(key, "vpc.amazonaws.com/efa"))
 		w->c->fabric |= RECIPE_FAB_EFA;
+	else if (!strcmp(key, "nvidia.com/gpu.product") && v && (strstr(v, "GB200") || strstr(v, "GB300")))
+		w->c->node_gpus = 4;
 	else if ((!strcmp(key, "nvidia.com/gpu") || !strcmp(key, "gpu")) && v) {
 		/* the GPUs of one pod, for tensor parallelism (checks.md J7) */
 		char *end;
@@ -184,8 +188,11 @@ static void fabric_key(struct walk *w, const char *key, const struct ynode *val)
 	}
 	else if (v && (!strcmp(key, "resourceClaimTemplateName") || !strcmp(key, "deviceClassName"))) {
 		if (strstr(v, "compute-domain") || strstr(v, "cd-channel") ||
-		    computedomain_template(w->f, v))
+		    computedomain_template(w->f, v)) {
 			w->c->fabric |= RECIPE_FAB_MNNVL;
+			if (!w->c->cd)
+				w->c->cd = xstrdup(v);
+		}
 		else if (strstr(v, "rdma"))
 			w->c->fabric |= RECIPE_FAB_IB;   /* DRA RDMA claim (dranet) */
 	}
@@ -441,6 +448,31 @@ static void dgd_v1beta1(struct recipe_set *s, const struct file_ctx *f,
 	}
 }
 
+/* Whether a and b may hand each other KV: other roles, or a role not
+ * known (a plain "worker"). */
+static int kv_peers(const struct recipe_component *a, const struct recipe_component *b)
+{
+	int ka = !strcmp(a->role, "prefill") || !strcmp(a->role, "decode");
+	int kb = !strcmp(b->role, "prefill") || !strcmp(b->role, "decode");
+
+	return !ka || !kb || strcmp(a->role, b->role);
+}
+
+/* KV rides a ComputeDomain only between pods of that one domain: an IMEX
+ * channel imports memory exported by its own domain's nodes (NVIDIA
+ * dra-driver-nvidia-gpu: one IMEX domain per ComputeDomain).  A prefill
+ * and a decode claiming different ComputeDomains (Dynamo's kimi-k3
+ * disagg-gb200 recipe: one per role, for NCCL inside the role) move KV
+ * over their RDMA NICs, never over NVLink. */
+static void mark_cd(struct recipe_set *s, size_t from)
+{
+	for (size_t i = from; i < s->n; i++)
+		for (size_t j = from; j < s->n && s->comps[i].cd; j++)
+			if (j != i && s->comps[j].cd && !strcmp(s->comps[i].cd, s->comps[j].cd) &&
+			    kv_peers(&s->comps[i], &s->comps[j]))
+				s->comps[i].cd_kv = 1;
+}
+
 /* prefill + decode in one graph: KV moves between pods. */
 static void mark_disagg(struct recipe_set *s, size_t from)
 {
@@ -452,6 +484,7 @@ static void mark_disagg(struct recipe_set *s, size_t from)
 	}
 	for (size_t i = from; i < s->n; i++)
 		s->comps[i].disagg = pre && dec;
+	mark_cd(s, from);
 }
 
 static void read_doc(struct recipe_set *s, const struct file_ctx *f, const struct ynode *root)

@@ -58,6 +58,16 @@ struct recipe_component {
 	unsigned fabric;        /* RECIPE_FAB_* */
 	long gpus;              /* nvidia.com/gpu of one pod; 0 not stated */
 	int clique;             /* nvidia.com/gpu.clique named (affinity, selector) */
+	/* The ComputeDomain channel it claims (claim template or device
+	 * class), or NULL; cd_kv: another role of its graph claims the same
+	 * one, so KV can ride that IMEX domain (recipe.c mark_disagg). */
+	char *cd;
+	int cd_kv;
+	/* The GPUs of each node its nodeSelector names, 0 unknown: a GB200 or
+	 * GB300 NVL72 compute tray has 4 (nvidia.com/gpu.product NVIDIA-GB200,
+	 * GPU Feature Discovery's label; NVIDIA GB200 NVL72: 18 trays of 2
+	 * Grace CPUs and 4 Blackwell GPUs). */
+	int node_gpus;
 	/* While reading only (freed by then): the container's literal env
 	 * values, "NAME=VALUE", any name; never from a Secret or valueFrom.
 	 * For $(NAME)/${NAME} in --kv-transfer-config (scan.c). */

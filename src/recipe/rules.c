@@ -10,6 +10,7 @@
 
 /* The variables are judged by the rule book shared with `check`. */
 #include "model/envrules.h"
+#include "model/role.h"
 #include "model/fwrules.h"
 #include "recipe/internal.h"
 #include "util/buf.h"
@@ -47,7 +48,14 @@ static const char *lit(const struct recipe_component *c, const char *name)
 
 static int libfabric(const struct recipe_component *c)
 {
-	return c->kv && strstr(c->kv, "LIBFABRIC");
+	static const char kvbm[] = "kvbm backend=";
+
+	/* KVBM's own NIXL agent (DYN_KVBM_NIXL_BACKEND_*) is not the
+	 * engine's KV transfer: its LIBFABRIC says nothing of that path. */
+	for (const char *p = c->kv ? strstr(c->kv, "LIBFABRIC") : NULL; p; p = strstr(p + 1, "LIBFABRIC"))
+		if ((size_t)(p - c->kv) < sizeof kvbm - 1 || strncmp(p - (sizeof kvbm - 1), kvbm, sizeof kvbm - 1))
+			return 1;
+	return 0;
 }
 
 /* KV moves between pods: the disaggregated roles. */
@@ -84,15 +92,20 @@ static int mooncake_kv(const struct recipe_component *c)
  * for; whether its devices exist only a running pod can tell. */
 struct envr_ctx recipe_book_ctx(const struct recipe_component *c)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
 
 	x.fabric = (c->fabric & RECIPE_FAB_IB ? ENVR_FAB_IB : 0) |
 		   (c->fabric & RECIPE_FAB_EFA ? ENVR_FAB_EFA : 0) |
 		   (c->fabric & RECIPE_FAB_MNNVL ? ENVR_FAB_MNNVL : 0);
+	x.kv_nvl_apart = !c->cd_kv;
 	x.kv_cross = moves_kv(c);
 	x.libfabric = libfabric(c) != 0;
 	x.mooncake = mooncake_kv(c);
-	envr_shape(&x, fwr_tp(c->args), c->gpus, c->nodes > 0 ? c->nodes : 1);
+	envr_shape(&x, model_tp_default(c->args, fwr_tp(c->args)), c->gpus, c->nodes > 0 ? c->nodes : 1);
+	/* A pod that takes every GPU of its node shares that node with no
+	 * other GPU pod: its KV peers are on other nodes, out of cuda_ipc's
+	 * same-host reach. */
+	x.peer_apart = c->node_gpus > 0 && c->gpus >= c->node_gpus;
 	return x;
 }
 
@@ -170,7 +183,7 @@ static void rule_clique(struct recipe_component *c)
 	const char *pool = recipe_env_get(c, "SGLANG_MOONCAKE_CUSTOM_MEM_POOL");
 	int nvl;
 
-	if (!moves_kv(c) || !(c->fabric & RECIPE_FAB_MNNVL) || c->clique)
+	if (!moves_kv(c) || !(c->fabric & RECIPE_FAB_MNNVL) || !c->cd_kv || c->clique)
 		return;
 	if (mooncake_kv(c))
 		nvl = (pool && !strcasecmp(pool, "NVLINK")) || envr_is_yes(recipe_env_get(c, "MC_FORCE_MNNVL")) ||
@@ -182,12 +195,24 @@ static void rule_clique(struct recipe_component *c)
 		    "KV over multi-node NVLink with nothing keeping prefill and decode in one NVLink clique (nvidia.com/gpu.clique): across cliques the transfer fails while the pods report Ready");
 }
 
+/* TensorRT-LLM's cache transceiver DEFAULT is NIXL, whose plugin is UCX
+ * unless TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC (ai-dynamo/dynamo docs/
+ * backends/trtllm/kv-cache-transfer.md "Configuring the NIXL Backend";
+ * TensorRT-LLM docs/features/disagg-serving.md). */
+static int trtllm_nixl(const struct recipe_component *c)
+{
+	return kv_has(c, "cache_transceiver backend=DEFAULT") || kv_has(c, "cache_transceiver backend=NIXL");
+}
+
 static void rule_kv(struct recipe_component *c)
 {
 	if (!c->kv)
 		return;
 	if (!(c->fabric & RECIPE_FAB_EFA) || libfabric(c))
 		return;
+	if (trtllm_nixl(c) && moves_kv(c))
+		add(c, RECIPE_WARN, "set TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC on prefill and decode",
+		    "TensorRT-LLM's NIXL cache transceiver uses UCX unless TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC: on AWS EFA, UCX without srd moves KV over TCP");
 	if (strstr(c->kv, "backends=UCX"))
 		add(c, RECIPE_FAIL, "set kv_connector_extra_config.backends to [\"LIBFABRIC\"]",
 		    "NIXL backend UCX on AWS EFA: KV transfer runs on TCP emulation (~0.3 GB/s)");

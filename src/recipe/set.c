@@ -94,7 +94,7 @@ void recipe_set_release(struct recipe_set *s)
 		struct recipe_component *c = &s->comps[i];
 
 		free(c->file), free(c->graph), free(c->name), free(c->role);
-		free(c->kv), free(c->framework), free(c->args);
+		free(c->kv), free(c->framework), free(c->args), free(c->cd);
 		for (size_t j = 0; j < c->nenv; j++)
 			free(c->env[j].name), free(c->env[j].value);
 		free(c->env);

@@ -180,6 +180,13 @@ enum check_status verdict_pair_nvl_domain(const struct check_summary *a, const c
 	if ((!a->mnnvl && !b->mnnvl) || !*a->nvl_domain || !*b->nvl_domain ||
 	    !strcmp(a->nvl_domain, b->nvl_domain))
 		return CHECK_OK;
+	if (a->mnnvl == 3 || b->mnnvl == 3) {   /* digest_net.c: Mooncake's NVLink pool */
+		snprintf(why, n, "Mooncake KV over multi-node NVLink but different NVLink domains: %s in %s, "
+			 "%s in %s; across domains the transfer fails while the pods report Ready "
+			 "(keep both in one nvidia.com/gpu.clique, or drop the NVLINK memory pool)",
+			 an, a->nvl_domain, bn, b->nvl_domain);
+		return CHECK_FAIL;
+	}
 	snprintf(why, n, "multi-node NVLink in use%s but different NVLink domains: %s in %s, "
 		 "%s in %s; MNNVL (cuda_ipc) between them hangs (UCX_CUDA_IPC_ENABLE_MNNVL=n "
 		 "sends it over RDMA)",

@@ -9,6 +9,12 @@
   tests/cluster/fc_dra.py): a GPU-only claim fails pod-rdma-resource, a
   DraNet or SR-IOV claim passes it, an unreadable claim (forbidden, API
   absent) is a skip with the reason; v1beta1-only servers are read too.
+- Issue 38 point c: SGLang pods whose KV backend is only in their --config
+  YAML (fw-sglang-tp-mismatch with `--config FILE` instead of the mode and
+  backend flags, UCX_TLS=tcp,cuda_copy in their env): Mooncake there keeps
+  every UCX rule off (env-ucx-tls not failed); the near miss, NIXL in the
+  file, fails env-ucx-tls (UCX carries KV between nodes with no RDMA
+  transport).  Expectations written before the tool was run on them.
 """
 import json
 import os
@@ -228,3 +234,57 @@ class TestDraList(E2ECase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def sglang_config_scenario(backend):
+    """fw-sglang-tp-mismatch with each worker's mode and backend moved into
+    its --config file (scenarios/files/sglang-config-BACKEND-ROLE.yaml)."""
+    with open(os.path.join(SCENARIOS, "fw-sglang-tp-mismatch.yaml")) as f:
+        sc = yaml.safe_load(f)
+    for p in sc["pods"]:
+        p["profile"] = os.path.normpath(os.path.join(SCENARIOS, p["profile"]))
+        role = p["env"]["DYN_COMPONENT"]
+        path = "/etc/sgl/%s.yaml" % role
+        p["files"] = {path: os.path.join(SCENARIOS, "files", "sglang-config-%s-%s.yaml" % (backend, role))}
+        p["env"]["UCX_TLS"] = "tcp,cuda_copy"
+        c = p["spec"]["containers"][0]
+        args, out, i = c["args"], [], 0
+        while i < len(args):
+            if args[i] in ("--disaggregation-mode", "--disaggregation-transfer-backend"):
+                i += 2
+                continue
+            out.append(args[i])
+            i += 1
+        c["args"] = out + ["--config", path]
+        c["env"].append({"name": "UCX_TLS", "value": "tcp,cuda_copy"})
+    return sc
+
+
+class SglangConfigCase:  # mixin of an E2ECase
+    BACKEND = None
+    WANT = None   # env-ucx-tls on both pods: "fail", or anything else
+    CHECK = ["-n", "demo"]
+    TMP = "sglcfg-"
+
+    @classmethod
+    def scenario(cls):
+        return cls.write_scenario(sglang_config_scenario(cls.BACKEND))
+
+    def test_ucx_tls(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+        for p in self.doc["pods"]:
+            c = [c for c in p["checks"] if c["name"] == "env-ucx-tls"]
+            self.assertEqual(len(c), 1, p["checks"])
+            if self.WANT == "fail":
+                self.assertEqual(c[0]["status"], "fail", c[0])
+            else:
+                self.assertNotIn(c[0]["status"], ("fail", "warn"), c[0])
+
+
+class TestSglangConfigMooncake(SglangConfigCase, E2ECase):
+    BACKEND = "mooncake"
+
+
+class TestSglangConfigNixl(SglangConfigCase, E2ECase):
+    BACKEND = "nixl"
+    WANT = "fail"

@@ -7,7 +7,14 @@ the tool was run.  Every finding the tool gives must be listed there and
 every listed one given: a finding a recipe author should not act on fails
 this test.  No cluster needed for that; RolesLive runs `check` on the test
 cluster's roles-worker-args scenario (pods labelled `worker` only, the role
-in their args).
+in their args).  MooncakeNvlink runs `check` on nvlink-domain-two (two GB200
+trays in different NVLink domains, a ComputeDomain claim each) as SGLang
+workers on Mooncake (its default backend) with SGLang's NVLINK memory pool:
+NOT READY on the pair-consistency line naming both domains and Mooncake
+(issue 38: Dynamo's deepseek-v4.1-flash sglang disagg-gb200 recipe, "reports
+Ready and chat completions return HTTP 200 with content null" across
+cliques); its near miss without the NVLINK pool (Mooncake over the
+InfiniBand rails) has no such line.  Written before the tool was run.
 """
 import json
 import os
@@ -15,6 +22,7 @@ import unittest
 
 import yaml
 
+from base import E2ECase
 from plugin import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -82,6 +90,58 @@ class RolesLive(unittest.TestCase):
         self.assertEqual([c["status"] for c in pd], ["fail"], roles["decode"]["checks"])
         self.assertIn("prefill 3", pd[0]["detail"])
         self.assertIn("decode 2", pd[0]["detail"])
+
+
+def mooncake_nvlink(pool):
+    """nvlink-domain-two as SGLang on Mooncake; pool: the
+    SGLANG_MOONCAKE_CUSTOM_MEM_POOL value, or None."""
+    scen = os.path.join(ROOT, "tests", "cluster", "scenarios")
+    with open(os.path.join(scen, "nvlink-domain-two.yaml")) as f:
+        doc = yaml.safe_load(f)
+    for p in doc["pods"]:
+        role = p["labels"]["nvidia.com/dynamo-sub-component-type"]
+        for k in ("profile", "logs"):
+            p[k] = os.path.normpath(os.path.join(scen, p[k]))
+        p["containers"][0]["image"] = "nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.3.0"
+        c = p["spec"]["containers"][0]
+        c["command"] = ["python3", "-m", "dynamo.sglang"]
+        c["args"] = ["--model-path", "deepseek-ai/DeepSeek-V4.1-Flash", "--disaggregation-mode", role]
+        if pool:
+            p["env"] = dict(p.get("env") or {}, SGLANG_MOONCAKE_CUSTOM_MEM_POOL=pool)
+            c["env"] = [{"name": "SGLANG_MOONCAKE_CUSTOM_MEM_POOL", "value": pool}]
+    return doc
+
+
+class MooncakeNvlinkCase:  # mixin of an E2ECase
+    POOL = None
+    CHECK = ["-n", "demo"]
+    TMP = "mcnvl-"
+
+    @classmethod
+    def scenario(cls):
+        return cls.write_scenario(mooncake_nvlink(cls.POOL))
+
+    def lines(self):
+        return [f for f in self.doc["verdict"]["findings"]
+                if f["name"] == "pair-consistency" and "NVLink domain" in f["detail"]]
+
+
+class MooncakeNvlink(MooncakeNvlinkCase, E2ECase):
+    POOL = "NVLINK"
+
+    def test_pair_fails(self):
+        self.assertEqual(self.doc["verdict"]["status"], "NOT READY", self.doc["verdict"])
+        lines = self.lines()
+        self.assertEqual(len(lines), 1, self.doc["verdict"]["findings"])
+        self.assertEqual(lines[0]["status"], "fail")
+        self.assertIn("Mooncake", lines[0]["detail"])
+        self.assertIn("dc6e40c4-d722-4357-9ba6-5291dd461278", lines[0]["detail"])
+        self.assertIn("5b1f7a2e-3c4d-4e8f-9a0b-1c2d3e4f5a6b", lines[0]["detail"])
+
+
+class MooncakeRdma(MooncakeNvlinkCase, E2ECase):
+    def test_no_pair_line(self):
+        self.assertEqual(self.lines(), [], self.doc["verdict"]["findings"])
 
 
 if __name__ == "__main__":

@@ -191,7 +191,7 @@ static void test_missing_rules(void)
 {
 	size_t n;
 	const struct envr_rule *rules = envr_rules(&n);
-	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0 };
+	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
 	struct envr_view empty = { NULL, 0 };
 	struct envr_finding *f;
 	size_t nf, want = 0;
@@ -221,7 +221,7 @@ static void test_view(void)
 		{ "UCX_TLS", "$(TLS)", ENVR_FROM_RECIPE, 1, NULL },
 	};
 	struct envr_view view = { v, 3 };
-	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0, 0, 0, 0 };
+	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
 	struct envr_finding *f;
 
 	CHECK_STR(envr_get(&view, "NCCL_SHM_DISABLE"), "0");
@@ -489,8 +489,112 @@ static void test_gid_l2_rule(void)
 	CHECK_INT(envr_gid_l2_rule(ENVR_GIDC_EMPTY, ENVR_L2_UNKNOWN), ENVR_FAIL);
 }
 
+/* Issue 38 point d: env-ucx-roce judges UCX_IB_ROCE_LOCAL_SUBNET; its ok
+ * line names that, never the removed rule's UCX_IB_ADDR_TYPE (deprecated
+ * since UCX 1.10, ib_iface.c), even when a pod sets it. */
+static void test_roce_detail(void)
+{
+	const struct envr_rule r = { .var = "UCX_IB_ADDR_TYPE", .example_fabric = ENVR_FAB_IB };
+	struct check_results res;
+	int seen = 0;
+
+	live_results(&r, "eth", &res);
+	for (size_t j = 0; j < res.n; j++)
+		if (!strcmp(res.v[j].name, "env-ucx-roce")) {
+			seen = 1;
+			CHECK(!strstr(res.v[j].detail, "UCX_IB_ADDR_TYPE"));
+			CHECK(strstr(res.v[j].detail, "UCX_IB_ROCE_LOCAL_SUBNET") != NULL);
+		}
+	CHECK(seen);
+	check_results_release(&res);
+}
+
+/* The env-ucx-tls result of a live SGLang decode on InfiniBand with
+ * UCX_TLS=tcp,cuda_copy (no RDMA transport: a fail where UCX carries KV),
+ * its --config file's section body cfg (NULL: none). */
+static enum check_status sglang_tls(const char *cfg)
+{
+	const struct envr_rule r = { .var = "UCX_TLS", .example_fabric = ENVR_FAB_IB };
+	struct check_context ctx = {
+		.node = "n1", .role = "decode", .kv_cross_pod = 1, .kv_cross_node = 1,
+		.kv_known = 1, .npods = 2, .nodes = 1,
+		.args = "python3 -m dynamo.sglang --config /etc/sgl/decode.yaml",
+	};
+	struct probe_facts *f = live_with(&r, "tcp,cuda_copy");
+	struct check_results res;
+	enum check_status st = CHECK_SKIPPED;
+
+	if (cfg) {
+		probe_parse_sglang_config(cfg, strlen(cfg), &f->sglang_config);
+		f->sglang_config.src.status = PROBE_OK;
+	}
+	check_results_init(&res);
+	check_pod(f, &spec, &ctx, &res);
+	for (size_t j = 0; j < res.n; j++)
+		if (!strcmp(res.v[j].name, "env-ucx-tls"))
+			st = res.v[j].status;
+	check_results_release(&res);
+	probe_facts_free(f);
+	return st;
+}
+
+/* Issue 38 point c: SGLang's backend only in its --config YAML (probe
+ * section sglang_config): Mooncake there (or no backend and a
+ * disaggregated mode: SGLang's default) keeps the UCX rules off. */
+static void test_sglang_config_backend(void)
+{
+	CHECK_INT(sglang_tls(NULL), CHECK_FAIL);
+	CHECK_INT(sglang_tls("state=ok\ndisaggregation-transfer-backend=mooncake\n"), CHECK_OK);
+	CHECK_INT(sglang_tls("state=ok\ndisaggregation-mode=decode\n"), CHECK_OK);
+	CHECK_INT(sglang_tls("state=ok\ndisaggregation-transfer-backend=nixl\ndisaggregation-mode=decode\n"),
+		  CHECK_FAIL);
+	CHECK_INT(sglang_tls("state=absent\n"), CHECK_FAIL);
+}
+
+/* The worst severity envr_eval gives NAME=VALUE on fabric fab, KV leaving
+ * the pod (cross) or not. */
+static enum envr_sev sev_of(const char *name, const char *value, unsigned fab, int cross)
+{
+	struct envr_var v = { name, value, ENVR_FROM_RECIPE, 0, NULL };
+	struct envr_view view = { &v, 1 };
+	struct envr_ctx ctx = { fab, cross, cross, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
+	struct envr_finding *f;
+	size_t nf = envr_eval(&view, &ctx, &f);
+	enum envr_sev worst = ENVR_OK;
+
+	for (size_t i = 0; i < nf; i++)
+		if (!strcmp(f[i].rule->var, name) && f[i].sev > worst)
+			worst = f[i].sev;
+	free(f);
+	return worst;
+}
+
+/* Issue 38 point b, rules re-read against their sources (2026-12-07). */
+static void test_reread_sources(void)
+{
+	/* Dynamo disagg-communication-guide.md (AWS EFA): "Using get_zcopy or
+	 * threshold 0 will cause remote invalid RD request errors and worker
+	 * crashes": both fail alike. */
+	CHECK_INT(sev_of("UCX_RNDV_SCHEME", "get_zcopy", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("UCX_RNDV_THRESH", "0", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("UCX_RNDV_THRESH", "8192", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("UCX_RNDV_THRESH", "0", ENVR_FAB_IB, 1), ENVR_OK);
+	/* ucp_context.c ucp_is_resource_in_device_list: strcmp against the
+	 * resource's "mlx5_0:1", so a port-less HCA selects no RDMA device:
+	 * KV between pods has no RDMA lane. */
+	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0", ENVR_FAB_IB, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0", ENVR_FAB_IB, 0), ENVR_WARN);
+	/* ...where another entry names its port, that one still carries KV:
+	 * a rail lost, a warning. */
+	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1", ENVR_FAB_IB, 1), ENVR_WARN);
+	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0:1", ENVR_FAB_IB, 1), ENVR_OK);
+}
+
 int main(void)
 {
+	test_reread_sources();
+	test_roce_detail();
+	test_sglang_config_backend();
 	test_every_rule_both_paths();
 	test_issue_settings();
 	test_missing_rules();

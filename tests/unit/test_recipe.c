@@ -609,22 +609,32 @@ static void test_gke_rdma(void)
 /* A v1beta1 graph of `type: worker` prefill and decode (role in the
  * command), each: res (a resources block's limits lines), env lines, the
  * command's extra words, and extra component lines. */
-static void pd_graph(struct recipe_set *s, const char *limits, const char *env,
-		     const char *cmd, const char *extra)
+/* A prefill and a decode of one graph (v1beta1): per-role limits and
+ * pod-spec lines, extra lines of each component. */
+static void pd_graph2(struct recipe_set *s, const char *const lim[2], const char *env,
+		      const char *cmd, const char *extra, const char *const spec[2])
 {
 	char y[4096], comp[2][1800];
 
 	for (int i = 0; i < 2; i++)
 		snprintf(comp[i], sizeof comp[i],
 			 "  - name: %s\n    type: worker\n%s"
-			 "    podTemplate:\n      spec:\n        containers:\n        - name: main\n"
+			 "    podTemplate:\n      spec:\n%s        containers:\n        - name: main\n"
 			 "          command: [python3, -m, %s, --disaggregation-mode, %s]\n"
 			 "          env:\n%s"
 			 "          resources:\n            limits:\n%s",
-			 i ? "Decode" : "Prefill", extra, cmd, i ? "decode" : "prefill", env, limits);
+			 i ? "Decode" : "Prefill", extra, spec[i], cmd, i ? "decode" : "prefill", env, lim[i]);
 	snprintf(y, sizeof y, "apiVersion: nvidia.com/v1beta1\nkind: DynamoGraphDeployment\n"
 		 "metadata: {name: g}\nspec:\n  components:\n%s%s", comp[0], comp[1]);
 	CHECK_INT(load(y, s), 0);
+}
+
+static void pd_graph(struct recipe_set *s, const char *limits, const char *env,
+		     const char *cmd, const char *extra)
+{
+	const char *lim[2] = { limits, limits }, *spec[2] = { "", "" };
+
+	pd_graph2(s, lim, env, cmd, extra, spec);
 }
 
 #define IB4 "              nvidia.com/gpu: \"4\"\n              rdma/ib: \"4\"\n"
@@ -724,6 +734,88 @@ static void test_clique(void)
 	recipe_set_release(&s);
 }
 
+/* Issue 38 corpus (kimi-k3 disagg-gb200): a ComputeDomain per role is
+ * each role's own IMEX domain, so KV cannot ride NVLink between them and
+ * ^cuda_ipc costs it nothing; GB200 trays hold 4 GPUs, so 4-GPU pods
+ * share a node with no other GPU pod. */
+static void test_cd_per_role(void)
+{
+	const char *ipc = "          - {name: UCX_TLS, value: \"^cuda_ipc\"}\n";
+	const char *cd2[2] = {
+		"              nvidia.com/gpu: \"4\"\n              rdma/ib: \"4\"\n"
+		"          resourceClaimTemplateName: p-compute-domain-channel\n",
+		"              nvidia.com/gpu: \"4\"\n              rdma/ib: \"4\"\n"
+		"          resourceClaimTemplateName: d-compute-domain-channel\n" };
+	const char *cd1[2] = { cd2[0], cd2[0] };
+	const char *none[2] = { "", "" };
+	const char *gb200[2] = { "        nodeSelector: {nvidia.com/gpu.product: NVIDIA-GB200}\n",
+				 "        nodeSelector: {nvidia.com/gpu.product: NVIDIA-GB200}\n" };
+	const char *tp4 = "dynamo.vllm, --tensor-parallel-size, \"4\"";
+	struct recipe_set s;
+
+	/* one shared ComputeDomain: KV may ride NVLink, ^cuda_ipc costs it */
+	pd_graph2(&s, cd1, ipc, tp4, "", none);
+	CHECK(comp(&s, "Decode")->cd_kv);
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "UCX's only multi-node NVLink transport"));
+	recipe_set_release(&s);
+	/* one per role: not the KV's NVLink */
+	pd_graph2(&s, cd2, ipc, tp4, "", none);
+	CHECK(!comp(&s, "Decode")->cd_kv);
+	CHECK(comp(&s, "Decode")->fabric & RECIPE_FAB_MNNVL);
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "multi-node NVLink"));
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "same-node GPU transfers"));
+	recipe_set_release(&s);
+	/* ...on 4-GPU GB200 trays the pods fill their nodes: no same-node peer */
+	pd_graph2(&s, cd2, ipc, tp4, "", gb200);
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "excludes cuda_ipc"));
+	recipe_set_release(&s);
+}
+
+/* TensorRT-LLM's DEFAULT cache transceiver is NIXL over UCX unless
+ * TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC: on EFA that warns; KVBM's own
+ * backend switch (DYN_KVBM_NIXL_BACKEND_LIBFABRIC) does not change it. */
+static void test_trtllm_efa(void)
+{
+	const char *efa = "              nvidia.com/gpu: \"4\"\n              vpc.amazonaws.com/efa: \"8\"\n";
+	const char *kvbm = "          - {name: DYN_KVBM_NIXL_BACKEND_LIBFABRIC, value: \"true\"}\n"
+			   "          - {name: FI_PROVIDER, value: efa}\n";
+	const char *lf = "          - {name: TRTLLM_NIXL_KVCACHE_BACKEND, value: LIBFABRIC}\n";
+	const char *cmd = "dynamo.trtllm, --extra-engine-args, \"cache_transceiver_config:\\n  backend: DEFAULT\"";
+	struct recipe_set s;
+
+	pd_graph(&s, efa, kvbm, cmd, "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "TRTLLM_NIXL_KVCACHE_BACKEND=LIBFABRIC"));
+	recipe_set_release(&s);
+	pd_graph(&s, efa, lf, cmd, "");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "TRTLLM_NIXL_KVCACHE_BACKEND"));
+	recipe_set_release(&s);
+	/* not on EFA: no finding */
+	pd_graph(&s, IB4, kvbm, cmd, "");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "TRTLLM_NIXL_KVCACHE_BACKEND"));
+	recipe_set_release(&s);
+}
+
+/* An Intel XPU worker (UCX_TLS with ze_copy, Dynamo's qwen3-vl hetero
+ * recipe) has no CUDA transport to lack; a TP-1 engine (no TP flag: the
+ * engines' default) has no GPU pair for cuda_ipc. */
+static void test_xpu_tp1(void)
+{
+	const char *ze = "          - {name: UCX_TLS, value: \"ib,rc,ud,rc_verbs,ud_verbs,ze_copy\"}\n";
+	const char *cu = "          - {name: UCX_TLS, value: \"ib,rc,ud,rc_verbs,ud_verbs,cuda_copy\"}\n";
+	struct recipe_set s;
+
+	pd_graph(&s, IB4, ze, "dynamo.vllm", "");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_FAIL, "lacks cuda_copy"));
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "lacks cuda_copy"));
+	recipe_set_release(&s);
+	pd_graph(&s, IB4, cu, "dynamo.vllm", "");
+	CHECK(!has_finding(comp(&s, "Decode"), RECIPE_WARN, "excludes cuda_ipc"));
+	recipe_set_release(&s);
+	pd_graph(&s, IB4, cu, "dynamo.vllm, --tensor-parallel-size, \"$(TP)\"", "");
+	CHECK(has_finding(comp(&s, "Decode"), RECIPE_WARN, "excludes cuda_ipc"));
+	recipe_set_release(&s);
+}
+
 static void test_gke_roce_name(void)
 {
 	struct recipe_set s;
@@ -792,6 +884,9 @@ int main(void)
 	test_missed_cases();
 	test_clique();
 	test_gke_roce_name();
+	test_cd_per_role();
+	test_trtllm_efa();
+	test_xpu_tp1();
 	test_reading();
 	return T_DONE("test_recipe");
 }

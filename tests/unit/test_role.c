@@ -91,8 +91,20 @@ static void test_pods(void)
 	CHECK_STR(pods_role("worker", NULL), "worker");
 }
 
+/* No TP flag on an engine worker: the engines' default, 1. */
+static void test_tp_default(void)
+{
+	CHECK(model_tp_default("python3 -m dynamo.vllm --model m", -1) == 1);
+	CHECK(model_tp_default("python3 -m dynamo.sglang --tp 8", 8) == 8);
+	CHECK(model_tp_default("python3 -m dynamo.vllm --tensor-parallel-size \"${TP}\"", -1) == -1);
+	CHECK(model_tp_default("python3 -m dynamo.sglang --tp $TP", -1) == -1);
+	CHECK(model_tp_default("python3 serve.py", -1) == -1);
+	CHECK(model_tp_default(NULL, -1) == -1);
+}
+
 int main(void)
 {
+	test_tp_default();
 	test_pods();
 	test_from_args();
 	test_role();

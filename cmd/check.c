@@ -296,18 +296,6 @@ static int no_pods(const struct cmd_ctx *ctx, const struct cmd_session *s, void 
 	return EXIT_ERROR;
 }
 
-/* --dgd NAME: the pods of that DGD, by the operator's label. */
-static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg)
-{
-	static char sel[512];
-
-	(void)ctx, (void)arg;
-	if (!F.dgd || q->selector)
-		return;
-	snprintf(sel, sizeof(sel), "nvidia.com/dynamo-graph-deployment-name=%.200s,%s",
-		 F.dgd, PODS_DEFAULT_SELECTOR);
-	q->selector = sel;
-}
 
 /* The access note of set into buf, or NULL when there is none to give:
  * without --dgd a server without the CRD is the common case. */
@@ -339,7 +327,21 @@ struct check_run {
 	const char *format;
 	struct run_options opts;
 	const struct recipe_set *recipe;
+	char selector[512];     /* --dgd: the query points here for the run */
 };
+
+/* --dgd NAME: the pods of that DGD, by the operator's label. */
+static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg)
+{
+	struct check_run *cr = arg;
+
+	(void)ctx;
+	if (!F.dgd || q->selector)
+		return;
+	snprintf(cr->selector, sizeof(cr->selector),
+		 "nvidia.com/dynamo-graph-deployment-name=%.200s,%s", F.dgd, PODS_DEFAULT_SELECTOR);
+	q->selector = cr->selector;
+}
 
 /* The pipeline's body: probes the listed pods, judges (with drift when a
  * recipe is given) and prints; returns the exit code. */

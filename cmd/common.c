@@ -104,7 +104,9 @@ void cmd_globals(const struct cmd_entry *cmd, struct opt out[CMD_MAX_GLOBALS],
 
 int cmd_flush_stdout(void)
 {
-	static int reported;
+	/* Said once (main() flushes again after the command); only the
+	 * main thread writes stdout, so per thread is per process. */
+	static _Thread_local int reported;
 	char why[128];
 	int err;
 

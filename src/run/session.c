@@ -76,6 +76,16 @@ static int stage_dgd_judge(struct run_session *s, struct err *e)
 	return 0;
 }
 
+/* Every pod's results frozen once more: drift and --transfer thawed
+ * the pods they added to (check.h check_results_freeze). */
+static int stage_freeze(struct run_session *s, struct err *e)
+{
+	(void)e;
+	for (size_t i = 0; i < s->run.pods->n; i++)
+		check_results_freeze(&s->run.pod[i].results);
+	return 0;
+}
+
 /* Monotonic: a clock step during the run must not make a negative duration. */
 static double seconds_since(const struct timespec *t0)
 {
@@ -115,6 +125,7 @@ static const struct stage {
 	{ "transfer", stage_transfer },
 	{ "drift", stage_drift },
 	{ "dgd-judge", stage_dgd_judge },
+	{ "freeze", stage_freeze },
 	{ "judge", stage_judge },
 };
 

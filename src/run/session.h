@@ -1,6 +1,7 @@
 /* A run session: everything `check` (and `node --pod`) does to a listed
  * fleet, as stages declared once in session.c and run in order: the DGDs,
- * the probe, the transfer test, drift, the DGD judgement, the verdict.
+ * the probe, the transfer test, drift, the DGD judgement, the results
+ * frozen (check.h check_results_freeze), the verdict.
  * What comes back is a finished report (report/report.h struct report)
  * for cmd/ to print, then the push of its metrics.  A stage the plan does
  * not ask for is skipped; cmd/ decides no run internals (what to keep of

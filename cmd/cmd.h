@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#include "kube/http.h"
-#include "kube/kubeconfig.h"
+#include "kube/http/http.h"
+#include "kube/config/kubeconfig.h"
 #include "report/report.h"
 #include "util/err.h"
 #include "util/opts.h"

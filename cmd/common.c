@@ -7,9 +7,9 @@
 #include <sys/time.h>
 
 #include "cmd.h"
-#include "kube/auth.h"
-#include "kube/http.h"
-#include "kube/pods.h"
+#include "kube/config/auth.h"
+#include "kube/http/http.h"
+#include "kube/api/pods.h"
 #include "report/report.h"
 #include "util/log.h"
 #include "util/safe.h"

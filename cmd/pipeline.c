@@ -9,8 +9,8 @@
 #include <time.h>
 
 #include "cmd.h"
-#include "kube/claims.h"
-#include "kube/pods.h"
+#include "kube/api/claims.h"
+#include "kube/api/pods.h"
 #include "report/drift.h"
 #include "report/report.h"
 #include "run/session.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "check/check.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "run/run.h"
 #include "verdict/verdict.h"
 

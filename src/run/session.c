@@ -6,7 +6,7 @@
 
 #include "run/session.h"
 #include "check/dgd.h"
-#include "kube/dgd.h"
+#include "kube/api/dgd.h"
 #include "model/cancel.h"
 #include "push/push.h"
 #include "run/dgd.h"

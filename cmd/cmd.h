@@ -5,8 +5,9 @@
 
 #include <stdio.h>
 
-#include "kube/http.h"
-#include "kube/kubeconfig.h"
+#include "kube/http/http.h"
+#include "kube/config/kubeconfig.h"
+#include "report/report.h"
 #include "util/err.h"
 #include "util/opts.h"
 
@@ -137,6 +138,17 @@ struct cmd_pipeline {
 
 /* Runs p's stages in order; returns the exit code. */
 int cmd_pipeline_run(struct cmd_ctx *ctx, const struct cmd_pipeline *p);
+/* A cmd_pipeline's empty for the worker list: an error with what was
+ * asked, and kubectl-like where such pods are (pipeline.c); EXIT_ERROR. */
+int cmd_no_workers(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg);
+
+/* Where a report comes from (report.h struct report_source), as cmd/
+ * fills it: its buffers, and the source pointing in. */
+struct cmd_source {
+	char generated[32], sha[65], server[1024];
+	struct report_source src;
+};
+void cmd_report_source(const struct cmd_session *s, struct cmd_source *cs);
 
 struct pods_query;
 struct pod_list;
@@ -177,6 +189,19 @@ int cmd_output_format(const struct cmd_ctx *ctx, const struct cmd_entry *cmd,
  * to draw itself. */
 struct report;
 int cmd_print_document(const char *format, const struct report *r, int *rc);
+/* How `check` prints a finished session (pipeline.c): format, --by-node,
+ * --suggest-env, --pushgateway (NULL: no push), --recipe (NULL: none). */
+struct cmd_print {
+	const struct report_format *format;
+	int by_node, suggest_env;
+	const char *pushgateway, *recipe_path;
+};
+/* The report in how->format, the push, then what the document has no
+ * place for (the DGD part on stderr, the access note) and the drift
+ * table; the exit code (EXIT_ERROR when stdout failed). */
+struct run_session;
+int cmd_print_session(const struct cmd_ctx *ctx, const struct cmd_print *how,
+		      const struct run_session *s);
 /* --color auto|always|never, NO_COLOR, and whether out is a terminal. */
 int cmd_use_color(const struct cmd_ctx *ctx, FILE *out);
 /* Columns of the terminal out is, for wrapping findings; 0 (no wrap) when

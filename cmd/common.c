@@ -7,9 +7,9 @@
 #include <sys/time.h>
 
 #include "cmd.h"
-#include "kube/auth.h"
-#include "kube/http.h"
-#include "kube/pods.h"
+#include "kube/config/auth.h"
+#include "kube/http/http.h"
+#include "kube/api/pods.h"
 #include "report/report.h"
 #include "util/log.h"
 #include "util/safe.h"
@@ -104,7 +104,9 @@ void cmd_globals(const struct cmd_entry *cmd, struct opt out[CMD_MAX_GLOBALS],
 
 int cmd_flush_stdout(void)
 {
-	static int reported;
+	/* Said once (main() flushes again after the command); only the
+	 * main thread writes stdout, so per thread is per process. */
+	static _Thread_local int reported;
 	char why[128];
 	int err;
 

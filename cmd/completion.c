@@ -8,8 +8,8 @@
 
 #include "cmd.h"
 #include "complete/complete.h"
-#include "kube/auth.h"
-#include "kube/kubeconfig_model.h"
+#include "kube/config/auth.h"
+#include "kube/config/kubeconfig_model.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
 

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "run/run.h"
+#include "run/session.h"
 #include "report/report.h"
 #include "verdict/verdict.h"
 
@@ -26,36 +27,38 @@ static const char *const help[] = {
 };
 
 /* Prints one pod's report in the chosen format; returns its exit code. */
-static int print_one(const struct cmd_ctx *ctx, const struct run *pr,
-		     const char *format)
+static int print_one(const struct cmd_ctx *ctx, const struct report *r, const char *format)
 {
-	struct verdict v;
-	struct report r = { 0 };
 	struct report_style st = { 0 };
 	int rc = 0;
 
-	verdict_compute(pr->pod, pr->pods->n, &v);
-	r.pods = pr->pod, r.n = pr->pods->n, r.verdict = &v;
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
-	if (!cmd_print_document(format, &r, &rc)) {
-		report_print_checks(stdout, &pr->pod[0].results, &st);
-		report_print_verdict(stdout, &r, &st);
+	if (!cmd_print_document(format, r, &rc)) {
+		report_print_checks(stdout, &r->pods[0].results, &st);
+		report_print_verdict(stdout, r, &st);
 	}
-	rc = rc < 0 || cmd_flush_stdout() ? EXIT_ERROR : v.exit_code;
-	verdict_release(&v);
-	return rc;
+	return rc < 0 || cmd_flush_stdout() ? EXIT_ERROR : r->verdict->exit_code;
 }
 
 static int run_here(struct cmd_ctx *ctx, const char *format)
 {
 	struct pod_list l;
 	struct run pr;
+	struct verdict v;
+	struct report r = { 0 };
 	struct err e;
 	int rc;
 
 	err_clear(&e);
-	rc = run_local(&pr, &l, &e) < 0 ? cmd_fail(&e) : print_one(ctx, &pr, format);
+	if (run_local(&pr, &l, &e) < 0) {
+		rc = cmd_fail(&e);
+	} else {
+		verdict_compute(pr.pod, pr.pods->n, &v);
+		r.pods = pr.pod, r.n = pr.pods->n, r.verdict = &v;
+		rc = print_one(ctx, &r, format);
+		verdict_release(&v);
+	}
 	run_release(&pr);
 	pod_list_release(&l);
 	return rc;
@@ -82,21 +85,25 @@ static int not_found(const struct cmd_ctx *ctx, const struct cmd_session *s, voi
 	return EXIT_ERROR;
 }
 
-static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *s, void *arg)
+/* The session's probe and verdict stages on the one pod listed. */
+static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *cs, void *arg)
 {
 	/* A named pod's log is evidence too (LOGS), as in check. */
-	struct run_options o = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS,
-				   .logs = 1 };
-	struct run pr;
+	const struct run_plan plan = {
+		.probe = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS, .logs = 1 },
+		.namespace = cs->query->namespace,
+	};
+	struct run_session s;
+	struct err e;
 	int rc;
 
 	(void)arg;
-	run_init(&pr, s->pods);
+	err_clear(&e);
 	cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
-	run_pods(&pr, s->client, &o);
+	rc = run_session(&s, cs->client, cs->pods, &plan, &e);
 	cmd_cancel_disarm();
-	rc = print_one(ctx, &pr, node_format);
-	run_release(&pr);
+	rc = rc < 0 ? cmd_fail(&e) : print_one(ctx, &s.report, node_format);
+	run_session_release(&s);
 	return rc;
 }
 

@@ -8,26 +8,14 @@
 #include "cmd.h"
 #include "report/report.h"
 
-/* -o value -> the printer of a whole report as one document. */
-static const struct {
-	const char *name;
-	int (*print)(FILE *out, const struct report *r);
-} documents[] = {
-	{ "json", report_print_json },
-	{ "yaml", report_print_yaml },
-	{ "junit", report_print_junit },
-	{ "html", report_print_html },
-	{ "prometheus", report_print_prometheus },
-};
-
 int cmd_print_document(const char *format, const struct report *r, int *rc)
 {
-	for (size_t i = 0; i < sizeof(documents) / sizeof(documents[0]); i++)
-		if (!strcmp(format, documents[i].name)) {
-			*rc = documents[i].print(stdout, r);
-			return 1;
-		}
-	return 0;
+	const struct report_format *f = report_format(format);
+
+	if (!f || !f->document)
+		return 0;
+	*rc = f->document(stdout, r);
+	return 1;
 }
 
 int cmd_output_format(const struct cmd_ctx *ctx, const struct cmd_entry *cmd,

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "report/report.h"
 
 static const char *const help[] = {

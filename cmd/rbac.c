@@ -1,11 +1,11 @@
 /* `rbac`: the Role (or ClusterRole) the plugin needs and a binding for one
  * user, group or service account, to pipe into `kubectl apply -f -`.
- * Nothing is sent: it prints kube/rbac.h's table. */
+ * Nothing is sent: it prints kube/api/rbac.h's table. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "kube/rbac.h"
+#include "kube/api/rbac.h"
 #include "report/report.h"
 
 static const char *const help[] = {

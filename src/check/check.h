@@ -9,9 +9,10 @@
  * link, variables, judge, remedy, docs anchor), read through check_def(),
  * so output, ranking and docs agree (docs/adding-a-check.md).
  *
- * Ownership: struct check_results owns its array and every detail and
- * remedy string in it (after check_results_compact(), references to shared
- * ones); check_results_release() frees or gives back them all.  The name
+ * Ownership: struct check_results owns its array, every detail and
+ * remedy string in it and its NIC list, or, once frozen
+ * (check_results_freeze()), one reference to a shared immutable whole of
+ * them; check_results_release() frees or gives back them all.  The name
  * of a result points into the static table (or, for results the caller
  * adds, to a string that must outlive the results).
  */
@@ -174,22 +175,17 @@ struct check_gpu_nic {
 struct check_results {
 	struct check_result *v;
 	size_t n, cap;
-	/* Once a pod's results are final, check_results_compact() shares
-	 * them (util/intern.h): the strings of v[0..interned) are then
-	 * interned references, not owned copies, and shared == 1 says v
-	 * itself is an interned block (read-only: the next append copies
-	 * it).  Both 0 until then. */
-	size_t interned;
-	int shared;
 	/* One per GPU row of topo -m, set by ucx-nic-select; NULL when it
-	 * did not judge the pod's NICs.  Owned until check_results_compact()
-	 * shares it (gpu_nics_shared 1: an interned block, read-only, ~8 KiB
-	 * on an 8-GPU node that identical pods hold once). */
+	 * did not judge the pod's NICs (~8 KiB on an 8-GPU node). */
 	const struct check_gpu_nic *gpu_nics;
 	size_t n_gpu_nics;
-	int gpu_nics_shared;
 	enum fabric fabric;       /* what check_pod() concluded for this pod */
 	struct check_summary summary;
+	/* check_results_freeze(): 1 when v, every string in it and gpu_nics
+	 * are one frozen whole, kept once per distinct content across all
+	 * pods (util/intern.h) and read-only; the next change thaws the whole
+	 * into owned copies first.  0: all of it owned. */
+	int frozen;
 };
 
 #define CHECK_RESULTS_INIT { 0 }
@@ -199,11 +195,12 @@ void check_results_init(struct check_results *r);
 void check_results_add(struct check_results *r, const struct check_result *res);
 /* Frees all strings and the array; r may be reused after check_results_init. */
 void check_results_release(struct check_results *r);
-/* Keeps r's strings and its array once per distinct content across all
- * pods (util/intern.h), for a pod whose results are final (issue 27:
- * ~3 KiB a pod instead of ~7).  The results read the same; appending
- * afterwards still works (it copies the shared array first). */
-void check_results_compact(struct check_results *r);
+/* Freezes r, a pod's results once judged: its array, strings and NIC
+ * list become one immutable whole kept once per distinct content across
+ * all pods (util/intern.h; issue 27: ~3 KiB a pod instead of ~7).  The
+ * results read the same; a later append (drift, transfer) thaws the whole
+ * into owned copies first.  Freezing frozen results does nothing. */
+void check_results_freeze(struct check_results *r);
 /* Adds a result of the defined check `name` (its family and rank from the
  * table) judged outside check_pod(), e.g. recipe drift; remedy NULL takes
  * the table's.  Strings are copied.  -1 for an unknown name. */

@@ -95,20 +95,20 @@ void check_results_init(struct check_results *r)
  * to 20 unused, ~1 KiB a pod at 1024 pods; issue 16, RSS). */
 #define RESULTS_STEP 8
 
-/* The strings of one result given back to the pool: the result's own
- * references (interned) or its copies (owned). */
-static void strings_drop(struct check_result *c, int interned)
+/* The strings of one result given back: its references when frozen,
+ * else its own copies. */
+static void strings_drop(struct check_result *c, int frozen)
 {
 	char *s[] = { c->detail, c->remedy, c->source, c->suggest };
 
 	for (size_t k = 0; k < sizeof(s) / sizeof(*s); k++)
-		if (interned)
+		if (frozen)
 			intern_unref(s[k], NULL);
 		else
 			free(s[k]);
 }
 
-/* fini of a shared array: the references its results hold. */
+/* fini of a frozen array: the string references it holds. */
 static void array_fini(const void *p, size_t len)
 {
 	struct check_result *v = (struct check_result *)p;
@@ -117,44 +117,40 @@ static void array_fini(const void *p, size_t len)
 		strings_drop(&v[i], 1);
 }
 
-/* A private copy of a shared array, before it changes (copy on write). */
-static void unshare(struct check_results *r)
+/* Before any change to frozen results: the whole (array, its strings,
+ * the NIC list) becomes owned copies again, and the shared one is given
+ * back.  Nothing stays half shared. */
+static void thaw(struct check_results *r)
 {
 	struct check_result *v;
+	struct check_gpu_nic *g = NULL;
 
-	if (!r->shared)
+	if (!r->frozen)
 		return;
 	v = xmalloc((r->n ? r->n : 1) * sizeof(*v));
 	memcpy(v, r->v, r->n * sizeof(*v));
 	for (size_t i = 0; i < r->n; i++) {
-		intern_ref(v[i].detail);
-		intern_ref(v[i].remedy);
-		intern_ref(v[i].source);
-		intern_ref(v[i].suggest);
+		v[i].detail = xstrdup(v[i].detail);
+		v[i].remedy = xstrdup(v[i].remedy);
+		v[i].source = xstrdup(v[i].source);
+		v[i].suggest = xstrdup(v[i].suggest);
+	}
+	if (r->gpu_nics) {
+		g = xmalloc(r->n_gpu_nics * sizeof(*g));
+		memcpy(g, r->gpu_nics, r->n_gpu_nics * sizeof(*g));
 	}
 	intern_unref(r->v, array_fini);
+	intern_unref(r->gpu_nics, NULL);
 	r->v = v;
+	r->gpu_nics = g;
 	r->cap = r->n;
-	r->shared = 0;
-}
-
-/* Replaces string i's field *s by a new owned one. */
-static void field_set(struct check_results *r, size_t i, char **s, char *owned)
-{
-	if (i < r->interned) {
-		intern_unref(*s, NULL);
-		*s = (char *)intern_str(owned);
-		free(owned);
-	} else {
-		free(*s);
-		*s = owned;
-	}
+	r->frozen = 0;
 }
 
 static void results_push(struct check_results *r, const struct check_result *res,
 			 char *detail, char *remedy)
 {
-	unshare(r);
+	thaw(r);
 	if (r->n == r->cap) {
 		r->v = xrealloc(r->v, (r->cap + RESULTS_STEP) * sizeof(*r->v));
 		r->cap += RESULTS_STEP;
@@ -206,17 +202,15 @@ void check_results_add_id(struct check_results *r, enum check_id id,
 
 void check_results_release(struct check_results *r)
 {
-	if (r->shared) {
+	if (r->frozen) {
 		intern_unref(r->v, array_fini);
+		intern_unref(r->gpu_nics, NULL);
 	} else {
 		for (size_t i = 0; i < r->n; i++)
-			strings_drop(&r->v[i], i < r->interned);
+			strings_drop(&r->v[i], 0);
 		free(r->v);
-	}
-	if (r->gpu_nics_shared)
-		intern_unref(r->gpu_nics, NULL);
-	else
 		free((void *)r->gpu_nics);
+	}
 	check_results_init(r);
 }
 
@@ -229,50 +223,53 @@ static char *interned(char *s)
 	return t;
 }
 
-void check_results_compact(struct check_results *r)
+/* The array, field by field into zeroed memory (padding, were there any,
+ * compares equal), as one interned block; it holds the string references
+ * (array_fini gives them back). */
+static struct check_result *array_frozen(const struct check_result *v, size_t n)
 {
-	struct check_result *v;
+	struct check_result *z = xcalloc(n, sizeof(*z));
+	struct check_result *block;
 	int fresh;
 
-	if (r->gpu_nics && !r->gpu_nics_shared) {
-		/* calloc'd and filled by snprintf: equal content, equal bytes */
-		const void *g = intern_bytes(r->gpu_nics, r->n_gpu_nics * sizeof(*r->gpu_nics), NULL);
+	for (size_t i = 0; i < n; i++) {
+		const struct check_result *c = &v[i];
 
-		free((void *)r->gpu_nics);
-		r->gpu_nics = g;
-		r->gpu_nics_shared = 1;
+		z[i].name = c->name, z[i].family = c->family, z[i].status = c->status;
+		z[i].detail = interned(c->detail), z[i].remedy = interned(c->remedy);
+		z[i].rank = c->rank, z[i].flags = c->flags;
+		z[i].source = interned(c->source), z[i].suggest = interned(c->suggest);
 	}
-	if (r->shared)
-		return;
-	for (size_t i = r->interned; i < r->n; i++) {
-		r->v[i].detail = interned(r->v[i].detail);
-		r->v[i].remedy = interned(r->v[i].remedy);
-		r->v[i].source = interned(r->v[i].source);
-		r->v[i].suggest = interned(r->v[i].suggest);
-	}
-	r->interned = r->n;
-	if (!r->n)
-		return;
-	/* Field by field into zeroed memory: padding, were there any,
-	 * compares equal. */
-	v = xcalloc(r->n, sizeof(*v));
-	for (size_t i = 0; i < r->n; i++) {
-		const struct check_result *c = &r->v[i];
-
-		v[i].name = c->name, v[i].family = c->family, v[i].status = c->status;
-		v[i].detail = c->detail, v[i].remedy = c->remedy, v[i].rank = c->rank;
-		v[i].flags = c->flags, v[i].source = c->source, v[i].suggest = c->suggest;
-	}
-	free(r->v);
-	r->v = (struct check_result *)intern_bytes(v, r->n * sizeof(*v), &fresh);
-	free(v);
-	/* A new block took over this pod's string references; an existing
-	 * one holds its own, so this pod's go back. */
+	block = (struct check_result *)intern_bytes(z, n * sizeof(*z), &fresh);
+	/* An existing block holds its own references: these go back. */
 	if (!fresh)
-		for (size_t i = 0; i < r->n; i++)
-			strings_drop(&r->v[i], 1);
+		for (size_t i = 0; i < n; i++)
+			strings_drop(&z[i], 1);
+	free(z);
+	return block;
+}
+
+void check_results_freeze(struct check_results *r)
+{
+	const void *g = NULL;
+
+	if (r->frozen)
+		return;
+	if (r->gpu_nics)   /* calloc'd and filled by snprintf: equal content, equal bytes */
+		g = intern_bytes(r->gpu_nics, r->n_gpu_nics * sizeof(*r->gpu_nics), NULL);
+	free((void *)r->gpu_nics);
+	r->gpu_nics = g;
+	if (r->n) {
+		struct check_result *v = array_frozen(r->v, r->n);
+
+		free(r->v);
+		r->v = v;
+	} else {
+		free(r->v);
+		r->v = NULL;
+	}
 	r->cap = r->n;
-	r->shared = 1;
+	r->frozen = 1;
 }
 
 const struct check_result *check_results_find(const struct check_results *r,
@@ -361,9 +358,10 @@ void emit_source(struct check_results *out, const char *source)
 
 	if (!last || !source || !*source)
 		return;
-	unshare(out);
+	thaw(out);
 	last = &out->v[out->n - 1];
-	field_set(out, out->n - 1, &last->source, xstrdup(source));
+	free(last->source);
+	last->source = xstrdup(source);
 }
 
 void emit_suggest(struct check_results *out, const char *name, const char *value)
@@ -374,12 +372,13 @@ void emit_suggest(struct check_results *out, const char *name, const char *value
 
 	if (!last || !value || !*value)
 		return;
-	unshare(out);
+	thaw(out);
 	last = &out->v[out->n - 1];
 	n = strlen(name) + strlen(value) + 2;
 	s = xmalloc(n);
 	snprintf(s, n, "%s=%s", name, value);
-	field_set(out, out->n - 1, &last->suggest, s);
+	free(last->suggest);
+	last->suggest = s;
 }
 
 void emit_na(struct check_results *out, enum check_id id, const char *fmt, ...)

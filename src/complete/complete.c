@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "complete.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "util/safe.h"
 #include "util/xalloc.h"
 

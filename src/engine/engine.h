@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "../kube/exec.h"
-#include "../kube/pods.h"
+#include "../kube/exec/exec.h"
+#include "../kube/api/pods.h"
 
 #define ENGINE_DEFAULT_PARALLEL 32
 #define ENGINE_MAX_PARALLEL 512

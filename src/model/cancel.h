@@ -1,6 +1,6 @@
 /* Cancelling the whole run (Ctrl-C, SIGTERM, check's --timeout): one
  * flag that every layer reads and only cmd/ sets.  A leaf, so the
- * transports (kube/http.c, kube/auth.c, kube/exec*.c) and the pod engine
+ * transports (kube/http/http.c, kube/config/auth.c, kube/exec*.c) and the pod engine
  * share it without calling each other.
  *
  * cancel_run(why): why (a static string, e.g. "interrupted") becomes the

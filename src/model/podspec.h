@@ -1,5 +1,5 @@
 /* What a pod object asks for, as the checks need it (checks.md M): read
- * by kube/pods.c and kube/claims.c from the API, judged by src/check/.
+ * by kube/api/pods.c and kube/api/claims.c from the API, judged by src/check/.
  * A leaf: plain data, no I/O, so the checks need no kube header. */
 #ifndef MODEL_PODSPEC_H
 #define MODEL_PODSPEC_H
@@ -22,7 +22,7 @@ struct pod_spec_facts {
 	 * vLLM's kv_connector_extra_config.backends in its args or from
 	 * SGLang's env; "" when the spec does not say. */
 	char nixl_backend[32];
-	/* DRA ResourceClaims the container uses (kube/claims.c), as read from
+	/* DRA ResourceClaims the container uses (kube/api/claims.c), as read from
 	 * the API: claims_read + claims_unread is how many it uses. */
 	int claims_read;        /* ResourceClaims read */
 	int claims_unread;      /* could not be read: claims_why says why */

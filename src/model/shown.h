@@ -5,7 +5,7 @@
  * kubelet's $(VAR), a shell's ${VAR}) is printed as the spec wrote it.
  *
  * A leaf module: strings in, strings out, no I/O.  The spec's variables
- * come in the formats of kube/pods.h (pod_info.secret_env, plain_env).
+ * come in the formats of kube/api/pods.h (pod_info.secret_env, plain_env).
  */
 #ifndef MODEL_SHOWN_H
 #define MODEL_SHOWN_H

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "check/check.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "run/run.h"
 #include "verdict/verdict.h"
 
@@ -113,6 +113,21 @@ int report_print_junit(FILE *out, const struct report *r);
 int report_print_prometheus(FILE *out, const struct report *r);
 /* check -o html: one self-contained page (html.c); 0 or -1. */
 int report_print_html(FILE *out, const struct report *r);
+
+/* One -o format of a report (format.c): document prints the whole report
+ * as one document (NULL: a table the command draws); holds_dgd: the
+ * document has the DGD part (else it is printed beside it); text: for a
+ * terminal, where the text extras (DGD table, drift table) follow; wide:
+ * the table's extra columns (report_style.wide). */
+struct report_format {
+	const char *name;
+	int (*document)(FILE *out, const struct report *r);
+	int holds_dgd;
+	int text;
+	int wide;
+};
+/* The format named name, NULL when there is none. */
+const struct report_format *report_format(const char *name);
 /* `pods -o json|yaml`: {apiVersion, kind: WorkerPodList, items: [{name,
  * namespace, role, graph, node, nodeIP, podIP, container, image, phase,
  * status, creationTimestamp, probe, skipReason}]} (lists.c); the caller

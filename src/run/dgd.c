@@ -5,7 +5,7 @@
 
 #include "run/dgd.h"
 #include "check/dgd.h"
-#include "kube/dgd.h"
+#include "kube/api/dgd.h"
 #include "probe/facts.h"
 #include "util/intern.h"
 #include "util/xalloc.h"

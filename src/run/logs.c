@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "check/logs.h"
-#include "kube/logs.h"
+#include "kube/api/logs.h"
 #include "probe/logscan.h"
 #include "util/xalloc.h"
 

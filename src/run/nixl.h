@@ -6,8 +6,8 @@
 #ifndef RUN_NIXL_H
 #define RUN_NIXL_H
 
-#include "kube/http.h"
-#include "kube/pods.h"
+#include "kube/http/http.h"
+#include "kube/api/pods.h"
 #include "run/run.h"
 #include "util/buf.h"
 #include "util/err.h"

@@ -257,9 +257,10 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 	digest_exec(pr, i, r);
 	if (pr->opts->logs && pr->pod[i].probed && !cancel_why())
 		run_logs_pod(pr, pr->client, pr->opts, i);
-	/* Its results are final but for --transfer and drift (which copy
-	 * before they append): kept once per distinct content from here. */
-	check_results_compact(&pr->pod[i].results);
+	/* Judged: frozen, kept once per distinct content from here (drift
+	 * and --transfer thaw the pods they add to; the session freezes
+	 * them again). */
+	check_results_freeze(&pr->pod[i].results);
 }
 
 /* The engine's account with the probe deadline added (run_sink). */
@@ -349,7 +350,7 @@ void run_pods(struct run *pr, struct http_client *c,
 		reason_set(&pr->pod[i].reason, REASON_SKIPPED, pod->skip_reason);
 		check_pod_unprobed(pod->skip_reason, spec_of(pod), &pr->pod[i].ctx,
 				   &pr->pod[i].results);
-		check_results_compact(&pr->pod[i].results);
+		check_results_freeze(&pr->pod[i].results);
 	}
 }
 

@@ -9,8 +9,8 @@
 #define RUN_RUN_H
 
 #include "check/check.h"
-#include "kube/exec.h"
-#include "kube/pods.h"
+#include "kube/exec/exec.h"
+#include "kube/api/pods.h"
 #include "model/reason.h"
 
 struct probe_env;

@@ -6,8 +6,8 @@
 #define RUN_TRANSFER_H
 
 #include "check/check.h"
-#include "kube/http.h"
-#include "kube/pods.h"
+#include "kube/http/http.h"
+#include "kube/api/pods.h"
 #include "run/run.h"
 
 #define TRANSFER_DEFAULT_LIMIT_MS 60000L

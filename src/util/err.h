@@ -21,7 +21,7 @@ enum err_kind {
 };
 
 /* What RBAC refused, from the server's Forbidden Status where it arrived
- * (kube/http_status.c), so no layer above reads the message for it.
+ * (kube/http/status.c), so no layer above reads the message for it.
  * verb[0] == '\0': no denial.  resource is "pods/exec" for a subresource. */
 struct err_denial {
 	char user[128], verb[32], resource[64], ns[128];

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""End-to-end tests of pod exec (src/kube/exec.c) against the test cluster.
+"""End-to-end tests of pod exec (src/kube/exec/exec.c) against the test cluster.
 
 Runs build/tools/di_exec (the TEST-ONLY driver for exec_run) against
 tests/cluster/fakecluster in v5 mode (API server >= 1.30, stream translator)

@@ -18,7 +18,7 @@ from plugin import PLUGIN, plugin_env, run
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 SCENARIO = os.path.join(HERE, "scenarios", "frontdoor.yaml")
-# Past the 60 s bound a non-interactive plugin gets (src/kube/auth.c
+# Past the 60 s bound a non-interactive plugin gets (src/kube/config/auth.c
 # DEFAULT_PLUGIN_TIMEOUT_MS, no flag sets it): an interactive login that
 # outlasts it shows that it has none.  No more than that: the test sleeps it.
 LOGIN_SECONDS = int(os.environ.get("DI_TEST_LOGIN_SECONDS", "65"))

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The exec connections' own TLS (issue 16 item 3, src/kube/tlsconn.c): one
+"""The exec connections' own TLS (issue 16 item 3, src/kube/tls/tlsconn.c): one
 shared TLS context whose session cache makes N execs cost one full
 handshake, and everything curl did for the server's TLS still holds on the
 exec path: tls-server-name (sent as SNI, checked against the certificate),

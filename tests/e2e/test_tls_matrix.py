@@ -2,7 +2,7 @@
 """TLS exactly as kubectl (issue 23): one matrix of server certificates and
 TLS settings, each case run through /usr/bin/kubectl (v1.32: Go crypto/tls +
 crypto/x509), the plugin's GET path (`pods`, libcurl) and its exec path
-(`check`, the exec connection's own TLS, src/kube/tlsconn.c).  Both plugin
+(`check`, the exec connection's own TLS, src/kube/tls/tlsconn.c).  Both plugin
 paths must accept or refuse as kubectl does, in kubectl's words, unless the
 case is one of the documented decisions (docs/kubeconfig.md "TLS"), which is
 then asserted as such: kubectl accepts, the plugin refuses with an error that
@@ -449,7 +449,7 @@ class TestTlsMatrix(E2ECase):
         # under load) sent no name and says nothing of SNI.
         self.assertEqual({c["sni"] for c in conns if c["hello"]}, {"localhost"}, conns)
         # Every connection the server saw came through the proxy, the
-        # exec's too (src/kube/http_exec.c: our TLS inside curl's tunnel),
+        # exec's too (src/kube/exec/upgrade.c: our TLS inside curl's tunnel),
         # and the exec's tunnel met the case's proxy certificate.
         tunnelled = len([c for c in conns if c.get("connect")])
         seen = res["kubectl_conns"] + res["get_conns"] + res["exec_conns"]

@@ -1,4 +1,4 @@
-/* libFuzzer target: DRA ResourceClaims (src/kube/claims.c): JSON from the
+/* libFuzzer target: DRA ResourceClaims (src/kube/api/claims.c): JSON from the
  * API server.  The first byte picks the parser: 0 mod 3, claims_parse() of
  * a ResourceClaim; 1, claims_refs() of a Pod (which claims its container
  * "main" uses, names that reach a request path); 2, claims_parse_list() of
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/claims.h"
+#include "kube/api/claims.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* libFuzzer target: a DynamoGraphDeployment or its List (src/kube/dgd.c,
+/* libFuzzer target: a DynamoGraphDeployment or its List (src/kube/api/dgd.c,
  * dgd_parse: the item-by-item walk, the per-item bounds), then judged
  * against one pod (src/check/dgd.c).  The first byte picks the version:
  * even v1beta1, odd v1alpha1.  Seeds: tests/fuzz/corpus_dgd (issue 37's
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check/dgd.h"
-#include "kube/dgd.h"
+#include "kube/api/dgd.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

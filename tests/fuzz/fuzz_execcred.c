@@ -1,11 +1,11 @@
 /* libFuzzer target: an ExecCredential as a credential plugin prints it
- * (src/kube/auth.c, auth_parse_credential); the first byte picks the
+ * (src/kube/config/auth.c, auth_parse_credential); the first byte picks the
  * apiVersion the kubeconfig asked for. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/auth.h"
+#include "kube/config/auth.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

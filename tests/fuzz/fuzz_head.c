@@ -1,11 +1,11 @@
 /* libFuzzer target: the HTTP response head of the exec upgrade
- * (exec_head_status, exec_check_upgrade in src/kube/exec_head.c), the bytes a
+ * (exec_head_status, exec_check_upgrade in src/kube/exec/exec_head.c), the bytes a
  * server or a proxy answers before any WebSocket frame. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/exec.h"
+#include "kube/exec/exec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,9 +6,9 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
  *     -D_POSIX_C_SOURCE=200809L -Isrc $(pkg-config --cflags yaml-0.1 libcjson libcrypto) \
- *     tests/fuzz/fuzz_kubeconfig.c src/kube/kubeconfig.c src/kube/kubeconfig_env.c \
- *     src/kube/kubeconfig_files.c \
- *     src/kube/kubeconfig_util.c src/kube/kubeconfig_yaml.c src/util/buf.c \
+ *     tests/fuzz/fuzz_kubeconfig.c src/kube/config/kubeconfig.c src/kube/config/kubeconfig_env.c \
+ *     src/kube/config/kubeconfig_files.c \
+ *     src/kube/config/kubeconfig_util.c src/kube/config/kubeconfig_yaml.c src/util/buf.c \
  *     src/util/err.c src/util/log.c src/util/xalloc.c \
  *     $(pkg-config --libs yaml-0.1 libcjson libcrypto) -o build/fuzz_kubeconfig
  *   rm -rf build/fuzz-corpus && cp -r tests/fuzz/corpus_kubeconfig build/fuzz-corpus
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "kube/kubeconfig.h"
+#include "kube/config/kubeconfig.h"
 
 /* Paths named in the input resolve under a directory that does not exist;
  * stdin is /dev/null so that "certificate-authority: /dev/stdin" cannot

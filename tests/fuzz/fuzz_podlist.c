@@ -1,4 +1,4 @@
-/* libFuzzer target: a PodList page (src/kube/pods.c, pods_parse_page):
+/* libFuzzer target: a PodList page (src/kube/api/pods.c, pods_parse_page):
  * JSON from the API server, turned into pod_info entries (role, container
  * choice, skip reasons, NIXL backend from the spec).  The first byte picks
  * the query: namespace vs all namespaces, a -c container or not. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

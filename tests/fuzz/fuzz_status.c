@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/exec.h"
-#include "kube/http.h"
+#include "kube/exec/exec.h"
+#include "kube/http/http.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/urlpath.h"
+#include "kube/http/urlpath.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

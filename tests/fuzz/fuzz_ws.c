@@ -1,4 +1,4 @@
-/* libFuzzer target for the WebSocket reader (src/kube/ws.c).
+/* libFuzzer target for the WebSocket reader (src/kube/exec/ws.c).
  *
  * The first bytes of the input choose the message cap and where the rest
  * is split into feeds, so one corpus explores both the frame grammar and
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/ws.h"
+#include "kube/exec/ws.h"
 
 /* Invariants the reader promises its callers; abort() lets the fuzzer
  * report a broken one as a crash. */

@@ -1,4 +1,4 @@
-/* di_exec: TEST-ONLY driver for exec_run (src/kube/exec.h).
+/* di_exec: TEST-ONLY driver for exec_run (src/kube/exec/exec.h).
  *
  *   di_exec --kubeconfig K [--context C] -n NS [-c CONTAINER]
  *           [--timeout-ms N] [--max-output N] [-v N] POD -- ARGV...
@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/auth.h"
-#include "kube/exec.h"
-#include "kube/http.h"
-#include "kube/kubeconfig.h"
+#include "kube/config/auth.h"
+#include "kube/exec/exec.h"
+#include "kube/http/http.h"
+#include "kube/config/kubeconfig.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 

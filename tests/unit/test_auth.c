@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kube/auth.h"
-#include "kube/kubeconfig.h"
+#include "kube/config/auth.h"
+#include "kube/config/kubeconfig.h"
 #include "t.h"
 
 #define V1 "client.authentication.k8s.io/v1"

@@ -8,7 +8,7 @@
 #include "check/internal.h"
 #include "check/links.h"
 #include "model/envrules.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "probe/facts.h"
 #include "probe_fixture.h"
 #include "pod_fixture.h"

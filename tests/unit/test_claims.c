@@ -1,4 +1,4 @@
-/* DRA ResourceClaims (src/kube/claims.c) and how pod-rdma-resource judges
+/* DRA ResourceClaims (src/kube/api/claims.c) and how pod-rdma-resource judges
  * them (src/check/podspec.c): a claim counts as RDMA only when the devices
  * it allocated are NICs.  The claims are shaped like real ones: NVIDIA's
  * k8s-dra-driver-gpu (driver gpu.nvidia.com, devices gpu-N), google/dranet
@@ -13,8 +13,8 @@
 #include <cjson/cJSON.h>
 
 #include "check/check.h"
-#include "kube/claims.h"
-#include "kube/pods.h"
+#include "kube/api/claims.h"
+#include "kube/api/pods.h"
 #include "t.h"
 
 static const char gpu_only_v1[] =

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/http.h"
-#include "kube/pods.h"
+#include "kube/http/http.h"
+#include "kube/api/pods.h"
 #include "model/vocab.h"
 #include "report/table.h"
 #include "util/buf.h"

@@ -1,11 +1,11 @@
-/* DGD reading (kube/dgd.c) and judging (check/dgd.c, checks.md P). */
+/* DGD reading (kube/api/dgd.c) and judging (check/dgd.c, checks.md P). */
 #include <string.h>
 
 #include "t.h"
 
 #include "check/dgd.h"
-#include "kube/dgd.h"
-#include "kube/pods.h"
+#include "kube/api/dgd.h"
+#include "kube/api/pods.h"
 #include "run/dgd.h"
 #include "util/buf.h"
 #include "util/sha256.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check/check.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "model/envrules.h"
 #include "probe/facts.h"
 #include "recipe/recipe.h"

@@ -1,7 +1,7 @@
 /* exec's byte-level pieces: the 101 check and the channel-3 status, with
  * the real status documents from docs/captures-k8s-1.20. */
-#include "kube/exec.h"
-#include "kube/ws.h"
+#include "kube/exec/exec.h"
+#include "kube/exec/ws.h"
 #include "t.h"
 
 #include <stdlib.h>
@@ -312,7 +312,7 @@ static void test_upgrade_bad(void)
 	}
 }
 
-/* A 403's Status is read once, where it arrives (kube/http_status.c):
+/* A 403's Status is read once, where it arrives (kube/http/status.c):
  * verb, resource, user and namespace as values; any other answer, or a 403
  * in other words, gives no denial. */
 static void test_denial(void)

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/hdrcheck.h"
-#include "kube/kubeconfig.h"
-#include "kube/listguard.h"
-#include "kube/pods.h"
-#include "kube/proxy.h"
+#include "kube/http/hdrcheck.h"
+#include "kube/config/kubeconfig.h"
+#include "kube/api/listguard.h"
+#include "kube/api/pods.h"
+#include "kube/http/proxy.h"
 #include "util/xalloc.h"
 #include "t.h"
 

@@ -1,4 +1,4 @@
-/* util/intern.c and check_results_compact() (issue 27: results of
+/* util/intern.c and check_results_freeze() (issue 27: results of
  * identical pods kept once, output unchanged). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,10 +114,10 @@ static void test_compact_shares(void)
 	fill(&b, "gpu-a1");
 	fill(&c, "gpu-b7");
 	fill(&want, "gpu-a1");
-	check_results_compact(&a);
-	check_results_compact(&b);
-	check_results_compact(&c);
-	CHECK(a.shared && b.shared && c.shared);
+	check_results_freeze(&a);
+	check_results_freeze(&b);
+	check_results_freeze(&c);
+	CHECK(a.frozen && b.frozen && c.frozen);
 	CHECK(a.v == b.v);                    /* identical pods: one array */
 	CHECK(c.v != a.v);
 	CHECK(c.v[0].detail == a.v[0].detail);  /* equal texts: one string */
@@ -127,32 +127,35 @@ static void test_compact_shares(void)
 	CHECK(check_results_find(&b, "ucx-rdma") != NULL);
 	CHECK_INT(check_results_family_status(&a, check_def("gpudirect-peermem")->family),
 		  CHECK_FAIL);
-	check_results_compact(&a);            /* twice: no change */
+	check_results_freeze(&a);            /* twice: no change */
 	CHECK(a.v == b.v);
 
 	/* Appending after compaction copies first: b does not change. */
 	CHECK_INT(check_results_add_def(&a, "env-drift", CHECK_WARN, "UCX_TLS differs", NULL), 0);
-	CHECK(!a.shared && a.v != b.v);
+	CHECK(!a.frozen && a.v != b.v);
+	/* Thawed whole: every string an owned copy, no field left shared. */
+	CHECK(a.v[0].detail != b.v[0].detail);
 	CHECK_INT(a.n, 4);
 	CHECK_INT(b.n, 3);
 	CHECK(same(&b, &want));
 	CHECK_STR(a.v[3].detail, "UCX_TLS differs");
 	CHECK_STR(a.v[1].detail, "no nvidia_peermem on gpu-a1");
-	check_results_compact(&a);
-	CHECK(a.shared);
+	check_results_freeze(&a);
+	CHECK(a.frozen);
 	CHECK_INT(a.n, 4);
+	CHECK(a.v[0].detail == b.v[0].detail);  /* frozen again: shared again */
 
 	check_results_release(&a);
 	check_results_release(&b);
 	check_results_release(&c);
 	CHECK_INT(a.n, 0);
-	CHECK(!a.shared && !a.interned);
+	CHECK(!a.frozen);
 	check_results_release(&want);
 	CHECK_INT(intern_count(), base);      /* everything given back */
 
 	/* An empty set compacts and releases. */
 	check_results_init(&a);
-	check_results_compact(&a);
+	check_results_freeze(&a);
 	check_results_release(&a);
 	CHECK_INT(intern_count(), base);
 }
@@ -167,12 +170,12 @@ static void test_compact_then_source(void)
 
 	fill(&a, "gpu-a1");
 	fill(&b, "gpu-a1");
-	check_results_compact(&a);
-	check_results_compact(&b);
+	check_results_freeze(&a);
+	check_results_freeze(&b);
 	CHECK(a.v == b.v);
 	emit_source(&a, "ibv_devinfo");
 	emit_suggest(&a, "UCX_NET_DEVICES", "mlx5_0:1");
-	CHECK(!a.shared && a.v != b.v);
+	CHECK(!a.frozen && a.v != b.v);
 	CHECK_STR(a.v[2].source, "ibv_devinfo");
 	CHECK_STR(a.v[2].suggest, "UCX_NET_DEVICES=mlx5_0:1");
 	CHECK(b.v[2].source == NULL && b.v[2].suggest == NULL);
@@ -210,16 +213,20 @@ static void test_compact_gpu_nics(void)
 	a.gpu_nics = gpus("mlx5_"), a.n_gpu_nics = 2;
 	b.gpu_nics = gpus("mlx5_"), b.n_gpu_nics = 2;
 	c.gpu_nics = gpus("ibp"), c.n_gpu_nics = 2;
-	check_results_compact(&a);
-	check_results_compact(&b);
-	check_results_compact(&c);
-	CHECK(a.gpu_nics_shared && b.gpu_nics_shared && c.gpu_nics_shared);
+	check_results_freeze(&a);
+	check_results_freeze(&b);
+	check_results_freeze(&c);
+	CHECK(a.frozen && b.frozen && c.frozen);
 	CHECK(a.gpu_nics == b.gpu_nics);
 	CHECK(c.gpu_nics != a.gpu_nics);
 	CHECK_STR(b.gpu_nics[1].nic[0].dev, "mlx5_1:1");
 	CHECK_STR(c.gpu_nics[0].nic[0].dev, "ibp0:1");
-	check_results_compact(&a);            /* twice: no change */
+	check_results_freeze(&a);            /* twice: no change */
 	CHECK(a.gpu_nics == b.gpu_nics);
+	/* A change thaws the NIC list with the rest: a's own copy. */
+	CHECK_INT(check_results_add_def(&a, "env-drift", CHECK_WARN, "UCX_TLS differs", NULL), 0);
+	CHECK(!a.frozen && a.gpu_nics != b.gpu_nics);
+	CHECK_STR(a.gpu_nics[1].nic[0].dev, "mlx5_1:1");
 	check_results_release(&a);
 	CHECK_STR(b.gpu_nics[0].nic[0].dev, "mlx5_0:1");  /* still b's */
 	check_results_release(&b);

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kube/kubeconfig.h"
+#include "kube/config/kubeconfig.h"
 #include "t.h"
 
 #define NONE "<none>"  /* expectation: the field must be NULL */

@@ -7,7 +7,7 @@
 
 #include "check/check.h"
 #include "check/logs.h"
-#include "kube/logs.h"
+#include "kube/api/logs.h"
 #include "probe/logscan.h"
 #include "probe_fixture.h"
 #include "t.h"

@@ -10,7 +10,7 @@
 #include "check/check.h"
 #include "check/links.h"
 #include "check/logs.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "probe/facts.h"
 #include "probe/logscan.h"
 #include "t.h"

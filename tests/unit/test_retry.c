@@ -1,6 +1,6 @@
 /* client-go's retry rule (rest/with_retry.go IsNextRetry, request.go
  * checkWait): which answers are retried, how long we wait, how many. */
-#include "kube/retry.h"
+#include "kube/http/retry.h"
 #include "t.h"
 
 static void test_answers(void)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "model/role.h"
 #include "t.h"
 
@@ -72,7 +72,7 @@ static void test_uncomment(void)
 	free(t);
 }
 
-/* check's side (kube/pods.c): the same decision from the pod's labels
+/* check's side (kube/api/pods.c): the same decision from the pod's labels
  * and its container's command and args. */
 static void test_pods(void)
 {

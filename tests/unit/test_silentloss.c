@@ -6,8 +6,8 @@
 
 #include "check/check.h"
 #include "check/dgd.h"
-#include "kube/dgd.h"
-#include "kube/pods.h"
+#include "kube/api/dgd.h"
+#include "kube/api/pods.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 #include "util/xalloc.h"

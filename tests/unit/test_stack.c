@@ -10,7 +10,7 @@
 
 #include "check/check.h"
 #include "check/links.h"
-#include "kube/pods.h"
+#include "kube/api/pods.h"
 #include "probe/facts.h"
 #include "t.h"
 #include "verdict/verdict.h"

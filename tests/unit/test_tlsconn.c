@@ -1,4 +1,4 @@
-/* The exec connections' TLS (src/kube/tlsconn.c) against a real OpenSSL
+/* The exec connections' TLS (src/kube/tls/tlsconn.c) against a real OpenSSL
  * server in this process: certificates are made here (a CA, a server
  * certificate for localhost and 127.0.0.1, an expired one, another CA, a
  * client certificate), the server runs in threads on 127.0.0.1, and the
@@ -25,8 +25,8 @@
 
 #include "loopback.h"
 #include "t.h"
-#include "../../src/kube/tlsconn.h"
-#include "../../src/kube/tlspolicy.h"
+#include "../../src/kube/tls/tlsconn.h"
+#include "../../src/kube/tls/tlspolicy.h"
 
 /* ---- certificates ---- */
 

@@ -1,4 +1,4 @@
-/* The one TLS policy of both paths (src/kube/tlspolicy.c, issue 23), where
+/* The one TLS policy of both paths (src/kube/tls/tlspolicy.c, issue 23), where
  * the e2e matrix (tests/e2e/test_tls_matrix.py) cannot reach: a server
  * that asks to renegotiate (Python's ssl module cannot), met by the exec
  * path (tlsconn) and the GET path (http_get through libcurl); the CA text
@@ -23,10 +23,10 @@
 
 #include "loopback.h"
 #include "t.h"
-#include "../../src/kube/http.h"
-#include "../../src/kube/tlsconn.h"
-#include "../../src/kube/tlspolicy.h"
-#include "../../src/kube/tlsstore.h"
+#include "../../src/kube/http/http.h"
+#include "../../src/kube/tls/tlsconn.h"
+#include "../../src/kube/tls/tlspolicy.h"
+#include "../../src/kube/tls/tlsstore.h"
 #include "../../src/util/xalloc.h"
 
 static EVP_PKEY *ca_key, *srv_key;

@@ -2,7 +2,7 @@
  * path.Join("/", base.Path, versionedAPIPath); net/url decodes base.Path
  * and re-escapes the joined path with EscapedPath). Expected values are
  * what Go's path.Join / url.URL give for the same input. */
-#include "kube/urlpath.h"
+#include "kube/http/urlpath.h"
 #include "t.h"
 
 static void prefix_is(const char *server, const char *want)

@@ -1,6 +1,6 @@
 /* RFC 6455 framing: byte-exact vectors from the RFC and from real captures
  * (docs/captures-k8s-1.20), fed whole and one byte at a time. */
-#include "kube/ws.h"
+#include "kube/exec/ws.h"
 #include "t.h"
 
 #include <openssl/evp.h>

@@ -1,0 +1,68 @@
+/* A run session: everything `check` (and `node --pod`) does to a listed
+ * fleet, as stages declared once in session.c and run in order: the DGDs,
+ * the probe, the transfer test, drift, the DGD judgement, the results
+ * frozen (check.h check_results_freeze), the verdict.
+ * What comes back is a finished report (report/report.h struct report)
+ * for cmd/ to print, then the push of its metrics.  A stage the plan does
+ * not ask for is skipped; cmd/ decides no run internals (what to keep of
+ * each pod follows from the plan). */
+#ifndef RUN_SESSION_H
+#define RUN_SESSION_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "model/dgd.h"
+#include "recipe/recipe.h"
+#include "report/report.h"
+#include "run/run.h"
+#include "verdict/verdict.h"
+
+/* What the caller asks of one session. */
+struct run_plan {
+	struct run_options probe;       /* parallel, deadlines, logs, sink */
+	const char *namespace;          /* the listed scope: the DGD read's */
+	int all_namespaces;
+	int dgds;                       /* read the DGDs, judge the pods against them */
+	const char *dgd;                /* --dgd NAME: only that one; NULL: those listed */
+	int transfer;                   /* --transfer: the ucx_perftest pairs */
+	long transfer_timeout_ms;
+	const struct recipe_set *recipe;   /* --recipe, read already; NULL: no drift */
+	const char *recipe_path;
+	struct timespec started;        /* CLOCK_MONOTONIC: the run's duration */
+};
+
+/* One finished session.  report points into the rest; the caller may set
+ * report.source before printing. */
+struct run_session {
+	struct run run;
+	struct dgd_set dgds;
+	struct dgd_findings findings;
+	char **group;                   /* -A with DGDs shown: per pod (run_dgd_groups) */
+	int dgd_shown;                  /* --dgd, or some DGD of the listed pods read */
+	const char *dgd_note;           /* why DGDs were not read; NULL: nothing to say */
+	const char *interrupted;        /* cancel_why() once probes and transfer ended */
+	struct verdict verdict;
+	struct report report;
+	/* Private to session.c. */
+	const struct run_plan *plan;
+	struct http_client *client;
+	int judged;
+	char note_buf[300];
+};
+
+/* Runs every stage p asks for over l (borrowed, outlives s) into s.
+ * 0, or -1 with e set when a stage cannot go on (the DGD read refused
+ * with --dgd, ...); either way run_session_release(s) after. */
+int run_session(struct run_session *s, struct http_client *c, const struct pod_list *l,
+		const struct run_plan *p, struct err *e);
+
+/* --pushgateway: the report as metrics (metrics() prints it: cmd/ hands
+ * the prometheus printer, run/ knows no printer) PUT to url under the
+ * grouping key job, namespace ("-A" for all).  0, or -1 with e set. */
+int run_session_push(const struct run_session *s, const char *url,
+		     int (*metrics)(FILE *out, const struct report *r), struct err *e);
+
+void run_session_release(struct run_session *s);
+
+#endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "check/dgd.h"
 #include "model/dgd.h"
 #include "recipe/recipe.h"
 #include "report/report.h"

@@ -15,7 +15,8 @@ from fc import Cluster  # noqa: E402
 
 from plugin import PLUGIN, invoke_stdin, plugin_env, run, script_sha256  # noqa: E402
 
-FAMILY_START = 3    # POD ROLE NODE, then the family columns
+FAMILY_START = 3    # -o wide: POD ROLE NODE, then the family columns
+FAMILY_END = -6     # CONTAINER NODE-IP UCX-VERSION NIXL-VERSION IMAGE VERDICT
 
 
 class TestErrorsBeforeWork(unittest.TestCase):
@@ -60,20 +61,24 @@ class TestErrorsBeforeWork(unittest.TestCase):
         self.assertEqual(len(self.c.log()), before, "a request was made")
 
     def test_unprobed_pod_shows_dashes_and_why(self):
-        rc, out, err = run(["check", "-l", "app=pending"] + self.kc())
+        rc, out, err = run(["check", "-l", "app=pending", "-o", "wide"] + self.kc())
         self.assertEqual(rc, 3, out + err)
         lines = out.splitlines()
         cells = lines[1].split()
         self.assertEqual(cells[0], "pending-0")
         # Every family cell is "-"; the last cell is the verdict.
-        self.assertTrue(all(c == "-" for c in cells[FAMILY_START:-1]), lines[:2])
+        self.assertTrue(all(c == "-" for c in cells[FAMILY_START:FAMILY_END]), lines[:2])
         self.assertEqual(cells[-1], "Unverified")
+        # The default table: its NOT OK cell is "-" too, never "<none>".
+        brief = run(["check", "-l", "app=pending"] + self.kc())[1].splitlines()[1].split()
+        self.assertEqual(brief[-2:], ["Unverified", "-"], brief)
         why = [l for l in lines if "not probed" in l and "pending-0" in l]
         self.assertEqual(len(why), 1, out)
         self.assertIn("Pending", why[0])
 
     def test_no_fail_cell_without_a_finding(self):
-        rc, out, err = run(["check", "-A", "-l", "app in (pending,multi,crashing)"] + self.kc())
+        rc, out, err = run(["check", "-A", "-l", "app in (pending,multi,crashing)", "-o", "wide"]
+                           + self.kc())
         lines = out.splitlines()
         rows = []
         for l in lines[1:]:

@@ -55,6 +55,9 @@ int report_brief_fit(struct table *t, const int (*fam)[REPORT_MAX_FAMS], size_t 
 		     int no_headers);
 /* The worst status among fam (fail, warn, skipped), CHECK_OK when none. */
 int report_brief_worst(const int *fam, size_t nfam);
+/* check --suggest-env's `kubectl patch` line per DGD component whose pods
+ * have a suggested value (patch.c); nothing without r->dgd. */
+void report_print_suggest_patch(FILE *out, const struct report *r);
 /* A remedy is advice for a problem seen, not for "could not look". */
 int report_has_fix(enum check_status s, const char *remedy);
 /* Prints lead (lead_w visible columns; it may carry colour), then text,

@@ -364,7 +364,33 @@ class TestInstall(unittest.TestCase):
         self.assertFalse(os.path.exists(share))
 
 
+    def test_krew_archive_carries_the_same_deploy_files(self):
+        # What krew unpacks is the archive krew/dist.sh stages: the same
+        # deploy/ files `make install` puts under share/.
+        def deploy_files(path, marker):
+            with open(os.path.join(ROOT, path)) as f:
+                line = [l for l in f if marker in l and "deploy/" in l][0]
+            return sorted(w for w in line.split() if w.startswith("deploy/") and w.endswith(".yaml"))
+        make = deploy_files("Makefile", "install -m 0644 deploy/")
+        self.assertIn("deploy/rbac.yaml", make)
+        self.assertEqual(deploy_files("krew/dist.sh", "install -m 0644 deploy/"), make)
+
+
 class TestPermissionsDocumented(unittest.TestCase):
+    def test_krew_caveats_list_every_permission_with_why(self):
+        import yaml
+        rc, out, err = run(["rbac", "-A"])
+        (role,) = [d for d in yaml.safe_load_all(out) if d]
+        with open(os.path.join(ROOT, "krew", "dynamo-interconnect.yaml")) as f:
+            caveats = yaml.safe_load(f)["spec"]["caveats"]
+        # One line a resource: "  RESOURCE (GROUP): VERBS - why".
+        got = {}
+        for l in caveats.splitlines():
+            m = re.match(r"^\s+(\S+)(?: \((\S+)\))?: ([a-z, ]+) - (.{10,})$", l)
+            if m:
+                got[(m.group(2) or "", m.group(1))] = set(v.strip() for v in m.group(3).split(","))
+        self.assertEqual(got, rules_of(role), caveats)
+
     def test_readme_lists_every_permission_with_why(self):
         import yaml
         rc, out, err = run(["rbac", "-A"])

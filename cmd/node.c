@@ -34,6 +34,7 @@ static int print_one(const struct cmd_ctx *ctx, const struct report *r, const ch
 
 	st.no_headers = ctx->g.no_headers;
 	st.color = cmd_use_color(ctx, stdout);
+	st.width = cmd_term_width(stdout);
 	if (!cmd_print_document(format, r, &rc)) {
 		report_print_checks(stdout, &r->pods[0].results, &st);
 		report_print_verdict(stdout, r, &st);

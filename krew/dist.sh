@@ -53,7 +53,8 @@ stage() {
 	# may not keep links.
 	install -m 0755 "build/dist-$1/dist/$prog" "$2/$completer"
 	install -m 0644 LICENSE README.md "man/$prog.1" "$2/"
-	install -m 0644 deploy/rbac.yaml "$2/deploy/"
+	# deploy/ as `make install` puts it under share/ (issue 44 point 4).
+	install -m 0644 deploy/rbac.yaml deploy/cronjob.yaml deploy/alerts.yaml "$2/deploy/"
 	install -m 0644 schema/*.json "$2/schema/"
 	# completions/ (bash, zsh, fish scripts) when the tree has it.
 	if [ -d completions ]; then

@@ -53,6 +53,18 @@ struct dgd_component {
 	 * .env;
 	 * a valueFrom shows as "<valueFrom>" so no Secret value is held. */
 	char *env;
+	/* Where a JSON patch sets a variable of this component alone (check
+	 * --suggest-env, issue 44 point 5): patch_path, the RFC 6901 pointer
+	 * of its own env list (v1beta1 /spec/components/I/podTemplate/spec/
+	 * containers/J/env, v1alpha1 /spec/services/NAME/envs), "" when it has
+	 * no container to hold one; patch_names "NAME\n" per entry of that
+	 * list in order; patch_listed 0 when the list is absent; patch_ids
+	 * "POINTER=VALUE\n" of what identifies the place (the component's and
+	 * container's names at those indexes), tested before any change. */
+	char *patch_path;
+	char *patch_names;
+	char *patch_ids;
+	int patch_listed;
 };
 
 struct dgd_condition {

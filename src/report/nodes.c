@@ -78,12 +78,40 @@ int report_node_family_shown(const struct report_node *v, size_t n, size_t f)
 	return 0;
 }
 
-void report_print_nodes(FILE *out, const struct report *r, const struct report_style *st)
+/* The default view: NODE, PODS, VERDICT and the NOT OK cell (brief.c),
+ * fitted to the width as the pod table is. */
+static struct table *brief_nodes(const struct report_node *v, size_t n,
+				 const struct report_style *st)
+{
+	const char *h[] = { "NODE", "PODS", "VERDICT", "NOT OK" }, *sgr[4] = { 0 };
+	int (*fam)[REPORT_MAX_FAMS] = xcalloc(n ? n : 1, sizeof(*fam));
+	struct table *t = table_new(4, h);
+	char npods[24];
+
+	for (size_t i = 0; i < n; i++) {
+		const char *c[4] = { v[i].name, npods, report_verdict_token(v[i].verdict), "-" };
+
+		memcpy(fam[i], v[i].fam, sizeof(fam[i]));
+		snprintf(npods, sizeof(npods), "%zu", v[i].npods);
+		if (st->color) {
+			sgr[2] = report_status_sgr(report_verdict_color(v[i].verdict));
+			sgr[3] = report_status_sgr(report_brief_worst(fam[i], report_ncolumns));
+		}
+		table_add_row_sgr(t, c, sgr);
+	}
+	report_brief_fit(t, (const int (*)[REPORT_MAX_FAMS])fam, st->width ? st->width : 80,
+			 st->no_headers);
+	free(fam);
+	return t;
+}
+
+/* -o wide: every family's column. */
+static struct table *wide_nodes(const struct report_node *v, size_t n,
+				const struct report_style *st)
 {
 	const char *h[MAX_NODE_COLS], *c[MAX_NODE_COLS], *sgr[MAX_NODE_COLS];
 	char npods[24];
-	size_t n, f;
-	struct report_node *v = report_nodes_collect(r, &n);
+	size_t f;
 	struct table *t;
 	int nc = 0;
 
@@ -113,6 +141,15 @@ void report_print_nodes(FILE *out, const struct report *r, const struct report_s
 		c[k++] = report_verdict_token(v[i].verdict);
 		table_add_row_sgr(t, c, sgr);
 	}
+	return t;
+}
+
+void report_print_nodes(FILE *out, const struct report *r, const struct report_style *st)
+{
+	size_t n;
+	struct report_node *v = report_nodes_collect(r, &n);
+	struct table *t = st->wide ? wide_nodes(v, n, st) : brief_nodes(v, n, st);
+
 	table_print(t, out, st->no_headers);
 	table_free(t);
 	free(v);

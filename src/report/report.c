@@ -11,6 +11,7 @@
 #include "../util/xalloc.h"
 
 #define MAX_COLS 24
+#define FIX_INDENT 5     /* a wrapped fix line, as under check's findings */
 
 /* TRANSFER is a column only when a pod has such a result (check
  * --transfer): the table without it stays as it was. */
@@ -96,23 +97,92 @@ static int row(const struct report *r, size_t at,
 	return n;
 }
 
+/* The default table's cells of pod at (POD, ROLE, NODE when with_node,
+ * VERDICT, and its NOT OK cell, filled by report_brief_fit()), its family
+ * statuses into fam. */
+static int brief_row(const struct report *r, size_t at, const struct report_style *st,
+		     int with_node, const char **c, const char **sgr, int *fam)
+{
+	const struct run_pod *p = &r->pods[at];
+	enum verdict_status verdict = report_pod_verdict(r, at);
+	int n = 0;
+
+	memset(sgr, 0, MAX_COLS * sizeof(*sgr));
+	for (size_t i = 0; i < report_ncolumns; i++)
+		fam[i] = report_family_status(p, report_columns[i]);
+	if (r->all_namespaces)
+		c[n++] = p->pod->namespace;
+	c[n++] = p->pod->name;
+	c[n++] = p->pod->role;
+	if (with_node)
+		c[n++] = p->pod->node;
+	if (st->color)
+		sgr[n] = report_status_sgr(report_verdict_color(verdict));
+	c[n++] = report_verdict_token(verdict);
+	if (st->color)
+		sgr[n] = report_status_sgr(report_brief_worst(fam, report_ncolumns));
+	c[n++] = "-";
+	return n;
+}
+
+static int in_group(const struct report *r, size_t i, const char *g, int all)
+{
+	const char *pg = r->group ? r->group[i] : NULL;
+
+	return all || (g ? pg && !strcmp(pg, g) : pg == NULL);
+}
+
+/* The default table, fitted to the width (80 off a terminal); NODE only
+ * where it fits. */
+static struct table *brief_table(const struct report *r, const struct report_style *st,
+				 const char *g, int all, int with_node)
+{
+	const char *h[MAX_COLS], *c[MAX_COLS], *sgr[MAX_COLS];
+	int (*fam)[REPORT_MAX_FAMS] = xcalloc(r->n ? r->n : 1, sizeof(*fam));
+	size_t rows = 0;
+	int n = 0;
+	struct table *t;
+
+	if (r->all_namespaces)
+		h[n++] = "NAMESPACE";
+	h[n++] = "POD";
+	h[n++] = "ROLE";
+	if (with_node)
+		h[n++] = "NODE";
+	h[n++] = "VERDICT";
+	h[n++] = "NOT OK";
+	t = table_new(n, h);
+	for (size_t i = 0; i < r->n; i++)
+		if (in_group(r, i, g, all)) {
+			brief_row(r, i, st, with_node, c, sgr, fam[rows++]);
+			table_add_row_sgr(t, c, sgr);
+		}
+	if (!report_brief_fit(t, (const int (*)[REPORT_MAX_FAMS])fam,
+			      st->width ? st->width : 80, st->no_headers) && with_node) {
+		table_free(t);
+		t = brief_table(r, st, g, all, 0);
+	}
+	free(fam);
+	return t;
+}
+
 /* The rows of the pods whose group is g (NULL: of none), or all. */
 static void table_of(FILE *out, const struct report *r, const struct report_style *st,
 		     const char *g, int all)
 {
 	const char *h[MAX_COLS], *c[MAX_COLS], *sgr[MAX_COLS];
 	int xfer = any_transfer(r);
-	int n = headers(r, st, xfer, h);
-	struct table *t = table_new(n, h);
-	size_t i;
+	struct table *t;
 
-	for (i = 0; i < r->n; i++) {
-		const char *pg = r->group ? r->group[i] : NULL;
-
-		if (!all && (g ? !pg || strcmp(pg, g) : pg != NULL))
-			continue;
-		row(r, i, st, xfer, c, sgr);
-		table_add_row_sgr(t, c, sgr);
+	if (!st->wide) {
+		t = brief_table(r, st, g, all, 1);
+	} else {
+		t = table_new(headers(r, st, xfer, h), h);
+		for (size_t i = 0; i < r->n; i++)
+			if (in_group(r, i, g, all)) {
+				row(r, i, st, xfer, c, sgr);
+				table_add_row_sgr(t, c, sgr);
+			}
 	}
 	table_print(t, out, st->no_headers);
 	table_free(t);
@@ -170,19 +240,21 @@ void report_print_checks(FILE *out, const struct check_results *res,
 	struct table *t = table_new(4, h);
 	size_t i;
 
-	(void)st;
 	for (i = 0; i < res->n; i++) {
 		const struct check_result *c = &res->v[i];
 		const char *cells[4] = { c->name, check_family_name(c->family),
 					 check_status_name(c->status), c->detail };
 		table_add_row(t, cells);
 	}
-	table_print(t, out, st->no_headers);
+	table_print_wrapped(t, out, st->no_headers, st->width);
 	table_free(t);
 	for (i = 0; i < res->n; i++)
 		if (report_has_fix(res->v[i].status, res->v[i].remedy)) {
-			fprintf(out, "%s: fix: ", res->v[i].name);
-			safe_put_line(out, "", res->v[i].remedy);
+			char lead[128];
+
+			snprintf(lead, sizeof(lead), "%s: fix: ", res->v[i].name);
+			report_wrap(out, lead, table_text_width(lead), res->v[i].remedy,
+				    FIX_INDENT, st->width);
 		}
 }
 

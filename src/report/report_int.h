@@ -39,6 +39,25 @@ struct report_node *report_nodes_collect(const struct report *r, size_t *n);
 /* 0 for the TRANSFER column when no node has a transfer result (the
  * table without check --transfer stays as it was). */
 int report_node_family_shown(const struct report_node *v, size_t n, size_t f);
+/* The compact table's NOT OK cell (brief.c) of the statuses fam[f] (per
+ * report_columns[], -1: no result): the families not ok by their -o wide
+ * headers, worst first and grouped ("RDMA,UCX fail; GPUDIRECT skipped"),
+ * "" when none is, "-" when there is no result at all.  Only the first
+ * keep are named, the rest counted ("; +2 more"); keep 0 names none, it
+ * counts each status ("1 fail, 2 warn").  Returns how many are not ok. */
+#define REPORT_BRIEF_MAX 512
+size_t report_brief_cell(const int *fam, size_t nfam, size_t keep, char *out, size_t n);
+/* Fits every row's last cell of t (a NOT OK cell; row i's statuses
+ * fam[i]) to width columns by naming fewer families, then none; 1 when
+ * every row fits, 0 when one is wider even so. */
+struct table;
+int report_brief_fit(struct table *t, const int (*fam)[REPORT_MAX_FAMS], size_t width,
+		     int no_headers);
+/* The worst status among fam (fail, warn, skipped), CHECK_OK when none. */
+int report_brief_worst(const int *fam, size_t nfam);
+/* check --suggest-env's `kubectl patch` line per DGD component whose pods
+ * have a suggested value (patch.c); nothing without r->dgd. */
+void report_print_suggest_patch(FILE *out, const struct report *r);
 /* A remedy is advice for a problem seen, not for "could not look". */
 int report_has_fix(enum check_status s, const char *remedy);
 /* Prints lead (lead_w visible columns; it may carry colour), then text,

@@ -111,4 +111,5 @@ void report_print_suggest_env(FILE *out, const struct report *r)
 	if (!any)
 		fprintf(out, "\nSuggested env (check --suggest-env): none, no finding suggests a variable "
 			"or an env change\n");
+	report_print_suggest_patch(out, r);
 }

@@ -14,57 +14,15 @@
 #define NAMES_SHOWN 3        /* pods named on a grouped line */
 #define SUMMARY_LINE_MAX 65536
 
-static size_t span_width(const char *s, size_t n)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < n; i++)
-		w += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return w;
-}
-
 void report_wrap(FILE *out, const char *lead, size_t lead_w, const char *raw,
 		 size_t indent, size_t width)
 {
 	/* Text from the cluster or a pod reaches the terminal only through
 	 * the terminal rule (util/safe.h); the lead is ours. */
 	char *text = safe_term(raw);
-	size_t col = lead_w;
-	int line_start = 1;    /* nothing but the lead/indent on this line yet */
-	const char *p = text;
 
 	fputs(lead, out);
-	if (!width) {
-		fprintf(out, "%s\n", text);
-		free(text);
-		return;
-	}
-	while (*p) {
-		const char *w = p, *e;
-		size_t ww;
-
-		while (*w == ' ')
-			w++;
-		if (!*w)
-			break;
-		for (e = w; *e && *e != ' '; e++)
-			;
-		ww = span_width(w, (size_t)(e - w));
-		if (!line_start && col + 1 + ww > width) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-			line_start = 1;
-		}
-		if (!line_start) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(w, 1, (size_t)(e - w), out);
-		col += ww;
-		line_start = 0;
-		p = e;
-	}
-	fputc('\n', out);
+	table_wrap(out, text, lead_w, indent, width);
 	free(text);
 }
 

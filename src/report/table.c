@@ -9,6 +9,7 @@
 
 #define MIN_WIDTH 6
 #define PADDING 3
+#define WRAP_MIN_ROOM 20   /* columns the wrapped last cell needs at least */
 
 struct table {
 	int ncols;
@@ -107,18 +108,66 @@ static void emit_cell(FILE *out, const char *s, const char *sgr, size_t pad)
 		fputc(' ', out);
 }
 
+static size_t span_width(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
+}
+
+void table_wrap(FILE *out, const char *text, size_t col, size_t indent, size_t width)
+{
+	int line_start = 1;    /* nothing but the lead/indent on this line yet */
+	const char *p = text;
+
+	if (!width) {
+		fprintf(out, "%s\n", text);
+		return;
+	}
+	while (*p) {
+		const char *w = p, *e;
+		size_t ww;
+
+		while (*w == ' ')
+			w++;
+		if (!*w)
+			break;
+		for (e = w; *e && *e != ' '; e++)
+			;
+		ww = span_width(w, (size_t)(e - w));
+		if (!line_start && col + 1 + ww > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+			line_start = 1;
+		}
+		if (!line_start) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(w, 1, (size_t)(e - w), out);
+		col += ww;
+		line_start = 0;
+		p = e;
+	}
+	fputc('\n', out);
+}
+
 size_t table_rows(const struct table *t)
 {
 	return t->rows;
 }
 
-void table_print(const struct table *t, FILE *out, int no_headers)
+/* Each column's width as printed: its widest cell plus padding, at least
+ * MIN_WIDTH; an array of ncols the caller frees. */
+static size_t *col_widths(const struct table *t, int no_headers)
 {
 	size_t *width = xcalloc((size_t)t->ncols, sizeof(size_t));
-	size_t r, first = no_headers ? 1 : 0;
+	size_t r;
 	int c;
 
-	for (r = first; r <= t->rows; r++)
+	for (r = no_headers ? 1 : 0; r <= t->rows; r++)
 		for (c = 0; c < t->ncols; c++) {
 			size_t w = table_text_width(t->cells[r * (size_t)t->ncols + (size_t)c]) + PADDING;
 			if (w < MIN_WIDTH)
@@ -126,15 +175,70 @@ void table_print(const struct table *t, FILE *out, int no_headers)
 			if (w > width[c])
 				width[c] = w;
 		}
-	for (r = first; r <= t->rows; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			size_t k = r * (size_t)t->ncols + (size_t)c;
-			emit_cell(out, t->cells[k], t->sgr[k],
-				  c == t->ncols - 1 ? 0 : width[c]);
+	return width;
+}
+
+size_t table_lead_width(const struct table *t, int no_headers)
+{
+	size_t *width = col_widths(t, no_headers), sum = 0;
+
+	for (int c = 0; c + 1 < t->ncols; c++)
+		sum += width[c];
+	free(width);
+	return sum;
+}
+
+void table_set_last(struct table *t, size_t row, const char *s)
+{
+	size_t k = (row + 1) * (size_t)t->ncols + (size_t)t->ncols - 1;
+
+	intern_unref(t->cells[k], NULL);
+	t->cells[k] = cell_dup(s);
+}
+
+/* Row r's cells but the last, each padded to its column's width. */
+static void print_lead(const struct table *t, FILE *out, size_t r, const size_t *width)
+{
+	for (int c = 0; c + 1 < t->ncols; c++) {
+		size_t k = r * (size_t)t->ncols + (size_t)c;
+
+		emit_cell(out, t->cells[k], t->sgr[k], width[c]);
+	}
+}
+
+static void print_rows(const struct table *t, FILE *out, int no_headers, size_t wrap)
+{
+	size_t *width = col_widths(t, no_headers), lead = 0;
+	size_t r;
+
+	for (int c = 0; c + 1 < t->ncols; c++)
+		lead += width[c];
+	/* Too little room beside the other columns: a word a line would read
+	 * worse than a long line. */
+	if (lead + WRAP_MIN_ROOM > wrap)
+		wrap = 0;
+	for (r = no_headers ? 1 : 0; r <= t->rows; r++) {
+		size_t k = r * (size_t)t->ncols + (size_t)t->ncols - 1;
+
+		print_lead(t, out, r, width);
+		if (wrap && !t->sgr[k]) {
+			table_wrap(out, t->cells[k], lead, lead, wrap);
+			continue;
 		}
+		emit_cell(out, t->cells[k], t->sgr[k], 0);
 		fputc('\n', out);
 	}
 	free(width);
+}
+
+void table_print(const struct table *t, FILE *out, int no_headers)
+{
+	print_rows(t, out, no_headers, 0);
+}
+
+void table_print_wrapped(const struct table *t, FILE *out, int no_headers, size_t width)
+{
+	print_rows(t, out, no_headers, width);
 }
 
 void table_age(time_t then, time_t now, char *out, size_t n)

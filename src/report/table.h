@@ -27,6 +27,21 @@ size_t table_rows(const struct table *t);
 /* Columns s takes on a terminal: one per UTF-8 character. */
 size_t table_text_width(const char *s);
 void table_print(const struct table *t, FILE *out, int no_headers);
+/* The same, the last column's text wrapped between words so that no line
+ * passes width columns (0: no wrap), continuation lines starting under
+ * that column; not when it would have under 20 columns. */
+void table_print_wrapped(const struct table *t, FILE *out, int no_headers, size_t width);
+/* text from column col on, wrapped between words so that no line passes
+ * width (0: as it is), continuation lines indented by indent; a word
+ * longer than a line stands alone, never cut; then a newline.  text is
+ * shown as it is: the caller makes it safe for a terminal. */
+void table_wrap(FILE *out, const char *text, size_t col, size_t indent, size_t width);
+/* Columns table_print() gives all but the last column (padding included):
+ * where the last column starts on every line. */
+size_t table_lead_width(const struct table *t, int no_headers);
+/* Replaces data row row's last cell (row 0: the first row under the
+ * headers) with a copy of s, for a caller that fits it to a width. */
+void table_set_last(struct table *t, size_t row, const char *s);
 
 /* apimachinery's duration.HumanDuration of now - then ("95s", "3m5s",
  * "5h7m", "3d4h", "<invalid>"), into out (at least 16 bytes). */

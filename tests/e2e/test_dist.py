@@ -144,7 +144,9 @@ class Dist(E2ECase):
         return os.path.join(self.unpacked[arch], PROG)
 
     def test_archive_contents(self):
-        want = ["LICENSE", "README.md", "deploy", "deploy/rbac.yaml", PROG, PROG + ".1",
+        # deploy/ as make install has it under share/ (issue 44 point 4).
+        want = ["LICENSE", "README.md", "deploy", "deploy/rbac.yaml", "deploy/cronjob.yaml",
+                "deploy/alerts.yaml", PROG, PROG + ".1",
                 "kubectl_complete-dynamo_interconnect", "schema", "schema/interconnect-report.schema.json"]
         comp = os.path.join(ROOT, "completions")
         if os.path.isdir(comp):   # the completion scripts, when the tree has them

@@ -15,7 +15,8 @@ from fc import Cluster  # noqa: E402
 
 from plugin import PLUGIN, invoke_stdin, plugin_env, run, script_sha256  # noqa: E402
 
-FAMILY_START = 3    # POD ROLE NODE, then the family columns
+FAMILY_START = 3    # -o wide: POD ROLE NODE, then the family columns
+FAMILY_END = -6     # CONTAINER NODE-IP UCX-VERSION NIXL-VERSION IMAGE VERDICT
 
 
 class TestErrorsBeforeWork(unittest.TestCase):
@@ -60,20 +61,24 @@ class TestErrorsBeforeWork(unittest.TestCase):
         self.assertEqual(len(self.c.log()), before, "a request was made")
 
     def test_unprobed_pod_shows_dashes_and_why(self):
-        rc, out, err = run(["check", "-l", "app=pending"] + self.kc())
+        rc, out, err = run(["check", "-l", "app=pending", "-o", "wide"] + self.kc())
         self.assertEqual(rc, 3, out + err)
         lines = out.splitlines()
         cells = lines[1].split()
         self.assertEqual(cells[0], "pending-0")
         # Every family cell is "-"; the last cell is the verdict.
-        self.assertTrue(all(c == "-" for c in cells[FAMILY_START:-1]), lines[:2])
+        self.assertTrue(all(c == "-" for c in cells[FAMILY_START:FAMILY_END]), lines[:2])
         self.assertEqual(cells[-1], "Unverified")
+        # The default table: its NOT OK cell is "-" too, never "<none>".
+        brief = run(["check", "-l", "app=pending"] + self.kc())[1].splitlines()[1].split()
+        self.assertEqual(brief[-2:], ["Unverified", "-"], brief)
         why = [l for l in lines if "not probed" in l and "pending-0" in l]
         self.assertEqual(len(why), 1, out)
         self.assertIn("Pending", why[0])
 
     def test_no_fail_cell_without_a_finding(self):
-        rc, out, err = run(["check", "-A", "-l", "app in (pending,multi,crashing)"] + self.kc())
+        rc, out, err = run(["check", "-A", "-l", "app in (pending,multi,crashing)", "-o", "wide"]
+                           + self.kc())
         lines = out.splitlines()
         rows = []
         for l in lines[1:]:
@@ -359,7 +364,33 @@ class TestInstall(unittest.TestCase):
         self.assertFalse(os.path.exists(share))
 
 
+    def test_krew_archive_carries_the_same_deploy_files(self):
+        # What krew unpacks is the archive krew/dist.sh stages: the same
+        # deploy/ files `make install` puts under share/.
+        def deploy_files(path, marker):
+            with open(os.path.join(ROOT, path)) as f:
+                line = [l for l in f if marker in l and "deploy/" in l][0]
+            return sorted(w for w in line.split() if w.startswith("deploy/") and w.endswith(".yaml"))
+        make = deploy_files("Makefile", "install -m 0644 deploy/")
+        self.assertIn("deploy/rbac.yaml", make)
+        self.assertEqual(deploy_files("krew/dist.sh", "install -m 0644 deploy/"), make)
+
+
 class TestPermissionsDocumented(unittest.TestCase):
+    def test_krew_caveats_list_every_permission_with_why(self):
+        import yaml
+        rc, out, err = run(["rbac", "-A"])
+        (role,) = [d for d in yaml.safe_load_all(out) if d]
+        with open(os.path.join(ROOT, "krew", "dynamo-interconnect.yaml")) as f:
+            caveats = yaml.safe_load(f)["spec"]["caveats"]
+        # One line a resource: "  RESOURCE (GROUP): VERBS - why".
+        got = {}
+        for l in caveats.splitlines():
+            m = re.match(r"^\s+(\S+)(?: \((\S+)\))?: ([a-z, ]+) - (.{10,})$", l)
+            if m:
+                got[(m.group(2) or "", m.group(1))] = set(v.strip() for v in m.group(3).split(","))
+        self.assertEqual(got, rules_of(role), caveats)
+
     def test_readme_lists_every_permission_with_why(self):
         import yaml
         rc, out, err = run(["rbac", "-A"])

@@ -84,12 +84,13 @@ class OutputCase(E2ECase):
 
 class TestTable(OutputCase):
     def test_no_headers_prints_rows_only_with_one_token_verdicts(self):
-        rc, out, err = run(["check", "--no-headers"] + self.kc())
+        # -o wide: one token per cell (the default's NOT OK cell has words).
+        rc, out, err = run(["check", "--no-headers", "-o", "wide"] + self.kc())
         self.assertEqual(rc, 2, err)
         want = {p["name"]: TOKEN[p["verdict"]] for p in self.doc["pods"]}
         lines = out.splitlines()
         self.assertEqual(len(lines), len(want), out)
-        ncols = len(run(["check"] + self.kc())[1].splitlines()[0].split())
+        ncols = len(run(["check", "-o", "wide"] + self.kc())[1].splitlines()[0].split())
         got = {}
         for line in lines:
             cells = line.split()
@@ -106,8 +107,9 @@ class TestTable(OutputCase):
         self.assertIn("NIXL-VERSION", head)
 
     def test_colour_on_every_status_cell_and_padding_by_visible_width(self):
-        _, plain, _ = run(["check"] + self.kc())
-        _, col, _ = run(["check", "--color=always"] + self.kc())
+        # -o wide: a cell per family, each one token.
+        _, plain, _ = run(["check", "-o", "wide"] + self.kc())
+        _, col, _ = run(["check", "-o", "wide", "--color=always"] + self.kc())
         # Without its escapes the coloured output is the plain one: the
         # columns line up by what is visible, not by bytes.
         self.assertEqual(ESC.sub("", col), plain)
@@ -214,7 +216,7 @@ if __name__ == "__main__":
 
 class TestByNode(OutputCase):
     def test_one_row_per_node_with_the_worst_status(self):
-        rc, out, err = run(["check", "--by-node"] + self.kc())
+        rc, out, err = run(["check", "--by-node", "-o", "wide"] + self.kc())
         self.assertEqual(rc, 2, err)
         lines = out.splitlines()
         head = lines[0].split()
@@ -246,7 +248,7 @@ class TestByNode(OutputCase):
         _, table, _ = run(["check"] + self.kc())
         self.assertNotIn("PODS", table.splitlines()[0])
         self.assertEqual(table.splitlines()[0].split()[0], "POD")
-        rc, rows_only, _ = run(["check", "--by-node", "--no-headers"] + self.kc())
+        rc, rows_only, _ = run(["check", "--by-node", "--no-headers", "-o", "wide"] + self.kc())
         self.assertEqual([l.split() for l in rows_only.splitlines()], rows)
 
     def test_nodes_in_the_schema(self):

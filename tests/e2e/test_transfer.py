@@ -150,7 +150,7 @@ class TestTransferTCP(WithCluster):
         self.assertEqual(len(transfer_execs(reqs)), 4)
 
     def test_table_column(self):
-        rc, out, err = run(["check", "--transfer"] + self.kc)
+        rc, out, err = run(["check", "--transfer", "-o", "wide"] + self.kc)
         self.assertEqual(rc, 2, err)
         head = out.splitlines()[0].split()
         self.assertIn("TRANSFER", head)

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "t.h"
 
+#include <stdint.h>
+
 #include "report/report_int.h"
 #include "report/table.h"
 
@@ -248,8 +250,55 @@ static void test_summary_reasons(void)
 	free(line);
 }
 
+/* The default table's NOT OK cell (brief.c), and the wrapped last column. */
+static void test_brief_cell(void)
+{
+	int fam[REPORT_MAX_FAMS], none[REPORT_MAX_FAMS];
+	char c[REPORT_BRIEF_MAX];
+
+	for (size_t f = 0; f < REPORT_MAX_FAMS; f++)
+		fam[f] = CHECK_OK, none[f] = -1;
+	/* report_columns: RDMA GPUDIRECT GDRCOPY NVLINK UCX NIXL EFA ENV ... */
+	fam[0] = CHECK_FAIL, fam[1] = CHECK_SKIPPED, fam[4] = CHECK_FAIL, fam[7] = CHECK_WARN;
+	CHECK(report_brief_cell(fam, report_ncolumns, SIZE_MAX, c, sizeof(c)) == 4);
+	CHECK_STR(c, "RDMA,UCX fail; ENV warn; GPUDIRECT skipped");
+	report_brief_cell(fam, report_ncolumns, 2, c, sizeof(c));
+	CHECK_STR(c, "RDMA,UCX fail; +2 more");
+	report_brief_cell(fam, report_ncolumns, 0, c, sizeof(c));
+	CHECK_STR(c, "2 fail, 1 warn, 1 skipped");
+	fam[0] = fam[1] = fam[4] = fam[7] = CHECK_OK;
+	CHECK(report_brief_cell(fam, report_ncolumns, SIZE_MAX, c, sizeof(c)) == 0);
+	CHECK_STR(c, "");
+	report_brief_cell(none, report_ncolumns, SIZE_MAX, c, sizeof(c));
+	CHECK_STR(c, "-");
+}
+
+static void test_wrapped_last_column(void)
+{
+	const char *h[] = { "CHECK", "DETAIL" };
+	const char *r[] = { "a", "one two three four five six seven eight nine ten" };
+	struct table *t = table_new(2, h);
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	table_add_row(t, r);
+	table_print_wrapped(t, f, 0, 30);
+	fclose(f);
+	/* CHECK is 8 wide: the detail goes on under DETAIL, never cut, no
+	 * line past 30 columns ("... four five" would be 31). */
+	CHECK_STR(s, "CHECK   DETAIL\n"
+		     "a       one two three four\n"
+		     "        five six seven eight\n"
+		     "        nine ten\n");
+	free(s);
+	table_free(t);
+}
+
 int main(void)
 {
+	test_brief_cell();
+	test_wrapped_last_column();
 	test_summary_reasons();
 	test_sink();
 	test_colour_does_not_shift_columns();

@@ -235,6 +235,76 @@ static int fill_comp(struct dgd_component *k, const cJSON *spec, const cJSON *re
 	return rc;
 }
 
+/* RFC 6901: a key in a pointer with '~' as "~0" and '/' as "~1". */
+static void pointer_key(struct buf *b, const char *key)
+{
+	for (; *key; key++) {
+		if (*key == '~' || *key == '/')
+			buf_appends(b, *key == '~' ? "~0" : "~1");
+		else
+			buf_append(b, key, 1);
+	}
+}
+
+/* k's patch_* (model/dgd.h) for its own env list, at path (owned, or NULL:
+ * no place) identified by ids (owned). */
+static void patch_place(struct dgd_component *k, char *path, char *ids, const cJSON *list)
+{
+	struct buf b = BUF_INIT(ENV_CAP);
+	const cJSON *ev;
+
+	k->patch_listed = cJSON_IsArray(list);
+	if (k->patch_listed)
+		cJSON_ArrayForEach(ev, list) {
+			const cJSON *n = get(ev, "name");
+
+			buf_appendf(&b, "%s\n", cJSON_IsString(n) ? n->valuestring : "");
+		}
+	k->patch_names = buf_detach(&b, NULL);
+	k->patch_path = path ? path : xstrdup("");
+	k->patch_ids = ids;
+}
+
+/* v1beta1 component at index ci: its main container's env. */
+static void beta_place(struct dgd_component *k, const cJSON *c, size_t ci)
+{
+	const cJSON *cs = get(get(get(c, "podTemplate"), "spec"), "containers");
+	const cJSON *mc = main_container(get(c, "podTemplate")), *x;
+	const cJSON *list = cJSON_IsArray(cs) ? cs : NULL;
+	struct buf path = BUF_INIT(ENV_CAP), ids = BUF_INIT(ENV_CAP);
+	int mi = 0;
+
+	cJSON_ArrayForEach(x, list) {
+		if (x == mc)
+			break;
+		mi++;
+	}
+	buf_appendf(&ids, "/spec/components/%zu/name=%s\n", ci, k->name);
+	if (!mc || !cJSON_IsString(get(mc, "name"))) {
+		patch_place(k, NULL, buf_detach(&ids, NULL), NULL);
+		return;
+	}
+	buf_appendf(&path, "/spec/components/%zu/podTemplate/spec/containers/%d", ci, mi);
+	buf_appendf(&ids, "%s/name=%s\n", buf_str(&path), get(mc, "name")->valuestring);
+	buf_appends(&path, "/env");
+	patch_place(k, buf_detach(&path, NULL), buf_detach(&ids, NULL), get(mc, "env"));
+}
+
+/* v1alpha1 service: its own envs, keyed by its name; its componentType
+ * as read identifies it (a service gone or remade is refused). */
+static void alpha_place(struct dgd_component *k, const cJSON *s)
+{
+	struct buf path = BUF_INIT(ENV_CAP), ids = BUF_INIT(ENV_CAP);
+	const cJSON *ct = get(s, "componentType");
+
+	buf_appends(&path, "/spec/services/");
+	pointer_key(&path, k->name);
+	if (cJSON_IsString(ct) && !strchr(ct->valuestring, '\n'))
+		buf_appendf(&ids, "%s/componentType=%s\n", buf_str(&path), ct->valuestring);
+	buf_appends(&path, "/envs");
+	patch_place(k, buf_detach(&path, NULL), buf_detach(&ids, NULL), get(s, "envs"));
+}
+
 static int beta_components(const cJSON *spec, struct dgd_info *d, struct err *e)
 {
 	const cJSON *list = get(spec, "components"), *c;
@@ -257,6 +327,7 @@ static int beta_components(const cJSON *spec, struct dgd_info *d, struct err *e)
 		k->type = str(c, get(c, "type") ? "type" : "componentType");
 		if (fill_comp(k, c, get(mc, "resources"), envs, e))
 			return -1;
+		beta_place(k, c, d->ncomp - 1);
 	}
 	return 0;
 }
@@ -286,6 +357,7 @@ static int alpha_services(const cJSON *spec, struct dgd_info *d, struct err *e)
 									 : "componentType");
 		if (fill_comp(k, s, get(s, "resources"), envs, e))
 			return -1;
+		alpha_place(k, s);
 	}
 	return 0;
 }
@@ -565,6 +637,8 @@ static void release_info(struct dgd_info *d)
 		free(d->comp[i].name);
 		free(d->comp[i].type);
 		free(d->comp[i].env);
+		free(d->comp[i].patch_path), free(d->comp[i].patch_names);
+		free(d->comp[i].patch_ids);
 		free(d->comp[i].limits);
 		free(d->comp[i].requests);
 	}

@@ -647,6 +647,10 @@ static CURLcode get_once(struct http_client *c, const char *path,
 		log_body("Response Body", buf_str(&resp->body), resp->body.len);
 	if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
 		http_curl_error(c, h, rc, errbuf, e);
+	/* Worded as the connect timeout it was: the caller must not call it
+	 * the request's deadline.  Neither is retried. */
+	if (http_connect_timed_out(h, rc))
+		rc = CURLE_COULDNT_CONNECT;
 	curl_slist_free_all(hl);
 	http_easy_free(h);
 	return rc;
@@ -763,6 +767,8 @@ int http_curl_error(const struct http_client *c, CURL *h, CURLcode rc,
 				"The connection to the server %s was refused - "
 				"did you specify the right host or port?",
 				c->url_host);
+	if (http_connect_timed_out(h, rc))
+		return http_connect_timeout_error(c->url_host, http_connect_timeout_ms(c), h, e);
 	if (rc == CURLE_OPERATION_TIMEDOUT)
 		return err_setp(e, ERR_TIMEOUT,
 				"Unable to connect to the server: %s", why);

@@ -46,6 +46,14 @@ struct http_client {
  * alive, the share handle, CONNECT_TO, the proxy); url is freed. */
 CURL *http_easy_base(struct http_client *c, char *url, struct err *e);
 
+/* http_status.c: 1 when rc is a timeout before any connection was made
+ * (the connect timeout, not the request's deadline), and its error in
+ * kubectl's words ("dial tcp HOST:PORT: i/o timeout") naming that
+ * timeout of ms (http_connect_timeout_ms); url_host when curl has no
+ * address. */
+int http_connect_timed_out(CURL *h, CURLcode rc);
+int http_connect_timeout_error(const char *url_host, long ms, CURL *h, struct err *e);
+
 /* http_tls.c: the client's TLS policy (tlspolicy.h), made once from the
  * kubeconfig (tls_policy, or tls_policy_err), and one handle's TLS: the
  * policy plus the client certificate, in memory. */

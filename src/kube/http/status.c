@@ -2,9 +2,11 @@
  * message and reason when the body is one, else client-go's generic text
  * for the code (k8s.io/apimachinery errors.go, NewGenericServerResponse). */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "http.h"
+#include "http_int.h"
 
 /* client-go's messages for answers that carry no Status (errors.go,
  * NewGenericServerResponse). */
@@ -125,3 +127,37 @@ int http_status_error(long status, const char *body, size_t len,
 	return err_setp(e, ERR_API, "Error from server (%s): %s", reason, msg);
 }
 
+/* ---- a connect timeout (http.c words every other curl error) ---- */
+
+/* A timeout before any connection was made: the connect timeout fired
+ * (CURLOPT_CONNECTTIMEOUT_MS, http_connect_timeout_ms), not the request's
+ * deadline. */
+int http_connect_timed_out(CURL *h, CURLcode rc)
+{
+	curl_off_t us = 0;
+
+	return rc == CURLE_OPERATION_TIMEDOUT && h &&
+	       curl_easy_getinfo(h, CURLINFO_CONNECT_TIME_T, &us) == CURLE_OK && us == 0;
+}
+
+/* In kubectl's words, Go's dial error ("dial tcp 10.0.0.1:443: i/o
+ * timeout", net/http's Dialer with its Timeout), then which deadline that
+ * was, so the 15 s connect timeout is never taken for the 60 s one. */
+int http_connect_timeout_error(const char *url_host, long ms, CURL *h, struct err *e)
+{
+	char *ip = NULL, to[32];
+	long port = 0;
+
+	curl_easy_getinfo(h, CURLINFO_PRIMARY_IP, &ip);
+	curl_easy_getinfo(h, CURLINFO_PRIMARY_PORT, &port);
+	if (ms % 1000)
+		snprintf(to, sizeof(to), "%ld ms", ms);
+	else
+		snprintf(to, sizeof(to), "%ld s", ms / 1000);
+	if (ip && *ip && port > 0)
+		return err_setp(e, ERR_TIMEOUT, "Unable to connect to the server: dial tcp %s%s%s:%ld: "
+				"i/o timeout (no connection within the connect timeout of %s)",
+				strchr(ip, ':') ? "[" : "", ip, strchr(ip, ':') ? "]" : "", port, to);
+	return err_setp(e, ERR_TIMEOUT, "Unable to connect to the server: dial tcp %s: i/o timeout "
+			"(no connection within the connect timeout of %s)", url_host, to);
+}

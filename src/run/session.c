@@ -122,7 +122,7 @@ static const struct stage {
 } stages[] = {
 	{ "dgds", stage_dgds },
 	{ "probe", stage_probe },
-	{ "transfer", stage_transfer },
+	{ "perftest", stage_transfer },
 	{ "drift", stage_drift },
 	{ "dgd-judge", stage_dgd_judge },
 	{ "freeze", stage_freeze },

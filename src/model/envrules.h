@@ -102,6 +102,10 @@ struct envr_ctx {
 	/* 1 when the worker drives one GPU (TP 1, or one GPU in the pod):
 	 * no GPU pair in the pod for cuda_ipc; 0 more or unknown. */
 	int one_gpu;
+	/* 1 when a pod this one hands KV to runs on its node and cuda_ipc
+	 * reaches it (the pod shares the host's IPC namespace, issue 39 item
+	 * 5); 0 none, or unknown. */
+	int peer_ipc;
 };
 
 /* Sets x's shape fields from the worker's tensor-parallel size (-1

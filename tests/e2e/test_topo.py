@@ -95,6 +95,43 @@ class NoIpcNoRdma(Topo, E2ECase):
             self.assertEqual(self.check(p, "env-ucx-tls")["status"], "fail", p["name"])
 
 
+def without_env(name, *keys):
+    """Scenario NAME with KEYS removed from every pod's env."""
+    doc = with_env(name)
+    for p in doc["pods"]:
+        for k in keys:
+            p["env"].pop(k, None)
+    return doc
+
+
+class SameNodeNoIpc(Topo, E2ECase):
+    """Prefill and decode on one node, no NIC, hostIPC: ^cuda_ipc leaves
+    KV no GPU path (item 5's fail case)."""
+    SCENARIO = os.path.join(SCENARIOS, "topo-single-node-noipc.yaml")
+    VERDICT = "NOT READY"
+
+    def test_tls_fails_same_node(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "env-ucx-tls")
+            self.assertEqual(c["status"], "fail", c["detail"])
+            self.assertIn("only GPU path", c["detail"])
+            self.assertIn("same node", c["detail"])
+
+
+class SameNodeIpc(Topo, E2ECase):
+    """The near miss: cuda_ipc kept, KV over NVLink on the node, no RDMA
+    device needed."""
+    SCENARIO = without_env("topo-single-node-noipc.yaml", "UCX_TLS")
+    TMP = "topo-"
+    VERDICT = "READY"
+
+    def test_no_rdma_needed(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "rdma-devices")
+            self.assertEqual((c["status"], c.get("remedy")), ("skipped", None), c["detail"])
+            self.assertIn("stays on this node", c["detail"])
+
+
 class Domains(Topo):
     """Mixin: the NVLink-domain pair line (D4b): FAIL True, one fail line
     naming both domains and the way out; False, no pair line at all."""

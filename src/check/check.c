@@ -82,6 +82,11 @@ enum fabric check_fabric(const struct probe_facts *f,
 		return ctx->expected == FABRIC_ROCE ? FABRIC_ROCE
 						    : FABRIC_INFINIBAND;
 	}
+	/* Every KV pod on this one node and in the host's IPC namespace, no
+	 * NIC: cuda_ipc carries KV over NVLink/PCIe (openucx/ucx#10070), no
+	 * RDMA needed (issue 39 item 5). */
+	if (l && ctx->kv_known && !ctx->kv_cross_node && spec && spec->host_ipc > 0)
+		return FABRIC_NVLINK;
 	if (!l)  /* could not look at all */
 		return spec && spec->efa_devices > 0 ? FABRIC_EFA : FABRIC_UNKNOWN;
 	return FABRIC_TCP;

@@ -126,12 +126,26 @@ int check_mooncake_kv(const struct check_input *in)
 	return envr_args_mooncake(a) || !strcmp(g->mode, "prefill") || !strcmp(g->mode, "decode");
 }
 
+/* envr_ctx.peer_ipc: a prefill/decode pod whose peer role runs on its node
+ * (run.c's kv_peers_apart 0 for a scheduled pod) and that shares the
+ * host's IPC namespace, where legacy CUDA IPC handles open. */
+static int peer_ipc(const struct check_input *in)
+{
+	const struct check_context *c = in->ctx;
+
+	if (!c || !c->kv_known || c->kv_peers_apart || !c->node || !*c->node || !c->role)
+		return 0;
+	if (strcmp(c->role, "prefill") && strcmp(c->role, "decode"))
+		return 0;
+	return in->spec && in->spec->host_ipc > 0;
+}
+
 /* The running pod as the rule book's context: the fabric detected from
  * its devices (checks.md N), NIXL's backend (LIBFABRIC by default on EFA,
  * G4), and what only a pod shows (NVLink, nvidia_peermem). */
 static struct envr_ctx book_ctx(const struct check_input *in)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 };
 	int imex;
 
 	if (in->fabric == FABRIC_INFINIBAND || in->fabric == FABRIC_ROCE)
@@ -156,6 +170,7 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 		envr_shape(&x, model_tp_default(in->ctx->args, fwr_tp(in->ctx->args)), in->spec->gpus,
 			   in->ctx->nodes > 1 ? in->ctx->nodes : 1);
 	x.peer_apart = in->ctx && in->ctx->kv_known && in->ctx->kv_peers_apart;
+	x.peer_ipc = peer_ipc(in);
 	return x;
 }
 

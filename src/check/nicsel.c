@@ -263,6 +263,15 @@ static void collect(const struct check_input *in, const struct probe_rdma_list *
 	rule_out_dpus(in, s);
 }
 
+/* A port KV can use: on the fabric, Active, and not one whose GID table
+ * is read and empty (env-gid-index fails it: UCX's iface on it does not
+ * open, smg-project/smg#2520), so the suggestion never names a port
+ * another check fails (issue 39 item 1). */
+static int usable(const struct nic *n)
+{
+	return n->kv && n->active && !n->no_gid;
+}
+
 /* Best topo link from GPU g to an Active KV port (only_taken: one UCX
  * takes); 0 when none is in topo -m. */
 static int best_link(const struct probe_topo *t, const struct nicsel *s, int g,
@@ -274,7 +283,7 @@ static int best_link(const struct probe_topo *t, const struct nicsel *s, int g,
 		const struct nic *n = &s->n[i];
 		int link;
 
-		if (!n->kv || !n->active || n->topo < 0 || (only_taken && !n->taken))
+		if (!usable(n) || n->topo < 0 || (only_taken && !n->taken))
 			continue;
 		link = t->gpu_nic[g][n->topo].link;
 		if (link >= PROBE_TOPO_PIX && (!best || link < best))
@@ -288,7 +297,7 @@ static int best_link(const struct probe_topo *t, const struct nicsel *s, int g,
 static int sysfs_rails(const struct check_input *in, const struct nicsel *s)
 {
 	for (int i = 0; i < s->count; i++)
-		if (s->n[i].kv && s->n[i].active && sysfs_affine(in, s->n[i].d) > 0)
+		if (usable(&s->n[i]) && sysfs_affine(in, s->n[i].d) > 0)
 			return 1;
 	return 0;
 }
@@ -309,7 +318,7 @@ static void suggest(const struct check_input *in, const struct nicsel *s,
 		const struct nic *n = &s->n[i];
 		int near = bysys ? sysfs_affine(in, n->d) > 0 : !rows || n->topo < 0;
 
-		if (!n->kv || !n->active)
+		if (!usable(n))
 			continue;
 		for (int g = 0; g < rows && g < PROBE_MAX_GPUS && !near; g++)
 			near = t->gpu_nic[g][n->topo].link == best_link(t, s, g, 0);

@@ -157,6 +157,9 @@ static void rdma_devices(const struct check_input *in,
 		if (!in->cross_pod)
 			emit_na(out, CK_RDMA_DEVICES,
 				"no RDMA device; KV stays inside this pod");
+		else if (!needs_rdma(in))
+			emit_na(out, CK_RDMA_DEVICES,
+				"no RDMA device; KV stays on this node (cuda_ipc)");
 		else
 			emit(out, CK_RDMA_DEVICES, CHECK_FAIL, NULL,
 			     "no RDMA device in the pod (/sys/class/infiniband empty): KV between pods goes over TCP");

@@ -168,7 +168,7 @@ JUDGE(tls_ipc)
 {
 	unsigned a = envr_tls_allowed(v);
 
-	(void)env, (void)why;
+	(void)env;
 	if (ucx_off(c) || !(a & B(CUDA_COPY)) || (a & B(CUDA_IPC)))
 		return ENVR_OK;
 	/* Multi-node NVLink is cuda_ipc's alone (cuda_ipc_md.c): with an RDMA
@@ -183,6 +183,14 @@ JUDGE(tls_ipc)
 	}
 	if (kv_nvl(c))
 		return c->kv_cross ? ENVR_FAIL : ENVR_WARN;
+	/* A peer on this node that cuda_ipc reaches (a shared IPC namespace:
+	 * openucx/ucx#10070; masked GPUs too: UCX PR #4137): with no RDMA
+	 * transport to loop KV through the NIC, cuda_ipc was its only GPU
+	 * path (issue 39 item 5). */
+	if (c->peer_ipc && c->kv_cross && !((c->fabric & ENVR_FAB_IB) && (a & TL_IB))) {
+		*why = "excludes cuda_ipc, the only GPU path to the KV peer on the same node (no RDMA transport allowed or found): KV is staged through host memory";
+		return ENVR_FAIL;
+	}
 	/* One GPU per worker (TP 1): no GPU pair in the pod for cuda_ipc,
 	 * and another pod's GPUs are not visible to it (each pod sees only
 	 * the GPUs it was given), so excluding it costs nothing. */

@@ -106,6 +106,10 @@ struct envr_ctx {
 	 * whose prefill and decode claim different ones), so KV never rides
 	 * NVLink even though the pod has an IMEX channel for its own NCCL. */
 	int kv_nvl_apart;
+	/* 1 when a pod this one hands KV to runs on its node and cuda_ipc
+	 * reaches it (the pod shares the host's IPC namespace, issue 39 item
+	 * 5); 0 none, or unknown. */
+	int peer_ipc;
 };
 
 /* Sets x's shape fields from the worker's tensor-parallel size (-1

@@ -92,7 +92,7 @@ static int mooncake_kv(const struct recipe_component *c)
  * for; whether its devices exist only a running pod can tell. */
 struct envr_ctx recipe_book_ctx(const struct recipe_component *c)
 {
-	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
+	struct envr_ctx x = { 0, 0, 0, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 };
 
 	x.fabric = (c->fabric & RECIPE_FAB_IB ? ENVR_FAB_IB : 0) |
 		   (c->fabric & RECIPE_FAB_EFA ? ENVR_FAB_EFA : 0) |

@@ -45,6 +45,7 @@ capture, not written down here.
 """
 import copy
 import os
+import shutil
 import tempfile
 import unittest
 
@@ -317,6 +318,43 @@ class TestSpectrumX(RoceBlueField, NicSelBase):
     def test_rails_are_bluefield(self):
         ports = active_ports(self.PROFILE)
         self.assertEqual(set(ports.values()), {"MT41692"})
+
+
+class TestEmptyRailNotSuggested(NicSelBase):
+    """(issue 39 item 1) nicsel-roce-dpu with rail mlx5_7:1's GID table
+    emptied (every gids/N all zero, as on a port whose netdev lost its
+    addresses): env-gid-index fails that port, so the suggestion must not
+    name it; the 7 other rails are suggested."""
+    EMPTY = "mlx5_7"
+
+    @classmethod
+    def fixture(cls):
+        src = os.path.join(ROOT, "tests", "cluster", "profiles", "roce-h100-bf3-dpu")
+        with tempfile.TemporaryDirectory(prefix="nicsel-") as d:
+            prof = os.path.join(d, "roce-empty-rail")
+            shutil.copytree(src, prof, symlinks=True)
+            gids = os.path.join(prof, "root", "sys", "class", "infiniband", cls.EMPTY,
+                                "ports", "1", "gids")
+            for n in os.listdir(gids):
+                with open(os.path.join(gids, n), "w") as f:
+                    f.write("0000:0000:0000:0000:0000:0000:0000:0000\n")
+            with open(os.path.join(SCENARIOS, "nicsel-roce-dpu.yaml")) as f:
+                sc = yaml.safe_load(f)
+            for p in sc["pods"]:
+                p["profile"] = prof
+                p["logs"] = os.path.join(SCENARIOS, p["logs"])
+            path = os.path.join(d, "scenario.yaml")
+            with open(path, "w") as f:
+                yaml.safe_dump(sc, f)
+            cls.rc, cls.doc, cls.err = scenario_report(path)
+
+    def test_suggestion_leaves_out_the_empty_rail(self):
+        for pod in self.pods():
+            c = result(pod)
+            self.assertEqual(c["status"], "warn", c)
+            got = set(suggestion(c).split(","))
+            self.assertNotIn(self.EMPTY + ":1", got, c)
+            self.assertEqual(len(got), 7, got)
 
 
 class TestBondMembers(NicSelBase):

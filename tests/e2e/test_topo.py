@@ -35,7 +35,7 @@ import unittest
 
 import yaml
 
-from base import EXIT, ROOT, E2ECase
+from base import EXIT, ROOT, E2ECase, PairWorkers
 
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
 
@@ -53,19 +53,12 @@ def with_env(name, **env):
     return doc
 
 
-class Topo:
-    """Mixin of an E2ECase: one `check -o json` on a prefill/decode pair."""
-    CHECK = ["-n", "demo"]
-    VERDICT = None
-
-    def check(self, p, name):
-        for c in p["checks"]:
-            if c["name"] == name:
-                return c
-        self.fail("check %s not reported for %s" % (name, p["name"]))
+class Topo(PairWorkers):
+    """Mixin of an E2ECase: one `check -o json` on a prefill/decode pair
+    (base.PairWorkers), judged by the report's verdict, which a pair line
+    may set where each pod alone is READY."""
 
     def test_verdict(self):
-        self.assertEqual(len(self.doc["pods"]), 2, self.err)
         bad = [(p["name"], c["name"], c["status"], c["detail"])
                for p in self.doc["pods"] for c in p["checks"] if c["status"] in ("fail", "warn")]
         self.assertEqual(self.doc["verdict"]["status"], self.VERDICT, bad)
@@ -93,6 +86,43 @@ class NoIpcNoRdma(Topo, E2ECase):
     def test_tls_fails(self):
         for p in self.doc["pods"]:
             self.assertEqual(self.check(p, "env-ucx-tls")["status"], "fail", p["name"])
+
+
+def without_env(name, *keys):
+    """Scenario NAME with KEYS removed from every pod's env."""
+    doc = with_env(name)
+    for p in doc["pods"]:
+        for k in keys:
+            p["env"].pop(k, None)
+    return doc
+
+
+class SameNodeNoIpc(Topo, E2ECase):
+    """Prefill and decode on one node, no NIC, hostIPC: ^cuda_ipc leaves
+    KV no GPU path (item 5's fail case)."""
+    SCENARIO = os.path.join(SCENARIOS, "topo-single-node-noipc.yaml")
+    VERDICT = "NOT READY"
+
+    def test_tls_fails_same_node(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "env-ucx-tls")
+            self.assertEqual(c["status"], "fail", c["detail"])
+            self.assertIn("only GPU path", c["detail"])
+            self.assertIn("same node", c["detail"])
+
+
+class SameNodeIpc(Topo, E2ECase):
+    """The near miss: cuda_ipc kept, KV over NVLink on the node, no RDMA
+    device needed."""
+    SCENARIO = without_env("topo-single-node-noipc.yaml", "UCX_TLS")
+    TMP = "topo-"
+    VERDICT = "READY"
+
+    def test_no_rdma_needed(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "rdma-devices")
+            self.assertEqual((c["status"], c.get("remedy")), ("skipped", None), c["detail"])
+            self.assertIn("stays on this node", c["detail"])
 
 
 class Domains(Topo):

@@ -191,7 +191,7 @@ static void test_missing_rules(void)
 {
 	size_t n;
 	const struct envr_rule *rules = envr_rules(&n);
-	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
+	struct envr_ctx ctx = { ENVR_FAB_IB | ENVR_FAB_EFA | ENVR_FAB_MNNVL, 1, 1, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 };
 	struct envr_view empty = { NULL, 0 };
 	struct envr_finding *f;
 	size_t nf, want = 0;
@@ -221,7 +221,7 @@ static void test_view(void)
 		{ "UCX_TLS", "$(TLS)", ENVR_FROM_RECIPE, 1, NULL },
 	};
 	struct envr_view view = { v, 3 };
-	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
+	struct envr_ctx ctx = { ENVR_FAB_IB, 1, 1, 0, -1, -1, 1, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 };
 	struct envr_finding *f;
 
 	CHECK_STR(envr_get(&view, "NCCL_SHM_DISABLE"), "0");
@@ -557,7 +557,7 @@ static enum envr_sev sev_of(const char *name, const char *value, unsigned fab, i
 {
 	struct envr_var v = { name, value, ENVR_FROM_RECIPE, 0, NULL };
 	struct envr_view view = { &v, 1 };
-	struct envr_ctx ctx = { fab, cross, cross, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 };
+	struct envr_ctx ctx = { fab, cross, cross, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 };
 	struct envr_finding *f;
 	size_t nf = envr_eval(&view, &ctx, &f);
 	enum envr_sev worst = ENVR_OK;
@@ -590,6 +590,53 @@ static void test_reread_sources(void)
 	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0:1", ENVR_FAB_IB, 1), ENVR_OK);
 }
 
+/* The UCX_TLS finding about cuda_ipc envr_eval makes for tls in c (ENVR_OK
+ * and "" when none). */
+static enum envr_sev ipc_finding(const char *tls, const struct envr_ctx *c, char *d, size_t dn)
+{
+	struct envr_var var[] = { { "UCX_TLS", tls, ENVR_FROM_PROCESS, 0, NULL } };
+	struct envr_view v = { var, 1 };
+	struct envr_finding *out = NULL;
+	size_t n = envr_eval(&v, c, &out);
+	enum envr_sev sev = ENVR_OK;
+
+	d[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strstr(out[i].rule->why, "cuda_ipc")) {
+			sev = out[i].sev;
+			snprintf(d, dn, "%s", out[i].detail);
+		}
+	free(out);
+	return sev;
+}
+
+/* Issue 39 item 5's other half: prefill and decode on one node, the pod
+ * in the host's IPC namespace (cuda_ipc reaches the peer's GPUs, UCX PR
+ * #4137 even where CUDA_VISIBLE_DEVICES masks them): without cuda_ipc and
+ * with no RDMA transport, cuda_ipc was the only GPU path: fail.  With an
+ * RDMA transport and rails, the KV loops through the NIC: a cost, warn. */
+static void test_tls_ipc_same_node(void)
+{
+	struct envr_ctx c = { 0 };
+	char d[320];
+
+	c.kv_cross = c.process = c.peer_ipc = 1;
+	CHECK_INT(ipc_finding("^cuda_ipc", &c, d, sizeof d), ENVR_FAIL);
+	CHECK_HAS(d, "only GPU path");
+	CHECK_HAS(d, "same node");
+	c.one_gpu = 1;          /* masked peer GPUs are still reached */
+	CHECK_INT(ipc_finding("^cuda_ipc", &c, d, sizeof d), ENVR_FAIL);
+	c.fabric = ENVR_FAB_IB;
+	CHECK_INT(ipc_finding("^cuda_ipc,ib", &c, d, sizeof d), ENVR_FAIL);
+	c.one_gpu = 0;
+	CHECK_INT(ipc_finding("^cuda_ipc", &c, d, sizeof d), ENVR_WARN);
+	CHECK_INT(ipc_finding("rc,cuda_copy,cuda_ipc", &c, d, sizeof d), ENVR_OK);
+	/* no IPC namespace shared with the peer: unchanged, warn */
+	c.fabric = 0;
+	c.peer_ipc = 0;
+	CHECK_INT(ipc_finding("^cuda_ipc", &c, d, sizeof d), ENVR_WARN);
+}
+
 int main(void)
 {
 	test_reread_sources();
@@ -603,6 +650,7 @@ int main(void)
 	test_mooncake_versions();
 	test_mooncake_undecided_rule();
 	test_gid_l2_rule();
+	test_tls_ipc_same_node();
 	printf("test_envrules: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

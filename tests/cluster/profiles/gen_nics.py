@@ -232,25 +232,28 @@ def flat_l2(p):
                        for l in p.read(r).splitlines() if "proto static" not in l))
 
 
+def gid_flat(p, rack):
+    """roce_rack's rack with link-local GIDs only on flat_l2's segments, no
+    GID index set (UCX's own pick)."""
+    G.roce_rack(p, rack, gids=False)
+    flat_l2(p)
+    p.env("UCX_IB_GID_INDEX", None)
+    p.env("NCCL_IB_GID_INDEX", None)
+
+
 @_variant("topo-gid-flat-a", """roce-linklocal-a (link-local GIDs only, UCX takes
 the link-local RoCE v2 GID 1) with its rails on one flat L2 segment per
 rail: 10.14.k.10/24, only the connected route (issue 39 item 4).""",
           base="roce-ok")
 def topo_gid_flat_a(p):
-    G.roce_rack(p, "a", gids=False)
-    flat_l2(p)
-    p.env("UCX_IB_GID_INDEX", None)
-    p.env("NCCL_IB_GID_INDEX", None)
+    gid_flat(p, "a")
 
 
 @_variant("topo-gid-flat-b", """topo-gid-flat-a's peer node on the same segments:
 10.14.k.74/24 (roce-linklocal-b's hosts, one subnet with rack a).""",
           base="roce-ok")
 def topo_gid_flat_b(p):
-    G.roce_rack(p, "b", gids=False)
-    flat_l2(p)
-    p.env("UCX_IB_GID_INDEX", None)
-    p.env("NCCL_IB_GID_INDEX", None)
+    gid_flat(p, "b")
 
 
 # ---- Issue 39 item 2: MNNVL by UCX's default (D4b) ----------------------

@@ -147,6 +147,17 @@ struct check_summary {
 	 * CliqueId C"; "" not reported). */
 	int mnnvl;
 	char nvl_domain[96];
+	/* E7b: the first RoCE port off the KV fabric that a GPU's KV lanes
+	 * use as UCX takes ports (nicsel.c's lane model), read as gid is:
+	 * what "mlx5_8:1 (enp41s0f0np0)", its netdev's subnet and routes;
+	 * kind CHECK_GID_NONE when there is none.  reach_all: whether UCX
+	 * keeps a RoCE lane its routes cannot carry: 0 no (the route check,
+	 * openucx/ucx PR #10135, UCX 1.19.0), 1 UCX_IB_ROCE_REACHABILITY_MODE=
+	 * all, 2 a UCX before 1.19.0 (no such check), -1 unknown.  net_sugg:
+	 * the UCX_NET_DEVICES ucx-nic-select suggests, "" none. */
+	struct check_gid_net offfab;
+	int reach_all;
+	char net_sugg[128];
 };
 
 /* One GPU of the pod and the RDMA port(s) its KV uses (ucx-nic-select,

@@ -53,7 +53,7 @@ static const struct probe_rdma_port *roce_port(const struct check_input *in,
 }
 
 /* The netdev's address and its routes, from ip -o -4 addr / ip -4 route. */
-static void netdev_view(const struct probe_ipnet *ip, const char *dev, struct check_gid_net *g)
+void check_netdev_view(const struct probe_ipnet *ip, const char *dev, struct check_gid_net *g)
 {
 	if (!*dev)
 		return;
@@ -128,7 +128,7 @@ static void gid_digest(const struct check_input *in, struct check_gid_net *g)
 				 d->name, pt->num, *nd ? " (" : "", nd, *nd ? ")" : "");
 		else
 			snprintf(g->what, sizeof g->what, "%s: no GID on %s:%d", who, d->name, pt->num);
-		netdev_view(&in->f->ipnet, nd, g);
+		check_netdev_view(&in->f->ipnet, nd, g);
 	}
 }
 
@@ -201,6 +201,9 @@ void check_digest_net(const struct check_input *in, struct check_summary *s)
 	memset(&s->gid, 0, sizeof s->gid);
 	s->nvl_domain[0] = '\0';
 	s->mnnvl = 0;
+	memset(&s->offfab, 0, sizeof s->offfab);   /* nicsel.c fills these */
+	s->reach_all = -1;
+	s->net_sugg[0] = '\0';
 	gid_digest(in, &s->gid);
 	nvl_digest(in, s);
 }

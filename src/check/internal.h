@@ -150,6 +150,8 @@ void check_summary_unknown(struct check_summary *s);
 void check_digest(const struct check_input *in, struct check_summary *s);
 /* digest_net.c: the GID/netdev and NVLink-domain part (A10, D4b). */
 void check_digest_net(const struct check_input *in, struct check_summary *s);
+/* The IPv4 address and routes of netdev dev, into g (digest_net.c). */
+void check_netdev_view(const struct probe_ipnet *ip, const char *dev, struct check_gid_net *g);
 
 /* Fabric detection from facts and context (checks.md N1). */
 enum fabric check_fabric(const struct probe_facts *f,

@@ -626,6 +626,51 @@ static void map_gpus(const struct check_input *in, const struct nicsel *s, int s
 	}
 }
 
+/* Whether UCX keeps a RoCE lane its routes cannot carry (check.h
+ * reach_all): the route check came with openucx/ucx PR #10135 in UCX
+ * 1.19.0 (NEWS, "Added routing table cache to the reachability check"
+ * follows it there; v1.18.1 lacks it), and UCX_IB_ROCE_REACHABILITY_MODE
+ * =all turns it off. */
+static int reach_all(const char *mode, const char *ucx_version)
+{
+	int maj, min, known = sscanf(ucx_version, "%d.%d", &maj, &min) == 2;
+
+	if (known && (maj < 1 || (maj == 1 && min < 19)))
+		return 2;
+	if (mode && !strcmp(mode, "all"))
+		return 1;
+	return known ? 0 : -1;
+}
+
+/* The port off the KV fabric a GPU's lanes use (map_gpus' choice) into
+ * the pod's digest, for the pair rule (verdict/pairnet.c): the first. */
+static void digest_lane_off(const struct check_input *in, const struct nicsel *s,
+			    const char *sugg, struct check_results *out)
+{
+	struct check_summary *sum = &out->summary;
+
+	snprintf(sum->net_sugg, sizeof sum->net_sugg, "%s", sugg);
+	sum->reach_all = reach_all(envv(in, "UCX_IB_ROCE_REACHABILITY_MODE"), sum->ucx_version);
+	for (size_t g = 0; g < out->n_gpu_nics; g++)
+		for (int k = 0; k < out->gpu_nics[g].n; k++)
+			for (int i = 0; i < s->count; i++) {
+				const struct nic *p = &s->n[i];
+				const struct probe_rdma_port *pt = &p->d->port[p->pi];
+				const char *nd = *pt->gid_ndev ? pt->gid_ndev : p->d->netdev;
+				char dev[40];
+
+				snprintf(dev, sizeof dev, "%.27s:%d", p->d->name, p->port);
+				if (!p->taken || p->kv || pt->link_layer != PROBE_LL_ETH ||
+				    strcmp(dev, out->gpu_nics[g].nic[k].dev))
+					continue;
+				sum->offfab.kind = CHECK_GID_V4;
+				snprintf(sum->offfab.what, sizeof sum->offfab.what, "%s%s%s%s", dev,
+					 *nd ? " (" : "", nd, *nd ? ")" : "");
+				check_netdev_view(&in->f->ipnet, nd, &sum->offfab);
+				return;
+			}
+}
+
 void check_nicsel(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_rdma_list *l;
@@ -649,6 +694,7 @@ void check_nicsel(const struct check_input *in, struct check_results *out)
 	collect(in, l, s);
 	suggest(in, s, &sugg);
 	map_gpus(in, s, judge(in, s, buf_str(&sugg), out), out);
+	digest_lane_off(in, s, buf_str(&sugg), out);
 	buf_release(&sugg);
 	free(s);
 }

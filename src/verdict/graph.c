@@ -253,6 +253,13 @@ static enum check_status pr_gid(const struct side *a, const struct side *b,
 	return named_pair(a, b, verdict_pair_gid, why, n);
 }
 
+/* checks.md E7b: no KV lane UCX keeps leaves the KV fabric. */
+static enum check_status pr_offfab(const struct side *a, const struct side *b,
+				   char *why, size_t n)
+{
+	return named_pair(a, b, verdict_pair_offfab, why, n);
+}
+
 /* checks.md D4b: an MNNVL pair in one NVLink domain. */
 static enum check_status pr_nvl_domain(const struct side *a, const struct side *b,
 				       char *why, size_t n)

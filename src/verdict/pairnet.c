@@ -195,14 +195,55 @@ enum check_status verdict_pair_nvl_domain(const struct check_summary *a, const c
 	return CHECK_FAIL;
 }
 
-void verdict_pairnet_key(const struct check_summary *s, struct buf *b)
+/* s's off-fabric lane against peer's KV GID (E7b).  UCX_IB_ROCE_
+ * REACHABILITY_MODE=route (UCX 1.19.0's default, openucx/ucx PR #10135:
+ * uct_ib_iface_roce_is_routable) drops a lane with no route; "all", or a
+ * UCX before the check, keeps it and the transfer over it fails. */
+static enum check_status lane_off(const struct check_summary *s, const char *sn,
+				  const struct check_summary *peer, const char *pn,
+				  char *why, size_t n)
 {
-	const struct check_gid_net *g = &s->gid;
+	const struct check_gid_net *o = &s->offfab, *g = &peer->gid;
+	char addr[INET_ADDRSTRLEN], how[80];
 
+	if (o->kind == CHECK_GID_NONE || s->reach_all < 1 || !o->routes_known ||
+	    g->kind != CHECK_GID_V4 || routes_to(o, g->gid_v4))
+		return CHECK_OK;
+	v4(g->gid_v4, addr, sizeof addr);
+	if (s->reach_all == 1)
+		snprintf(how, sizeof how, "UCX_IB_ROCE_REACHABILITY_MODE=all");
+	else
+		snprintf(how, sizeof how, "UCX %.31s (before 1.19.0's route check)", s->ucx_version);
+	snprintf(why, n, "%s: UCX stripes KV over %s, off the KV fabric, which has no route to "
+		 "%s's GID %s, and %s keeps that lane: transfers over it fail; %s%s on the worker",
+		 sn, o->what, pn, addr, how, *s->net_sugg ? "set UCX_NET_DEVICES=" :
+		 "list only the KV rails in UCX_NET_DEVICES", s->net_sugg);
+	return CHECK_FAIL;
+}
+
+enum check_status verdict_pair_offfab(const struct check_summary *a, const char *an,
+				      const struct check_summary *b, const char *bn,
+				      char *why, size_t n)
+{
+	enum check_status st = lane_off(a, an, b, bn, why, n);
+
+	return st != CHECK_OK ? st : lane_off(b, bn, a, an, why, n);
+}
+
+/* The fields of one netdev view, for the pod-class key. */
+static void net_key(const struct check_gid_net *g, struct buf *b)
+{
 	buf_appendf(b, " g%d:%u:%d:%u:%d:%d:%zu:%s", (int)g->kind, (unsigned)g->gid_v4,
 		    g->net_known, (unsigned)g->net_v4, g->net_plen, g->routes_known,
 		    strlen(g->what), g->what);
 	for (int i = 0; i < g->nroutes; i++)
 		buf_appendf(b, ",%u/%d", (unsigned)g->rt_dst[i], g->rt_plen[i]);
-	buf_appendf(b, " m%d %zu:%s", s->mnnvl, strlen(s->nvl_domain), s->nvl_domain);
+}
+
+void verdict_pairnet_key(const struct check_summary *s, struct buf *b)
+{
+	net_key(&s->gid, b);
+	net_key(&s->offfab, b);
+	buf_appendf(b, " m%d %zu:%s r%d %zu:%s", s->mnnvl, strlen(s->nvl_domain), s->nvl_domain,
+		    s->reach_all, strlen(s->net_sugg), s->net_sugg);
 }

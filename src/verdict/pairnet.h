@@ -1,6 +1,8 @@
-/* Pair rules on the wire between prefill and decode (checks.md A10, D4b):
+/* Pair rules on the wire between prefill and decode (checks.md A10, D4b,
+ * E7b):
  * whether the GIDs the two KV libraries use can reach each other, and
- * whether an MNNVL pair sits in one NVLink domain.  Judged from the two
+ * whether an MNNVL pair sits in one NVLink domain, whether a KV lane
+ * UCX keeps leaves the KV fabric.  Judged from the two
  * pods' digests (struct check_summary) only; graph.c runs them per pair. */
 #ifndef VERDICT_PAIRNET_H
 #define VERDICT_PAIRNET_H
@@ -20,6 +22,11 @@ enum check_status verdict_pair_gid(const struct check_summary *a, const char *an
 enum check_status verdict_pair_nvl_domain(const struct check_summary *a, const char *an,
 					  const struct check_summary *b, const char *bn,
 					  char *why, size_t n);
+/* E7b: a KV lane over a port off the KV fabric with no route to the
+ * peer's KV GID, which UCX keeps (reach_all): fails. */
+enum check_status verdict_pair_offfab(const struct check_summary *a, const char *an,
+				      const struct check_summary *b, const char *bn,
+				      char *why, size_t n);
 
 /* Appends every digest field the two rules read to a pod-class key. */
 void verdict_pairnet_key(const struct check_summary *s, struct buf *b);

@@ -240,5 +240,56 @@ class LddOnlyOk(LddOnly):
     DETAIL = ("no readelf or objdump in the image", "judged from ldd")
 
 
+RAILS = ",".join("mlx5_%d:1" % k for k in range(8))
+
+
+class OffFabric(Topo, E2ECase):
+    """Item 1: UCX's default takes mlx5_8, a DPU function on the storage
+    network with no route to the peer's rails, and
+    UCX_IB_ROCE_REACHABILITY_MODE=all keeps GPU3's lane over it: NOT READY
+    on one pair line naming mlx5_8:1 and the UCX_NET_DEVICES to paste;
+    each pod alone stays a warn.  FAIL False: no such pair line."""
+    SCENARIO = os.path.join(SCENARIOS, "topo-offfabric.yaml")
+    VERDICT = "NOT READY"
+    FAIL = True
+    POD = "warn"        # ucx-nic-select on each pod
+
+    def test_pair_line(self):
+        lines = [f for f in self.doc["verdict"]["findings"]
+                 if f["name"] == "pair-consistency" and "mlx5_8:1" in f["detail"]]
+        if not self.FAIL:
+            self.assertEqual(lines, [], self.doc["verdict"]["findings"])
+            return
+        self.assertEqual(len(lines), 1, self.doc["verdict"]["findings"])
+        f = lines[0]
+        self.assertEqual(f["status"], "fail", f)
+        self.assertIn("UCX_NET_DEVICES=" + RAILS, f["detail"])
+        self.assertIn("UCX_IB_ROCE_REACHABILITY_MODE=all", f["detail"])
+        self.assertIn("no route", f["detail"])
+
+    def test_pod_warns(self):
+        for p in self.doc["pods"]:
+            c = self.check(p, "ucx-nic-select")
+            self.assertEqual(c["status"], self.POD, c["detail"])
+
+
+class OffFabricRoute(OffFabric):
+    """Near miss: the mode left at UCX 1.19.0's default "route": UCX drops
+    the lane with no route (PR #10135), READY with the per-pod warn."""
+    SCENARIO = without_env("topo-offfabric.yaml", "UCX_IB_ROCE_REACHABILITY_MODE")
+    TMP = "topo-"
+    VERDICT = "READY"
+    FAIL = False
+
+
+class OffFabricListed(OffFabric):
+    """Near miss: the suggested UCX_NET_DEVICES set (mode still "all")."""
+    SCENARIO = with_env("topo-offfabric.yaml", UCX_NET_DEVICES=RAILS)
+    TMP = "topo-"
+    VERDICT = "READY"
+    FAIL = False
+    POD = "ok"
+
+
 if __name__ == "__main__":
     unittest.main()

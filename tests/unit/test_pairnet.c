@@ -156,10 +156,67 @@ static void test_nvl_domain(void)
 	CHECK_INT(verdict_pair_nvl_domain(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
 }
 
+/* E7b: a lane over an off-fabric port (10.20.0.11/24, connected route
+ * only) against the peer's routed rail. */
+static void off_port(struct check_summary *s, int reach, int route)
+{
+	struct check_gid_net *o = &s->offfab;
+
+	o->kind = CHECK_GID_V4;
+	snprintf(o->what, sizeof o->what, "mlx5_8:1 (enp41s0f0np0)");
+	o->net_known = o->routes_known = 1;
+	o->net_v4 = V4(10, 20, 0, 11);
+	o->net_plen = 24;
+	o->rt_dst[o->nroutes] = V4(10, 20, 0, 0);
+	o->rt_plen[o->nroutes++] = 24;
+	if (route) {
+		o->rt_dst[o->nroutes] = 0;      /* a default route via it */
+		o->rt_plen[o->nroutes++] = 0;
+	}
+	s->reach_all = reach;
+	snprintf(s->ucx_version, sizeof s->ucx_version, "1.18.1");
+	snprintf(s->net_sugg, sizeof s->net_sugg, "mlx5_0:1,mlx5_1:1");
+}
+
+static void test_offfab(void)
+{
+	struct check_summary a, b;
+	char why[400] = "";
+
+	rail(&a, CHECK_GID_V4, 10, 1);
+	rail(&b, CHECK_GID_V4, 74, 1);
+	CHECK_INT(verdict_pair_offfab(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	off_port(&b, 1, 0);
+	CHECK_INT(verdict_pair_offfab(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "decode d: UCX stripes KV over mlx5_8:1 (enp41s0f0np0), off the KV fabric, "
+		  "which has no route to prefill p's GID 10.14.0.10");
+	CHECK_HAS(why, "UCX_IB_ROCE_REACHABILITY_MODE=all keeps");
+	CHECK_HAS(why, "set UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1 on the worker");
+	off_port(&b, 2, 0);
+	CHECK_INT(verdict_pair_offfab(&b, "decode d", &a, "prefill p", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "UCX 1.18.1 (before 1.19.0's route check) keeps");
+	/* the route check drops the lane; unknown: not judged */
+	off_port(&b, 0, 0);
+	CHECK_INT(verdict_pair_offfab(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	off_port(&b, -1, 0);
+	CHECK_INT(verdict_pair_offfab(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	/* a route to the peer (here the default): the lane may work */
+	off_port(&b, 1, 1);
+	CHECK_INT(verdict_pair_offfab(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	/* its routes unread, or the peer's GID not IPv4: not judged */
+	off_port(&b, 1, 0);
+	b.offfab.routes_known = 0;
+	CHECK_INT(verdict_pair_offfab(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	off_port(&b, 1, 0);
+	a.gid.kind = CHECK_GID_V6;
+	CHECK_INT(verdict_pair_offfab(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+}
+
 int main(void)
 {
 	test_parse();
 	test_gid();
 	test_nvl_domain();
+	test_offfab();
 	return T_DONE("test_pairnet");
 }

@@ -356,3 +356,40 @@ def topo_trtllm_ldd_ok(p):
     trt_ldd_only(p, TRT_SITE + "/tensorrt_llm/libs/nixl/libnixl.so")
     p.env("LD_LIBRARY_PATH", TRT_SITE + "/torch/lib:/usr/local/cuda/compat/lib:"
           "/usr/local/nvidia/lib:/usr/local/nvidia/lib64")
+
+
+# ---- Issue 39 item 1: UCX's default on an off-fabric port (E7, A10) ----
+def offfabric(p, rack):
+    """roce_rack's rack (routed RoCE v2 rails, 10.14.k.H/26, a route to
+    10.14.0.0/16 on each) with roce-h100-bf3-dpu's BlueField-3 DPU function
+    mlx5_8 on the host's storage network: enp41s0f0np0 10.20.R.11/24 (R 0 in
+    rack a, 1 in rack b), only its connected route, none to the rails'
+    10.14.0.0/16; UCX_NET_DEVICES unset."""
+    G.roce_rack(p, rack)
+    r = {"a": 0, "b": 1}[rack]
+    add_roce_nic(p, "mlx5_7", "mlx5_8", "enp41s0f0np0", "10.20.%d.11" % r, DPU_LINKS,
+                 "200 Gb/sec (2X NDR)")
+    as_bf3(p, "mlx5_8")
+    a, rt = "bin/out/ip-o-4-addr.txt", "bin/out/ip-4-route.txt"
+    p.write(a, p.read(a) + "20: enp41s0f0np0    inet 10.20.%d.11/24 brd 10.20.%d.255 scope "
+            "global enp41s0f0np0\\       valid_lft forever preferred_lft forever\n" % (r, r))
+    p.write(rt, p.read(rt) + "10.20.%d.0/24 dev enp41s0f0np0 proto kernel scope link src "
+            "10.20.%d.11\n" % (r, r))
+    p.env("UCX_NET_DEVICES", None)
+    p.env("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7")
+
+
+@_variant("topo-offfabric-a", """roce-routed-a (8 RoCE v2 rails, 10.14.k.10/26, UCX
+1.19.0) with a BlueField-3 DPU function mlx5_8 (part 41692, Active, 200G,
+NODE/SYS to the GPUs) on the storage network 10.20.0.11/24, no route from
+it to the rails' 10.14.0.0/16; UCX_NET_DEVICES unset (issue 39 item 1).""",
+          base="roce-ok")
+def topo_offfabric_a(p):
+    offfabric(p, "a")
+
+
+@_variant("topo-offfabric-b", """topo-offfabric-a's peer in rack b: rails
+10.14.k.74/26, mlx5_8 on 10.20.1.11/24, no route to 10.14.0.0/16.""",
+          base="roce-ok")
+def topo_offfabric_b(p):
+    offfabric(p, "b")

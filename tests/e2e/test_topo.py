@@ -253,6 +253,7 @@ class OffFabric(Topo, E2ECase):
     VERDICT = "NOT READY"
     FAIL = True
     POD = "warn"        # ucx-nic-select on each pod
+    KEEPS = "UCX_IB_ROCE_REACHABILITY_MODE=all"
 
     def test_pair_line(self):
         lines = [f for f in self.doc["verdict"]["findings"]
@@ -264,7 +265,7 @@ class OffFabric(Topo, E2ECase):
         f = lines[0]
         self.assertEqual(f["status"], "fail", f)
         self.assertIn("UCX_NET_DEVICES=" + RAILS, f["detail"])
-        self.assertIn("UCX_IB_ROCE_REACHABILITY_MODE=all", f["detail"])
+        self.assertIn(self.KEEPS, f["detail"])
         self.assertIn("no route", f["detail"])
 
     def test_pod_warns(self):
@@ -280,6 +281,32 @@ class OffFabricRoute(OffFabric):
     TMP = "topo-"
     VERDICT = "READY"
     FAIL = False
+
+
+def offfabric_old(**env):
+    """topo-offfabric with UCX 1.18.1 on both nodes and ENV on every pod,
+    UCX_IB_ROCE_REACHABILITY_MODE removed (1.18 has no such variable)."""
+    doc = without_env("topo-offfabric.yaml", "UCX_IB_ROCE_REACHABILITY_MODE")
+    for p in doc["pods"]:
+        p["profile"] = p["profile"].replace("topo-offfabric-", "topo-offfabric-old-")
+        p["env"].update(env)
+    return doc
+
+
+class OffFabricOldUcx(OffFabric):
+    """A UCX before 1.19.0 has no route check: the lane is kept with the
+    mode unset, NOT READY, the detail naming the release."""
+    SCENARIO = offfabric_old()
+    TMP = "topo-"
+    KEEPS = "UCX 1.18.1 (before 1.19.0's route check)"
+
+
+class OffFabricOldListed(OffFabricOldUcx):
+    """Its near miss: the suggested UCX_NET_DEVICES set."""
+    SCENARIO = offfabric_old(UCX_NET_DEVICES=RAILS)
+    VERDICT = "READY"
+    FAIL = False
+    POD = "ok"
 
 
 class OffFabricListed(OffFabric):

@@ -393,3 +393,23 @@ def topo_offfabric_a(p):
           base="roce-ok")
 def topo_offfabric_b(p):
     offfabric(p, "b")
+
+
+@_variant("topo-offfabric-old-a", """topo-offfabric-a with UCX 1.18.1 (ucx_info -v), the
+last release without the RoCE route check (openucx/ucx PR #10135 is first in
+1.19.0): UCX keeps every RoCE lane whatever the routes.""",
+          base="topo-offfabric-a")
+def topo_offfabric_old_a(p):
+    old_ucx(p)
+
+
+@_variant("topo-offfabric-old-b", """topo-offfabric-b with UCX 1.18.1.""",
+          base="topo-offfabric-b")
+def topo_offfabric_old_b(p):
+    old_ucx(p)
+
+
+def old_ucx(p):
+    """UCX 1.18.1 in ucx_info -v and the image's version list."""
+    p.resub("bin/out/ucx_info-v.txt", r"1\.19\.0", "1.18.1")
+    p.resub("root/opt/dynamo/nixl-versions.txt", r"1\.19\.0", "1.18.1")

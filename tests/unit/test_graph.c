@@ -212,6 +212,44 @@ static void test_net_devices(void)
 	CHECK_HAS(text(find("UCX_NET_DEVICES")), "on prefill qwen-prefill-1 names mlx5_4:1 down");
 }
 
+/* E7b through the graph: decode-1 alone stripes KV over an off-fabric
+ * port with no route to the prefill pods' GIDs and reachability "all";
+ * its twin decode-0, same mode, does not. */
+static void test_offfab(void)
+{
+	const struct verdict_finding *f;
+	struct check_gid_net *o;
+
+	qwen();
+	for (size_t i = 0; i < G.n; i++) {
+		struct check_gid_net *g = &G.pods[i].results.summary.gid;
+
+		g->kind = CHECK_GID_V4;
+		g->gid_v4 = (uint32_t)10 << 24 | (uint32_t)14 << 16 | (uint32_t)(10 + i);
+	}
+	compare();
+	CHECK(find("off the KV fabric") == NULL);
+	o = &G.pods[3].results.summary.offfab;
+	o->kind = CHECK_GID_V4;
+	snprintf(o->what, sizeof o->what, "mlx5_8:1 (enp41s0f0np0)");
+	o->routes_known = 1;
+	o->rt_dst[0] = (uint32_t)10 << 24 | (uint32_t)20 << 16;
+	o->rt_plen[0] = 24;
+	o->nroutes = 1;
+	for (size_t i = 0; i < G.n; i++)
+		G.pods[i].results.summary.reach_all = 1;
+	compare();
+	f = find("off the KV fabric");
+	CHECK_HAS(text(f), "decode qwen-decode-1: UCX stripes KV over mlx5_8:1 (enp41s0f0np0), "
+		  "off the KV fabric, which has no route to prefill qwen-prefill-0's GID 10.14.0.10");
+	CHECK_INT(status(f), CHECK_FAIL);
+	CHECK_STR(f ? f->about : NULL, "ucx-nic-select");
+	/* the route check in force: the lane is dropped */
+	G.pods[3].results.summary.reach_all = 0;
+	compare();
+	CHECK(find("off the KV fabric") == NULL);
+}
+
 static void test_versions(void)
 {
 	qwen();
@@ -525,6 +563,7 @@ int main(void)
 	test_backend();
 	test_ucx_tls();
 	test_net_devices();
+	test_offfab();
 	test_versions();
 	test_cross_node_tcp();
 	test_cross_node_counted();

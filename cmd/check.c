@@ -12,6 +12,7 @@
 #include "kube/claims.h"
 #include "kube/dgd.h"
 #include "check/dgd.h"
+#include "check/known.h"
 #include "run/run.h"
 #include "recipe/recipe.h"
 #include "run/drift.h"
@@ -72,6 +73,7 @@ struct check_flags {
 	struct opt_duration probe_timeout;
 	struct opt_duration run_timeout;      /* ms 0: none */
 	const char *recipe_dir;               /* --recipe */
+	const char *known_file;               /* --known-issues */
 	int read_logs;                        /* --logs */
 	int log_tail;                         /* --log-tail */
 	int transfer;                         /* --transfer */
@@ -339,6 +341,7 @@ struct check_run {
 	const char *format;
 	struct run_options opts;
 	const struct recipe_set *recipe;
+	const struct known_table *known;      /* --known-issues; NULL: built-in */
 };
 
 /* The pipeline's body: probes the listed pods, judges (with drift when a
@@ -384,6 +387,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *s, void *ar
 	/* tools and IPs for transfer; only the process env for drift and the
 	 * DGD env check (P3), so 10,000 pods of a DGD stay small. */
 	pr.keep_facts = f->transfer;
+	pr.known = cr->known;
 	pr.keep_env = cr->recipe != NULL || shown;
 	run_pods(&pr, s->client, &po);
 	if (f->transfer && !cancel_why())
@@ -438,6 +442,7 @@ static const struct opt check_opts[] = {
 	{ "by-node", 0, OPT_BOOL, &F.by_node, NULL, "One row per node: each family's worst status among its pods", 0, 0 },
 	{ "transfer-timeout", 0, OPT_DURATION, &F.transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
 	{ "pushgateway", 0, OPT_STRING, &F.pushgateway, "URL", "Also push the -o prometheus metrics to this Pushgateway (job dynamo_interconnect); exit 4 when the push fails", 0, 0 },
+	{ "known-issues", 0, OPT_STRING, &F.known_file, "FILE", "Add or override known-issues rows by id from this file (docs/known-issues.md)", 0, 0 },
 	{ "dgd", 0, OPT_STRING, &F.dgd, "NAME", "Only the pods of this DynamoGraphDeployment, and compare them with it (generation, components, env)", 0, 0 },
 	OPT_TABLE_END
 };
@@ -451,6 +456,7 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	};
 	struct recipe_set recipe;
 	struct check_run cr = { 0 };
+	struct known_table known;
 	int rc;
 
 	F = defaults;
@@ -459,14 +465,20 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	probe_options(&F, &cr.opts);
-	if (!F.recipe_dir)
-		return run(ctx, &cr);
-	/* Read the recipe once, and before any pod is probed. */
-	if (cmd_env_drift_load(F.recipe_dir, &recipe))
+	/* Files are read before any cluster request: a bad one costs none. */
+	if (F.known_file && cmd_known_load(F.known_file, &known))
 		return EXIT_ERROR;
-	cr.recipe = &recipe;
-	rc = run(ctx, &cr);
-	recipe_set_release(&recipe);
+	cr.known = F.known_file ? &known : NULL;
+	if (F.recipe_dir && cmd_env_drift_load(F.recipe_dir, &recipe))
+		rc = EXIT_ERROR;
+	else {
+		cr.recipe = F.recipe_dir ? &recipe : NULL;
+		rc = run(ctx, &cr);
+		if (F.recipe_dir)
+			recipe_set_release(&recipe);
+	}
+	if (F.known_file)
+		known_table_release(&known);
 	return rc;
 }
 

@@ -68,7 +68,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_check_entry, cmd_env_entry, cmd_completion_entry,
 	cmd_nixl_entry, cmd_node_entry, cmd_pods_entry, cmd_probe_script_entry,
-	cmd_rbac_entry, cmd_version_entry;
+	cmd_rbac_entry, cmd_version_entry, cmd_known_issues_entry;
 
 /* The kubectl flags a subcommand may accept (struct cmd_entry.globals). */
 extern const struct opt cmd_global_opts[];
@@ -189,6 +189,12 @@ size_t cmd_term_width(FILE *out);
  * (run/drift.h), printing report_print_drift() (report/drift.h). */
 struct recipe_set;
 int cmd_env_drift_load(const char *recipe, struct recipe_set *s);
+/* --known-issues FILE (knownissues.c): the built-in rows with FILE's
+ * merged by id into t (released by the caller with known_table_release);
+ * 0, or EXIT_ERROR after reporting a file that cannot be read or is not
+ * the format, in one line naming file, line and field. */
+struct known_table;
+int cmd_known_load(const char *file, struct known_table *t);
 /* Run as kubectl_complete-dynamo_interconnect, or `__complete ...` (the
  * scripts `completion` prints): print candidates for the words typed. */
 int cmd_complete_requested(int argc, char **argv);

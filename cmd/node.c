@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/known.h"
 #include "cmd.h"
 #include "kube/pods.h"
 #include "run/run.h"
@@ -47,7 +48,7 @@ static int print_one(const struct cmd_ctx *ctx, const struct run *pr,
 	return rc;
 }
 
-static int run_here(struct cmd_ctx *ctx, const char *format)
+static int run_here(struct cmd_ctx *ctx, const char *format, const struct known_table *known)
 {
 	struct pod_list l;
 	struct run pr;
@@ -55,7 +56,7 @@ static int run_here(struct cmd_ctx *ctx, const char *format)
 	int rc;
 
 	err_clear(&e);
-	rc = run_local(&pr, &l, &e) < 0 ? cmd_fail(&e) : print_one(ctx, &pr, format);
+	rc = run_local(&pr, &l, known, &e) < 0 ? cmd_fail(&e) : print_one(ctx, &pr, format);
 	run_release(&pr);
 	pod_list_release(&l);
 	return rc;
@@ -73,6 +74,8 @@ static void one_pod(const struct cmd_ctx *ctx, struct pods_query *q, void *arg)
 }
 
 static const char *pod_name;   /* --pod */
+static const char *known_file;   /* --known-issues */
+static const struct known_table *node_known;   /* its rows; NULL: built-in */
 static const char *node_format;   /* -o */
 
 static int not_found(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg)
@@ -92,6 +95,7 @@ static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *s, void *arg)
 
 	(void)arg;
 	run_init(&pr, s->pods);
+	pr.known = node_known;
 	cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
 	run_pods(&pr, s->client, &o);
 	cmd_cancel_disarm();
@@ -102,6 +106,7 @@ static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *s, void *arg)
 
 static const struct opt node_opts[] = {
 	{ "pod", 0, OPT_STRING, &pod_name, "POD", "Probe this pod instead of the local machine", 0, 0 },
+	{ "known-issues", 0, OPT_STRING, &known_file, "FILE", "Add or override known-issues rows by id from this file (docs/known-issues.md)", 0, 0 },
 	OPT_TABLE_END
 };
 
@@ -113,16 +118,24 @@ static int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 		.empty = not_found,
 		.body = probe_pod,
 	};
+	struct known_table known;
 	int rc;
 
 	pod_name = NULL;
+	known_file = NULL;
 	rc = cmd_start(ctx, &cmd_node_entry, argc, argv, &node_format);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (!pod_name)
-		return run_here(ctx, node_format);
+	/* read before the probe or any cluster request */
+	if (known_file && cmd_known_load(known_file, &known))
+		return EXIT_ERROR;
+	node_known = known_file ? &known : NULL;
 	p.arg = (void *)pod_name;
-	return cmd_pipeline_run(ctx, &p);
+	rc = pod_name ? cmd_pipeline_run(ctx, &p) : run_here(ctx, node_format, node_known);
+	node_known = NULL;
+	if (known_file)
+		known_table_release(&known);
+	return rc;
 }
 
 const struct cmd_entry cmd_node_entry = {

@@ -135,7 +135,39 @@ static struct probe_facts *fx_cuda_builds(int hit, struct check_context *c)
 	return f;
 }
 
+/* An EFA pod of NIXL nixl with the recipe's backend (EFA's rdmap device,
+ * fabric efa), on arm64 or x86_64. */
+static struct probe_facts *efa_pod(const char *nixl, const char *backend, int arm64,
+				   struct check_context *c)
+{
+	struct probe_facts *f = base_pod("rdmap16s27", PROBE_LL_UNKNOWN, "FI_PROVIDER=efa\n");
+
+	nixl_ver(f, NULL, nixl);
+	f->vm.cpu_arm64 = arm64;
+	f->vm.cpu_hypervisor = arm64 ? -1 : 0;
+	c->nixl_backend = backend;
+	return f;
+}
+
+static struct probe_facts *fx_efa_cuda_mr(int hit, struct check_context *c)
+{
+	return efa_pod("1.2.0", "LIBFABRIC", hit, c);   /* near miss: x86_64 */
+}
+
+static struct probe_facts *fx_fi_more(int hit, struct check_context *c)
+{
+	return efa_pod(hit ? "1.3.1" : "1.2.0", "LIBFABRIC", 0, c);
+}
+
+static struct probe_facts *fx_small_write(int hit, struct check_context *c)
+{
+	return efa_pod("1.4.0", hit ? "LIBFABRIC" : "UCX", 0, c);
+}
+
 static const struct { const char *id; fixture fx; } fixtures[] = {
+	{ "libfabric-12019-efa-cuda-mr-aarch64", fx_efa_cuda_mr },
+	{ "nixl-1921-efa-fi-more-deadlock", fx_fi_more },
+	{ "nixl-1862-efa-small-write-hang", fx_small_write },
 	{ "ucx-11955-bond-rc-verbs-ece", fx_bond_ece },
 	{ "ucx-11709-gga-lag", fx_gga_lag },
 	{ "ucx-11709-gga-lag-unseen", fx_gga_unseen },
@@ -174,12 +206,25 @@ static int judge(fixture fx, int hit, const char *column, char *why, size_t n)
 	return st;
 }
 
+/* The trigger fires exactly row r (status, effect, source); the near
+ * miss fires none. */
+static int row_fires(fixture fx, const struct known_row *r, const char *col)
+{
+	int before = t_fail;
+	char why[1024];
+
+	CHECK_INT(judge(fx, 1, col, why, sizeof why), r->fail ? CHECK_FAIL : CHECK_WARN);
+	CHECK_HAS(why, r->effect);
+	CHECK_HAS(why, r->source);
+	CHECK_INT(judge(fx, 0, col, why, sizeof why), CHECK_OK);
+	return t_fail == before;
+}
+
 static void test_every_row(void)
 {
 	const struct known_table *t = known_builtin();
-	char why[1024];
 
-	CHECK(t->n >= 7);
+	CHECK(t->n >= 10);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct known_row *r = &t->row[i];
 		fixture fx = fixture_of(r->id);
@@ -190,10 +235,8 @@ static void test_every_row(void)
 			CHECK(fx != NULL);
 			continue;
 		}
-		CHECK_INT(judge(fx, 1, col, why, sizeof why), r->fail ? CHECK_FAIL : CHECK_WARN);
-		CHECK_HAS(why, r->effect);
-		CHECK_HAS(why, r->source);
-		CHECK_INT(judge(fx, 0, col, why, sizeof why), CHECK_OK);
+		if (!row_fires(fx, r, col))
+			fprintf(stderr, "row %s: its trigger or its near miss judged wrong\n", r->id);
 	}
 }
 

@@ -36,6 +36,7 @@ enum known_comp { KNOWN_COMPONENTS(KNOWN_COMP_ENUM_) KC__COUNT };
 	X(FABRIC, "fabric")             /* infiniband, roce, efa, nvlink, tcp */ \
 	X(DEVICE, "device")             /* bond (RoCE LAG), efa */ \
 	X(NIXL_BACKEND, "nixl-backend") /* UCX, LIBFABRIC (the recipe's) */ \
+	X(PLACEMENT, "placement")       /* same-node, cross-node: prefill and decode */ \
 	X(ENV_SET, "env-set")           /* NAME */ \
 	X(ENV_UNSET, "env-unset")       /* NAME */ \
 	X(ENV_EQUALS, "env-equals")     /* NAME=VALUE */ \

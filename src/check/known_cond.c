@@ -65,6 +65,21 @@ static int nixl_backend(const struct kb_in *k, const char *a, char *why, size_t 
 	return 1;
 }
 
+/* Where prefill and decode run, as the run knows it (check_context):
+ * same-node when no prefill and decode pod sit on different nodes. */
+static int placement(const struct kb_in *k, const char *a, char *why, size_t n)
+{
+	const struct check_context *c = k->in->ctx;
+	const char *is;
+
+	if (!c->kv_known)
+		return 0;
+	is = c->kv_cross_node ? "cross-node" : "same-node";
+	snprintf(why, n, "prefill and decode %s", c->kv_cross_node ? "on different nodes" :
+		 "on one node");
+	return !strcmp(a, is);
+}
+
 /* env-equals / env-contains: NAME=TEXT. */
 static int env_value(const struct kb_in *k, const char *a, int contains, char *why, size_t n)
 {
@@ -163,6 +178,7 @@ int known_cond_holds(const struct kb_in *k, const struct known_cond *c, char *wh
 	case KCOND_FABRIC: return fabric(k, a, why, n);
 	case KCOND_DEVICE: return device(k, a, why, n);
 	case KCOND_NIXL_BACKEND: return nixl_backend(k, a, why, n);
+	case KCOND_PLACEMENT: return placement(k, a, why, n);
 	case KCOND_ENV_SET: return env_set(k, a, 1, why, n);
 	case KCOND_ENV_UNSET: return env_set(k, a, 0, why, n);
 	case KCOND_ENV_EQUALS: return env_value(k, a, 0, why, n);

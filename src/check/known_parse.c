@@ -148,6 +148,7 @@ static int cond_arg_ok(enum known_cond_kind k, const char *a)
 	static const char *const fabrics[] = { "infiniband", "roce", "efa", "nvlink", "tcp" };
 	static const char *const arches[] = { "aarch64", "arm64", "x86_64" };
 	static const char *const devices[] = { "bond", "efa" };
+	static const char *const placements[] = { "same-node", "cross-node" };
 	size_t name = strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.:/");
 
 	switch (k) {
@@ -157,6 +158,7 @@ static int cond_arg_ok(enum known_cond_kind k, const char *a)
 	case KCOND_FABRIC: return one_of(a, fabrics, 5) >= 0;
 	case KCOND_ARCH: return one_of(a, arches, 3) >= 0;
 	case KCOND_DEVICE: return one_of(a, devices, 2) >= 0;
+	case KCOND_PLACEMENT: return one_of(a, placements, 2) >= 0;
 	case KCOND_MODULE: case KCOND_MODULE_ABSENT:
 	case KCOND_TL_ALLOWED: case KCOND_TL_LISTED:
 		return probe_knows(k, a);

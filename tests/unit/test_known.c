@@ -164,7 +164,19 @@ static struct probe_facts *fx_small_write(int hit, struct check_context *c)
 	return efa_pod("1.4.0", hit ? "LIBFABRIC" : "UCX", 0, c);
 }
 
+/* Prefill and decode on one node (hit) or two (near miss). */
+static struct probe_facts *fx_concurrent_agents(int hit, struct check_context *c)
+{
+	struct probe_facts *f = base_pod("mlx5_0", PROBE_LL_IB, "");
+
+	nixl_ver(f, NULL, "0.10.1");
+	c->nixl_backend = "UCX";
+	c->kv_cross_node = !hit;
+	return f;
+}
+
 static const struct { const char *id; fixture fx; } fixtures[] = {
+	{ "nixl-1668-ucx120-concurrent-agents", fx_concurrent_agents },
 	{ "libfabric-12019-efa-cuda-mr-aarch64", fx_efa_cuda_mr },
 	{ "nixl-1921-efa-fi-more-deadlock", fx_fi_more },
 	{ "nixl-1862-efa-small-write-hang", fx_small_write },

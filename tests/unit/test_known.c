@@ -164,6 +164,15 @@ static struct probe_facts *fx_small_write(int hit, struct check_context *c)
 	return efa_pod("1.4.0", hit ? "LIBFABRIC" : "UCX", 0, c);
 }
 
+/* An EFA pod with UCX 1.18.0 (hit) or 1.19.0 (near miss, efa-ok's). */
+static struct probe_facts *fx_ucx_efa_old(int hit, struct check_context *c)
+{
+	struct probe_facts *f = efa_pod("0.9.0", "UCX", 0, c);
+
+	ucx_ver(f, hit ? "1.18.0" : "1.19.0");
+	return f;
+}
+
 /* Prefill and decode on one node (hit) or two (near miss). */
 static struct probe_facts *fx_concurrent_agents(int hit, struct check_context *c)
 {
@@ -187,6 +196,7 @@ static const struct { const char *id; fixture fx; } fixtures[] = {
 	{ "trtllm-9752-nixl-wrapper-api", fx_trt_wrapper },
 	{ "nixl-386-ucx-older-than-build", fx_ucx_older },
 	{ "nixl-1705-both-cuda-builds", fx_cuda_builds },
+	{ "nixl-166-ucx-before-119-efa", fx_ucx_efa_old },
 };
 
 static fixture fixture_of(const char *id)

@@ -164,7 +164,8 @@ static struct probe_facts *fx_small_write(int hit, struct check_context *c)
 	return efa_pod("1.4.0", hit ? "LIBFABRIC" : "UCX", 0, c);
 }
 
-/* An EFA pod with UCX 1.18.0 (hit) or 1.19.0 (near miss, efa-ok's). */
+/* An EFA pod of the UCX backend with UCX 1.18.0 (hit) or 1.19.0 (near
+ * miss, efa-ok's); test_checks.c test_efa: UCX 1.17.0 under LIBFABRIC is no hit. */
 static struct probe_facts *fx_ucx_efa_old(int hit, struct check_context *c)
 {
 	struct probe_facts *f = efa_pod("0.9.0", "UCX", 0, c);

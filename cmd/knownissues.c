@@ -25,7 +25,8 @@ int cmd_known_load(const char *file, struct known_table *t)
 static const char *const help[] = {
 	"List the known-issues table: the combinations of component versions with a",
 	"setting or topology that public reports show broken, which check and node judge",
-	"every pod against (ucx-known-bad, nixl-known-bad). No cluster is contacted.",
+	"every pod against (ucx-known-bad, nixl-known-bad, mooncake-known-bad). No",
+	"cluster is contacted.",
 	"",
 	"-o yaml and -o json print the rows in the format --known-issues FILE reads, so",
 	"the output is a valid file: copy a row, change it, pass it to check --known-issues.",

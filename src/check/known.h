@@ -52,7 +52,7 @@ enum known_comp { KNOWN_COMPONENTS(KNOWN_COMP_ENUM_) KC__COUNT };
 enum known_cond_kind { KNOWN_CONDS(KNOWN_COND_ENUM_) KCOND__COUNT };
 #undef KNOWN_COND_ENUM_
 
-enum known_column { KNOWN_COL_UCX, KNOWN_COL_NIXL };
+enum known_column { KNOWN_COL_UCX, KNOWN_COL_NIXL, KNOWN_COL_MOONCAKE, KNOWN_COL__COUNT };
 
 #define KNOWN_MAX_CONDS 8
 
@@ -63,7 +63,7 @@ struct known_cond {
 
 struct known_row {
 	char *id;                       /* owned; unique in a table */
-	enum known_column column;       /* check: ucx-known-bad / nixl-known-bad */
+	enum known_column column;       /* check: ucx-/nixl-/mooncake-known-bad */
 	/* versions affected per component: space-separated FROM-UNTIL ranges,
 	 * FROM the first affected, UNTIL the first fixed ("" none yet); NULL
 	 * when the row does not depend on it.  The column's own component is
@@ -88,6 +88,8 @@ struct known_table {
 
 /* The file's spelling of a component / condition / column. */
 const char *known_comp_name(enum known_comp c);
+/* The component a column judges (its own version range). */
+enum known_comp known_column_comp(enum known_column c);
 const char *known_cond_name(enum known_cond_kind k);
 const char *known_column_name(enum known_column c);
 

@@ -28,13 +28,16 @@ extern const size_t known_issues_yaml_len;
 static const char *const comp_names[KC__COUNT] = { KNOWN_COMPONENTS(KNOWN_NAME_) };
 static const char *const cond_names[KCOND__COUNT] = { KNOWN_CONDS(KNOWN_NAME_) };
 #undef KNOWN_NAME_
-static const char *const column_names[] = { "ucx-known-bad", "nixl-known-bad" };
+static const char *const column_names[KNOWN_COL__COUNT] = {
+	"ucx-known-bad", "nixl-known-bad", "mooncake-known-bad"
+};
 /* The columns' own components: a row always gives its range. */
-static const enum known_comp column_comp[] = { KC_UCX, KC_NIXL };
+static const enum known_comp column_comp[KNOWN_COL__COUNT] = { KC_UCX, KC_NIXL, KC_MOONCAKE };
 
 const char *known_comp_name(enum known_comp c) { return comp_names[c]; }
 const char *known_cond_name(enum known_cond_kind k) { return cond_names[k]; }
 const char *known_column_name(enum known_column c) { return column_names[c]; }
+enum known_comp known_column_comp(enum known_column c) { return column_comp[c]; }
 
 /* What a walk over one document needs to word an error. */
 struct kp {
@@ -229,8 +232,8 @@ static int parse_enum_field(struct kp *p, const char *k, yaml_node_t *v, struct 
 		r->fail = i;
 		return 0;
 	}
-	if ((i = one_of(s, column_names, 2)) < 0)
-		return fail_at(p, v, k, "must be ucx-known-bad or nixl-known-bad");
+	if ((i = one_of(s, column_names, KNOWN_COL__COUNT)) < 0)
+		return fail_at(p, v, k, "must be ucx-known-bad, nixl-known-bad or mooncake-known-bad");
 	r->column = (enum known_column)i;
 	return 0;
 }
@@ -279,7 +282,9 @@ static int row_complete(struct kp *p, yaml_node_t *m, const struct known_row *r,
 	if (!r->versions[column_comp[r->column]])
 		return fail_at(p, m, "versions", r->column == KNOWN_COL_UCX ?
 			       "must give the ucx range of a ucx-known-bad row" :
-			       "must give the nixl range of a nixl-known-bad row");
+			       r->column == KNOWN_COL_NIXL ?
+			       "must give the nixl range of a nixl-known-bad row" :
+			       "must give the mooncake range of a mooncake-known-bad row");
 	if (strspn(r->id, "abcdefghijklmnopqrstuvwxyz0123456789-_.") != strlen(r->id) || !r->id[0])
 		return fail_at(p, m, "id", "only a-z, 0-9, '-', '_' and '.'");
 	if (strncmp(r->url, "https://", 8))

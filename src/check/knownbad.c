@@ -6,9 +6,10 @@
  * a user's --known-issues file adds or overrides them
  * (check_context.known).  Adding a row: docs/known-issues.md.
  *
- * Two checks read it, one per component, so that a finding lands in the
- * column of the thing to change (UCX or NIXL) and breaks that component's
- * link (table.def): ucx-known-bad and nixl-known-bad. */
+ * Three checks read it, one per component, so that a finding lands in the
+ * column of the thing to change (UCX, NIXL or Mooncake) and breaks that
+ * component's link (table.def): ucx-known-bad, nixl-known-bad and
+ * mooncake-known-bad. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@
 #include "probe/facts.h"
 
 /* The versions of the component a check reads, "" ended: UCX's from
- * ucx_info -v; NIXL's the CUDA builds pip holds, else the one wheel
+ * ucx_info -v; Mooncake's the pip-installed transfer engine (A9's
+ * mooncake_dist); NIXL's the CUDA builds pip holds, else the one wheel
  * (before 1.1.0 "nixl" was the build itself). */
 static int versions(const struct check_input *in, enum check_id id,
 		    const char *out[PROBE_NIXL_DIST_COUNT])
@@ -28,6 +30,11 @@ static int versions(const struct check_input *in, enum check_id id,
 	if (id == CK_UCX_KNOWN_BAD) {
 		if (f->ucx.major >= 0 && f->ucx.version[0])
 			out[n++] = f->ucx.version;
+		return n;
+	}
+	if (id == CK_MOONCAKE_KNOWN_BAD) {
+		if (f->mooncake.version[0])
+			out[n++] = f->mooncake.version;
 		return n;
 	}
 	for (int d = PROBE_NIXL_DIST_CU12; d < PROBE_NIXL_DIST_COUNT; d++)
@@ -44,7 +51,8 @@ static int versions(const struct check_input *in, enum check_id id,
 
 static enum known_column column_of(enum check_id id)
 {
-	return id == CK_UCX_KNOWN_BAD ? KNOWN_COL_UCX : KNOWN_COL_NIXL;
+	return id == CK_UCX_KNOWN_BAD ? KNOWN_COL_UCX :
+	       id == CK_MOONCAKE_KNOWN_BAD ? KNOWN_COL_MOONCAKE : KNOWN_COL_NIXL;
 }
 
 /* Appends what a row saw to why: " with A", then ", B". */
@@ -61,7 +69,7 @@ static void seen(char *why, size_t n, int *parts, const char *what)
  * condition: 1, with what was seen appended to why. */
 static int row_holds(const struct kb_in *k, const struct known_row *r, char *why, size_t n)
 {
-	enum known_comp own = r->column == KNOWN_COL_UCX ? KC_UCX : KC_NIXL;
+	enum known_comp own = known_column_comp(r->column);
 	char w[200], v[64];
 	int parts = 0;
 
@@ -85,18 +93,18 @@ static int row_holds(const struct kb_in *k, const struct known_row *r, char *why
 /* The first row of check id that the pod matches (worst first), with the
  * version and the conditions seen in why; NULL when none. */
 static const struct known_row *match(const struct kb_in *k, const struct known_table *t,
-				     enum check_id id, const char *const *ver, int nver,
-				     char *why, size_t n)
+				     enum check_id id, const char *what, const char *const *ver,
+				     int nver, char *why, size_t n)
 {
 	const struct known_row *hit = NULL;
 	char w[400];
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct known_row *r = &t->row[i];
-		const char *own = r->versions[r->column == KNOWN_COL_UCX ? KC_UCX : KC_NIXL];
+		const char *own = r->versions[known_column_comp(r->column)];
 
 		for (int j = 0; j < nver && r->column == column_of(id); j++) {
-			snprintf(w, sizeof w, "%s %s", id == CK_UCX_KNOWN_BAD ? "UCX" : "NIXL", ver[j]);
+			snprintf(w, sizeof w, "%s %s", what, ver[j]);
 			if (!known_in_range(own, ver[j]) || !row_holds(k, r, w, sizeof w))
 				continue;
 			if (!hit || (r->fail && !hit->fail)) {
@@ -220,10 +228,13 @@ static void judge(const struct kb_in *k, enum check_id id, const char *what,
 	if (!nver) {
 		/* nothing to compare: a skip without a remedy (no ucx_info in
 		 * a wheel image, TensorRT-LLM's C++ NIXL) */
-		emit_na(out, id, "%s version not reported: no known-bad row judged", what);
+		if (id == CK_MOONCAKE_KNOWN_BAD)
+			emit_na(out, id, "no Mooncake transfer engine installed (A9): no known-bad row judged");
+		else
+			emit_na(out, id, "%s version not reported: no known-bad row judged", what);
 		return;
 	}
-	r = match(k, t, id, ver, nver, why, sizeof why);
+	r = match(k, t, id, what, ver, nver, why, sizeof why);
 	if (!r) {
 		char note[400] = "";
 
@@ -244,9 +255,11 @@ void check_knownbad(const struct check_input *in, struct check_results *out)
 	if (!in->cross_pod) {
 		emit_na(out, CK_UCX_KNOWN_BAD, "KV stays inside this pod");
 		emit_na(out, CK_NIXL_KNOWN_BAD, "KV stays inside this pod");
+		emit_na(out, CK_MOONCAKE_KNOWN_BAD, "KV stays inside this pod");
 	} else {
 		judge(&k, CK_UCX_KNOWN_BAD, "UCX", out);
 		judge(&k, CK_NIXL_KNOWN_BAD, "NIXL", out);
+		judge(&k, CK_MOONCAKE_KNOWN_BAD, "Mooncake", out);
 	}
 	free(owned);
 }

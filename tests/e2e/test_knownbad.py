@@ -41,6 +41,7 @@ import yaml
 
 from base import EXIT, ROOT, E2ECase, PairWorkers
 from plugin import run
+import test_gid
 
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
 
@@ -236,6 +237,15 @@ class GgaLagTlsSet(GgaLag):
 class GgaLagTlsSetOff(GgaLagOff):
     """The near miss: the pasted value itself is READY."""
     SCENARIO = with_env(GGA, UCX_TLS="^cuda_ipc,gga_mlx5")
+
+
+class EnvFilterPytorch(test_gid.EnvFilter):
+    """PYTORCH_CUDA_ALLOC_CONF leaves the pod (the kvcache-ai/Mooncake#2511
+    row reads it; an allocator setting, not a secret: docs/product.md),
+    with and without grep in the image; its neighbours do not."""
+    ENV = ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\nPYTORCH_TOKEN=hunter2\n"
+           "PYTORCH_CUDA_ALLOC_CONFX=1\nMC_IB_PCI_RELAXED_ORDERING=0\n")
+    KEPT = ["PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", "MC_IB_PCI_RELAXED_ORDERING=0"]
 
 
 if __name__ == "__main__":

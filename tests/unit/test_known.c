@@ -174,6 +174,31 @@ static struct probe_facts *fx_ucx_efa_old(int hit, struct check_context *c)
 	return f;
 }
 
+/* A pod of Mooncake's transfer engine version v (A9's mooncake_dist). */
+static struct probe_facts *mooncake_pod(const char *v, enum probe_link_layer ll, const char *env)
+{
+	struct probe_facts *f = base_pod("mlx5_0", ll, env);
+
+	snprintf(f->mooncake.version, sizeof f->mooncake.version, "%s", v);
+	return f;
+}
+
+/* Expandable segments on Mooncake 0.3.12.post1 (hit) or 0.3.13 (near miss). */
+static struct probe_facts *fx_mc_expandable(int hit, struct check_context *c)
+{
+	(void)c;
+	return mooncake_pod(hit ? "0.3.12.post1" : "0.3.13", PROBE_LL_IB,
+			    "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n");
+}
+
+/* MC_IB_PCI_RELAXED_ORDERING=0 on RoCE (hit) or =1 (near miss). */
+static struct probe_facts *fx_mc_relaxed(int hit, struct check_context *c)
+{
+	(void)c;
+	return mooncake_pod("0.3.12", PROBE_LL_ETH, hit ? "MC_IB_PCI_RELAXED_ORDERING=0\n" :
+			    "MC_IB_PCI_RELAXED_ORDERING=1\n");
+}
+
 /* Prefill and decode on one node (hit) or two (near miss). */
 static struct probe_facts *fx_concurrent_agents(int hit, struct check_context *c)
 {
@@ -198,6 +223,8 @@ static const struct { const char *id; fixture fx; } fixtures[] = {
 	{ "nixl-386-ucx-older-than-build", fx_ucx_older },
 	{ "nixl-1705-both-cuda-builds", fx_cuda_builds },
 	{ "nixl-166-ucx-before-119-efa", fx_ucx_efa_old },
+	{ "mooncake-2511-expandable-segments", fx_mc_expandable },
+	{ "mooncake-3205-relaxed-ordering-off", fx_mc_relaxed },
 };
 
 static fixture fixture_of(const char *id)

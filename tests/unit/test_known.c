@@ -137,16 +137,22 @@ static struct probe_facts *fx_cuda_builds(int hit, struct check_context *c)
 
 /* An EFA pod of NIXL nixl with the recipe's backend (EFA's rdmap device,
  * fabric efa), on arm64 or x86_64. */
-static struct probe_facts *efa_pod(const char *nixl, const char *backend, int arm64,
-				   struct check_context *c)
+static struct probe_facts *efa_pod_env(const char *nixl, const char *backend, int arm64,
+				       const char *env, struct check_context *c)
 {
-	struct probe_facts *f = base_pod("rdmap16s27", PROBE_LL_UNKNOWN, "FI_PROVIDER=efa\n");
+	struct probe_facts *f = base_pod("rdmap16s27", PROBE_LL_UNKNOWN, env);
 
 	nixl_ver(f, NULL, nixl);
 	f->vm.cpu_arm64 = arm64;
 	f->vm.cpu_hypervisor = arm64 ? -1 : 0;
 	c->nixl_backend = backend;
 	return f;
+}
+
+static struct probe_facts *efa_pod(const char *nixl, const char *backend, int arm64,
+				   struct check_context *c)
+{
+	return efa_pod_env(nixl, backend, arm64, "FI_PROVIDER=efa\n", c);
 }
 
 static struct probe_facts *fx_efa_cuda_mr(int hit, struct check_context *c)
@@ -199,6 +205,18 @@ static struct probe_facts *fx_mc_relaxed(int hit, struct check_context *c)
 			    "MC_IB_PCI_RELAXED_ORDERING=1\n");
 }
 
+/* Mooncake 0.3.13 (after the #2511 fix) on EFA with expandable segments
+ * (hit) or without (near miss). */
+static struct probe_facts *fx_mc_efa_vmm(int hit, struct check_context *c)
+{
+	struct probe_facts *f = efa_pod_env("0.9.0", "UCX", 0, hit ?
+		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n" :
+		"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False\n", c);
+
+	snprintf(f->mooncake.version, sizeof f->mooncake.version, "0.3.13");
+	return f;
+}
+
 /* Prefill and decode on one node (hit) or two (near miss). */
 static struct probe_facts *fx_concurrent_agents(int hit, struct check_context *c)
 {
@@ -225,6 +243,7 @@ static const struct { const char *id; fixture fx; } fixtures[] = {
 	{ "nixl-166-ucx-before-119-efa", fx_ucx_efa_old },
 	{ "mooncake-2511-expandable-segments", fx_mc_expandable },
 	{ "mooncake-3205-relaxed-ordering-off", fx_mc_relaxed },
+	{ "mooncake-efa-expandable-segments", fx_mc_efa_vmm },
 };
 
 static fixture fixture_of(const char *id)

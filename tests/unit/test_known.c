@@ -181,9 +181,10 @@ static struct probe_facts *fx_ucx_efa_old(int hit, struct check_context *c)
 }
 
 /* A pod of Mooncake's transfer engine version v (A9's mooncake_dist). */
-static struct probe_facts *mooncake_pod(const char *v, enum probe_link_layer ll, const char *env)
+static struct probe_facts *mooncake_pod(const char *v, const char *dev, enum probe_link_layer ll,
+					const char *env)
 {
-	struct probe_facts *f = base_pod("mlx5_0", ll, env);
+	struct probe_facts *f = base_pod(dev, ll, env);
 
 	snprintf(f->mooncake.version, sizeof f->mooncake.version, "%s", v);
 	return f;
@@ -193,7 +194,7 @@ static struct probe_facts *mooncake_pod(const char *v, enum probe_link_layer ll,
 static struct probe_facts *fx_mc_expandable(int hit, struct check_context *c)
 {
 	(void)c;
-	return mooncake_pod(hit ? "0.3.12.post1" : "0.3.13", PROBE_LL_IB,
+	return mooncake_pod(hit ? "0.3.12.post1" : "0.3.13", "mlx5_0", PROBE_LL_IB,
 			    "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n");
 }
 
@@ -201,7 +202,7 @@ static struct probe_facts *fx_mc_expandable(int hit, struct check_context *c)
 static struct probe_facts *fx_mc_relaxed(int hit, struct check_context *c)
 {
 	(void)c;
-	return mooncake_pod("0.3.12", PROBE_LL_ETH, hit ? "MC_IB_PCI_RELAXED_ORDERING=0\n" :
+	return mooncake_pod("0.3.12", "mlx5_0", PROBE_LL_ETH, hit ? "MC_IB_PCI_RELAXED_ORDERING=0\n" :
 			    "MC_IB_PCI_RELAXED_ORDERING=1\n");
 }
 
@@ -215,6 +216,13 @@ static struct probe_facts *fx_mc_efa_vmm(int hit, struct check_context *c)
 
 	snprintf(f->mooncake.version, sizeof f->mooncake.version, "0.3.13");
 	return f;
+}
+
+/* A RoCE LAG bond with MC_GID_INDEX unset (hit) or set (near miss). */
+static struct probe_facts *fx_mc_bond_gid(int hit, struct check_context *c)
+{
+	(void)c;
+	return mooncake_pod("0.3.12", "mlx5_bond_0", PROBE_LL_ETH, hit ? "" : "MC_GID_INDEX=3\n");
 }
 
 /* Prefill and decode on one node (hit) or two (near miss). */
@@ -244,6 +252,7 @@ static const struct { const char *id; fixture fx; } fixtures[] = {
 	{ "mooncake-2511-expandable-segments", fx_mc_expandable },
 	{ "mooncake-3205-relaxed-ordering-off", fx_mc_relaxed },
 	{ "mooncake-efa-expandable-segments", fx_mc_efa_vmm },
+	{ "mooncake-bond-gid-auto", fx_mc_bond_gid },
 };
 
 static fixture fixture_of(const char *id)

@@ -275,6 +275,27 @@ static int way_gga(const struct kb_in *k, char *paste, size_t n)
 	return ok;
 }
 
+/* An EFA device, and the one Mooncake distribution pip holds is not the
+ * EFA build: the PyPI mooncake-transfer-engine(-cudaNN) wheels are built
+ * with USE_EFA=OFF and ship rdma_transport and tcp_transport only
+ * (kvcache-ai/Mooncake#2070); the EFA build is its own distribution,
+ * mooncake-transfer-engine-efa-cuda13 (sgl-project/sglang PR #39973). */
+static int mooncake_wheel_without_efa(const struct kb_in *k, char *why, size_t n)
+{
+	const struct probe_facts *f = k->in->f;
+	const struct probe_rdma_list *l = rdma_list(f);
+	int nib = 0, nefa = 0;
+
+	if (l)
+		rdma_count(l, &nib, &nefa);
+	if (!nefa || f->mooncake.ndists != 1 || !f->mooncake.dist[0] ||
+	    strstr(f->mooncake.dist, "_efa"))
+		return 0;
+	snprintf(why, n, "an EFA device and the distribution %s (not the EFA build)",
+		 f->mooncake.dist);
+	return 1;
+}
+
 /* ---- by name --------------------------------------------------------- */
 
 typedef int (*kb_fn)(const struct kb_in *k, char *out, size_t n);
@@ -286,6 +307,7 @@ static const struct { const char *name; kb_fn fn; } cases[] = {
 	{ "trtllm-nixl-wrapper-old-api", trt_wrapper_old_api },
 	{ "nixl-ucx-older-than-build", ucx_older_than_build },
 	{ "nixl-both-cuda-builds", both_cuda_builds },
+	{ "mooncake-wheel-without-efa", mooncake_wheel_without_efa },
 }, ways[] = {
 	{ "ucx-rc-ece", way_ece },
 	{ "ucx-tls-without-gga", way_gga },

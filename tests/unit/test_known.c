@@ -225,6 +225,19 @@ static struct probe_facts *fx_mc_bond_gid(int hit, struct check_context *c)
 	return mooncake_pod("0.3.12", "mlx5_bond_0", PROBE_LL_ETH, hit ? "" : "MC_GID_INDEX=3\n");
 }
 
+/* An EFA pod of the PyPI wheel (hit) or the EFA build (near miss). */
+static struct probe_facts *fx_mc_wheel_efa(int hit, struct check_context *c)
+{
+	struct probe_facts *f = efa_pod("0.9.0", "UCX", 0, c);
+
+	snprintf(f->mooncake.dist, sizeof f->mooncake.dist, "%s",
+		 hit ? "mooncake_transfer_engine_cuda13-0.3.10.post2.dist-info" :
+		 "mooncake_transfer_engine_efa_cuda13-0.3.10.post2.dist-info");
+	snprintf(f->mooncake.version, sizeof f->mooncake.version, "0.3.10.post2");
+	f->mooncake.ndists = 1;
+	return f;
+}
+
 /* Prefill and decode on one node (hit) or two (near miss). */
 static struct probe_facts *fx_concurrent_agents(int hit, struct check_context *c)
 {
@@ -253,6 +266,7 @@ static const struct { const char *id; fixture fx; } fixtures[] = {
 	{ "mooncake-3205-relaxed-ordering-off", fx_mc_relaxed },
 	{ "mooncake-efa-expandable-segments", fx_mc_efa_vmm },
 	{ "mooncake-bond-gid-auto", fx_mc_bond_gid },
+	{ "mooncake-2070-wheel-without-efa", fx_mc_wheel_efa },
 };
 
 static fixture fixture_of(const char *id)

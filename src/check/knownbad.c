@@ -229,7 +229,7 @@ static void judge(const struct kb_in *k, enum check_id id, const char *what,
 		/* nothing to compare: a skip without a remedy (no ucx_info in
 		 * a wheel image, TensorRT-LLM's C++ NIXL) */
 		if (id == CK_MOONCAKE_KNOWN_BAD)
-			emit_na(out, id, "no Mooncake transfer engine installed (A9): no known-bad row judged");
+			emit_na(out, id, "no Mooncake transfer engine installed: no known-bad row judged");
 		else
 			emit_na(out, id, "%s version not reported: no known-bad row judged", what);
 		return;

@@ -53,7 +53,9 @@ GEN_SRCS  := $(BUILD)/gen/probe_script.c
 
 # The shell completion scripts in completions/, embedded for `completion SHELL`.
 COMPL_GEN := $(BUILD)/gen/completion_bash.o $(BUILD)/gen/completion_zsh.o $(BUILD)/gen/completion_fish.o
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o $(XFER_GEN) $(COMPL_GEN)
+# The known-issues table (data/known-issues.yaml, check/known.h), embedded.
+KNOWN_GEN := $(BUILD)/gen/known_issues_yaml.o
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/probe_script.o $(XFER_GEN) $(COMPL_GEN) $(KNOWN_GEN)
 CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # Test-only programs that drive the library directly (e.g. di_exec runs any
@@ -109,6 +111,13 @@ $(BUILD)/gen/completion_%.c: completions/$(PROG).% tests/tools/embed.sh
 	$(Q)sh tests/tools/embed.sh completion_$* $< > $@
 
 $(BUILD)/gen/completion_%.o: $(BUILD)/gen/completion_%.c
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/known_issues_yaml.c: data/known-issues.yaml tests/tools/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tests/tools/embed.sh known_issues_yaml $< > $@
+
+$(BUILD)/gen/known_issues_yaml.o: $(BUILD)/gen/known_issues_yaml.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libdi.a tests/unit/t.h

@@ -1,9 +1,9 @@
 /* `check`: probe every Dynamo worker pod, judge the fast path, one verdict. */
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "check/known.h"
 #include "cmd.h"
 #include "engine/engine.h"
 #include "push/push.h"
@@ -59,6 +59,7 @@ struct check_flags {
 	struct opt_duration probe_timeout;
 	struct opt_duration run_timeout;      /* ms 0: none */
 	const char *recipe_dir;               /* --recipe */
+	const char *known_file;               /* --known-issues */
 	int read_logs;                        /* --logs */
 	int log_tail;                         /* --log-tail */
 	int transfer;                         /* --transfer */
@@ -135,6 +136,7 @@ static const struct opt check_opts[] = {
 	{ "by-node", 0, OPT_BOOL, &F.by_node, NULL, "One row per node: each family's worst status among its pods", 0, 0 },
 	{ "transfer-timeout", 0, OPT_DURATION, &F.transfer_timeout, "DURATION", "Time limit of one transfer test (default 60s)", TRANSFER_MIN_LIMIT_MS, TRANSFER_MAX_LIMIT_MS },
 	{ "pushgateway", 0, OPT_STRING, &F.pushgateway, "URL", "Also push the -o prometheus metrics to this Pushgateway (job dynamo_interconnect); exit 4 when the push fails", 0, 0 },
+	{ "known-issues", 0, OPT_STRING, &F.known_file, "FILE", "Add or override known-issues rows by id from this file (docs/known-issues.md)", 0, 0 },
 	{ "dgd", 0, OPT_STRING, &F.dgd, "NAME", "Only the pods of this DynamoGraphDeployment, and compare them with it (generation, components, env)", 0, 0 },
 	OPT_TABLE_END
 };
@@ -147,6 +149,7 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 		.transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS },
 	};
 	struct recipe_set recipe;
+	struct known_table known;
 	struct check_run cr = { 0 };
 	const char *format;
 	struct cmd_pipeline p = {
@@ -167,14 +170,13 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	cr.plan.dgds = 1, cr.plan.dgd = F.dgd;
 	cr.plan.transfer = F.transfer, cr.plan.transfer_timeout_ms = F.transfer_timeout.ms;
 	p.timeout_ms = F.run_timeout.ms;
-	/* Read the recipe once, and before any pod is probed. */
-	if (F.recipe_dir && cmd_env_drift_load(F.recipe_dir, &recipe))
+	/* Files are read before any cluster request: a bad one costs none. */
+	if (cmd_inputs_load(F.known_file, &known, F.recipe_dir, &recipe))
 		return EXIT_ERROR;
-	cr.plan.recipe = F.recipe_dir ? &recipe : NULL;
+	cr.plan.known = F.known_file ? &known : NULL, cr.plan.recipe = F.recipe_dir ? &recipe : NULL;
 	cr.plan.recipe_path = F.recipe_dir;
 	rc = cmd_pipeline_run(ctx, &p);
-	if (F.recipe_dir)
-		recipe_set_release(&recipe);
+	cmd_inputs_release(&known, F.recipe_dir ? &recipe : NULL);
 	return rc;
 }
 

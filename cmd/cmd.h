@@ -69,7 +69,7 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_check_entry, cmd_env_entry, cmd_completion_entry,
 	cmd_nixl_entry, cmd_node_entry, cmd_pods_entry, cmd_probe_script_entry,
-	cmd_rbac_entry, cmd_version_entry;
+	cmd_rbac_entry, cmd_version_entry, cmd_known_issues_entry;
 
 /* The kubectl flags a subcommand may accept (struct cmd_entry.globals). */
 extern const struct opt cmd_global_opts[];
@@ -214,6 +214,20 @@ size_t cmd_term_width(FILE *out);
  * (run/drift.h), printing report_print_drift() (report/drift.h). */
 struct recipe_set;
 int cmd_env_drift_load(const char *recipe, struct recipe_set *s);
+struct known_table;
+/* check's files, read before any request: --known-issues into k (zeroed
+ * without one) and --recipe into r (untouched without one).  0, or
+ * EXIT_ERROR with the error printed and nothing left to release. */
+int cmd_inputs_load(const char *known_path, struct known_table *k, const char *recipe,
+		    struct recipe_set *r);
+/* Gives back what cmd_inputs_load read; r NULL: no recipe was read. */
+void cmd_inputs_release(struct known_table *k, struct recipe_set *r);
+/* --known-issues FILE (knownissues.c): the built-in rows with FILE's
+ * merged by id into t (released by the caller with known_table_release);
+ * 0, or EXIT_ERROR after reporting a file that cannot be read or is not
+ * the format, in one line naming file, line and field. */
+struct known_table;
+int cmd_known_load(const char *file, struct known_table *t);
 /* Run as kubectl_complete-dynamo_interconnect, or `__complete ...` (the
  * scripts `completion` prints): print candidates for the words typed. */
 int cmd_complete_requested(int argc, char **argv);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/known.h"
 #include "cmd.h"
 #include "report/drift.h"
 #include "recipe/recipe.h"
@@ -36,6 +37,27 @@ static const char *const help[] = {
 	NULL,
 };
 
+static const char *known_file;   /* --known-issues */
+
+static const struct opt env_opts[] = {
+	{ "known-issues", 0, OPT_STRING, &known_file, "FILE", "Check a known-issues file as check would read it (a recipe has no pod to judge)", 0, 0 },
+	OPT_TABLE_END
+};
+
+/* --known-issues: refused as check would refuse it, before any file of
+ * the recipe is read; its rows judge pods, which a recipe has none of. */
+static int known_ok(void)
+{
+	struct known_table t;
+
+	if (!known_file)
+		return 0;
+	if (cmd_known_load(known_file, &t))
+		return EXIT_ERROR;
+	known_table_release(&t);
+	return 0;
+}
+
 static int load_all(char **pos, int npos, struct recipe_set *s)
 {
 	int rc = 0;
@@ -60,6 +82,7 @@ static int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 	const char *fmt;
 	int npos, rc, bad;
 
+	known_file = NULL;
 	rc = cmd_parse(ctx, &cmd_env_entry, argc, argv, pos, &npos);
 	if (rc == 0 && npos == 0) {
 		fprintf(stderr, "error: RECIPE_PATH is required\nSee '%s env -h' for help and examples\n",
@@ -68,6 +91,8 @@ static int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 	}
 	if (rc == 0 && cmd_output_format(ctx, &cmd_env_entry, &fmt) < 0)
 		rc = EXIT_ERROR;
+	if (rc == 0)
+		rc = known_ok();
 	if (rc) {
 		free(pos);
 		return rc < 0 ? 0 : rc;
@@ -93,7 +118,8 @@ static int cmd_env(struct cmd_ctx *ctx, int argc, char **argv)
 
 const struct cmd_entry cmd_env_entry = {
 	.name = "env", .summary = "Show the transport variables of a recipe and what they risk",
-	.help = help, .outputs = "table,json,yaml", .file_args = 1, .run = cmd_env, .globals = cmd_globals_output,
+	.help = help, .opts = env_opts, .outputs = "table,json,yaml", .file_args = 1, .run = cmd_env,
+	.globals = cmd_globals_output,
 };
 
 /* ------------------------------------------------- check --recipe */
@@ -115,4 +141,24 @@ int cmd_env_drift_load(const char *recipe, struct recipe_set *s)
 		return EXIT_ERROR;
 	}
 	return 0;
+}
+
+int cmd_inputs_load(const char *known_path, struct known_table *k, const char *recipe,
+		    struct recipe_set *r)
+{
+	memset(k, 0, sizeof(*k));
+	if (known_path && cmd_known_load(known_path, k))
+		return EXIT_ERROR;
+	if (recipe && cmd_env_drift_load(recipe, r)) {
+		known_table_release(k);
+		return EXIT_ERROR;
+	}
+	return 0;
+}
+
+void cmd_inputs_release(struct known_table *k, struct recipe_set *r)
+{
+	known_table_release(k);
+	if (r)
+		recipe_set_release(r);
 }

@@ -13,7 +13,7 @@
 static const struct cmd_entry *const commands[] = {
 	&cmd_check_entry, &cmd_env_entry, &cmd_completion_entry, &cmd_nixl_entry,
 	&cmd_node_entry, &cmd_pods_entry, &cmd_probe_script_entry, &cmd_rbac_entry,
-	&cmd_version_entry,
+	&cmd_version_entry, &cmd_known_issues_entry,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/known.h"
 #include "cmd.h"
 #include "kube/api/pods.h"
 #include "run/run.h"
@@ -42,7 +43,7 @@ static int print_one(const struct cmd_ctx *ctx, const struct report *r, const ch
 	return rc < 0 || cmd_flush_stdout() ? EXIT_ERROR : r->verdict->exit_code;
 }
 
-static int run_here(struct cmd_ctx *ctx, const char *format)
+static int run_here(struct cmd_ctx *ctx, const char *format, const struct known_table *known)
 {
 	struct pod_list l;
 	struct run pr;
@@ -52,7 +53,7 @@ static int run_here(struct cmd_ctx *ctx, const char *format)
 	int rc;
 
 	err_clear(&e);
-	if (run_local(&pr, &l, &e) < 0) {
+	if (run_local(&pr, &l, known, &e) < 0) {
 		rc = cmd_fail(&e);
 	} else {
 		verdict_compute(pr.pod, pr.pods->n, &v);
@@ -77,6 +78,8 @@ static void one_pod(const struct cmd_ctx *ctx, struct pods_query *q, void *arg)
 }
 
 static const char *pod_name;   /* --pod */
+static const char *known_file;   /* --known-issues */
+static const struct known_table *node_known;   /* its rows; NULL: built-in */
 static const char *node_format;   /* -o */
 
 static int not_found(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg)
@@ -93,6 +96,7 @@ static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *cs, void *arg)
 	const struct run_plan plan = {
 		.probe = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS, .logs = 1 },
 		.namespace = cs->query->namespace,
+		.known = node_known,
 	};
 	struct run_session s;
 	struct err e;
@@ -110,6 +114,7 @@ static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *cs, void *arg)
 
 static const struct opt node_opts[] = {
 	{ "pod", 0, OPT_STRING, &pod_name, "POD", "Probe this pod instead of the local machine", 0, 0 },
+	{ "known-issues", 0, OPT_STRING, &known_file, "FILE", "Add or override known-issues rows by id from this file (docs/known-issues.md)", 0, 0 },
 	OPT_TABLE_END
 };
 
@@ -121,16 +126,24 @@ static int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 		.empty = not_found,
 		.body = probe_pod,
 	};
+	struct known_table known;
 	int rc;
 
 	pod_name = NULL;
+	known_file = NULL;
 	rc = cmd_start(ctx, &cmd_node_entry, argc, argv, &node_format);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (!pod_name)
-		return run_here(ctx, node_format);
+	/* read before the probe or any cluster request */
+	if (known_file && cmd_known_load(known_file, &known))
+		return EXIT_ERROR;
+	node_known = known_file ? &known : NULL;
 	p.arg = (void *)pod_name;
-	return cmd_pipeline_run(ctx, &p);
+	rc = pod_name ? cmd_pipeline_run(ctx, &p) : run_here(ctx, node_format, node_known);
+	node_known = NULL;
+	if (known_file)
+		known_table_release(&known);
+	return rc;
 }
 
 const struct cmd_entry cmd_node_entry = {

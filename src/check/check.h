@@ -24,6 +24,7 @@
 
 struct probe_facts;
 struct pod_spec_facts;
+struct known_table;
 
 enum check_status {
 	CHECK_OK = 0,
@@ -326,6 +327,9 @@ struct check_context {
 	/* Nodes of this pod's worker (a multinode worker's group size, from
 	 * what the pod carries: kube/pods.h pod_info.nodes); 0 or 1: one. */
 	int nodes;
+	/* The known-issues table the known-bad checks read (check/known.h):
+	 * the built-in one merged with --known-issues; NULL: the built-in. */
+	const struct known_table *known;
 };
 
 /* Runs every check on one probed pod and appends results to out (which

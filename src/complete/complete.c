@@ -15,7 +15,7 @@ static const char *const color_values[] = { "auto", "always", "never", NULL };
 /* Flags whose value is a file: leave completion to the shell. */
 static const char *const file_flags[] = {
 	"kubeconfig", "certificate-authority", "client-certificate", "client-key",
-	"recipe", NULL,
+	"recipe", "known-issues", NULL,
 };
 
 static int in_list(const char *const *list, const char *s)

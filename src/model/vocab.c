@@ -9,6 +9,7 @@ static const char *const allowed[] = {
 	"UCX_", "NIXL_", "NCCL_", "FI_", "OFI_NCCL_", "MOONCAKE_", "VLLM_NIXL_", "MC_",
 	"GLOO_SOCKET_IFNAME", "TP_SOCKET_IFNAME", "OMPI_MCA_btl_tcp_if_include",
 	"VLLM_HOST_IP", "MASTER_ADDR",
+	"PYTORCH_CUDA_ALLOC_CONF",       /* known-issues kvcache-ai/Mooncake#2511 */
 	"TRTLLM_NIXL_KVCACHE_BACKEND",   /* the framework book (fwrules.h) */
 };
 

@@ -230,10 +230,12 @@ rd() {
 # SGLANG_MOONCAKE_*, SGLANG_*_IB_*) and TensorRT-LLM (TRTLLM_UCX_*,
 # TRTLLM_NIXL_*, TRTLLM_*KVCACHE*), but none of their credentials or
 # metadata-server URLs (MC_REDIS_PASSWORD, MC_METADATA_SERVER): secrets
-# never leave the pod (model/vocab.c keeps the same).
+# never leave the pod (model/vocab.c keeps the same).  PYTORCH_CUDA_ALLOC_CONF
+# (an allocator setting, never a secret) for the known-issues row
+# kvcache-ai/Mooncake#2511 (expandable_segments).
 env_filter() {
 	if have grep; then
-		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_|SGLANG_DISAGGREGATION_|SGLANG_MOONCAKE_|TRTLLM_UCX_|TRTLLM_NIXL_)[A-Za-z0-9_]*=|^SGLANG_[A-Za-z0-9_]*_IB_[A-Za-z0-9_]*=|^TRTLLM_[A-Za-z0-9_]*KVCACHE[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR)=' |
+		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_|SGLANG_DISAGGREGATION_|SGLANG_MOONCAKE_|TRTLLM_UCX_|TRTLLM_NIXL_)[A-Za-z0-9_]*=|^SGLANG_[A-Za-z0-9_]*_IB_[A-Za-z0-9_]*=|^TRTLLM_[A-Za-z0-9_]*KVCACHE[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR|PYTORCH_CUDA_ALLOC_CONF)=' |
 			grep -Ev '^(MC|SGLANG|TRTLLM)_[A-Za-z0-9_]*(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|USER|KEY|SERVER|URL)[A-Za-z0-9_]*='
 	else
 		while IFS= read -r _l; do
@@ -250,7 +252,7 @@ env_filter() {
 			UCX_?*=* | NIXL_?*=* | NCCL_?*=* | FI_?*=* | OFI_NCCL_?*=* | \
 			MOONCAKE_?*=* | VLLM_NIXL_?*=* | MC_?*=* | GLOO_SOCKET_IFNAME=* | \
 			TP_SOCKET_IFNAME=* | OMPI_MCA_btl_tcp_if_include=* | \
-			VLLM_HOST_IP=* | MASTER_ADDR=* | \
+			VLLM_HOST_IP=* | MASTER_ADDR=* | PYTORCH_CUDA_ALLOC_CONF=* | \
 			SGLANG_DISAGGREGATION_?*=* | SGLANG_MOONCAKE_?*=* | \
 			SGLANG_*_IB_*=* | TRTLLM_UCX_?*=* | TRTLLM_NIXL_?*=* | \
 			TRTLLM_*KVCACHE*=*)

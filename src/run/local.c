@@ -36,7 +36,8 @@ static void local_pod(struct pod_info *p)
 	pod_info_set_spec(p, &spec);
 }
 
-int run_local(struct run *pr, struct pod_list *l, struct err *e)
+int run_local(struct run *pr, struct pod_list *l, const struct known_table *known,
+	      struct err *e)
 {
 	struct buf out;
 
@@ -45,6 +46,7 @@ int run_local(struct run *pr, struct pod_list *l, struct err *e)
 	l->n = l->cap = 1;
 	local_pod(&l->items[0]);
 	run_init(pr, l);
+	pr->known = known;
 	/* Here nothing tells whether KV crosses machines: let the checks
 	 * assume the general case. */
 	memset(&pr->pod[0].ctx, 0, sizeof(pr->pod[0].ctx));

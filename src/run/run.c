@@ -189,6 +189,7 @@ static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 		/* product.md: a Secret's value is never shown, but it is
 		 * judged: mark, check the real values, then mask (mask.h). */
 		run_mask_mark(f, rp->pod->secret_env);
+		rp->ctx.known = pr->known;
 		check_pod(f, spec_of(rp->pod), &rp->ctx, &rp->results);
 		run_mask_apply(f, &rp->results);
 		rp->probed = 1;

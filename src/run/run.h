@@ -81,6 +81,9 @@ struct run {
 	const struct pod_list *pods;        /* borrowed */
 	struct run_pod *pod;                /* pods->n of them, in list order */
 	int keep_facts;                     /* set before probing: keep pod[].facts */
+	/* set before probing: the known-issues table the known-bad checks
+	 * read (check/known.h, --known-issues); NULL: the built-in one */
+	const struct known_table *known;
 	int keep_env;                       /* set before probing: keep pod[].env_block
 					     * (shared; not the ~40 KiB of facts a pod) */
 	/* Private to run.c: what run_pods() borrows while it runs. */
@@ -106,7 +109,8 @@ void run_digest_report(struct run *pr, size_t i, const char *text, size_t len);
  * KV may cross machines: nothing here says otherwise.  -1 with e set when
  * the probe cannot run; either way the caller releases pr (run_release)
  * and then l (pod_list_release). */
-int run_local(struct run *pr, struct pod_list *l, struct err *e);
+int run_local(struct run *pr, struct pod_list *l, const struct known_table *known,
+	      struct err *e);
 void run_release(struct run *pr);
 
 #endif

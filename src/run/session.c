@@ -44,6 +44,7 @@ static int stage_probe(struct run_session *s, struct err *e)
 {
 	(void)e;
 	s->run.keep_facts = s->plan->transfer;
+	s->run.known = s->plan->known;
 	s->run.keep_env = s->plan->recipe != NULL || s->dgd_shown;
 	run_pods(&s->run, s->client, &s->plan->probe);
 	return 0;

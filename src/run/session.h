@@ -30,6 +30,7 @@ struct run_plan {
 	long transfer_timeout_ms;
 	const struct recipe_set *recipe;   /* --recipe, read already; NULL: no drift */
 	const char *recipe_path;
+	const struct known_table *known;  /* --known-issues rows; NULL: the built-in table */
 	struct timespec started;        /* CLOCK_MONOTONIC: the run's duration */
 };
 

@@ -33,14 +33,30 @@ matches, each with the verdict written here before the tool was run on it.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
+import json
 import os
 import unittest
 
 import yaml
 
 from base import EXIT, ROOT, E2ECase, PairWorkers
+from plugin import run
+import test_gid
 
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
+
+
+def rows_of(check):
+    """How many rows of the plugin's built-in table judge `check` (from
+    `known-issues -o json`, so adding a row changes no expectation here)."""
+    rc, out, err = run(["known-issues", "-o", "json"])
+    if rc != 0:
+        raise AssertionError("known-issues -o json: rc %d: %s" % (rc, err))
+    return sum(1 for r in json.loads(out)["issues"] if r["check"] == check)
+
+
+def none_of(check):
+    return "none of the %d known-bad combinations" % rows_of(check)
 
 
 class KnownBad(PairWorkers):
@@ -169,7 +185,7 @@ class BondEceOff(BondEce):
     TMP = "knownbad-"
     VERDICT = "READY"
     STATUS = "ok"
-    DETAIL = ("UCX 1.22.0", "none of the 3 known-bad combinations")
+    DETAIL = ("UCX 1.22.0", none_of("ucx-known-bad"))
     WAY_OUT = None
 
 
@@ -198,7 +214,7 @@ class GgaLagOff(BondEce):
     TMP = "knownbad-"
     VERDICT = "READY"
     STATUS = "ok"
-    DETAIL = ("UCX 1.22.0", "none of the 3 known-bad combinations")
+    DETAIL = ("UCX 1.22.0", none_of("ucx-known-bad"))
     WAY_OUT = None
 
 
@@ -221,6 +237,15 @@ class GgaLagTlsSet(GgaLag):
 class GgaLagTlsSetOff(GgaLagOff):
     """The near miss: the pasted value itself is READY."""
     SCENARIO = with_env(GGA, UCX_TLS="^cuda_ipc,gga_mlx5")
+
+
+class EnvFilterPytorch(test_gid.EnvFilter):
+    """PYTORCH_CUDA_ALLOC_CONF leaves the pod (the kvcache-ai/Mooncake#2511
+    row reads it; an allocator setting, not a secret: docs/product.md),
+    with and without grep in the image; its neighbours do not."""
+    ENV = ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\nPYTORCH_TOKEN=hunter2\n"
+           "PYTORCH_CUDA_ALLOC_CONFX=1\nMC_IB_PCI_RELAXED_ORDERING=0\n")
+    KEPT = ["PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", "MC_IB_PCI_RELAXED_ORDERING=0"]
 
 
 if __name__ == "__main__":

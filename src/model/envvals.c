@@ -3,6 +3,8 @@
  * which holds the judges and the table. */
 #include "model/envrules.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -66,4 +68,26 @@ void envr_shape(struct envr_ctx *x, long tp, long gpus, int nodes)
 {
 	x->tp_in_pod = nodes <= 1 && gpus > 0 && tp <= gpus;
 	x->one_gpu = tp == 1 || gpus == 1;
+}
+
+/* An NCCL_PARAM value as NCCL 2.30 reads it (src/misc/param.cc
+ * ncclLoadParam): strtoll(v, NULL, 0), so "yes" is 0; empty or out of
+ * range keeps the default. */
+long long envr_nccl_int(const char *v, long long deflt)
+{
+	long long x;
+
+	if (!v || !*v)
+		return deflt;
+	errno = 0;
+	x = strtoll(v, NULL, 0);
+	return errno ? deflt : x;
+}
+
+/* src/graph/paths.cc ncclGetLevel: strcmp against topoPathTypeStr (case
+ * matters), else an old-style number, 0 being LOC; anything else is
+ * ignored. */
+int envr_nccl_loc(const char *v)
+{
+	return v && (!strcmp(v, "LOC") || (*v >= '0' && *v <= '9' && strtol(v, NULL, 0) == 0));
 }

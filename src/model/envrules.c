@@ -331,11 +331,10 @@ WARN_IF(warn_loc, envr_nccl_loc(v))
 FAIL_IF(nccl_ib_off, (c->fabric & ENVR_FAB_IB) && envr_nccl_int(v, 0) && !c->tp_in_pod)
 FAIL_IF(nccl_socket, (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)) && is(v, "Socket"))
 WARN_IF(plugin_none, (c->fabric & ENVR_FAB_EFA) && is(v, "none"))
-/* libfabric man/fabric.7.md: a comma list of providers, ^ negates it. */
-FAIL_IF(fi_no_efa, (c->fabric & ENVR_FAB_EFA) &&
-	(*v == '^' ? strstr(v, "efa") != NULL : strstr(v, "efa") == NULL))
-FAIL_IF(efa_rdma_off, (c->fabric & ENVR_FAB_EFA) && envr_is_no(v))
-FAIL_IF(efa_shm_on, (c->fabric & ENVR_FAB_EFA) && !is(v, "0"))
+FAIL_IF(fi_no_efa, (c->fabric & ENVR_FAB_EFA) && !envr_fi_admits(v, "efa"))
+FAIL_IF(efa_rdma_off, (c->fabric & ENVR_FAB_EFA) && envr_fi_false(v))
+/* efa_env.c: enable_shm_transfer is FI_PARAM_INT, strtol (src/var.c). */
+FAIL_IF(efa_shm_on, (c->fabric & ENVR_FAB_EFA) && strtol(v, NULL, 0) != 0)
 
 JUDGE(p2p_off)
 {
@@ -660,7 +659,7 @@ static const struct envr_rule rules[] = {
 	  "n", IB, 1 },
 	{ "env-ucx-proto", "UCX_WARN_UNUSED_ENV_VARS", 0, warn_no,
 	  "hides misspelt UCX variables", "remove UCX_WARN_UNUSED_ENV_VARS",
-	  "openucx/ucx src/ucs/config/global_opts.c (WARN_UNUSED_ENV_VARS, default y)", "n", IB, 1 },
+	  "openucx/ucx 1.23 src/ucs/config/global_opts.c (WARN_UNUSED_ENV_VARS, default yes)", "n", IB, 1 },
 	{ "env-ucx-roce", "UCX_IB_ROCE_LOCAL_SUBNET", 0, warn_yes,
 	  "breaks RoCE across routed subnets", "remove UCX_IB_ROCE_LOCAL_SUBNET",
 	  "openucx/ucx src/uct/ib/base/ib_iface.c (ROCE_LOCAL_SUBNET, default n)", "y", IB, 1 },
@@ -725,10 +724,10 @@ static const struct envr_rule rules[] = {
 	/* libfabric / EFA (env-vars.md 4) */
 	{ "env-fi", "FI_PROVIDER", 0, fi_no_efa,
 	  "does not enable the efa provider", "set FI_PROVIDER=efa or leave it unset",
-	  "ofiwg/libfabric man/fabric.7.md (FI_PROVIDER)", "tcp", EFA, 1 },
+	  "ofiwg/libfabric 2.7 src/fabric.c (ofi_create_filter, ofi_find_name: whole names, ^ negates)", "tcp", EFA, 1 },
 	{ "env-fi", "FI_EFA_USE_DEVICE_RDMA", 0, efa_rdma_off,
 	  "emulates RMA in software", "set FI_EFA_USE_DEVICE_RDMA=1",
-	  "ofiwg/libfabric man/fi_efa.7.md (FI_EFA_USE_DEVICE_RDMA)", "0", EFA, 1 },
+	  "ofiwg/libfabric 2.7 prov/efa/src/rdm/efa_rdm_util.c (default: the device's RDMA read support), src/var.c fi_parse_bool", "0", EFA, 1 },
 	{ "env-fi", "FI_EFA_ENABLE_SHM_TRANSFER", 0, efa_shm_on,
 	  "must be 0 for NIXL on EFA", "set FI_EFA_ENABLE_SHM_TRANSFER=0",
 	  "ai-dynamo/dynamo EFA recipes (deploy-aws-p5.48xlarge.yaml, dynamo.md 5.3); libfabric fi_efa.7.md",

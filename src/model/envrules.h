@@ -173,6 +173,10 @@ int envr_is_no(const char *v);
  * path level that means LOC (envvals.c). */
 long long envr_nccl_int(const char *v, long long deflt);
 int envr_nccl_loc(const char *v);
+/* libfabric: FI_PROVIDER list v admits provider prov; v a FI_PARAM_BOOL
+ * false (envvals.c). */
+int envr_fi_admits(const char *v, const char *prov);
+int envr_fi_false(const char *v);
 
 /* Variables the known-bad table (check/knownbad.c, checks.md F5) reads,
  * with the library's own parsing.  NIXL_TELEMETRY_ENABLE: 1 on, 0 off,

@@ -91,3 +91,24 @@ int envr_nccl_loc(const char *v)
 {
 	return v && (!strcmp(v, "LOC") || (*v >= '0' && *v <= '9' && strtol(v, NULL, 0) == 0));
 }
+
+/* ofiwg/libfabric 2.7 src/fabric.c (ofi_create_filter, ofi_find_name):
+ * FI_PROVIDER is a comma list of whole provider names, compared with
+ * strcasecmp; a leading ^ negates the list. */
+int envr_fi_admits(const char *v, const char *prov)
+{
+	int neg = *v == '^', found = 0;
+	size_t n = strlen(prov);
+
+	for (const char *p = v + neg; *p; p += strcspn(p, ","), p += *p == ',')
+		if (strcspn(p, ",") == n && !strncasecmp(p, prov, n))
+			found = 1;
+	return neg ? !found : found;
+}
+
+/* libfabric src/var.c fi_parse_bool: false is "0" or false/no/off (any
+ * case); anything else that is not true is invalid and keeps the default. */
+int envr_fi_false(const char *v)
+{
+	return !strcmp(v, "0") || is(v, "false") || is(v, "no") || is(v, "off");
+}

@@ -607,6 +607,21 @@ static void test_reread_sources(void)
 	CHECK_INT(sev_of("NCCL_P2P_LEVEL", "LOC", ENVR_FAB_IB, 1), ENVR_WARN);
 	CHECK_INT(sev_of("NCCL_NET_GDR_LEVEL", "loc", ENVR_FAB_IB, 1), ENVR_OK);
 	CHECK_INT(sev_of("NCCL_NET_GDR_LEVEL", "0", ENVR_FAB_IB, 1), ENVR_WARN);
+	/* ofiwg/libfabric 2.7 src/fabric.c ofi_create_filter/ofi_find_name:
+	 * FI_PROVIDER is a comma list of whole names (strcasecmp), ^ negates. */
+	CHECK_INT(sev_of("FI_PROVIDER", "EFA", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_PROVIDER", "shm,efa", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_PROVIDER", "^EFA", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("FI_PROVIDER", "^tcp", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_PROVIDER", "tcp", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	/* src/var.c fi_parse_bool: false is 0/false/no/off; "n" is invalid
+	 * and leaves the default (device RDMA where the hardware has it). */
+	CHECK_INT(sev_of("FI_EFA_USE_DEVICE_RDMA", "n", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_EFA_USE_DEVICE_RDMA", "off", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	/* prov/efa/src/efa_env.c: enable_shm_transfer is FI_PARAM_INT, read
+	 * with strtol(v, NULL, 0) (src/var.c): "no" is 0, shm off. */
+	CHECK_INT(sev_of("FI_EFA_ENABLE_SHM_TRANSFER", "no", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_EFA_ENABLE_SHM_TRANSFER", "1", ENVR_FAB_EFA, 1), ENVR_FAIL);
 }
 
 /* The UCX_TLS finding about cuda_ipc envr_eval makes for tls in c (ENVR_OK

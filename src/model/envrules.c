@@ -730,11 +730,11 @@ static const struct envr_rule rules[] = {
 	  "ofiwg/libfabric 2.7 prov/efa/src/rdm/efa_rdm_util.c (default: the device's RDMA read support), src/var.c fi_parse_bool", "0", EFA, 1 },
 	{ "env-fi", "FI_EFA_ENABLE_SHM_TRANSFER", 0, efa_shm_on,
 	  "must be 0 for NIXL on EFA", "set FI_EFA_ENABLE_SHM_TRANSFER=0",
-	  "ai-dynamo/dynamo EFA recipes (deploy-aws-p5.48xlarge.yaml, dynamo.md 5.3); libfabric fi_efa.7.md",
+	  "ai-dynamo/dynamo docs/fern/pages/kubernetes/installation/rdma-setup/dranet-on-aws.mdx (Step 6, required EFA env: FI_EFA_ENABLE_SHM_TRANSFER=0), recipes/addons/kustomize/aws-efa/README.md; ofiwg/libfabric 2.7 prov/efa/src/efa_env.c (enable_shm_transfer, default 1)",
 	  "1", EFA, 1 },
 	{ "env-fi", "FI_EFA_ENABLE_SHM_TRANSFER", 1, need_efa_shm,
 	  "not set: NIXL on EFA needs it 0", "set FI_EFA_ENABLE_SHM_TRANSFER=0, unless the image does",
-	  "ai-dynamo/dynamo EFA recipes (dynamo.md 5.3)", "", EFA, 1 },
+	  "ai-dynamo/dynamo docs/fern/pages/kubernetes/installation/rdma-setup/dranet-on-aws.mdx (Step 6, required EFA env: FI_EFA_ENABLE_SHM_TRANSFER=0), recipes/addons/kustomize/aws-efa/README.md", "", EFA, 1 },
 };
 #undef IB
 #undef EFA

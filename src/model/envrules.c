@@ -321,26 +321,25 @@ JUDGE(rndv_thresh)
 
 WARN_IF(warn_no, envr_is_no(v))
 WARN_IF(warn_yes, envr_is_yes(v))
-WARN_IF(warn_eq0, is(v, "0"))
-WARN_IF(warn_eq1, is(v, "1"))
-WARN_IF(warn_loc, is(v, "LOC") || is(v, "0"))
+WARN_IF(nccl_eq0, envr_nccl_int(v, 1) == 0)
+WARN_IF(nccl_eq1, envr_nccl_int(v, 0) == 1)
+WARN_IF(warn_loc, envr_nccl_loc(v))
 /* NCCL carries the worker's own TP/EP collectives, not KV (NIXL or
  * Mooncake do): with the whole group in one pod on one node NCCL uses
  * NVLink/P2P/SHM and never the network, so turning its IB off is harmless
  * (and recipes do it on purpose). */
-FAIL_IF(nccl_ib_off, (c->fabric & ENVR_FAB_IB) && envr_is_yes(v) && !c->tp_in_pod)
+FAIL_IF(nccl_ib_off, (c->fabric & ENVR_FAB_IB) && envr_nccl_int(v, 0) && !c->tp_in_pod)
 FAIL_IF(nccl_socket, (c->fabric & (ENVR_FAB_IB | ENVR_FAB_EFA)) && is(v, "Socket"))
 WARN_IF(plugin_none, (c->fabric & ENVR_FAB_EFA) && is(v, "none"))
-/* libfabric man/fabric.7.md: a comma list of providers, ^ negates it. */
-FAIL_IF(fi_no_efa, (c->fabric & ENVR_FAB_EFA) &&
-	(*v == '^' ? strstr(v, "efa") != NULL : strstr(v, "efa") == NULL))
-FAIL_IF(efa_rdma_off, (c->fabric & ENVR_FAB_EFA) && envr_is_no(v))
-FAIL_IF(efa_shm_on, (c->fabric & ENVR_FAB_EFA) && !is(v, "0"))
+FAIL_IF(fi_no_efa, (c->fabric & ENVR_FAB_EFA) && !envr_fi_admits(v, "efa"))
+FAIL_IF(efa_rdma_off, (c->fabric & ENVR_FAB_EFA) && envr_fi_false(v))
+/* efa_env.c: enable_shm_transfer is FI_PARAM_INT, strtol (src/var.c). */
+FAIL_IF(efa_shm_on, (c->fabric & ENVR_FAB_EFA) && strtol(v, NULL, 0) != 0)
 
 JUDGE(p2p_off)
 {
 	(void)env, (void)why;
-	if (!envr_is_yes(v))
+	if (envr_nccl_int(v, 0) != 1)        /* paths.cc: strtol(...) == 1 */
 		return ENVR_OK;
 	return c->nvlink == 0 ? ENVR_WARN : ENVR_FAIL;
 }
@@ -660,7 +659,7 @@ static const struct envr_rule rules[] = {
 	  "n", IB, 1 },
 	{ "env-ucx-proto", "UCX_WARN_UNUSED_ENV_VARS", 0, warn_no,
 	  "hides misspelt UCX variables", "remove UCX_WARN_UNUSED_ENV_VARS",
-	  "openucx/ucx src/ucs/config/global_opts.c (WARN_UNUSED_ENV_VARS, default y)", "n", IB, 1 },
+	  "openucx/ucx 1.23 src/ucs/config/global_opts.c (WARN_UNUSED_ENV_VARS, default yes)", "n", IB, 1 },
 	{ "env-ucx-roce", "UCX_IB_ROCE_LOCAL_SUBNET", 0, warn_yes,
 	  "breaks RoCE across routed subnets", "remove UCX_IB_ROCE_LOCAL_SUBNET",
 	  "openucx/ucx src/uct/ib/base/ib_iface.c (ROCE_LOCAL_SUBNET, default n)", "y", IB, 1 },
@@ -696,46 +695,46 @@ static const struct envr_rule rules[] = {
 	/* NCCL (env-vars.md 3) */
 	{ "env-nccl-net", "NCCL_IB_DISABLE", 0, nccl_ib_off,
 	  "disables NCCL's verbs transport: collectives use sockets",
-	  "remove NCCL_IB_DISABLE", NCCL_ENV " (NCCL_IB_DISABLE)", "1", IB, 1 },
+	  "remove NCCL_IB_DISABLE", "NVIDIA/nccl 2.30 src/transport/net_ib/init.cc (IB_DISABLE, default 0; any nonzero disables)", "1", IB, 1 },
 	{ "env-nccl-net", "NCCL_NET", 0, nccl_socket,
 	  "forces NCCL onto sockets, ignoring the RDMA NICs",
-	  "remove NCCL_NET", NCCL_ENV " (NCCL_NET)", "Socket", IB, 1 },
+	  "remove NCCL_NET", "NVIDIA/nccl 2.30 src/init.cc (NCCL_NET), src/plugin/net.cc (strcasecmp with the net's name)", "Socket", IB, 1 },
 	{ "env-nccl-net", "NCCL_NET_GDR_LEVEL", 0, warn_loc,
 	  "disables GPUDirect RDMA for NCCL", "remove NCCL_NET_GDR_LEVEL",
-	  "NVIDIA/nccl src/graph/paths.cc (netGdrLevel, default PATH_PXB)", "LOC", IB, 1 },
+	  "NVIDIA/nccl 2.30 src/graph/paths.cc (ncclTopoCheckGdr: default P2C with NET_GDR_C2C=1, else PXB)", "LOC", IB, 1 },
 	{ "env-nccl-net", "NCCL_NET_PLUGIN", 0, plugin_none,
 	  "drops aws-ofi-nccl: NCCL falls back to sockets", "remove NCCL_NET_PLUGIN",
-	  NCCL_ENV " (NCCL_NET_PLUGIN); aws/aws-ofi-nccl", "none", EFA, 1 },
-	{ "env-nccl-net", "NCCL_DMABUF_ENABLE", 0, warn_eq0,
+	  "NVIDIA/nccl 2.30 src/plugin/net.cc (none: only the internal ib and socket nets); aws/aws-ofi-nccl", "none", EFA, 1 },
+	{ "env-nccl-net", "NCCL_DMABUF_ENABLE", 0, nccl_eq0,
 	  "disables NCCL's DMA-BUF GPUDirect path", "remove NCCL_DMABUF_ENABLE",
-	  NCCL_ENV " (NCCL_DMABUF_ENABLE, since 2.13)", "0", IB, 1 },
+	  "NVIDIA/nccl 2.30 src/init.cc (DMABUF_ENABLE, default 1; off at 0)", "0", IB, 1 },
 	{ "env-nccl-p2p", "NCCL_P2P_DISABLE", 0, p2p_off,
 	  "disables CUDA P2P (NVLink) between local GPUs: TP traffic goes through host memory",
-	  "remove NCCL_P2P_DISABLE", NCCL_ENV " (NCCL_P2P_DISABLE)", "1", IB, 1 },
+	  "remove NCCL_P2P_DISABLE", "NVIDIA/nccl 2.30 src/graph/paths.cc (ncclGetLevel: 1 is LOC)", "1", IB, 1 },
 	{ "env-nccl-p2p", "NCCL_P2P_LEVEL", 0, warn_loc,
-	  "disables P2P between GPUs", "remove NCCL_P2P_LEVEL", NCCL_ENV " (NCCL_P2P_LEVEL)",
+	  "disables P2P between GPUs", "remove NCCL_P2P_LEVEL", "NVIDIA/nccl 2.30 src/graph/paths.cc (ncclTopoCheckP2p: default PXB)",
 	  "LOC", IB, 1 },
-	{ "env-nccl-shm", "NCCL_SHM_DISABLE", 0, warn_eq1,
+	{ "env-nccl-shm", "NCCL_SHM_DISABLE", 0, nccl_eq1,
 	  "forces the network between local GPUs without P2P", "remove NCCL_SHM_DISABLE",
-	  NCCL_ENV " (NCCL_SHM_DISABLE)", "1", IB, 1 },
-	{ "env-nccl-cumem", "NCCL_CUMEM_ENABLE", 0, warn_eq0,
+	  "NVIDIA/nccl 2.30 src/transport/shm.cc (SHM_DISABLE, default 0; off at 1)", "1", IB, 1 },
+	{ "env-nccl-cumem", "NCCL_CUMEM_ENABLE", 0, nccl_eq0,
 	  "disables cuMem allocations, which NVLS and multi-node NVLink need", "remove NCCL_CUMEM_ENABLE",
 	  NCCL_ENV " (NCCL_CUMEM_ENABLE); NVIDIA/nccl src/misc/cudawrap.cc (CUMEM_ENABLE, default -2: on where supported)",
 	  "0", IB, 1 },
 	/* libfabric / EFA (env-vars.md 4) */
 	{ "env-fi", "FI_PROVIDER", 0, fi_no_efa,
 	  "does not enable the efa provider", "set FI_PROVIDER=efa or leave it unset",
-	  "ofiwg/libfabric man/fabric.7.md (FI_PROVIDER)", "tcp", EFA, 1 },
+	  "ofiwg/libfabric 2.7 src/fabric.c (ofi_create_filter, ofi_find_name: whole names, ^ negates)", "tcp", EFA, 1 },
 	{ "env-fi", "FI_EFA_USE_DEVICE_RDMA", 0, efa_rdma_off,
 	  "emulates RMA in software", "set FI_EFA_USE_DEVICE_RDMA=1",
-	  "ofiwg/libfabric man/fi_efa.7.md (FI_EFA_USE_DEVICE_RDMA)", "0", EFA, 1 },
+	  "ofiwg/libfabric 2.7 prov/efa/src/rdm/efa_rdm_util.c (default: the device's RDMA read support), src/var.c fi_parse_bool", "0", EFA, 1 },
 	{ "env-fi", "FI_EFA_ENABLE_SHM_TRANSFER", 0, efa_shm_on,
 	  "must be 0 for NIXL on EFA", "set FI_EFA_ENABLE_SHM_TRANSFER=0",
-	  "ai-dynamo/dynamo EFA recipes (deploy-aws-p5.48xlarge.yaml, dynamo.md 5.3); libfabric fi_efa.7.md",
+	  "ai-dynamo/dynamo docs/fern/pages/kubernetes/installation/rdma-setup/dranet-on-aws.mdx (Step 6, required EFA env: FI_EFA_ENABLE_SHM_TRANSFER=0), recipes/addons/kustomize/aws-efa/README.md; ofiwg/libfabric 2.7 prov/efa/src/efa_env.c (enable_shm_transfer, default 1)",
 	  "1", EFA, 1 },
 	{ "env-fi", "FI_EFA_ENABLE_SHM_TRANSFER", 1, need_efa_shm,
 	  "not set: NIXL on EFA needs it 0", "set FI_EFA_ENABLE_SHM_TRANSFER=0, unless the image does",
-	  "ai-dynamo/dynamo EFA recipes (dynamo.md 5.3)", "", EFA, 1 },
+	  "ai-dynamo/dynamo docs/fern/pages/kubernetes/installation/rdma-setup/dranet-on-aws.mdx (Step 6, required EFA env: FI_EFA_ENABLE_SHM_TRANSFER=0), recipes/addons/kustomize/aws-efa/README.md", "", EFA, 1 },
 };
 #undef IB
 #undef EFA

@@ -169,6 +169,14 @@ unsigned envr_tls_allowed(const char *tls);
 int envr_tl_by_name(const char *name);
 int envr_is_yes(const char *v);
 int envr_is_no(const char *v);
+/* NCCL_PARAM integer parse (deflt when empty/out of range), and an NCCL
+ * path level that means LOC (envvals.c). */
+long long envr_nccl_int(const char *v, long long deflt);
+int envr_nccl_loc(const char *v);
+/* libfabric: FI_PROVIDER list v admits provider prov; v a FI_PARAM_BOOL
+ * false (envvals.c). */
+int envr_fi_admits(const char *v, const char *prov);
+int envr_fi_false(const char *v);
 
 /* Variables the known-bad table (check/knownbad.c, checks.md F5) reads,
  * with the library's own parsing.  NIXL_TELEMETRY_ENABLE: 1 on, 0 off,

@@ -3,6 +3,8 @@
  * which holds the judges and the table. */
 #include "model/envrules.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -66,4 +68,47 @@ void envr_shape(struct envr_ctx *x, long tp, long gpus, int nodes)
 {
 	x->tp_in_pod = nodes <= 1 && gpus > 0 && tp <= gpus;
 	x->one_gpu = tp == 1 || gpus == 1;
+}
+
+/* An NCCL_PARAM value as NCCL 2.30 reads it (src/misc/param.cc
+ * ncclLoadParam): strtoll(v, NULL, 0), so "yes" is 0; empty or out of
+ * range keeps the default. */
+long long envr_nccl_int(const char *v, long long deflt)
+{
+	long long x;
+
+	if (!v || !*v)
+		return deflt;
+	errno = 0;
+	x = strtoll(v, NULL, 0);
+	return errno ? deflt : x;
+}
+
+/* src/graph/paths.cc ncclGetLevel: strcmp against topoPathTypeStr (case
+ * matters), else an old-style number, 0 being LOC; anything else is
+ * ignored. */
+int envr_nccl_loc(const char *v)
+{
+	return v && (!strcmp(v, "LOC") || (*v >= '0' && *v <= '9' && strtol(v, NULL, 0) == 0));
+}
+
+/* ofiwg/libfabric 2.7 src/fabric.c (ofi_create_filter, ofi_find_name):
+ * FI_PROVIDER is a comma list of whole provider names, compared with
+ * strcasecmp; a leading ^ negates the list. */
+int envr_fi_admits(const char *v, const char *prov)
+{
+	int neg = *v == '^', found = 0;
+	size_t n = strlen(prov);
+
+	for (const char *p = v + neg; *p; p += strcspn(p, ","), p += *p == ',')
+		if (strcspn(p, ",") == n && !strncasecmp(p, prov, n))
+			found = 1;
+	return neg ? !found : found;
+}
+
+/* libfabric src/var.c fi_parse_bool: false is "0" or false/no/off (any
+ * case); anything else that is not true is invalid and keeps the default. */
+int envr_fi_false(const char *v)
+{
+	return !strcmp(v, "0") || is(v, "false") || is(v, "no") || is(v, "off");
 }

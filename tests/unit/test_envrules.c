@@ -588,6 +588,40 @@ static void test_reread_sources(void)
 	 * a rail lost, a warning. */
 	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1", ENVR_FAB_IB, 1), ENVR_WARN);
 	CHECK_INT(sev_of("UCX_NET_DEVICES", "mlx5_0:1", ENVR_FAB_IB, 1), ENVR_OK);
+	/* NVIDIA/nccl 2.30 src/misc/param.cc ncclLoadParam: NCCL_PARAM values
+	 * are strtoll(str, NULL, 0), so "yes" is 0 and "2" is 2;
+	 * net_ib/init.cc disables IB on any nonzero value. */
+	CHECK_INT(sev_of("NCCL_IB_DISABLE", "yes", ENVR_FAB_IB, 1), ENVR_OK);
+	CHECK_INT(sev_of("NCCL_IB_DISABLE", "2", ENVR_FAB_IB, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("NCCL_IB_DISABLE", "1", ENVR_FAB_IB, 1), ENVR_FAIL);
+	/* init.cc: DMA-BUF off when ncclParamDmaBufEnable() == 0 ("no" is 0). */
+	CHECK_INT(sev_of("NCCL_DMABUF_ENABLE", "no", ENVR_FAB_IB, 1), ENVR_WARN);
+	CHECK_INT(sev_of("NCCL_DMABUF_ENABLE", "1", ENVR_FAB_IB, 1), ENVR_OK);
+	CHECK_INT(sev_of("NCCL_SHM_DISABLE", "0x1", ENVR_FAB_IB, 1), ENVR_WARN);
+	/* graph/paths.cc ncclGetLevel: NCCL_P2P_DISABLE is strtol(...) == 1;
+	 * levels match topoPathTypeStr with strcmp (case matters) or the old
+	 * numbers (0 is LOC); anything else is ignored. */
+	CHECK_INT(sev_of("NCCL_P2P_DISABLE", "yes", ENVR_FAB_IB, 1), ENVR_OK);
+	CHECK_INT(sev_of("NCCL_P2P_DISABLE", "1", ENVR_FAB_IB, 1) != ENVR_OK, 1);
+	CHECK_INT(sev_of("NCCL_P2P_LEVEL", "loc", ENVR_FAB_IB, 1), ENVR_OK);
+	CHECK_INT(sev_of("NCCL_P2P_LEVEL", "LOC", ENVR_FAB_IB, 1), ENVR_WARN);
+	CHECK_INT(sev_of("NCCL_NET_GDR_LEVEL", "loc", ENVR_FAB_IB, 1), ENVR_OK);
+	CHECK_INT(sev_of("NCCL_NET_GDR_LEVEL", "0", ENVR_FAB_IB, 1), ENVR_WARN);
+	/* ofiwg/libfabric 2.7 src/fabric.c ofi_create_filter/ofi_find_name:
+	 * FI_PROVIDER is a comma list of whole names (strcasecmp), ^ negates. */
+	CHECK_INT(sev_of("FI_PROVIDER", "EFA", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_PROVIDER", "shm,efa", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_PROVIDER", "^EFA", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	CHECK_INT(sev_of("FI_PROVIDER", "^tcp", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_PROVIDER", "tcp", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	/* src/var.c fi_parse_bool: false is 0/false/no/off; "n" is invalid
+	 * and leaves the default (device RDMA where the hardware has it). */
+	CHECK_INT(sev_of("FI_EFA_USE_DEVICE_RDMA", "n", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_EFA_USE_DEVICE_RDMA", "off", ENVR_FAB_EFA, 1), ENVR_FAIL);
+	/* prov/efa/src/efa_env.c: enable_shm_transfer is FI_PARAM_INT, read
+	 * with strtol(v, NULL, 0) (src/var.c): "no" is 0, shm off. */
+	CHECK_INT(sev_of("FI_EFA_ENABLE_SHM_TRANSFER", "no", ENVR_FAB_EFA, 1), ENVR_OK);
+	CHECK_INT(sev_of("FI_EFA_ENABLE_SHM_TRANSFER", "1", ENVR_FAB_EFA, 1), ENVR_FAIL);
 }
 
 /* The UCX_TLS finding about cuda_ipc envr_eval makes for tls in c (ENVR_OK

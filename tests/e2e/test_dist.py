@@ -147,7 +147,8 @@ class Dist(E2ECase):
         # deploy/ as make install has it under share/ (issue 44 point 4).
         want = ["LICENSE", "README.md", "deploy", "deploy/rbac.yaml", "deploy/cronjob.yaml",
                 "deploy/alerts.yaml", PROG, PROG + ".1",
-                "kubectl_complete-dynamo_interconnect", "schema", "schema/interconnect-report.schema.json"]
+                "kubectl_complete-dynamo_interconnect", "schema", "schema/interconnect-report.schema.json",
+                "schema/known-issues.schema.json"]
         comp = os.path.join(ROOT, "completions")
         if os.path.isdir(comp):   # the completion scripts, when the tree has them
             for d, dirs, files in os.walk(comp):

@@ -43,9 +43,12 @@ PODS = ("hp-versions-fifo", "hp-versions-zero", "hp-metadata-fifo", "hp-metadata
 POD_OWN = ("sh -c trap 'exit 0' TERM; while :; do sleep 3600 & wait; done", "sleep 3600")
 
 
-def di_exec(kubeconfig, pod, argv, timeout_ms):
+def di_exec(kubeconfig, pod, argv, timeout_ms, stdin_file=None):
     cmd = [DI_EXEC, "--kubeconfig", kubeconfig, "-n", "demo", "--timeout-ms", str(timeout_ms),
-           "--max-output", str(4 << 20), pod, "--"] + list(argv)
+           "--max-output", str(4 << 20)]
+    if stdin_file:
+        cmd += ["--stdin-file", stdin_file]
+    cmd += [pod, "--"] + list(argv)
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=timeout_ms / 1000.0 + 60)
     lines = p.stdout.decode().splitlines()
@@ -71,6 +74,7 @@ def sections(out):
 
 class HostileProbe(E2ECase):
     SCENARIO = SCENARIO
+    TMP = "e2e-hostile-probe-"
 
     @classmethod
     def fixture(cls):
@@ -78,8 +82,14 @@ class HostileProbe(E2ECase):
             raise RuntimeError("%s not built (make unit-tests)" % DI_EXEC)
         with open(PROBE) as f:
             script = f.read()
+        # On stdin of `sh -s`, in the shape the plugin sends it (cmd/probescript.c:
+        # braces reading /dev/null, then exit): as argv the script would ride
+        # the request line, which an API server may refuse as too long (414).
+        stdin = os.path.join(cls.tmp, "probe-stdin.sh")
+        with open(stdin, "w") as f:
+            f.write("{\n%s\n} </dev/null\nexit\n" % script)
         with concurrent.futures.ThreadPoolExecutor(len(PODS)) as ex:
-            runs = {p: ex.submit(di_exec, cls.c.kubeconfig, p, ["sh", "-c", script], DEADLINE_MS)
+            runs = {p: ex.submit(di_exec, cls.c.kubeconfig, p, ["sh", "-s"], DEADLINE_MS, stdin)
                     for p in PODS}
             cls.res = {p: f.result() for p, f in runs.items()}
             left = {p: ex.submit(cls.leftovers, p) for p in PODS}

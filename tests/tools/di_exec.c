@@ -1,8 +1,11 @@
 /* di_exec: TEST-ONLY driver for exec_run (src/kube/exec/exec.h).
  *
  *   di_exec --kubeconfig K [--context C] -n NS [-c CONTAINER]
- *           [--timeout-ms N] [--max-output N] [-v N] POD -- ARGV...
+ *           [--timeout-ms N] [--max-output N] [--stdin-file F] [-v N] POD -- ARGV...
  *
+ * --stdin-file: F's bytes go to the command's stdin, as the plugin sends
+ * its probe (`sh -s` reading `probe-script`), so a long script never rides
+ * the request line.
  * Prints one JSON object on stdout and exits 0 when it did:
  *   {"outcome":"success|exit-code|failed|no-status|error|timeout",
  *    "exitCode":N,"protocol":5,"httpStatus":101,"truncated":false,
@@ -23,12 +26,13 @@
 #include "kube/exec/exec.h"
 #include "kube/http/http.h"
 #include "kube/config/kubeconfig.h"
+#include "util/buf.h"
 #include "util/log.h"
 #include "util/xalloc.h"
 
 static const char usage[] =
 	"usage: di_exec --kubeconfig K [--context C] -n NS [-c CONTAINER]\n"
-	"               [--timeout-ms N] [--max-output N] [-v N] POD -- ARGV...\n";
+	"               [--timeout-ms N] [--max-output N] [--stdin-file F] [-v N] POD -- ARGV...\n";
 
 struct opts {
 	struct kube_overrides ov;
@@ -37,6 +41,7 @@ struct opts {
 	long timeout_ms;
 	long max_output;
 	char **argv;          /* borrowed from main's argv, NULL-terminated */
+	const char *stdin_file;
 };
 
 static int bad_usage(const char *why)
@@ -87,6 +92,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			;
 		else if (!strcmp(a, "--max-output") && !parse_long(v, &o->max_output))
 			;
+		else if (!strcmp(a, "--stdin-file"))
+			o->stdin_file = v;
 		else if (!strcmp(a, "-v") && !parse_long(v, &level))
 			log_set_level((int)level);
 		else
@@ -169,6 +176,31 @@ static int print_result(const struct exec_result *r)
 	return rc;
 }
 
+/* The whole of file path, NUL-terminated, into *out (owned by the caller);
+ * its length, or -1 when it cannot be read. */
+static long read_whole(const char *path, char **out)
+{
+	FILE *f = fopen(path, "rb");
+	struct buf b;
+	char chunk[8192];
+	size_t n;
+
+	if (!f)
+		return -1;
+	buf_init(&b, (size_t)1 << 24);   /* a test script, well under 16 MiB */
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		if (buf_append(&b, chunk, n) < 0)
+			break;
+	if (ferror(f) || b.overflowed) {
+		fclose(f);
+		buf_release(&b);
+		return -1;
+	}
+	fclose(f);
+	*out = buf_detach(&b, &n);
+	return (long)n;
+}
+
 static int run(const struct opts *o)
 {
 	struct kube_config cfg;
@@ -176,8 +208,14 @@ static int run(const struct opts *o)
 	struct exec_result res;
 	struct exec_request rq;
 	struct err e;
+	char *in = NULL;
+	long in_len = 0;
 	int rc;
 
+	if (o->stdin_file && (in_len = read_whole(o->stdin_file, &in)) < 0) {
+		fprintf(stderr, "di_exec: cannot read %s\n", o->stdin_file);
+		return 1;
+	}
 	err_clear(&e);
 	memset(&cfg, 0, sizeof(cfg));
 	if (kubeconfig_load(&o->ov, &cfg, &e) < 0) {
@@ -197,11 +235,14 @@ static int run(const struct opts *o)
 	rq.argv = (const char *const *)o->argv;
 	rq.timeout_ms = o->timeout_ms;
 	rq.max_output = (size_t)o->max_output;
+	rq.stdin_data = in;
+	rq.stdin_len = (size_t)in_len;
 	exec_run(client, &rq, &res);
 	rc = print_result(&res);
 	exec_result_release(&res);
 	http_client_free(client);
 	kubeconfig_release(&cfg);
+	free(in);
 	return rc;
 }
 

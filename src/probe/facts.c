@@ -65,6 +65,9 @@ void probe_facts_init(struct probe_facts *f)
 	f->meminfo.hp_free = f->meminfo.hp_size_kb = -1;
 	f->trtllm_engine.max_input_len = f->trtllm_engine.max_tokens_in_buffer = -1;
 	f->trtllm_engine.tensor_parallel_size = -1;
+	f->model_config.sliding_window = f->model_config.hybrid_linear = -1;
+	f->model_config.mla = f->model_config.num_kv_heads = -1;
+	f->model_config.num_layers = -1;
 }
 
 /* The heap fields only: free() needs no re-init after. */

@@ -535,6 +535,7 @@ struct probe_ucx_ldd {
 #include "facts_stack.h"
 /* ---- Engine config files (J9, SGLang --config): facts_engine.h ------ */
 #include "facts_engine.h"
+#include "facts_model.h"
 
 /* ---- IPv4 addresses and routes of the pod's netns (A10) ------------- */
 
@@ -602,6 +603,7 @@ struct probe_facts {
 	struct probe_ipnet ipnet;
 	struct probe_trtllm_engine trtllm_engine;  /* J9 */
 	struct probe_sglang_config sglang_config;  /* issue 38 */
+	struct probe_model_config model_config;    /* issue 41 */
 	struct probe_mooncake mooncake;
 };
 

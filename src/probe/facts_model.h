@@ -1,0 +1,39 @@
+/* Part of facts.h (which includes it; include facts.h, not this): the
+ * served model's config.json as far as KV exchange needs it (issue 41),
+ * apart to keep facts.h under the line cap.
+ *
+ * Only these keys ever leave the pod (docs/product.md): a model's config
+ * may carry anything, so the probe picks fixed keys and sends plain words
+ * and numbers, never the file's path or any other value. */
+#ifndef DI_PROBE_FACTS_MODEL_H
+#define DI_PROBE_FACTS_MODEL_H
+
+/* What became of the config.json the serving process names. */
+enum probe_model_state {
+	PROBE_MODEL_UNKNOWN = 0,    /* no state line */
+	PROBE_MODEL_OK,             /* read; the keys below as found */
+	PROBE_MODEL_ABSENT,         /* no local config.json (not downloaded yet) */
+	PROBE_MODEL_DENIED,         /* cannot be opened */
+	PROBE_MODEL_TOO_LARGE,      /* above the probe's size cap */
+	PROBE_MODEL_UNRESOLVED,     /* argv names no model, or only an expansion */
+};
+
+/* Section model_config: numbers and markers are -1 when the file does not
+ * say (unknown), 0 when it says no, 1 (or the count) when it says yes. */
+struct probe_model_config {
+	struct probe_src src;
+	enum probe_model_state state;
+	char model_type[32];            /* "gpt_oss", "deepseek_v3", "qwen3_next" */
+	char architecture[64];          /* architectures[0] */
+	int sliding_window;             /* sliding_window > 0, or a sliding layer type */
+	int hybrid_linear;              /* Mamba / linear-attention layers */
+	int mla;                        /* kv_lora_rank > 0 (DeepSeek-style MLA) */
+	int num_kv_heads;               /* num_key_value_heads */
+	int num_layers;                 /* num_hidden_layers */
+};
+
+/* Section model_config ("state=ok", then "key=value" lines of the fixed
+ * set); returns the keys it took. */
+int probe_parse_model_config(const char *t, size_t n, struct probe_model_config *m);
+
+#endif

@@ -224,6 +224,7 @@ SECTION(h_verbs_libs, f->verbs_libs.src, probe_parse_verbs_libs, f->verbs_libs)
 SECTION(h_nixl_stack, f->stack.src, probe_parse_nixl_stack, f->stack)
 SECTION(h_engine, f->trtllm_engine.src, probe_parse_trtllm_engine, f->trtllm_engine)
 SECTION(h_sglang_config, f->sglang_config.src, probe_parse_sglang_config, f->sglang_config)
+SECTION(h_model_config, f->model_config.src, probe_parse_model_config, f->model_config)
 SECTION(h_ip_addr, f->ipnet.addr_src, probe_parse_ip_addr, f->ipnet)
 SECTION(h_ip_route, f->ipnet.route_src, probe_parse_ip_route, f->ipnet)
 SECTION(h_mooncake, f->mooncake.src, probe_parse_mooncake, f->mooncake)
@@ -308,6 +309,7 @@ static const struct {
 	{ "nixl_stack", h_nixl_stack },
 	{ "trtllm_engine", h_engine },
 	{ "sglang_config", h_sglang_config },
+	{ "model_config", h_model_config },
 	{ "mooncake_dist", h_mooncake },
 };
 

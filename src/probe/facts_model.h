@@ -18,6 +18,14 @@ enum probe_model_state {
 	PROBE_MODEL_UNRESOLVED,     /* argv names no model, or only an expansion */
 };
 
+/* How argv named the model: only this kind leaves the pod, never the path
+ * or the hub id itself. */
+enum probe_model_source {
+	PROBE_MODEL_SRC_UNKNOWN = 0,
+	PROBE_MODEL_SRC_PATH,       /* a local directory (absolute or under PID 1's cwd) */
+	PROBE_MODEL_SRC_HUB,        /* a Hugging Face id, read from the hub cache */
+};
+
 /* Section model_config: numbers and markers are -1 when the file does not
  * say (unknown), 0 when it says no, 1 (or the count) when it says yes. */
 struct probe_model_config {
@@ -30,6 +38,11 @@ struct probe_model_config {
 	int mla;                        /* kv_lora_rank > 0 (DeepSeek-style MLA) */
 	int num_kv_heads;               /* num_key_value_heads */
 	int num_layers;                 /* num_hidden_layers */
+	/* added with the probe section (the fields above are the pair
+	 * rules' contract, kept as declared) */
+	enum probe_model_source source;
+	int text_config;                /* 1: a nested text_config was read (multimodal) */
+	int nbad;                       /* keys refused: a value no plain word/number */
 };
 
 /* Section model_config ("state=ok", then "key=value" lines of the fixed

@@ -30,10 +30,24 @@ static int is_alnum(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
+/* Token prefixes (Hugging Face, OpenAI, GitHub, Slack, AWS, a JWT): such a
+ * word is refused even when short and plain, as probe.sh does. */
+static int tokenish(struct pslice v)
+{
+	static const char *const pre[] = {
+		"hf_", "sk-", "sk_", "ghp_", "gho_", "github_pat_", "xox", "AKIA", "eyJ",
+	};
+
+	for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+		if (ps_starts(v, pre[i]))
+			return 1;
+	return 0;
+}
+
 /* model_type: letters, digits, '_', '.', '-'; 1 to 31 bytes (the field). */
 static int word_ok(struct pslice v, size_t max)
 {
-	if (!v.n || v.n > max)
+	if (!v.n || v.n > max || tokenish(v))
 		return 0;
 	for (size_t i = 0; i < v.n; i++)
 		if (!is_alnum(v.s[i]) && v.s[i] != '_' && v.s[i] != '.' && v.s[i] != '-')

@@ -1215,4 +1215,244 @@ _rc=127
 [ "$_n" -gt 0 ] && _rc=0
 end mooncake_dist $_rc
 
+# model_config (issue 41): the served model's config.json, as far as KV
+# exchange needs it.  The model is the word PID 1's argv names: vLLM's
+# `--model` or `vllm serve MODEL` (vllm/engine/arg_utils.py EngineArgs
+# add_cli_args; vllm/entrypoints/cli/serve.py model_tag), SGLang's
+# `--model-path`/`--model` (python/sglang/srt/server_args.py add_cli_args;
+# dynamo.sglang passes them on), Dynamo TRT-LLM's `--model` (obsolete
+# `--model-path`; components/src/dynamo/trtllm/backend_args.py) and
+# `trtllm-serve [serve] MODEL`; argparse's last one wins.  A directory
+# (absolute, or under PID 1's cwd as transformers' os.path.isdir sees it)
+# holds config.json; a hub id is looked up in the Hugging Face cache as
+# huggingface_hub does (constants.py: HF_HUB_CACHE, else
+# HUGGINGFACE_HUB_CACHE, else HF_HOME/hub, else
+# XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub, from PID 1's
+# environment; file_download.py repo_folder_name "models--ORG--NAME",
+# refs/main a 40-hex commit, snapshots/COMMIT/config.json, a link to
+# ../../blobs/).  Nothing else is followed; the file is read through
+# head -c (256 KiB) by one awk pass.  Only fixed keys leave the pod, as
+# 0/1 markers, counts, or plain words; the model's path or id never does
+# (source=path|hub says which it was).  docs/product.md lists them.
+
+# _mc_keys: config.json on stdin -> "state=ok" and the fixed keys, or
+# "state=too_large".  A small JSON tokenizer: a value's path is the keys
+# above it ("text_config.num_hidden_layers", "layer_types[]"); only the
+# top level and a nested text_config (multimodal configs, transformers
+# e.g. Gemma3Config/Llama4Config) are looked at.  Markers, from the
+# transformers config classes: sliding_window > 0 unless
+# use_sliding_window is false (Qwen2Config), or a "sliding_attention" in
+# layer_types (GptOssConfig, Gemma3TextConfig); hybrid: "linear_attention"
+# or "mamba" in layer_types (Qwen3NextConfig, GraniteMoeHybridConfig) or
+# layers_block_type (Zamba), an "M" in hybrid_override_pattern
+# (NemotronHConfig), attn_layer_period (JambaConfig), full_attention_interval
+# (Qwen3NextConfig), or a Mamba model_type; MLA: kv_lora_rank > 0
+# (DeepseekV3Config).
+_mc_keys() {
+	bounded 10 awk '
+	function vpath() {
+		if (d == 0) return ""
+		return T[d] == "o" ? P[d] K[d] : P[d] "[]"
+	}
+	function val(p, v, str,   pre) {
+		pre = ""
+		if (substr(p, 1, 12) == "text_config.") { pre = "t"; p = substr(p, 13) }
+		if (p ~ /^(model_type|sliding_window|use_sliding_window|kv_lora_rank|num_key_value_heads|num_hidden_layers|hybrid_override_pattern|attn_layer_period|full_attention_interval)$/) {
+			V[pre p] = v; S[pre p] = str
+		} else if (p == "architectures[]" && I[d] == 0) {
+			V[pre "arch"] = v; S[pre "arch"] = str
+		} else if ((p == "layer_types[]" || p == "layers_block_type[]") && str) {
+			if (v == "sliding_attention") SWL[pre] = 1
+			if (v ~ /^(linear_attention|mamba|mamba2)$/) HYL[pre] = 1
+		}
+	}
+	function scan(s,   L, i, j, c) {
+		L = length(s); i = 1
+		while (i <= L) {
+			c = substr(s, i, 1)
+			if (c == " " || c == "\t" || c == "\r") { i++; continue }
+			if (c == "{" || c == "[") {
+				vp = vpath()
+				if (c == "{" && d == 1 && vp == "text_config") TC = 1
+				d++; T[d] = c == "{" ? "o" : "a"; K[d] = ""; I[d] = 0
+				P[d] = d > 8 ? "~" : c == "{" ? (d == 1 ? "" : vp ".") : vp
+				expkey = c == "{"; i++; continue
+			}
+			if (c == "}" || c == "]") { if (d > 0) d--; expkey = 0; i++; continue }
+			if (c == ",") { if (d > 0 && T[d] == "a") I[d]++; expkey = d > 0 && T[d] == "o"; i++; continue }
+			if (c == ":") { expkey = 0; i++; continue }
+			if (c == "\"") {
+				for (j = i + 1; j <= L; j++) {
+					c = substr(s, j, 1)
+					if (c == "\\") j++
+					else if (c == "\"") break
+				}
+				if (expkey && d > 0 && T[d] == "o") K[d] = substr(s, i + 1, j - i - 1)
+				else if (d > 0) val(vpath(), substr(s, i + 1, j - i - 1), 1)
+				i = j + 1; continue
+			}
+			for (j = i; j <= L && index(" \t\r,]}:[{\"", substr(s, j, 1)) == 0; j++) ;
+			if (d > 0) val(vpath(), substr(s, i, j - i), 0)
+			i = j
+		}
+	}
+	function has(k) { return (k in V) && V[k] != "null" }
+	function pick(k) { return has(k) ? k : has("t" k) ? "t" k : "" }
+	function num(k) { return has(k) && !S[k] && V[k] ~ /^[0-9]+$/ && V[k] + 0 > 0 }
+	function sliding(pre) {
+		if (SWL[pre]) return 1
+		return num(pre "sliding_window") && V[pre "use_sliding_window"] != "false"
+	}
+	function hybrid(pre) {
+		if (HYL[pre] || num(pre "attn_layer_period") || num(pre "full_attention_interval")) return 1
+		if (has(pre "hybrid_override_pattern") && S[pre "hybrid_override_pattern"] && index(V[pre "hybrid_override_pattern"], "M")) return 1
+		return V[pre "model_type"] ~ /(mamba|jamba|bamba|zamba)/
+	}
+	# a word shaped like a token (Hugging Face, OpenAI, GitHub, Slack,
+	# AWS, a JWT) is refused even when short and plain
+	function word(name, k, re, max) {
+		if (k == "") return
+		if (S[k] && V[k] ~ re && length(V[k]) <= max && V[k] !~ /^(hf_|sk-|sk_|ghp_|gho_|github_pat_|xox|AKIA|eyJ)/) print name "=" V[k]
+		else print "bad=" name
+	}
+	function count(name, k) {
+		if (k == "") return
+		if (!S[k] && V[k] ~ /^[0-9]+$/ && length(V[k]) <= 6) print name "=" V[k]
+		else print "bad=" name
+	}
+	{
+		n += length($0) + 1
+		if (n > 262144) { big = 1; exit }
+		scan($0)
+	}
+	END {
+		if (big) { print "state=too_large"; exit }
+		print "state=ok"
+		word("model_type", has("model_type") ? "model_type" : "", "^[A-Za-z0-9_.-]+$", 31)
+		word("architecture", has("arch") ? "arch" : "", "^[A-Z][A-Za-z0-9_]*(For[A-Za-z0-9_]+|Model)$", 63)
+		print "sliding_window=" (sliding("") || sliding("t") ? 1 : 0)
+		print "hybrid_linear=" (hybrid("") || hybrid("t") ? 1 : 0)
+		print "mla=" (num("kv_lora_rank") || num("tkv_lora_rank") ? 1 : 0)
+		count("num_key_value_heads", pick("num_key_value_heads"))
+		count("num_hidden_layers", pick("num_hidden_layers"))
+		if (TC) print "text_config=1"
+	}'
+}
+
+# _mc_cache: the hub cache directory PID 1's huggingface_hub uses, when it
+# is a plain absolute path; nothing else.
+_mc_cache() {
+	[ -r /proc/1/environ ] && have awk && have tr || return 0
+	(tr '\0' '\n' </proc/1/environ) 2>/dev/null | bounded 5 awk '
+	{ i = index($0, "="); k = substr($0, 1, i - 1); if (i && !(k in E)) E[k] = substr($0, i + 1) }
+	END {
+		if ("HF_HUB_CACHE" in E) c = E["HF_HUB_CACHE"]
+		else if ("HUGGINGFACE_HUB_CACHE" in E) c = E["HUGGINGFACE_HUB_CACHE"]
+		else {
+			if ("HF_HOME" in E) h = E["HF_HOME"]
+			else h = ("XDG_CACHE_HOME" in E ? E["XDG_CACHE_HOME"] : "~/.cache") "/huggingface"
+			c = h "/hub"
+		}
+		if (c == "~" || substr(c, 1, 2) == "~/") c = ("HOME" in E ? E["HOME"] : "/root") substr(c, 2)
+		if (c ~ /^\/[A-Za-z0-9_.\/+@:-]*$/ && c !~ /\.\./ && length(c) < 512) print c
+	}'
+}
+
+# _mc_file WORD: where model word WORD's config.json is (never printed):
+# sets _mcsrc (path|hub, or empty), _mcf (the file, or empty) and _mcst
+# (the state when there is no file to read).
+_mc_file() {
+	_mcsrc='' _mcf='' _mcst=unresolved
+	case $1 in
+	'' | *'$'* | *'`'* | *\\*) return ;;
+	/*) _mcsrc=path _mcf=$1/config.json; return ;;
+	./* | ../* | . | ..) _mcsrc=path _mcf=/proc/1/cwd/$1/config.json; return ;;
+	esac
+	if [ -d "/proc/1/cwd/$1" ]; then
+		_mcsrc=path _mcf=/proc/1/cwd/$1/config.json
+		return
+	fi
+	case $1 in
+	*..* | */*/* | */ | *[!A-Za-z0-9_./-]*) return ;;
+	esac
+	_mcsrc=hub
+	_c=$(_mc_cache)
+	[ -n "$_c" ] || return 0
+	case $1 in
+	*/*) _rd=$_c/models--${1%%/*}--${1#*/} ;;
+	*) _rd=$_c/models--$1 ;;
+	esac
+	_mcst=absent _rv=
+	if [ -f "$_rd/refs/main" ] && [ -r "$_rd/refs/main" ]; then
+		_rv=$(bread 64 "$_rd/refs/main")
+	fi
+	case $_rv in
+	*[!0-9a-f]* | '') return ;;
+	esac
+	[ "${#_rv}" -eq 40 ] || return 0
+	_mcf=$_rd/snapshots/$_rv/config.json
+	# the cache's own link into its blobs, never one out of the repo
+	if [ -L "$_mcf" ] && have readlink; then
+		case $(readlink "$_mcf" 2>/dev/null) in
+		../../blobs/* | "$_rd"/blobs/*) ;;
+		*) _mcf='' _mcst=denied ;;
+		esac
+	fi
+}
+
+model_config_section() {
+	begin model_config
+	_me='' _mw='' _mp='' _nx='' _pv='' _pp=''
+	if [ -r /proc/1/cmdline ] && have tr; then
+		set -f
+		for _a in $( (tr '\0' ' ' </proc/1/cmdline) 2>/dev/null); do
+			_a=${_a#[\"\']}
+			_a=${_a%[\"\'\;]}
+			case $_a in *vllm* | *sglang* | *dynamo* | *trtllm* | *tensorrt_llm*) _me=1 ;; esac
+			if [ -n "$_nx" ]; then
+				_mw=$_a _nx=''
+			else
+				case $_a in
+				--model | --model-path) _nx=1 _mw= ;;
+				--model=* | --model-path=*) _mw=${_a#*=} ;;
+				-*) ;;
+				*)
+					# the positional MODEL of `vllm serve` and trtllm-serve
+					if [ -z "$_mp" ]; then
+						case $_pp/$_pv in
+						*vllm/serve | *trtllm-serve/serve) _mp=$_a ;;
+						*/*trtllm-serve) [ "$_a" = serve ] || _mp=$_a ;;
+						esac
+					fi ;;
+				esac
+			fi
+			_pp=$_pv _pv=$_a
+		done
+		set +f
+	fi
+	[ -n "$_mw" ] || _mw=$_mp
+	if [ -z "$_me" ] && [ -z "$_mw" ]; then
+		end model_config 127
+		return
+	fi
+	_mc_file "$_mw"
+	[ -n "$_mcsrc" ] && echo "source=$_mcsrc"
+	_rc=1
+	if [ -z "$_mcf" ]; then
+		echo "state=$_mcst"
+	elif [ ! -e "$_mcf" ]; then
+		echo "state=absent"
+	elif [ ! -f "$_mcf" ] || ! (: <"$_mcf") 2>/dev/null; then
+		echo "state=denied"
+	elif ! have awk || ! have head; then
+		echo "state=no_awk"
+	else
+		# head first: one endless line must not fill awk's memory
+		head -c 262145 <"$_mcf" | _mc_keys
+		_rc=0
+	fi
+	end model_config "$_rc"
+}
+model_config_section
+
 echo "@@@ done"

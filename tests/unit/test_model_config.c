@@ -105,6 +105,12 @@ static void test_refused(void)
 	CHECK_INT(probe_parse_model_config(b3, strlen(b3), &m), 2);
 	CHECK_STR(m.architecture, "Qwen2_5_VLForConditionalGeneration");
 	CHECK_STR(m.model_type, "0123456789012345678901234567890");
+	/* short plain words shaped like tokens */
+	m = fresh();
+	static const char b4[] = "model_type=hf_S3CR3Tshort\nmodel_type=sk-abc\nmodel_type=ghp_x\n";
+	CHECK_INT(probe_parse_model_config(b4, strlen(b4), &m), 0);
+	CHECK_STR(m.model_type, "");
+	CHECK_INT(m.nbad, 3);
 }
 
 static void test_report(void)

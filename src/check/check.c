@@ -120,6 +120,28 @@ static void copy_str(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
+/* The model facts as the report shows them (docs/report-format.md). */
+static void fill_model(const struct probe_model_config *m, struct check_model *o)
+{
+	static const char *const states[] = {
+		[PROBE_MODEL_UNKNOWN] = "unknown", [PROBE_MODEL_OK] = "ok",
+		[PROBE_MODEL_ABSENT] = "absent", [PROBE_MODEL_DENIED] = "denied",
+		[PROBE_MODEL_TOO_LARGE] = "too_large", [PROBE_MODEL_UNRESOLVED] = "unresolved",
+	};
+
+	copy_str(o->state, sizeof o->state, m->src.status == PROBE_NOT_LOOKED ||
+		 m->src.status == PROBE_ABSENT ? "" : states[m->state]);
+	copy_str(o->source, sizeof o->source, m->source == PROBE_MODEL_SRC_PATH ? "path"
+		 : m->source == PROBE_MODEL_SRC_HUB ? "hub" : "");
+	copy_str(o->type, sizeof o->type, m->model_type);
+	copy_str(o->architecture, sizeof o->architecture, m->architecture);
+	o->sliding_window = m->sliding_window;
+	o->hybrid_linear = m->hybrid_linear;
+	o->mla = m->mla;
+	o->kv_heads = m->num_kv_heads;
+	o->layers = m->num_layers;
+}
+
 static void fill_summary(const struct check_input *in, struct check_summary *s)
 {
 	const struct probe_facts *f = in->f;
@@ -136,6 +158,7 @@ static void fill_summary(const struct check_input *in, struct check_summary *s)
 		 in->ev.driver_version);
 	copy_str(s->ucx_tls, sizeof(s->ucx_tls), envv(in, "UCX_TLS"));
 	copy_str(s->ucx_tls_shown, sizeof(s->ucx_tls_shown), s->ucx_tls);
+	fill_model(&f->model_config, &s->model);
 }
 
 /* The judge of each check (table.def), by check id. */

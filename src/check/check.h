@@ -159,6 +159,18 @@ struct check_summary {
 	struct check_gid_net offfab;
 	int reach_all;
 	char net_sugg[128];
+	/* The served model as the probe read its config.json (section
+	 * model_config, issue 41): what the engine pair rules saw, for the
+	 * report.  state "" when the section was not looked at; the numbers
+	 * -1 unknown. */
+	struct check_model {
+		char state[12];         /* "ok", "absent", "denied", "too_large", "unresolved", "unknown" */
+		char source[8];         /* "path", "hub", "" */
+		char type[32];          /* model_type, "" unknown */
+		char architecture[64];  /* architectures[0], "" unknown */
+		int sliding_window, hybrid_linear, mla;   /* 1, 0, -1 */
+		int kv_heads, layers;                     /* -1 unknown */
+	} model;
 };
 
 /* One GPU of the pod and the RDMA port(s) its KV uses (ucx-nic-select,

@@ -392,6 +392,8 @@ static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 	cJSON_AddItemToObject(o, "links", links_json(&p->results));
 	if (p->results.n_gpu_nics)
 		cJSON_AddItemToObject(o, "gpuNics", gpu_nics_json(&p->results));
+	if (p->probed && p->results.summary.model.state[0])
+		cJSON_AddItemToObject(o, "model", report_model_json(&p->results.summary.model));
 	return o;
 }
 

@@ -23,6 +23,8 @@ const char *report_column_name(enum check_family f);
 /* The status a family's cell shows for pod p, -1 ("-") when it has no
  * result or the pod was not probed. */
 int report_family_status(const struct run_pod *p, enum check_family f);
+/* A pod's "model" object: its config.json facts (json_model.c). */
+cJSON *report_model_json(const struct check_model *m);
 /* The "nodes" array of the JSON document (nodes.c). */
 cJSON *report_nodes_json(const struct report *r);
 /* One node of the per-node view: each family's worst status among the

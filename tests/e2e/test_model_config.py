@@ -158,6 +158,32 @@ class ModelSection(unittest.TestCase):
         rc, kv, out = self.section(["vllm", "serve", "m"], files=[("m/config.json/x", "")])
         self.assertEqual(kv.get("state"), "denied", out)
 
+    def test_markers(self):
+        """Each marker on its own, from the transformers config classes."""
+        cases = (
+            ('{"layer_types": ["sliding_attention", "full_attention"]}', "sliding_window", "1"),
+            ('{"sliding_window": 131072, "use_sliding_window": false}', "sliding_window", "0"),
+            ('{"sliding_window": null}', "sliding_window", "0"),
+            ('{"text_config": {"sliding_window": 1024}}', "sliding_window", "1"),
+            ('{"layer_types": ["linear_attention", "full_attention"]}', "hybrid_linear", "1"),
+            ('{"layers_block_type": ["mamba", "attention"]}', "hybrid_linear", "1"),
+            ('{"attn_layer_period": 8, "attn_layer_offset": 4}', "hybrid_linear", "1"),
+            ('{"full_attention_interval": 4}', "hybrid_linear", "1"),
+            ('{"hybrid_override_pattern": "M-M*-"}', "hybrid_linear", "1"),
+            ('{"hybrid_override_pattern": "*-*-"}', "hybrid_linear", "0"),
+            ('{"model_type": "mamba2"}', "hybrid_linear", "1"),
+            ('{"kv_lora_rank": 512}', "mla", "1"),
+            ('{"kv_lora_rank": null}', "mla", "0"),
+            ('{"foo": {"kv_lora_rank": 512}, "bar": [{"sliding_window": 4}]}', "mla", "0"),
+            ('{"foo": {"kv_lora_rank": 512}, "bar": [{"sliding_window": 4}]}', "sliding_window", "0"),
+            ('{"architectures": ["A", "LlamaForCausalLM"]}', "bad", ["architecture"]),
+            ('{"num_hidden_layers": 1.5}', "bad", ["num_hidden_layers"]),
+            ('{"model_type": "llama\\u0022x"}', "bad", ["model_type"]),
+        )
+        for text, key, want in cases:
+            rc, kv, out = self.section(["vllm", "serve", "m"], files=[("m/config.json", text)])
+            self.assertEqual(kv.get(key), want, (text, out))
+
     def test_fixtures(self):
         """The real key sets: the markers the pair rules need."""
         want = {

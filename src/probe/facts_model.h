@@ -27,7 +27,12 @@ enum probe_model_source {
 };
 
 /* Section model_config: numbers and markers are -1 when the file does not
- * say (unknown), 0 when it says no, 1 (or the count) when it says yes. */
+ * say (unknown), 0 when it says no, 1 (or the count) when it says yes.
+ * As probe.sh sends them: with state OK the three markers are always 0 or
+ * 1 (0: none of the keys that mark it is in the file or its text_config,
+ * or they say no: sliding_window null/0, use_sliding_window false,
+ * kv_lora_rank null/0), so -1 means the file was not read; the counts stay
+ * -1 when the key is absent or its value was refused (nbad). */
 struct probe_model_config {
 	struct probe_src src;
 	enum probe_model_state state;

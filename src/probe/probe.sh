@@ -1222,7 +1222,8 @@ end mooncake_dist $_rc
 # `--model-path`/`--model` (python/sglang/srt/server_args.py add_cli_args;
 # dynamo.sglang passes them on), Dynamo TRT-LLM's `--model` (obsolete
 # `--model-path`; components/src/dynamo/trtllm/backend_args.py) and
-# `trtllm-serve [serve] MODEL`; argparse's last one wins.  A directory
+# `trtllm-serve [serve] MODEL`; argparse's last one wins (Dynamo TRT-LLM
+# without it: DYN_TRTLLM_MODEL, then its DEFAULT_MODEL).  A directory
 # (absolute, or under PID 1's cwd as transformers' os.path.isdir sees it)
 # holds config.json; a hub id is looked up in the Hugging Face cache as
 # huggingface_hub does (constants.py: HF_HUB_CACHE, else
@@ -1358,6 +1359,14 @@ _mc_cache() {
 	}'
 }
 
+# _mc_env NAME: the value of NAME in PID 1's environment (a string
+# compare; never printed by the section).
+_mc_env() {
+	[ -r /proc/1/environ ] && have awk && have tr || return 0
+	(tr '\0' '\n' </proc/1/environ) 2>/dev/null | bounded 5 awk -v n="$1=" '
+	substr($0, 1, length(n)) == n { print substr($0, length(n) + 1); exit }'
+}
+
 # _mc_file WORD: where model word WORD's config.json is (never printed):
 # sets _mcsrc (path|hub, or empty), _mcf (the file, or empty) and _mcst
 # (the state when there is no file to read).
@@ -1402,13 +1411,14 @@ _mc_file() {
 
 model_config_section() {
 	begin model_config
-	_me='' _mw='' _mp='' _nx='' _pv='' _pp=''
+	_me='' _mw='' _mp='' _nx='' _pv='' _pp='' _mt=''
 	if [ -r /proc/1/cmdline ] && have tr; then
 		set -f
 		for _a in $( (tr '\0' ' ' </proc/1/cmdline) 2>/dev/null); do
 			_a=${_a#[\"\']}
 			_a=${_a%[\"\'\;]}
 			case $_a in *vllm* | *sglang* | *dynamo* | *trtllm* | *tensorrt_llm*) _me=1 ;; esac
+			[ "$_a" = dynamo.trtllm ] && _mt=1
 			if [ -n "$_nx" ]; then
 				_mw=$_a _nx=''
 			else
@@ -1431,6 +1441,12 @@ model_config_section() {
 		set +f
 	fi
 	[ -n "$_mw" ] || _mw=$_mp
+	# Dynamo TRT-LLM's --model falls back to DYN_TRTLLM_MODEL, then to its
+	# DEFAULT_MODEL (components/src/dynamo/trtllm/backend_args.py)
+	if [ -z "$_mw" ] && [ -n "$_mt" ]; then
+		_mw=$(_mc_env DYN_TRTLLM_MODEL)
+		[ -n "$_mw" ] || _mw=TinyLlama/TinyLlama-1.1B-Chat-v1.0
+	fi
 	if [ -z "$_me" ] && [ -z "$_mw" ]; then
 		end model_config 127
 		return

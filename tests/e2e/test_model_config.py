@@ -110,6 +110,23 @@ class ModelSection(unittest.TestCase):
             rc, kv, out = self.section(["vllm", "serve", word])
             self.assertEqual(kv.get("state"), "unresolved", (word, out))
 
+    def test_trtllm_env_and_default(self):
+        """Dynamo TRT-LLM's --model falls back to DYN_TRTLLM_MODEL, then to
+        TinyLlama/TinyLlama-1.1B-Chat-v1.0 (components/src/dynamo/trtllm/
+        backend_args.py add_argument env_var, DEFAULT_MODEL)."""
+        argv = ["python3", "-m", "dynamo.trtllm", "--disaggregation-mode", "decode"]
+        files = [("m/config.json", fixture("nemotron-h-8b"))]
+        rc, kv, out = self.section(argv, env={"DYN_TRTLLM_MODEL": "m"}, files=files)
+        self.assertEqual((kv.get("source"), kv.get("model_type")), ("path", "nemotron_h"), out)
+        rc, kv, out = self.section(argv + ["--model", "x"], env={"DYN_TRTLLM_MODEL": "m"}, files=files)
+        self.assertEqual((kv.get("source"), kv.get("state")), ("hub", "absent"), out)
+        rc, kv, out = self.section(argv, env={"HF_HUB_CACHE": "@D/cwd/hub"},
+                                   files=self.hub_files("hub", "TinyLlama/TinyLlama-1.1B-Chat-v1.0"))
+        self.assertEqual((kv.get("source"), kv.get("state"), kv.get("model_type")), ("hub", "ok", "llama"), out)
+        # vLLM has no such fallback
+        rc, kv, out = self.section(["python3", "-m", "dynamo.vllm"], env={"DYN_TRTLLM_MODEL": "m"}, files=files)
+        self.assertEqual(kv, {"state": "unresolved"}, out)
+
     def test_hub_cache_order(self):
         """huggingface_hub constants.py: HF_HUB_CACHE, HUGGINGFACE_HUB_CACHE,
         HF_HOME/hub, XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub."""

@@ -1464,8 +1464,10 @@ model_config_section() {
 		echo "state=no_awk"
 	else
 		# head first: one endless line must not fill awk's memory
+		# its status is the section's: 124 when the time bound ended a
+		# pass over a hostile file (nothing printed, nothing judged)
 		head -c 262145 <"$_mcf" | _mc_keys
-		_rc=0
+		_rc=$?
 	fi
 	end model_config "$_rc"
 }

@@ -1237,7 +1237,7 @@ end mooncake_dist $_rc
 # (source=path|hub says which it was).  docs/product.md lists them.
 
 # _mc_keys: config.json on stdin -> "state=ok" and the fixed keys, or
-# "state=too_large".  A small JSON tokenizer: a value's path is the keys
+# "state=too_large" (over 256 KiB, or nested over 64 deep).  A small JSON tokenizer: a value's path is the keys
 # above it ("text_config.num_hidden_layers", "layer_types[]"); only the
 # top level and a nested text_config (multimodal configs, transformers
 # e.g. Gemma3Config/Llama4Config) are looked at.  Markers, from the
@@ -1275,7 +1275,10 @@ _mc_keys() {
 			if (c == "{" || c == "[") {
 				vp = vpath()
 				if (c == "{" && d == 1 && vp == "text_config") TC = 1
-				d++; T[d] = c == "{" ? "o" : "a"; K[d] = ""; I[d] = 0
+				# no config nests 64 deep: past that it is no
+				# model config, and each level costs time
+				if (++d > 64) { big = 1; exit }
+				T[d] = c == "{" ? "o" : "a"; K[d] = ""; I[d] = 0
 				P[d] = d > 8 ? "~" : c == "{" ? (d == 1 ? "" : vp ".") : vp
 				expkey = c == "{"; i++; continue
 			}

@@ -172,6 +172,12 @@ class ModelSection(unittest.TestCase):
         big = '{"model_type": "llama", "pad": "' + "x" * 262144 + '"}'
         rc, kv, out = self.section(["vllm", "serve", "m"], files=[("m/config.json", big)])
         self.assertEqual(kv, {"source": "path", "state": "too_large"}, out)
+        deep = '{"model_type": "llama", "x": ' + "[" * 65 + "]" * 65 + "}"
+        rc, kv, out = self.section(["vllm", "serve", "m"], files=[("m/config.json", deep)])
+        self.assertEqual(kv, {"source": "path", "state": "too_large"}, out)
+        deep = '{"model_type": "llama", "x": ' + "[" * 63 + "]" * 63 + "}"
+        rc, kv, out = self.section(["vllm", "serve", "m"], files=[("m/config.json", deep)])
+        self.assertEqual(kv.get("model_type"), "llama", out)
         rc, kv, out = self.section(["vllm", "serve", "m"], files=[("m/config.json/x", "")])
         self.assertEqual(kv.get("state"), "denied", out)
 

@@ -1247,7 +1247,9 @@ end mooncake_dist $_rc
 # or "mamba" in layer_types (Qwen3NextConfig, GraniteMoeHybridConfig) or
 # layers_block_type (Zamba), an "M" in hybrid_override_pattern
 # (NemotronHConfig), attn_layer_period (JambaConfig), full_attention_interval
-# (Qwen3NextConfig), or a Mamba model_type; MLA: kv_lora_rank > 0
+# (Qwen3NextConfig), or a Mamba model_type (also falcon_h1, and lfm2 with
+# its "conv" layer type: SGLang keeps their state in the Mamba pool,
+# python/sglang/srt/models/lfm2.py); MLA: kv_lora_rank > 0
 # (DeepseekV3Config).
 _mc_keys() {
 	bounded 10 awk '
@@ -1264,7 +1266,7 @@ _mc_keys() {
 			V[pre "arch"] = v; S[pre "arch"] = str
 		} else if ((p == "layer_types[]" || p == "layers_block_type[]") && str) {
 			if (v == "sliding_attention") SWL[pre] = 1
-			if (v ~ /^(linear_attention|mamba|mamba2)$/) HYL[pre] = 1
+			if (v ~ /^(linear_attention|mamba|mamba2|conv)$/) HYL[pre] = 1
 		}
 	}
 	function scan(s,   L, i, j, c) {
@@ -1310,7 +1312,7 @@ _mc_keys() {
 	function hybrid(pre) {
 		if (HYL[pre] || num(pre "attn_layer_period") || num(pre "full_attention_interval")) return 1
 		if (has(pre "hybrid_override_pattern") && S[pre "hybrid_override_pattern"] && index(V[pre "hybrid_override_pattern"], "M")) return 1
-		return V[pre "model_type"] ~ /(mamba|jamba|bamba|zamba)/
+		return V[pre "model_type"] ~ /(mamba|jamba|bamba|zamba|falcon_h1|lfm2)/
 	}
 	# a word shaped like a token (Hugging Face, OpenAI, GitHub, Slack,
 	# AWS, a JWT) is refused even when short and plain

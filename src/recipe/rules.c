@@ -160,16 +160,24 @@ int recipe_book_judge(const struct recipe_component *c, const char *name,
  * has pod-rdma-resource for that). */
 static void rule_resource(struct recipe_component *c)
 {
-	if (!moves_kv(c) || c->fabric)
+	/* A ComputeDomain carries KV only to peers claiming the same one
+	 * (mark_cd): one a role claims alone (Dynamo's glm-5-nvfp4 SGLang
+	 * disagg: decode's, prefill outside it) is no KV path.  Only a graph
+	 * with both roles shows who the peers are. */
+	unsigned alone = c->disagg && !c->cd_kv ? RECIPE_FAB_MNNVL : 0u;
+	const char *cd = c->fabric & alone ? "; its ComputeDomain is claimed by no KV peer" : "";
+
+	if (!moves_kv(c) || (c->fabric & ~alone))
 		return;
 	/* checks.md J1: fail for multi-node disaggregation */
 	if (c->nodes > 1)
 		add(c, RECIPE_FAIL, "request rdma/ib (one per GPU) or vpc.amazonaws.com/efa for the workers",
-		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain) for a worker across %d nodes: KV transfer between nodes has no RDMA path",
-		    c->nodes);
+		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain) for a worker across %d nodes%s: KV transfer between nodes has no RDMA path",
+		    c->nodes, cd);
 	else
 		add(c, RECIPE_WARN, "request rdma/ib (one per GPU) or vpc.amazonaws.com/efa for the workers",
-		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain): KV transfer between pods will use TCP unless they share a node");
+		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain)%s: KV transfer between pods will use TCP unless they share a node",
+		    cd);
 }
 
 /* KV over the NVLink fabric (Mooncake's NVLINK memory pool or

@@ -169,6 +169,9 @@ unsigned envr_tls_allowed(const char *tls);
 int envr_tl_by_name(const char *name);
 int envr_is_yes(const char *v);
 int envr_is_no(const char *v);
+/* A UCX boolean as ucs_config_sscanf_bool reads it: 1, 0, or -1 when UCX
+ * rejects the value (envvals.c). */
+int envr_ucx_bool(const char *v);
 /* NCCL_PARAM integer parse (deflt when empty/out of range), and an NCCL
  * path level that means LOC (envvals.c). */
 long long envr_nccl_int(const char *v, long long deflt);

@@ -160,10 +160,12 @@ static void test_every_rule_both_paths(void)
 /* The three settings of issue 17 that `env` flagged and `check` did not. */
 static void test_issue_settings(void)
 {
-	static const struct { const char *var, *value, *check; } cases[] = {
-		{ "NCCL_SHM_DISABLE", "1", "env-nccl-shm" },
-		{ "UCX_PROTO_ENABLE", "n", "env-ucx-proto" },
-		{ "NCCL_CUMEM_ENABLE", "0", "env-nccl-cumem" },
+	/* healthy: NCCL reads an empty value as its default (ncclLoadParam);
+	 * UCX rejects it (ucs_config_sscanf_bool), so its healthy one is y. */
+	static const struct { const char *var, *value, *check, *healthy; } cases[] = {
+		{ "NCCL_SHM_DISABLE", "1", "env-nccl-shm", "" },
+		{ "UCX_PROTO_ENABLE", "n", "env-ucx-proto", "y" },
+		{ "NCCL_CUMEM_ENABLE", "0", "env-nccl-cumem", "" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -178,7 +180,7 @@ static void test_issue_settings(void)
 		CHECK_HAS(x ? x->detail : NULL, cases[i].var);
 		check_results_release(&res);
 		/* ...and the healthy value is no finding. */
-		live_results(&r, "", &res);
+		live_results(&r, cases[i].healthy, &res);
 		x = check_results_find(&res, cases[i].check);
 		CHECK(x && x->status == CHECK_OK);
 		check_results_release(&res);
@@ -553,13 +555,22 @@ static void test_sglang_config_backend(void)
 
 /* The worst severity envr_eval gives NAME=VALUE on fabric fab, KV leaving
  * the pod (cross) or not. */
-static enum envr_sev sev_of(const char *name, const char *value, unsigned fab, int cross)
+/* The findings of the book on NAME=VALUE alone, on fab, KV across pods
+ * or not; the caller frees *f. */
+static size_t eval_one(const char *name, const char *value, unsigned fab, int cross,
+		       struct envr_finding **f)
 {
 	struct envr_var v = { name, value, ENVR_FROM_RECIPE, 0, NULL };
 	struct envr_view view = { &v, 1 };
 	struct envr_ctx ctx = { fab, cross, cross, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 };
+
+	return envr_eval(&view, &ctx, f);
+}
+
+static enum envr_sev sev_of(const char *name, const char *value, unsigned fab, int cross)
+{
 	struct envr_finding *f;
-	size_t nf = envr_eval(&view, &ctx, &f);
+	size_t nf = eval_one(name, value, fab, cross, &f);
 	enum envr_sev worst = ENVR_OK;
 
 	for (size_t i = 0; i < nf; i++)
@@ -624,6 +635,59 @@ static void test_reread_sources(void)
 	CHECK_INT(sev_of("FI_EFA_ENABLE_SHM_TRANSFER", "1", ENVR_FAB_EFA, 1), ENVR_FAIL);
 }
 
+/* The detail of name's last finding for value (IB, KV across pods). */
+static void detail_of(const char *name, const char *value, char *d, size_t dn)
+{
+	struct envr_finding *f;
+	size_t nf = eval_one(name, value, ENVR_FAB_IB, 1, &f);
+
+	d[0] = 0;
+	for (size_t i = 0; i < nf; i++)
+		if (!strcmp(f[i].rule->var, name))
+			snprintf(d, dn, "%s", f[i].detail);
+	free(f);
+}
+
+/* openucx/ucx src/ucs/config/parser.c ucs_config_sscanf_bool: y/yes/n/no
+ * in any case, 1/0, and since 1.16.0 on/off in lower case only; anything
+ * else is invalid.  ucs_config_parser_parse_field logs "Invalid value";
+ * ucp_config_read (ignore_errors 0) then fails, so NIXL's UCX backend is
+ * never created (nixl src/plugins/ucx/config.cpp "Failed to create UCX
+ * config"); the global options (ucs_global_opts_init, ignore_errors 1)
+ * keep their default instead. */
+static void test_ucx_bool(void)
+{
+	char d[320];
+
+	static const struct { const char *v; int want; } b[] = {
+		{ "Y", 1 }, { "yes", 1 }, { "on", 1 }, { "1", 1 },
+		{ "NO", 0 }, { "off", 0 }, { "0", 0 },
+		{ "OFF", -1 }, { "false", -1 }, { "true", -1 }, { "", -1 }, { NULL, -1 },
+	};
+
+	for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+		CHECK_INT(envr_ucx_bool(b[i].v), b[i].want);
+	static const struct { const char *var, *v; enum envr_sev want; const char *says; } r[] = {
+		{ "UCX_PROTO_ENABLE", "n", ENVR_WARN, NULL },
+		{ "UCX_PROTO_ENABLE", "off", ENVR_WARN, NULL },
+		{ "UCX_PROTO_ENABLE", "on", ENVR_OK, NULL },
+		{ "UCX_PROTO_ENABLE", "false", ENVR_FAIL, "ucp_config_read fails" },
+		{ "UCX_PROTO_ENABLE", "Off", ENVR_FAIL, "ucp_config_read fails" },
+		{ "UCX_WARN_UNUSED_ENV_VARS", "no", ENVR_WARN, NULL },
+		{ "UCX_WARN_UNUSED_ENV_VARS", "yes", ENVR_OK, NULL },
+		{ "UCX_WARN_UNUSED_ENV_VARS", "false", ENVR_WARN, "keeps the default" },
+	};
+
+	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+		CHECK_INT(sev_of(r[i].var, r[i].v, ENVR_FAB_IB, 1), r[i].want);
+		if (!r[i].says)
+			continue;
+		detail_of(r[i].var, r[i].v, d, sizeof d);
+		CHECK_HAS(d, "not a value UCX reads");
+		CHECK_HAS(d, r[i].says);
+	}
+}
+
 /* The UCX_TLS finding about cuda_ipc envr_eval makes for tls in c (ENVR_OK
  * and "" when none). */
 static enum envr_sev ipc_finding(const char *tls, const struct envr_ctx *c, char *d, size_t dn)
@@ -674,6 +738,7 @@ static void test_tls_ipc_same_node(void)
 int main(void)
 {
 	test_reread_sources();
+	test_ucx_bool();
 	test_roce_detail();
 	test_sglang_config_backend();
 	test_every_rule_both_paths();

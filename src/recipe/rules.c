@@ -33,6 +33,7 @@ static void add(struct recipe_component *c, enum recipe_status st, const char *r
 	f = &c->findings[c->nfindings++];
 	f->status = st;
 	f->check = NULL;
+	f->book = 0;
 	f->detail = xstrdup(d);
 	f->remedy = xstrdup(remedy);
 }
@@ -129,7 +130,7 @@ static void rule_book(struct recipe_component *c)
 	for (size_t i = 0; i < n; i++) {
 		add(c, f[i].sev == ENVR_FAIL ? RECIPE_FAIL : RECIPE_WARN, f[i].rule->remedy,
 		    "%s", f[i].detail);
-		c->findings[c->nfindings - 1].check = f[i].rule->check;
+		c->findings[c->nfindings - 1].book = (int)f[i].rule->check + 1;
 	}
 	free(f);
 	free(v);
@@ -144,13 +145,15 @@ int recipe_book_judge(const struct recipe_component *c, const char *name,
 	struct envr_finding *f;
 	size_t nf;
 	int sev = 0;
+	char ck[ENVR_CHECK_NAME_MAX];
 
 	x.process = 1;
 	nf = envr_eval(&view, &x, &f);
 	for (size_t i = 0; i < nf; i++)
 		if ((int)f[i].sev > sev) {
 			sev = f[i].sev;
-			snprintf(why, n, "%s (%s)", f[i].detail, f[i].rule->check);
+			snprintf(why, n, "%s (%s)", f[i].detail,
+				 envr_check_name(f[i].rule->check, ck, sizeof ck));
 		}
 	free(f);
 	return sev;

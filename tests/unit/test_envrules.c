@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/env.h"
 #include "kube/api/pods.h"
 #include "model/envrules.h"
 #include "probe/facts.h"
@@ -116,8 +117,10 @@ static void test_every_rule_both_paths(void)
 		const struct check_result *lf = NULL;
 		struct recipe_set s;
 		struct check_results res;
+		char ck[ENVR_CHECK_NAME_MAX];
+		const char *name = envr_check_name(r->check, ck, sizeof ck);
 
-		CHECK(r->check && !strncmp(r->check, "env-", 4));
+		CHECK((int)r->check >= 0 && r->check < ENVR_CK__COUNT);
 		CHECK(r->source && *r->source && r->remedy && *r->remedy);
 		if (r->missing)
 			continue;  /* test_missing_rules */
@@ -126,19 +129,19 @@ static void test_every_rule_both_paths(void)
 		c = decode_of(&s);
 		CHECK(c != NULL);
 		for (size_t j = 0; c && j < c->nfindings; j++)
-			if (c->findings[j].check && !strcmp(c->findings[j].check, r->check) &&
+			if (c->findings[j].book == (int)r->check + 1 &&
 			    !strcmp(c->findings[j].remedy, r->remedy))
 				rf = &c->findings[j];
 		if (!rf)
-			fprintf(stderr, "rule %s %s=%s: no recipe finding\n", r->check, r->var, r->example);
+			fprintf(stderr, "rule %s %s=%s: no recipe finding\n", name, r->var, r->example);
 		CHECK(rf != NULL);
 		live_results(r, r->example, &res);
 		for (size_t j = 0; rf && j < res.n; j++)
-			if (!strcmp(res.v[j].name, r->check) && strstr(res.v[j].detail, rf->detail))
+			if (!strcmp(res.v[j].name, name) && strstr(res.v[j].detail, rf->detail))
 				lf = &res.v[j];
 		if (rf && !lf)
 			fprintf(stderr, "rule %s: recipe says \"%s\", the live pod does not\n",
-				r->check, rf->detail);
+				name, rf->detail);
 		CHECK(lf != NULL);
 		/* One result per check: the rule's finding leads it unless a
 		 * worse one of the same check fired too. */
@@ -157,6 +160,22 @@ static void test_every_rule_both_paths(void)
 	CHECK(value_rules >= 25);
 }
 
+/* Each check of the book is its table row, by name too (issue 40: the
+ * names live in table.def; envr_check_name derives them from the ids). */
+static void test_check_ids(void)
+{
+	char ck[ENVR_CHECK_NAME_MAX];
+
+	for (int i = 0; i < ENVR_CK__COUNT; i++) {
+		const struct check_def *d = check_def_of(check_env_row((enum envr_check)i));
+
+		CHECK_STR(envr_check_name((enum envr_check)i, ck, sizeof ck), d->name);
+		CHECK_INT(d->family, FAM_ENV);
+	}
+	CHECK_STR(envr_check_name(ENVR_CK_UCX_NET_DEVICES, ck, sizeof ck), "env-ucx-net-devices");
+	CHECK_STR(envr_check_name(ENVR_CK_NCCL_P2P, ck, sizeof ck), "env-nccl-p2p");
+}
+
 /* The three settings of issue 17 that `env` flagged and `check` did not. */
 static void test_issue_settings(void)
 {
@@ -169,8 +188,7 @@ static void test_issue_settings(void)
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct envr_rule r = { .check = cases[i].check, .var = cases[i].var,
-				       .example_fabric = ENVR_FAB_IB };
+		struct envr_rule r = { .var = cases[i].var, .example_fabric = ENVR_FAB_IB };
 		struct check_results res;
 		const struct check_result *x;
 
@@ -737,6 +755,7 @@ static void test_tls_ipc_same_node(void)
 
 int main(void)
 {
+	test_check_ids();
 	test_reread_sources();
 	test_ucx_bool();
 	test_roce_detail();

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "check/env.h"
 #include "check/internal.h"
 #include "model/podspec.h"
 #include "model/envrules.h"
@@ -439,6 +440,15 @@ static void generic_quiet(const struct check_input *in, enum check_id id,
 /* The ENV checks a live pod reports: the rows of the table in family ENV
  * that the rule book has rules for, in table order (env-drift, judged from
  * a recipe, has none). */
+#define ENV_ROW_(x) [ENVR_CK_##x] = CK_ENV_##x,
+static const enum check_id env_rows[ENVR_CK__COUNT] = { ENVR_CHECKS(ENV_ROW_) };
+#undef ENV_ROW_
+
+enum check_id check_env_row(enum envr_check c)
+{
+	return env_rows[c];
+}
+
 static int book_check(const struct check_def *d)
 {
 	size_t n;
@@ -447,7 +457,7 @@ static int book_check(const struct check_def *d)
 	if (d->family != FAM_ENV)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(r[i].check, d->name))
+		if (check_def_of(check_env_row(r[i].check)) == d)
 			return 1;
 	return 0;
 }
@@ -470,17 +480,16 @@ static int emit_book(struct check_results *out, enum check_id id,
 		     const struct envr_finding *f, size_t n)
 {
 	const struct envr_finding *worst = NULL;
-	const char *name = check_def_of(id)->name;
 	struct buf b = BUF_INIT(2048);
 
 	for (size_t j = 0; j < n; j++)
-		if (!strcmp(f[j].rule->check, name) && (!worst || f[j].sev > worst->sev))
+		if (check_env_row(f[j].rule->check) == id && (!worst || f[j].sev > worst->sev))
 			worst = &f[j];
 	if (!worst)
 		return 0;
 	buf_appendf(&b, "%s", worst->detail);
 	for (size_t j = 0; j < n; j++)
-		if (&f[j] != worst && !strcmp(f[j].rule->check, name))
+		if (&f[j] != worst && check_env_row(f[j].rule->check) == id)
 			buf_appendf(&b, "; %s", f[j].detail);
 	emit(out, id, worst->sev == ENVR_FAIL ? CHECK_FAIL : CHECK_WARN,
 	     worst->rule->remedy, "%s", buf_str(&b));

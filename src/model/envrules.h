@@ -22,6 +22,22 @@
 
 enum envr_sev { ENVR_OK, ENVR_WARN, ENVR_FAIL };
 
+/* The checks the book's findings are reported under: each is the row
+ * CK_ENV_<X> of src/check/table.def, named there "env-" and X in lower
+ * case with - for _ (envr_check_name).  check/env.c maps each to its row
+ * (check_env_row), so a row removed there is a compile error, and
+ * test_checks fails on one renamed. */
+#define ENVR_CHECKS(X) X(UCX_TLS) X(UCX_NET_DEVICES) X(UCX_GPUDIRECT) X(UCX_RNDV) \
+	X(UCX_PROTO) X(UCX_ROCE) X(GID_INDEX) X(MNNVL) X(NCCL_NET) X(NCCL_P2P) \
+	X(NCCL_SHM) X(NCCL_CUMEM) X(FI)
+#define ENVR_CK_ENUM_(x) ENVR_CK_##x,
+enum envr_check { ENVR_CHECKS(ENVR_CK_ENUM_) ENVR_CK__COUNT };
+#undef ENVR_CK_ENUM_
+
+/* The name of check id, written into b (room for ENVR_CHECK_NAME_MAX). */
+#define ENVR_CHECK_NAME_MAX 32
+const char *envr_check_name(enum envr_check id, char *b, size_t n);
+
 /* Where a value was seen. */
 enum envr_origin { ENVR_FROM_RECIPE, ENVR_FROM_SPEC, ENVR_FROM_PROCESS };
 
@@ -117,7 +133,7 @@ struct envr_ctx {
 void envr_shape(struct envr_ctx *x, long tp, long gpus, int nodes);
 
 struct envr_rule {
-	const char *check;      /* the check a live pod reports it under (env-*) */
+	enum envr_check check;  /* the check a live pod reports it under */
 	const char *var;        /* the variable judged */
 	/* 1: the rule is about var being unset (recipes only: see
 	 * envr_ctx.process); 2: running processes only, set or not (v "" when
@@ -169,6 +185,9 @@ unsigned envr_tls_allowed(const char *tls);
 int envr_tl_by_name(const char *name);
 int envr_is_yes(const char *v);
 int envr_is_no(const char *v);
+/* A UCX boolean as ucs_config_sscanf_bool reads it: 1, 0, or -1 when UCX
+ * rejects the value (envvals.c). */
+int envr_ucx_bool(const char *v);
 /* NCCL_PARAM integer parse (deflt when empty/out of range), and an NCCL
  * path level that means LOC (envvals.c). */
 long long envr_nccl_int(const char *v, long long deflt);

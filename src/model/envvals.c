@@ -1,6 +1,6 @@
 /* Values of the transport variables as their libraries parse them, and the
- * worker's shape for the rule book (envrules.h).  Split from envrules.c,
- * which holds the judges and the table. */
+ * worker's shape for the rule book (envrules.h).  The judges are in
+ * envrules_ucx.c, envrules_gid.c and envrules.c, which holds the table. */
 #include "model/envrules.h"
 
 #include <errno.h>
@@ -111,4 +111,18 @@ int envr_fi_admits(const char *v, const char *prov)
 int envr_fi_false(const char *v)
 {
 	return !strcmp(v, "0") || is(v, "false") || is(v, "no") || is(v, "off");
+}
+
+/* openucx/ucx src/ucs/config/parser.c ucs_config_sscanf_bool: y/yes and
+ * n/no in any case, 1/0, and on/off in lower case only (1.16.0, commit
+ * 4c5f510); anything else is invalid. */
+int envr_ucx_bool(const char *v)
+{
+	if (!v)
+		return -1;
+	if (is(v, "y") || is(v, "yes") || !strcmp(v, "on") || !strcmp(v, "1"))
+		return 1;
+	if (is(v, "n") || is(v, "no") || !strcmp(v, "off") || !strcmp(v, "0"))
+		return 0;
+	return -1;
 }

@@ -35,6 +35,7 @@ static void add(struct flist *l, enum recipe_status st,
 	f->detail = xstrdup(d);
 	f->remedy = xstrdup(remedy);
 	f->check = NULL;
+	f->book = 0;
 }
 
 static const char *kv_get(const struct recipe_kv *l, size_t n, const char *name)

@@ -44,7 +44,8 @@ struct recipe_finding {
 	enum recipe_status status;
 	char *detail;
 	char *remedy;           /* NULL when nothing to do */
-	const char *check;      /* static: the rule book's check name, or NULL */
+	const char *check;      /* static: the framework rule's check name, or NULL */
+	int book;               /* a rule-book finding: its enum envr_check + 1; 0 none */
 };
 
 struct recipe_component {

@@ -33,6 +33,7 @@ static void add(struct recipe_component *c, enum recipe_status st, const char *r
 	f = &c->findings[c->nfindings++];
 	f->status = st;
 	f->check = NULL;
+	f->book = 0;
 	f->detail = xstrdup(d);
 	f->remedy = xstrdup(remedy);
 }
@@ -129,7 +130,7 @@ static void rule_book(struct recipe_component *c)
 	for (size_t i = 0; i < n; i++) {
 		add(c, f[i].sev == ENVR_FAIL ? RECIPE_FAIL : RECIPE_WARN, f[i].rule->remedy,
 		    "%s", f[i].detail);
-		c->findings[c->nfindings - 1].check = f[i].rule->check;
+		c->findings[c->nfindings - 1].book = (int)f[i].rule->check + 1;
 	}
 	free(f);
 	free(v);
@@ -144,13 +145,15 @@ int recipe_book_judge(const struct recipe_component *c, const char *name,
 	struct envr_finding *f;
 	size_t nf;
 	int sev = 0;
+	char ck[ENVR_CHECK_NAME_MAX];
 
 	x.process = 1;
 	nf = envr_eval(&view, &x, &f);
 	for (size_t i = 0; i < nf; i++)
 		if ((int)f[i].sev > sev) {
 			sev = f[i].sev;
-			snprintf(why, n, "%s (%s)", f[i].detail, f[i].rule->check);
+			snprintf(why, n, "%s (%s)", f[i].detail,
+				 envr_check_name(f[i].rule->check, ck, sizeof ck));
 		}
 	free(f);
 	return sev;
@@ -160,16 +163,24 @@ int recipe_book_judge(const struct recipe_component *c, const char *name,
  * has pod-rdma-resource for that). */
 static void rule_resource(struct recipe_component *c)
 {
-	if (!moves_kv(c) || c->fabric)
+	/* A ComputeDomain carries KV only to peers claiming the same one
+	 * (mark_cd): one a role claims alone (Dynamo's glm-5-nvfp4 SGLang
+	 * disagg: decode's, prefill outside it) is no KV path.  Only a graph
+	 * with both roles shows who the peers are. */
+	unsigned alone = c->disagg && !c->cd_kv ? RECIPE_FAB_MNNVL : 0u;
+	const char *cd = c->fabric & alone ? "; its ComputeDomain is claimed by no KV peer" : "";
+
+	if (!moves_kv(c) || (c->fabric & ~alone))
 		return;
 	/* checks.md J1: fail for multi-node disaggregation */
 	if (c->nodes > 1)
 		add(c, RECIPE_FAIL, "request rdma/ib (one per GPU) or vpc.amazonaws.com/efa for the workers",
-		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain) for a worker across %d nodes: KV transfer between nodes has no RDMA path",
-		    c->nodes);
+		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain) for a worker across %d nodes%s: KV transfer between nodes has no RDMA path",
+		    c->nodes, cd);
 	else
 		add(c, RECIPE_WARN, "request rdma/ib (one per GPU) or vpc.amazonaws.com/efa for the workers",
-		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain): KV transfer between pods will use TCP unless they share a node");
+		    "no RDMA resource requested (rdma/ib, vpc.amazonaws.com/efa, ComputeDomain)%s: KV transfer between pods will use TCP unless they share a node",
+		    cd);
 }
 
 /* KV over the NVLink fabric (Mooncake's NVLINK memory pool or

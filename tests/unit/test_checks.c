@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/env.h"
 #include "check/internal.h"
 #include "check/links.h"
 #include "model/envrules.h"
@@ -263,7 +264,7 @@ static void test_table(void)
 	/* Every rule of the env rule book is under an ENV check of the table
 	 * that names its variable: the row says what the check reads. */
 	for (size_t i = 0; i < nr; i++) {
-		const struct check_def *c = check_def(rules[i].check);
+		const struct check_def *c = check_def_of(check_env_row(rules[i].check));
 
 		CHECK(c && c->family == FAM_ENV);
 		if (c && !var_listed(c->env, rules[i].var))

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/env.h"
 #include "kube/api/pods.h"
 #include "model/envrules.h"
 #include "probe/facts.h"
@@ -116,8 +117,10 @@ static void test_every_rule_both_paths(void)
 		const struct check_result *lf = NULL;
 		struct recipe_set s;
 		struct check_results res;
+		char ck[ENVR_CHECK_NAME_MAX];
+		const char *name = envr_check_name(r->check, ck, sizeof ck);
 
-		CHECK(r->check && !strncmp(r->check, "env-", 4));
+		CHECK((int)r->check >= 0 && r->check < ENVR_CK__COUNT);
 		CHECK(r->source && *r->source && r->remedy && *r->remedy);
 		if (r->missing)
 			continue;  /* test_missing_rules */
@@ -126,19 +129,19 @@ static void test_every_rule_both_paths(void)
 		c = decode_of(&s);
 		CHECK(c != NULL);
 		for (size_t j = 0; c && j < c->nfindings; j++)
-			if (c->findings[j].check && !strcmp(c->findings[j].check, r->check) &&
+			if (c->findings[j].book == (int)r->check + 1 &&
 			    !strcmp(c->findings[j].remedy, r->remedy))
 				rf = &c->findings[j];
 		if (!rf)
-			fprintf(stderr, "rule %s %s=%s: no recipe finding\n", r->check, r->var, r->example);
+			fprintf(stderr, "rule %s %s=%s: no recipe finding\n", name, r->var, r->example);
 		CHECK(rf != NULL);
 		live_results(r, r->example, &res);
 		for (size_t j = 0; rf && j < res.n; j++)
-			if (!strcmp(res.v[j].name, r->check) && strstr(res.v[j].detail, rf->detail))
+			if (!strcmp(res.v[j].name, name) && strstr(res.v[j].detail, rf->detail))
 				lf = &res.v[j];
 		if (rf && !lf)
 			fprintf(stderr, "rule %s: recipe says \"%s\", the live pod does not\n",
-				r->check, rf->detail);
+				name, rf->detail);
 		CHECK(lf != NULL);
 		/* One result per check: the rule's finding leads it unless a
 		 * worse one of the same check fired too. */
@@ -157,18 +160,35 @@ static void test_every_rule_both_paths(void)
 	CHECK(value_rules >= 25);
 }
 
+/* Each check of the book is its table row, by name too (issue 40: the
+ * names live in table.def; envr_check_name derives them from the ids). */
+static void test_check_ids(void)
+{
+	char ck[ENVR_CHECK_NAME_MAX];
+
+	for (int i = 0; i < ENVR_CK__COUNT; i++) {
+		const struct check_def *d = check_def_of(check_env_row((enum envr_check)i));
+
+		CHECK_STR(envr_check_name((enum envr_check)i, ck, sizeof ck), d->name);
+		CHECK_INT(d->family, FAM_ENV);
+	}
+	CHECK_STR(envr_check_name(ENVR_CK_UCX_NET_DEVICES, ck, sizeof ck), "env-ucx-net-devices");
+	CHECK_STR(envr_check_name(ENVR_CK_NCCL_P2P, ck, sizeof ck), "env-nccl-p2p");
+}
+
 /* The three settings of issue 17 that `env` flagged and `check` did not. */
 static void test_issue_settings(void)
 {
-	static const struct { const char *var, *value, *check; } cases[] = {
-		{ "NCCL_SHM_DISABLE", "1", "env-nccl-shm" },
-		{ "UCX_PROTO_ENABLE", "n", "env-ucx-proto" },
-		{ "NCCL_CUMEM_ENABLE", "0", "env-nccl-cumem" },
+	/* healthy: NCCL reads an empty value as its default (ncclLoadParam);
+	 * UCX rejects it (ucs_config_sscanf_bool), so its healthy one is y. */
+	static const struct { const char *var, *value, *check, *healthy; } cases[] = {
+		{ "NCCL_SHM_DISABLE", "1", "env-nccl-shm", "" },
+		{ "UCX_PROTO_ENABLE", "n", "env-ucx-proto", "y" },
+		{ "NCCL_CUMEM_ENABLE", "0", "env-nccl-cumem", "" },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct envr_rule r = { .check = cases[i].check, .var = cases[i].var,
-				       .example_fabric = ENVR_FAB_IB };
+		struct envr_rule r = { .var = cases[i].var, .example_fabric = ENVR_FAB_IB };
 		struct check_results res;
 		const struct check_result *x;
 
@@ -178,7 +198,7 @@ static void test_issue_settings(void)
 		CHECK_HAS(x ? x->detail : NULL, cases[i].var);
 		check_results_release(&res);
 		/* ...and the healthy value is no finding. */
-		live_results(&r, "", &res);
+		live_results(&r, cases[i].healthy, &res);
 		x = check_results_find(&res, cases[i].check);
 		CHECK(x && x->status == CHECK_OK);
 		check_results_release(&res);
@@ -553,13 +573,22 @@ static void test_sglang_config_backend(void)
 
 /* The worst severity envr_eval gives NAME=VALUE on fabric fab, KV leaving
  * the pod (cross) or not. */
-static enum envr_sev sev_of(const char *name, const char *value, unsigned fab, int cross)
+/* The findings of the book on NAME=VALUE alone, on fab, KV across pods
+ * or not; the caller frees *f. */
+static size_t eval_one(const char *name, const char *value, unsigned fab, int cross,
+		       struct envr_finding **f)
 {
 	struct envr_var v = { name, value, ENVR_FROM_RECIPE, 0, NULL };
 	struct envr_view view = { &v, 1 };
 	struct envr_ctx ctx = { fab, cross, cross, 0, -1, -1, 0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 };
+
+	return envr_eval(&view, &ctx, f);
+}
+
+static enum envr_sev sev_of(const char *name, const char *value, unsigned fab, int cross)
+{
 	struct envr_finding *f;
-	size_t nf = envr_eval(&view, &ctx, &f);
+	size_t nf = eval_one(name, value, fab, cross, &f);
 	enum envr_sev worst = ENVR_OK;
 
 	for (size_t i = 0; i < nf; i++)
@@ -624,6 +653,59 @@ static void test_reread_sources(void)
 	CHECK_INT(sev_of("FI_EFA_ENABLE_SHM_TRANSFER", "1", ENVR_FAB_EFA, 1), ENVR_FAIL);
 }
 
+/* The detail of name's last finding for value (IB, KV across pods). */
+static void detail_of(const char *name, const char *value, char *d, size_t dn)
+{
+	struct envr_finding *f;
+	size_t nf = eval_one(name, value, ENVR_FAB_IB, 1, &f);
+
+	d[0] = 0;
+	for (size_t i = 0; i < nf; i++)
+		if (!strcmp(f[i].rule->var, name))
+			snprintf(d, dn, "%s", f[i].detail);
+	free(f);
+}
+
+/* openucx/ucx src/ucs/config/parser.c ucs_config_sscanf_bool: y/yes/n/no
+ * in any case, 1/0, and since 1.16.0 on/off in lower case only; anything
+ * else is invalid.  ucs_config_parser_parse_field logs "Invalid value";
+ * ucp_config_read (ignore_errors 0) then fails, so NIXL's UCX backend is
+ * never created (nixl src/plugins/ucx/config.cpp "Failed to create UCX
+ * config"); the global options (ucs_global_opts_init, ignore_errors 1)
+ * keep their default instead. */
+static void test_ucx_bool(void)
+{
+	char d[320];
+
+	static const struct { const char *v; int want; } b[] = {
+		{ "Y", 1 }, { "yes", 1 }, { "on", 1 }, { "1", 1 },
+		{ "NO", 0 }, { "off", 0 }, { "0", 0 },
+		{ "OFF", -1 }, { "false", -1 }, { "true", -1 }, { "", -1 }, { NULL, -1 },
+	};
+
+	for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+		CHECK_INT(envr_ucx_bool(b[i].v), b[i].want);
+	static const struct { const char *var, *v; enum envr_sev want; const char *says; } r[] = {
+		{ "UCX_PROTO_ENABLE", "n", ENVR_WARN, NULL },
+		{ "UCX_PROTO_ENABLE", "off", ENVR_WARN, NULL },
+		{ "UCX_PROTO_ENABLE", "on", ENVR_OK, NULL },
+		{ "UCX_PROTO_ENABLE", "false", ENVR_FAIL, "ucp_config_read fails" },
+		{ "UCX_PROTO_ENABLE", "Off", ENVR_FAIL, "ucp_config_read fails" },
+		{ "UCX_WARN_UNUSED_ENV_VARS", "no", ENVR_WARN, NULL },
+		{ "UCX_WARN_UNUSED_ENV_VARS", "yes", ENVR_OK, NULL },
+		{ "UCX_WARN_UNUSED_ENV_VARS", "false", ENVR_WARN, "keeps the default" },
+	};
+
+	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+		CHECK_INT(sev_of(r[i].var, r[i].v, ENVR_FAB_IB, 1), r[i].want);
+		if (!r[i].says)
+			continue;
+		detail_of(r[i].var, r[i].v, d, sizeof d);
+		CHECK_HAS(d, "not a value UCX reads");
+		CHECK_HAS(d, r[i].says);
+	}
+}
+
 /* The UCX_TLS finding about cuda_ipc envr_eval makes for tls in c (ENVR_OK
  * and "" when none). */
 static enum envr_sev ipc_finding(const char *tls, const struct envr_ctx *c, char *d, size_t dn)
@@ -673,7 +755,9 @@ static void test_tls_ipc_same_node(void)
 
 int main(void)
 {
+	test_check_ids();
 	test_reread_sources();
+	test_ucx_bool();
 	test_roce_detail();
 	test_sglang_config_backend();
 	test_every_rule_both_paths();

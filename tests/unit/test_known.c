@@ -467,6 +467,110 @@ static void test_round_trip(void)
 	round_trip(1);
 }
 
+/* ---- the conditions on the versions section and the engine file ------ */
+
+/* One user row of the nixl-known-bad column (NIXL 1.3.1 matches) with
+ * extra versions and one condition, judged on f: the column's status. */
+static int user_row(struct probe_facts *f, const char *versions, const char *when)
+{
+	struct known_table t = { 0 };
+	struct check_context c = { .node = "gpu-a2", .role = "decode", .kv_cross_pod = 1,
+				   .kv_cross_node = 1, .kv_known = 1, .npods = 2 };
+	struct check_results r;
+	const struct check_result *res;
+	char text[1024], msg[512];
+	int st;
+
+	snprintf(text, sizeof text, "version: 1\nissues:\n  - id: u\n    check: nixl-known-bad\n"
+		 "    versions: {nixl: \"1.3.0-\"%s}\n    when:\n      - %s\n    severity: fail\n"
+		 "    effect: e\n    fix: f\n    source: s/r#1\n    url: https://example.com/1\n",
+		 versions, when);
+	if (parse(&t, text, msg, sizeof msg) < 0) {
+		fprintf(stderr, "user row: %s\n", msg);
+		probe_facts_free(f);
+		return -2;
+	}
+	c.known = &t;
+	nixl_ver(f, NULL, "1.3.1");
+	check_results_init(&r);
+	check_pod(f, NULL, &c, &r);
+	res = check_results_find(&r, "nixl-known-bad");
+	st = res ? (int)res->status : -1;
+	check_results_release(&r);
+	probe_facts_free(f);
+	known_table_release(&t);
+	return st;
+}
+
+static struct probe_facts *ver_pod(const char *lf, const char *inst, const char *arch, int peermem)
+{
+	struct probe_facts *f = base_pod("mlx5_0", PROBE_LL_IB, "");
+
+	set_ok(&f->versions.src);
+	snprintf(f->versions.libfabric, sizeof f->versions.libfabric, "%s", lf);
+	snprintf(f->versions.efa_installer, sizeof f->versions.efa_installer, "%s", inst);
+	snprintf(f->versions.arch, sizeof f->versions.arch, "%s", arch);
+	f->versions.efa_nv_peermem = (enum probe_modstate)peermem;
+	return f;
+}
+
+static void test_version_conditions(void)
+{
+	/* libfabric: fi_info --version's, never fi_info -p's provider "version:" */
+	struct probe_facts *f = ver_pod("", "", "", 0);
+
+	f->fi.nentries = 1;
+	snprintf(f->fi.entry[0].version, sizeof f->fi.entry[0].version, "122.0");
+	CHECK_INT(user_row(f, ", libfabric: \"0-\"", "env-unset: NONE_SUCH"), CHECK_OK);
+	CHECK_INT(user_row(ver_pod("1.22.0amzn4.0", "", "", 0), ", libfabric: \"1.22.0-2.0.0\"",
+			   "env-unset: NONE_SUCH"), CHECK_FAIL);
+	CHECK_INT(user_row(ver_pod("2.0.0", "", "", 0), ", libfabric: \"1.22.0-2.0.0\"",
+			   "env-unset: NONE_SUCH"), CHECK_OK);
+	/* efa-installer */
+	CHECK_INT(user_row(ver_pod("", "1.38.0", "", 0), ", efa-installer: \"1.38.0-1.38.1\"",
+			   "env-unset: NONE_SUCH"), CHECK_FAIL);
+	CHECK_INT(user_row(ver_pod("", "1.38.1", "", 0), ", efa-installer: \"1.38.0-1.38.1\"",
+			   "env-unset: NONE_SUCH"), CHECK_OK);
+	CHECK_INT(user_row(ver_pod("", "", "", 0), ", efa-installer: \"0-\"",
+			   "env-unset: NONE_SUCH"), CHECK_OK);
+	/* arch: uname -m wins over /proc/cpuinfo */
+	CHECK_INT(user_row(ver_pod("", "", "aarch64", 0), "", "arch: aarch64"), CHECK_FAIL);
+	CHECK_INT(user_row(ver_pod("", "", "aarch64", 0), "", "arch: arm64"), CHECK_FAIL);
+	CHECK_INT(user_row(ver_pod("", "", "x86_64", 0), "", "arch: aarch64"), CHECK_OK);
+	CHECK_INT(user_row(ver_pod("", "", "", 0), "", "arch: x86_64"), CHECK_FAIL);  /* cpuinfo */
+	/* efa_nv_peermem: loaded, read and not loaded, not read */
+	CHECK_INT(user_row(ver_pod("", "", "", PROBE_MODSTATE_LOADED), "", "module: efa_nv_peermem"), CHECK_FAIL);
+	CHECK_INT(user_row(ver_pod("", "", "", PROBE_MODSTATE_ABSENT), "", "module: efa_nv_peermem"), CHECK_OK);
+	CHECK_INT(user_row(ver_pod("", "", "", PROBE_MODSTATE_ABSENT), "", "module-absent: efa_nv_peermem"), CHECK_FAIL);
+	CHECK_INT(user_row(ver_pod("", "", "", PROBE_MODSTATE_UNKNOWN), "", "module-absent: efa_nv_peermem"), CHECK_OK);
+}
+
+static struct probe_facts *engine_pod(int v2, const char *backend)
+{
+	struct probe_facts *f = base_pod("mlx5_0", PROBE_LL_IB, "");
+
+	set_ok(&f->trtllm_engine.src);
+	f->trtllm_engine.state = PROBE_ENGINE_OK;
+	f->trtllm_engine.kv_manager_v2 = v2;
+	snprintf(f->trtllm_engine.backend, sizeof f->trtllm_engine.backend, "%s", backend);
+	return f;
+}
+
+static void test_engine_equals(void)
+{
+	const char *v2 = "engine-equals: kv_cache_config.use_kv_cache_manager_v2=true";
+
+	CHECK_INT(user_row(engine_pod(1, ""), "", v2), CHECK_FAIL);
+	CHECK_INT(user_row(engine_pod(0, ""), "", v2), CHECK_OK);
+	CHECK_INT(user_row(engine_pod(-1, ""), "", v2), CHECK_OK);
+	CHECK_INT(user_row(engine_pod(0, ""), "",
+			   "engine-equals: kv_cache_config.use_kv_cache_manager_v2=false"), CHECK_FAIL);
+	CHECK_INT(user_row(engine_pod(-1, "NIXL"), "",
+			   "engine-equals: cache_transceiver_config.backend=nixl"), CHECK_FAIL);
+	bad("env-equals: UCX_RNDV_THRESH=0", "engine-equals: max_batch_size=8", "when: malformed argument");
+	bad("env-equals: UCX_RNDV_THRESH=0", "module: efa_nv_peermemx", "when: malformed argument");
+}
+
 int main(void)
 {
 	test_every_row();
@@ -474,5 +578,7 @@ int main(void)
 	test_parse_and_merge();
 	test_errors();
 	test_round_trip();
+	test_version_conditions();
+	test_engine_equals();
 	return T_DONE("test_known");
 }

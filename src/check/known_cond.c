@@ -9,17 +9,21 @@
 #include "check/known_int.h"
 #include "probe/facts.h"
 
-/* The machine: uname -m (section versions) where read, else what
- * /proc/cpuinfo shows; "arm64" is aarch64's other name. */
+/* The machine: what /proc/cpuinfo shows (x86 lists "flags", arm64
+ * "Features": the checks' own reading), else uname -m (section versions),
+ * whose answer in the test cluster's sandboxes is the host's, not the
+ * profile's; "arm64" is aarch64's other name. */
 static int arch(const struct kb_in *k, const char *a, char *why, size_t n)
 {
 	const struct probe_vm *v = &k->in->f->vm;
 	const char *is = k->in->f->versions.arch;
 
-	if (!is[0] && v->cpu_hypervisor < 0 && !v->cpu_arm64)
-		return 0;   /* neither read */
+	if (v->cpu_arm64)
+		is = "aarch64";
+	else if (v->cpu_hypervisor >= 0)
+		is = "x86_64";
 	if (!is[0])
-		is = v->cpu_arm64 ? "aarch64" : "x86_64";
+		return 0;   /* neither read */
 	snprintf(why, n, "%s", is);
 	return !strcmp(a, is) || (!strcmp(a, "arm64") && !strcmp(is, "aarch64"));
 }

@@ -263,7 +263,7 @@ static struct probe_facts *fx_trt_kv_v2(int hit, struct check_context *c)
 	return f;
 }
 
-/* Mooncake on a GB200 tray (uname -m aarch64) without (hit) or with (near
+/* Mooncake on a GB200 tray (/proc/cpuinfo's Features) without (hit) or with (near
  * miss) a custom topology file. */
 static struct probe_facts *fx_mc_gb200_numa(int hit, struct check_context *c)
 {
@@ -271,8 +271,8 @@ static struct probe_facts *fx_mc_gb200_numa(int hit, struct check_context *c)
 					     hit ? "" : "MC_CUSTOM_TOPO_JSON=/etc/mooncake/topo.json\n");
 
 	(void)c;
-	set_ok(&f->versions.src);
-	snprintf(f->versions.arch, sizeof f->versions.arch, "aarch64");
+	f->vm.cpu_arm64 = 1;
+	f->vm.cpu_hypervisor = -1;
 	return f;
 }
 
@@ -571,6 +571,14 @@ static struct probe_facts *ver_pod(const char *lf, const char *inst, const char 
 	return f;
 }
 
+/* /proc/cpuinfo not read. */
+static struct probe_facts *unread_cpu(struct probe_facts *f)
+{
+	f->vm.cpu_hypervisor = -1;
+	f->vm.cpu_arm64 = 0;
+	return f;
+}
+
 static void test_version_conditions(void)
 {
 	/* libfabric: fi_info --version's, never fi_info -p's provider "version:" */
@@ -590,11 +598,13 @@ static void test_version_conditions(void)
 			   "env-unset: NONE_SUCH"), CHECK_OK);
 	CHECK_INT(user_row(ver_pod("", "", "", 0), ", efa-installer: \"0-\"",
 			   "env-unset: NONE_SUCH"), CHECK_OK);
-	/* arch: uname -m wins over /proc/cpuinfo */
-	CHECK_INT(user_row(ver_pod("", "", "aarch64", 0), "", "arch: aarch64"), CHECK_FAIL);
-	CHECK_INT(user_row(ver_pod("", "", "aarch64", 0), "", "arch: arm64"), CHECK_FAIL);
-	CHECK_INT(user_row(ver_pod("", "", "x86_64", 0), "", "arch: aarch64"), CHECK_OK);
-	CHECK_INT(user_row(ver_pod("", "", "", 0), "", "arch: x86_64"), CHECK_FAIL);  /* cpuinfo */
+	/* arch: /proc/cpuinfo where it was read (ver_pod's is x86), else uname -m */
+	CHECK_INT(user_row(unread_cpu(ver_pod("", "", "aarch64", 0)), "", "arch: aarch64"), CHECK_FAIL);
+	CHECK_INT(user_row(unread_cpu(ver_pod("", "", "aarch64", 0)), "", "arch: arm64"), CHECK_FAIL);
+	CHECK_INT(user_row(unread_cpu(ver_pod("", "", "x86_64", 0)), "", "arch: aarch64"), CHECK_OK);
+	CHECK_INT(user_row(unread_cpu(ver_pod("", "", "", 0)), "", "arch: x86_64"), CHECK_OK);
+	CHECK_INT(user_row(ver_pod("", "", "aarch64", 0), "", "arch: x86_64"), CHECK_FAIL);
+	CHECK_INT(user_row(ver_pod("", "", "aarch64", 0), "", "arch: aarch64"), CHECK_OK);
 	/* efa_nv_peermem: loaded, read and not loaded, not read */
 	CHECK_INT(user_row(ver_pod("", "", "", PROBE_MODSTATE_LOADED), "", "module: efa_nv_peermem"), CHECK_FAIL);
 	CHECK_INT(user_row(ver_pod("", "", "", PROBE_MODSTATE_ABSENT), "", "module: efa_nv_peermem"), CHECK_OK);

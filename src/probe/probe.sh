@@ -1234,8 +1234,8 @@ _ver_line() {
 }
 begin versions
 if have fi_info; then
-	_fv=$(bounded 5 fi_info --version 2>/dev/null </dev/null)
-	printf '%s\n' "$_fv" | _ver_line "libfabric: " libfabric
+	# piped, not captured: lines stops reading after 8 lines
+	bounded 5 fi_info --version 2>/dev/null </dev/null | _ver_line "libfabric: " libfabric
 fi
 for _f in /opt/amazon/efa_installed_packages /opt/amazon/efa/installed_packages; do
 	[ -f "$_f" ] && [ -r "$_f" ] || continue

@@ -47,6 +47,7 @@ enum known_comp { KNOWN_COMPONENTS(KNOWN_COMP_ENUM_) KC__COUNT };
 	X(TL_ALLOWED, "tl-allowed")     /* UCX_TLS lets transport NAME in */ \
 	X(TL_LISTED, "tl-listed")       /* ucx_info -d lists transport NAME */ \
 	X(ENGINE_BACKEND, "engine-backend") /* TRT-LLM engine file's cache_transceiver_config.backend */ \
+	X(ENGINE_EQUALS, "engine-equals") /* KEY=VALUE of the TRT-LLM engine file (known_cond.c) */ \
 	X(CASE, "case")                 /* a named combination (knownbad.c cases[]) */
 #define KNOWN_COND_ENUM_(e, s) KCOND_##e,
 enum known_cond_kind { KNOWN_CONDS(KNOWN_COND_ENUM_) KCOND__COUNT };

@@ -9,16 +9,23 @@
 #include "check/known_int.h"
 #include "probe/facts.h"
 
+/* The machine: what /proc/cpuinfo shows (x86 lists "flags", arm64
+ * "Features": the checks' own reading), else uname -m (section versions),
+ * whose answer in the test cluster's sandboxes is the host's, not the
+ * profile's; "arm64" is aarch64's other name. */
 static int arch(const struct kb_in *k, const char *a, char *why, size_t n)
 {
 	const struct probe_vm *v = &k->in->f->vm;
-	const char *is;
+	const char *is = k->in->f->versions.arch;
 
-	if (v->cpu_hypervisor < 0 && !v->cpu_arm64)
-		return 0;   /* /proc/cpuinfo not read */
-	is = v->cpu_arm64 ? "aarch64" : "x86_64";
+	if (v->cpu_arm64)
+		is = "aarch64";
+	else if (v->cpu_hypervisor >= 0)
+		is = "x86_64";
+	if (!is[0])
+		return 0;   /* neither read */
 	snprintf(why, n, "%s", is);
-	return !strcmp(a, is) || (!strcmp(a, "arm64") && v->cpu_arm64);
+	return !strcmp(a, is) || (!strcmp(a, "arm64") && !strcmp(is, "aarch64"));
 }
 
 static int fabric(const struct kb_in *k, const char *a, char *why, size_t n)
@@ -119,11 +126,30 @@ static int env_false(const struct kb_in *k, const char *a, char *why, size_t n)
 	return 1;
 }
 
+/* The modules section versions reads itself (the ones proc_modules and
+ * sys_module do not list). */
+static const char efa_nv_peermem[] = "efa_nv_peermem";
+
+int known_module_ok(const char *name)
+{
+	for (int i = 0; i < PROBE_MOD_COUNT; i++)
+		if (!strcmp(name, probe_module_name((enum probe_module)i)))
+			return 1;
+	return !strcmp(name, efa_nv_peermem);
+}
+
 /* module NAME loaded (want 1), or read and not loaded (want 0). */
 static int module(const struct kb_in *k, const char *a, int want, char *why, size_t n)
 {
 	const struct probe_modules *m = &k->in->f->modules;
+	enum probe_modstate peer = k->in->f->versions.efa_nv_peermem;
 
+	if (!strcmp(a, efa_nv_peermem)) {
+		if (peer != (want ? PROBE_MODSTATE_LOADED : PROBE_MODSTATE_ABSENT))
+			return 0;
+		snprintf(why, n, "module %s %s", a, want ? "loaded" : "not loaded");
+		return 1;
+	}
 	for (int i = 0; i < PROBE_MOD_COUNT; i++) {
 		if (strcmp(a, probe_module_name((enum probe_module)i)))
 			continue;
@@ -168,6 +194,43 @@ static int engine_backend(const struct kb_in *k, const char *a, char *why, size_
 	return 1;
 }
 
+/* The engine file's keys an engine-equals can name, each as the probe
+ * passes it (probe/engine.c): KEY=VALUE compares VALUE without case. */
+static const char *const engine_keys[] = {
+	"cache_transceiver_config.backend",
+	"kv_cache_config.use_kv_cache_manager_v2",
+};
+
+int known_engine_arg_ok(const char *a)
+{
+	const char *eq = strchr(a, '=');
+
+	for (size_t i = 0; eq && eq[1] && i < sizeof engine_keys / sizeof engine_keys[0]; i++)
+		if (strlen(engine_keys[i]) == (size_t)(eq - a) && !strncmp(a, engine_keys[i], (size_t)(eq - a)))
+			return 1;
+	return 0;
+}
+
+/* The value the engine file gives key ("" unset or not read). */
+static const char *engine_value(const struct probe_trtllm_engine *e, const char *key)
+{
+	if (e->state != PROBE_ENGINE_OK)
+		return "";
+	if (!strncmp(key, engine_keys[0], strlen(engine_keys[0])))
+		return e->backend;
+	return e->kv_manager_v2 < 0 ? "" : e->kv_manager_v2 ? "true" : "false";
+}
+
+static int engine_equals(const struct kb_in *k, const char *a, char *why, size_t n)
+{
+	const char *eq = strchr(a, '='), *v = engine_value(&k->in->f->trtllm_engine, a);
+
+	if (!eq || !v[0] || strcasecmp(v, eq + 1))
+		return 0;
+	snprintf(why, n, "%.*s: %s in the engine file", (int)(eq - a), a, v);
+	return 1;
+}
+
 int known_cond_holds(const struct kb_in *k, const struct known_cond *c, char *why, size_t n)
 {
 	const char *a = c->arg;
@@ -189,6 +252,7 @@ int known_cond_holds(const struct kb_in *k, const struct known_cond *c, char *wh
 	case KCOND_TL_ALLOWED: return tl_allowed(k, a, why, n);
 	case KCOND_TL_LISTED: return tl_listed(k, a, why, n);
 	case KCOND_ENGINE_BACKEND: return engine_backend(k, a, why, n);
+	case KCOND_ENGINE_EQUALS: return engine_equals(k, a, why, n);
 	case KCOND_CASE: return known_case(k, a, why, n) == 1;
 	case KCOND__COUNT: break;
 	}
@@ -196,15 +260,6 @@ int known_cond_holds(const struct kb_in *k, const struct known_cond *c, char *wh
 }
 
 /* ---- the versions of the other components ----------------------------- */
-
-static void first_fi_version(const struct probe_facts *f, char *out, size_t n)
-{
-	for (int i = 0; i < f->fi.nentries; i++)
-		if (f->fi.entry[i].version[0]) {
-			snprintf(out, n, "%s", f->fi.entry[i].version);
-			return;
-		}
-}
 
 void known_comp_version(const struct kb_in *k, enum known_comp c, char *out, size_t n)
 {
@@ -222,7 +277,9 @@ void known_comp_version(const struct kb_in *k, enum known_comp c, char *out, siz
 		if (!out[0])
 			snprintf(out, n, "%s", f->nixl.python_version);
 		break;
-	case KC_LIBFABRIC: first_fi_version(f, out, n); break;
+	/* fi_info --version's: fi_info -p's "version:" is the provider's */
+	case KC_LIBFABRIC: snprintf(out, n, "%s", f->versions.libfabric); break;
+	case KC_EFA_INSTALLER: snprintf(out, n, "%s", f->versions.efa_installer); break;
 	case KC_MOONCAKE: snprintf(out, n, "%s", f->mooncake.version); break;
 	case KC_DRIVER: snprintf(out, n, "%s", k->in->ev.driver_version); break;
 	case KC_KERNEL:

@@ -40,6 +40,11 @@ int known_tl_listed(const struct probe_ucx *u, const char *tl, const char *dev);
 /* The "ucx vX.Y.Z" line of Dynamo's nixl-versions.txt into built ("" none). */
 void known_build_ucx(const struct probe_facts *f, char built[32]);
 
+/* known_cond.c: the engine file's KEY=VALUE an engine-equals names (a
+ * key the probe reads) / a module the module conditions can see: 1 or 0. */
+int known_engine_arg_ok(const char *a);
+int known_module_ok(const char *name);
+
 /* known_cond.c: condition c holds for the pod (1, with what it saw in
  * why), or not (0). */
 int known_cond_holds(const struct kb_in *k, const struct known_cond *c, char *why, size_t n);

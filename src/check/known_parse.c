@@ -133,14 +133,11 @@ static int parse_versions(struct kp *p, yaml_node_t *m, struct known_row *r)
 	return 0;
 }
 
-/* A module / transport name this build reads. */
-static int probe_knows(enum known_cond_kind k, const char *a)
+/* A transport name this build reads. */
+static int tl_knows(const char *a)
 {
-	int n = k == KCOND_TL_ALLOWED || k == KCOND_TL_LISTED ? PROBE_TL_COUNT : PROBE_MOD_COUNT;
-
-	for (int i = 0; i < n; i++)
-		if (!strcmp(a, n == PROBE_TL_COUNT ? probe_ucx_tl_name((enum probe_ucx_tl)i) :
-			     probe_module_name((enum probe_module)i)))
+	for (int i = 0; i < PROBE_TL_COUNT; i++)
+		if (!strcmp(a, probe_ucx_tl_name((enum probe_ucx_tl)i)))
 			return 1;
 	return 0;
 }
@@ -163,9 +160,9 @@ static int cond_arg_ok(enum known_cond_kind k, const char *a)
 	case KCOND_ARCH: return one_of(a, arches, 3) >= 0;
 	case KCOND_DEVICE: return one_of(a, devices, 2) >= 0;
 	case KCOND_PLACEMENT: return one_of(a, placements, 2) >= 0;
-	case KCOND_MODULE: case KCOND_MODULE_ABSENT:
-	case KCOND_TL_ALLOWED: case KCOND_TL_LISTED:
-		return probe_knows(k, a);
+	case KCOND_MODULE: case KCOND_MODULE_ABSENT: return known_module_ok(a);
+	case KCOND_TL_ALLOWED: case KCOND_TL_LISTED: return tl_knows(a);
+	case KCOND_ENGINE_EQUALS: return known_engine_arg_ok(a);
 	default:
 		return name && !a[name];
 	}

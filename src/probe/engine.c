@@ -53,6 +53,22 @@ static int name_ok(struct pslice v)
 	return 1;
 }
 
+/* A YAML boolean as the probe passes it (true/false in three cases);
+ * anything else leaves the key unset and is counted refused. */
+static int yaml_bool(struct probe_trtllm_engine *e, struct pslice v)
+{
+	if (ps_eq_ci(v, "true"))
+		e->kv_manager_v2 = 1;
+	else if (ps_eq_ci(v, "false"))
+		e->kv_manager_v2 = 0;
+	else {
+		e->kv_manager_v2 = -1;
+		e->nbad++;
+		return 0;
+	}
+	return 1;
+}
+
 static int engine_key(struct probe_trtllm_engine *e, struct pslice k, struct pslice v)
 {
 	long *num = ps_eq(k, "max_input_len")          ? &e->max_input_len
@@ -65,6 +81,8 @@ static int engine_key(struct probe_trtllm_engine *e, struct pslice k, struct psl
 		e->nbad += *num < 0;
 		return *num >= 0;
 	}
+	if (ps_eq(k, "kv_cache_config.use_kv_cache_manager_v2"))
+		return yaml_bool(e, v);
 	if (!ps_eq(k, "cache_transceiver_config.backend"))
 		return 0;
 	if (!name_ok(v)) {
@@ -82,6 +100,7 @@ int probe_parse_trtllm_engine(const char *t, size_t n, struct probe_trtllm_engin
 	int got = 0;
 
 	e->max_input_len = e->max_tokens_in_buffer = e->tensor_parallel_size = -1;
+	e->kv_manager_v2 = -1;
 	ptext_init(&it, t, n);
 	while (ptext_line(&it, &line)) {
 		if (!ps_split(line, '=', &k, &v))

@@ -65,6 +65,7 @@ void probe_facts_init(struct probe_facts *f)
 	f->meminfo.hp_free = f->meminfo.hp_size_kb = -1;
 	f->trtllm_engine.max_input_len = f->trtllm_engine.max_tokens_in_buffer = -1;
 	f->trtllm_engine.tensor_parallel_size = -1;
+	f->trtllm_engine.kv_manager_v2 = -1;
 	f->model_config.sliding_window = f->model_config.hybrid_linear = -1;
 	f->model_config.mla = f->model_config.num_kv_heads = -1;
 	f->model_config.num_layers = -1;
@@ -228,6 +229,7 @@ SECTION(h_model_config, f->model_config.src, probe_parse_model_config, f->model_
 SECTION(h_ip_addr, f->ipnet.addr_src, probe_parse_ip_addr, f->ipnet)
 SECTION(h_ip_route, f->ipnet.route_src, probe_parse_ip_route, f->ipnet)
 SECTION(h_mooncake, f->mooncake.src, probe_parse_mooncake, f->mooncake)
+SECTION(h_versions, f->versions.src, probe_parse_versions, f->versions)
 
 /* /proc/net/route only where ip -4 route gave nothing: one table, not two. */
 static void h_proc_route(const struct probe_section *s, struct probe_facts *f)
@@ -311,6 +313,7 @@ static const struct {
 	{ "sglang_config", h_sglang_config },
 	{ "model_config", h_model_config },
 	{ "mooncake_dist", h_mooncake },
+	{ "versions", h_versions },
 };
 
 /* The handler of a section name, -1 when none: the first byte rejects

@@ -33,6 +33,9 @@ struct probe_trtllm_engine {
 	long max_tokens_in_buffer;      /* cache_transceiver_config. */
 	long tensor_parallel_size;
 	char backend[17];               /* cache_transceiver_config.; "" unset */
+	/* kv_cache_config.use_kv_cache_manager_v2 (NVIDIA/TensorRT-LLM PR
+	 * #10659): 1 true, 0 false, -1 unset or not a YAML boolean. */
+	int kv_manager_v2;
 	int nbad;                       /* wanted keys with a value not plain */
 };
 

@@ -964,9 +964,13 @@ _eng_keys() {
 	function put(k, v) {
 		if (k != "max_input_len" && k != "tensor_parallel_size" &&
 		    k != "cache_transceiver_config.max_tokens_in_buffer" &&
-		    k != "cache_transceiver_config.backend")
+		    k != "cache_transceiver_config.backend" &&
+		    k != "kv_cache_config.use_kv_cache_manager_v2")
 			return
-		if (k ~ /backend$/ ? v ~ /^[A-Za-z_]+$/ && length(v) <= 16 : v ~ /^[0-9]+$/ && length(v) <= 12)
+		if (k ~ /backend$/) plain = v ~ /^[A-Za-z_]+$/ && length(v) <= 16
+		else if (k ~ /_v2$/) plain = v ~ /^(true|false|True|False|TRUE|FALSE)$/
+		else plain = v ~ /^[0-9]+$/ && length(v) <= 12
+		if (plain)
 			out[++no] = k "=" v
 		else
 			out[++no] = "bad=" k
@@ -1477,5 +1481,39 @@ model_config_section() {
 	end model_config "$_rc"
 }
 model_config_section
+# versions (issue 43): what the known-issues rows key on that no other
+# section reads, each one word: libfabric's own version (fi_info --version's
+# "libfabric: X" line; fi_info -p's "version:" is the provider's, 122.0 for
+# EFA), the AWS EFA installer's (aws-efa-installer efa_installer.sh
+# write_package_file: first line "# EFA installer version: X" of
+# /opt/amazon/efa_installed_packages; /opt/amazon/efa/installed_packages in
+# older installers), the machine (uname -m) and whether the installer's
+# efa_nv_peermem module is loaded.  Nothing else of those files leaves the pod.
+_ver_line() {
+	lines 8 128 | while IFS= read -r _l; do
+		case $_l in "$1"*) put "$2=${_l#"$1"}"; break ;; esac
+	done
+}
+begin versions
+if have fi_info; then
+	# piped, not captured: lines stops reading after 8 lines
+	bounded 5 fi_info --version 2>/dev/null </dev/null | _ver_line "libfabric: " libfabric
+fi
+for _f in /opt/amazon/efa_installed_packages /opt/amazon/efa/installed_packages; do
+	[ -f "$_f" ] && [ -r "$_f" ] || continue
+	bread 4096 "$_f" | _ver_line "# EFA installer version:" efa_installer
+	break
+done
+have uname && _m=$(uname -m 2>/dev/null) && put "arch=$_m"
+if [ -d /sys/module/efa_nv_peermem ]; then
+	echo "efa_nv_peermem=loaded"
+elif [ -r /proc/modules ]; then
+	_ld=absent
+	while IFS= read -r _l; do
+		case $_l in "efa_nv_peermem "*) _ld=loaded; break ;; esac
+	done </proc/modules
+	echo "efa_nv_peermem=$_ld"
+fi
+end versions 0
 
 echo "@@@ done"

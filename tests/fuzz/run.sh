@@ -28,6 +28,7 @@ seed() {
 	fuzz_modelcfg) cp tests/fuzz/corpus_modelcfg/* "$c/" 2>/dev/null ;;
 	fuzz_known) cp tests/fuzz/corpus_known/* "$c/" 2>/dev/null ;;
 	fuzz_mask) cp tests/fuzz/corpus_mask/* "$c/" 2>/dev/null ;;
+	fuzz_versions) cp tests/fuzz/corpus_versions/* "$c/" 2>/dev/null ;;
 	fuzz_report)
 		DI_FIXTURES="$fx/tools" sh tests/fuzz/seed_report.sh "$c" >/dev/null 2>&1 ;;
 	fuzz_logscan)

@@ -1,0 +1,32 @@
+/* Part of facts.h (which includes it; include facts.h, not this): the
+ * facts of section versions (issue 43), apart to keep facts.h readable. */
+#ifndef DI_PROBE_FACTS_VERSIONS_H
+#define DI_PROBE_FACTS_VERSIONS_H
+
+/* ---- Versions the known-issues rows key on (issue 43) ---------------- */
+
+/* Whether a module no other section reads is loaded. */
+enum probe_modstate {
+	PROBE_MODSTATE_UNKNOWN = 0,     /* not read (no /sys/module, no /proc/modules) */
+	PROBE_MODSTATE_LOADED,
+	PROBE_MODSTATE_ABSENT,          /* read, not loaded */
+};
+
+/* Section versions: what no other section reads, each a plain version or
+ * word ("" when not reported, or refused: nbad counts those).  fi_info -p's
+ * per-entry "version:" is the provider's (122.0 for EFA), not libfabric's:
+ * libfabric's own comes from fi_info --version. */
+struct probe_versions {
+	struct probe_src src;
+	char libfabric[32];             /* "1.22.0amzn4.0" (fi_info --version) */
+	char efa_installer[32];         /* "1.38.1" (/opt/amazon/efa_installed_packages) */
+	char arch[16];                  /* uname -m: "x86_64", "aarch64" */
+	enum probe_modstate efa_nv_peermem;  /* the EFA installer's GPUDirect module */
+	int nbad;
+};
+
+/* Parses the section body into v; the number of values read.  A later
+ * line for a key replaces an earlier one. */
+int probe_parse_versions(const char *t, size_t n, struct probe_versions *v);
+
+#endif

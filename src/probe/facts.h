@@ -536,6 +536,7 @@ struct probe_ucx_ldd {
 /* ---- Engine config files (J9, SGLang --config): facts_engine.h ------ */
 #include "facts_engine.h"
 #include "facts_model.h"
+#include "facts_counters.h"
 
 /* ---- IPv4 addresses and routes of the pod's netns (A10) ------------- */
 
@@ -605,6 +606,7 @@ struct probe_facts {
 	struct probe_sglang_config sglang_config;  /* issue 38 */
 	struct probe_model_config model_config;    /* issue 41 */
 	struct probe_mooncake mooncake;
+	struct probe_counters counters;            /* check --observe, issue 45 */
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields

@@ -12,6 +12,7 @@
 #include "kube/exec/exec.h"
 #include "kube/api/pods.h"
 #include "model/reason.h"
+#include "run/observe.h"
 
 struct probe_env;
 
@@ -50,6 +51,7 @@ struct run_options {
 	long timeout_ms;
 	int logs;          /* also read each probed pod's log (LOGS family) */
 	long log_tail;     /* lines of it; 0: LOGS_DEFAULT_TAIL_LINES */
+	long observe_s;    /* check --observe: the counter window (run/observe.h); 0: none */
 	const struct run_sink *sink;   /* borrowed; NULL: silent */
 };
 

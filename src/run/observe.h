@@ -1,0 +1,27 @@
+/* check --observe (issue 45, docs/checks.md O): the probe samples every
+ * RDMA port's counters twice, OBSERVE seconds apart, in its one exec.
+ * The window reaches the fixed script only as a first stdin line
+ * "_di_obs=N" formatted here from a validated integer: no user text is
+ * ever spliced into what a pod runs, and the script stays byte for byte
+ * the embedded one after that line (probe/invoke.h). */
+#ifndef RUN_OBSERVE_H
+#define RUN_OBSERVE_H
+
+#include <stddef.h>
+
+#define OBSERVE_MIN_S 1L
+#define OBSERVE_MAX_S 600L
+/* What the exec may take beyond the probe's own deadline for the window:
+ * the window itself plus this margin (the second sample). */
+#define OBSERVE_MARGIN_MS 10000L
+
+/* The probe's stdin for a window of window_s seconds (OBSERVE_MIN_S..
+ * OBSERVE_MAX_S; 0: the plain probe, byte for byte run_probe_stdin()'s).
+ * Owned by the caller; length in *len. */
+char *run_observe_stdin(const char *script, long window_s, size_t *len);
+
+/* The exec deadline of a probe with that window: timeout_ms plus the
+ * window and OBSERVE_MARGIN_MS (timeout_ms alone when window_s is 0). */
+long run_observe_timeout_ms(long timeout_ms, long window_s);
+
+#endif

@@ -45,18 +45,21 @@ static void bytes_text(int64_t v, char *b, size_t n)
 	snprintf(b, n, u ? "%.1f %s" : "%.0f %s", d, unit[u]);
 }
 
-/* The busiest port and the total bytes moved; -1 total when no port had
- * both samples of its data counters. */
-static int64_t traffic(const struct probe_counters *c, size_t *busiest, size_t *moving)
+/* The busiest port, the ports that moved bytes and those whose data
+ * counters were sampled twice (*sampled), and the total bytes moved; -1
+ * total when no port had both samples of its data counters. */
+static int64_t traffic(const struct probe_counters *c, size_t *busiest, size_t *moving,
+		       size_t *sampled)
 {
 	int64_t total = -1, best = -1;
 
-	*moving = 0;
+	*moving = *sampled = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		int64_t b = probe_rail_bytes(&c->port[i]);
 
 		if (b < 0)
 			continue;
+		(*sampled)++;
 		total = (total < 0 ? 0 : total) + b;
 		if (total < 0)
 			total = INT64_MAX;
@@ -70,8 +73,8 @@ static int64_t traffic(const struct probe_counters *c, size_t *busiest, size_t *
 /* O1: the bytes per rail, busiest first in the detail. */
 static void bytes_row(const struct probe_counters *c, struct check_results *out)
 {
-	size_t busiest = 0, moving;
-	int64_t total = traffic(c, &busiest, &moving);
+	size_t busiest = 0, moving, sampled;
+	int64_t total = traffic(c, &busiest, &moving, &sampled);
 	struct buf b = BUF_INIT(512);
 	char t[32];
 
@@ -84,7 +87,7 @@ static void bytes_row(const struct probe_counters *c, struct check_results *out)
 		emit(out, CK_OBSERVED_BYTES, CHECK_SKIPPED, NULL,
 		     "no KV traffic in the window (%lds): none of %zu RDMA ports moved a byte; "
 		     "an idle deployment, or KV on TCP (the LOGS column tells which)",
-		     c->window_s, c->n);
+		     c->window_s, sampled);
 		return;
 	}
 	for (size_t i = 0; i < c->n && b.len < 400; i++) {
@@ -97,7 +100,7 @@ static void bytes_row(const struct probe_counters *c, struct check_results *out)
 	}
 	bytes_text(total, t, sizeof t);
 	emit(out, CK_OBSERVED_BYTES, CHECK_OK, NULL, "%s over %zu of %zu RDMA ports in %lds (%s); %s",
-	     t, moving, c->n, c->window_s, buf_str(&b), SHARED_NOTE);
+	     t, moving, sampled, c->window_s, buf_str(&b), SHARED_NOTE);
 	buf_release(&b);
 }
 
@@ -110,8 +113,8 @@ static int same_kind(const struct probe_rail_port *a, const struct probe_rail_po
 /* O2: rails of the busiest one's kind that stayed (nearly) idle. */
 static void idle_row(const struct probe_counters *c, struct check_results *out)
 {
-	size_t busiest = 0, moving, idle = 0, kind = 0;
-	int64_t total = traffic(c, &busiest, &moving), top;
+	size_t busiest = 0, moving, sampled, idle = 0, kind = 0;
+	int64_t total = traffic(c, &busiest, &moving, &sampled), top;
 	struct buf b = BUF_INIT(512);
 	char t[32];
 

@@ -30,6 +30,7 @@ def read_counters(doc, die_msg):
         vals = [spec.get("start", 0), spec.get("per_s", 0)] if ok else []
         if not ok or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in vals):
             die_msg("counters: %s: {start: N, per_s: N} (non-negative integers) at an absolute path" % dst)
+            continue
         out.append((dst, vals[0], vals[1]))
     return out
 

@@ -8,6 +8,7 @@
 #define RUN_OBSERVE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define OBSERVE_MIN_S 1L
 #define OBSERVE_MAX_S 600L
@@ -23,5 +24,31 @@ char *run_observe_stdin(const char *script, long window_s, size_t *len);
 /* The exec deadline of a probe with that window: timeout_ms plus the
  * window and OBSERVE_MARGIN_MS (timeout_ms alone when window_s is 0). */
 long run_observe_timeout_ms(long timeout_ms, long window_s);
+
+/* What a pod's window showed, kept past the probe's facts for the
+ * printers (-o prometheus: per-rail series, issue 45 point 4): per port
+ * the bytes moved and the increase of each error counter of
+ * run_rails.err_name (-1: not sampled twice, or it went back). */
+#define RUN_RAIL_NERR 9
+
+struct run_rail {
+	char dev[32];
+	int port;
+	int64_t bytes;
+	int64_t err[RUN_RAIL_NERR];
+};
+
+struct run_rails {
+	long window_s;
+	size_t n;
+	struct run_rail *v;                   /* owned */
+	const char *const *err_name;          /* RUN_RAIL_NERR static names */
+};
+
+struct probe_counters;
+/* The rails of c (section rail_counters); NULL when the probe wrote no
+ * such section (no --observe).  Owned: run_rails_free(). */
+struct run_rails *run_rails_keep(const struct probe_counters *c);
+void run_rails_free(struct run_rails *r);
 
 #endif

@@ -206,6 +206,8 @@ static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 	}
 	if (pr->keep_env && rp->probed)
 		rp->env_block = run_env_block(&f->env);
+	if (rp->probed)
+		rp->rails = run_rails_keep(&f->counters);
 	if (pr->keep_facts && rp->probed)
 		rp->facts = f;
 	else
@@ -365,6 +367,7 @@ void run_release(struct run *pr)
 		if (pr->pod[i].facts)
 			probe_facts_free(pr->pod[i].facts);
 		intern_unref(pr->pod[i].env_block, NULL);
+		run_rails_free(pr->pod[i].rails);
 	}
 	free(pr->pod);
 	memset(pr, 0, sizeof(*pr));

@@ -69,6 +69,7 @@ struct run_pod {
 	 * interned block (env.c; util/intern.h: unref, never free); else NULL.
 	 * Read it through run_pod_env_view(). */
 	const char *env_block;
+	struct run_rails *rails;            /* owned; check --observe's window, else NULL */
 };
 
 /* Pod rp's kept process env (env_block, else facts' env) as a view into

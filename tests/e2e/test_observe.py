@@ -92,6 +92,32 @@ class Unchanged:
         self.assertEqual(families(self.doc), families(self.doc0))
 
 
+class Prometheus(E2ECase):
+    """-o prometheus: per-rail bytes and error increases with --observe
+    only (deploy/alerts.yaml reads them)."""
+    SCENARIO = os.path.join(SCENARIOS, "obs-link-flap.yaml")
+
+    def prom(self, want_rc, *argv):
+        rc, out, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "demo",
+                            "-o", "prometheus"] + list(argv), timeout=300)
+        self.assertEqual(rc, want_rc, err)
+        return out.splitlines()
+
+    def test_rail_series(self):
+        lines = self.prom(2, "--observe", "1s")
+        rb = [ln for ln in lines if ln.startswith("dynamo_interconnect_rail_bytes{")]
+        self.assertEqual(len(rb), 16, rb)      # 8 rails with counters x 2 pods
+        flap = [ln for ln in lines if ln.startswith("dynamo_interconnect_rail_error_increase{") and
+                'pod="qwen-prefill-0"' in ln and 'device="mlx5_1"' in ln and 'counter="link_downed"' in ln]
+        self.assertEqual(len(flap), 1, flap)
+        self.assertGreater(int(flap[0].rsplit(" ", 1)[1]), 0)
+        self.assertIn('dynamo_interconnect_observe_window_seconds{namespace="demo",pod="qwen-decode-0",'
+                      'role="decode",node="gpu-h100-02"} 1', lines)
+        # without --observe (READY: the flap is not seen): no such series,
+        # not even their HELP lines
+        self.assertEqual([ln for ln in self.prom(0) if "rail_" in ln or "observe_" in ln], [])
+
+
 class Healthy(Observe, Unchanged, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-healthy.yaml")
     VERDICT = "READY"

@@ -173,6 +173,37 @@ static void test_stdin(void)
 	free(bad);
 }
 
+/* What a pod keeps of its window for -o prometheus (run/observe.h). */
+static void test_rails_kept(void)
+{
+	static const char body[] = IB("mlx5_0") IB("mlx5_1")
+		"s0 mlx5_0 1 counters/port_xmit_data 0\ns1 mlx5_0 1 counters/port_xmit_data 10\n"
+		"s0 mlx5_0 1 counters/port_rcv_data 0\ns1 mlx5_0 1 counters/port_rcv_data 5\n"
+		"s0 mlx5_1 1 counters/link_downed 3\ns1 mlx5_1 1 counters/link_downed 5\n"
+		"s0 mlx5_1 1 counters/symbol_error 9\ns1 mlx5_1 1 counters/symbol_error 2\n";
+	struct probe_counters c;
+	struct run_rails *r;
+
+	memset(&c, 0, sizeof c);
+	CHECK(run_rails_keep(&c) == NULL);     /* no section: nothing kept */
+	c.src.status = PROBE_OK;
+	c.window_s = 7;
+	probe_parse_counters(body, strlen(body), &c);
+	r = run_rails_keep(&c);
+	CHECK(r != NULL);
+	CHECK_INT(r->window_s, 7);
+	CHECK_INT(r->n, 2);
+	CHECK_STR(r->v[0].dev, "mlx5_0");
+	CHECK_INT(r->v[0].bytes, 60);
+	CHECK_INT(r->v[1].bytes, -1);
+	CHECK_STR(r->err_name[1], "link_downed");
+	CHECK_INT(r->v[1].err[1], 2);
+	CHECK_INT(r->v[1].err[0], -1);          /* symbol_error went back */
+	CHECK_INT(r->v[0].err[1], -1);          /* not sampled */
+	run_rails_free(r);
+	run_rails_free(NULL);
+}
+
 int main(void)
 {
 	test_parse();
@@ -180,5 +211,6 @@ int main(void)
 	test_rows();
 	test_errors();
 	test_stdin();
+	test_rails_kept();
 	return T_DONE("test_observed");
 }

@@ -45,6 +45,15 @@ struct run_rails {
 	const char *const *err_name;          /* RUN_RAIL_NERR static names */
 };
 
+/* The session's observe stage (session.c stages[], before the probes):
+ * with --observe, says on the run's sink what the window does and, when
+ * pods to probe share a node, that their port counters are that node's
+ * (docs/checks.md O: a limit named, never silently attributed).  Nothing
+ * without --observe.  Always 0. */
+struct run_session;
+struct err;
+int run_observe_stage(struct run_session *s, struct err *e);
+
 struct probe_counters;
 /* The rails of c (section rail_counters); NULL when the probe wrote no
  * such section (no --observe).  Owned: run_rails_free(). */

@@ -132,6 +132,11 @@ class Healthy(Observe, Unchanged, E2ECase):
             self.assertEqual(self.status(pod, "observed-idle-rails"), "ok")
             self.assertEqual(self.status(pod, "observed-port-errors"), "ok")
 
+    def test_says_what_the_window_does(self):
+        self.assertIn("observe: each probe samples the RDMA port counters twice, 2 s apart "
+                      "(probe deadline 72 s)", self.err)
+        self.assertNotIn("share node", self.err)     # prefill and decode on two nodes
+
     def test_table_has_the_column(self):
         rc, out, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "demo",
                             "--observe", "1s", "-o", "wide"], timeout=300)
@@ -205,6 +210,29 @@ def sleeping(seconds):
             except OSError:
                 pass
     return False
+
+
+class SharedNode(E2ECase):
+    """Prefill and decode on one node: the counters are that node's, and
+    the run says so (a limit named, never silently attributed)."""
+    TMP = "di-observe-"
+
+    @classmethod
+    def scenario(cls):
+        import yaml
+        with open(os.path.join(SCENARIOS, "obs-healthy.yaml")) as f:
+            doc = yaml.safe_load(f)
+        for p in doc["pods"]:
+            p["node"] = "gpu-h100-01"
+            p["profile"] = os.path.join(ROOT, "tests", "cluster", "profiles", "h100-ib-ok")
+            p["logs"] = os.path.join(SCENARIOS, "logs", "nixl-ucx-rdma.txt")
+        return cls.write_scenario(doc)
+
+    def test_shared_node_named(self):
+        rc, out, err = check_json(self.c, "-n", "demo", "--observe", "1s", timeout=300)
+        self.assertIn("observe: 2 pods share node gpu-h100-01: port counters are the node's", err)
+        rc, out, err = check_json(self.c, "-n", "demo", timeout=300)
+        self.assertNotIn("observe:", err)
 
 
 class IdleRail(Observe, Unchanged, E2ECase):

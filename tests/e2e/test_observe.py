@@ -7,6 +7,7 @@ time.  Each scenario's verdict was written here before the tool ran on it:
 
 - obs-healthy: all 8 IB rails of both pods move: OBSERVED ok, READY, and
   every other family as without --observe.
+- obs-efa: the 4 EFA ports' hw_counters (tx_bytes, rx_bytes) move: ok.
 - obs-idle-rail: 4 of 8 rails carry everything (openucx/ucx#11680):
   observed-idle-rails warns naming the 4 idle rails; still READY.
 - obs-idle: nothing moves: "no KV traffic in the window", a skip that
@@ -233,6 +234,19 @@ class SharedNode(E2ECase):
         self.assertIn("observe: 2 pods share node gpu-h100-01: port counters are the node's", err)
         rc, out, err = check_json(self.c, "-n", "demo", timeout=300)
         self.assertNotIn("observe:", err)
+
+
+class Efa(Observe, Unchanged, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "obs-efa.yaml")
+    VERDICT = "READY"
+
+    def test_efa_bytes(self):
+        for pod in self.PODS:
+            self.assertEqual(self.status(pod, "observed-rdma-bytes"), "ok")
+            d = self.detail(pod, "observed-rdma-bytes")
+            self.assertIn("over 4 of 4 RDMA ports in 2s", d)
+            self.assertIn("efa_3/1 ", d)
+            self.assertEqual(self.status(pod, "observed-idle-rails"), "ok")
 
 
 class IdleRail(Observe, Unchanged, E2ECase):

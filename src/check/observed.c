@@ -104,14 +104,34 @@ static void bytes_row(const struct probe_counters *c, struct check_results *out)
 	buf_release(&b);
 }
 
+/* " near GPU4,GPU5": the GPUs for which nvidia-smi topo -m puts NIC dev
+ * behind the same PCIe switch (PIX/PXB), the GPUs whose own rail it is;
+ * nothing when topo was not read or names none. */
+static void near_gpus(const struct probe_topo *t, const char *dev, struct buf *b)
+{
+	int nic = -1, first = 1;
+
+	for (int k = 0; k < t->nnics && k < PROBE_MAX_NICS && nic < 0; k++)
+		if (!strcmp(t->nic_name[k], dev))
+			nic = k;
+	for (int g = 0; nic >= 0 && g < t->gpu_rows && g < PROBE_MAX_GPUS; g++)
+		if (t->gpu_nic[g][nic].link == PROBE_TOPO_PIX || t->gpu_nic[g][nic].link == PROBE_TOPO_PXB) {
+			buf_appendf(b, "%sGPU%d", first ? " near " : ",", g);
+			first = 0;
+		}
+}
+
 /* A rail of the busiest one's kind: same link layer and rate. */
 static int same_kind(const struct probe_rail_port *a, const struct probe_rail_port *b)
 {
 	return !strcmp(a->link_layer, b->link_layer) && a->rate_gbps == b->rate_gbps;
 }
 
-/* O2: rails of the busiest one's kind that stayed (nearly) idle. */
-static void idle_row(const struct probe_counters *c, struct check_results *out)
+/* O2: rails of the busiest one's kind that stayed (nearly) idle, each
+ * with the GPUs it is the near rail of (ucx#11680: one GPU's traffic on
+ * another GPU's rail). */
+static void idle_row(const struct probe_counters *c, const struct probe_topo *topo,
+		     struct check_results *out)
 {
 	size_t busiest = 0, moving, sampled, idle = 0, kind = 0;
 	int64_t total = traffic(c, &busiest, &moving, &sampled), top;
@@ -132,8 +152,10 @@ static void idle_row(const struct probe_counters *c, struct check_results *out)
 		if (v * 1000 / top >= IDLE_PERMILLE)
 			continue;
 		idle++;
-		if (b.len < 300)
+		if (b.len < 300) {
 			buf_appendf(&b, "%s%s/%d", b.len ? ", " : "", c->port[i].dev, c->port[i].port);
+			near_gpus(topo, c->port[i].dev, &b);
+		}
 	}
 	bytes_text(top, t, sizeof t);
 	if (idle)
@@ -217,6 +239,6 @@ void check_observed(const struct check_input *in, struct check_results *out)
 		return;
 	}
 	bytes_row(c, out);
-	idle_row(c, out);
+	idle_row(c, &in->f->topo, out);
 	errors_row(c, out);
 }

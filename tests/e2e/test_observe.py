@@ -256,7 +256,9 @@ class IdleRail(Observe, Unchanged, E2ECase):
     def test_idle_rails_named(self):
         for pod in self.PODS:
             self.assertEqual(self.status(pod, "observed-idle-rails"), "warn")
-            self.assertIn("4 of 8 InfiniBand rails idle (mlx5_6/1, mlx5_7/1, mlx5_8/1, mlx5_9/1)",
+            # each with the GPUs it is the near rail of (nvidia-smi topo -m PIX/PXB)
+            self.assertIn("4 of 8 InfiniBand rails idle (mlx5_6/1 near GPU4, mlx5_7/1 near GPU5, "
+                          "mlx5_8/1 near GPU6, mlx5_9/1 near GPU7)",
                           self.detail(pod, "observed-idle-rails"))
             self.assertIn("over 4 of 8", self.detail(pod, "observed-rdma-bytes"))
 

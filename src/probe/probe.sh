@@ -1262,6 +1262,10 @@ _obs_sample() {
 
 observe_counters() {
 	case ${_di_obs-} in '' | *[!0-9]*) return 0 ;; esac
+	# The plugin's line assigns it unexported; one exported came from the
+	# container's environment (exec inherits it), not from the plugin:
+	# no window then, so a pod cannot make its own probe sleep.
+	case $(export -p 2>/dev/null) in *[\ \	]_di_obs=*) return 0 ;; esac
 	[ ${#_di_obs} -le 3 ] && [ "$_di_obs" -ge 1 ] && [ "$_di_obs" -le 600 ] || return 0
 	begin rail_counters
 	echo "window=$_di_obs"

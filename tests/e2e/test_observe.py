@@ -249,6 +249,32 @@ class Efa(Observe, Unchanged, E2ECase):
             self.assertEqual(self.status(pod, "observed-idle-rails"), "ok")
 
 
+class EnvInjected(E2ECase):
+    """A pod whose own environment sets _di_obs (exec inherits it): the
+    probe takes the window only from the plugin's unexported stdin line,
+    so this pod gets no window, with or without --observe."""
+    TMP = "di-observe-env-"
+
+    @classmethod
+    def scenario(cls):
+        import yaml
+        with open(os.path.join(SCENARIOS, "obs-healthy.yaml")) as f:
+            doc = yaml.safe_load(f)
+        for p in doc["pods"]:
+            p["env"] = {"_di_obs": "3"}
+            p["profile"] = os.path.join(ROOT, "tests", "cluster", "profiles", "h100-ib-ok")
+            p["logs"] = os.path.join(SCENARIOS, "logs", "nixl-ucx-rdma.txt")
+        return cls.write_scenario(doc)
+
+    def test_no_window_from_the_pod(self):
+        for argv in ([], ["--observe", "1s"]):
+            rc, out, err = check_json(self.c, "-n", "demo", *argv, timeout=300)
+            doc = parse_json(out)
+            self.assertIsNotNone(doc, err)
+            for pod in ("qwen-prefill-0", "qwen-decode-0"):
+                self.assertEqual(observed(doc, pod), {}, (argv, pod))
+
+
 class IdleRail(Observe, Unchanged, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-idle-rail.yaml")
     VERDICT = "READY"

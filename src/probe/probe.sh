@@ -2,7 +2,8 @@
 # dynamo-interconnect probe, report format v1 (parsed by src/probe/report.c).
 #
 # Read-only: reads files and runs read-only tools, writes nothing, takes no
-# input.  POSIX sh; works with only sh, cat, ls, grep, sed, awk, head, tr
+# input but check --observe's window (one integer: observe_counters).
+# POSIX sh; works with only sh, cat, ls, grep, sed, awk, head, tr
 # (each optional except sh), and without `timeout` (tools then run unbounded).
 # The image cannot stall it: a file is opened only when it is a regular file
 # (`-f`: no FIFO, no /dev/zero link), read through `head -c` (else `dd`) up to

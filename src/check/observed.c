@@ -60,9 +60,9 @@ static int64_t traffic(const struct probe_counters *c, size_t *busiest, size_t *
 		if (b < 0)
 			continue;
 		(*sampled)++;
-		total = (total < 0 ? 0 : total) + b;
 		if (total < 0)
-			total = INT64_MAX;
+			total = 0;
+		total = b > INT64_MAX - total ? INT64_MAX : total + b;   /* saturating */
 		*moving += b > 0;
 		if (b > best)
 			best = b, *busiest = i;
@@ -149,7 +149,8 @@ static void idle_row(const struct probe_counters *c, const struct probe_topo *to
 		if (v < 0 || !same_kind(&c->port[i], &c->port[busiest]))
 			continue;
 		kind++;
-		if (v * 1000 / top >= IDLE_PERMILLE)
+		/* in double: v * 1000 overflows for counters near 2^63 */
+		if ((double)v * 1000.0 / (double)top >= IDLE_PERMILLE)
 			continue;
 		idle++;
 		if (b.len < 300) {
@@ -189,7 +190,7 @@ static enum check_status port_errors(const struct probe_counters *c, const struc
 		st = st == CHECK_FAIL ? st : CHECK_WARN;
 	}
 	if (probe_ctr_delta(p, CTR_LINK_ERROR_RECOVERY, &d) &&
-	    d * 60 > (uint64_t)LINK_RECOVERY_PER_MIN * (uint64_t)c->window_s) {
+	    (double)d * 60.0 > (double)LINK_RECOVERY_PER_MIN * (double)c->window_s) {
 		buf_appendf(b, "%s%s/%d link_error_recovery +%" PRIu64 " (over %d/min)",
 			    b->len ? ", " : "", p->dev, p->port, d, LINK_RECOVERY_PER_MIN);
 		st = st == CHECK_FAIL ? st : CHECK_WARN;

@@ -116,6 +116,17 @@ static void test_rows(void)
 	CHECK(strstr(detail_of(&r, "observed-idle-rails"), "1 of 2 InfiniBand rails idle (mlx5_1/1)") != NULL);
 	check_results_release(&r);
 
+	/* a counter near 2^64 (fuzz_counters): bytes capped, no overflow in
+	 * the idle comparison, the rail is busy, not idle */
+	judge(SEC("port efa_0 1 unspecified 100\nport efa_1 1 unspecified 100\n"
+		  "s0 efa_0 1 hw_counters/tx_bytes 5\ns1 efa_0 1 hw_counters/tx_bytes 18446744073709551615\n"
+		  "s0 efa_0 1 hw_counters/rx_bytes 0\ns1 efa_0 1 hw_counters/rx_bytes 1\n"
+		  "s0 efa_1 1 hw_counters/tx_bytes 0\ns1 efa_1 1 hw_counters/tx_bytes 4611686018427387904\n"
+		  "s0 efa_1 1 hw_counters/rx_bytes 0\ns1 efa_1 1 hw_counters/rx_bytes 0\n"), &r);
+	CHECK_INT(status_of(&r, "observed-idle-rails"), CHECK_OK);
+	CHECK_INT(status_of(&r, "observed-rdma-bytes"), CHECK_OK);
+	check_results_release(&r);
+
 	/* nothing moved: "no KV traffic", a skip that lowers nothing */
 	judge(SEC(IB("mlx5_0") DATA("mlx5_0", 7, 7)), &r);
 	CHECK_INT(status_of(&r, "observed-rdma-bytes"), CHECK_SKIPPED);

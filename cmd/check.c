@@ -68,6 +68,7 @@ struct check_flags {
 	int suggest_env;                      /* --suggest-env */
 	const char *pushgateway;              /* --pushgateway URL */
 	const char *dgd;                      /* --dgd NAME */
+	struct opt_duration observe;          /* --observe: the counter window; ms 0: none */
 };
 
 #define MAX_LOG_TAIL 1000000
@@ -138,6 +139,7 @@ static const struct opt check_opts[] = {
 	{ "pushgateway", 0, OPT_STRING, &F.pushgateway, "URL", "Also push the -o prometheus metrics to this Pushgateway (job dynamo_interconnect); exit 4 when the push fails", 0, 0 },
 	{ "known-issues", 0, OPT_STRING, &F.known_file, "FILE", "Add or override known-issues rows by id from this file (docs/known-issues.md)", 0, 0 },
 	{ "dgd", 0, OPT_STRING, &F.dgd, "NAME", "Only the pods of this DynamoGraphDeployment, and compare them with it (generation, components, env)", 0, 0 },
+	{ "observe", 0, OPT_DURATION, &F.observe, "DURATION", "Also sample every RDMA port's counters this far apart (1s to 10m; the probe's deadline grows by it) and judge what moved (OBSERVED)", OBSERVE_MIN_S * 1000, OBSERVE_MAX_S * 1000 },
 	OPT_TABLE_END
 };
 
@@ -148,10 +150,8 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 		.read_logs = 1,
 		.transfer_timeout = { NULL, TRANSFER_DEFAULT_LIMIT_MS },
 	};
-	struct recipe_set recipe;
-	struct known_table known;
-	struct check_run cr = { 0 };
-	const char *format;
+	struct recipe_set recipe; struct known_table known;
+	struct check_run cr = { 0 }; const char *format;
 	struct cmd_pipeline p = {
 		.needs = CMD_NEED_LIST | CMD_NEED_CLAIMS | CMD_CANCEL_CONNECT,
 		.empty = cmd_no_workers, .shape = dgd_shape, .body = probe_and_report, .arg = &cr,
@@ -166,7 +166,7 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	cr.how = (struct cmd_print){ report_format(format), F.by_node, F.suggest_env, F.pushgateway,
 				     F.recipe_dir };
 	cr.plan.probe = (struct run_options){ .parallel = F.parallel, .timeout_ms = F.probe_timeout.ms,
-					      .logs = F.read_logs, .log_tail = F.log_tail };
+					      .logs = F.read_logs, .log_tail = F.log_tail, .observe_s = F.observe.ms / 1000 };
 	cr.plan.dgds = 1, cr.plan.dgd = F.dgd;
 	cr.plan.transfer = F.transfer, cr.plan.transfer_timeout_ms = F.transfer_timeout.ms;
 	p.timeout_ms = F.run_timeout.ms;

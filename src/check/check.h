@@ -39,7 +39,8 @@ const char *check_status_name(enum check_status s);
 /* product.md's column families, in table order: the one list of them
  * (FAM_x and the name "x" both come from it). */
 #define CHECK_FAMILIES(X) X(RDMA) X(GPUDIRECT) X(GDRCOPY) X(NVLINK) X(UCX) \
-	X(NIXL) X(EFA) X(ENV) X(LIMITS) X(POD) X(LOGS) X(TRANSFER)
+	X(NIXL) X(EFA) X(ENV) X(LIMITS) X(POD) X(LOGS) X(TRANSFER) \
+	X(OBSERVED)
 #define CHECK_FAM_ENUM_(f) FAM_##f,
 enum check_family {
 	CHECK_FAMILIES(CHECK_FAM_ENUM_)

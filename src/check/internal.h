@@ -139,6 +139,8 @@ void check_knownbad(const struct check_input *in, struct check_results *out);
 void check_framework(const struct check_input *in, struct check_results *out);
 /* stack.c: which NIXL/UCX copies load (F6-F8; probed pods only). */
 void check_stack(const struct check_input *in, struct check_results *out);
+/* observed.c: what the ports moved in check --observe's window (O1-O3). */
+void check_observed(const struct check_input *in, struct check_results *out);
 
 /* digest.c: the cross-pod digest in struct check_summary.  _spec first
  * (it also marks the probe's part unknown), then check_digest() for a

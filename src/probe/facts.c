@@ -230,6 +230,7 @@ SECTION(h_ip_addr, f->ipnet.addr_src, probe_parse_ip_addr, f->ipnet)
 SECTION(h_ip_route, f->ipnet.route_src, probe_parse_ip_route, f->ipnet)
 SECTION(h_mooncake, f->mooncake.src, probe_parse_mooncake, f->mooncake)
 SECTION(h_versions, f->versions.src, probe_parse_versions, f->versions)
+SECTION(h_counters, f->counters.src, probe_parse_counters, f->counters)
 
 /* /proc/net/route only where ip -4 route gave nothing: one table, not two. */
 static void h_proc_route(const struct probe_section *s, struct probe_facts *f)
@@ -314,6 +315,7 @@ static const struct {
 	{ "model_config", h_model_config },
 	{ "mooncake_dist", h_mooncake },
 	{ "versions", h_versions },
+	{ "rail_counters", h_counters },
 };
 
 /* The handler of a section name, -1 when none: the first byte rejects

@@ -537,6 +537,7 @@ struct probe_ucx_ldd {
 #include "facts_engine.h"
 #include "facts_model.h"
 #include "facts_versions.h"
+#include "facts_counters.h"
 
 /* ---- IPv4 addresses and routes of the pod's netns (A10) ------------- */
 
@@ -607,6 +608,7 @@ struct probe_facts {
 	struct probe_model_config model_config;    /* issue 41 */
 	struct probe_mooncake mooncake;
 	struct probe_versions versions;      /* issue 43 */
+	struct probe_counters counters;            /* check --observe, issue 45 */
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields

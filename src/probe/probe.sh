@@ -2,7 +2,8 @@
 # dynamo-interconnect probe, report format v1 (parsed by src/probe/report.c).
 #
 # Read-only: reads files and runs read-only tools, writes nothing, takes no
-# input.  POSIX sh; works with only sh, cat, ls, grep, sed, awk, head, tr
+# input but check --observe's window (one integer: observe_counters).
+# POSIX sh; works with only sh, cat, ls, grep, sed, awk, head, tr
 # (each optional except sh), and without `timeout` (tools then run unbounded).
 # The image cannot stall it: a file is opened only when it is a regular file
 # (`-f`: no FIFO, no /dev/zero link), read through `head -c` (else `dd`) up to
@@ -1515,5 +1516,69 @@ elif [ -r /proc/modules ]; then
 	echo "efa_nv_peermem=$_ld"
 fi
 end versions 0
+# check --observe (issue 45, docs/checks.md O): every RDMA port's traffic
+# and error counters sampled twice, the window apart, in this one exec.
+# The window reaches the script only as the line "_di_obs=N" the plugin
+# writes before it on stdin (src/run/observe.c: digits it formatted from a
+# validated integer); anything but 1..600 digits and the section is not
+# written at all, so without --observe it costs nothing.  Counter names:
+# the kernel's IB port counters (drivers/infiniband/core/sysfs.c
+# pma_counter attributes), mlx5 hw_counters (drivers/infiniband/hw/mlx5/
+# counters.c) and EFA's port stats (drivers/infiniband/hw/efa/efa_verbs.c
+# efa_port_stats_descs).  Lines: "window=N", "port DEV PORT LINK_LAYER
+# RATE", then "s0|s1 DEV PORT DIR/NAME VALUE" for each sample.
+_obs_names='counters/port_xmit_data counters/port_rcv_data counters/symbol_error
+counters/link_downed counters/link_error_recovery counters/port_rcv_errors
+counters/local_link_integrity_errors counters/excessive_buffer_overrun_errors
+counters/port_xmit_discards hw_counters/rnr_nak_retry_err
+hw_counters/local_ack_timeout_err hw_counters/tx_bytes hw_counters/rx_bytes
+hw_counters/rdma_read_bytes hw_counters/rdma_read_resp_bytes
+hw_counters/rdma_write_bytes hw_counters/rdma_write_recv_bytes'
+
+_obs_sample() {
+	_on=0
+	for _op in /sys/class/infiniband/*/ports/*; do
+		[ -d "$_op" ] || continue
+		_on=$((_on + 1))
+		[ $_on -le 64 ] || break
+		_opn=${_op##*/}
+		_od=${_op%/ports/*}
+		_od=${_od##*/}
+		case $_od$_opn in *[!A-Za-z0-9_.-]*) continue ;; esac
+		if [ "$1" = s0 ]; then
+			rd "$_op/link_layer" || v=
+			_oll=${v%% *}
+			rd "$_op/rate" || v=
+			_ort=${v%% *}
+			case $_oll$_ort in *[!A-Za-z0-9.]*) _oll=unknown _ort=0 ;; esac
+			echo "port $_od $_opn ${_oll:-unknown} ${_ort:-0}"
+		fi
+		for _oc in $_obs_names; do
+			[ -f "$_op/$_oc" ] && rd "$_op/$_oc" || continue
+			case $v in '' | *[!0-9]*) continue ;; esac
+			echo "$1 $_od $_opn $_oc $v"
+		done
+	done
+}
+
+observe_counters() {
+	case ${_di_obs-} in '' | *[!0-9]*) return 0 ;; esac
+	# The plugin's line assigns it unexported; one exported came from the
+	# container's environment (exec inherits it), not from the plugin:
+	# no window then, so a pod cannot make its own probe sleep.
+	case $(export -p 2>/dev/null) in *[\ \	]_di_obs=*) return 0 ;; esac
+	[ ${#_di_obs} -le 3 ] && [ "$_di_obs" -ge 1 ] && [ "$_di_obs" -le 600 ] || return 0
+	begin rail_counters
+	echo "window=$_di_obs"
+	if ! have sleep; then
+		end rail_counters 127
+		return 0
+	fi
+	_obs_sample s0 | emit 262144
+	sleep "$_di_obs" </dev/null
+	_obs_sample s1 | emit 262144
+	end rail_counters 0
+}
+observe_counters
 
 echo "@@@ done"

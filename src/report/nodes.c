@@ -67,10 +67,11 @@ struct report_node *report_nodes_collect(const struct report *r, size_t *n)
 	return v;
 }
 
-/* TRANSFER only when some node has such a result, as in the pod table. */
+/* TRANSFER and OBSERVED only when some node has such a result, as in the
+ * pod table. */
 int report_node_family_shown(const struct report_node *v, size_t n, size_t f)
 {
-	if (report_columns[f] != FAM_TRANSFER)
+	if (report_columns[f] != FAM_TRANSFER && report_columns[f] != FAM_OBSERVED)
 		return 1;
 	for (size_t i = 0; i < n; i++)
 		if (v[i].fam[f] >= 0)

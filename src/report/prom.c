@@ -93,6 +93,66 @@ static void pod_errors(FILE *out, const struct report *r)
 	}
 }
 
+/* name{pod labels,device="..",port="N" of one rail. */
+static void rail_labels(FILE *out, const char *name, const struct pod_info *pod,
+			const struct run_rail *rl)
+{
+	pod_labels(out, name, pod);
+	fputs(",device=\"", out);
+	report_prom_value(out, rl->dev);
+	fprintf(out, "\",port=\"%d\"", rl->port);
+}
+
+static int any_rails(const struct report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->pods[i].rails)
+			return 1;
+	return 0;
+}
+
+/* check --observe (docs/checks.md O): per rail the bytes it moved and each
+ * error counter's increase in the window, so an alert can fire when KV
+ * falls off RDMA or a port flaps (deploy/alerts.yaml).  Port counters are
+ * the node's: pods of one node show the same rails.  Nothing without
+ * --observe; a value not sampled twice has no series. */
+static void rails(FILE *out, const struct report *r)
+{
+	if (!any_rails(r))
+		return;
+	report_prom_head(out, "observe_window_seconds", "gauge",
+	     "Length of check --observe's counter window in the pod.");
+	for (size_t i = 0; i < r->n; i++)
+		if (r->pods[i].rails) {
+			pod_labels(out, "observe_window_seconds", r->pods[i].pod);
+			fprintf(out, "} %ld\n", r->pods[i].rails->window_s);
+		}
+	report_prom_head(out, "rail_bytes", "gauge",
+	     "Bytes one RDMA port moved (sent + received) in the window (port counters: the node's).");
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; r->pods[i].rails && k < r->pods[i].rails->n; k++) {
+			const struct run_rail *rl = &r->pods[i].rails->v[k];
+
+			if (rl->bytes < 0)
+				continue;
+			rail_labels(out, "rail_bytes", r->pods[i].pod, rl);
+			fprintf(out, "} %lld\n", (long long)rl->bytes);
+		}
+	report_prom_head(out, "rail_error_increase", "gauge",
+	     "Increase of one error counter of one RDMA port in the window (sysfs counter name).");
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; r->pods[i].rails && k < r->pods[i].rails->n; k++)
+			for (size_t e = 0; e < RUN_RAIL_NERR; e++) {
+				const struct run_rail *rl = &r->pods[i].rails->v[k];
+
+				if (rl->err[e] < 0)
+					continue;
+				rail_labels(out, "rail_error_increase", r->pods[i].pod, rl);
+				fprintf(out, ",counter=\"%s\"} %lld\n", r->pods[i].rails->err_name[e],
+					(long long)rl->err[e]);
+			}
+}
+
 /* The worse of two verdicts: NOT READY over UNVERIFIED over READY. */
 static enum verdict_status worse(enum verdict_status a, enum verdict_status b)
 {
@@ -176,6 +236,7 @@ int report_print_prometheus(FILE *out, const struct report *r)
 	pod_verdicts(m, r);
 	pod_families(m, r);
 	pod_errors(m, r);
+	rails(m, r);
 	report_prom_dgd(m, r);
 	rc = ferror(m) | fclose(m) ? -1 : report_prom_unique(out, text, len);
 	free(text);

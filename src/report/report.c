@@ -13,22 +13,26 @@
 #define MAX_COLS 24
 #define FIX_INDENT 5     /* a wrapped fix line, as under check's findings */
 
-/* TRANSFER is a column only when a pod has such a result (check
- * --transfer): the table without it stays as it was. */
+/* TRANSFER and OBSERVED are columns only when a pod has such a result
+ * (check --transfer, --observe): the table without them stays as it was.
+ * One bit per family shown. */
 static int any_transfer(const struct report *r)
 {
 	size_t i, k;
+	int shown = 0;
 
 	for (i = 0; i < r->n; i++)
 		for (k = 0; k < r->pods[i].results.n; k++)
-			if (r->pods[i].results.v[k].family == FAM_TRANSFER)
-				return 1;
-	return 0;
+			if (r->pods[i].results.v[k].family == FAM_TRANSFER ||
+			    r->pods[i].results.v[k].family == FAM_OBSERVED)
+				shown |= 1 << r->pods[i].results.v[k].family;
+	return shown;
 }
 
+/* xfer: any_transfer()'s bits (OBSERVED likewise: check --observe). */
 static int hidden(enum check_family f, int xfer)
 {
-	return f == FAM_TRANSFER && !xfer;
+	return (f == FAM_TRANSFER || f == FAM_OBSERVED) && !(xfer & (1 << f));
 }
 
 static int headers(const struct report *r, const struct report_style *st,

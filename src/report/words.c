@@ -9,7 +9,7 @@
 const enum check_family report_columns[] = {
 	FAM_RDMA, FAM_GPUDIRECT, FAM_GDRCOPY, FAM_NVLINK, FAM_UCX,
 	FAM_NIXL, FAM_EFA, FAM_ENV, FAM_LIMITS, FAM_POD, FAM_LOGS,
-	FAM_TRANSFER,
+	FAM_TRANSFER, FAM_OBSERVED,
 };
 const size_t report_ncolumns = sizeof(report_columns) / sizeof(report_columns[0]);
 

@@ -12,6 +12,7 @@
 #include "probe/local.h"
 #include "run/logs.h"
 #include "run/mask.h"
+#include "run/observe.h"
 #include "run/run.h"
 #include "util/intern.h"
 #include "util/xalloc.h"
@@ -205,6 +206,8 @@ static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 	}
 	if (pr->keep_env && rp->probed)
 		rp->env_block = run_env_block(&f->env);
+	if (rp->probed)
+		rp->rails = run_rails_keep(&f->counters);
 	if (pr->keep_facts && rp->probed)
 		rp->facts = f;
 	else
@@ -322,13 +325,13 @@ void run_pods(struct run *pr, struct http_client *c,
 {
 	struct engine_job job = { 0 };
 	const struct run_sink *s = o->sink;
-	struct progress_arg pa = { s, o->timeout_ms };
+	struct progress_arg pa = { s, run_observe_timeout_ms(o->timeout_ms, o->observe_s) };
 	size_t i;
 
 	job.argv = invoke_probe_argv;
-	job.stdin_data = run_probe_stdin(&job.stdin_len);
+	job.stdin_data = run_observe_stdin(probe_script, o->observe_s, &job.stdin_len);
 	job.parallel = o->parallel;
-	job.timeout_ms = o->timeout_ms;
+	job.timeout_ms = run_observe_timeout_ms(o->timeout_ms, o->observe_s);
 	job.max_output = RUN_MAX_OUTPUT;
 	job.progress = s && s->progress ? progress : NULL;
 	job.progress_arg = &pa;
@@ -364,6 +367,7 @@ void run_release(struct run *pr)
 		if (pr->pod[i].facts)
 			probe_facts_free(pr->pod[i].facts);
 		intern_unref(pr->pod[i].env_block, NULL);
+		run_rails_free(pr->pod[i].rails);
 	}
 	free(pr->pod);
 	memset(pr, 0, sizeof(*pr));

@@ -12,6 +12,7 @@
 #include "kube/exec/exec.h"
 #include "kube/api/pods.h"
 #include "model/reason.h"
+#include "run/observe.h"
 
 struct probe_env;
 
@@ -50,6 +51,7 @@ struct run_options {
 	long timeout_ms;
 	int logs;          /* also read each probed pod's log (LOGS family) */
 	long log_tail;     /* lines of it; 0: LOGS_DEFAULT_TAIL_LINES */
+	long observe_s;    /* check --observe: the counter window (run/observe.h); 0: none */
 	const struct run_sink *sink;   /* borrowed; NULL: silent */
 };
 
@@ -67,6 +69,7 @@ struct run_pod {
 	 * interned block (env.c; util/intern.h: unref, never free); else NULL.
 	 * Read it through run_pod_env_view(). */
 	const char *env_block;
+	struct run_rails *rails;            /* owned; check --observe's window, else NULL */
 };
 
 /* Pod rp's kept process env (env_block, else facts' env) as a view into

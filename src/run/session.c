@@ -122,6 +122,7 @@ static const struct stage {
 	int (*run)(struct run_session *s, struct err *e);
 } stages[] = {
 	{ "dgds", stage_dgds },
+	{ "observe", run_observe_stage },
 	{ "probe", stage_probe },
 	{ "perftest", stage_transfer },
 	{ "drift", stage_drift },

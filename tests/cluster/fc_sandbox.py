@@ -15,6 +15,7 @@ import threading
 import time
 import uuid
 
+import fc_counters
 from fc_podinit import CAP_NAMES, DEFAULT_CAPS, cap_last
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -246,6 +247,7 @@ class Sandboxes:
         self.nsenter = shutil.which("nsenter", path="/usr/bin:/bin:/usr/sbin:/sbin")
         self.unshare = shutil.which("unshare", path="/usr/bin:/bin:/usr/sbin:/sbin")
         self.net = PodNet.create(self.setpriv, self.unshare, self.nsenter)
+        self.ticker = fc_counters.Ticker()
         self.thread = threading.Thread(target=self._spawner, name="spawner", daemon=True)
         self.thread.start()
 
@@ -294,7 +296,8 @@ class Sandboxes:
         spec = {"root": root, "basebin": self.basebin,
                 "bin": os.path.join(prof, "bin") if prof else None,
                 "profile_root": os.path.join(prof, "root") if prof else None,
-                "env": env, "argv": workload_argv(pod, env), "files": getattr(pod, "files", []), "make": getattr(pod, "make", []),
+                "env": env, "argv": workload_argv(pod, env), "files": getattr(pod, "files", []),
+                "make": getattr(pod, "make", []) + fc_counters.make_entries(getattr(pod, "counters", [])),
                 "caps": capnums, "shm": shm_size(pod), "memlock": pod.limits.get("memlock"),
                 "setpriv": self.setpriv, "launch": LAUNCH_SH, "host_bin": pod.host_bin,
                 "hostname": pod.name if self.net else None,
@@ -361,6 +364,7 @@ class Sandboxes:
             self.net.attach(pod, initpid)
         with self.lock:
             self.boxes[key] = {"proc": p, "initpid": initpid, "dir": d, "env": env}
+        self.ticker.add(key, initpid, getattr(pod, "counters", []))
 
     def get(self, pod, timeout=60):
         ev = self.request(pod)
@@ -412,6 +416,7 @@ class Sandboxes:
         return cmd, env
 
     def stop_all(self):
+        self.ticker.stop()
         with self.qcond:
             self.stopping = True
             self.qcond.notify_all()

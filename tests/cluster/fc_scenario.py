@@ -10,6 +10,7 @@ import uuid
 
 import yaml
 
+import fc_counters
 import fc_dra
 import fc_front
 from fc_rbac import PERMS, User
@@ -183,6 +184,9 @@ def load_scenario(path, mode):
             if not dst.startswith("/") or not os.path.isfile(src):
                 die("scenario %s: pod %s: files: %s -> %s is no absolute path and file" % (path, pod.name, dst, src))
         pod.make = read_make(p.get("make"), path, pod.name)
+        # extension (fc_counters.py): files whose numbers advance with time
+        pod.counters = fc_counters.read_counters(p.get("counters"), lambda m: die(
+            "scenario %s: pod %s: %s" % (path, pod.name, m)))
         pod.host_bin = read_host_bin(os.path.join(pod.profile, "host-bin")) if pod.profile else []
         pod.index = i
         if pod.node is None and pod.phase != "Pending":

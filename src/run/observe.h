@@ -1,0 +1,63 @@
+/* check --observe (issue 45, docs/checks.md O): the probe samples every
+ * RDMA port's counters twice, OBSERVE seconds apart, in its one exec.
+ * The window reaches the fixed script only as a first stdin line
+ * "_di_obs=N" formatted here from a validated integer: no user text is
+ * ever spliced into what a pod runs, and the script stays byte for byte
+ * the embedded one after that line (probe/invoke.h). */
+#ifndef RUN_OBSERVE_H
+#define RUN_OBSERVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OBSERVE_MIN_S 1L
+#define OBSERVE_MAX_S 600L
+/* What the exec may take beyond the probe's own deadline for the window:
+ * the window itself plus this margin (the second sample). */
+#define OBSERVE_MARGIN_MS 10000L
+
+/* The probe's stdin for a window of window_s seconds (OBSERVE_MIN_S..
+ * OBSERVE_MAX_S; 0: the plain probe, byte for byte run_probe_stdin()'s).
+ * Owned by the caller; length in *len. */
+char *run_observe_stdin(const char *script, long window_s, size_t *len);
+
+/* The exec deadline of a probe with that window: timeout_ms plus the
+ * window and OBSERVE_MARGIN_MS (timeout_ms alone when window_s is 0). */
+long run_observe_timeout_ms(long timeout_ms, long window_s);
+
+/* What a pod's window showed, kept past the probe's facts for the
+ * printers (-o prometheus: per-rail series, issue 45 point 4): per port
+ * the bytes moved and the increase of each error counter of
+ * run_rails.err_name (-1: not sampled twice, or it went back). */
+#define RUN_RAIL_NERR 9
+
+struct run_rail {
+	char dev[32];
+	int port;
+	int64_t bytes;
+	int64_t err[RUN_RAIL_NERR];
+};
+
+struct run_rails {
+	long window_s;
+	size_t n;
+	struct run_rail *v;                   /* owned */
+	const char *const *err_name;          /* RUN_RAIL_NERR static names */
+};
+
+/* The session's observe stage (session.c stages[], before the probes):
+ * with --observe, says on the run's sink what the window does and, when
+ * pods to probe share a node, that their port counters are that node's
+ * (docs/checks.md O: a limit named, never silently attributed).  Nothing
+ * without --observe.  Always 0. */
+struct run_session;
+struct err;
+int run_observe_stage(struct run_session *s, struct err *e);
+
+struct probe_counters;
+/* The rails of c (section rail_counters); NULL when the probe wrote no
+ * such section (no --observe).  Owned: run_rails_free(). */
+struct run_rails *run_rails_keep(const struct probe_counters *c);
+void run_rails_free(struct run_rails *r);
+
+#endif

@@ -1,0 +1,96 @@
+"""Issue 42 item 3: the NVLink/cuda_ipc path as a path (docs/checks.md D6).
+Expectations written before the rule:
+
+- path-pcie-ipc-read: vLLM's NixlConnector (READ) between two pods of one
+  PCIe node without NVLink or RDMA: UCX's cuda_ipc has no GET there
+  (cuda_ipc_iface.c), KV falls to TCP: NOT READY on one pair-consistency
+  fail naming READ, NVLink and both ways out.  Near misses READY with no
+  such line: NixlPushConnector (WRITE) on both workers (the healthy pair
+  of vllm#52607 that moves KV at 49 GB/s, READY, not failed by
+  rdma-devices); UCX_CUDA_IPC_ENABLE_GET_ZCOPY=y.
+- path-gb200-mnnvl-nofabric: two GB200 trays of one NVLink domain, no
+  RDMA, vLLM's KV from plain cudaMalloc: no fabric handle, cuda_ipc cannot
+  export it across trays (vLLM PR #51377): NOT READY naming
+  VLLM_KV_CACHE_FABRIC=1; with it on both workers: READY, no such line.
+
+Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
+"""
+import copy
+import unittest
+
+from base import E2ECase
+from test_topo import Topo, with_env
+
+
+def with_connector(name, connector, **env):
+    """Scenario NAME with vLLM's kv_connector CONNECTOR (and ENV) on every
+    pod."""
+    doc = with_env(name, **env)
+    for p in doc["pods"]:
+        p["spec"] = copy.deepcopy(p["spec"])
+        for c in p["spec"]["containers"]:
+            c["args"] = [a.replace('"NixlConnector"', '"%s"' % connector) for a in c["args"]]
+    return doc
+
+
+class IpcPath(Topo):
+    """Mixin: the cuda_ipc pair line.  WORDS: what the one fail line says;
+    None: no such line at all."""
+    WORDS = None
+    MARK = "cuda_ipc"
+
+    def test_pair_line(self):
+        lines = [f for f in self.doc["verdict"]["findings"]
+                 if f["name"] == "pair-consistency" and self.MARK in f["detail"]]
+        if self.WORDS is None:
+            self.assertEqual(lines, [], self.doc["verdict"]["findings"])
+            return
+        self.assertEqual(len(lines), 1, self.doc["verdict"]["findings"])
+        self.assertEqual(lines[0]["status"], "fail", lines[0])
+        text = lines[0]["detail"] + " " + (lines[0].get("remedy") or "")
+        for w in self.WORDS:
+            self.assertIn(w, text)
+
+
+class PcieRead(IpcPath, E2ECase):
+    SCENARIO = with_env("path-pcie-ipc-read.yaml")
+    TMP = "path-"
+    VERDICT = "NOT READY"
+    WORDS = ("READ", "NVLink", "NixlPushConnector", "UCX_CUDA_IPC_ENABLE_GET_ZCOPY=y",
+             "vllm-prefill-0", "vllm-decode-0")
+
+
+class PciePush(IpcPath, E2ECase):
+    """The healthy push pair: READY, rdma-devices not a fail."""
+    SCENARIO = with_connector("path-pcie-ipc-read.yaml", "NixlPushConnector")
+    TMP = "path-"
+    VERDICT = "READY"
+
+    def test_no_rdma_needed(self):
+        for p in self.doc["pods"]:
+            self.assertNotEqual(self.check(p, "rdma-devices")["status"], "fail", p["name"])
+
+
+class PcieReadGetOn(IpcPath, E2ECase):
+    SCENARIO = with_env("path-pcie-ipc-read.yaml", UCX_CUDA_IPC_ENABLE_GET_ZCOPY="y")
+    TMP = "path-"
+    VERDICT = "READY"
+
+
+class Gb200NoFabric(IpcPath, E2ECase):
+    SCENARIO = with_env("path-gb200-mnnvl-nofabric.yaml")
+    TMP = "path-"
+    VERDICT = "NOT READY"
+    MARK = "fabric"
+    WORDS = ("cudaMalloc", "VLLM_KV_CACHE_FABRIC=1", "nvl-prefill-0")
+
+
+class Gb200Fabric(IpcPath, E2ECase):
+    SCENARIO = with_env("path-gb200-mnnvl-nofabric.yaml", VLLM_KV_CACHE_FABRIC="1")
+    TMP = "path-"
+    VERDICT = "READY"
+    MARK = "fabric"
+
+
+if __name__ == "__main__":
+    unittest.main()

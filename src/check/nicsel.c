@@ -380,6 +380,22 @@ static int far_gpus(const struct check_input *in, const struct nicsel *s,
 	return k;
 }
 
+/* The result's source, with which tie-break among equal lanes was taken
+ * (nicsel_ucx_11547) and, where it is a guess, from what. */
+static void emit_lane_model(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+	char src[160];
+	int guess, rr = nicsel_ucx_11547(u, &guess);
+
+	/* short: the KV path's link keeps 127 characters of it */
+	snprintf(src, sizeof src, "/sys/class/infiniband, UCX_NET_DEVICES, nvidia-smi topo -m, "
+		 "ucx_info -v (ties as %sUCX PR #11547%s%.12s%s%.7s)", rr ? "" : "before ",
+		 guess ? "; assumed, UCX " : "", guess && *u->version ? u->version : guess ? "?" : "",
+		 guess && *u->revision ? " " : "", guess ? u->revision : "");
+	emit_source(out, src);
+}
+
 /* Emits the result with the value to paste (sugg) in its remedy and as
  * the result's suggested variable; 1 when it suggests it. */
 static int judge(const struct check_input *in, const struct nicsel *s,
@@ -425,7 +441,7 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 		     ", each GPU's nearest among them" : "");
 	if ((nbad || nfar) && *sugg)
 		emit_suggest(out, "UCX_NET_DEVICES", sugg);
-	emit_source(out, "/sys/class/infiniband, UCX_NET_DEVICES, nvidia-smi topo -m");
+	emit_lane_model(in, out);
 	buf_release(&bad);
 	buf_release(&far);
 	buf_release(&rem);
@@ -543,6 +559,58 @@ static int gpu_lanes(const struct check_input *in, const struct nicsel *s, int g
 	return k;
 }
 
+/* Whether this UCX build carries openucx/ucx PR #11547 (the tie among
+ * lanes of equal bandwidth goes to the GPU's ordinal modulo their number;
+ * before it, to the first in PCI order), from ucx_info -v (openucx/ucx
+ * git history): on master since 38c99d4 (2026-07-13; master reports 1.23.0
+ * since it parted from v1.22.x on 2026-06-24), on v1.22.x since ecb919e
+ * (2026-08-14), the commit right after the v1.22.0 tag 8a6b06f; in no tag
+ * up to v1.22.0 (openucx/ucx#11680: such builds put one-GPU-per-rank
+ * traffic on 4 of 8 NICs).  1 carries it, 0 not; *assumed set where the
+ * version and revision do not settle it and a guess was made (a 1.23
+ * master build, a later 1.22 patch, a 1.22.0 of another revision, an
+ * unreported version: taken as the older choice). */
+#define UCX_REV_11547_MASTER "38c99d4ff7b67ad9945e019e808752ba260fc786"
+#define UCX_REV_11547_V122X "ecb919ed6182683a770dd4c6cd62e343ad499824"
+
+/* Do two revisions (7 to 40 hex digits, as ucx_info -v or git print them)
+ * name one commit? */
+static int rev_is(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+
+	return n >= 7 && m >= 7 && !strncmp(a, b, n < m ? n : m);
+}
+
+int nicsel_ucx_11547(const struct probe_ucx *u, int *assumed)
+{
+	/* v1.22.0 and its release candidates, which report 1.22.0 too */
+	static const char *const v122_tags[] = {
+		"8a6b06fb880accbb933a79cda893883872c68d9d", "9851e5e", "96e58a1", "f04c0b6",
+	};
+	const char *rev = u->revision;
+
+	*assumed = 0;
+	if (rev_is(rev, UCX_REV_11547_MASTER) || rev_is(rev, UCX_REV_11547_V122X))
+		return 1;
+	if (u->major < 0) {
+		*assumed = 1;
+		return 0;
+	}
+	if (u->major < 1 || (u->major == 1 && u->minor < 22))
+		return 0;
+	if (u->major == 1 && u->minor == 22 && u->patch <= 0) {
+		for (size_t i = 0; i < sizeof v122_tags / sizeof v122_tags[0]; i++)
+			if (rev_is(rev, v122_tags[i]))
+				return 0;
+		*assumed = 1;
+		/* on the branch past the tag: the backport is its next commit */
+		return !strcmp(u->git_branch, "v1.22.x") && *rev;
+	}
+	*assumed = 1;
+	return 1;
+}
+
 /* The ports UCX stripes GPU g's memory over among those `use` accepts
  * (ucp/proto/proto_multi.c ucp_proto_multi_select_bw_lanes): greedily the
  * fastest lane left, up to max_rails; among tied lanes the one at g modulo
@@ -556,6 +624,7 @@ static void gpu_ports(const struct check_input *in, const struct nicsel *s, int 
 {
 	struct lane v[NICSEL_MAX];
 	int nl = gpu_lanes(in, s, g, use, v), rails = nicsel_max_rails(in), code = 0;
+	int guess, rr = nicsel_ucx_11547(&in->f->ucx, &guess);
 
 	*n = 0;
 	for (int got = 0; got < rails && nl > 0; got++) {
@@ -569,7 +638,7 @@ static void gpu_ports(const struct check_input *in, const struct nicsel *s, int 
 		for (int i = 0; i < nl; i++)
 			tied += v[i].bw == m;
 		for (int i = 0; i < nl; i++)
-			if (v[i].bw == m && seen++ == g % tied)
+			if (v[i].bw == m && seen++ == (rr ? g % tied : 0))
 				pick = i;
 		p = &s->n[v[pick].i];
 		if (!code || v[pick].link < code)

@@ -94,3 +94,33 @@ class Gb200Fabric(IpcPath, E2ECase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Ucx11547(E2ECase):
+    """Issue 42 item 2: E7's tie-break keyed on the UCX build.  The same
+    nodes as test_nicgpu.TestBareMetal, the UCX a v1.22.x build carrying
+    openucx/ucx PR #11547: gpuNics follow the ordinal tie-break, and differ
+    from the older choice for some GPU (else the scenario proves nothing)."""
+    SCENARIO = "path-ucx-11547.yaml"
+    PROFILE = "path-h100-ucx-11547"
+    CHECK = ["-n", "demo"]
+
+    def test_ties_by_ordinal(self):
+        from test_nicgpu import gpu_nics, ib_rails, nic_order, rates, topo, ucx_11547, ucx_choice
+        self.assertTrue(ucx_11547(self.PROFILE))
+        rows, _ = topo(self.PROFILE)
+        rate, order, rails = rates(self.PROFILE), nic_order(self.PROFILE), 2   # the scenario's UCX_MAX_RMA_RAILS
+        allowed = ib_rails(self.PROFILE)
+        differ = 0
+        self.assertEqual(self.doc["verdict"]["status"], "READY", self.doc["verdict"])
+        for pod in self.doc["pods"]:
+            got = gpu_nics(pod)
+            for g, row in rows.items():
+                new, _ = ucx_choice(g, row, order, allowed, rate, rails, True)
+                old, _ = ucx_choice(g, row, order, allowed, rate, rails, False)
+                differ += new != old
+                with self.subTest(pod=pod["name"], gpu=g):
+                    self.assertEqual(sorted(n["device"] for n in got[g]["nics"]), sorted(new))
+            src = [x for x in pod["links"] if x.get("check") == "ucx-nic-select"][0]["source"]
+            self.assertIn("ucx_info -v (ties as UCX PR #11547)", src)
+        self.assertGreater(differ, 0)

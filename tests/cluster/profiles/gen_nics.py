@@ -457,3 +457,16 @@ UCX_CUDA_IPC_ENABLE_MNNVL=y) as its only fast path.""",
 def path_gb200_no_ib(p):
     no_rdma(p)
     p.env("UCX_TLS", None)
+
+
+# ---- Issue 42 item 2: E7's tie-break keyed on the UCX build ------------
+@_variant("path-h100-ucx-11547", """h100-ib-ok with the UCX of a v1.22.x branch build past
+the v1.22.0 tag: ucx_info -v "Library version: 1.22.0", "Git branch
+'v1.22.x', revision ecb919e" (openucx/ucx ecb919ed61, the v1.22.x backport
+of PR #11547, 2026-08-14), so UCX breaks ties among equal lanes by the
+GPU's ordinal (openucx/ucx#11680) where the 1.19.0 build takes the first.""")
+def path_h100_ucx_11547(p):
+    p.resub("bin/out/ucx_info-v.txt", r"1\.19\.0", "1.22.0")
+    p.resub("bin/out/ucx_info-v.txt", r"Git branch '', revision e4bb802",
+            "Git branch 'v1.22.x', revision ecb919e")
+    p.resub("root/opt/dynamo/nixl-versions.txt", r"v1\.19\.0", "v1.22.0")

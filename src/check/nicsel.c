@@ -506,7 +506,11 @@ static int nicsel_max_rails(const struct check_input *in)
 {
 	const struct probe_ucx *u = &in->f->ucx;
 	int nixl = u->major > 1 || (u->major == 1 && u->minor >= 20) ? 4 : 2;
-	long n = env_count(in, "UCX_MAX_RMA_RAILS", nixl);
+	/* TensorRT-LLM's UCX cache transceiver sends KV as tag/AM
+	 * rendezvous: UCX_MAX_RNDV_RAILS, default 2 (ucp_context.c; NVIDIA/
+	 * TensorRT-LLM PR #7205 docs it, and 1 against NICs shared by GPUs) */
+	long n = nicsel_trtllm_ucx(in) ? env_count(in, "UCX_MAX_RNDV_RAILS", 2)
+				       : env_count(in, "UCX_MAX_RMA_RAILS", nixl);
 
 	return n > 64 ? 64 : (int)n;
 }
@@ -557,58 +561,6 @@ static int gpu_lanes(const struct check_input *in, const struct nicsel *s, int g
 		if (v[i].bw * ratio >= top)
 			v[k++] = v[i];
 	return k;
-}
-
-/* Whether this UCX build carries openucx/ucx PR #11547 (the tie among
- * lanes of equal bandwidth goes to the GPU's ordinal modulo their number;
- * before it, to the first in PCI order), from ucx_info -v (openucx/ucx
- * git history): on master since 38c99d4 (2026-07-13; master reports 1.23.0
- * since it parted from v1.22.x on 2026-06-24), on v1.22.x since ecb919e
- * (2026-08-14), the commit right after the v1.22.0 tag 8a6b06f; in no tag
- * up to v1.22.0 (openucx/ucx#11680: such builds put one-GPU-per-rank
- * traffic on 4 of 8 NICs).  1 carries it, 0 not; *assumed set where the
- * version and revision do not settle it and a guess was made (a 1.23
- * master build, a later 1.22 patch, a 1.22.0 of another revision, an
- * unreported version: taken as the older choice). */
-#define UCX_REV_11547_MASTER "38c99d4ff7b67ad9945e019e808752ba260fc786"
-#define UCX_REV_11547_V122X "ecb919ed6182683a770dd4c6cd62e343ad499824"
-
-/* Do two revisions (7 to 40 hex digits, as ucx_info -v or git print them)
- * name one commit? */
-static int rev_is(const char *a, const char *b)
-{
-	size_t n = strlen(a), m = strlen(b);
-
-	return n >= 7 && m >= 7 && !strncmp(a, b, n < m ? n : m);
-}
-
-int nicsel_ucx_11547(const struct probe_ucx *u, int *assumed)
-{
-	/* v1.22.0 and its release candidates, which report 1.22.0 too */
-	static const char *const v122_tags[] = {
-		"8a6b06fb880accbb933a79cda893883872c68d9d", "9851e5e", "96e58a1", "f04c0b6",
-	};
-	const char *rev = u->revision;
-
-	*assumed = 0;
-	if (rev_is(rev, UCX_REV_11547_MASTER) || rev_is(rev, UCX_REV_11547_V122X))
-		return 1;
-	if (u->major < 0) {
-		*assumed = 1;
-		return 0;
-	}
-	if (u->major < 1 || (u->major == 1 && u->minor < 22))
-		return 0;
-	if (u->major == 1 && u->minor == 22 && u->patch <= 0) {
-		for (size_t i = 0; i < sizeof v122_tags / sizeof v122_tags[0]; i++)
-			if (rev_is(rev, v122_tags[i]))
-				return 0;
-		*assumed = 1;
-		/* on the branch past the tag: the backport is its next commit */
-		return !strcmp(u->git_branch, "v1.22.x") && *rev;
-	}
-	*assumed = 1;
-	return 1;
 }
 
 /* The ports UCX stripes GPU g's memory over among those `use` accepts

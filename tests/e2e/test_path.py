@@ -16,10 +16,11 @@ Expectations written before the rule:
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
 import copy
+import os
 import unittest
 
 from base import E2ECase
-from test_topo import Topo, with_env
+from test_topo import SCENARIOS, Topo, with_env
 
 
 def with_connector(name, connector, **env):
@@ -124,3 +125,46 @@ class Ucx11547(E2ECase):
             src = [x for x in pod["links"] if x.get("check") == "ucx-nic-select"][0]["source"]
             self.assertIn("ucx_info -v (ties as UCX PR #11547)", src)
         self.assertGreater(differ, 0)
+
+
+def trtllm_env(**env):
+    """img-dynamo-trtllm-ib (Dynamo's TensorRT-LLM workers, engine config
+    cache_transceiver_config.backend DEFAULT, UCX 1.21.0 on HGX H100 rails)
+    with ENV on every pod, its file paths made absolute."""
+    doc = with_env("img-dynamo-trtllm-ib.yaml", **env)
+    for p in doc["pods"]:
+        p["files"] = {k: os.path.normpath(os.path.join(SCENARIOS, v)) for k, v in (p.get("files") or {}).items()}
+    return doc
+
+
+class TrtllmRails(E2ECase):
+    """Issue 42 item 3: TensorRT-LLM's UCX cache transceiver stripes its
+    rendezvous over UCX_MAX_RNDV_RAILS (default 2, NVIDIA/TensorRT-LLM PR
+    #7205), not NIXL's UCX_MAX_RMA_RAILS (4 with UCX >= 1.20).  backend
+    DEFAULT with TRTLLM_USE_UCX_KVCACHE=1 is the UCX transceiver (ai-dynamo/
+    dynamo PR #13015's table).  RAILS: each GPU's maxRails."""
+    SCENARIO = trtllm_env(TRTLLM_USE_UCX_KVCACHE="1")
+    TMP = "path-"
+    CHECK = ["-n", "demo"]
+    RAILS = 2
+
+    def test_rails(self):
+        for pod in self.doc["pods"]:
+            self.assertTrue(pod.get("gpuNics"), pod["name"])
+            for e in pod["gpuNics"]:
+                self.assertEqual(e["maxRails"], self.RAILS, e)
+                self.assertEqual(len(e["nics"]), self.RAILS, e)
+
+
+class TrtllmRailsOne(TrtllmRails):
+    """PR #7205's setting: one rail per GPU."""
+    SCENARIO = trtllm_env(TRTLLM_USE_UCX_KVCACHE="1", UCX_MAX_RNDV_RAILS="1")
+    RAILS = 1
+
+
+class TrtllmNixlRails(TrtllmRails):
+    """The near miss: DEFAULT without a TRTLLM_USE_*_KVCACHE variable is
+    the NIXL transceiver: NIXL's puts, 4 RMA rails with UCX 1.21.0, and
+    UCX_MAX_RNDV_RAILS is not its setting."""
+    SCENARIO = trtllm_env(UCX_MAX_RNDV_RAILS="1")
+    RAILS = 4

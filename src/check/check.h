@@ -172,6 +172,17 @@ struct check_summary {
 		int sliding_window, hybrid_linear, mla;   /* 1, 0, -1 */
 		int kv_heads, layers;                     /* -1 unknown */
 	} model;
+	/* D6 (issue 42): KV over cuda_ipc as the pair's only path (nvlink.c
+	 * fills these, verdict/pairnet.c judges them; 0 is always "unknown"
+	 * or "not so").  ipc_path: 1 same node, no RDMA; 2 multi-node NVLink,
+	 * no RDMA.  nvlink: 1 the GPUs have active NVLink, 2 none (PCIe).
+	 * kv_dir: 'R' the engine READs KV (vLLM NixlConnector/NixlPullConnector),
+	 * 'W' it WRITEs (NixlPushConnector).  ipc_get:
+	 * UCX_CUDA_IPC_ENABLE_GET_ZCOPY 1 y/on, 2 n/off.  fabric_mem: KV
+	 * allocated with a CUDA fabric handle, 1 yes (the engine's switch), 2
+	 * no (vLLM or SGLang without it). */
+	int ipc_path, nvlink, ipc_get, fabric_mem;
+	char kv_dir;
 };
 
 /* One GPU of the pod and the RDMA port(s) its KV uses (ucx-nic-select,

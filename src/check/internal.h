@@ -125,6 +125,11 @@ void check_nvlink(const struct check_input *in, struct check_results *out);
 void check_ucx(const struct check_input *in, struct check_results *out);
 /* nicsel.c: the NICs UCX takes (E7). */
 void check_nicsel(const struct check_input *in, struct check_results *out);
+/* Whether UCX u carries openucx/ucx PR #11547's lane tie-break (1/0);
+ * *assumed: 1 where that is a guess (nicsel.c says which). */
+int nicsel_ucx_11547(const struct probe_ucx *u, int *assumed);
+/* KV goes through TensorRT-LLM's UCX cache transceiver (nicsel_ucx.c). */
+int nicsel_trtllm_ucx(const struct check_input *in);
 void check_vm(const struct check_input *in, struct check_results *out);
 void check_nixl(const struct check_input *in, struct check_results *out);
 void check_efa(const struct check_input *in, struct check_results *out);

@@ -380,6 +380,22 @@ static int far_gpus(const struct check_input *in, const struct nicsel *s,
 	return k;
 }
 
+/* The result's source, with which tie-break among equal lanes was taken
+ * (nicsel_ucx_11547) and, where it is a guess, from what. */
+static void emit_lane_model(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_ucx *u = &in->f->ucx;
+	char src[160];
+	int guess, rr = nicsel_ucx_11547(u, &guess);
+
+	/* short: the KV path's link keeps 127 characters of it */
+	snprintf(src, sizeof src, "/sys/class/infiniband, UCX_NET_DEVICES, nvidia-smi topo -m, "
+		 "ucx_info -v (ties as %sUCX PR #11547%s%.12s%s%.7s)", rr ? "" : "before ",
+		 guess ? "; assumed, UCX " : "", guess && *u->version ? u->version : guess ? "?" : "",
+		 guess && *u->revision ? " " : "", guess ? u->revision : "");
+	emit_source(out, src);
+}
+
 /* Emits the result with the value to paste (sugg) in its remedy and as
  * the result's suggested variable; 1 when it suggests it. */
 static int judge(const struct check_input *in, const struct nicsel *s,
@@ -425,7 +441,7 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 		     ", each GPU's nearest among them" : "");
 	if ((nbad || nfar) && *sugg)
 		emit_suggest(out, "UCX_NET_DEVICES", sugg);
-	emit_source(out, "/sys/class/infiniband, UCX_NET_DEVICES, nvidia-smi topo -m");
+	emit_lane_model(in, out);
 	buf_release(&bad);
 	buf_release(&far);
 	buf_release(&rem);
@@ -490,7 +506,11 @@ static int nicsel_max_rails(const struct check_input *in)
 {
 	const struct probe_ucx *u = &in->f->ucx;
 	int nixl = u->major > 1 || (u->major == 1 && u->minor >= 20) ? 4 : 2;
-	long n = env_count(in, "UCX_MAX_RMA_RAILS", nixl);
+	/* TensorRT-LLM's UCX cache transceiver sends KV as tag/AM
+	 * rendezvous: UCX_MAX_RNDV_RAILS, default 2 (ucp_context.c; NVIDIA/
+	 * TensorRT-LLM PR #7205 docs it, and 1 against NICs shared by GPUs) */
+	long n = nicsel_trtllm_ucx(in) ? env_count(in, "UCX_MAX_RNDV_RAILS", 2)
+				       : env_count(in, "UCX_MAX_RMA_RAILS", nixl);
 
 	return n > 64 ? 64 : (int)n;
 }
@@ -556,6 +576,7 @@ static void gpu_ports(const struct check_input *in, const struct nicsel *s, int 
 {
 	struct lane v[NICSEL_MAX];
 	int nl = gpu_lanes(in, s, g, use, v), rails = nicsel_max_rails(in), code = 0;
+	int guess, rr = nicsel_ucx_11547(&in->f->ucx, &guess);
 
 	*n = 0;
 	for (int got = 0; got < rails && nl > 0; got++) {
@@ -569,7 +590,7 @@ static void gpu_ports(const struct check_input *in, const struct nicsel *s, int 
 		for (int i = 0; i < nl; i++)
 			tied += v[i].bw == m;
 		for (int i = 0; i < nl; i++)
-			if (v[i].bw == m && seen++ == g % tied)
+			if (v[i].bw == m && seen++ == (rr ? g % tied : 0))
 				pick = i;
 		p = &s->n[v[pick].i];
 		if (!code || v[pick].link < code)

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "check/internal.h"
+#include "model/envrules.h"
 #include "model/podspec.h"
 #include "probe/facts.h"
 #include "util/buf.h"
@@ -181,8 +182,87 @@ static void imex(const struct check_input *in, struct check_results *out)
 		     "no GPU reports a non-zero CliqueId/ClusterUUID");
 }
 
+/* D6 (issue 42): which way vLLM's connector moves KV.  NixlConnector is
+ * the alias of NixlPullConnector, whose decode worker READs the prefill's
+ * blocks (vllm-project/vllm#52607: pull_worker.py make_prepped_xfer("READ",
+ * ...)); NixlPushConnector WRITEs them.  0: not said in the args. */
+static char kv_direction(const char *args)
+{
+	if (!args)
+		return 0;
+	if (strstr(args, "NixlPushConnector"))
+		return 'W';
+	if (strstr(args, "NixlConnector") || strstr(args, "NixlPullConnector"))
+		return 'R';
+	return 0;
+}
+
+/* 1: some GPU has an active NVLink; 2: none (a PCIe board: nvidia-smi
+ * nvlink --status prints nothing, or every link inactive), as UCX finds
+ * it: cuda_ipc_iface.c uct_cuda_ipc_get_device_nvlinks() counts the links
+ * whose remote end NVML can read; 0 unknown. */
+static int nvlink_state(const struct probe_nvlink *nv)
+{
+	if (nv->src.status != PROBE_OK)
+		return 0;
+	for (int i = 0; i < nv->ngpus && i < PROBE_MAX_GPUS; i++)
+		if (nv->gpu[i].nlinks > nv->gpu[i].n_inactive)
+			return 1;
+	return 2;
+}
+
+/* The engine's switch for KV with a CUDA fabric handle, which cuda_ipc
+ * needs to export KV across the trays of an NVLink domain: vLLM's
+ * VLLM_KV_CACHE_FABRIC=1 (vllm-project/vllm PR #51377; without it KV is
+ * plain cudaMalloc), SGLang's SGLANG_NIXL_VMM_MEM_POOL (sgl-project/sglang
+ * PR #23033).  1 on, 2 off, 0 another engine or not said. */
+static int fabric_mem(const struct check_input *in)
+{
+	const char *args = in->ctx->args;
+	const char *v;
+
+	if (!args || !env_readable(in))
+		return 0;
+	if (strstr(args, "vllm"))
+		v = envv(in, "VLLM_KV_CACHE_FABRIC");
+	else if (strstr(args, "sglang"))
+		v = envv(in, "SGLANG_NIXL_VMM_MEM_POOL");
+	else
+		return 0;
+	return is_yes(v) ? 1 : 2;
+}
+
+/* Where KV leaving the pod can only take cuda_ipc: NVLink "fabric" for a
+ * pod whose KV crosses pods (check.c check_fabric: no RDMA device, and
+ * either every KV peer on this node in the host's IPC namespace, or
+ * UCX_CUDA_IPC_ENABLE_MNNVL on), NIXL over UCX, cuda_ipc in UCX_TLS. */
+static int ipc_path(const struct check_input *in, const struct check_summary *s)
+{
+	const char *be = in->ctx->nixl_backend;
+
+	if (!in->cross_pod || in->fabric != FABRIC_NVLINK || !env_readable(in) ||
+	    (be && *be && !strstr(be, "UCX")) || check_mooncake_kv(in) ||
+	    !(envr_tls_allowed(envv(in, "UCX_TLS")) & (1u << ENVR_TL_CUDA_IPC)))
+		return 0;
+	if (in->ctx->kv_known && !in->ctx->kv_cross_node)
+		return 1;
+	return s->mnnvl == 1 || s->mnnvl == 2 ? 2 : 0;
+}
+
+static void ipc_digest(const struct check_input *in, struct check_summary *s)
+{
+	const char *get = envv(in, "UCX_CUDA_IPC_ENABLE_GET_ZCOPY");
+
+	s->ipc_path = ipc_path(in, s);
+	s->nvlink = nvlink_state(&in->f->nvlink);
+	s->kv_dir = kv_direction(in->ctx->args);
+	s->ipc_get = is_yes(get) ? 1 : is_no(get) ? 2 : 0;
+	s->fabric_mem = fabric_mem(in);
+}
+
 void check_nvlink(const struct check_input *in, struct check_results *out)
 {
+	ipc_digest(in, &out->summary);
 	links(in, out);
 	fabric(in, out);
 	imex(in, out);

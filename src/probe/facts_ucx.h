@@ -71,6 +71,12 @@ struct probe_ucx {
 	char version[32];               /* "1.17.0" */
 	int major, minor, patch;        /* -1 when unknown */
 	char library_path[256];
+	/* "# Git branch 'v1.22.x', revision ecb919e": the build's branch (""
+	 * for a release tarball or unknown) and revision (hex, "" unknown),
+	 * each kept only when it is all of its alphabet (issue 42 item 2: E7
+	 * keys UCX PR #11547 on it). */
+	char git_branch[32];
+	char revision[41];
 	char *configured;               /* whole configure line, owned; may be NULL */
 	enum probe_cfg feature[PROBE_UCXF_COUNT];
 	/* md and tl are owned and grown as entries are listed: nmds used of

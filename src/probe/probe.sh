@@ -234,9 +234,11 @@ rd() {
 # never leave the pod (model/vocab.c keeps the same).  PYTORCH_CUDA_ALLOC_CONF
 # (an allocator setting, never a secret) for the known-issues row
 # kvcache-ai/Mooncake#2511 (expandable_segments).
+# VLLM_KV_CACHE_FABRIC and SGLANG_NIXL_VMM_MEM_POOL (KV allocated with a
+# CUDA fabric handle, a yes/no switch) for the MNNVL pair rule (D6).
 env_filter() {
 	if have grep; then
-		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_|SGLANG_DISAGGREGATION_|SGLANG_MOONCAKE_|TRTLLM_UCX_|TRTLLM_NIXL_)[A-Za-z0-9_]*=|^SGLANG_[A-Za-z0-9_]*_IB_[A-Za-z0-9_]*=|^TRTLLM_[A-Za-z0-9_]*KVCACHE[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR|PYTORCH_CUDA_ALLOC_CONF)=' |
+		grep -E '^(UCX_|NIXL_|NCCL_|FI_|OFI_NCCL_|MOONCAKE_|VLLM_NIXL_|MC_|SGLANG_DISAGGREGATION_|SGLANG_MOONCAKE_|TRTLLM_UCX_|TRTLLM_NIXL_)[A-Za-z0-9_]*=|^SGLANG_[A-Za-z0-9_]*_IB_[A-Za-z0-9_]*=|^TRTLLM_[A-Za-z0-9_]*KVCACHE[A-Za-z0-9_]*=|^(GLOO_SOCKET_IFNAME|TP_SOCKET_IFNAME|OMPI_MCA_btl_tcp_if_include|VLLM_HOST_IP|MASTER_ADDR|PYTORCH_CUDA_ALLOC_CONF|VLLM_KV_CACHE_FABRIC|SGLANG_NIXL_VMM_MEM_POOL)=' |
 			grep -Ev '^(MC|SGLANG|TRTLLM)_[A-Za-z0-9_]*(PASSWORD|PASSWD|SECRET|TOKEN|CREDENTIAL|USER|KEY|SERVER|URL)[A-Za-z0-9_]*='
 	else
 		while IFS= read -r _l; do
@@ -256,7 +258,8 @@ env_filter() {
 			VLLM_HOST_IP=* | MASTER_ADDR=* | PYTORCH_CUDA_ALLOC_CONF=* | \
 			SGLANG_DISAGGREGATION_?*=* | SGLANG_MOONCAKE_?*=* | \
 			SGLANG_*_IB_*=* | TRTLLM_UCX_?*=* | TRTLLM_NIXL_?*=* | \
-			TRTLLM_*KVCACHE*=*)
+			TRTLLM_*KVCACHE*=* | VLLM_KV_CACHE_FABRIC=* | \
+			SGLANG_NIXL_VMM_MEM_POOL=*)
 				printf '%s\n' "$_l" ;;
 			esac
 		done

@@ -75,6 +75,43 @@ static void version(struct probe_ucx *u, struct pslice v)
 	}
 }
 
+/* x is all of the alphabet set (and not longer than max)? */
+static int all_of(struct pslice x, const char *set, size_t max)
+{
+	if (x.n > max)
+		return 0;
+	for (size_t i = 0; i < x.n; i++)
+		if (!x.s[i] || !strchr(set, x.s[i]))
+			return 0;
+	return 1;
+}
+
+/* "# Git branch 'B', revision R" (UCX's src/tools/info/version_info.c
+ * prints UCX_GIT_BRANCH and UCX_GIT_REVISION): 1 when line is one. */
+static int git_line(struct probe_ucx *u, struct pslice line)
+{
+	struct pslice rest, branch;
+	long q, r;
+
+	line = ps_trim(line);
+	if (!ps_starts(line, "# Git branch '"))
+		return 0;
+	rest = ps_from(line, strlen("# Git branch '"));
+	if ((q = ps_find(rest, "'")) < 0)
+		return 1;
+	branch = ps_make(rest.s, (size_t)q);
+	if (all_of(branch, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/+-",
+		   sizeof u->git_branch - 1))
+		ps_copy(u->git_branch, sizeof u->git_branch, branch);
+	rest = ps_from(rest, (size_t)q + 1);
+	if ((r = ps_find(rest, "revision ")) < 0)
+		return 1;
+	rest = ps_trim(ps_from(rest, (size_t)r + strlen("revision ")));
+	if (rest.n >= 4 && all_of(rest, "0123456789abcdef", sizeof u->revision - 1))
+		ps_copy(u->revision, sizeof u->revision, rest);
+	return 1;
+}
+
 /* "# Key: value" -> key and value; 0 for other lines. */
 static int hash_kv(struct pslice line, struct pslice *k, struct pslice *v)
 {
@@ -92,7 +129,7 @@ int probe_parse_ucx_v(const char *t, size_t n, struct probe_ucx *u)
 
 	ptext_init(&it, t, n);
 	while (ptext_line(&it, &line)) {
-		if (!hash_kv(line, &k, &v))
+		if (git_line(u, line) || !hash_kv(line, &k, &v))
 			continue;
 		if (ps_eq(k, "Library version") || ps_eq(k, "UCT version")) {
 			version(u, v);

@@ -267,6 +267,20 @@ static enum check_status pr_nvl_domain(const struct side *a, const struct side *
 	return named_pair(a, b, verdict_pair_nvl_domain, why, n);
 }
 
+/* checks.md D6: cuda_ipc as the pair's only path carries its direction
+ * and its memory. */
+static enum check_status pr_ipc_dir(const struct side *a, const struct side *b,
+				    char *why, size_t n)
+{
+	return named_pair(a, b, verdict_pair_ipc_dir, why, n);
+}
+
+static enum check_status pr_ipc_fabric(const struct side *a, const struct side *b,
+				       char *why, size_t n)
+{
+	return named_pair(a, b, verdict_pair_ipc_fabric, why, n);
+}
+
 /* rank: how far after the per-pod check of the same thing (about, whose
  * rank is the table's, src/check/table.def) it ranks; with no such check,
  * the rank itself (rules.def). */

@@ -246,4 +246,73 @@ void verdict_pairnet_key(const struct check_summary *s, struct buf *b)
 	net_key(&s->offfab, b);
 	buf_appendf(b, " m%d %zu:%s r%d %zu:%s", s->mnnvl, strlen(s->nvl_domain), s->nvl_domain,
 		    s->reach_all, strlen(s->net_sugg), s->net_sugg);
+	buf_appendf(b, " i%d %d %d %d %d", s->ipc_path, s->nvlink, s->ipc_get, s->fabric_mem,
+		    s->kv_dir);
+}
+
+/* Whether this NIXL may carry ai-dynamo/nixl PR #2208 ("Enable GET over
+ * CUDA IPC on GPU without NVLINK", merged 2026-09-05 for
+ * vllm-project/vllm#52607): not in any release up to v1.4.0 (tagged
+ * 2026-08-13; the stored history ends at PR #2130, 2026-08-21), so 1 only
+ * for a later version, which is assumed to carry it; 0 for 1.4.x and
+ * before or an unreported version. */
+static int nixl_get_fix(const char *v)
+{
+	int maj, min;
+
+	if (sscanf(v, "%d.%d", &maj, &min) != 2)
+		return 0;
+	return maj > 1 || (maj == 1 && min > 4);
+}
+
+/* NIXL's part in the READ rule's reason: which NIXL, and whether PR #2208
+ * may have turned GET on. */
+static void nixl_said(const char *v, int fix, char *out, size_t n)
+{
+	if (fix)
+		snprintf(out, n, "; NIXL %.31s is after v1.4.0 and may carry ai-dynamo/nixl "
+			 "PR #2208, which turns GET on", v);
+	else if (*v)
+		snprintf(out, n, "; NIXL %.31s is before ai-dynamo/nixl PR #2208", v);
+	else
+		snprintf(out, n, "; NIXL's version not reported, taken as before "
+			 "ai-dynamo/nixl PR #2208");
+}
+
+enum check_status verdict_pair_ipc_dir(const struct check_summary *a, const char *an,
+				       const struct check_summary *b, const char *bn,
+				       char *why, size_t n)
+{
+	char dir = b->kv_dir ? b->kv_dir : a->kv_dir, nx[128];
+	int fix = nixl_get_fix(b->nixl_version);
+
+	/* The decode worker issues the READ: its UCX decides GET (cuda_ipc_
+	 * iface.c uct_cuda_ipc_iface_get_max_get_zcopy: no NVLink on GPU 0 and
+	 * UCX_CUDA_IPC_ENABLE_GET_ZCOPY not y gives cuda_ipc no GET). */
+	if (a->ipc_path != 1 || b->ipc_path != 1 || dir != 'R' || b->nvlink != 2 ||
+	    b->ipc_get == 1)
+		return CHECK_OK;
+	nixl_said(b->nixl_version, fix, nx, sizeof nx);
+	snprintf(why, n, "KV between %s and %s on one node has only cuda_ipc (no RDMA), and "
+		 "vLLM's NixlConnector READs it: without NVLink on %s's GPUs UCX's cuda_ipc "
+		 "has no GET, so the READ falls back to TCP (0.5 GB/s where a WRITE moves "
+		 "49 GB/s, vllm-project/vllm#52607)%s", an, bn, bn, nx);
+	return fix ? CHECK_WARN : CHECK_FAIL;
+}
+
+enum check_status verdict_pair_ipc_fabric(const struct check_summary *a, const char *an,
+					  const struct check_summary *b, const char *bn,
+					  char *why, size_t n)
+{
+	const struct check_summary *no = a->fabric_mem == 2 ? a : b;
+
+	if (a->ipc_path != 2 || b->ipc_path != 2 || no->fabric_mem != 2 ||
+	    (*a->nvl_domain && *b->nvl_domain && strcmp(a->nvl_domain, b->nvl_domain)))
+		return CHECK_OK;
+	snprintf(why, n, "KV between %s and %s has only multi-node NVLink (cuda_ipc, no RDMA), "
+		 "but %s allocates it with plain cudaMalloc: without a CUDA fabric handle "
+		 "cuda_ipc cannot export it across trays and UCX downgrades to software "
+		 "emulation over TCP (vllm-project/vllm PR #51377)", an, bn,
+		 no == a ? an : bn);
+	return CHECK_FAIL;
 }

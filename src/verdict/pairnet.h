@@ -28,6 +28,19 @@ enum check_status verdict_pair_offfab(const struct check_summary *a, const char 
 				      const struct check_summary *b, const char *bn,
 				      char *why, size_t n);
 
+/* D6 (issue 42): a same-node pair whose only path is cuda_ipc, read by
+ * vLLM's NixlConnector on GPUs without NVLink (UCX gives cuda_ipc no GET
+ * there: KV falls back to TCP): fails, or warns where NIXL may carry
+ * ai-dynamo/nixl PR #2208. */
+enum check_status verdict_pair_ipc_dir(const struct check_summary *a, const char *an,
+				       const struct check_summary *b, const char *bn,
+				       char *why, size_t n);
+/* D6: a pair whose only path is multi-node NVLink, KV allocated without
+ * a CUDA fabric handle on a side: fails. */
+enum check_status verdict_pair_ipc_fabric(const struct check_summary *a, const char *an,
+					  const struct check_summary *b, const char *bn,
+					  char *why, size_t n);
+
 /* Appends every digest field the two rules read to a pod-class key. */
 void verdict_pairnet_key(const struct check_summary *s, struct buf *b);
 

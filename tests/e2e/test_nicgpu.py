@@ -152,13 +152,41 @@ def max_rails(profile):
     return 4 if (int(m.group(1)), int(m.group(2))) >= (1, 20) else 2
 
 
-def ucx_choice(g, row, order, allowed, rate, rails):
+# openucx/ucx history (issue 42 item 2, openucx/ucx#11680): PR #11547 is
+# on master since 38c99d4 and on v1.22.x since ecb919e, the commit after
+# the v1.22.0 tag (8a6b06f); in no tag up to v1.22.0.
+UCX_11547 = ("38c99d4", "ecb919e")
+UCX_V122_TAGS = ("8a6b06f", "9851e5e", "96e58a1", "f04c0b6")
+
+
+def ucx_11547(profile):
+    """Whether the profile's UCX build carries PR #11547's tie-break, from
+    its ucx_info -v: the revision when it names the PR's commits or a
+    v1.22.0 tag, else the version (before 1.22: no; 1.22.0 past the tag on
+    v1.22.x, a later 1.22 or 1.23 master: yes; otherwise no)."""
+    v = read(os.path.join(PROFILES, profile, "bin", "out", "ucx_info-v.txt"))
+    m = re.search(r"Library version: (\d+)\.(\d+)\.(\d+)", v)
+    g = re.search(r"Git branch '([^']*)', revision ([0-9a-f]+)", v)
+    rev = g.group(2)[:7] if g else ""
+    if rev in UCX_11547:
+        return True
+    if not m:
+        return False
+    ver = tuple(int(x) for x in m.groups())
+    if ver < (1, 22, 0):
+        return False
+    if ver == (1, 22, 0):
+        return bool(rev) and rev not in UCX_V122_TAGS and g.group(1) == "v1.22.x"
+    return True
+
+
+def ucx_choice(g, row, order, allowed, rate, rails, pr11547=False):
     """The ports of `allowed` UCX stripes GPU g's put/get over, and their
     best link (ucp/proto/proto_multi.c): lanes slower than a quarter of the
     fastest are dropped (UCX_MULTI_LANE_MAX_RATIO 4), then up to `rails`
     are taken greedily by bandwidth, a tie going to the tied device at
-    g modulo their number in PCI order (UCX PR #11547; here topo -m's NIC
-    order)."""
+    g modulo their number in PCI order with UCX PR #11547 (pr11547), else
+    to the first (here topo -m's NIC order stands for the PCI order)."""
     def bw(p):
         nic = rate[p] * 1e9 / 8 if rate.get(p) else float("inf")
         return min(nic, DIST_BW[row[p.split(":")[0]]])
@@ -168,7 +196,7 @@ def ucx_choice(g, row, order, allowed, rate, rails):
     while cand and len(got) < rails:
         m = max(bw(p) for p in cand)
         tied = [p for p in cand if bw(p) == m]
-        got.append(tied[g % len(tied)])
+        got.append(tied[g % len(tied)] if pr11547 else tied[0])
         cand.remove(got[-1])
     return set(got), min((row[p.split(":")[0]] for p in got), key=ORDER.index)
 
@@ -199,7 +227,7 @@ class Base(E2ECase):
             got = gpu_nics(pod)
             self.assertEqual(sorted(got), sorted(rows), pod.get("gpuNics"))
             for g, row in rows.items():
-                want, link = ucx_choice(g, row, order, allowed, rate, rails)
+                want, link = ucx_choice(g, row, order, allowed, rate, rails, ucx_11547(self.PROFILE))
                 e = got[g]
                 with self.subTest(pod=pod["name"], gpu=g):
                     self.assertEqual(sorted(n["device"] for n in e[key]), sorted(want), e)
@@ -360,7 +388,7 @@ class TestRmaRailsEnv(Base):
                 got = gpu_nics(pod)
                 self.assertEqual(sorted(got), sorted(rows))
                 for g, row in rows.items():
-                    want, link = ucx_choice(g, row, order, rails, rate, n)
+                    want, link = ucx_choice(g, row, order, rails, rate, n, ucx_11547(self.PROFILE))
                     with self.subTest(rails=n, pod=pod["name"], gpu=g):
                         self.assertEqual(len(want), n)
                         self.assertEqual(sorted(x["device"] for x in got[g]["nics"]), sorted(want))

@@ -212,11 +212,92 @@ static void test_offfab(void)
 	CHECK_INT(verdict_pair_offfab(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
 }
 
+/* D6: a same-node cuda_ipc-only pair on PCIe GPUs (no NVLink). */
+static void ipc_side(struct check_summary *s, int path, char dir, const char *nixl)
+{
+	memset(s, 0, sizeof *s);
+	s->ipc_path = path;
+	s->nvlink = 2;
+	s->kv_dir = dir;
+	snprintf(s->nixl_version, sizeof s->nixl_version, "%s", nixl);
+}
+
+static void test_ipc_dir(void)
+{
+	struct check_summary a, b;
+	char why[600] = "";
+
+	ipc_side(&a, 1, 'R', "0.7.1");
+	ipc_side(&b, 1, 'R', "0.7.1");
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "KV between prefill p and decode d on one node has only cuda_ipc");
+	CHECK_HAS(why, "without NVLink on decode d's GPUs");
+	CHECK_HAS(why, "NIXL 0.7.1 is before ai-dynamo/nixl PR #2208");
+	/* the near misses: WRITE, GET forced on, NVLink, not the only path */
+	b.kv_dir = a.kv_dir = 'W';
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	b.kv_dir = a.kv_dir = 'R';
+	b.ipc_get = 1;
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	b.ipc_get = 2;   /* n: GET off, as auto on PCIe */
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	b.ipc_get = 0;
+	b.nvlink = 1;
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	b.nvlink = 0;    /* unknown: not judged */
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	b.nvlink = 2;
+	a.ipc_path = 0;
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	a.ipc_path = 1;
+	/* the decode's direction unsaid: the prefill's stands */
+	b.kv_dir = 0;
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	/* a NIXL after v1.4.0 may carry PR #2208: warn; none reported: fail */
+	snprintf(b.nixl_version, sizeof b.nixl_version, "1.5.0");
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_WARN);
+	CHECK_HAS(why, "NIXL 1.5.0 is after v1.4.0 and may carry");
+	snprintf(b.nixl_version, sizeof b.nixl_version, "1.4.0");
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	b.nixl_version[0] = '\0';
+	CHECK_INT(verdict_pair_ipc_dir(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "NIXL's version not reported, taken as before");
+}
+
+static void test_ipc_fabric(void)
+{
+	struct check_summary a, b;
+	char why[600] = "";
+
+	ipc_side(&a, 2, 'R', "0.7.1");
+	ipc_side(&b, 2, 'R', "0.7.1");
+	a.fabric_mem = 1;
+	b.fabric_mem = 2;
+	CHECK_INT(verdict_pair_ipc_fabric(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "but decode d allocates it with plain cudaMalloc");
+	b.fabric_mem = 1;
+	CHECK_INT(verdict_pair_ipc_fabric(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	b.fabric_mem = 0;   /* another engine: not judged */
+	CHECK_INT(verdict_pair_ipc_fabric(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	a.fabric_mem = 2;
+	CHECK_INT(verdict_pair_ipc_fabric(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "but prefill p allocates");
+	/* RDMA beside it, or two domains (D4b's line): no line here */
+	b.ipc_path = 0;
+	CHECK_INT(verdict_pair_ipc_fabric(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	b.ipc_path = 2;
+	snprintf(a.nvl_domain, sizeof a.nvl_domain, "ClusterUUID u1, CliqueId 1");
+	snprintf(b.nvl_domain, sizeof b.nvl_domain, "ClusterUUID u2, CliqueId 1");
+	CHECK_INT(verdict_pair_ipc_fabric(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+}
+
 int main(void)
 {
 	test_parse();
 	test_gid();
 	test_nvl_domain();
 	test_offfab();
+	test_ipc_dir();
+	test_ipc_fabric();
 	return T_DONE("test_pairnet");
 }

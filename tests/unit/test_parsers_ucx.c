@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/internal.h"
 #include "probe/facts.h"
 #include "probe/logscan.h"
 #include "t.h"
@@ -28,6 +29,8 @@ static void test_ucx_leonardo(void)
 	CHECK_INT(u->minor, 17);
 	CHECK_INT(u->patch, 0);
 	CHECK_HAS(u->library_path, "hpcx-2.20/ucx/lib/libucs.so.0");
+	CHECK_STR(u->git_branch, "");     /* "# Git branch '', revision 39c8f9b" */
+	CHECK_STR(u->revision, "39c8f9b");
 	CHECK_HAS(u->configured, "--with-gdrcopy");
 	CHECK_INT(u->feature[PROBE_UCXF_CUDA], PROBE_CFG_WITH);
 	CHECK_INT(u->feature[PROBE_UCXF_GDRCOPY], PROBE_CFG_WITH);
@@ -46,6 +49,62 @@ static void test_ucx_leonardo(void)
 	CHECK_INT(u->nmds, 0);  /* `grep Transport` kept no memory domains */
 	CHECK_INT(u->cuda_cpy_dmabuf, -1);
 	free(t);
+}
+
+/* The git line of ucx_info -v (issue 42 item 2): the branch and revision
+ * as UCX's build prints them (src/tools/info/version_info.c), kept only
+ * in their own alphabet; a line cut short or hostile keeps nothing. */
+static void test_ucx_git_line(void)
+{
+	static const struct { const char *in, *branch, *rev; } c[] = {
+		{ "# Library version: 1.22.0\n# Git branch 'v1.22.x', revision ecb919e\n", "v1.22.x", "ecb919e" },
+		{ "# Git branch 'master', revision 38c99d4ff7b67ad9945e019e808752ba260fc786\n", "master",
+		  "38c99d4ff7b67ad9945e019e808752ba260fc786" },
+		{ "# Git branch '', revision 8a6b06f\n", "", "8a6b06f" },
+		{ "# Git branch 'ma\x1b[31mster', revision 12zz\n", "", "" },
+		{ "# Git branch 'v1.22.x'\n", "v1.22.x", "" },
+		{ "# Git branch 'unterminated, revision abc\n", "", "" },
+		{ "# Git branch '', revision \n", "", "" },
+	};
+	struct probe_ucx *u = &F->ucx;
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		fresh();
+		probe_parse_ucx_v(c[i].in, strlen(c[i].in), u);
+		CHECK_STR(u->git_branch, c[i].branch);
+		CHECK_STR(u->revision, c[i].rev);
+	}
+}
+
+/* E7's tie-break keyed on the build (issue 42 item 2, openucx/ucx#11680):
+ * UCX PR #11547 on master since 38c99d4, on v1.22.x since ecb919e, in no
+ * tag up to v1.22.0 (8a6b06f). */
+static void test_ucx_11547(void)
+{
+	static const struct { const char *v; int carries, assumed; } c[] = {
+		{ "# Library version: 1.19.0\n# Git branch '', revision e4bb802\n", 0, 0 },
+		{ "# Library version: 1.21.1\n# Git branch 'v1.21.x', revision 1234567\n", 0, 0 },
+		{ "# Library version: 1.22.0\n# Git branch '', revision 8a6b06f\n", 0, 0 },
+		{ "# Library version: 1.22.0\n# Git branch 'v1.22.x', revision f04c0b6\n", 0, 0 },
+		{ "# Library version: 1.22.0\n# Git branch 'v1.22.x', revision ecb919e\n", 1, 0 },
+		{ "# Library version: 1.23.0\n# Git branch 'master', revision 38c99d4ff7b67ad9945e019e808752ba260fc786\n", 1, 0 },
+		/* guesses: past the tag on v1.22.x, a master build, a later patch */
+		{ "# Library version: 1.22.0\n# Git branch 'v1.22.x', revision 0abcdef\n", 1, 1 },
+		{ "# Library version: 1.23.0\n# Git branch 'master', revision 0abcdef\n", 1, 1 },
+		{ "# Library version: 1.22.1\n", 1, 1 },
+		/* a 1.22.0 of no known revision, or no version: the older choice */
+		{ "# Library version: 1.22.0\n", 0, 1 },
+		{ "# Git branch 'master', revision 0abcdef\n", 0, 1 },
+	};
+	struct probe_ucx *u = &F->ucx;
+	int assumed;
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		fresh();
+		probe_parse_ucx_v(c[i].v, strlen(c[i].v), u);
+		CHECK_INT(nicsel_ucx_11547(u, &assumed), c[i].carries);
+		CHECK_INT(assumed, c[i].assumed);
+	}
 }
 
 static void test_ucx_cuda_cpy_no_dmabuf(void)
@@ -321,6 +380,8 @@ int main(void)
 {
 	F = probe_facts_new();
 	test_ucx_leonardo();
+	test_ucx_git_line();
+	test_ucx_11547();
 	test_ucx_cuda_cpy_no_dmabuf();
 	test_ucx_tcp_ipoib();
 	test_ucx_ib_md();

@@ -413,3 +413,60 @@ def old_ucx(p):
     """UCX 1.18.1 in ucx_info -v and the image's version list."""
     p.resub("bin/out/ucx_info-v.txt", r"1\.19\.0", "1.18.1")
     p.resub("root/opt/dynamo/nixl-versions.txt", r"1\.19\.0", "1.18.1")
+
+
+# ---- Issue 42 item 3: the cuda_ipc path as a path (docs/checks.md D6) ---
+def no_rdma(p):
+    """The pod with no RDMA device (as ib-no-rdma-resource): no
+    /sys/class/infiniband or /dev/infiniband entry, ibv_devinfo finds
+    none, UCX opens no IB memory domain, topo -m shows no NIC; no device
+    list in the image's env."""
+    p.rm("root/dev/infiniband")
+    p.rm("root/sys/class/infiniband")
+    for tool in ("ibstat", "ibstatus"):
+        if os.path.exists(p.path("bin/out/%s.txt" % tool)):
+            p.write("bin/out/%s.txt" % tool, "")
+    p.write("bin/out/ibv_devinfo.txt", "No IB devices found\n")
+    p.sub("bin/ibv_devinfo", 'cat "${0%/*}/out/ibv_devinfo.txt"\n',
+          'cat "${0%/*}/out/ibv_devinfo.txt" >&2\nexit 255\n')
+    p.write(G.UCXD, G.ucx_drop_md(p.read(G.UCXD), lambda n, c: c == "ib"))
+    topo = "bin/out/nvidia-smi-topo-m.txt"
+    p.write(topo, G.topo_drop_nics(p.read(topo)))
+    for k in ("UCX_NET_DEVICES", "UCX_IB_GID_INDEX", "NCCL_IB_HCA", "NCCL_IB_GID_INDEX"):
+        p.env(k, None)
+
+
+@_variant("path-pcie-no-rdma", """pcie-no-nvlink (4 A10 PCIe GPUs, no NVLink: nvidia-smi
+nvlink --status prints nothing) with no RDMA device in the pod, standing for
+the L40/L20 nodes of vllm-project/vllm#52607 and ai-dynamo/nixl#1097: the
+condition UCX tests is the same (src/uct/cuda/cuda_ipc/cuda_ipc_iface.c,
+uct_cuda_ipc_iface_get_max_get_zcopy: no NVLink on GPU 0 and
+UCX_CUDA_IPC_ENABLE_GET_ZCOPY not y: cuda_ipc offers no GET).  UCX_TLS
+keeps cuda_ipc and tcp, so KV between two pods of the node goes over
+cuda_ipc where it can and over TCP where it cannot.""",
+          base="pcie-no-nvlink")
+def path_pcie_no_rdma(p):
+    no_rdma(p)
+    p.env("UCX_TLS", None)
+
+
+@_variant("path-gb200-no-ib", """gb200-nvl72-a with no RDMA device given to the pod:
+KV between trays of the NVLink domain has multi-node NVLink (cuda_ipc,
+UCX_CUDA_IPC_ENABLE_MNNVL=y) as its only fast path.""",
+          base="gb200-nvl72-a")
+def path_gb200_no_ib(p):
+    no_rdma(p)
+    p.env("UCX_TLS", None)
+
+
+# ---- Issue 42 item 2: E7's tie-break keyed on the UCX build ------------
+@_variant("path-h100-ucx-11547", """h100-ib-ok with the UCX of a v1.22.x branch build past
+the v1.22.0 tag: ucx_info -v "Library version: 1.22.0", "Git branch
+'v1.22.x', revision ecb919e" (openucx/ucx ecb919ed61, the v1.22.x backport
+of PR #11547, 2026-08-14), so UCX breaks ties among equal lanes by the
+GPU's ordinal (openucx/ucx#11680) where the 1.19.0 build takes the first.""")
+def path_h100_ucx_11547(p):
+    p.resub("bin/out/ucx_info-v.txt", r"1\.19\.0", "1.22.0")
+    p.resub("bin/out/ucx_info-v.txt", r"Git branch '', revision e4bb802",
+            "Git branch 'v1.22.x', revision ecb919e")
+    p.resub("root/opt/dynamo/nixl-versions.txt", r"v1\.19\.0", "v1.22.0")

@@ -119,7 +119,7 @@ int run_nixl_transfer(struct http_client *c, struct run_nixl *n, long limit_ms,
 	int self_client;
 
 	if (!n->peer_name || !n->peer.run.pod[0].probed) {
-		check_results_add_def(&self->results, "transfer", CHECK_SKIPPED,
+		check_results_add_id(&self->results, CK_TRANSFER, CHECK_SKIPPED,
 				      "no probed prefill/decode peer to test a transfer with", NULL);
 		return 0;
 	}

@@ -320,7 +320,7 @@ static void pair_finding(const struct run_pod *pods, const struct pair_rule *r,
 	struct verdict_finding f = { 0 };
 	size_t more = t->count[k] - 1;
 
-	f.name = "pair-consistency";
+	f.name = graph_finding_name(GRAPH_FINDING_PAIR);
 	f.family = r->family;
 	f.status = k ? CHECK_FAIL : CHECK_WARN;
 	f.rank = rule_rank(r->about, r->rank);

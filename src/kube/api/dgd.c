@@ -21,8 +21,8 @@
 #include <cjson/cJSON.h>
 
 #include "dgd.h"
-#include "../util/buf.h"
-#include "../util/xalloc.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
 
 #define ANN_HASH "nvidia.com/current-worker-hash"
 #define ANN_HASH_V2 "nvidia.com/current-worker-hash-v2"

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/role.h"
-#include "../model/vocab.h"
-#include "../util/buf.h"
-#include "../util/intern.h"
-#include "../util/log.h"
-#include "../util/xalloc.h"
+#include "model/role.h"
+#include "model/vocab.h"
+#include "util/buf.h"
+#include "util/intern.h"
+#include "util/log.h"
+#include "util/xalloc.h"
 #include "sidecar.h"
 #include "listguard.h"
 #include "podenv.h"

@@ -86,6 +86,39 @@ static void parse_real_fields(void)
 	dgd_set_release(&s);
 }
 
+/* The main container's image and launch line (command then args, space-
+ * joined) of each component, the DGD rules' input (checks.md P5): v1beta1
+ * podTemplate's "main" container, v1alpha1 extraPodSpec.mainContainer;
+ * "" when absent or not strings. */
+static void parse_launch(void)
+{
+	static const char b[] =
+		"{\"metadata\":{\"name\":\"g\"},\"spec\":{\"components\":[{\"name\":\"prefill\",\"type\":\"prefill\","
+		"\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"side\",\"image\":\"busybox\"},"
+		"{\"name\":\"main\",\"image\":\"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc5\","
+		"\"command\":[\"python3\",\"-m\",\"dynamo.vllm\"],\"args\":[\"--connector\",\"nixl\",7]}]}}},"
+		"{\"name\":\"fe\",\"type\":\"frontend\",\"podTemplate\":{\"spec\":{\"containers\":[{\"image\":3}]}}}]}}";
+	static const char a[] =
+		"{\"metadata\":{\"name\":\"g\"},\"spec\":{\"services\":{\"P\":{\"componentType\":\"worker\","
+		"\"subComponentType\":\"prefill\",\"extraPodSpec\":{\"mainContainer\":{\"image\":\"vllm-runtime:0.9.0\","
+		"\"args\":[\"python3 -m dynamo.vllm --is-prefill-worker\"]}}}}}}";
+	struct dgd_set s = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(b, sizeof(b) - 1, "v1beta1", &s, &e), 0);
+	CHECK_STR(s.items[0].comp[0].image, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc5");
+	CHECK_STR(s.items[0].comp[0].args, "python3 -m dynamo.vllm --connector nixl");
+	CHECK_STR(s.items[0].comp[1].image, "");
+	CHECK_STR(s.items[0].comp[1].args, "");
+	dgd_set_release(&s);
+	err_clear(&e);
+	CHECK_INT(dgd_parse(a, sizeof(a) - 1, "v1alpha1", &s, &e), 0);
+	CHECK_STR(s.items[0].comp[0].image, "vllm-runtime:0.9.0");
+	CHECK_STR(s.items[0].comp[0].args, "python3 -m dynamo.vllm --is-prefill-worker");
+	dgd_set_release(&s);
+}
+
 /* P3 on a value from a Secret: judged on the real value through its
  * SHA-256, which never shows: equal is no finding, different is one
  * dgd-env warn that names neither the digest nor the value. */
@@ -491,6 +524,7 @@ int main(void)
 	parse_beta();
 	parse_alpha();
 	parse_real_fields();
+	parse_launch();
 	secret_judged();
 	bad_input();
 	too_many();

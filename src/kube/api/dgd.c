@@ -4,11 +4,13 @@
  * v1alpha1 (v1alpha1/dynamographdeployment_types.go, the shared spec of
  * dynamocomponentdeployment_types.go): spec.envs graph-wide, spec.services
  * {NAME: {componentType, subComponentType, replicas, envs, resources
- * {requests, limits}, extraPodSpec.mainContainer.env}}, status.services
+ * {requests, limits}, extraPodSpec.mainContainer.{env, image, command,
+ * args}}}, status.services
  * {NAME: ServiceReplicaStatus};
  * v1beta1 (v1beta1/dynamographdeployment_types.go): spec.env graph-wide,
  * spec.components[] {name, type, replicas, podTemplate.spec.containers[]
- * (the one named "main") env and resources}, status.components{NAME:
+ * (the one named "main") env, resources, image, command and args},
+ * status.components{NAME:
  * ComponentReplicaStatus {replicas, updatedReplicas, readyReplicas,
  * availableReplicas}}.  Both: status.state, status.conditions[].
  * The CR is untrusted: every field is type-checked and the lists are
@@ -235,6 +237,24 @@ static int fill_comp(struct dgd_component *k, const cJSON *spec, const cJSON *re
 	return rc;
 }
 
+/* k's image and launch line from its main container mc (may be NULL):
+ * command then args, the strings space-joined; past DGD_MAX_ARGS "", never
+ * a cut line (a rule judges a flag's absence too). */
+static void launch(struct dgd_component *k, const cJSON *mc)
+{
+	static const char *const lists[] = { "command", "args" };
+	struct buf b = BUF_INIT(DGD_MAX_ARGS);
+	const cJSON *it;
+	int over = 0;
+
+	k->image = str(mc, "image");
+	for (size_t i = 0; i < 2; i++)
+		cJSON_ArrayForEach(it, get(mc, lists[i]))
+			if (!over && cJSON_IsString(it))
+				over = buf_appendf(&b, "%s%s", b.len ? " " : "", it->valuestring) < 0;
+	k->args = buf_detach(&b, NULL);    /* "" after an overflow: released */
+}
+
 /* RFC 6901: a key in a pointer with '~' as "~0" and '/' as "~1". */
 static void pointer_key(struct buf *b, const char *key)
 {
@@ -325,6 +345,7 @@ static int beta_components(const cJSON *spec, struct dgd_info *d, struct err *e)
 		k->name = str(c, "name");
 		/* "type" in the CRD; componentType read too, the v1alpha1 word. */
 		k->type = str(c, get(c, "type") ? "type" : "componentType");
+		launch(k, mc);
 		if (fill_comp(k, c, get(mc, "resources"), envs, e))
 			return -1;
 		beta_place(k, c, d->ncomp - 1);
@@ -355,6 +376,7 @@ static int alpha_services(const cJSON *spec, struct dgd_info *d, struct err *e)
 		 * worker (the operator's prefill/decode label). */
 		k->type = str(s, cJSON_IsString(sub) && *sub->valuestring ? "subComponentType"
 									 : "componentType");
+		launch(k, get(get(s, "extraPodSpec"), "mainContainer"));
 		if (fill_comp(k, s, get(s, "resources"), envs, e))
 			return -1;
 		alpha_place(k, s);
@@ -639,6 +661,7 @@ static void release_info(struct dgd_info *d)
 		free(d->comp[i].env);
 		free(d->comp[i].patch_path), free(d->comp[i].patch_names);
 		free(d->comp[i].patch_ids);
+		free(d->comp[i].image), free(d->comp[i].args);
 		free(d->comp[i].limits);
 		free(d->comp[i].requests);
 	}

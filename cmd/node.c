@@ -98,20 +98,19 @@ static int not_found(const struct cmd_ctx *ctx, const struct cmd_session *s, voi
 	return EXIT_ERROR;
 }
 
-/* The session's probe and verdict stages on the one pod listed. */
+/* The session on the one pod it lists: probe, verdict. */
 static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *cs, void *arg)
 {
 	struct node_run *nr = arg;
+	struct pods_query q;
 	struct run_session s;
-	struct err e;
 	int rc;
 
-	nr->plan.namespace = cs->query->namespace;
-	err_clear(&e);
 	cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
-	rc = run_session(&s, cs->client, cs->pods, &nr->plan, &e);
+	rc = cmd_run_session(ctx, cs, &q, &nr->plan, &s);
 	cmd_cancel_disarm();
-	rc = rc < 0 ? cmd_fail(&e) : print_one(ctx, &s.report, node_format);
+	if (!rc)
+		rc = print_one(ctx, &s.report, node_format);
 	run_session_release(&s);
 	return rc;
 }
@@ -125,7 +124,7 @@ static const struct opt node_opts[] = {
 static int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct cmd_pipeline p = {
-		.needs = CMD_NEED_LIST | CMD_NEED_CLAIMS,
+		.needs = CMD_NEED_CLAIMS,
 		.shape = one_pod,
 		.empty = not_found,
 		.body = probe_pod,

@@ -82,7 +82,7 @@ static int stage_dgds(struct run_session *s, struct err *e)
 static int stage_probe(struct run_session *s, struct err *e)
 {
 	(void)e;
-	s->run.keep_facts = s->plan->transfer;
+	s->run.keep_facts = s->plan->transfer || s->plan->keep_facts;
 	s->run.known = s->plan->known;
 	s->run.keep_env = s->plan->recipe != NULL || s->dgd_shown;
 	run_pods(&s->run, s->client, &s->probe);

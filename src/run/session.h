@@ -39,6 +39,7 @@ struct run_plan {
 	int dgds;                       /* read the DGDs, judge the pods against them */
 	const char *dgd;                /* --dgd NAME: only that one; NULL: those listed */
 	int transfer;                   /* --transfer: the ucx_perftest pairs */
+	int keep_facts;                 /* every probed pod's facts (nixl's plan) */
 	long transfer_timeout_ms;
 	const struct recipe_set *recipe;   /* --recipe, read already; NULL: no drift */
 	const char *recipe_path;

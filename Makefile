@@ -35,10 +35,6 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SAN_FLAGS) \
 	     -DPROG_VERSION='"$(VERSION)"' -Isrc $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
-# src/kube/ in rooms (issue 40 point 4): kube/api/pods.c and dgd.c keep
-# their "../util/", "../model/" includes (other branches edit those files,
-# so they moved unchanged); from their room the kube/ folder resolves them.
-$(BUILD)/src/kube/api/pods.o $(BUILD)/src/kube/api/dgd.o: ALL_CFLAGS += -Isrc/kube
 LIBS     := $(PKG_LIBS) -lpthread
 
 ifeq ($(SAN),1)

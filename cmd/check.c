@@ -96,25 +96,20 @@ static void dgd_shape(const struct cmd_ctx *ctx, struct pods_query *q, void *arg
 	q->selector = cr->selector;
 }
 
-/* The pipeline's body: the session over the listed pods, then the report. */
+/* The pipeline's body: the session (the pods listed first), the report. */
 static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *cs, void *arg)
 {
 	struct check_run *cr = arg;
+	struct pods_query q;
 	struct run_sink sink;
 	struct run_session s;
 	struct cmd_source src;
-	struct err e;
 	int rc;
 
 	/* A progress line only on a terminal, and only when it has time to show. */
-	report_sink(&sink, stderr, isatty(2) && cs->pods->n > 4);
-	cr->plan.probe.sink = &sink;
-	cr->plan.namespace = cs->query->namespace;
-	cr->plan.all_namespaces = cs->query->all_namespaces;
-	err_clear(&e);
-	if (run_session(&s, cs->client, cs->pods, &cr->plan, &e) < 0) {
-		rc = cmd_fail(&e);
-	} else {
+	report_sink(&sink, stderr, isatty(2));
+	cr->plan.probe.sink = &sink, cr->plan.progress_min = 4;
+	if (!(rc = cmd_run_session(ctx, cs, &q, &cr->plan, &s))) {
 		if (s.interrupted)
 			fprintf(stderr, "warning: %s: the report covers what finished\n", s.interrupted);
 		cmd_report_source(cs, &src);
@@ -153,7 +148,7 @@ static int cmd_check(struct cmd_ctx *ctx, int argc, char **argv)
 	struct recipe_set recipe; struct known_table known;
 	struct check_run cr = { 0 }; const char *format;
 	struct cmd_pipeline p = {
-		.needs = CMD_NEED_LIST | CMD_NEED_CLAIMS | CMD_CANCEL_CONNECT,
+		.needs = CMD_NEED_CLAIMS | CMD_CANCEL_CONNECT,
 		.empty = cmd_no_workers, .shape = dgd_shape, .body = probe_and_report, .arg = &cr,
 	};
 	int rc;

@@ -118,18 +118,22 @@ enum cmd_need {
 
 /* What the stages hand the command's own part (run, judge, report). */
 struct cmd_session {
+	const struct cmd_pipeline *pipeline;   /* the one running */
 	struct kube_config cfg;
 	struct http_client *client;
-	struct pods_query *query;       /* CMD_NEED_LIST: the query the list answered */
-	struct pod_list *pods;          /* CMD_NEED_LIST: the list; else NULL */
+	/* CMD_NEED_LIST or cmd_run_session: the query the list answered */
+	struct pods_query *query;
+	struct pod_list *pods;          /* ... and the list; else NULL */
 };
 
 struct cmd_pipeline {
 	unsigned needs;                 /* enum cmd_need bits */
 	long timeout_ms;                /* CMD_CANCEL_CONNECT: the run's deadline; 0: none */
-	/* CMD_NEED_LIST: adjusts the flags' query (node --pod); may be NULL. */
+	/* The list's (CMD_NEED_LIST, or the session's: cmd_run_session):
+	 * adjusts the flags' query (node --pod); may be NULL. */
 	void (*shape)(const struct cmd_ctx *ctx, struct pods_query *q, void *arg);
-	/* CMD_NEED_LIST: the exit code for an empty list; NULL: body gets it. */
+	/* ... the exit code for an empty list; NULL: body gets it (the
+	 * session's: EXIT_ERROR). */
 	int (*empty)(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg);
 	/* Run, judge and report; returns the exit code. */
 	int (*body)(struct cmd_ctx *ctx, struct cmd_session *s, void *arg);
@@ -138,6 +142,16 @@ struct cmd_pipeline {
 
 /* Runs p's stages in order; returns the exit code. */
 int cmd_pipeline_run(struct cmd_ctx *ctx, const struct cmd_pipeline *p);
+/* A body's run session (run/session.h) whose first stage lists the pods:
+ * the flags' query into *q, shaped by the pipeline's shape, -c and (with
+ * CMD_NEED_CLAIMS) the DRA claims on plan; cs->query and cs->pods point
+ * at them.  0 with s finished for the body to print; else the exit code,
+ * the error or the pipeline's empty() already said.  Either way
+ * run_session_release(s) after. */
+struct run_plan;
+struct run_session;
+int cmd_run_session(struct cmd_ctx *ctx, struct cmd_session *cs, struct pods_query *q,
+		    struct run_plan *plan, struct run_session *s);
 /* A cmd_pipeline's empty for the worker list: an error with what was
  * asked, and kubectl-like where such pods are (pipeline.c); EXIT_ERROR. */
 int cmd_no_workers(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg);

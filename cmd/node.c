@@ -66,11 +66,20 @@ static int run_here(struct cmd_ctx *ctx, const char *format, const struct known_
 	return rc;
 }
 
+/* What `node --pod` hands its pipeline: the pod and the session's plan
+ * (--known-issues rides it, as check's does). */
+struct node_run {
+	const char *pod;
+	struct run_plan plan;
+};
+
 /* The named pod alone, any component, in the context's namespace. */
 static void one_pod(const struct cmd_ctx *ctx, struct pods_query *q, void *arg)
 {
+	const struct node_run *nr = arg;
+
 	(void)ctx;
-	q->name = arg;
+	q->name = nr->pod;
 	q->any_component = 1;
 	q->all_namespaces = 0;
 	q->selector = NULL;
@@ -79,35 +88,29 @@ static void one_pod(const struct cmd_ctx *ctx, struct pods_query *q, void *arg)
 
 static const char *pod_name;   /* --pod */
 static const char *known_file;   /* --known-issues */
-static const struct known_table *node_known;   /* its rows; NULL: built-in */
 static const char *node_format;   /* -o */
 
 static int not_found(const struct cmd_ctx *ctx, const struct cmd_session *s, void *arg)
 {
 	(void)ctx, (void)s;
-	fprintf(stderr, "Error from server (NotFound): pods \"%s\" not found\n", (const char *)arg);
+	fprintf(stderr, "Error from server (NotFound): pods \"%s\" not found\n",
+		((const struct node_run *)arg)->pod);
 	return EXIT_ERROR;
 }
 
-/* The session's probe and verdict stages on the one pod listed. */
+/* The session on the one pod it lists: probe, verdict. */
 static int probe_pod(struct cmd_ctx *ctx, struct cmd_session *cs, void *arg)
 {
-	/* A named pod's log is evidence too (LOGS), as in check. */
-	const struct run_plan plan = {
-		.probe = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS, .logs = 1 },
-		.namespace = cs->query->namespace,
-		.known = node_known,
-	};
+	struct node_run *nr = arg;
+	struct pods_query q;
 	struct run_session s;
-	struct err e;
 	int rc;
 
-	(void)arg;
-	err_clear(&e);
 	cmd_cancel_arm(0);   /* Ctrl-C: the pod's row says "interrupted" */
-	rc = run_session(&s, cs->client, cs->pods, &plan, &e);
+	rc = cmd_run_session(ctx, cs, &q, &nr->plan, &s);
 	cmd_cancel_disarm();
-	rc = rc < 0 ? cmd_fail(&e) : print_one(ctx, &s.report, node_format);
+	if (!rc)
+		rc = print_one(ctx, &s.report, node_format);
 	run_session_release(&s);
 	return rc;
 }
@@ -121,10 +124,14 @@ static const struct opt node_opts[] = {
 static int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 {
 	struct cmd_pipeline p = {
-		.needs = CMD_NEED_LIST | CMD_NEED_CLAIMS,
+		.needs = CMD_NEED_CLAIMS,
 		.shape = one_pod,
 		.empty = not_found,
 		.body = probe_pod,
+	};
+	/* A named pod's log is evidence too (LOGS), as in check. */
+	struct node_run nr = {
+		.plan.probe = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS, .logs = 1 },
 	};
 	struct known_table known;
 	int rc;
@@ -137,10 +144,10 @@ static int cmd_node(struct cmd_ctx *ctx, int argc, char **argv)
 	/* read before the probe or any cluster request */
 	if (known_file && cmd_known_load(known_file, &known))
 		return EXIT_ERROR;
-	node_known = known_file ? &known : NULL;
-	p.arg = (void *)pod_name;
-	rc = pod_name ? cmd_pipeline_run(ctx, &p) : run_here(ctx, node_format, node_known);
-	node_known = NULL;
+	nr.pod = pod_name;
+	nr.plan.known = known_file ? &known : NULL;
+	p.arg = &nr;
+	rc = pod_name ? cmd_pipeline_run(ctx, &p) : run_here(ctx, node_format, nr.plan.known);
 	if (known_file)
 		known_table_release(&known);
 	return rc;

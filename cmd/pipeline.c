@@ -72,6 +72,7 @@ int cmd_pipeline_run(struct cmd_ctx *ctx, const struct cmd_pipeline *p)
 	int rc;
 
 	memset(&s, 0, sizeof(s));
+	s.pipeline = p;
 	if (p->needs & CMD_CANCEL_CONNECT)
 		cmd_cancel_arm(p->timeout_ms);
 	if (cmd_connect(ctx, &s.cfg, &s.client) < 0) {
@@ -86,6 +87,31 @@ int cmd_pipeline_run(struct cmd_ctx *ctx, const struct cmd_pipeline *p)
 	if (p->needs & (CMD_CANCEL_CONNECT | CMD_CANCEL_RUN))
 		cmd_cancel_disarm();
 	return rc;
+}
+
+int cmd_run_session(struct cmd_ctx *ctx, struct cmd_session *cs, struct pods_query *q,
+		    struct run_plan *plan, struct run_session *s)
+{
+	const struct cmd_pipeline *p = cs->pipeline;
+	struct err e;
+	int rc;
+
+	cmd_pods_query(ctx, &cs->cfg, q);
+	if (p->shape)
+		p->shape(ctx, q, p->arg);
+	plan->query = cs->query = q;
+	plan->namespace = q->namespace;
+	plan->all_namespaces = q->all_namespaces;
+	plan->container = ctx->g.container;
+	plan->claims = !!(p->needs & CMD_NEED_CLAIMS);
+	err_clear(&e);
+	rc = run_session(s, cs->client, NULL, plan, &e);
+	cs->pods = &s->list;
+	if (rc < 0)
+		return cmd_fail(&e);
+	if (s->empty)
+		return p->empty ? p->empty(ctx, cs, p->arg) : EXIT_ERROR;
+	return 0;
 }
 
 #define HINT_NAMESPACES 3

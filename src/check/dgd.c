@@ -1,12 +1,14 @@
 /* The DGD checks (check/dgd.h, checks.md P).  A pod belongs to a DGD by
  * the operator's labels (consts.go KubeLabelDynamoGraphDeploymentName,
  * KubeLabelDynamoComponent, KubeLabelDynamoWorkerHash) and namespace. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dgd.h"
+#include "model/fwrules.h"
 #include "../util/intern.h"
 #include "../util/sha256.h"
 #include "../util/xalloc.h"
@@ -189,6 +191,43 @@ static int current_gen(const struct dgd_info *d, const struct dgd_pod *p)
 				   !strcmp(p->worker_hash, d->worker_hash_v2));
 }
 
+/* The image's vllm-runtime tag against 1.0.0rc5: 1 at or after it ("1.0.0",
+ * "1.0.1-cuda13"; a release is after its rcs), 0 before it or another
+ * image. */
+static int runtime_from_rc5(const char *image, char *tag, size_t n)
+{
+	const char *t = strstr(image, "vllm-runtime:");
+	unsigned v[3], rc = UINT_MAX;
+	int k = 0;
+
+	if (!t || sscanf(t + 13, "%u.%u.%u%n", &v[0], &v[1], &v[2], &k) != 3)
+		return 0;
+	if (!strncmp(t + 13 + k, "rc", 2) && sscanf(t + 15 + k, "%u", &rc) != 1)
+		return 0;
+	snprintf(tag, n, "%.*s", (int)strcspn(t, " @"), t);
+	if (v[0] != 1 || v[1] || v[2])
+		return v[0] >= 1;
+	return rc >= 5;
+}
+
+/* P5 (checks.md J5c): from vllm-runtime 1.0.0rc5 Dynamo's vLLM worker
+ * refuses the removed --connector with a ValueError and wants
+ * --kv-transfer-config (ai-dynamo/dynamo PR #6513, components/src/dynamo/
+ * vllm/args.py; ai-dynamo/aiconfigurator PR #519: the prefill worker in
+ * CrashLoopBackOff). */
+static void vllm_connector(const struct dgd_info *d, const struct dgd_component *k,
+			   struct dgd_findings *out)
+{
+	char tag[64], conn[32], kv[8];
+
+	if (!runtime_from_rc5(k->image, tag, sizeof tag) ||
+	    !fwr_flag(k->args, "--connector", conn, sizeof conn) ||
+	    fwr_flag(k->args, "--kv-transfer-config", kv, sizeof kv))
+		return;
+	add(out, DGD_CK_VLLM_CONNECTOR, d, "component %.100s: %s passes --connector %s and no "
+	    "--kv-transfer-config: the worker exits with a ValueError", k->name, tag, conn);
+}
+
 static void component(const struct dgd_set *s, size_t item, size_t comp,
 		      const struct dgd_pod *pods, size_t npods, struct dgd_findings *out)
 {
@@ -201,6 +240,7 @@ static void component(const struct dgd_set *s, size_t item, size_t comp,
 	 * a frontend or planner component is not judged here. */
 	if (strcmp(k->type, "worker") && strcmp(k->type, "prefill") && strcmp(k->type, "decode"))
 		return;
+	vllm_connector(d, k, out);
 	for (i = 0; i < npods; i++) {
 		if (!of_dgd(&pods[i], d) || strcmp(pods[i].component, k->name))
 			continue;

@@ -30,6 +30,7 @@
 #define DGD_MAX_ENV 1000
 #define DGD_MAX_CONDITIONS 32
 #define DGD_MAX_RESOURCES 64
+#define DGD_MAX_ARGS (64u << 10)    /* as a pod's (kube/api/pods.c ARGS_CAP) */
 
 struct dgd_component {
 	char *name;      /* v1beta1 components[].name, v1alpha1 services key */
@@ -65,6 +66,12 @@ struct dgd_component {
 	char *patch_names;
 	char *patch_ids;
 	int patch_listed;
+	/* The main container's image and its command then args, space-joined
+	 * ("" past DGD_MAX_ARGS bytes: never a cut line), for the rules on how
+	 * a worker starts (checks.md P5); the args are never printed, only
+	 * the values a rule judges. */
+	char *image;
+	char *args;
 };
 
 struct dgd_condition {

@@ -1067,26 +1067,39 @@ _eng_hides() {
 	}'
 }
 
-begin trtllm_engine
-_ef='' _fl='' _nx=''
-if [ -r /proc/1/cmdline ] && have tr; then
+# _pid1_each FN: FN WORD for each word of PID 1's argv (split at blanks,
+# no globbing), a leading quote and a trailing quote or ';' dropped, until
+# FN returns non-zero; nothing when /proc/1/cmdline cannot be read.  The
+# argv scan of trtllm_engine and sglang_config.
+_pid1_each() {
+	[ -r /proc/1/cmdline ] && have tr || return 0
 	set -f
-	for _a in $( (tr '\0' ' ' </proc/1/cmdline) 2>/dev/null); do
-		_a=${_a#[\"\']}
-		_a=${_a%[\"\'\;]}
-		if [ -n "$_nx" ]; then
-			_ef=$_a
-			break
-		fi
-		case $_a in
-		--extra-engine-args | --extra_llm_api_options) _fl=$_a _nx=1 ;;
-		--extra-engine-args=* | --extra_llm_api_options=*)
-			_fl=${_a%%=*} _ef=${_a#*=}
-			break ;;
-		esac
+	for _w in $( (tr '\0' ' ' </proc/1/cmdline) 2>/dev/null); do
+		_w=${_w#[\"\']}
+		_w=${_w%[\"\'\;]}
+		"$1" "$_w" || break
 	done
 	set +f
-fi
+}
+
+# _eng_word WORD: the engine file's flag (_fl) and the word after it (_ef).
+_eng_word() {
+	if [ -n "$_nx" ]; then
+		_ef=$1
+		return 1
+	fi
+	case $1 in
+	--extra-engine-args | --extra_llm_api_options) _fl=$1 _nx=1 ;;
+	--extra-engine-args=* | --extra_llm_api_options=*)
+		_fl=${1%%=*} _ef=${1#*=}
+		return 1 ;;
+	esac
+	return 0
+}
+
+begin trtllm_engine
+_ef='' _fl='' _nx=''
+_pid1_each _eng_word
 if [ -z "$_fl" ]; then
 	end trtllm_engine 127
 else
@@ -1140,22 +1153,21 @@ fi
 # ConfigArgumentMerger: the word after a lone `--config`, a .yaml/.yml
 # file; each top-level key K becomes --K, the command line wins).  Only two
 # keys leave the pod, each a plain word: the KV backend and the mode.
+# _sgl_word WORD: an SGLang worker (_sg) and the word after a lone
+# --config (_sc, the last one).
+_sgl_word() {
+	case $1 in *sglang*) _sg=1 ;; esac
+	if [ -n "$_nx" ]; then
+		_sc=$1 _nx=''
+	elif [ "$1" = --config ]; then
+		_nx=1
+	fi
+	return 0
+}
+
 begin sglang_config
 _sg='' _sc='' _nx=''
-if [ -r /proc/1/cmdline ] && have tr; then
-	set -f
-	for _a in $( (tr '\0' ' ' </proc/1/cmdline) 2>/dev/null); do
-		_a=${_a#[\"\']}
-		_a=${_a%[\"\'\;]}
-		case $_a in *sglang*) _sg=1 ;; esac
-		if [ -n "$_nx" ]; then
-			_sc=$_a _nx=''
-		elif [ "$_a" = --config ]; then
-			_nx=1
-		fi
-	done
-	set +f
-fi
+_pid1_each _sgl_word
 if [ -z "$_sg" ] || [ -z "$_sc" ]; then
 	end sglang_config 127
 else

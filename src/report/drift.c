@@ -57,7 +57,7 @@ static void drift_lines(FILE *out, const struct run *pr)
 	for (size_t i = 0; i < pr->pods->n; i++)
 		for (size_t j = 0; j < pr->pod[i].results.n; j++) {
 			const struct check_result *r = &pr->pod[i].results.v[j];
-			if (strcmp(r->name, "env-drift") || r->status == CHECK_OK)
+			if (strcmp(r->name, check_def_of(CK_ENV_DRIFT)->name) || r->status == CHECK_OK)
 				continue;
 			fprintf(out, "%swarn %s: %s\n", first ? "\n" : "", safe_show(pr->pods->items[i].name),
 			       safe_show(r->detail));

@@ -62,7 +62,7 @@ void report_print_plan(FILE *out, const char *plan)
 
 void report_print_transfer(FILE *out, const struct run_pod *rp, int ran)
 {
-	const struct check_result *r = check_results_find(&rp->results, "transfer");
+	const struct check_result *r = check_results_find(&rp->results, check_def_of(CK_TRANSFER)->name);
 
 	if (!ran) {
 		fputs("\nTransfer: skipped (no probed peer pod to test with)\n", out);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report_int.h"
+#include "verdict/graph.h"
 #include "util/safe.h"
 #include "util/xalloc.h"
 
@@ -70,7 +71,7 @@ static void count_pod(const struct run_pod *p, struct counts *c)
 
 static int cross_pod(const struct verdict_finding *f)
 {
-	return !strcmp(f->name, "pair-consistency") || !strcmp(f->name, "node-consistency");
+	return graph_finding_is_cross(f->name);
 }
 
 static void count_cross(const struct verdict *v, struct counts *c)
@@ -170,7 +171,7 @@ static void pod_suite(FILE *out, const struct run_pod *p, enum verdict_status ve
 	if (!p->probed) {
 		char *line = reason_line(&p->reason);
 
-		testcase(out, "pod-probe", pod->name, CHECK_SKIPPED, line, NULL);
+		testcase(out, check_def_of(CK_POD_PROBE)->name, pod->name, CHECK_SKIPPED, line, NULL);
 		free(line);
 	} else {
 		for (size_t i = 0; i < p->results.n; i++) {

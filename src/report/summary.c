@@ -259,7 +259,7 @@ void report_print_summary(FILE *out, const struct report *r,
 
 		/* The verdict has one "pod-probe" finding per pod; the
 		 * table's reader wants one line per reason. */
-		if (!strcmp(f->name, "pod-probe")) {
+		if (!strcmp(f->name, check_def_of(CK_POD_PROBE)->name)) {
 			if (!grouped++)
 				print_unprobed(out, r, st);
 			continue;

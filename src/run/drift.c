@@ -49,7 +49,7 @@ static void drift_results(const struct recipe_set *s, const char *recipe,
 	if (!c) {
 		why = xasprintf("no component of graph %s with role %s in %s",
 				*pod->graph ? pod->graph : "<none>", pod->role, recipe);
-		check_results_add_def(&pr->pod[i].results, "env-drift", CHECK_WARN, why,
+		check_results_add_id(&pr->pod[i].results, CK_ENV_DRIFT, CHECK_WARN, why,
 				      "pass the recipe this graph was deployed from");
 		free(why);
 		free(view.var);
@@ -57,7 +57,7 @@ static void drift_results(const struct recipe_set *s, const char *recipe,
 	}
 	if (pod->spec_env_unread && *pod->spec_env_unread) {
 		/* a spec env past its cap is not "every variable unset" */
-		check_results_add_def(&pr->pod[i].results, "env-drift", CHECK_SKIPPED,
+		check_results_add_id(&pr->pod[i].results, CK_ENV_DRIFT, CHECK_SKIPPED,
 				      pod->spec_env_unread,
 				      "shorten the container's env list (a ConfigMap via envFrom)");
 		free(view.var);
@@ -69,10 +69,10 @@ static void drift_results(const struct recipe_set *s, const char *recipe,
 	recipe_drift(c, spec, nspec, 1, pk, proc ? proc->n : 0, proc != NULL, &f, &nf);
 	free(view.var);
 	for (size_t j = 0; j < nf; j++)
-		check_results_add_def(&pr->pod[i].results, "env-drift", CHECK_WARN,
+		check_results_add_id(&pr->pod[i].results, CK_ENV_DRIFT, CHECK_WARN,
 				      f[j].detail, f[j].remedy);
 	if (nf == 0)
-		check_results_add_def(&pr->pod[i].results, "env-drift", CHECK_OK,
+		check_results_add_id(&pr->pod[i].results, CK_ENV_DRIFT, CHECK_OK,
 				      "recipe, pod spec and process agree", NULL);
 	recipe_findings_free(f, nf);
 	free(pk), free(spec), free(store);

@@ -7,35 +7,27 @@
 #include "run/transfer.h"
 #include "util/xalloc.h"
 
-/* Lists pod `name` (any labels) and probes it. */
+/* Lists pod `name` (any labels) and probes it: the session's list and
+ * probe stages, facts kept. */
 static int probe_one(struct http_client *c, const struct run_nixl_query *q, const char *name,
 		     struct run_nixl_side *s, struct err *e)
 {
-	struct pods_query pq = { 0 };
-	struct run_options o = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS };
-
-	pq.namespace = q->namespace;
-	pq.name = name;
-	pq.any_component = 1;
-	pq.container = q->container;
-	if (pods_list(c, &pq, &s->list, e) < 0)
+	s->query = (struct pods_query){ .namespace = q->namespace, .name = name,
+					.any_component = 1, .container = q->container };
+	s->plan = (struct run_plan){ .query = &s->query, .namespace = q->namespace, .keep_facts = 1,
+				     .probe = { .parallel = 1, .timeout_ms = RUN_PROBE_TIMEOUT_MS } };
+	s->started = 1;
+	if (run_session(&s->s, c, NULL, &s->plan, e) < 0)
 		return -1;
-	s->listed = 1;
-	if (s->list.n == 0)
+	if (s->s.empty)
 		return err_setp(e, ERR_API, "Error from server (NotFound): pods \"%s\" not found", name);
-	run_init(&s->run, &s->list);
-	s->probed_run = 1;
-	s->run.keep_facts = 1;
-	run_pods(&s->run, c, &o);
 	return 0;
 }
 
 static void side_release(struct run_nixl_side *s)
 {
-	if (s->probed_run)
-		run_release(&s->run);
-	if (s->listed)
-		pod_list_release(&s->list);
+	if (s->started)
+		run_session_release(&s->s);
 }
 
 static const char *opposite(const char *role)
@@ -71,14 +63,14 @@ static char *find_peer(struct http_client *c, const struct pod_info *self, struc
 
 static void side_view(const struct run_nixl_side *s, struct pairtest_side *v)
 {
-	const struct pod_info *p = &s->list.items[0];
+	const struct pod_info *p = &s->s.list.items[0];
 
 	v->namespace = p->namespace;
 	v->pod = p->name;
 	v->container = p->container;
 	v->ip = p->pod_ip;
 	v->role = p->role;
-	v->f = s->run.pod[0].facts;
+	v->f = s->s.run.pod[0].facts;
 }
 
 int run_nixl(struct http_client *c, const struct run_nixl_query *q, struct run_nixl *n,
@@ -90,42 +82,42 @@ int run_nixl(struct http_client *c, const struct run_nixl_query *q, struct run_n
 	buf_init(&n->plan, 1 << 16);
 	if (probe_one(c, q, q->pod, &n->self, e) < 0)
 		return -1;
-	n->peer_name = q->peer ? xstrdup(q->peer) : find_peer(c, &n->self.list.items[0], e);
+	n->peer_name = q->peer ? xstrdup(q->peer) : find_peer(c, &n->self.s.list.items[0], e);
 	if (n->peer_name && probe_one(c, q, n->peer_name, &n->peer, e) < 0)
 		return -1;
 	side_view(&n->self, &sv);
 	if (n->peer_name)
 		side_view(&n->peer, &pv);
 	pairtest_plan(&sv, n->peer_name ? &pv : NULL,
-		      n->self.run.pod[0].results.fabric == FABRIC_EFA, &n->plan);
+		      n->self.s.run.pod[0].results.fabric == FABRIC_EFA, &n->plan);
 	return 0;
 }
 
 const struct run_pod *run_nixl_self(const struct run_nixl *n)
 {
-	return &n->self.run.pod[0];
+	return &n->self.s.run.pod[0];
 }
 
 const struct run_pod *run_nixl_peer(const struct run_nixl *n)
 {
-	return n->peer_name ? &n->peer.run.pod[0] : NULL;
+	return n->peer_name ? &n->peer.s.run.pod[0] : NULL;
 }
 
 int run_nixl_transfer(struct http_client *c, struct run_nixl *n, long limit_ms,
 		      const struct run_sink *sink)
 {
-	struct run_pod *self = &n->self.run.pod[0];
+	struct run_pod *self = &n->self.s.run.pod[0];
 	struct transfer_side a, b;
 	int self_client;
 
-	if (!n->peer_name || !n->peer.run.pod[0].probed) {
-		check_results_add_def(&self->results, "transfer", CHECK_SKIPPED,
+	if (!n->peer_name || !n->peer.s.run.pod[0].probed) {
+		check_results_add_id(&self->results, CK_TRANSFER, CHECK_SKIPPED,
 				      "no probed prefill/decode peer to test a transfer with", NULL);
 		return 0;
 	}
 	a.pod = self->pod, a.f = self->facts, a.results = &self->results;
-	b.pod = n->peer.run.pod[0].pod, b.f = n->peer.run.pod[0].facts;
-	b.results = &n->peer.run.pod[0].results;
+	b.pod = n->peer.s.run.pod[0].pod, b.f = n->peer.s.run.pod[0].facts;
+	b.results = &n->peer.s.run.pod[0].results;
 	/* The prefill side sends KV: it is the client (an aggregated worker too). */
 	self_client = strcmp(a.pod->role, "decode") != 0;
 	run_transfer_pair(c, self_client ? &a : &b, self_client ? &b : &a, limit_ms, sink);

@@ -9,6 +9,7 @@
 #include "kube/http/http.h"
 #include "kube/api/pods.h"
 #include "run/run.h"
+#include "run/session.h"
 #include "util/buf.h"
 #include "util/err.h"
 
@@ -19,11 +20,13 @@ struct run_nixl_query {
 	const char *container;    /* -c, or NULL */
 };
 
-/* One pod listed by name (any labels) and probed, facts kept. */
+/* One pod listed by name (any labels) and probed, facts kept: a run
+ * session (session.h) of its list and probe stages. */
 struct run_nixl_side {
-	struct pod_list list;     /* owned */
-	struct run run;           /* owned; run.pod[0] is the pod */
-	int listed, probed_run;
+	struct pods_query query;
+	struct run_plan plan;
+	struct run_session s;     /* owned; s.run.pod[0] is the pod */
+	int started;
 };
 
 /* Owns everything in it; release with run_nixl_release(). */

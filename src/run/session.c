@@ -6,12 +6,51 @@
 
 #include "run/session.h"
 #include "check/dgd.h"
+#include "kube/api/claims.h"
 #include "kube/api/dgd.h"
 #include "model/cancel.h"
 #include "push/push.h"
 #include "run/dgd.h"
 #include "run/drift.h"
 #include "run/transfer.h"
+
+/* The pods: plan.query listed (or the caller's list), stopping the
+ * session when none is found (s->empty, for the caller to word); -c that
+ * no listed pod has is an error before any exec (a sidecar of some
+ * workers: the others are not probed, each with that reason); then their
+ * DRA claims (are they NICs? pod-rdma-resource). */
+static int stage_list(struct run_session *s, struct err *e)
+{
+	const struct run_plan *p = s->plan;
+	size_t i;
+
+	if (p->query) {
+		if (pods_list(s->client, p->query, &s->list, e) < 0)
+			return -1;
+		s->run.pods = &s->list;
+	}
+	if (!s->run.pods->n) {
+		s->empty = 1;
+		return 1;
+	}
+	for (i = 0; p->container && i < s->run.pods->n; i++)
+		if (!s->run.pods->items[i].no_container)
+			break;
+	if (p->container && i == s->run.pods->n)
+		return err_set(e, ERR_USAGE, "%s", s->run.pods->items[0].skip_reason);
+	if (p->claims && p->query)
+		claims_resolve(s->client, &s->list);
+	run_init(&s->run, s->run.pods);
+	/* A progress line only when it has time to show. */
+	s->probe = p->probe;
+	if (p->probe.sink) {
+		s->sink = *p->probe.sink;
+		if (s->run.pods->n <= p->progress_min)
+			s->sink.progress = NULL, s->sink.progress_done = NULL;
+		s->probe.sink = &s->sink;
+	}
+	return 0;
+}
 
 /* The DGDs: --dgd NAME GETs that one; else LIST them all (labels only on
  * 403), keeping those of the pods listed.  Shown with --dgd, or when some
@@ -43,10 +82,10 @@ static int stage_dgds(struct run_session *s, struct err *e)
 static int stage_probe(struct run_session *s, struct err *e)
 {
 	(void)e;
-	s->run.keep_facts = s->plan->transfer;
+	s->run.keep_facts = s->plan->transfer || s->plan->keep_facts;
 	s->run.known = s->plan->known;
 	s->run.keep_env = s->plan->recipe != NULL || s->dgd_shown;
-	run_pods(&s->run, s->client, &s->plan->probe);
+	run_pods(&s->run, s->client, &s->probe);
 	return 0;
 }
 
@@ -55,7 +94,7 @@ static int stage_transfer(struct run_session *s, struct err *e)
 	(void)e;
 	if (s->plan->transfer && !cancel_why())
 		run_transfer_pairs(s->client, &s->run, s->plan->transfer_timeout_ms,
-				   s->plan->probe.sink);
+				   s->probe.sink);
 	/* What ends early ends here: later stages judge what finished. */
 	s->interrupted = cancel_why();
 	return 0;
@@ -121,6 +160,7 @@ static const struct stage {
 	const char *name;
 	int (*run)(struct run_session *s, struct err *e);
 } stages[] = {
+	{ "list", stage_list },
 	{ "dgds", stage_dgds },
 	{ "observe", run_observe_stage },
 	{ "probe", stage_probe },
@@ -134,14 +174,16 @@ static const struct stage {
 int run_session(struct run_session *s, struct http_client *c, const struct pod_list *l,
 		const struct run_plan *p, struct err *e)
 {
+	int rc = 0;
+
 	memset(s, 0, sizeof(*s));
 	s->plan = p;
 	s->client = c;
-	run_init(&s->run, l);
-	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
-		if (stages[i].run(s, e) < 0)
-			return -1;
-	return 0;
+	s->run.pods = l;
+	/* A stage's 1 ends the session early and well (no pod listed). */
+	for (size_t i = 0; !rc && i < sizeof(stages) / sizeof(stages[0]); i++)
+		rc = stages[i].run(s, e);
+	return rc < 0 ? -1 : 0;
 }
 
 int run_session_push(const struct run_session *s, const char *url,
@@ -176,5 +218,7 @@ void run_session_release(struct run_session *s)
 	if (s->run.pods)
 		run_dgd_groups_release(s->group, s->run.pods->n);
 	dgd_set_release(&s->dgds);
-	run_release(&s->run);
+	if (s->run.pod)
+		run_release(&s->run);
+	pod_list_release(&s->list);
 }

@@ -1,6 +1,7 @@
 /* Prefill/decode pair rules (rules.def PAIR rows; see graph.h): each
  * prefill x decode pair of one graph must be able to meet.  The odd node
  * out is graph_node.c's. */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <strings.h>
 
 #include "model/envrules.h"
+#include "model/fwrules.h"
 #include "verdict/graph.h"
 #include "verdict/pairnet.h"
 #include "verdict/rules.h"
@@ -284,6 +286,40 @@ static enum check_status pr_ipc_fabric(const struct side *a, const struct side *
 /* rank: how far after the per-pod check of the same thing (about, whose
  * rank is the table's, src/check/table.def) it ranks; with no such check,
  * the rank itself (rules.def). */
+/* J5b: the attention backend a vLLM worker's spec names
+ * (--attention-backend X, or VLLM_ATTENTION_BACKEND=X on its command
+ * line) into v, or NULL: not vLLM, not named (vLLM then picks its own), or
+ * no plain backend name. */
+static const char *attn_backend(const struct run_pod *p, char *v, size_t n)
+{
+	const char *a = p->pod->args;
+
+	if (!a || !strstr(a, "vllm") ||
+	    (!fwr_flag(a, "--attention-backend", v, n) && !fwr_flag(a, "VLLM_ATTENTION_BACKEND", v, n)))
+		return NULL;
+	for (const char *c = v; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_')
+			return NULL;
+	return v;
+}
+
+/* J5b: vLLM's NixlConnector refuses a remote agent whose attention backend
+ * is not its own (nixl_connector.py _validate_remote_agent_handshake,
+ * `assert nixl_agent_meta.attn_backend_name == self.backend_name`;
+ * vllm-project/vllm#23587): FlashInfer keeps a block's K and V together
+ * ([num_blocks, 2, ...], PR #19090), FlashAttention K then V ([2,
+ * num_blocks, ...]), so one side's regions are not the other's. */
+static enum check_status pr_attn(const struct side *a, const struct side *b,
+				 char *why, size_t n)
+{
+	char x[32], y[32];
+
+	if (!attn_backend(a->p, x, sizeof x) || !attn_backend(b->p, y, sizeof y) || !strcasecmp(x, y))
+		return CHECK_OK;
+	snprintf(why, n, "vLLM attention backend %s vs %s", x, y);
+	return CHECK_FAIL;
+}
+
 struct pair_rule {
 	pair_fn judge;
 	enum check_family family;
@@ -334,7 +370,7 @@ static void pair_finding(const struct run_pod *pods, const struct pair_rule *r,
 	struct verdict_finding f = { 0 };
 	size_t more = t->count[k] - 1;
 
-	f.name = "pair-consistency";
+	f.name = graph_finding_name(GRAPH_FINDING_PAIR);
 	f.family = r->family;
 	f.status = k ? CHECK_FAIL : CHECK_WARN;
 	f.rank = rule_rank(r->about, r->rank);
@@ -375,9 +411,11 @@ struct pclass {
 static char *class_key(const struct run_pod *p, const char *role)
 {
 	const struct check_summary *s = sum(p);
+	char attn[32];
+	const char *at = attn_backend(p, attn, sizeof attn);
 	const char *f[] = { role, str(p->pod->namespace), str(p->pod->graph), s->nixl_backend,
 			    s->ucx_tls, s->net_dev_bad, s->ucx_version, s->nixl_version,
-			    s->libfabric_version, s->rdma_request };
+			    s->libfabric_version, s->rdma_request, at ? at : "" };
 	struct buf b = BUF_INIT(LINE_MAX_BYTES);   /* the fields are bounded: < 1 KiB */
 	char *key;
 

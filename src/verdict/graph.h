@@ -34,6 +34,13 @@
  * the first pair in index order is named, all are counted.  Measured
  * (callgrind): 20 M instructions at 1000 pods, 200 M at 10,000 (the all-
  * pairs loop before: 262 M and 25.9 G). */
+/* The kinds of cross-pod finding, by id (rules.def FINDING rows). */
+enum graph_finding { GRAPH_FINDING_PAIR, GRAPH_FINDING_NODE, GRAPH_FINDING__COUNT };
+/* The name a finding of kind k has ("pair-consistency", ...). */
+const char *graph_finding_name(enum graph_finding k);
+/* 1 when a finding called name is a cross-pod one (pair or node). */
+int graph_finding_is_cross(const char *name);
+
 void verdict_graph_compare(const struct run_pod *pods, size_t n,
 		   struct verdict_findings *out);
 

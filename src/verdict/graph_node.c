@@ -208,7 +208,7 @@ static void node_rule(const struct node_rule *r, struct node *v, size_t nn,
 	describe_odd(v, &vs, maj, &b, &f.nodes, &f.nnodes);
 	free(vs.v);
 	odd = buf_detach(&b, NULL);
-	f.name = "node-consistency";
+	f.name = graph_finding_name(GRAPH_FINDING_NODE);
 	f.family = r->family;
 	f.status = CHECK_WARN;
 	f.rank = rule_rank(r->about, r->rank);

@@ -27,11 +27,6 @@ def sources(*globs):
 def includes(path):
     with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
         found = INCLUDE.findall(f.read())
-    if path.startswith("src/kube/") and path.count("/") == 3:
-        # A room's "../util/x.h" (kube/api/pods.c, dgd.c: moved unchanged)
-        # resolves against src/kube/ (the Makefile's -Isrc/kube for them).
-        found = [i[3:] if i.startswith("../") and not i.startswith("../../") else i
-                 for i in found]
     return [os.path.normpath(os.path.join(os.path.dirname(path), i))
             if i.startswith("..") else i for i in found]
 

@@ -86,6 +86,39 @@ static void parse_real_fields(void)
 	dgd_set_release(&s);
 }
 
+/* The main container's image and launch line (command then args, space-
+ * joined) of each component, the DGD rules' input (checks.md P5): v1beta1
+ * podTemplate's "main" container, v1alpha1 extraPodSpec.mainContainer;
+ * "" when absent or not strings. */
+static void parse_launch(void)
+{
+	static const char b[] =
+		"{\"metadata\":{\"name\":\"g\"},\"spec\":{\"components\":[{\"name\":\"prefill\",\"type\":\"prefill\","
+		"\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"side\",\"image\":\"busybox\"},"
+		"{\"name\":\"main\",\"image\":\"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc5\","
+		"\"command\":[\"python3\",\"-m\",\"dynamo.vllm\"],\"args\":[\"--connector\",\"nixl\",7]}]}}},"
+		"{\"name\":\"fe\",\"type\":\"frontend\",\"podTemplate\":{\"spec\":{\"containers\":[{\"image\":3}]}}}]}}";
+	static const char a[] =
+		"{\"metadata\":{\"name\":\"g\"},\"spec\":{\"services\":{\"P\":{\"componentType\":\"worker\","
+		"\"subComponentType\":\"prefill\",\"extraPodSpec\":{\"mainContainer\":{\"image\":\"vllm-runtime:0.9.0\","
+		"\"args\":[\"python3 -m dynamo.vllm --is-prefill-worker\"]}}}}}}";
+	struct dgd_set s = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(b, sizeof(b) - 1, "v1beta1", &s, &e), 0);
+	CHECK_STR(s.items[0].comp[0].image, "nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc5");
+	CHECK_STR(s.items[0].comp[0].args, "python3 -m dynamo.vllm --connector nixl");
+	CHECK_STR(s.items[0].comp[1].image, "");
+	CHECK_STR(s.items[0].comp[1].args, "");
+	dgd_set_release(&s);
+	err_clear(&e);
+	CHECK_INT(dgd_parse(a, sizeof(a) - 1, "v1alpha1", &s, &e), 0);
+	CHECK_STR(s.items[0].comp[0].image, "vllm-runtime:0.9.0");
+	CHECK_STR(s.items[0].comp[0].args, "python3 -m dynamo.vllm --is-prefill-worker");
+	dgd_set_release(&s);
+}
+
 /* P3 on a value from a Secret: judged on the real value through its
  * SHA-256, which never shows: equal is no finding, different is one
  * dgd-env warn that names neither the digest nor the value. */
@@ -452,6 +485,49 @@ static void judge(void)
 	dgd_set_release(&s);
 }
 
+/* P5 (checks.md J5c): Dynamo's vLLM worker from vllm-runtime 1.0.0rc5 on
+ * exits with a ValueError on the removed --connector (ai-dynamo/dynamo PR
+ * #6513) and wants --kv-transfer-config (ai-dynamo/aiconfigurator PR #519:
+ * prefill in CrashLoopBackOff). */
+static void vllm_connector(void)
+{
+	static const char body[] =
+		"{\"metadata\":{\"name\":\"g\",\"namespace\":\"dynamo\"},\"spec\":{\"components\":["
+		"{\"name\":\"prefill\",\"type\":\"prefill\",\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"main\","
+		"\"image\":\"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc5\",\"command\":[\"python3\",\"-m\",\"dynamo.vllm\"],"
+		"\"args\":[\"--model\",\"Qwen/Qwen3-0.6B\",\"--is-prefill-worker\",\"--connector\",\"nixl\"]}]}}},"
+		"{\"name\":\"decode\",\"type\":\"decode\",\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"main\","
+		"\"image\":\"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc5\",\"command\":[\"python3\",\"-m\",\"dynamo.vllm\"],"
+		"\"args\":[\"--connector\",\"nixl\",\"--kv-transfer-config\","
+		"\"{\\\"kv_connector\\\":\\\"NixlConnector\\\",\\\"kv_role\\\":\\\"kv_both\\\"}\"]}]}}},"
+		"{\"name\":\"old\",\"type\":\"worker\",\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"main\","
+		"\"image\":\"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc4\",\"args\":[\"python3 -m dynamo.vllm --connector nixl\"]}]}}},"
+		"{\"name\":\"new\",\"type\":\"worker\",\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"main\","
+		"\"image\":\"vllm-runtime:1.0.1\",\"args\":[\"python3 -m dynamo.vllm --connector=nixl\"]}]}}},"
+		"{\"name\":\"fe\",\"type\":\"frontend\",\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"main\","
+		"\"image\":\"vllm-runtime:1.0.1\",\"args\":[\"--connector nixl\"]}]}}}]}}";
+	struct dgd_set s = { 0 };
+	struct dgd_findings f = { 0 };
+	struct err e;
+
+	err_clear(&e);
+	CHECK_INT(dgd_parse(body, sizeof(body) - 1, "v1beta1", &s, &e), 0);
+	dgd_judge(&s, NULL, 0, &f);
+	CHECK(has(&f, "dgd-vllm-connector", "component prefill: vllm-runtime:1.0.0rc5 passes "
+		  "--connector nixl and no --kv-transfer-config"));
+	CHECK(has(&f, "dgd-vllm-connector", "component new: vllm-runtime:1.0.1 passes --connector nixl"));
+	/* near misses: --kv-transfer-config given; rc4, before the removal;
+	 * a frontend (no worker) */
+	CHECK(!has(&f, "dgd-vllm-connector", "component decode"));
+	CHECK(!has(&f, "dgd-vllm-connector", "component old"));
+	CHECK(!has(&f, "dgd-vllm-connector", "component fe"));
+	for (size_t i = 0; i < f.n; i++)
+		if (f.items[i].check == DGD_CK_VLLM_CONNECTOR)
+			CHECK_INT(f.items[i].status, CHECK_FAIL);
+	dgd_findings_release(&f);
+	dgd_set_release(&s);
+}
+
 /* multinode.nodeCount of a component (Dynamo's DeepSeek-R1 SGLang
  * disagg-32gpu: 2) reaches its pods' check_context.nodes (checks.md J7). */
 static void multinode_nodes(void)
@@ -491,10 +567,12 @@ int main(void)
 	parse_beta();
 	parse_alpha();
 	parse_real_fields();
+	parse_launch();
 	secret_judged();
 	bad_input();
 	too_many();
 	judge();
+	vllm_connector();
 	bad_item_is_that_item();
 	api_bounds();
 	ready_past_cap();

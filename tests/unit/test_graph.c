@@ -140,6 +140,50 @@ static void test_backend(void)
 	CHECK(find("NIXL backend") == NULL);
 }
 
+/* J5b: vLLM's NixlConnector refuses a peer with another attention
+ * backend (nixl_connector.py _validate_remote_agent_handshake); the
+ * backend as each pod's spec names it (--attention-backend, or
+ * VLLM_ATTENTION_BACKEND=X on its command line). */
+static void test_attention_backend(void)
+{
+	static const char fi[] = "python3 -m dynamo.vllm --attention-backend FLASHINFER --is-prefill-worker";
+	static const char fa[] = "python3 -m dynamo.vllm --attention-backend=FLASH_ATTN";
+	const struct verdict_finding *f;
+
+	qwen();
+	G.info[0].args = G.info[1].args = (char *)fi;
+	G.info[2].args = G.info[3].args = (char *)fa;
+	compare();
+	f = find("attention backend");
+	CHECK_STR(text(f), "prefill qwen-prefill-0 and decode qwen-decode-0: vLLM attention "
+		  "backend FLASHINFER vs FLASH_ATTN (and 3 more pairs)");
+	CHECK_INT(status(f), CHECK_FAIL);
+	CHECK_STR(f ? f->about : NULL, "fw-vllm");
+	/* One prefill differs: pods of one role are judged apart, not as a class. */
+	G.info[0].args = (char *)fa;
+	compare();
+	CHECK_STR(text(find("attention backend")), "prefill qwen-prefill-1 and decode qwen-decode-0: "
+		  "vLLM attention backend FLASHINFER vs FLASH_ATTN (and 1 more pair)");
+	/* Near misses: the same backend in the variable and another case ... */
+	G.info[0].args = G.info[1].args = (char *)fi;
+	G.info[2].args = G.info[3].args =
+		(char *)"env VLLM_ATTENTION_BACKEND=flashinfer python3 -m dynamo.vllm";
+	compare();
+	CHECK(find("attention backend") == NULL);
+	/* ... one side leaving it to vLLM's own pick ... */
+	G.info[2].args = G.info[3].args = (char *)"python3 -m dynamo.vllm";
+	compare();
+	CHECK(find("attention backend") == NULL);
+	/* ... and SGLang, whose --attention-backend this handshake does not compare. */
+	G.info[0].args = G.info[1].args =
+		(char *)"python3 -m dynamo.sglang --attention-backend fa3";
+	G.info[2].args = G.info[3].args =
+		(char *)"python3 -m dynamo.sglang --attention-backend flashinfer";
+	compare();
+	CHECK(find("attention backend") == NULL);
+	CHECK_INT(G.out.n, 0);
+}
+
 /* What check_pod() and the mask leave: the judged value and the shown one. */
 static void set_tls(int i, const char *v)
 {
@@ -561,6 +605,7 @@ int main(void)
 {
 	test_consistent();
 	test_backend();
+	test_attention_backend();
 	test_ucx_tls();
 	test_net_devices();
 	test_offfab();

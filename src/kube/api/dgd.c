@@ -1,14 +1,17 @@
-/* DynamoGraphDeployments from the API server (kube/dgd.h).  The shapes
+/* One DynamoGraphDeployment object (kube/dgd.h; the list and the request:
+ * dgd_list.c).  The shapes
  * read are the operator's (ai-dynamo/dynamo deploy/operator/api, before
  * deploy/cloud/operator/api):
  * v1alpha1 (v1alpha1/dynamographdeployment_types.go, the shared spec of
  * dynamocomponentdeployment_types.go): spec.envs graph-wide, spec.services
  * {NAME: {componentType, subComponentType, replicas, envs, resources
- * {requests, limits}, extraPodSpec.mainContainer.env}}, status.services
+ * {requests, limits}, extraPodSpec.mainContainer.{env, image, command,
+ * args}}}, status.services
  * {NAME: ServiceReplicaStatus};
  * v1beta1 (v1beta1/dynamographdeployment_types.go): spec.env graph-wide,
  * spec.components[] {name, type, replicas, podTemplate.spec.containers[]
- * (the one named "main") env and resources}, status.components{NAME:
+ * (the one named "main") env, resources, image, command and args},
+ * status.components{NAME:
  * ComponentReplicaStatus {replicas, updatedReplicas, readyReplicas,
  * availableReplicas}}.  Both: status.state, status.conditions[].
  * The CR is untrusted: every field is type-checked and the lists are
@@ -21,8 +24,9 @@
 #include <cjson/cJSON.h>
 
 #include "dgd.h"
-#include "../util/buf.h"
-#include "../util/xalloc.h"
+#include "dgd_int.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
 
 #define ANN_HASH "nvidia.com/current-worker-hash"
 #define ANN_HASH_V2 "nvidia.com/current-worker-hash-v2"
@@ -235,6 +239,24 @@ static int fill_comp(struct dgd_component *k, const cJSON *spec, const cJSON *re
 	return rc;
 }
 
+/* k's image and launch line from its main container mc (may be NULL):
+ * command then args, the strings space-joined; past DGD_MAX_ARGS "", never
+ * a cut line (a rule judges a flag's absence too). */
+static void launch(struct dgd_component *k, const cJSON *mc)
+{
+	static const char *const lists[] = { "command", "args" };
+	struct buf b = BUF_INIT(DGD_MAX_ARGS);
+	const cJSON *it;
+	int over = 0;
+
+	k->image = str(mc, "image");
+	for (size_t i = 0; i < 2; i++)
+		cJSON_ArrayForEach(it, get(mc, lists[i]))
+			if (!over && cJSON_IsString(it))
+				over = buf_appendf(&b, "%s%s", b.len ? " " : "", it->valuestring) < 0;
+	k->args = buf_detach(&b, NULL);    /* "" after an overflow: released */
+}
+
 /* RFC 6901: a key in a pointer with '~' as "~0" and '/' as "~1". */
 static void pointer_key(struct buf *b, const char *key)
 {
@@ -325,6 +347,7 @@ static int beta_components(const cJSON *spec, struct dgd_info *d, struct err *e)
 		k->name = str(c, "name");
 		/* "type" in the CRD; componentType read too, the v1alpha1 word. */
 		k->type = str(c, get(c, "type") ? "type" : "componentType");
+		launch(k, mc);
 		if (fill_comp(k, c, get(mc, "resources"), envs, e))
 			return -1;
 		beta_place(k, c, d->ncomp - 1);
@@ -355,6 +378,7 @@ static int alpha_services(const cJSON *spec, struct dgd_info *d, struct err *e)
 		 * worker (the operator's prefill/decode label). */
 		k->type = str(s, cJSON_IsString(sub) && *sub->valuestring ? "subComponentType"
 									 : "componentType");
+		launch(k, get(get(s, "extraPodSpec"), "mainContainer"));
 		if (fill_comp(k, s, get(s, "resources"), envs, e))
 			return -1;
 		alpha_place(k, s);
@@ -412,9 +436,7 @@ static void status(const cJSON *st, struct dgd_info *d)
 	}
 }
 
-static void release_info(struct dgd_info *d);
-
-static int one(const cJSON *o, const char *version, struct dgd_info *d, struct err *e)
+int dgd_read_item(const cJSON *o, const char *version, struct dgd_info *d, struct err *e)
 {
 	const cJSON *meta = get(o, "metadata"), *ann = get(meta, "annotations");
 	const cJSON *spec = get(o, "spec");
@@ -443,193 +465,20 @@ static int one(const cJSON *o, const char *version, struct dgd_info *d, struct e
 	return rc;
 }
 
-/* ---- The list, item by item (issue 37 item 5) -----------------------
- * A list is not parsed whole: a cJSON tree costs about 40 times its text
- * (a 60 MiB list held 2.5 GB).  The top-level object is walked key by key
- * and only the extent of each value measured; each item of "items" is
- * size-checked, parsed alone and its tree dropped before the next. */
-
-static const char *ws(const char *p, const char *end)
+/* d as a DGD not read, named by meta (its metadata, may be NULL), why. */
+void dgd_info_skipped(struct dgd_info *d, const cJSON *meta, size_t idx, const char *version,
+		      const char *why)
 {
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* One past the end of the JSON value at p, NULL when it does not end before
- * end.  Its extent only (strings with their escapes, nesting): cJSON checks
- * the text when it parses the value. */
-static const char *value_end(const char *p, const char *end)
-{
-	size_t depth = 0;
-	int in_str = 0;
-
-	if (p < end && *p != '"' && *p != '{' && *p != '[') {
-		while (p < end && *p && !strchr(",]} \t\r\n", *p))
-			p++;
-		return p;
-	}
-	for (; p < end; p++) {
-		if (in_str && *p == '\\') {
-			p++;
-		} else if (in_str && *p == '"') {
-			in_str = 0;
-			if (!depth)
-				return p + 1;
-		} else if (in_str) {
-			continue;
-		} else if (*p == '"') {
-			in_str = 1;
-		} else if (*p == '{' || *p == '[') {
-			depth++;
-		} else if ((*p == '}' || *p == ']') && --depth == 0) {
-			return p + 1;
-		}
-	}
-	return NULL;
-}
-
-/* 1 when the JSON string text [p, q) reads key (escapes decoded by cJSON). */
-static int key_is(const char *p, const char *q, const char *key)
-{
-	cJSON *k = cJSON_ParseWithLength(p, (size_t)(q - p));
-	int hit = cJSON_IsString(k) && !strcmp(k->valuestring, key);
-
-	cJSON_Delete(k);
-	return hit;
-}
-
-/* The value of key in the JSON object text at [p, end): its first byte,
- * *vend one past its last; NULL when the object has no such key, with
- * *bad set when the text is no JSON object. */
-static const char *find_key(const char *p, const char *end, const char *key,
-			    const char **vend, int *bad)
-{
-	*bad = 1;
-	p = ws(p, end);
-	if (p >= end || *p != '{')
-		return NULL;
-	for (p = ws(p + 1, end); p < end && *p != '}';) {
-		const char *kend = *p == '"' ? value_end(p, end) : NULL, *v, *ve;
-
-		if (!kend || (v = ws(kend, end)) >= end || *v != ':')
-			return NULL;
-		v = ws(v + 1, end);
-		if (!(ve = value_end(v, end)) || ve == v)
-			return NULL;
-		if (key_is(p, kend, key)) {
-			*bad = 0;
-			*vend = ve;
-			return v;
-		}
-		p = ws(ve, end);
-		if (p < end && *p == ',')
-			p = ws(p + 1, end);
-		else if (p >= end || *p != '}')
-			return NULL;
-	}
-	*bad = p >= end;
-	return NULL;
-}
-
-#define REASON_PREFIX "DynamoGraphDeployment: "
-
-/* d as a DGD not read: its namespace and name from o's metadata (or, with
- * no tree, from the item text's metadata when that is small), why. */
-static void skipped(struct dgd_info *d, const char *p, const char *q, const cJSON *o,
-		    size_t idx, const char *version, const char *why)
-{
-	cJSON *own = NULL;
-	const char *mv, *me;
-	const cJSON *meta;
-	int bad;
-
-	if (!o && (mv = find_key(p, q, "metadata", &me, &bad)) && me - mv <= 65536)
-		own = cJSON_ParseWithLength(mv, (size_t)(me - mv));
-	meta = o ? get(o, "metadata") : own;
 	memset(d, 0, sizeof(*d));
 	d->namespace = str(meta, "namespace");
 	d->name = str(meta, "name");
 	d->version = xstrdup(version);
 	d->state = xstrdup(""), d->ready = xstrdup("");
 	d->worker_hash = xstrdup(""), d->worker_hash_v2 = xstrdup("");
-	if (!strncmp(why, REASON_PREFIX, strlen(REASON_PREFIX)))
-		why += strlen(REASON_PREFIX);
 	d->skipped = *d->name ? xstrdup(why) : xasprintf("items[%zu]: %s", idx, why);
-	cJSON_Delete(own);
 }
 
-/* Item idx of a list, the text [p, q), into d: read, or skipped with the
- * reason (a bad item is that item, never the list). */
-static void list_item(const char *p, const char *q, size_t idx, const char *version,
-		      struct dgd_info *d)
-{
-	cJSON *o = NULL;
-	struct err ie;
-
-	err_clear(&ie);
-	if ((size_t)(q - p) > DGD_MAX_ITEM_BYTES)
-		err_set(&ie, ERR_PROTOCOL, "larger than %u MiB (the API server's request limit), "
-			"not read", DGD_MAX_ITEM_BYTES >> 20);
-	else if (!(o = cJSON_ParseWithLength(p, (size_t)(q - p))))
-		err_set(&ie, ERR_PROTOCOL, "not JSON");
-	else if (one(o, version, d, &ie) == 0) {
-		cJSON_Delete(o);
-		return;
-	} else
-		release_info(d);
-	skipped(d, p, q, o, idx, version, ie.msg);
-	cJSON_Delete(o);
-}
-
-/* A body without "items": one DynamoGraphDeployment (GET by name). */
-static int single(const char *body, size_t len, const char *version,
-		  struct dgd_set *out, struct err *e)
-{
-	cJSON *root;
-	int rc;
-
-	if (len > DGD_MAX_ITEM_BYTES)
-		return err_set(e, ERR_PROTOCOL, REASON_PREFIX "larger than %u MiB (the API server's "
-			       "request limit), not read", DGD_MAX_ITEM_BYTES >> 20);
-	if (!(root = cJSON_ParseWithLength(body, len)))
-		return err_set(e, ERR_PROTOCOL, REASON_PREFIX "the answer is not JSON");
-	out->items = xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
-	rc = one(root, version, &out->items[out->n++], e);
-	cJSON_Delete(root);
-	return rc;
-}
-
-int dgd_parse(const char *body, size_t len, const char *version,
-	      struct dgd_set *out, struct err *e)
-{
-	const char *end = body + len, *p, *q, *ie;
-	size_t idx;
-	int bad;
-
-	if (!(p = find_key(body, end, "items", &q, &bad)))
-		return bad ? err_set(e, ERR_PROTOCOL, REASON_PREFIX "the answer is not a JSON object")
-			   : single(body, len, version, out, e);
-	if (*p != '[')
-		return err_set(e, ERR_PROTOCOL, "DynamoGraphDeploymentList: items is not a list");
-	for (idx = 0, p = ws(p + 1, q); p < q && *p != ']'; idx++) {
-		if (!(ie = value_end(p, q)) || ie == p)
-			return err_set(e, ERR_PROTOCOL, "DynamoGraphDeploymentList: items is not JSON");
-		if (out->n >= DGD_MAX_ITEMS)
-			return err_set(e, ERR_PROTOCOL, "more than %d DynamoGraphDeployments",
-				       DGD_MAX_ITEMS);
-		out->items = xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
-		list_item(p, ie, idx, version, &out->items[out->n++]);
-		p = ws(ie, q);
-		if (p < q && *p == ',')
-			p = ws(p + 1, q);
-		else if (p < q && *p != ']')
-			return err_set(e, ERR_PROTOCOL, "DynamoGraphDeploymentList: items is not JSON");
-	}
-	return 0;
-}
-
-static void release_info(struct dgd_info *d)
+void dgd_info_release(struct dgd_info *d)
 {
 	size_t i;
 
@@ -639,6 +488,7 @@ static void release_info(struct dgd_info *d)
 		free(d->comp[i].env);
 		free(d->comp[i].patch_path), free(d->comp[i].patch_names);
 		free(d->comp[i].patch_ids);
+		free(d->comp[i].image), free(d->comp[i].args);
 		free(d->comp[i].limits);
 		free(d->comp[i].requests);
 	}
@@ -650,92 +500,4 @@ static void release_info(struct dgd_info *d)
 	free(d->comp);
 	free(d->namespace), free(d->name), free(d->version), free(d->state);
 	free(d->ready), free(d->worker_hash), free(d->worker_hash_v2), free(d->skipped);
-}
-
-void dgd_set_keep(struct dgd_set *s, const unsigned char *keep)
-{
-	size_t i, n = 0;
-
-	/* one pass: dropping one at a time moved the tail each time, quadratic
-	 * in a list of 50,000 */
-	for (i = 0; i < s->n; i++) {
-		if (keep[i])
-			s->items[n++] = s->items[i];
-		else
-			release_info(&s->items[i]);
-	}
-	s->n = n;
-}
-
-void dgd_set_release(struct dgd_set *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		release_info(&s->items[i]);
-	free(s->items);
-	memset(s, 0, sizeof(*s));
-}
-
-static char *path_for(const char *version, const char *ns, int all_ns, const char *name)
-{
-	char *ens = http_escape(ns ? ns : "default"), *ename = name ? http_escape(name) : NULL;
-	char *p;
-
-	if (all_ns && !name)
-		p = xasprintf("/apis/nvidia.com/%s/dynamographdeployments", version);
-	else
-		p = xasprintf("/apis/nvidia.com/%s/namespaces/%s/dynamographdeployments%s%s",
-			      version, ens, ename ? "/" : "", ename ? ename : "");
-	free(ens), free(ename);
-	return p;
-}
-
-/* The API server's answer for a group/version it does not serve (as
- * claims.c tells a missing version from a missing object). */
-static int generic_404(const struct http_response *r, const struct err *e)
-{
-	return r->status == 404 && strstr(e->msg, "could not find the requested resource");
-}
-
-int dgd_fetch(struct http_client *c, const char *ns, int all_ns,
-	      const char *name, struct dgd_set *out, struct err *e)
-{
-	static const char *const versions[] = { "v1beta1", "v1alpha1" };
-	size_t v;
-
-	memset(out, 0, sizeof(*out));
-	for (v = 0; v < 2; v++) {
-		char *path = path_for(versions[v], ns, all_ns, name);
-		struct http_response resp;
-		struct err ge;
-		int rc;
-
-		memset(&resp, 0, sizeof(resp));
-		err_clear(&ge);
-		rc = http_get(c, path, &resp, &ge);
-		free(path);
-		if (rc == 0) {
-			if (dgd_parse(buf_str(&resp.body), resp.body.len, versions[v], out, &ge) < 0) {
-				dgd_set_release(out);
-				out->access = DGD_UNREAD;
-				snprintf(out->note, sizeof(out->note), "%.200s", ge.msg);
-			}
-			http_response_release(&resp);
-			return 0;
-		}
-		http_response_release(&resp);
-		if (generic_404(&resp, &ge))
-			continue;
-		if (resp.status == 404 && name)
-			return err_set(e, ERR_API, "DynamoGraphDeployment \"%s\" not found", name);
-		out->access = resp.status == 403 ? DGD_FORBIDDEN : DGD_UNREAD;
-		snprintf(out->note, sizeof(out->note), "%.200s", ge.msg);
-		return 0;
-	}
-	out->access = DGD_NO_API;
-	if (name)
-		return err_set(e, ERR_API, "DynamoGraphDeployment \"%s\": the server has no "
-			       "nvidia.com DynamoGraphDeployment API", name);
-	return 0;
 }

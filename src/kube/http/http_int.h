@@ -1,9 +1,10 @@
 /* Inside the HTTP client (http.h): the client's state, shared by
- *   http.c       the client, GETs, the handles' common options
- *   http_exec.c  the exec upgrade's handle and its shared TLS context
- *                (tlsconn.h)
- *   http_tls.c   the TLS policy both paths share (tlspolicy.h)
- * Not for use outside src/kube/http*.c. */
+ *   http.c            the client, its credentials, the handles' common options
+ *   get.c             GETs
+ *   status.c          errors in kubectl's words
+ *   kube/tls/curl_tls.c   the TLS policy both paths share (tlspolicy.h)
+ *   kube/exec/upgrade.c   the exec upgrade's handle and its TLS (tlsconn.h)
+ * Not for use outside src/kube/. */
 #ifndef KUBE_HTTP_INT_H
 #define KUBE_HTTP_INT_H
 
@@ -11,6 +12,13 @@
 #include <stdatomic.h>
 
 #include "http.h"
+
+#define USER_AGENT "kubectl-dynamo_interconnect/" PROG_VERSION " (linux/amd64)"
+/* Without --request-timeout kubectl waits forever; a triage tool must not,
+ * so a stalled transfer (under 1 byte/s for this long) is abandoned. */
+#define STALL_SECONDS 30L
+/* --parallel's upper bound (512): one idle connection per worker. */
+#define HTTP_MAX_IDLE_CONNECTIONS 512L
 
 struct tlsctx;
 struct tlspolicy;

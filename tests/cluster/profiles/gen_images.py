@@ -21,7 +21,6 @@ import importlib.util
 import os
 import shutil
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("cluster_gen_profiles", os.path.join(HERE, "gen_profiles.py"))
@@ -577,21 +576,7 @@ def build(dest_root):
 
 
 def main():
-    if sys.argv[1:] == ["--check"]:
-        tmp = tempfile.mkdtemp(prefix="gen-images-")
-        try:
-            build(tmp)
-            stale = [n for n, _, _, _ in IMAGES if not os.path.isdir(os.path.join(HERE, n))
-                     or not cg.same_tree(os.path.join(tmp, n), os.path.join(HERE, n))]
-        finally:
-            shutil.rmtree(tmp)
-        if stale:
-            print("gen_images: stale: %s (run %s)" % (", ".join(stale), sys.argv[0]))
-            return 1
-        return 0
-    build(HERE)
-    print("gen_images: wrote %s" % ", ".join(n for n, _, _, _ in IMAGES))
-    return 0
+    return cg.generate("gen_images", [n for n, _, _, _ in IMAGES], build, HERE)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ DEBT = {
     "cmd/check.c": 1,
     "cmd/nixl.c": 1,
     "src/model/envrules.c": 34,
-    "src/model/fwrules.h": 6,
     "src/report/drift.c": 1,
     "src/report/install.c": 1,
     "src/report/junit.c": 1,

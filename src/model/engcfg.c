@@ -463,7 +463,7 @@ int engcfg_port_clash(const struct engcfg *c, long side_port, struct fwr_finding
 		return 0;
 	put(f, FWR_VLLM, ENVR_FAIL, 0, "move VLLM_NIXL_SIDE_CHANNEL_PORT (or the kv-events endpoint) so the two port ranges do not meet",
 	    "vllm-project/vllm#25059; vLLM docs features/nixl_connector_usage.md (port + dp_rank * tp_size + tp_rank), distributed/kv_events.py (endpoint port + dp rank)",
-	    "NIXL side channel ports %ld-%ld and kv-events ports %ld-%ld overlap: one listener fails to bind (Address already in use)",
-	    s0, s1 - 1, e0, e1 - 1);
+	    "VLLM_NIXL_SIDE_CHANNEL_PORT %ld: side channel ports %ld-%ld and kv-events ports %ld-%ld overlap, so one listener fails to bind (Address already in use)",
+	    side_port, s0, s1 - 1, e0, e1 - 1);
 	return 1;
 }

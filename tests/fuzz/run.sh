@@ -25,6 +25,7 @@ seed() {
 	fuzz_stack) cp tests/fuzz/corpus_stack/* "$c/" 2>/dev/null ;;
 	fuzz_engine) cp tests/fuzz/corpus_engine/* "$c/" 2>/dev/null ;;
 	fuzz_sglangcfg) cp tests/fuzz/corpus_sglangcfg/* "$c/" 2>/dev/null ;;
+	fuzz_engcfg) cp tests/fuzz/corpus_engcfg/* "$c/" 2>/dev/null ;;
 	fuzz_known) cp tests/fuzz/corpus_known/* "$c/" 2>/dev/null ;;
 	fuzz_mask) cp tests/fuzz/corpus_mask/* "$c/" 2>/dev/null ;;
 	fuzz_report)

@@ -314,11 +314,30 @@ static const char *conn_name(const struct engcfg *c)
 #define SRC_BACKENDS "vLLM nixl_connector.py (kv_connector_extra_config.backends, default [\"UCX\"]): both agents need one backend in common"
 #define REM_CONN "give prefill and decode the same kv_connector with the same kv_connector_extra_config (connector class, enable_cross_layers_blocks, backends)"
 
+#define SRC_SGL_BE "sgl-project/sglang disaggregation/utils.py (get_kv_class: each transfer backend its own KV manager, sender, receiver and bootstrap server)"
+
+/* J11 for SGLang: prefill and decode pick their KV classes by
+ * --disaggregation-transfer-backend; two backends never pair. */
+static int pair_sgl_backend(const struct engcfg *p, const struct engcfg *d, struct fwr_finding *f)
+{
+	if (strcmp(p->sgl_backend, d->sgl_backend))
+		put(f, FWR_PD_CONNECTOR, ENVR_FAIL, 0,
+		    "pass the same --disaggregation-transfer-backend to prefill and decode", SRC_SGL_BE,
+		    "SGLang --disaggregation-transfer-backend: prefill %s, decode %s: the two sides cannot hand KV over",
+		    p->sgl_backend, d->sgl_backend);
+	else
+		put(f, FWR_PD_CONNECTOR, ENVR_OK, 0, NULL, SRC_SGL_BE,
+		    "SGLang --disaggregation-transfer-backend %s on both sides", d->sgl_backend);
+	return 1;
+}
+
 /* J11: the two sides of a vLLM pair can complete the NIXL handshake. */
 static int pair_connector(const struct engcfg *p, const struct engcfg *d, struct fwr_finding *f)
 {
 	const struct engcfg *odd = p->kvcfg != 1 ? p : d;
 
+	if (p->engine == ENGCFG_SGLANG && d->engine == ENGCFG_SGLANG)
+		return pair_sgl_backend(p, d, f);
 	if (p->engine != ENGCFG_VLLM || d->engine != ENGCFG_VLLM || (p->kvcfg == 0 && d->kvcfg == 0))
 		return 0;
 	if (p->kvcfg != 1 || d->kvcfg != 1)

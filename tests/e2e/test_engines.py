@@ -14,8 +14,12 @@ model/engcfg.c through model/fwrules.c).
 - eng-vllm-kv-events-port (vllm-project/vllm#25059): side channel 5557 and
   the kv-events publisher on 5557: both NOT READY on fw-vllm.
   eng-vllm-kv-events-port-apart (side channel 5600): both READY.
-- Dynamo's own vLLM render (img-dynamo-vllm-ib, TP 8 on both sides, the
-  same NixlConnector): fw-pd-connector and fw-pd-blocks ok, READY.
+- eng-sglang-backend-mismatch: prefill --disaggregation-transfer-backend
+  nixl, decode SGLang's default mooncake: the decode NOT READY on
+  fw-pd-connector; the near miss is Dynamo's SGLang render (nixl on both).
+- Dynamo's own renders (img-dynamo-vllm-ib, img-dynamo-sglang-ib, TP 8 on
+  both sides, the same connector or backend): fw-pd-connector (and
+  fw-pd-blocks, fw-pd-parallel) ok, READY.
 
 The model-kind rules (J7b for a sliding-window model, J12 for a hybrid one)
 need the served model's config.json read in the pod (probe section
@@ -38,7 +42,8 @@ import test_framework_live as fl
 # only its details use.
 MARK = dict(fl.MARK)
 MARK.update({
-    "fw-pd-connector": ("kv_connector", "cross-layer KV blocks", "NIXL backends", "NIXL transfer mode"),
+    "fw-pd-connector": ("kv_connector", "cross-layer KV blocks", "NIXL backends", "NIXL transfer mode",
+                        "--disaggregation-transfer-backend:"),
     "fw-pd-blocks": ("block size",),
 })
 
@@ -86,6 +91,19 @@ class KvEventsPortApart(Live, E2ECase):
     SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-kv-events-port-apart.yaml")
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok"}}
+
+
+class SglangBackendMismatch(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-sglang-backend-mismatch.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    FW = {"decode": {"fw-pd-connector": "fail", "fw-pd-parallel": "ok"}}
+    DETAIL = {"fw-pd-connector": ("prefill nixl, decode mooncake",)}
+
+
+class DynamoSglang(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "img-dynamo-sglang-ib.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-connector": "ok", "fw-pd-parallel": "ok"}}
 
 
 class DynamoVllm(Live, E2ECase):

@@ -117,6 +117,15 @@ static void test_connector(void)
 	/* one side not JSON: not compared, said so */
 	CHECK(pair("vllm serve m --kv-transfer-config '{\"kv_connector\":'", "vllm serve m " NIXL, NULL, FWR_PD_CONNECTOR, &f));
 	CHECK_INT(f.unknown, 1);
+	/* SGLang: the transfer backend of each side (default mooncake) */
+	CHECK(pair("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-transfer-backend nixl",
+		   "python3 -m dynamo.sglang --disaggregation-mode decode", NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK_HAS(f.detail, "prefill nixl, decode mooncake");
+	CHECK(pair("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-transfer-backend nixl",
+		   "python3 -m dynamo.sglang --disaggregation-mode decode --disaggregation-transfer-backend=nixl", NULL,
+		   FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
 	/* neither passes one (the wrapper's default): no finding */
 	CHECK(!pair("python3 -m dynamo.vllm --model m", "python3 -m dynamo.vllm --model m", NULL, FWR_PD_CONNECTOR, &f));
 }

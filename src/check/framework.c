@@ -8,30 +8,35 @@
 #include <string.h>
 
 #include "check/internal.h"
+#include "model/engcfg.h"
 #include "model/envrules.h"
 #include "model/fwrules.h"
 #include "model/podspec.h"
 #include "model/shown.h"
 #include "util/buf.h"
 
-/* The fw-* names of fwrules.h, as table rows. */
-static const struct {
-	const char *name;
-	enum check_id id;
-} fw_ids[] = {
-	{ FWR_VLLM, CK_FW_VLLM },         { FWR_SGLANG, CK_FW_SGLANG },
-	{ FWR_TRTLLM, CK_FW_TRTLLM },     { FWR_MOONCAKE, CK_FW_MOONCAKE },
-	{ FWR_TP_NODES, CK_FW_TP_NODES }, { FWR_PD_TP, CK_FW_PD_PARALLEL },
-};
-
-static int fw_id(const char *name, enum check_id *id)
+/* The book's check ids (model/fwfind.h) as table rows: no default, so
+ * an id without its row does not compile (-Wswitch). */
+static enum check_id fw_id(enum fwr_check c)
 {
-	for (size_t i = 0; i < sizeof fw_ids / sizeof fw_ids[0]; i++)
-		if (!strcmp(fw_ids[i].name, name)) {
-			*id = fw_ids[i].id;
-			return 1;
-		}
-	return 0;
+	switch (c) {
+	case FWR_VLLM: return CK_FW_VLLM;
+	case FWR_SGLANG: return CK_FW_SGLANG;
+	case FWR_TRTLLM: return CK_FW_TRTLLM;
+	case FWR_MOONCAKE: return CK_FW_MOONCAKE;
+	case FWR_TP_NODES: return CK_FW_TP_NODES;
+	case FWR_PD_TP: return CK_FW_PD_PARALLEL;
+	case FWR_PD_CONNECTOR: return CK_FW_PD_CONNECTOR;
+	case FWR_PD_BLOCKS: return CK_FW_PD_BLOCKS;
+	case FWR__COUNT: break;
+	}
+	return CK__COUNT;
+}
+
+/* The prefill/decode pair rules: judged on the decode, from its peer. */
+static int fw_pair_rule(enum fwr_check c)
+{
+	return c == FWR_PD_TP || c == FWR_PD_CONNECTOR || c == FWR_PD_BLOCKS;
 }
 
 static unsigned fw_fabric(const struct check_input *in)
@@ -57,9 +62,9 @@ static const char *fw_devices(const struct check_input *in, struct buf *b)
 static void fw_emit(const struct check_input *in, const struct fwr_finding *f, int pair,
 		    int engine, struct check_results *out)
 {
-	enum check_id id;
+	enum check_id id = fw_id(f->check);
 
-	if (!fw_id(f->check, &id))
+	if (id == CK__COUNT)
 		return;
 	if (!env_readable(in)) {
 		emit(out, id, CHECK_SKIPPED, "allow the probe to read /proc/1/environ",
@@ -140,6 +145,28 @@ static const struct fwr_engine *fw_engine(const struct check_input *in, struct f
 	return e;
 }
 
+/* The served model as the probe read its config.json (section
+ * model_config, facts_model.h) into *m: prefill and decode of one graph
+ * serve one model, so the decode's own reading stands for both. */
+static const struct engcfg_model *fw_model(const struct check_input *in, struct engcfg_model *m)
+{
+	const struct probe_model_config *c = in->f ? &in->f->model_config : NULL;
+
+	*m = (struct engcfg_model){ 0, -1, -1, -1, NULL, "the probe read no config.json of the model" };
+	if (!c || c->src.status != PROBE_OK || c->state != PROBE_MODEL_OK) {
+		if (c && c->state == PROBE_MODEL_ABSENT)
+			m->why = "the model's config.json is not in the pod";
+		else if (c && c->state == PROBE_MODEL_DENIED)
+			m->why = "the model's config.json could not be opened";
+		else if (c && c->state == PROBE_MODEL_UNRESOLVED)
+			m->why = "the worker's args name no model path the probe could resolve";
+		return m;
+	}
+	*m = (struct engcfg_model){ 1, c->sliding_window, c->hybrid_linear, c->mla,
+				    c->model_type[0] ? c->model_type : NULL, NULL };
+	return m;
+}
+
 /* A worker whose command and args were not read (past the cap): every
  * fw-* check but the pair rule (which needs a prefill peer) skipped with
  * the reason, so a failing rule cannot vanish into a READY (issue 37). */
@@ -149,9 +176,9 @@ static void fw_unread(const struct check_input *in, struct check_results *out)
 
 	if (!why || !*why)
 		return;
-	for (size_t i = 0; i < sizeof fw_ids / sizeof fw_ids[0]; i++)
-		if (fw_ids[i].id != CK_FW_PD_PARALLEL) {
-			emit(out, fw_ids[i].id, CHECK_SKIPPED,
+	for (int c = 0; c < FWR__COUNT; c++)
+		if (!fw_pair_rule((enum fwr_check)c)) {
+			emit(out, fw_id((enum fwr_check)c), CHECK_SKIPPED,
 			     "shorten the container's command line (long options in a config file)",
 			     "%s, so the framework rules could not judge them", why);
 			emit_source(out, "the pod spec's command and args");
@@ -161,7 +188,7 @@ static void fw_unread(const struct check_input *in, struct check_results *out)
 void check_framework(const struct check_input *in, struct check_results *out)
 {
 	static const struct envr_view none = { NULL, 0 };
-	struct fwr_finding f[FWR_MAX], pf;
+	struct fwr_finding f[FWR_MAX];
 	struct envr_view view = none;
 	struct envr_var *vars = NULL;
 	struct buf devs = BUF_INIT(4096);
@@ -182,13 +209,18 @@ void check_framework(const struct check_input *in, struct check_results *out)
 				 fw_engine(in, &eng, &txt) };
 	n = fwr_eval(&w, f);
 	for (size_t i = 0; i < n; i++)
-		fw_emit(in, &f[i], 0, w.engine && !strcmp(f[i].check, FWR_TRTLLM), out);
+		fw_emit(in, &f[i], 0, w.engine && f[i].check == FWR_TRTLLM, out);
 	/* The pair rules need only the prefill's args, which the spec gives. */
 	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL, NULL };
-	if (in->ctx->peer_args && fwr_pair(&p, &w, &pf))
-		fw_emit(in, &pf, 1, 0, out);
-	else if (!in->ctx->peer_args && in->ctx->peer_args_unread && strstr(w.args, "sglang")) {
-		/* fwr_pair's own condition on this side (an SGLang worker):
+	if (in->ctx->peer_args) {
+		struct fwr_finding pf[FWR_MAX];
+		struct engcfg_model m;
+		size_t np = fwr_pairs(&p, &w, fw_model(in, &m), pf, FWR_MAX);
+
+		for (size_t i = 0; i < np; i++)
+			fw_emit(in, &pf[i], 1, 0, out);
+	} else if (in->ctx->peer_args_unread && strstr(w.args, "sglang")) {
+		/* the TP rule's own condition on this side (an SGLang worker):
 		 * the peer's side is unknown, so the rule cannot be judged */
 		emit(out, CK_FW_PD_PARALLEL, CHECK_SKIPPED,
 		     "shorten the prefill's command line (long options in a config file)",

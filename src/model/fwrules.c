@@ -1,6 +1,7 @@
 /* The framework rule book (fwrules.h).  Every rule names its source: the
  * public report or the framework's own code it was read from. */
 #include "model/fwrules.h"
+#include "model/engcfg.h"
 #include "model/shown.h"
 
 #include <ctype.h>
@@ -14,25 +15,16 @@
  * The flag must stand alone: "--tp" does not match "--tp-size". */
 static const char *flag(const char *t, const char *name, char *val, size_t n)
 {
-	size_t l = strlen(name);
+	const char *q = engcfg_flag_at(t, name);
+	size_t k = 0;
 
-	for (const char *p = t ? strstr(t, name) : NULL; p; p = strstr(p + 1, name)) {
-		const char *q = p + l;
-		size_t k = 0;
-
-		if (p > t && !isspace((unsigned char)p[-1]) && p[-1] != '"' && p[-1] != '\'')
-			continue;
-		if (*q != '=' && !isspace((unsigned char)*q))
-			continue;
-		while (*q == '=' || *q == '"' || *q == '\'' || isspace((unsigned char)*q))
-			q++;
-		while (q[k] && !isspace((unsigned char)q[k]) && q[k] != '"' && q[k] != '\'' && k + 1 < n)
-			k++;
-		memcpy(val, q, k);
-		val[k] = '\0';
-		return k ? val : NULL;
-	}
-	return NULL;
+	if (!q)
+		return NULL;
+	while (q[k] && !isspace((unsigned char)q[k]) && q[k] != '"' && q[k] != '\'' && k + 1 < n)
+		k++;
+	memcpy(val, q, k);
+	val[k] = '\0';
+	return k ? val : NULL;
 }
 
 const char *fwr_flag(const char *args, const char *name, char *val, size_t n)
@@ -83,32 +75,22 @@ static long flag_num(const char *t, const char *const *names)
 
 long fwr_tp(const char *args)
 {
-	static const char *const tp[] = {
-		"--tensor-parallel-size", "--tp-size", "--tp", "-tp", "--tensor_parallel_size", NULL,
-	};
 	char v[32];
-	long n = flag_num(args, tp);
+	long n = engcfg_tp(args);
 
 	return n >= 0 ? n : num(key(args, "tensor_parallel_size", v, sizeof v));
 }
 
 long fwr_attn_tp(const char *args)
 {
-	static const char *const dp[] = { "--dp-size", "--dp", "--data-parallel-size", NULL };
-	long tp = fwr_tp(args), d = flag_num(args, dp);
-
-	if (tp < 0)
-		tp = 1;    /* SGLang's default --tp-size */
-	if (args && strstr(args, "--enable-dp-attention") && d > 0)
-		return tp / d;
-	return tp;
+	return engcfg_attn_tp(args);
 }
 
-static void put(struct fwr_finding *f, const char *check, enum envr_sev sev,
+static void put(struct fwr_finding *f, enum fwr_check check, enum envr_sev sev,
 		const char *remedy, const char *source, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-static void put(struct fwr_finding *f, const char *check, enum envr_sev sev,
+static void put(struct fwr_finding *f, enum fwr_check check, enum envr_sev sev,
 		const char *remedy, const char *source, const char *fmt, ...)
 {
 	va_list ap;
@@ -251,6 +233,15 @@ static int vllm_config(const struct fwr_worker *w, struct fwr_finding *f)
 	return 1;
 }
 
+/* The side channel's ports against the kv-events publisher's (engcfg.h). */
+static int side_clash(const struct fwr_worker *w, long port, struct fwr_finding *f)
+{
+	struct engcfg c;
+
+	engcfg_read(w->args, w->env, &c);
+	return engcfg_port_clash(&c, port, f);
+}
+
 /* J5: the side channel's host is where the peer connects for the NIXL
  * handshake; a loopback address makes a decode in another pod reach its
  * own agent ("Remote NIXL agent engine ID mismatch", the prompt is
@@ -285,6 +276,8 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 		    "vLLM nixl_connector.py (the side channel listens on VLLM_NIXL_SIDE_CHANNEL_PORT + dp rank)",
 		    "VLLM_NIXL_SIDE_CHANNEL_PORT=%s is also the server's --port",
 		    env_shown(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT", shown, sizeof shown));
+	else if (port && side_clash(w, num(port), f))
+		;    /* vllm-project/vllm#25059 */
 	else if (!h && !dyn) {
 		/* the image's entrypoint: the launcher is unknown */
 		if (hc)
@@ -502,25 +495,13 @@ size_t fwr_eval(const struct fwr_worker *w, struct fwr_finding *out)
 	return n;
 }
 
-/* SGLang maps KV heads between prefill and decode by the ratio of their
- * attention TP sizes (disaggregation/common/conn.py); a pair where neither
- * divides the other has no head split and never pairs (the hang of
- * llm-d/llm-d#2433). */
-int fwr_pair(const struct fwr_worker *p, const struct fwr_worker *d, struct fwr_finding *out)
+/* The pair rules are engcfg.c's, over each side's engine config. */
+size_t fwr_pairs(const struct fwr_worker *p, const struct fwr_worker *d,
+		 const struct engcfg_model *m, struct fwr_finding *out, size_t max)
 {
-	long a, b;
+	struct engcfg a, b;
 
-	if (!has(p->args, "sglang") || !has(d->args, "sglang"))
-		return 0;
-	a = fwr_attn_tp(p->args), b = fwr_attn_tp(d->args);
-	if (a <= 0 || b <= 0)
-		return 0;
-	if (a % b && b % a)
-		put(out, FWR_PD_TP, ENVR_FAIL, "make one attention TP size a multiple of the other (e.g. the same --tp-size)",
-		    "llm-d/llm-d#2433; sgl-project/sglang disaggregation/common/conn.py (attn TP head mapping)",
-		    "SGLang attention TP: prefill %ld, decode %ld; neither divides the other, so KV heads cannot be split and the pair hangs", a, b);
-	else
-		put(out, FWR_PD_TP, ENVR_OK, NULL, "sgl-project/sglang disaggregation/common/conn.py",
-		    "SGLang attention TP: prefill %ld, decode %ld", a, b);
-	return 1;
+	engcfg_read(p->args, p->env, &a);
+	engcfg_read(d->args, d->env, &b);
+	return engcfg_pair(&a, &b, m, out, max);
 }

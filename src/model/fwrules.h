@@ -17,14 +17,7 @@
 #include <stddef.h>
 
 #include "model/envrules.h"
-
-/* The checks, by name (table.def rows; the JSON checks[].name). */
-#define FWR_VLLM     "fw-vllm"
-#define FWR_SGLANG   "fw-sglang"
-#define FWR_TRTLLM   "fw-trtllm"
-#define FWR_MOONCAKE "fw-mooncake"
-#define FWR_TP_NODES "fw-tp-nodes"
-#define FWR_PD_TP    "fw-pd-parallel"
+#include "model/fwfind.h"
 
 /* TensorRT-LLM's engine config file as a running pod's probe read it
  * (the keys J9 needs, nothing else).  Numbers -1 when not set. */
@@ -57,25 +50,16 @@ struct fwr_worker {
 	const struct fwr_engine *engine;
 };
 
-struct fwr_finding {
-	const char *check;      /* FWR_* */
-	enum envr_sev sev;
-	char detail[320];
-	const char *remedy;
-	const char *source;     /* where the rule comes from */
-	int unknown;            /* could not be judged (detail says why): skipped */
-};
-
-#define FWR_MAX 16
-
 /* The findings for w (ok ones too: each check that applies reports once,
  * its worst rule; a check that does not apply reports nothing) into out,
  * at most FWR_MAX; the count. */
 size_t fwr_eval(const struct fwr_worker *w, struct fwr_finding *out);
-/* The prefill/decode pair rules (SGLang's head split): a finding for the
- * decode side into *out, 1 when one applies, else 0. */
-int fwr_pair(const struct fwr_worker *prefill, const struct fwr_worker *decode,
-	     struct fwr_finding *out);
+/* The prefill/decode pair rules (model/engcfg.h: attention TP for the
+ * model kind, connectors, block sizes) for the decode side, into out (at
+ * most max); the count.  m: the served model, NULL unknown. */
+struct engcfg_model;
+size_t fwr_pairs(const struct fwr_worker *prefill, const struct fwr_worker *decode,
+		 const struct engcfg_model *m, struct fwr_finding *out, size_t max);
 /* The word after flag name in args ("--x v", "--x=v", quotes dropped)
  * into val (n bytes); val, or NULL when args do not pass the flag. */
 const char *fwr_flag(const char *args, const char *name, char *val, size_t n);

@@ -128,6 +128,51 @@ static const struct sig {
 	  { "FI_HMEM_CUDA P2P support is not available", NULL, NULL } },
 	{ LOGSIG_FI_CUDA_REG_FAILED, "fi-cuda-register-failed",
 	  { "Failed to register CUDA buffer with the EFA device", NULL, NULL } },
+	/* The engines' KV exchange failing between two healthy servers
+	 * (issue 41, checks.md J).  vLLM nixl_connector.py _log_failure(
+	 * failure_type="handshake_setup_failed"): the peer's NIXL agent was
+	 * not reached or refused (vllm-project/vllm#42895, #27083). */
+	{ LOGSIG_KV_HANDSHAKE_FAILED, "kv-handshake-failed",
+	  { "handshake_setup_failed", NULL, NULL } },
+	/* vLLM kv_connector/v1/nixl: the peers' compatibility hashes differ
+	 * (ai-dynamo/dynamo#10027, PR vllm#29503). */
+	{ LOGSIG_KV_COMPAT_HASH, "kv-compat-hash-mismatch",
+	  { "compatibility hash mismatch", NULL, NULL } },
+	/* SGLang disaggregation/nixl/conn.py maybe_send_extra
+	 * (sgl-project/sglang#38552) */
+	{ LOGSIG_KV_PD_UNSUPPORTED, "kv-pd-unsupported",
+	  { "PD Disaggregation does NOT support", NULL, NULL } },
+	/* UCX libuct_cuda cuda_ipc: "allocated memory at %p of size %ld does
+	 * not have fabric property": the MNNVL lane drops for that memory and
+	 * KV goes over the NIC */
+	{ LOGSIG_UCX_NO_FABRIC_PROPERTY, "ucx-no-fabric-property",
+	  { "does not have fabric property", NULL, NULL } },
+	/* UCX_PROTO_INFO=y table row (openucx/ucx#10950: srd on EFA) */
+	{ LOGSIG_UCX_SW_EMULATION, "ucx-software-emulation",
+	  { "| software emulation", NULL, NULL } },
+	/* ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR), (IBV_WC_LOC_PROT_ERR), as
+	 * Mooncake's worker_pool.cpp and NIXL's UCX print a failed completion;
+	 * UCX's own mlx5 wording of the first */
+	{ LOGSIG_IB_RETRY_EXCEEDED, "ib-retry-exceeded",
+	  { "transport retry counter exceeded", NULL, NULL } },
+	{ LOGSIG_IB_RETRY_EXCEEDED, "ib-retry-exceeded",
+	  { "Transport retry count exceeded", NULL, NULL } },
+	{ LOGSIG_IB_LOCAL_PROTECTION, "ib-local-protection",
+	  { "local protection error", NULL, NULL } },
+	{ LOGSIG_IB_LOCAL_PROTECTION, "ib-local-protection",
+	  { "Local protection", NULL, NULL } },
+	/* Mooncake rdma_context.cpp "Worker: Received context async event: "
+	 * + ibv_event_type_str(IBV_EVENT_PORT_ERR); UCX ib_device.c "IB Async
+	 * event on <dev>: port error on port N" */
+	{ LOGSIG_IB_PORT_ERROR, "ib-port-error", { "async event: port error", NULL, NULL } },
+	{ LOGSIG_IB_PORT_ERROR, "ib-port-error", { "IB Async event on", ": port error", NULL } },
+	/* Mooncake transport contexts: LOG(ERROR) << "Failed to query GID" */
+	{ LOGSIG_RDMA_GID_QUERY_FAILED, "rdma-gid-query-failed",
+	  { "Failed to query GID", NULL, NULL } },
+	/* UCX ib_mlx5_dv.c: "mlx5dv_devx_obj_modify(502) failed, syndrome 0:
+	 * ..." (openucx/ucx#7738, #5657): a QP could not be brought up */
+	{ LOGSIG_UCX_DEVX_MODIFY_FAILED, "ucx-devx-modify-failed",
+	  { "mlx5dv_devx_obj_modify(", ") failed", NULL } },
 	/* gdrcopy_sanity (second look) */
 	{ LOGSIG_GDRCOPY_SANITY_FAILED, "gdrcopy-sanity-failed", { NULL } },
 	{ LOGSIG_GDRCOPY_SANITY_PASSED, "gdrcopy-sanity-passed", { NULL } },

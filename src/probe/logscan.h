@@ -60,6 +60,17 @@ enum logsig {
 					     * backend (not a storage one) */
 	LOGSIG_NIXL_UCX_WORKER_FAILED,      /* "Failed to create UCX worker" */
 	LOGSIG_UCX_GID_QUERY_FAILED,        /* "ibv_query_gid(dev=.. index=N) failed" */
+	/* what the engines' pair faults print once traffic starts (issue 41) */
+	LOGSIG_KV_HANDSHAKE_FAILED,         /* vLLM "handshake_setup_failed" */
+	LOGSIG_KV_COMPAT_HASH,              /* vLLM "NIXL compatibility hash mismatch" */
+	LOGSIG_KV_PD_UNSUPPORTED,           /* SGLang "PD Disaggregation does NOT support" */
+	LOGSIG_UCX_NO_FABRIC_PROPERTY,      /* cuda_ipc: memory "does not have fabric property" */
+	LOGSIG_UCX_SW_EMULATION,            /* UCX_PROTO_INFO "software emulation" */
+	LOGSIG_IB_RETRY_EXCEEDED,           /* "transport retry counter exceeded" */
+	LOGSIG_IB_LOCAL_PROTECTION,         /* "local protection error" */
+	LOGSIG_IB_PORT_ERROR,               /* async event: port error */
+	LOGSIG_RDMA_GID_QUERY_FAILED,       /* "Failed to query GID" (Mooncake) */
+	LOGSIG_UCX_DEVX_MODIFY_FAILED,      /* "mlx5dv_devx_obj_modify(N) failed" */
 	LOGSIG_COUNT,
 };
 

@@ -271,7 +271,8 @@ static void fw_add(struct recipe_component *c, const struct fwr_finding *f)
 	if (f->sev == ENVR_OK)
 		return;
 	add(c, f->sev == ENVR_FAIL ? RECIPE_FAIL : RECIPE_WARN, f->remedy, "%s", f->detail);
-	c->findings[c->nfindings - 1].check = f->check;
+	/* f->check is the book's id (model/fwfind.h); the row's name is the
+	 * check table's, which a recipe does not see */
 }
 
 /* checks.md J5-J7, J9, J10: the framework book over the component's args
@@ -288,15 +289,18 @@ static void rule_framework(struct recipe_component *c)
 	free((void *)view.v);
 }
 
-/* SGLang's prefill/decode head split (fwrules.h fwr_pair). */
+/* The prefill/decode pair rules (fwrules.h fwr_pairs; the model's kind
+ * is not in a recipe: a rule that needs it is not judged). */
 static void rule_fw_pair(struct recipe_component *p, struct recipe_component *d)
 {
 	struct envr_view pv, dv;
 	struct fwr_worker pw = fw_worker(p, &pv), dw = fw_worker(d, &dv);
-	struct fwr_finding f;
+	struct fwr_finding f[FWR_MAX];
+	size_t n = fwr_pairs(&pw, &dw, NULL, f, FWR_MAX);
 
-	if (fwr_pair(&pw, &dw, &f))
-		fw_add(d, &f);
+	for (size_t i = 0; i < n; i++)
+		if (!f[i].unknown)
+			fw_add(d, &f[i]);
 	free((void *)pv.v), free((void *)dv.v);
 }
 

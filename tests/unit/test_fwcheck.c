@@ -13,6 +13,14 @@
 
 #define SERVE "vllm serve m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}"
 
+/* ai-dynamo/dynamo#10027's two connector configs */
+#define PD_CONN "--kv-transfer-config '{\"kv_connector\":\"PdConnector\",\"kv_role\":\"kv_both\"," \
+	"\"kv_connector_extra_config\":{\"connectors\":[{\"kv_connector\":\"DynamoConnector\"}," \
+	"{\"kv_connector\":\"NixlConnector\",\"kv_connector_extra_config\":{\"enable_cross_layers_blocks\":true}}]}}'"
+#define NIXL_CROSS "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"," \
+	"\"kv_connector_extra_config\":{\"enable_cross_layers_blocks\":true}}'"
+#define KV_EVENTS "--kv-events-config '{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\",\"endpoint\":\"tcp://*:5557\"}'"
+
 static struct probe_facts *facts(const char *env)
 {
 	struct probe_facts *f = probe_facts_new();
@@ -63,6 +71,26 @@ static int status(const char *args, const char *env, const char *peer, const cha
 				   .kv_known = 1, .peer_args = peer, .args = args };
 
 	return judge(facts(env), &c, name, NULL);
+}
+
+/* fw-pd-parallel on an SGLang decode with TP flag dtp against a prefill
+ * with ptp, serving a model whose config.json the probe read. */
+static int status_model(const char *dtp, const char *ptp, const char *type, int mla, int swa)
+{
+	struct probe_facts *f = facts("");
+	char da[160], pa[160];
+	struct check_context c = { .role = "decode", .kv_cross_pod = 1, .kv_cross_node = 1,
+				   .kv_known = 1, .peer_args = pa, .args = da };
+
+	snprintf(da, sizeof da, "python3 -m dynamo.sglang %s --disaggregation-mode decode", dtp);
+	snprintf(pa, sizeof pa, "python3 -m dynamo.sglang %s --disaggregation-mode prefill", ptp);
+	f->model_config.src.status = PROBE_OK;
+	f->model_config.state = PROBE_MODEL_OK;
+	snprintf(f->model_config.model_type, sizeof f->model_config.model_type, "%s", type);
+	f->model_config.mla = mla;
+	f->model_config.sliding_window = swa;
+	f->model_config.hybrid_linear = 0;
+	return judge(f, &c, "fw-pd-parallel", NULL);
 }
 
 /* fw-trtllm from the engine file section (probe.sh trtllm_engine, parsed
@@ -222,9 +250,25 @@ int main(void)
 	/* llm-d/llm-d#2433: the pair rule from the prefill's args */
 	CHECK_INT(status("python3 -m dynamo.sglang --tp 2 --disaggregation-mode decode", "",
 			 "python3 -m dynamo.sglang --tp 3 --disaggregation-mode prefill", "fw-pd-parallel"), CHECK_FAIL);
+	/* unequal TP: right for an MLA model, refused for a non-MLA
+	 * sliding-window one (sgl-project/sglang#38552), not judged while the
+	 * model's config.json is unknown */
+	CHECK_INT(status_model("--tp 2", "--tp 4", "deepseek_v3", 1, 0), CHECK_OK);
+	CHECK_INT(status_model("--tp 4", "--tp 1", "gpt_oss", 0, 1), CHECK_FAIL);
+	CHECK_INT(status_model("--tp 1", "--tp 1", "gpt_oss", 0, 1), CHECK_OK);
 	CHECK_INT(status("python3 -m dynamo.sglang --tp 2 --disaggregation-mode decode", "",
-			 "python3 -m dynamo.sglang --tp 4 --disaggregation-mode prefill", "fw-pd-parallel"), CHECK_OK);
+			 "python3 -m dynamo.sglang --tp 4 --disaggregation-mode prefill", "fw-pd-parallel"), CHECK_SKIPPED);
 	CHECK_INT(status("python3 -m dynamo.sglang --tp 2 --disaggregation-mode decode", "", NULL, "fw-pd-parallel"), -1);
+	/* ai-dynamo/dynamo#10027 from the prefill's args; the near miss */
+	CHECK_INT(status("python3 -m dynamo.vllm " NIXL_CROSS, "", "python3 -m dynamo.vllm " PD_CONN, "fw-pd-connector"),
+		  CHECK_FAIL);
+	CHECK_INT(status("python3 -m dynamo.vllm " PD_CONN, "", "python3 -m dynamo.vllm " PD_CONN, "fw-pd-connector"),
+		  CHECK_OK);
+	/* vllm-project/vllm#25059: the side channel on the kv-events port */
+	CHECK_INT(status("python3 -m dynamo.vllm " KV_EVENTS, "VLLM_NIXL_SIDE_CHANNEL_PORT=5557\n", NULL, "fw-vllm"),
+		  CHECK_FAIL);
+	CHECK_INT(status("python3 -m dynamo.vllm " KV_EVENTS, "VLLM_NIXL_SIDE_CHANNEL_PORT=5600\n", NULL, "fw-vllm"),
+		  CHECK_OK);
 	/* device lists against the pod's devices (mlx5_0 only) */
 	CHECK_INT(status("python3 -m dynamo.sglang --disaggregation-mode decode --disaggregation-ib-device mlx5_3", "",
 			 NULL, "fw-sglang"), CHECK_FAIL);

@@ -70,6 +70,30 @@ static const struct line_case lines[] = {
 	{ "9cce34ff6c6c:505250:505433 [1] NCCL INFO NET/Socket : Using [0]eth0:172.17.0.2<0>",
 	  LOGSIG_NCCL_SOCKET_INIT, "nccl log" },
 	{ "NCCL_P2P_LEVEL set by environment to LOC", LOGSIG_NCCL_P2P_FORCED_OFF, "nccl-tests228" },
+	/* issue 41: the engines' pair faults and the fabric under traffic */
+	{ "RuntimeError: PD Disaggregation does NOT support PD different TP sizes for non-MLA SWA hybrid models yet.",
+	  LOGSIG_KV_PD_UNSUPPORTED, "sgl-project/sglang#38552" },
+	/* the words the reports quote; the prefix around them is vLLM's logger
+	 * format, not quoted by the reports */
+	{ "ERROR 05-12 10:21:33 [nixl_connector.py:1187] NIXL transfer failure: handshake_setup_failed",
+	  LOGSIG_KV_HANDSHAKE_FAILED, "vllm#42895 (failure_type)" },
+	{ "RuntimeError: NIXL compatibility hash mismatch", LOGSIG_KV_COMPAT_HASH, "ai-dynamo/dynamo#10027" },
+	{ "cuda_ipc_md.c:412  UCX  WARN  allocated memory at 0x7f3a40000000 of size 2097152 does not have fabric property",
+	  LOGSIG_UCX_NO_FABRIC_PROPERTY, "libuct_cuda string, address and size filled" },
+	{ " |                         0..inf | software emulation                       | srd/rdmap135s0:1 |",
+	  LOGSIG_UCX_SW_EMULATION, "openucx/ucx#10950" },
+	{ "E0617 08:42:45.470683   413 worker_pool.cpp:291] Worker: Process failed for slice (opcode: 0, "
+	  "local_nic: mlx5_6, peer_nic: 10.10.251.105:mlx5_6, error: transport retry counter exceeded)",
+	  LOGSIG_IB_RETRY_EXCEEDED, "kvcache-ai/Mooncake#507 format, ibv_wc_status_str" },
+	{ "E0617 08:42:45.470683   413 worker_pool.cpp:291] Worker: Process failed for slice (opcode: 1, "
+	  "local_nic: mlx5_6, error: local protection error)",
+	  LOGSIG_IB_LOCAL_PROTECTION, "Mooncake#507 format, ibv_wc_status_str" },
+	{ "W0617 08:43:02.118211   420 rdma_context.cpp:312] Worker: Received context async event: port error for context mlx5_6",
+	  LOGSIG_IB_PORT_ERROR, "Mooncake rdma_context.cpp, ibv_event_type_str" },
+	{ "E0101 00:00:01.000000  77 efa_context.cpp:71] Failed to query GID",
+	  LOGSIG_RDMA_GID_QUERY_FAILED, "Mooncake efa context" },
+	{ "      ib_mlx5_dv.c:238  UCX  ERROR mlx5dv_devx_obj_modify(502) failed, syndrome 0: Operation canceled",
+	  LOGSIG_UCX_DEVX_MODIFY_FAILED, "openucx/ucx#7738" },
 };
 
 static void scan(struct logscan *s, const char *text)
@@ -110,6 +134,17 @@ static void test_every_line(void)
 	scan(&s, "UCX  WARN  transport 'gdr_copy' is not available, please use one or more of: rc, dc, ud, ib\n");
 	CHECK_INT(s.count[LOGSIG_UCX_RDMA_TL_UNAVAILABLE], 0);
 	CHECK_INT(s.count[LOGSIG_UCX_GDR_COPY_UNAVAILABLE], 1);
+	/* Near misses (issue 41): UCX's zero-copy row, a healthy async
+	 * event, the UCX GID line that already has its own signature. */
+	scan(&s, " |                         0..1651 | zero-copy                                | srd/rdmap85s0:1 |\n"
+		 "Worker: Received context async event: port active for context mlx5_6\n"
+		 "ib_device.c:1450 UCX ERROR ibv_query_gid(dev=mlx5_0 port=1 index=3) failed: Invalid argument\n"
+		 "INFO nixl_connector.py: NIXL compatibility hash: 0x1f3a matches the remote\n");
+	CHECK_INT(s.count[LOGSIG_UCX_SW_EMULATION], 0);
+	CHECK_INT(s.count[LOGSIG_IB_PORT_ERROR], 0);
+	CHECK_INT(s.count[LOGSIG_RDMA_GID_QUERY_FAILED], 0);
+	CHECK_INT(s.count[LOGSIG_UCX_GID_QUERY_FAILED], 1);
+	CHECK_INT(s.count[LOGSIG_KV_COMPAT_HASH], 0);
 	/* Every signature has a stable name. */
 	for (int g = 0; g < LOGSIG_COUNT; g++)
 		CHECK(strcmp(logsig_name((enum logsig)g), "?") != 0);

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""The engines' pair rules on running workers (issue 41, checks.md J5b,
+J7b, J11, J12): `check` on scenarios carrying the flags of a public report,
+each with the verdict written here (and in the scenario's header) before
+the tool was run on it, and `env` on the same settings written as a
+DynamoGraphDeployment, which must reach the same findings (one rule book,
+model/engcfg.c through model/fwrules.c).
+
+- eng-vllm-pdconnector-cross (ai-dynamo/dynamo#10027): prefill PdConnector
+  (KVBM + NixlConnector with cross-layer blocks), decode a standalone
+  NixlConnector with cross-layer blocks: the decode NOT READY on
+  fw-pd-connector ("compatibility hash mismatch"), the prefill READY.
+  eng-vllm-pdconnector-same (both on the PdConnector): both READY.
+- eng-vllm-kv-events-port (vllm-project/vllm#25059): side channel 5557 and
+  the kv-events publisher on 5557: both NOT READY on fw-vllm.
+  eng-vllm-kv-events-port-apart (side channel 5600): both READY.
+- eng-sglang-backend-mismatch: prefill --disaggregation-transfer-backend
+  nixl, decode SGLang's default mooncake: the decode NOT READY on
+  fw-pd-connector; the near miss is Dynamo's SGLang render (nixl on both).
+- Dynamo's own renders (img-dynamo-vllm-ib, img-dynamo-sglang-ib, TP 8 on
+  both sides, the same connector or backend): fw-pd-connector (and
+  fw-pd-blocks, fw-pd-parallel) ok, READY.
+
+The model-kind rules (J7b for a sliding-window model, J12 for a hybrid one)
+need the served model's config.json read in the pod (probe section
+model_config, issue 41 point 2, another branch); they are unit-tested in
+tests/unit/test_engcfg.c and test_fwcheck.c until then.
+
+Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
+"""
+import json
+import os
+import unittest
+
+import yaml
+
+from base import E2ECase
+from plugin import run
+import test_framework_live as fl
+
+# env's JSON findings carry no check name: each check is known by words
+# only its details use.
+MARK = dict(fl.MARK)
+MARK.update({
+    "fw-pd-connector": ("kv_connector", "cross-layer KV blocks", "NIXL backends", "NIXL transfer mode",
+                        "--disaggregation-transfer-backend:"),
+    "fw-pd-blocks": ("block size",),
+})
+
+
+class Live(fl.Live):
+    TMP = "englive-"
+
+    def test_env_agrees(self):
+        """`env` on the same settings: the same non-ok fw-* results."""
+        path = os.path.join(self.tmp, "recipe.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(fl.as_recipe(self.SCENARIO), f)
+        rc, out, err = run(["env", path, "-o", "json"])
+        doc = json.loads(out)
+        from_env = sorted((c["role"], name, f["status"]) for c in doc["components"]
+                          for f in c.get("findings", []) for name, marks in MARK.items()
+                          if any(m in f["detail"] for m in marks))
+        from_check = sorted((role, c["name"], c["status"]) for role, p in self.pods().items()
+                            for c in p["checks"] if c["name"].startswith("fw-")
+                            and c["status"] in ("warn", "fail"))
+        self.assertEqual(from_env, from_check, err)
+
+
+class PdConnectorCross(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-pdconnector-cross.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    FW = {"decode": {"fw-pd-connector": "fail", "fw-pd-blocks": "ok", "fw-vllm": "ok"}}
+    DETAIL = {"fw-pd-connector": ("compatibility hash mismatch", "PdConnector", "NixlConnector")}
+
+
+class PdConnectorSame(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-pdconnector-same.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-connector": "ok", "fw-pd-blocks": "ok"}}
+
+
+class KvEventsPort(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-kv-events-port.yaml")
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-vllm": "fail"}, "decode": {"fw-vllm": "fail", "fw-pd-connector": "ok"}}
+    DETAIL = {"fw-vllm": ("VLLM_NIXL_SIDE_CHANNEL_PORT 5557", "5557-5564", "5557-5557")}
+
+
+class KvEventsPortApart(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-kv-events-port-apart.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok"}}
+
+
+class SglangBackendMismatch(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-sglang-backend-mismatch.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    FW = {"decode": {"fw-pd-connector": "fail", "fw-pd-parallel": "ok"}}
+    DETAIL = {"fw-pd-connector": ("prefill nixl, decode mooncake",)}
+
+
+class DynamoSglang(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "img-dynamo-sglang-ib.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-connector": "ok", "fw-pd-parallel": "ok"}}
+
+
+class DynamoVllm(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "img-dynamo-vllm-ib.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-connector": "ok", "fw-pd-blocks": "ok"}}
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,185 @@
+/* One role's engine configuration (model/engcfg.c) and the prefill/decode
+ * pair rules over two of them (checks.md J7b, J11, J12), on the flags of
+ * the real reports: each a firing case and its healthy near miss. */
+#include <stdio.h>
+#include <string.h>
+
+#include "model/engcfg.h"
+#include "t.h"
+
+/* ai-dynamo/dynamo#10027: the prefill's PdConnector (KVBM's
+ * DynamoConnector + NixlConnector), the decode's standalone NixlConnector,
+ * both asking for cross-layer blocks. */
+#define PD_CONN \
+	"--kv-transfer-config '{\"kv_connector\": \"PdConnector\", \"kv_role\": \"kv_both\", " \
+	"\"kv_connector_module_path\": \"kvbm.vllm_integration.connector\", \"kv_connector_extra_config\": " \
+	"{\"connectors\": [{\"kv_connector\": \"DynamoConnector\", \"kv_role\": \"kv_both\", " \
+	"\"kv_connector_module_path\": \"kvbm.vllm_integration.connector\"}, {\"kv_connector\": " \
+	"\"NixlConnector\", \"kv_role\": \"kv_both\", \"kv_connector_extra_config\": " \
+	"{\"enable_cross_layers_blocks\": true}}]}}'"
+#define NIXL_CROSS \
+	"--kv-transfer-config '{\"kv_connector\": \"NixlConnector\", \"kv_role\": \"kv_both\", " \
+	"\"kv_connector_extra_config\": {\"enable_cross_layers_blocks\": true}}'"
+#define NIXL "--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}'"
+#define NIXL_LF \
+	"--kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"," \
+	"\"kv_connector_extra_config\":{\"backends\":[\"LIBFABRIC\"]}}'"
+
+static const struct engcfg_model hybrid = { 1, 0, 1, 0, "qwen3_5", NULL };
+static const struct engcfg_model dense = { 1, 0, 0, 0, "llama", NULL };
+
+/* The finding of check among the pair's findings into *f; 0 when none. */
+static int pair(const char *pa, const char *da, const struct engcfg_model *m, enum fwr_check check,
+		struct fwr_finding *f)
+{
+	struct engcfg p, d;
+	struct fwr_finding out[8];
+	size_t n;
+
+	engcfg_read(pa, NULL, &p);
+	engcfg_read(da, NULL, &d);
+	n = engcfg_pair(&p, &d, m, out, 8);
+	for (size_t i = 0; i < n; i++)
+		if (out[i].check == check) {
+			*f = out[i];
+			return 1;
+		}
+	return 0;
+}
+
+static void test_read(void)
+{
+	struct engcfg c;
+
+	engcfg_read("python3 -m dynamo.vllm --model Qwen/Qwen3-0.6B " PD_CONN " --block-size 32 -tp 2", NULL, &c);
+	CHECK_INT(c.engine, ENGCFG_VLLM);
+	CHECK_INT(c.kvcfg, 1);
+	CHECK_STR(c.connector, "PdConnector");
+	CHECK_STR(c.kv_role, "kv_both");
+	CHECK_INT(c.nixl, 1);
+	CHECK_INT(c.nixl_alone, 0);
+	CHECK_INT(c.cross_layers, 0);    /* DynamoConnector does not prefer them */
+	CHECK_STR(c.backends, "UCX");
+	CHECK_INT(c.backends_default, 1);
+	CHECK_INT(c.block_size, 32);
+	CHECK_INT(c.tp, 2);
+	engcfg_read("vllm serve m " NIXL_CROSS, NULL, &c);
+	CHECK_INT(c.nixl_alone, 1);
+	CHECK_INT(c.cross_layers, 1);
+	engcfg_read("vllm serve m " NIXL_LF, NULL, &c);
+	CHECK_STR(c.backends, "LIBFABRIC");
+	CHECK_INT(c.backends_default, 0);
+	/* a recipe's argv joined by newlines; `sh -c` text with \" */
+	engcfg_read("vllm\nserve\nm\n--kv-transfer-config\n{\"kv_connector\":\"NixlPushConnector\",\"kv_role\":\"kv_producer\"}", NULL, &c);
+	CHECK_INT(c.mode, ENGCFG_PUSH);
+	engcfg_read("sh -c \"vllm serve m --kv-transfer-config {\\\"kv_connector\\\":\\\"NixlConnector\\\"}\"", NULL, &c);
+	CHECK_INT(c.kvcfg, 1);
+	CHECK_INT(c.nixl, 1);
+	engcfg_read("vllm serve m --kv-transfer-config '{\"kv_connector\": '", NULL, &c);
+	CHECK_INT(c.kvcfg, -1);
+	engcfg_read("vllm serve m --kv-events-config '{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\",\"endpoint\":\"tcp://*:5557\"}'",
+		    NULL, &c);
+	CHECK_INT(c.kv_events_port, 5557);
+	engcfg_read("python3 -m sglang.launch_server --disaggregation-mode prefill --tp 8 --dp 8 --enable-dp-attention", NULL, &c);
+	CHECK_INT(c.engine, ENGCFG_SGLANG);
+	CHECK_INT(c.attn_tp, 1);
+	CHECK_STR(c.sgl_backend, "mooncake");
+}
+
+static void test_connector(void)
+{
+	struct fwr_finding f;
+
+	/* ai-dynamo/dynamo#10027 */
+	CHECK(pair("python3 -m dynamo.vllm " PD_CONN, "python3 -m dynamo.vllm " NIXL_CROSS, NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK_HAS(f.detail, "compatibility hash mismatch");
+	/* near miss: both sides on the same connector */
+	CHECK(pair("python3 -m dynamo.vllm " PD_CONN, "python3 -m dynamo.vllm " PD_CONN, NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+	CHECK_INT(f.unknown, 0);
+	CHECK(pair("vllm serve m " NIXL_CROSS, "vllm serve m " NIXL_CROSS, NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+	/* the default backend named: UCX against LIBFABRIC */
+	CHECK(pair("vllm serve m " NIXL, "vllm serve m " NIXL_LF, NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK_HAS(f.detail, "UCX (default)");
+	CHECK(pair("vllm serve m " NIXL_LF, "vllm serve m " NIXL_LF, NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+	/* push against pull (vLLM PR #50620) */
+	CHECK(pair("vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlPushConnector\"}'", "vllm serve m " NIXL,
+		   NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	/* a connector without NIXL on one side */
+	CHECK(pair("vllm serve m --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\"}'", "vllm serve m " NIXL,
+		   NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	/* one side not JSON: not compared, said so */
+	CHECK(pair("vllm serve m --kv-transfer-config '{\"kv_connector\":'", "vllm serve m " NIXL, NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.unknown, 1);
+	/* SGLang: the transfer backend of each side (default mooncake) */
+	CHECK(pair("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-transfer-backend nixl",
+		   "python3 -m dynamo.sglang --disaggregation-mode decode", NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK_HAS(f.detail, "prefill nixl, decode mooncake");
+	CHECK(pair("python3 -m dynamo.sglang --disaggregation-mode prefill --disaggregation-transfer-backend nixl",
+		   "python3 -m dynamo.sglang --disaggregation-mode decode --disaggregation-transfer-backend=nixl", NULL,
+		   FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+	/* neither passes one (the wrapper's default): no finding */
+	CHECK(!pair("python3 -m dynamo.vllm --model m", "python3 -m dynamo.vllm --model m", NULL, FWR_PD_CONNECTOR, &f));
+}
+
+static void test_blocks(void)
+{
+	struct fwr_finding f;
+
+	/* vllm-project/vllm#42895: Qwen3.5 hybrid, physical block sizes 32 and 16 */
+	CHECK(pair("vllm serve m -tp 4 --block-size 32 " NIXL, "vllm serve m --block-size 16 " NIXL, &hybrid, FWR_PD_BLOCKS, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK_HAS(f.detail, "handshake_setup_failed");
+	/* near miss: the same model with one block size */
+	CHECK(pair("vllm serve m -tp 4 --block-size 32 " NIXL, "vllm serve m --block-size 32 " NIXL, &hybrid, FWR_PD_BLOCKS, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+	/* an attention-only model translates between sizes (PR #26759) */
+	CHECK(pair("vllm serve m --block-size 32 " NIXL, "vllm serve m --block-size 16 " NIXL, &dense, FWR_PD_BLOCKS, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+	/* the model unknown: not a pass */
+	CHECK(pair("vllm serve m --block-size 32 " NIXL, "vllm serve m --block-size 16 " NIXL, NULL, FWR_PD_BLOCKS, &f));
+	CHECK_INT(f.unknown, 1);
+	/* hybrid, no --block-size, unequal TP: each side derives its own */
+	CHECK(pair("vllm serve m -tp 4 " NIXL, "vllm serve m -tp 1 " NIXL, &hybrid, FWR_PD_BLOCKS, &f));
+	CHECK_INT(f.sev, ENVR_WARN);
+}
+
+static void test_ports(void)
+{
+	struct engcfg c;
+	struct fwr_finding f;
+	const char *ev = "vllm serve m " NIXL
+			 " --kv-events-config '{\"enable_kv_cache_events\":true,\"publisher\":\"zmq\",\"endpoint\":\"tcp://*:5557\"}'";
+
+	/* vllm-project/vllm#25059: the side channel's old default 5557 */
+	engcfg_read(ev, NULL, &c);
+	CHECK_INT(engcfg_port_clash(&c, 5557, &f), 1);
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK_INT(engcfg_port_clash(&c, 5600, &f), 0);    /* near miss: today's default */
+	/* TP 4 from 5554 reaches 5557 */
+	engcfg_read("vllm serve m -tp 4 --kv-events-config '{\"endpoint\":\"tcp://*:5557\"}'", NULL, &c);
+	CHECK_INT(engcfg_port_clash(&c, 5554, &f), 1);
+	CHECK_INT(engcfg_port_clash(&c, 5553, &f), 0);
+	/* events disabled: no publisher */
+	engcfg_read("vllm serve m --kv-events-config '{\"enable_kv_cache_events\":false,\"endpoint\":\"tcp://*:5557\"}'",
+		    NULL, &c);
+	CHECK_INT(engcfg_port_clash(&c, 5557, &f), 0);
+}
+
+int main(void)
+{
+	test_read();
+	test_connector();
+	test_blocks();
+	test_ports();
+	printf("test_engcfg: %d passed, %d failed\n", t_pass, t_fail);
+	return t_fail ? 1 : 0;
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The engines' pair rules on running workers (issue 41, checks.md J5b,
+"""The engines' pair rules on running workers (issue 41, checks.md J5d,
 J7b, J11, J12): `check` on scenarios carrying the flags of a public report,
 each with the verdict written here (and in the scenario's header) before
 the tool was run on it, and `env` on the same settings written as a

@@ -215,15 +215,9 @@ class SglangTpMismatch(Live, E2ECase):
 
 
 class SglangTpDivisible(Live, E2ECase):
-    """Issue 41 changed the rule: unequal TP that divides is right only for
-    some model kinds (sglang#38552: a non-MLA sliding-window model refuses
-    it), so while the probe reads no config.json of the served model
-    (model41's section, not merged here) the pair is skipped with that
-    reason, never ok.  With Qwen3-32B's config.json read (dense GQA, no
-    sliding window in use) it is ok again: test_fwcheck status_model."""
     SCENARIO = os.path.join(SCENARIOS, "fw-sglang-tp-divisible.yaml")
     VERDICT = {"prefill": "READY", "decode": "READY"}
-    FW = {"decode": {"fw-pd-parallel": "skipped", "fw-sglang": "ok"}}
+    FW = {"decode": {"fw-pd-parallel": "ok", "fw-sglang": "ok"}}
 
 
 class DynamoVllm(Live, E2ECase):

@@ -21,10 +21,14 @@ model/engcfg.c through model/fwrules.c).
   both sides, the same connector or backend): fw-pd-connector (and
   fw-pd-blocks, fw-pd-parallel) ok, READY.
 
-The model-kind rules (J7b for a sliding-window model, J12 for a hybrid one)
-need the served model's config.json read in the pod (probe section
-model_config, issue 41 point 2, another branch); they are unit-tested in
-tests/unit/test_engcfg.c and test_fwcheck.c until then.
+- eng-sglang-swa-tp (sgl-project/sglang#38552, llm-d/llm-d#2433):
+  gpt-oss-120b (sliding-window layers, no MLA) with prefill TP 4 and decode
+  TP 2, its config.json read in the pod's Hugging Face cache (probe section
+  model_config): the decode NOT READY on fw-pd-parallel (J7b). Near misses:
+  eng-sglang-swa-tp-equal (the same model, TP 8 and 8) and
+  eng-sglang-mla-tp (DeepSeek-V3, MLA, the same unequal TP): READY.
+The hybrid-model block-size rule (J12) is unit-tested in
+tests/unit/test_engcfg.c and test_fwcheck.c.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -98,6 +102,24 @@ class SglangBackendMismatch(Live, E2ECase):
     VERDICT = {"prefill": "READY", "decode": "NOT READY"}
     FW = {"decode": {"fw-pd-connector": "fail", "fw-pd-parallel": "ok"}}
     DETAIL = {"fw-pd-connector": ("prefill nixl, decode mooncake",)}
+
+
+class SglangSwaUnequalTp(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-sglang-swa-tp.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    FW = {"decode": {"fw-pd-parallel": "fail", "fw-sglang": "ok"}}
+
+
+class SglangSwaEqualTp(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-sglang-swa-tp-equal.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-parallel": "ok"}}
+
+
+class SglangMlaUnequalTp(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-sglang-mla-tp.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-parallel": "ok"}}
 
 
 class DynamoSglang(Live, E2ECase):

@@ -1,0 +1,181 @@
+/* Mooncake's NICs per GPU (checks.md E8, issue 42 item 2): the device list
+ * a Mooncake transfer engine is given (SGLang's --disaggregation-ib-device,
+ * else MOONCAKE_DEVICE, the Mooncake store's and vLLM's variable) against
+ * each GPU's PCIe switch.
+ *
+ * Mooncake's own choice (kvcache-ai/Mooncake mooncake-transfer-engine
+ * src/topology.cpp): discover(filter) opens the listed devices only;
+ * discoverCudaTopology() puts for GPU i the devices whose PCI path shares
+ * the GPU's parent (getPciDistance() == 0: its PCIe switch) in
+ * preferred_hca and every other listed device in avail_hca; selectDevice()
+ * sends from preferred_hca and, where it is empty, from any of avail_hca.
+ * A NIC off the GPU's switch cannot always reach its memory: transfers
+ * fail with `local protection error` (kvcache-ai/Mooncake#284, the
+ * maintainers' diagnosis; sgl-project/sglang#8324 on
+ * --disaggregation-ib-device).  So a GPU of the pod left no listed device
+ * on its switch fails; no list at all opens every device (each GPU then
+ * prefers its own, B4 judges a GPU without one) and is not judged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "model/envrules.h"
+#include "model/fwrules.h"
+#include "probe/facts.h"
+#include "util/buf.h"
+
+#define MC_FLAG "--disaggregation-ib-device"
+
+/* Does the pod run a Mooncake transfer engine (an MC_/MOONCAKE_ variable,
+ * or SGLang's Mooncake backend on its command line)? */
+static int runs_mooncake(const struct check_input *in)
+{
+	struct envr_view view;
+	struct envr_var *vars = book_view(&in->f->env, &view);
+	int yes = envr_runs_mooncake(&view) ||
+		  (in->ctx && envr_args_mooncake(in->ctx->args));
+
+	free(vars);
+	return yes;
+}
+
+/* Is dev in the list (comma-, semicolon- or space-separated)? */
+static int in_list(const char *list, const char *dev)
+{
+	size_t n = strlen(dev);
+
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",; ");
+
+		if (k == n && !strncmp(p, dev, n))
+			return 1;
+		p += k;
+		p += *p != '\0';
+	}
+	return 0;
+}
+
+/* Is GPU g judged: every GPU of topo -m, or those CUDA_VISIBLE_DEVICES
+ * lists by index (a UUID list: every GPU). */
+static int gpu_used(const struct check_input *in, int g)
+{
+	const char *v = envv(in, "CUDA_VISIBLE_DEVICES");
+	char idx[12];
+
+	if (!v || !*v || strspn(v, "0123456789, ") != strlen(v))
+		return 1;
+	snprintf(idx, sizeof idx, "%d", g);
+	return in_list(v, idx);
+}
+
+static int near(int link)
+{
+	return link == PROBE_TOPO_PIX || link == PROBE_TOPO_PXB;
+}
+
+/* The GPUs left no listed device on their switch into bad ("GPU4 (nearest
+ * listed NODE)"), each judged GPU's first device on its switch into ok
+ * ("GPU0 mlx5_0"), and every device on a judged GPU's switch into own (the
+ * list to paste); the number of GPUs left none. */
+static int judge_gpus(const struct check_input *in, const char *list, struct buf *bad,
+		      struct buf *ok, struct buf *own)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int nb = 0, no = 0, nown = 0;
+	int nn = t->nnics < PROBE_MAX_NICS ? t->nnics : PROBE_MAX_NICS;
+
+	for (int c = 0; c < nn; c++)
+		for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++)
+			if (gpu_used(in, g) && near(t->gpu_nic[g][c].link)) {
+				buf_appendf(own, "%s%s", nown++ ? "," : "", t->nic_name[c]);
+				break;
+			}
+	for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++) {
+		int best = 0, mine = -1;
+
+		if (!gpu_used(in, g))
+			continue;
+		for (int c = 0; c < nn; c++) {
+			int link = t->gpu_nic[g][c].link;
+
+			if (!in_list(list, t->nic_name[c]))
+				continue;
+			if (near(link) && mine < 0)
+				mine = c;
+			if (link >= PROBE_TOPO_PIX && (!best || link < best))
+				best = link;
+		}
+		if (mine >= 0)
+			buf_appendf(ok, "%sGPU%d %s", no++ ? ", " : "", g, t->nic_name[mine]);
+		else
+			buf_appendf(bad, "%sGPU%d (nearest listed %s)", nb++ ? ", " : "", g,
+				    best ? probe_topo_link_name(best) : "none in topo -m");
+	}
+	return nb;
+}
+
+static void judge(const struct check_input *in, const char *by, const char *list,
+		  struct check_results *out)
+{
+	struct buf bad = BUF_INIT(256), ok = BUF_INIT(256), own = BUF_INIT(256),
+		   rem = BUF_INIT(512);
+	int env = !strcmp(by, "MOONCAKE_DEVICE");
+	int nb = judge_gpus(in, list, &bad, &ok, &own);
+
+	if (!nb) {
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_OK, NULL,
+		     "each GPU has a device %s lists on its PCIe switch, which Mooncake prefers for it: %s",
+		     by, buf_str(&ok));
+	} else {
+		if (*buf_str(&own))
+			buf_appendf(&rem, "list each GPU's own NIC: %s%s%s (the NICs on the PCIe switches of the pod's GPUs, nvidia-smi topo -m PIX/PXB)",
+				    by, env ? "=" : " ", buf_str(&own));
+		else
+			buf_appendf(&rem, "give the pod a NIC on each GPU's PCIe switch (topology-aware device plugin / DRA) and list it in %s", by);
+		emit(out, CK_MOONCAKE_NIC_SELECT, hard(in), buf_str(&rem),
+		     "%s lists %s, none on the PCIe switch of %s: Mooncake prefers for each GPU the listed NICs on its switch (topology.cpp discoverCudaTopology) and with none there sends from any listed NIC, which cannot reach that GPU's memory: `local protection error` (kvcache-ai/Mooncake#284, sgl-project/sglang#8324)",
+		     by, list, buf_str(&bad));
+		if (env)
+			emit_suggest(out, "MOONCAKE_DEVICE", buf_str(&own));
+	}
+	emit_source(out, "nvidia-smi topo -m, " MC_FLAG ", MOONCAKE_DEVICE, CUDA_VISIBLE_DEVICES (Mooncake topology.cpp)");
+	buf_release(&bad);
+	buf_release(&ok);
+	buf_release(&own);
+	buf_release(&rem);
+}
+
+void check_mooncake_nics(const struct check_input *in, struct check_results *out)
+{
+	const char *v = NULL, *by = MC_FLAG;
+	char flag[512];
+
+	if ((in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE) || !in->cross_pod) {
+		emit_na(out, CK_MOONCAKE_NIC_SELECT, "no InfiniBand/RoCE path across pods (%s)",
+			fabric_name(in->fabric));
+		return;
+	}
+	if (!env_readable(in) || !runs_mooncake(in)) {
+		emit_na(out, CK_MOONCAKE_NIC_SELECT, "%s", !env_readable(in) ?
+			"the main process's environment was not readable" :
+			"the pod runs no Mooncake transfer engine");
+		return;
+	}
+	if (in->ctx && fwr_flag(in->ctx->args, MC_FLAG, flag, sizeof flag))
+		v = flag;
+	else if ((v = envv(in, "MOONCAKE_DEVICE")) && *v)
+		by = "MOONCAKE_DEVICE";
+	if (!v || !*v || strchr(v, '{')) {
+		emit_na(out, CK_MOONCAKE_NIC_SELECT, "%s", v && *v ?
+			"a per-GPU device map (JSON) is not judged yet" :
+			"no device list (" MC_FLAG ", MOONCAKE_DEVICE): Mooncake opens every device and prefers each GPU's own (B4 judges a GPU without one)");
+		return;
+	}
+	if (in->f->topo.src.status != PROBE_OK || in->f->topo.gpu_rows <= 0) {
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_SKIPPED, NULL,
+		     "nvidia-smi topo -m not read: which listed NIC is on each GPU's PCIe switch is unknown");
+		return;
+	}
+	judge(in, by, v, out);
+}

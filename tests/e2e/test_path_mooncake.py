@@ -1,0 +1,109 @@
+"""Issue 42 point 2 (docs/checks.md E8, mooncake-nic-select): the NICs
+Mooncake takes per GPU.  Mooncake's topology (mooncake-transfer-engine
+src/topology.cpp discoverCudaTopology) prefers for GPU i only the listed
+devices on its PCIe switch; with none there, selectDevice sends from any
+listed device, which cannot reach that GPU's memory: `local protection
+error` (kvcache-ai/Mooncake#284, sgl-project/sglang#8324).
+Expectations written before the rule, on fw-sglang-ib-device-own (Dynamo's
+SGLang workers, Mooncake backend, TP 8 on an HGX H100 node whose rails
+mlx5_0, mlx5_1, mlx5_4..mlx5_9 are each PIX to one GPU):
+
+- --disaggregation-ib-device the NUMA-0 rails only (mlx5_0,mlx5_1,mlx5_4,
+  mlx5_5): GPUs 4-7 have no listed NIC on their switch: mooncake-nic-select
+  fails on both workers naming GPU4..GPU7 and `local protection error`, the
+  remedy the pod's eight rails; NOT READY.
+- the pod's eight rails (the scenario as it is): ok, READY.
+- MOONCAKE_DEVICE (the Mooncake store's variable) with the NUMA-0 rails:
+  fail, suggestedEnv MOONCAKE_DEVICE the eight rails; that value fed back:
+  ok.
+- no list at all: Mooncake opens every device and prefers each GPU's own:
+  not judged (skipped, not applicable).
+"""
+import copy
+import os
+import unittest
+
+from base import E2ECase, PairWorkers
+from test_topo import SCENARIOS, with_env
+
+OWN = "mlx5_0,mlx5_1,mlx5_4,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_9"
+NUMA0 = "mlx5_0,mlx5_1,mlx5_4,mlx5_5"
+
+
+def with_devices(flag=None, **env):
+    """fw-sglang-ib-device-own with --disaggregation-ib-device FLAG (None:
+    the flag dropped) and ENV on every pod."""
+    doc = with_env("fw-sglang-ib-device-own.yaml", **env)
+    for p in doc["pods"]:
+        p["spec"] = copy.deepcopy(p["spec"])
+        for c in p["spec"]["containers"]:
+            a = c.get("args") or []
+            if "--disaggregation-ib-device" in a:
+                i = a.index("--disaggregation-ib-device")
+                if flag is None:
+                    del a[i:i + 2]
+                else:
+                    a[i + 1] = flag
+    for p in doc["pods"]:
+        p["files"] = {k: os.path.normpath(os.path.join(SCENARIOS, v))
+                      for k, v in (p.get("files") or {}).items()}
+    return doc
+
+
+class McNics(PairWorkers):
+    """Mixin: mooncake-nic-select on both workers is STATUS; WORDS in its
+    detail and remedy; SUGGEST its suggestedEnv (None: none)."""
+    TMP = "path-mc-"
+    STATUS = "ok"
+    WORDS = ()
+    SUGGEST = None
+
+    def test_pods(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+
+    def test_verdict(self):
+        if self.VERDICT:
+            PairWorkers.test_verdict(self)
+
+    def test_nic_select(self):
+        for p in self.doc["pods"]:
+            r = self.check(p, "mooncake-nic-select")
+            self.assertEqual(r["status"], self.STATUS, r)
+            text = r["detail"] + " " + (r.get("remedy") or "")
+            for w in self.WORDS:
+                self.assertIn(w, text, r)
+            self.assertEqual(r.get("suggestedEnv"), self.SUGGEST, r)
+
+
+class SglangNuma0(McNics, E2ECase):
+    SCENARIO = with_devices(NUMA0)
+    STATUS = "fail"
+    VERDICT = "NOT READY"
+    WORDS = ("GPU4", "GPU7", "local protection error", "kvcache-ai/Mooncake#284",
+             "--disaggregation-ib-device " + OWN)
+
+
+class SglangOwn(McNics, E2ECase):
+    SCENARIO = with_devices(OWN)
+    VERDICT = "READY"
+    WORDS = ("PCIe switch",)
+
+
+class EnvNuma0(McNics, E2ECase):
+    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    STATUS = "fail"
+    WORDS = ("MOONCAKE_DEVICE", "GPU4", "local protection error")
+    SUGGEST = {"MOONCAKE_DEVICE": OWN}
+
+
+class EnvOwn(McNics, E2ECase):
+    SCENARIO = with_devices(None, MOONCAKE_DEVICE=OWN, MOONCAKE_PROTOCOL="rdma")
+
+
+class NoList(McNics, E2ECase):
+    SCENARIO = with_devices(None)
+    STATUS = "skipped"
+
+
+if __name__ == "__main__":
+    unittest.main()

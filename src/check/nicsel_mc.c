@@ -15,6 +15,7 @@
  * --disaggregation-ib-device).  So a GPU of the pod left no listed device
  * on its switch fails; no list at all opens every device (each GPU then
  * prefers its own, B4 judges a GPU without one) and is not judged. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "model/fwrules.h"
 #include "probe/facts.h"
 #include "util/buf.h"
+#include "util/clist.h"
 
 #define MC_FLAG "--disaggregation-ib-device"
 
@@ -40,20 +42,10 @@ static int runs_mooncake(const struct check_input *in)
 	return yes;
 }
 
-/* Is dev in the list (comma-, semicolon- or space-separated)? */
+/* Is dev an item of the comma list? */
 static int in_list(const char *list, const char *dev)
 {
-	size_t n = strlen(dev);
-
-	for (const char *p = list; *p;) {
-		size_t k = strcspn(p, ",; ");
-
-		if (k == n && !strncmp(p, dev, n))
-			return 1;
-		p += k;
-		p += *p != '\0';
-	}
-	return 0;
+	return clist_has(list, dev, strlen(dev), 0);
 }
 
 /* Is GPU g judged: every GPU of topo -m, or those CUDA_VISIBLE_DEVICES
@@ -146,6 +138,79 @@ static void judge(const struct check_input *in, const char *by, const char *list
 	buf_release(&rem);
 }
 
+/* The IPv4 subnet and routes of listed device d's netdev (RoCE), into g;
+ * 0 when not all of them were read. */
+static int rail_net(const struct check_input *in, const char *dev, struct check_gid_net *g)
+{
+	const struct probe_rdma_list *l = rdma_list(in->f);
+
+	memset(g, 0, sizeof *g);
+	for (int i = 0; l && i < l->ndevs; i++) {
+		const struct probe_rdma_dev *d = &l->dev[i];
+		const char *nd = d->nports > 0 && *d->port[0].gid_ndev ? d->port[0].gid_ndev : d->netdev;
+
+		if (strcmp(d->name, dev) || !*nd)
+			continue;
+		check_netdev_view(&in->f->ipnet, nd, g);
+		return g->net_known && g->routes_known;
+	}
+	return 0;
+}
+
+/* Does g's connected subnet or one of its routes reach address v? */
+static int reaches(const struct check_gid_net *g, uint32_t v)
+{
+	uint32_t m = g->net_plen > 0 ? 0xffffffffu << (32 - g->net_plen) : 0;
+
+	if (((g->net_v4 ^ v) & m) == 0)
+		return 1;
+	for (int i = 0; i < g->nroutes && i < 8; i++) {
+		uint32_t rm = g->rt_plen[i] > 0 ? 0xffffffffu << (32 - g->rt_plen[i]) : 0;
+
+		if (((g->rt_dst[i] ^ v) & rm) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Are the listed rails rail-only (E8b): RoCE, at least two, each netdev's
+ * subnet and routes read, and none reaching another's address (a route
+ * between rails, or one subnet for two, makes a miss cross rails and
+ * work)? */
+static int rail_only(const struct check_input *in, const char *list)
+{
+	struct check_gid_net g[16];
+	int n = 0;
+
+	if (in->fabric != FABRIC_ROCE)
+		return 0;
+	for (const char *p = list; *p && n < 16;) {
+		size_t k = strcspn(p, ",");
+		char dev[40];
+
+		snprintf(dev, sizeof dev, "%.*s", (int)(k < 39 ? k : 39), p);
+		if (k && !rail_net(in, dev, &g[n++]))
+			return 0;
+		p += k;
+		p += *p != '\0';
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (i != j && reaches(&g[i], g[j].net_v4))
+				return 0;
+	return n >= 2;
+}
+
+/* The pod's side of the pair rule E8b (verdict/pairnet.c). */
+static void digest(const struct check_input *in, const char *list, struct check_results *out)
+{
+	struct check_summary *sum = &out->summary;
+
+	snprintf(sum->mc_rails, sizeof sum->mc_rails, "%.127s", list);
+	sum->mc_affinity = envv(in, "MC_ENABLE_DEST_DEVICE_AFFINITY") != NULL;
+	sum->mc_rail_only = rail_only(in, list);
+}
+
 void check_mooncake_nics(const struct check_input *in, struct check_results *out)
 {
 	const char *v = NULL, *by = MC_FLAG;
@@ -172,6 +237,7 @@ void check_mooncake_nics(const struct check_input *in, struct check_results *out
 			"no device list (" MC_FLAG ", MOONCAKE_DEVICE): Mooncake opens every device and prefers each GPU's own (B4 judges a GPU without one)");
 		return;
 	}
+	digest(in, v, out);
 	if (in->f->topo.src.status != PROBE_OK || in->f->topo.gpu_rows <= 0) {
 		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_SKIPPED, NULL,
 		     "nvidia-smi topo -m not read: which listed NIC is on each GPU's PCIe switch is unknown");

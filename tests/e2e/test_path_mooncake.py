@@ -107,3 +107,50 @@ class NoList(McNics, E2ECase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+FOUR = "mlx5_0,mlx5_1,mlx5_2,mlx5_3"
+
+
+def railonly(prefill_rails=None):
+    """path-mooncake-railonly, its prefill listing PREFILL_RAILS (None: as
+    written), paths made absolute."""
+    doc = with_env("path-mooncake-railonly.yaml")
+    if prefill_rails:
+        c = doc["pods"][0]["spec"]["containers"][0]
+        c["args"] = c["args"][:-1] + [prefill_rails]
+    return doc
+
+
+class RailOnly(PairWorkers, E2ECase):
+    """E8b: the pair line (kvcache-ai/Mooncake#3828); WORDS None: none."""
+    SCENARIO = railonly()
+    TMP = "path-mc-"
+    VERDICT = None
+    WORDS = ("mlx5_4,mlx5_5,mlx5_6,mlx5_7", "kvcache-ai/Mooncake#3828",
+             "MC_ENABLE_DEST_DEVICE_AFFINITY", "mc-prefill-0", "mc-decode-0")
+    STATUS = "NOT READY"
+
+    def test_verdict(self):
+        self.assertEqual(self.doc["verdict"]["status"], self.STATUS, self.doc["verdict"])
+
+    def test_per_pod_ok(self):
+        for p in self.doc["pods"]:
+            self.assertEqual(self.check(p, "mooncake-nic-select")["status"], "ok", p["name"])
+
+    def test_pair_line(self):
+        lines = [f for f in self.doc["verdict"]["findings"]
+                 if f["name"] == "pair-consistency" and "Mooncake" in f["detail"]]
+        if self.WORDS is None:
+            self.assertEqual(lines, [], self.doc["verdict"]["findings"])
+            return
+        self.assertEqual(len(lines), 1, self.doc["verdict"]["findings"])
+        self.assertEqual(lines[0]["status"], "fail", lines[0])
+        for w in self.WORDS:
+            self.assertIn(w, lines[0]["detail"], lines[0])
+
+
+class RailOnlySame(RailOnly):
+    SCENARIO = railonly(FOUR)
+    WORDS = None
+    STATUS = "READY"

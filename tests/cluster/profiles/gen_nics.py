@@ -511,3 +511,29 @@ def path_efa_ibp(p):
 devices' uverbs nodes; fi_info -p efa as efa-ok.""", base="efa-ok")
 def path_efa_ibp_fixed(p):
     efa_ibp(p, False)
+
+
+# ---- Issue 42: Mooncake's rail sets on a rail-only fabric (E8b) ---------
+def rail_only(p, rack):
+    """roce_rack's rack (IPv4 RoCE v2 GIDs 2/3 with their netdevs) on
+    flat_l2's rail-only addressing: rail k 10.14.k.H/24, only its connected
+    route, none between rails (each rail its own subnet and switch, as the
+    rail-only fabrics of kvcache-ai/Mooncake#3828 and NVIDIA-NeMo/RL PR
+    #2935's RoCE runners); mooncake-transfer-engine 0.3.12.post1 installed."""
+    G.roce_rack(p, rack)
+    flat_l2(p)
+    G.mooncake_wheel(p, "0.3.12.post1")
+
+
+@_variant("path-roce-railonly-a", """roce-routed-a's rails without the route between
+them: rail k 10.14.k.10/24, only the connected route (rail-only, one subnet
+per rail shared with rack b); Mooncake 0.3.12.post1 (issue 42, E8b).""",
+          base="roce-ok")
+def path_roce_railonly_a(p):
+    rail_only(p, "a")
+
+
+@_variant("path-roce-railonly-b", """path-roce-railonly-a's peer: rail k
+10.14.k.74/24.""", base="roce-ok")
+def path_roce_railonly_b(p):
+    rail_only(p, "b")

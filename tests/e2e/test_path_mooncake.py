@@ -154,3 +154,32 @@ class RailOnlySame(RailOnly):
     SCENARIO = railonly(FOUR)
     WORDS = None
     STATUS = "READY"
+
+
+class SuggestEnvPerEngine(E2ECase):
+    """Issue 42 item 4: check --suggest-env prints each engine's setting in
+    the variable that engine reads: Mooncake's MOONCAKE_DEVICE (EnvNuma0's
+    pods) and TensorRT-LLM's UCX_MAX_RNDV_RAILS (test_path.TrtllmRails'),
+    each the value its JSON suggestedEnv holds (fed back: EnvOwn,
+    test_path.TrtllmRailsOne)."""
+    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    TMP = "path-mc-"
+
+    def block(self, c):
+        from plugin import run
+        rc, text, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo",
+                             "--suggest-env"], timeout=300)
+        self.assertIn("Suggested env (check --suggest-env):", text, err)
+        return text.split("Suggested env (check --suggest-env):", 1)[1]
+
+    def test_mooncake_device(self):
+        b = self.block(self.c)
+        self.assertIn("  - name: MOONCAKE_DEVICE\n    value: \"%s\"\n" % OWN, b)
+
+    def test_trtllm_rndv_rails(self):
+        from base import running
+        from test_path import TrtllmRails
+        path = self.write_scenario(TrtllmRails.SCENARIO, "trtllm.yaml")
+        with running(path, **self.cluster_options()) as c:
+            b = self.block(c)
+        self.assertIn("  - name: UCX_MAX_RNDV_RAILS\n    value: \"1\"\n", b)

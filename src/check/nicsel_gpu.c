@@ -79,7 +79,7 @@ static int nicsel_max_rails(const struct check_input *in)
 	return n > 64 ? 64 : (int)n;
 }
 
-static const char *port_state(int st)
+const char *nicsel_port_state(int st)
 {
 	static const char *const name[] = { "UNKNOWN", "DOWN", "INIT", "ARMED",
 					    "ACTIVE", "ACTIVE_DEFER" };
@@ -168,7 +168,7 @@ static void gpu_ports(const struct check_input *in, const struct nicsel *s, int 
 		}
 		pv = port_view(in->f, p->d, p->pi);
 		snprintf(dst[*n].dev, sizeof(dst[*n].dev), "%.27s:%d", p->d->name, p->port);
-		snprintf(dst[*n].state, sizeof(dst[*n].state), "%s", port_state(pv->state));
+		snprintf(dst[*n].state, sizeof(dst[*n].state), "%s", nicsel_port_state(pv->state));
 		snprintf(dst[*n].link_layer, sizeof(dst[*n].link_layer), "%s",
 			 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
 		(*n)++;

@@ -21,11 +21,13 @@
 #include <string.h>
 
 #include "check/internal.h"
+#include "check/nicsel_int.h"
 #include "model/envrules.h"
 #include "model/fwrules.h"
 #include "probe/facts.h"
 #include "util/buf.h"
 #include "util/clist.h"
+#include "util/xalloc.h"
 
 #define MC_FLAG "--disaggregation-ib-device"
 
@@ -201,6 +203,75 @@ static int rail_only(const struct check_input *in, const char *list)
 	return n >= 2;
 }
 
+/* GPU g's ports as Mooncake picks them (topology.cpp): the listed devices
+ * (list NULL: every device) on its PCIe switch (preferred_hca), else every
+ * listed one (avail_hca), into e; selectDevice spreads slices over them. */
+static void mc_gpu(const struct check_input *in, const char *list, int g,
+		   struct check_gpu_nic *e)
+{
+	const struct probe_topo *t = &in->f->topo;
+	const struct probe_rdma_list *l = rdma_list(in->f);
+	int nn = t->nnics < PROBE_MAX_NICS ? t->nnics : PROBE_MAX_NICS, pref = 0, code = 0;
+
+	for (int c = 0; c < nn; c++)
+		pref |= (!list || in_list(list, t->nic_name[c])) && near(t->gpu_nic[g][c].link);
+	e->n = 0;
+	for (int c = 0; c < nn; c++) {
+		int link = t->gpu_nic[g][c].link;
+
+		if ((list && !in_list(list, t->nic_name[c])) || (pref && !near(link)))
+			continue;
+		for (int i = 0; l && i < l->ndevs; i++) {
+			const struct probe_rdma_dev *d = &l->dev[i];
+			const struct probe_rdma_port *pv;
+			struct check_gpu_nic_port *o;
+
+			if (strcmp(d->name, t->nic_name[c]) || d->nports <= 0)
+				continue;
+			if (e->n < 0 || e->n >= CHECK_GPU_NIC_PORTS) {
+				e->n = -1;
+				break;
+			}
+			pv = port_view(in->f, d, 0);
+			o = &e->nic[e->n++];
+			snprintf(o->dev, sizeof o->dev, "%.27s:%d", d->name, pv->num);
+			snprintf(o->state, sizeof o->state, "%s", nicsel_port_state(pv->state));
+			snprintf(o->link_layer, sizeof o->link_layer, "%s",
+				 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
+			if (link >= PROBE_TOPO_PIX && (!code || link < code))
+				code = link;
+		}
+	}
+	e->max_rails = e->n < 0 ? CHECK_GPU_NIC_PORTS : e->n;
+	e->nsugg = 0;
+	snprintf(e->link, sizeof e->link, "%s", code ? probe_topo_link_name(code) : "");
+}
+
+/* gpuNics for a pod whose KV is Mooncake's (SGLang's Mooncake backend on
+ * its command line): each GPU's ports as Mooncake picks them, in place of
+ * ucx-nic-select's UCX model (E8). */
+static void mc_gpu_nics(const struct check_input *in, const char *list, const char *by,
+			struct check_results *out)
+{
+	struct check_gpu_nic *all;
+
+	if (!in->ctx || !envr_args_mooncake(in->ctx->args) || !out->gpu_nics)
+		return;
+	/* ucx-nic-select's array, not yet frozen (check_pod): replaced */
+	all = xmalloc(out->n_gpu_nics * sizeof(*all));
+	memcpy(all, out->gpu_nics, out->n_gpu_nics * sizeof(*all));
+	for (size_t i = 0; i < out->n_gpu_nics; i++) {
+		struct check_gpu_nic *e = &all[i];
+
+		if (e->gpu < 0 || e->gpu >= in->f->topo.gpu_rows || e->gpu >= PROBE_MAX_GPUS)
+			continue;
+		snprintf(e->chosen_by, sizeof e->chosen_by, "%s", list ? by : "all");
+		mc_gpu(in, list, e->gpu, e);
+	}
+	free((void *)out->gpu_nics);
+	out->gpu_nics = all;
+}
+
 /* The pod's side of the pair rule E8b (verdict/pairnet.c). */
 static void digest(const struct check_input *in, const char *list, struct check_results *out)
 {
@@ -231,6 +302,7 @@ void check_mooncake_nics(const struct check_input *in, struct check_results *out
 		v = flag;
 	else if ((v = envv(in, "MOONCAKE_DEVICE")) && *v)
 		by = "MOONCAKE_DEVICE";
+	mc_gpu_nics(in, v && *v && !strchr(v, '{') ? v : NULL, by, out);
 	if (!v || !*v || strchr(v, '{')) {
 		emit_na(out, CK_MOONCAKE_NIC_SELECT, "%s", v && *v ?
 			"a per-GPU device map (JSON) is not judged yet" :

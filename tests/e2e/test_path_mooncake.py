@@ -81,12 +81,30 @@ class SglangNuma0(McNics, E2ECase):
     VERDICT = "NOT READY"
     WORDS = ("GPU4", "GPU7", "local protection error", "kvcache-ai/Mooncake#284",
              "--disaggregation-ib-device " + OWN)
+    # gpuNics as Mooncake picks (E8): a GPU's listed NICs on its switch,
+    # else every listed NIC (avail_hca); GPU -> its devices
+    GPU_NICS = {0: ["mlx5_0:1"], 3: ["mlx5_5:1"],
+                4: ["mlx5_0:1", "mlx5_1:1", "mlx5_4:1", "mlx5_5:1"]}
+
+    def test_gpu_nics(self):
+        import json
+        import jsonschema
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+        with open(os.path.join(root, "schema", "interconnect-report.schema.json")) as f:
+            jsonschema.Draft202012Validator(json.load(f)).validate(self.doc)
+        for p in self.doc["pods"]:
+            got = {e["gpu"]: e for e in p.get("gpuNics") or []}
+            for g, want in self.GPU_NICS.items():
+                self.assertEqual(got[g]["chosenBy"], "--disaggregation-ib-device", got[g])
+                self.assertEqual(sorted(n["device"] for n in got[g]["nics"]), want, got[g])
 
 
-class SglangOwn(McNics, E2ECase):
+class SglangOwn(SglangNuma0):
     SCENARIO = with_devices(OWN)
+    STATUS = "ok"
     VERDICT = "READY"
     WORDS = ("PCIe switch",)
+    GPU_NICS = {0: ["mlx5_0:1"], 4: ["mlx5_6:1"], 7: ["mlx5_9:1"]}
 
 
 class EnvNuma0(McNics, E2ECase):

@@ -183,6 +183,13 @@ struct check_summary {
 	 * no (vLLM or SGLang without it). */
 	int ipc_path, nvlink, ipc_get, fabric_mem;
 	char kv_dir;
+	/* E8b (issue 42): the devices Mooncake is given (nicsel_mc.c:
+	 * --disaggregation-ib-device or MOONCAKE_DEVICE as listed, "" none),
+	 * MC_ENABLE_DEST_DEVICE_AFFINITY set (1; Mooncake tests presence), and
+	 * whether those rails are rail-only (1: RoCE, each netdev on a subnet
+	 * of its own with no route to another's; 0 not, or unknown). */
+	char mc_rails[128];
+	int mc_affinity, mc_rail_only;
 };
 
 /* One GPU of the pod and the RDMA port(s) its KV uses (ucx-nic-select,
@@ -200,7 +207,7 @@ struct check_gpu_nic {
 	int gpu;                    /* index in nvidia-smi topo -m */
 	int numa;                   /* the GPU's NUMA node, -1 unknown */
 	char link[8];               /* topo -m code of the chosen port(s): "PIX" */
-	char chosen_by[16];         /* "UCX_NET_DEVICES", "unset", "all" */
+	char chosen_by[32];         /* "UCX_NET_DEVICES", "unset", "all"; Mooncake (E8): "--disaggregation-ib-device", "MOONCAKE_DEVICE" */
 	int n, nsugg;               /* -1: the list was longer, truncated */
 	struct check_gpu_nic_port nic[CHECK_GPU_NIC_PORTS];
 	struct check_gpu_nic_port sugg[CHECK_GPU_NIC_PORTS];

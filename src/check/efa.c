@@ -12,6 +12,35 @@ static int efa_expected(const struct check_input *in)
 	       in->spec->efa_devices > 0;
 }
 
+/* A non-EFA RDMA device beside the EFA devices of an EFA pod (issue 42):
+ * the EFA device plugin before 0.5.10 hands out p6-b200's two ibp* NVLink
+ * controllers (mlx5) as EFA devices (aws/sagemaker-hyperpod-cli PR #282),
+ * and a /dev/infiniband hostPath gives the pod every device
+ * (aws-samples/aws-do-eks PR #63).  libfabric's EFA provider opens every
+ * verbs device to read its GID (efa_device_list_initialize), which fails
+ * on them: fi_info -p efa reports -61 and NCCL/NIXL fall back to TCP. */
+static void mixed(const struct check_input *in, const struct probe_rdma_list *l, int nefa,
+		  const char *efa, struct check_results *out)
+{
+	int nu = src_known(&in->f->dev_ib.src) ? in->f->dev_ib.n_uverbs : -1;
+	char other[256], nd[200] = "", uv[96];
+	size_t k = 0;
+
+	if (nu < 0)
+		snprintf(uv, sizeof uv, "/dev/infiniband not read: the pod may open it");
+	else
+		snprintf(uv, sizeof uv, "%d uverbs nodes in the pod, more than the EFA devices", nu);
+	dev_names(l, 0, other, sizeof(other));
+	for (int i = 0; i < l->ndevs && k < sizeof(nd); i++)
+		if (!dev_is_efa(&l->dev[i]) && *l->dev[i].netdev)
+			k += (size_t)snprintf(nd + k, sizeof(nd) - k, "%s%.31s", k ? ", " : "",
+					      l->dev[i].netdev);
+	emit(out, CK_EFA_DEVICES, nu < 0 ? CHECK_WARN : hard(in),
+	     "upgrade the EFA device plugin to 0.5.10 or later (it hands out only the rdmap* EFA devices) and do not mount /dev/infiniband from the host",
+	     "%d EFA device%s (%s) and a non-EFA RDMA device beside them: %s%s%s%s, %s: the EFA device plugin before 0.5.10 hands out p6-b200's ibp* NVLink controllers as EFA devices (aws/sagemaker-hyperpod-cli PR #282), as a /dev/infiniband hostPath does; libfabric's EFA provider then fails to open them and fi_info -p efa reports -61, so KV falls back to TCP (aws-samples/aws-do-eks PR #63)",
+	     nefa, nefa == 1 ? "" : "s", efa, other, *nd ? " (netdev " : "", nd, *nd ? ")" : "", uv);
+}
+
 static void devices(const struct check_input *in, struct check_results *out)
 {
 	const struct probe_rdma_list *l = rdma_list(in->f);
@@ -38,6 +67,8 @@ static void devices(const struct check_input *in, struct check_results *out)
 		emit(out, CK_EFA_DEVICES, hard(in), NULL,
 		     "%d EFA device%s (%s) but no /dev/infiniband/uverbs* in the pod",
 		     nefa, nefa == 1 ? "" : "s", names);
+	else if (nib && (!src_known(&in->f->dev_ib.src) || in->f->dev_ib.n_uverbs > nefa))
+		mixed(in, l, nefa, names, out);
 	else
 		emit(out, CK_EFA_DEVICES, CHECK_OK, NULL, "%d EFA device%s (%s)",
 		     nefa, nefa == 1 ? "" : "s", names);

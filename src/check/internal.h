@@ -125,6 +125,7 @@ void check_nvlink(const struct check_input *in, struct check_results *out);
 void check_ucx(const struct check_input *in, struct check_results *out);
 /* nicsel.c: the NICs UCX takes (E7). */
 void check_nicsel(const struct check_input *in, struct check_results *out);
+void check_mooncake_nics(const struct check_input *in, struct check_results *out);
 /* Whether UCX u carries openucx/ucx PR #11547's lane tie-break (1/0);
  * *assumed: 1 where that is a guess (nicsel.c says which). */
 int nicsel_ucx_11547(const struct probe_ucx *u, int *assumed);

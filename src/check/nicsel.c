@@ -380,8 +380,10 @@ static void emit_lane_model(const struct check_input *in, struct check_results *
 static int judge(const struct check_input *in, const struct nicsel *s,
 		  const char *sugg, struct check_results *out)
 {
-	struct buf bad = BUF_INIT(512), far = BUF_INIT(512), rem = BUF_INIT(1024);
+	struct buf bad = BUF_INIT(512), far = BUF_INIT(512), rem = BUF_INIT(1024),
+		   shared = BUF_INIT(512);
 	int dead, nbad = off_fabric(s, &bad, &dead), nfar = far_gpus(in, s, &far);
+	int nshared = nicsel_shared_rails(in, s, &shared);
 	const char *how = s->listed ? "UCX_NET_DEVICES lists" :
 			  "UCX_NET_DEVICES is unset/all, so UCX takes every Active port, also";
 	int taken = 0;
@@ -407,6 +409,11 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 		emit(out, CK_UCX_NIC_SELECT, CHECK_WARN, buf_str(&rem),
 		     "UCX_NET_DEVICES leaves %d GPU(s) only NICs across the CPU interconnect: %s; their KV crosses UPI/xGMI at up to half the NIC's bandwidth (openucx/ucx#11259)",
 		     nfar, buf_str(&far));
+	else if (nshared)
+		emit(out, CK_UCX_NIC_SELECT, CHECK_WARN,
+		     "set UCX_MAX_RNDV_RAILS=1 on the worker: one rail per GPU (NVIDIA/TensorRT-LLM PR #7205)",
+		     "TensorRT-LLM's UCX cache transceiver stripes each GPU's KV rendezvous over UCX_MAX_RNDV_RAILS, unset here (UCX's default 2), so %d port(s) are shared between GPUs: %s; TP ranks sending at once contend for them (NVIDIA/TensorRT-LLM PR #7205)",
+		     nshared, buf_str(&shared));
 	else if (!taken)
 		emit(out, CK_UCX_NIC_SELECT, CHECK_SKIPPED, NULL,
 		     "UCX takes no Active %s port here (see env-ucx-net-devices, rdma-ports)",
@@ -420,10 +427,13 @@ static int judge(const struct check_input *in, const struct nicsel *s,
 		     ", each GPU's nearest among them" : "");
 	if ((nbad || nfar) && *sugg)
 		emit_suggest(out, "UCX_NET_DEVICES", sugg);
+	else if (!nbad && !nfar && nshared)
+		emit_suggest(out, "UCX_MAX_RNDV_RAILS", "1");
 	emit_lane_model(in, out);
 	buf_release(&bad);
 	buf_release(&far);
 	buf_release(&rem);
+	buf_release(&shared);
 	return (nbad || nfar) && *sugg;
 }
 

@@ -79,7 +79,7 @@ static int nicsel_max_rails(const struct check_input *in)
 	return n > 64 ? 64 : (int)n;
 }
 
-static const char *port_state(int st)
+const char *nicsel_port_state(int st)
 {
 	static const char *const name[] = { "UNKNOWN", "DOWN", "INIT", "ARMED",
 					    "ACTIVE", "ACTIVE_DEFER" };
@@ -168,7 +168,7 @@ static void gpu_ports(const struct check_input *in, const struct nicsel *s, int 
 		}
 		pv = port_view(in->f, p->d, p->pi);
 		snprintf(dst[*n].dev, sizeof(dst[*n].dev), "%.27s:%d", p->d->name, p->port);
-		snprintf(dst[*n].state, sizeof(dst[*n].state), "%s", port_state(pv->state));
+		snprintf(dst[*n].state, sizeof(dst[*n].state), "%s", nicsel_port_state(pv->state));
 		snprintf(dst[*n].link_layer, sizeof(dst[*n].link_layer), "%s",
 			 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
 		(*n)++;
@@ -254,4 +254,55 @@ void nicsel_digest_lane_off(const struct check_input *in, const struct nicsel *s
 				check_netdev_view(&in->f->ipnet, nd, &sum->offfab);
 				return;
 			}
+}
+
+/* Does GPU e stripe over the port named dev? */
+static int gpu_uses(const struct check_gpu_nic *e, const char *dev)
+{
+	for (int j = 0; j < e->n; j++)
+		if (!strcmp(e->nic[j].dev, dev))
+			return 1;
+	return 0;
+}
+
+/* KV through TensorRT-LLM's UCX cache transceiver with UCX_MAX_RNDV_RAILS
+ * unset: its tag/AM rendezvous stripes over UCX's default 2 rails
+ * (ucp_context.c), so a GPU's second rail is another GPU's, and TP ranks
+ * sending at once contend for it (NVIDIA/TensorRT-LLM PR #7205, whose
+ * docs recommend 1).  The ports two or more GPUs of topo -m stripe over,
+ * "mlx5_1:1 (GPU0, GPU1)" into b; their number.  A value set on purpose
+ * is the operator's choice and not judged. */
+int nicsel_shared_rails(const struct check_input *in, const struct nicsel *s, struct buf *b)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int rows = t->src.status == PROBE_OK ? t->gpu_rows : 0, k = 0;
+	struct check_gpu_nic *all;
+
+	if (!nicsel_trtllm_ucx(in) || envv(in, "UCX_MAX_RNDV_RAILS") || rows <= 1 || !t->nnics)
+		return 0;
+	if (rows > PROBE_MAX_GPUS)
+		rows = PROBE_MAX_GPUS;
+	all = xcalloc((size_t)rows, sizeof(*all));
+	for (int g = 0; g < rows; g++)
+		gpu_ports(in, s, g, use_taken, all[g].nic, &all[g].n, all[g].link,
+			  sizeof(all[g].link));
+	for (int g = 0; g < rows; g++)
+		for (int j = 0; j < all[g].n; j++) {
+			const char *dev = all[g].nic[j].dev;
+			int users = 0, seen = 0;
+
+			for (int h = 0; h < g; h++)
+				seen |= gpu_uses(&all[h], dev);
+			for (int h = g + 1; h < rows; h++)
+				users += gpu_uses(&all[h], dev);
+			if (seen || !users)
+				continue;
+			buf_appendf(b, "%s%s (GPU%d", k++ ? ", " : "", dev, g);
+			for (int h = g + 1; h < rows; h++)
+				if (gpu_uses(&all[h], dev))
+					buf_appendf(b, ", GPU%d", h);
+			buf_appendf(b, ")");
+		}
+	free(all);
+	return k;
 }

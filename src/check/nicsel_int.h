@@ -5,6 +5,7 @@
 
 #include "check/internal.h"
 #include "probe/facts.h"
+#include "util/buf.h"
 
 /* One RDMA port as UCX would see it. */
 struct nic {
@@ -33,6 +34,9 @@ struct nicsel {
  * TensorRT-LLM's rendezvous) over, and the lanes off the KV fabric. */
 void nicsel_map_gpus(const struct check_input *in, const struct nicsel *s, int sugg,
 		     struct check_results *out);
+/* "ACTIVE", "DOWN", ... for a port state (gpuNics' state). */
+const char *nicsel_port_state(int st);
+int nicsel_shared_rails(const struct check_input *in, const struct nicsel *s, struct buf *b);
 void nicsel_digest_lane_off(const struct check_input *in, const struct nicsel *s,
 			    const char *sugg, struct check_results *out);
 

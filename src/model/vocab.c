@@ -12,6 +12,7 @@ static const char *const allowed[] = {
 	"PYTORCH_CUDA_ALLOC_CONF",       /* known-issues kvcache-ai/Mooncake#2511 */
 	"TRTLLM_NIXL_KVCACHE_BACKEND",   /* the framework book (fwrules.h) */
 	"VLLM_KV_CACHE_FABRIC", "SGLANG_NIXL_VMM_MEM_POOL", /* D6: KV with a fabric handle */
+	"CUDA_VISIBLE_DEVICES",          /* E8: the GPUs a Mooncake process uses */
 };
 
 /* The KV-transfer variables of SGLang and TensorRT-LLM: prefix (ending

@@ -283,6 +283,13 @@ static enum check_status pr_ipc_fabric(const struct side *a, const struct side *
 	return named_pair(a, b, verdict_pair_ipc_fabric, why, n);
 }
 
+/* checks.md E8b: Mooncake's rail sets match on a rail-only fabric. */
+static enum check_status pr_mc_rails(const struct side *a, const struct side *b,
+				     char *why, size_t n)
+{
+	return named_pair(a, b, verdict_pair_mc_rails, why, n);
+}
+
 /* rank: how far after the per-pod check of the same thing (about, whose
  * rank is the table's, src/check/table.def) it ranks; with no such check,
  * the rank itself (rules.def). */

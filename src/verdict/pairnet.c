@@ -1,4 +1,4 @@
-/* A10 and D4b pair rules (see pairnet.h). */
+/* A10, D4b, D6, E7b and E8b pair rules (see pairnet.h). */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include "verdict/pairnet.h"
 
 #include "model/envrules.h"
+#include "util/clist.h"
 
 enum rel { REL_UNKNOWN, REL_SAME, REL_DIFF };
 
@@ -248,6 +249,58 @@ void verdict_pairnet_key(const struct check_summary *s, struct buf *b)
 		    s->reach_all, strlen(s->net_sugg), s->net_sugg);
 	buf_appendf(b, " i%d %d %d %d %d", s->ipc_path, s->nvlink, s->ipc_get, s->fabric_mem,
 		    s->kv_dir);
+	buf_appendf(b, " mc%d %d %zu:%s", s->mc_affinity, s->mc_rail_only, strlen(s->mc_rails),
+		    s->mc_rails);
+}
+
+/* The entries of x that y lacks, comma-joined, into out; their number. */
+static int mc_missing(const char *x, const char *y, char *out, size_t n)
+{
+	size_t used = 0;
+	int k = 0;
+
+	out[0] = '\0';
+	for (const char *p = x; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l && !clist_has(y, p, l, 0) && used < n) {
+			used += (size_t)snprintf(out + used, n - used, "%s%.*s", k ? "," : "", (int)l, p);
+			k++;
+		}
+		p += l;
+		p += *p != '\0';
+	}
+	return k;
+}
+
+/* Mooncake with MC_ENABLE_DEST_DEVICE_AFFINITY pins a slice to the peer's
+ * device of the same name; where the peer has none, it falls back to its
+ * ordinary pick without a word (kvcache-ai/Mooncake#3828: "a miss is
+ * silent"), a QP across rails, which a rail-only fabric (each rail its own
+ * subnet, no route between them) does not carry: both ends must list the
+ * same rails. */
+enum check_status verdict_pair_mc_rails(const struct check_summary *a, const char *an,
+					const struct check_summary *b, const char *bn,
+					char *why, size_t n)
+{
+	char miss[128];
+	const struct check_summary *x = a, *y = b;
+	const char *xn = an, *yn = bn;
+
+	if (!*a->mc_rails || !*b->mc_rails || !(a->mc_affinity || b->mc_affinity) ||
+	    !(a->mc_rail_only == 1 || b->mc_rail_only == 1))
+		return CHECK_OK;
+	if (!mc_missing(x->mc_rails, y->mc_rails, miss, sizeof miss)) {
+		x = b, y = a, xn = bn, yn = an;
+		if (!mc_missing(x->mc_rails, y->mc_rails, miss, sizeof miss))
+			return CHECK_OK;
+	}
+	snprintf(why, n, "%s lists %s, which %s does not: with MC_ENABLE_DEST_DEVICE_AFFINITY "
+		 "Mooncake pins each slice to the peer's device of the same name and, where the "
+		 "peer has none, silently falls back to another rail; on this rail-only fabric "
+		 "(each rail its own subnet, no route between them) that QP has no route "
+		 "(kvcache-ai/Mooncake#3828)", xn, miss, yn);
+	return CHECK_FAIL;
 }
 
 /* Whether this NIXL may carry ai-dynamo/nixl PR #2208 ("Enable GET over

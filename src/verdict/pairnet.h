@@ -1,4 +1,4 @@
-/* Pair rules on the wire between prefill and decode (checks.md A10, D4b,
+/* Pair rules on the wire between prefill and decode (checks.md A10, D4b, E8b,
  * E7b):
  * whether the GIDs the two KV libraries use can reach each other, and
  * whether an MNNVL pair sits in one NVLink domain, whether a KV lane
@@ -40,6 +40,12 @@ enum check_status verdict_pair_ipc_dir(const struct check_summary *a, const char
 enum check_status verdict_pair_ipc_fabric(const struct check_summary *a, const char *an,
 					  const struct check_summary *b, const char *bn,
 					  char *why, size_t n);
+
+/* E8b: Mooncake with destination affinity on a rail-only fabric, the two
+ * sides listing different rail sets: fails (kvcache-ai/Mooncake#3828). */
+enum check_status verdict_pair_mc_rails(const struct check_summary *a, const char *an,
+					const struct check_summary *b, const char *bn,
+					char *why, size_t n);
 
 /* Appends every digest field the two rules read to a pod-class key. */
 void verdict_pairnet_key(const struct check_summary *s, struct buf *b);

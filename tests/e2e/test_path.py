@@ -127,11 +127,17 @@ class Ucx11547(E2ECase):
         self.assertGreater(differ, 0)
 
 
+# the eight rails E7 suggests on img-dynamo-trtllm-ib (its BlueField host
+# port mlx5_bond_0 left out, whose warn would come first)
+TRTLLM_RAILS = "mlx5_0:1,mlx5_1:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1"
+
+
 def trtllm_env(**env):
     """img-dynamo-trtllm-ib (Dynamo's TensorRT-LLM workers, engine config
     cache_transceiver_config.backend DEFAULT, UCX 1.21.0 on HGX H100 rails)
-    with ENV on every pod, its file paths made absolute."""
-    doc = with_env("img-dynamo-trtllm-ib.yaml", **env)
+    with UCX_NET_DEVICES its rails and ENV on every pod, its file paths
+    made absolute."""
+    doc = with_env("img-dynamo-trtllm-ib.yaml", UCX_NET_DEVICES=TRTLLM_RAILS, **env)
     for p in doc["pods"]:
         p["files"] = {k: os.path.normpath(os.path.join(SCENARIOS, v)) for k, v in (p.get("files") or {}).items()}
     return doc
@@ -156,10 +162,35 @@ class TrtllmRails(E2ECase):
                 self.assertEqual(len(e["nics"]), self.RAILS, e)
 
 
+    # issue 42 point 2's warn (checks.md E7): with the default 2 rendezvous
+    # rails some NIC is striped by two GPUs; the setting to paste is PR
+    # #7205's.  SHARED: whether ucx-nic-select warns so.
+    SHARED = True
+
+    def test_shared_warn(self):
+        for pod in self.doc["pods"]:
+            r = [c for c in pod["checks"] if c["name"] == "ucx-nic-select"][0]
+            text = r["detail"] + " " + (r.get("remedy") or "")
+            if not self.SHARED:
+                self.assertNotIn("shared", text, r)
+                continue
+            self.assertEqual(r["status"], "warn", r)
+            for w in ("UCX_MAX_RNDV_RAILS", "NVIDIA/TensorRT-LLM PR #7205", "shared", "GPU0"):
+                self.assertIn(w, text, r)
+            self.assertEqual(r.get("suggestedEnv"), {"UCX_MAX_RNDV_RAILS": "1"}, r)
+
+
 class TrtllmRailsOne(TrtllmRails):
-    """PR #7205's setting: one rail per GPU."""
+    """PR #7205's setting: one rail per GPU, no NIC shared."""
     SCENARIO = trtllm_env(TRTLLM_USE_UCX_KVCACHE="1", UCX_MAX_RNDV_RAILS="1")
     RAILS = 1
+    SHARED = False
+
+
+class TrtllmRailsSetTwo(TrtllmRails):
+    """UCX_MAX_RNDV_RAILS=2 set on purpose: not the default, no warn."""
+    SCENARIO = trtllm_env(TRTLLM_USE_UCX_KVCACHE="1", UCX_MAX_RNDV_RAILS="2")
+    SHARED = False
 
 
 class TrtllmNixlRails(TrtllmRails):
@@ -168,3 +199,4 @@ class TrtllmNixlRails(TrtllmRails):
     UCX_MAX_RNDV_RAILS is not its setting."""
     SCENARIO = trtllm_env(UCX_MAX_RNDV_RAILS="1")
     RAILS = 4
+    SHARED = False

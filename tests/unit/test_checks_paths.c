@@ -122,6 +122,45 @@ static void test_gid_index(void)
 	CHECK_HAS(why, "unset: NCCL picks GID 0");
 }
 
+/* G1 (issue 42): a non-EFA RDMA device beside the EFA devices.  The EFA
+ * device plugin before 0.5.10 hands out p6-b200's ibp* NVLink controllers
+ * (mlx5) as EFA devices (aws/sagemaker-hyperpod-cli PR #282); libfabric's
+ * EFA provider then reports -61 (aws-samples/aws-do-eks PR #63).  sysfs is
+ * host-wide: only a uverbs node the pod holds for it counts.  Leaves f as
+ * it found it. */
+static void test_efa_mixed(struct probe_facts *f, const struct pod_spec_facts *spec,
+			   const struct check_context *ctx)
+{
+	const struct check_result *c;
+	struct check_results r;
+	int ndevs = f->sysfs_ib.ndevs, nu = f->dev_ib.n_uverbs;
+
+	add_dev(f, "mlx5_0", PROBE_LL_IB, 400);
+	snprintf(f->sysfs_ib.dev[f->sysfs_ib.ndevs - 1].netdev, 32, "ibp115s0f0");
+	f->dev_ib.n_uverbs = 2;         /* plugin 0.5.10: the EFA devices' only */
+	run(f, spec, ctx, &r);
+	CHECK_INT(r.fabric, FABRIC_EFA);
+	CHECK_INT(status_of(&r, "efa-devices"), CHECK_OK);
+	check_results_release(&r);
+	f->dev_ib.n_uverbs = 3;         /* before 0.5.10: mlx5_0's handed out */
+	run(f, spec, ctx, &r);
+	c = check_results_find(&r, "efa-devices");
+	CHECK_INT(c ? (int)c->status : -1, CHECK_FAIL);
+	CHECK_HAS(c ? c->detail : NULL, "mlx5_0 (netdev ibp115s0f0)");
+	CHECK_HAS(c ? c->detail : NULL, "3 uverbs");
+	CHECK_HAS(c ? c->detail : NULL, "aws/sagemaker-hyperpod-cli PR #282");
+	CHECK_HAS(c ? c->remedy : NULL, "0.5.10");
+	CHECK_INT(pod_verdict(&r), VERDICT_NOT_READY);
+	check_results_release(&r);
+	f->dev_ib.src.status = PROBE_FAILED;    /* /dev/infiniband not read */
+	run(f, spec, ctx, &r);
+	CHECK_INT(status_of(&r, "efa-devices"), CHECK_WARN);
+	check_results_release(&r);
+	set_ok(&f->dev_ib.src);
+	f->sysfs_ib.ndevs = ndevs;
+	f->dev_ib.n_uverbs = nu;
+}
+
 static void test_efa(void)
 {
 	struct probe_facts *f = healthy_ib();
@@ -163,6 +202,7 @@ static void test_efa(void)
 	CHECK_INT(status_of(&r, "limits-hugepages"), CHECK_OK);
 	CHECK(check_results_find(&r, "ucx-nixl-lib")->flags & CHECK_F_NA);
 	check_results_release(&r);
+	test_efa_mixed(f, &spec, &ctx);
 
 	/* H4: no hugepages, all in use, unknown, or not wanted. */
 	f->meminfo.hp_total = 0;

@@ -291,6 +291,48 @@ static void test_ipc_fabric(void)
 	CHECK_INT(verdict_pair_ipc_fabric(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
 }
 
+/* E8b (issue 42): Mooncake's rail sets on a rail-only fabric with
+ * destination affinity (kvcache-ai/Mooncake#3828). */
+static void mc_side(struct check_summary *s, const char *rails, int affinity, int rail_only)
+{
+	memset(s, 0, sizeof *s);
+	snprintf(s->mc_rails, sizeof s->mc_rails, "%s", rails);
+	s->mc_affinity = affinity;
+	s->mc_rail_only = rail_only;
+}
+
+static void test_mc_rails(void)
+{
+	static const char all8[] = "mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7";
+	struct check_summary a, b;
+	char why[600] = "";
+
+	mc_side(&a, all8, 1, 1);
+	mc_side(&b, "mlx5_0,mlx5_1,mlx5_2,mlx5_3", 1, 1);
+	CHECK_INT(verdict_pair_mc_rails(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "prefill p lists mlx5_4,mlx5_5,mlx5_6,mlx5_7, which decode d does not");
+	CHECK_HAS(why, "MC_ENABLE_DEST_DEVICE_AFFINITY");
+	CHECK_HAS(why, "kvcache-ai/Mooncake#3828");
+	/* the same set in another order */
+	mc_side(&b, "mlx5_7,mlx5_6,mlx5_5,mlx5_4,mlx5_3,mlx5_2,mlx5_1,mlx5_0", 1, 1);
+	CHECK_INT(verdict_pair_mc_rails(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	/* a fabric that routes between rails: a miss crosses rails, and works */
+	mc_side(&a, all8, 1, 0);
+	mc_side(&b, "mlx5_0,mlx5_1,mlx5_2,mlx5_3", 1, 0);
+	CHECK_INT(verdict_pair_mc_rails(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	/* no affinity on either side: not this rule's */
+	mc_side(&a, all8, 0, 1);
+	mc_side(&b, "mlx5_0,mlx5_1,mlx5_2,mlx5_3", 0, 1);
+	CHECK_INT(verdict_pair_mc_rails(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+	/* affinity on one side is enough (Mooncake tests it per process) */
+	b.mc_affinity = 1;
+	CHECK_INT(verdict_pair_mc_rails(&b, "decode d", &a, "prefill p", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "prefill p lists mlx5_4,mlx5_5,mlx5_6,mlx5_7, which decode d does not");
+	/* no list on a side: every device, not judged */
+	mc_side(&b, "", 1, 1);
+	CHECK_INT(verdict_pair_mc_rails(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
+}
+
 int main(void)
 {
 	test_parse();
@@ -299,5 +341,6 @@ int main(void)
 	test_offfab();
 	test_ipc_dir();
 	test_ipc_fabric();
+	test_mc_rails();
 	return T_DONE("test_pairnet");
 }

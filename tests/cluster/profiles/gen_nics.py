@@ -470,3 +470,70 @@ def path_h100_ucx_11547(p):
     p.resub("bin/out/ucx_info-v.txt", r"Git branch '', revision e4bb802",
             "Git branch 'v1.22.x', revision ecb919e")
     p.resub("root/opt/dynamo/nixl-versions.txt", r"v1\.19\.0", "v1.22.0")
+
+
+# ---- Issue 42: a non-EFA device in an EFA allocation (checks.md G1) ------
+def efa_ibp(p, handed_out):
+    """efa-ok with a p6-b200 ibp* NVLink controller beside its EFA devices:
+    the ConnectX-7 device mlx5_0 (netdev ibp115s0f0, NDR InfiniBand) in
+    sysfs, which a container does not scope.  handed_out: the EFA device
+    plugin before 0.5.10 hands its uverbs node out as an EFA device
+    (aws/sagemaker-hyperpod-cli PR #282), and libfabric's EFA provider,
+    which opens every verbs device, reports -61 (aws-samples/aws-do-eks
+    PR #63's measurement with the mlx5 uverbs nodes in the pod)."""
+    d = G.IB + "mlx5_0/"
+    p.write(d + "hca_type", "MT4129\n")
+    p.write(d + "node_type", "1: CA\n")
+    p.write(d + "fw_ver", "28.39.1002\n")
+    p.write(d + "board_id", "MT_0000000838\n")
+    p.write(d + "ports/1/rate", "400 Gb/sec (4X NDR)\n")
+    p.write(d + "ports/1/phys_state", "5: LinkUp\n")
+    p.write(d + "ports/1/state", "4: ACTIVE\n")
+    p.write(d + "ports/1/link_layer", "InfiniBand\n")
+    p.write(d + "device/net/ibp115s0f0/operstate", "up\n")
+    if handed_out:
+        G.uverbs_nodes(p)
+        p.write("bin/out/fi_info-p-efa.txt", "fi_getinfo: -61 (No data available)\n")
+        p.write("bin/out/fi_info-p-efa-hmem.txt", "fi_getinfo: -61 (No data available)\n")
+
+
+@_variant("path-efa-ibp", """efa-ok (p4de, 4 EFA devices) with an ibp* NVLink
+controller of p6-b200 (mlx5_0, netdev ibp115s0f0) handed out beside them by an
+EFA device plugin before 0.5.10 (aws/sagemaker-hyperpod-cli PR #282): its
+uverbs node in the pod, fi_info -p efa -61 (aws-samples/aws-do-eks PR #63).
+Constructed, not captured (issue 42).""", base="efa-ok")
+def path_efa_ibp(p):
+    efa_ibp(p, True)
+
+
+@_variant("path-efa-ibp-fixed", """path-efa-ibp's node with the EFA device plugin
+0.5.10: mlx5_0 still in sysfs (host-wide), but the pod holds only the four EFA
+devices' uverbs nodes; fi_info -p efa as efa-ok.""", base="efa-ok")
+def path_efa_ibp_fixed(p):
+    efa_ibp(p, False)
+
+
+# ---- Issue 42: Mooncake's rail sets on a rail-only fabric (E8b) ---------
+def rail_only(p, rack):
+    """roce_rack's rack (IPv4 RoCE v2 GIDs 2/3 with their netdevs) on
+    flat_l2's rail-only addressing: rail k 10.14.k.H/24, only its connected
+    route, none between rails (each rail its own subnet and switch, as the
+    rail-only fabrics of kvcache-ai/Mooncake#3828 and NVIDIA-NeMo/RL PR
+    #2935's RoCE runners); mooncake-transfer-engine 0.3.12.post1 installed."""
+    G.roce_rack(p, rack)
+    flat_l2(p)
+    G.mooncake_wheel(p, "0.3.12.post1")
+
+
+@_variant("path-roce-railonly-a", """roce-routed-a's rails without the route between
+them: rail k 10.14.k.10/24, only the connected route (rail-only, one subnet
+per rail shared with rack b); Mooncake 0.3.12.post1 (issue 42, E8b).""",
+          base="roce-ok")
+def path_roce_railonly_a(p):
+    rail_only(p, "a")
+
+
+@_variant("path-roce-railonly-b", """path-roce-railonly-a's peer: rail k
+10.14.k.74/24.""", base="roce-ok")
+def path_roce_railonly_b(p):
+    rail_only(p, "b")

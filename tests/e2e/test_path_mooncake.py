@@ -1,0 +1,203 @@
+"""Issue 42 point 2 (docs/checks.md E8, mooncake-nic-select): the NICs
+Mooncake takes per GPU.  Mooncake's topology (mooncake-transfer-engine
+src/topology.cpp discoverCudaTopology) prefers for GPU i only the listed
+devices on its PCIe switch; with none there, selectDevice sends from any
+listed device, which cannot reach that GPU's memory: `local protection
+error` (kvcache-ai/Mooncake#284, sgl-project/sglang#8324).
+Expectations written before the rule, on fw-sglang-ib-device-own (Dynamo's
+SGLang workers, Mooncake backend, TP 8 on an HGX H100 node whose rails
+mlx5_0, mlx5_1, mlx5_4..mlx5_9 are each PIX to one GPU):
+
+- --disaggregation-ib-device the NUMA-0 rails only (mlx5_0,mlx5_1,mlx5_4,
+  mlx5_5): GPUs 4-7 have no listed NIC on their switch: mooncake-nic-select
+  fails on both workers naming GPU4..GPU7 and `local protection error`, the
+  remedy the pod's eight rails; NOT READY.
+- the pod's eight rails (the scenario as it is): ok, READY.
+- MOONCAKE_DEVICE (the Mooncake store's variable) with the NUMA-0 rails:
+  fail, suggestedEnv MOONCAKE_DEVICE the eight rails; that value fed back:
+  ok.
+- no list at all: Mooncake opens every device and prefers each GPU's own:
+  not judged (skipped, not applicable).
+"""
+import copy
+import os
+import unittest
+
+from base import E2ECase, PairWorkers
+from test_topo import SCENARIOS, with_env
+
+OWN = "mlx5_0,mlx5_1,mlx5_4,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_9"
+NUMA0 = "mlx5_0,mlx5_1,mlx5_4,mlx5_5"
+
+
+def with_devices(flag=None, **env):
+    """fw-sglang-ib-device-own with --disaggregation-ib-device FLAG (None:
+    the flag dropped) and ENV on every pod."""
+    doc = with_env("fw-sglang-ib-device-own.yaml", **env)
+    for p in doc["pods"]:
+        p["spec"] = copy.deepcopy(p["spec"])
+        for c in p["spec"]["containers"]:
+            a = c.get("args") or []
+            if "--disaggregation-ib-device" in a:
+                i = a.index("--disaggregation-ib-device")
+                if flag is None:
+                    del a[i:i + 2]
+                else:
+                    a[i + 1] = flag
+    for p in doc["pods"]:
+        p["files"] = {k: os.path.normpath(os.path.join(SCENARIOS, v))
+                      for k, v in (p.get("files") or {}).items()}
+    return doc
+
+
+class McNics(PairWorkers):
+    """Mixin: mooncake-nic-select on both workers is STATUS; WORDS in its
+    detail and remedy; SUGGEST its suggestedEnv (None: none)."""
+    TMP = "path-mc-"
+    STATUS = "ok"
+    WORDS = ()
+    SUGGEST = None
+
+    def test_pods(self):
+        self.assertEqual(len(self.doc["pods"]), 2, self.err)
+
+    def test_verdict(self):
+        if self.VERDICT:
+            PairWorkers.test_verdict(self)
+
+    def test_nic_select(self):
+        for p in self.doc["pods"]:
+            r = self.check(p, "mooncake-nic-select")
+            self.assertEqual(r["status"], self.STATUS, r)
+            text = r["detail"] + " " + (r.get("remedy") or "")
+            for w in self.WORDS:
+                self.assertIn(w, text, r)
+            self.assertEqual(r.get("suggestedEnv"), self.SUGGEST, r)
+
+
+class SglangNuma0(McNics, E2ECase):
+    SCENARIO = with_devices(NUMA0)
+    STATUS = "fail"
+    VERDICT = "NOT READY"
+    WORDS = ("GPU4", "GPU7", "local protection error", "kvcache-ai/Mooncake#284",
+             "--disaggregation-ib-device " + OWN)
+    # gpuNics as Mooncake picks (E8): a GPU's listed NICs on its switch,
+    # else every listed NIC (avail_hca); GPU -> its devices
+    GPU_NICS = {0: ["mlx5_0:1"], 3: ["mlx5_5:1"],
+                4: ["mlx5_0:1", "mlx5_1:1", "mlx5_4:1", "mlx5_5:1"]}
+
+    def test_gpu_nics(self):
+        import json
+        import jsonschema
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+        with open(os.path.join(root, "schema", "interconnect-report.schema.json")) as f:
+            jsonschema.Draft202012Validator(json.load(f)).validate(self.doc)
+        for p in self.doc["pods"]:
+            got = {e["gpu"]: e for e in p.get("gpuNics") or []}
+            for g, want in self.GPU_NICS.items():
+                self.assertEqual(got[g]["chosenBy"], "--disaggregation-ib-device", got[g])
+                self.assertEqual(sorted(n["device"] for n in got[g]["nics"]), want, got[g])
+
+
+class SglangOwn(SglangNuma0):
+    SCENARIO = with_devices(OWN)
+    STATUS = "ok"
+    VERDICT = "READY"
+    WORDS = ("PCIe switch",)
+    GPU_NICS = {0: ["mlx5_0:1"], 4: ["mlx5_6:1"], 7: ["mlx5_9:1"]}
+
+
+class EnvNuma0(McNics, E2ECase):
+    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    STATUS = "fail"
+    WORDS = ("MOONCAKE_DEVICE", "GPU4", "local protection error")
+    SUGGEST = {"MOONCAKE_DEVICE": OWN}
+
+
+class EnvOwn(McNics, E2ECase):
+    SCENARIO = with_devices(None, MOONCAKE_DEVICE=OWN, MOONCAKE_PROTOCOL="rdma")
+
+
+class NoList(McNics, E2ECase):
+    SCENARIO = with_devices(None)
+    STATUS = "skipped"
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+FOUR = "mlx5_0,mlx5_1,mlx5_2,mlx5_3"
+
+
+def railonly(prefill_rails=None):
+    """path-mooncake-railonly, its prefill listing PREFILL_RAILS (None: as
+    written), paths made absolute."""
+    doc = with_env("path-mooncake-railonly.yaml")
+    if prefill_rails:
+        c = doc["pods"][0]["spec"]["containers"][0]
+        c["args"] = c["args"][:-1] + [prefill_rails]
+    return doc
+
+
+class RailOnly(PairWorkers, E2ECase):
+    """E8b: the pair line (kvcache-ai/Mooncake#3828); WORDS None: none."""
+    SCENARIO = railonly()
+    TMP = "path-mc-"
+    VERDICT = None
+    WORDS = ("mlx5_4,mlx5_5,mlx5_6,mlx5_7", "kvcache-ai/Mooncake#3828",
+             "MC_ENABLE_DEST_DEVICE_AFFINITY", "mc-prefill-0", "mc-decode-0")
+    STATUS = "NOT READY"
+
+    def test_verdict(self):
+        self.assertEqual(self.doc["verdict"]["status"], self.STATUS, self.doc["verdict"])
+
+    def test_per_pod_ok(self):
+        for p in self.doc["pods"]:
+            self.assertEqual(self.check(p, "mooncake-nic-select")["status"], "ok", p["name"])
+
+    def test_pair_line(self):
+        lines = [f for f in self.doc["verdict"]["findings"]
+                 if f["name"] == "pair-consistency" and "Mooncake" in f["detail"]]
+        if self.WORDS is None:
+            self.assertEqual(lines, [], self.doc["verdict"]["findings"])
+            return
+        self.assertEqual(len(lines), 1, self.doc["verdict"]["findings"])
+        self.assertEqual(lines[0]["status"], "fail", lines[0])
+        for w in self.WORDS:
+            self.assertIn(w, lines[0]["detail"], lines[0])
+
+
+class RailOnlySame(RailOnly):
+    SCENARIO = railonly(FOUR)
+    WORDS = None
+    STATUS = "READY"
+
+
+class SuggestEnvPerEngine(E2ECase):
+    """Issue 42 item 4: check --suggest-env prints each engine's setting in
+    the variable that engine reads: Mooncake's MOONCAKE_DEVICE (EnvNuma0's
+    pods) and TensorRT-LLM's UCX_MAX_RNDV_RAILS (test_path.TrtllmRails'),
+    each the value its JSON suggestedEnv holds (fed back: EnvOwn,
+    test_path.TrtllmRailsOne)."""
+    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    TMP = "path-mc-"
+
+    def block(self, c):
+        from plugin import run
+        rc, text, err = run(["check", "--kubeconfig", c.kubeconfig, "-n", "demo",
+                             "--suggest-env"], timeout=300)
+        self.assertIn("Suggested env (check --suggest-env):", text, err)
+        return text.split("Suggested env (check --suggest-env):", 1)[1]
+
+    def test_mooncake_device(self):
+        b = self.block(self.c)
+        self.assertIn("  - name: MOONCAKE_DEVICE\n    value: \"%s\"\n" % OWN, b)
+
+    def test_trtllm_rndv_rails(self):
+        from base import running
+        from test_path import TrtllmRails
+        path = self.write_scenario(TrtllmRails.SCENARIO, "trtllm.yaml")
+        with running(path, **self.cluster_options()) as c:
+            b = self.block(c)
+        self.assertIn("  - name: UCX_MAX_RNDV_RAILS\n    value: \"1\"\n", b)

@@ -1,0 +1,121 @@
+/* O4 link health without a window (issue 45 point 3; docs/checks.md O4):
+ * the PCIe links on the way from each RDMA NIC and each GPU to its root
+ * port (probe section pcie_links, facts_pcie.h), each against what both
+ * its ends can do.
+ *
+ * Each device's Link Status is the link it faces: an endpoint or a
+ * switch's upstream port reports the link above it, a switch downstream
+ * port or root port the link below it (PCIe Base spec 7.5.3.8; Linux
+ * drivers/pci/pci-sysfs.c current_link_speed/width read it).  Walking up
+ * from an endpoint the devices therefore pair off: (endpoint, downstream
+ * port), (upstream port, downstream or root port), ...; each pair is one
+ * link, trained to at most the lower of its two ends' maximum (the kernel's
+ * own pcie_bandwidth_available() in drivers/pci/pci.c names such a link
+ * "limited by" it).  A link below that is a degraded card, riser or slot;
+ * scitix/sichek (b6344db, components/infiniband/checker/pcie_tree_width.go)
+ * judges a NIC's tree the same way, against the lesser of both maxima.
+ *
+ * A GPU's own link is judged by width only: the driver lowers its speed
+ * when the GPU is idle (nvidia-smi --help-query-gpu, pcie.link.gen.current:
+ * "may be reduced when the GPU is not in use"; sichek's check_pcie.go
+ * judges a GPU's generation only in P0).  Sysfs shows the node's
+ * devices, so the finding is the node's, as the port counters are. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check/internal.h"
+#include "probe/facts.h"
+#include "util/buf.h"
+
+#define MAX_LINKS (PROBE_MAX_PCIE_PATHS * PROBE_MAX_PCIE_HOPS / 2)
+
+static int lesser(int a, int b)
+{
+	return a && b ? (a < b ? a : b) : 0;
+}
+
+/* hop's current value, else its partner's (both ends report the link). */
+static int either(int a, int b)
+{
+	return a ? a : b;
+}
+
+/* The links already judged, by their upstream-facing end's BDF: a switch
+ * link several endpoints share is named once. */
+struct seen {
+	size_t n;
+	const char *bdf[MAX_LINKS];
+};
+
+static int seen_add(struct seen *s, const char *bdf)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->bdf[i], bdf))
+			return 0;
+	if (s->n < MAX_LINKS)
+		s->bdf[s->n++] = bdf;
+	return 1;
+}
+
+/* The link (lo, up) of path p: appends what is below capability to b
+ * (detail), counts it in *bad; 1 when the link could be judged at all. */
+static int judge_link(const struct probe_pcie_path *p, const struct probe_pcie_hop *lo,
+		      const struct probe_pcie_hop *up, int own_gpu_link, struct buf *b, int *bad)
+{
+	int cw = either(lo->cur_width, up->cur_width), mw = lesser(lo->max_width, up->max_width);
+	int cs = either(lo->cur_speed, up->cur_speed), ms = lesser(lo->max_speed, up->max_speed);
+	int slow = !own_gpu_link && cs && ms && cs < ms, narrow = cw && mw && cw < mw;
+
+	if (!(cw && mw) && !(cs && ms))
+		return 0;
+	if (!slow && !narrow)
+		return 1;
+	(*bad)++;
+	if (b->len > 480)
+		return 1;
+	buf_appendf(b, "%s%s %s: %s-%s", b->len ? "; " : "", p->gpu ? "GPU" : "NIC", p->name, lo->bdf,
+		    up->bdf);
+	if (narrow)
+		buf_appendf(b, " x%d of x%d", cw, mw);
+	if (slow)
+		buf_appendf(b, " %d.%d of %d.%d GT/s", cs / 10, cs % 10, ms / 10, ms % 10);
+	return 1;
+}
+
+void check_linkhealth(const struct check_input *in, struct check_results *out)
+{
+	const struct probe_pcie *pc = &in->f->pcie;
+	struct buf b = BUF_INIT(512);
+	struct seen s;
+	int judged = 0, bad = 0;
+	char why[200];
+
+	if (pc->src.status == PROBE_NOT_LOOKED)
+		return;   /* a probe without the section: no row */
+	if (pc->src.status != PROBE_OK) {
+		emit(out, CK_LINK_PCIE_TRAINED, CHECK_SKIPPED, NULL, "%s",
+		     src_why(&pc->src, "the PCIe link attributes", why, sizeof why));
+		return;
+	}
+	s.n = 0;
+	for (size_t i = 0; i < pc->n; i++) {
+		const struct probe_pcie_path *p = &pc->path[i];
+
+		for (int h = 0; h + 1 < p->nhops; h += 2)
+			if (seen_add(&s, p->hop[h].bdf))
+				judged += judge_link(p, &p->hop[h], &p->hop[h + 1], p->gpu && h == 0, &b, &bad);
+	}
+	if (!judged)
+		emit_na(out, CK_LINK_PCIE_TRAINED, "no PCIe link of an RDMA NIC or GPU readable in sysfs "
+			"(none in the node's PCI tree, or a VM that shows no switch ports)");
+	else if (bad)
+		emit(out, CK_LINK_PCIE_TRAINED, CHECK_WARN, NULL,
+		     "%d of %d PCIe links on the GPU and NIC paths trained below what both ends can do: %s "
+		     "(the node's, as sysfs shows them)", bad, judged, buf_str(&b));
+	else
+		emit(out, CK_LINK_PCIE_TRAINED, CHECK_OK, NULL,
+		     "%d PCIe links on the GPU and NIC paths run at the width (and, off the GPUs' own "
+		     "links, the speed) both ends can do", judged);
+	emit_source(out, "/sys/bus/pci/devices/*/current_link_*");
+	buf_release(&b);
+}

@@ -119,3 +119,41 @@ void check_linkhealth(const struct check_input *in, struct check_results *out)
 	emit_source(out, "/sys/bus/pci/devices/*/current_link_*");
 	buf_release(&b);
 }
+
+/* The board (PSID, else the HCA type) of device d: sichek keys its
+ * firmware spec by board_id (components/infiniband/checker/fw.go). */
+static const char *board_of(const struct probe_rdma_dev *d)
+{
+	return d->board_id[0] ? d->board_id : d->hca_type;
+}
+
+/* How many devices of list l with a firmware read are of board b. */
+static int board_count(const struct probe_rdma_list *l, const char *b)
+{
+	int k = 0;
+
+	for (int i = 0; i < l->ndevs; i++)
+		k += l->dev[i].fw_ver[0] && !strcmp(board_of(&l->dev[i]), b);
+	return k;
+}
+
+void hca_firmware(const struct probe_facts *f, char *v, size_t n)
+{
+	const struct probe_rdma_list *l = rdma_list(f);
+	const struct probe_rdma_dev *best = NULL;
+	int most = 0, mixed = 0;
+
+	*v = 0;
+	for (int i = 0; l && i < l->ndevs; i++) {
+		int k = l->dev[i].fw_ver[0] && board_of(&l->dev[i])[0] ? board_count(l, board_of(&l->dev[i])) : 0;
+
+		if (k > most)
+			most = k, best = &l->dev[i];
+	}
+	if (!best)
+		return;
+	for (int i = 0; i < l->ndevs; i++)
+		mixed |= l->dev[i].fw_ver[0] && !strcmp(board_of(&l->dev[i]), board_of(best)) &&
+			 strcmp(l->dev[i].fw_ver, best->fw_ver);
+	snprintf(v, n, "%s %s", board_of(best), mixed ? "mixed" : best->fw_ver);
+}

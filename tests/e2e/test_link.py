@@ -14,6 +14,10 @@ the tool ran on it:
   prefill; still READY (a warning off the KV path's links).
 - healthy-ib (no PCIe tree in its profile): skipped, not applicable; the
   verdict READY as before.
+- link-fw-odd: a third node's ConnectX-7s on firmware 28.39.1002, the
+  other two nodes' on 28.41.1000: node-consistency "HCA firmware" names
+  gpu-h100-03 (warn), READY; link-pcie-ok's two nodes alike: no such
+  finding.
 """
 import os
 import unittest
@@ -49,6 +53,9 @@ class LinkOk(Link, E2ECase):
             self.assertEqual(c["family"], "GPUDIRECT")
             self.assertIn("3 PCIe links", c["detail"])
 
+    def test_no_firmware_finding(self):
+        self.assertEqual([f for f in self.doc["verdict"]["findings"] if "HCA firmware" in f["detail"]], [])
+
 
 class LinkNarrow(Link, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "link-pcie-narrow.yaml")
@@ -74,6 +81,19 @@ class NoTree(Link, E2ECase):
             c = self.row(pod)
             self.assertEqual(c["status"], "skipped", c)
             self.assertFalse(c["applicable"], c)
+
+
+class FirmwareOdd(Link, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "link-fw-odd.yaml")
+
+    def test_odd_node_named(self):
+        fw = [f for f in self.doc["verdict"]["findings"] if "HCA firmware" in f["detail"]]
+        self.assertEqual(len(fw), 1, self.doc["verdict"]["findings"])
+        f = fw[0]
+        self.assertEqual(f["name"], "node-consistency")
+        self.assertEqual(f["status"], "warn")
+        self.assertEqual(f["detail"], "HCA firmware: MT_0000000838 28.39.1002 on node gpu-h100-03; "
+                         "MT_0000000838 28.41.1000 on the other 2 nodes")
 
 
 if __name__ == "__main__":

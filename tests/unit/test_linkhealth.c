@@ -185,6 +185,36 @@ static void test_absent(void)
 	check_results_release(&r);
 }
 
+#define HCA(d, b, fw) d "/hca_type=MT4129\n" d "/fw_ver=" fw "\n" d "/board_id=" b "\n" \
+	d "/ports/1/state=4: ACTIVE\n" d "/ports/1/link_layer=InfiniBand\n"
+#define IBSEC(body) HEAD "@@@ sysfs_ib\n" body "@@@ end sysfs_ib rc=0\n@@@ done\n"
+
+static const char *fw_of(const char *rep, char *b, size_t n)
+{
+	struct check_results r;
+
+	judge_report(rep, &r);
+	snprintf(b, n, "%s", r.summary.hca_fw);
+	check_results_release(&r);
+	return b;
+}
+
+/* O5's node value: the most numerous board's firmware ("mixed" when its
+ * HCAs differ on the node); a storage HCA of another board is not it. */
+static void test_hca_fw(void)
+{
+	char b[64];
+
+	CHECK_STR(fw_of(IBSEC(HCA("mlx5_0", "MT_0000000838", "28.39.1002")
+			      HCA("mlx5_1", "MT_0000000838", "28.39.1002")
+			      HCA("mlx5_2", "MT_0000000970", "22.41.1000")), b, sizeof b),
+		  "MT_0000000838 28.39.1002");
+	CHECK_STR(fw_of(IBSEC(HCA("mlx5_0", "MT_0000000838", "28.39.1002")
+			      HCA("mlx5_1", "MT_0000000838", "28.37.1014")), b, sizeof b),
+		  "MT_0000000838 mixed");
+	CHECK_STR(fw_of(HEAD "@@@ done\n", b, sizeof b), "");
+}
+
 int main(void)
 {
 	test_parse();
@@ -194,5 +224,6 @@ int main(void)
 	test_slower_end();
 	test_shared_once();
 	test_absent();
+	test_hca_fw();
 	return T_DONE("test_linkhealth");
 }

@@ -82,9 +82,56 @@ static int judge_link(const struct probe_pcie_path *p, const struct probe_pcie_h
 	return 1;
 }
 
-void check_linkhealth(const struct check_input *in, struct check_results *out)
+/* O6: ports whose link_downed is not 0, from one sample in every check
+ * (section port_counters).  link_downed counts the times the port's
+ * training state machine failed to keep LinkUp (IBA PortCounters
+ * LinkDownedCounter); NVSentinel docs/nic-health-monitor/
+ * link-counter-detection.md §2.4.3 makes any increase fatal, since active
+ * QPs are not rerouted (llm-d/llm-d#191: an engine dying on a port flap).
+ * Without a window the count runs from the last clear of the counters
+ * (boot, or perfquery -x), so it is a warning naming the node's uptime as
+ * the longest that can be; --observe (O3) tells a flap now. */
+static void flaps_row(const struct probe_counters *c, struct check_results *out)
 {
-	const struct probe_pcie *pc = &in->f->pcie;
+	struct buf b = BUF_INIT(256);
+	int read = 0, down = 0;
+	char up[80] = "";
+
+	if (c->src.status == PROBE_NOT_LOOKED)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct probe_rail_port *p = &c->port[i];
+		uint64_t v = p->v[0][CTR_LINK_DOWNED];
+
+		if (!(p->have[0] & (1u << CTR_LINK_DOWNED)))
+			continue;
+		read++;
+		if (!v)
+			continue;
+		down++;
+		if (b.len < 300)
+			buf_appendf(&b, "%s%s/%d went down %llu time%s", b.len ? ", " : "", p->dev, p->port,
+				    (unsigned long long)v, v == 1 ? "" : "s");
+	}
+	if (c->uptime_s > 0)
+		snprintf(up, sizeof up, ", within the node's %ld.%ld days of uptime", c->uptime_s / 86400,
+			 c->uptime_s % 86400 * 10 / 86400);
+	if (!read)
+		emit_na(out, CK_LINK_PORT_FLAPS, "no RDMA port's link_downed counter readable%s",
+			c->n ? " (EFA ports have none)" : " (no RDMA port in the pod)");
+	else if (down)
+		emit(out, CK_LINK_PORT_FLAPS, CHECK_WARN, NULL,
+		     "%s since the port counters were cleared%s (the node's ports, shared by its pods)",
+		     buf_str(&b), up);
+	else
+		emit(out, CK_LINK_PORT_FLAPS, CHECK_OK, NULL,
+		     "%d RDMA ports never went down since their counters were cleared%s", read, up);
+	buf_release(&b);
+}
+
+/* O4 */
+static void pcie_row(const struct probe_pcie *pc, struct check_results *out)
+{
 	struct buf b = BUF_INIT(512);
 	struct seen s;
 	int judged = 0, bad = 0;
@@ -118,6 +165,12 @@ void check_linkhealth(const struct check_input *in, struct check_results *out)
 		     "links, the speed) both ends can do", judged);
 	emit_source(out, "/sys/bus/pci/devices/*/current_link_*");
 	buf_release(&b);
+}
+
+void check_linkhealth(const struct check_input *in, struct check_results *out)
+{
+	pcie_row(&in->f->pcie, out);
+	flaps_row(&in->f->port_now, out);
 }
 
 /* The board (PSID, else the HCA type) of device d: sichek keys its

@@ -611,6 +611,7 @@ struct probe_facts {
 	struct probe_versions versions;      /* issue 43 */
 	struct probe_counters counters;            /* check --observe, issue 45 */
 	struct probe_pcie pcie;                    /* link health, issue 45 point 3 */
+	struct probe_counters port_now;            /* one sample, every check (O6) */
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields

@@ -1649,4 +1649,16 @@ _pcie_all() {
 }
 pcie_links
 
+# Ports that flapped, without a window (issue 45 point 3, docs/checks.md
+# O6): one sample of every RDMA port's counters (the lines of
+# rail_counters' first sample, same names and caps) and the node's uptime
+# (/proc/uptime, whole seconds), in every check.
+port_counters() {
+	begin port_counters
+	rd /proc/uptime && echo "uptime=${v%%.*}"
+	_obs_sample s0 | emit 262144
+	end port_counters 0
+}
+port_counters
+
 echo "@@@ done"

@@ -18,6 +18,9 @@ the tool ran on it:
   other two nodes' on 28.41.1000: node-consistency "HCA firmware" names
   gpu-h100-03 (warn), READY; link-pcie-ok's two nodes alike: no such
   finding.
+- link-port-flap: the decode's mlx5_1/1 link_downed 3: link-port-flaps
+  warns naming it, the prefill (link_error_recovery 2, never down) ok;
+  READY.  Scenarios without port counters: not applicable.
 """
 import os
 import unittest
@@ -32,8 +35,8 @@ class Link:
     CHECK = ["-n", "demo"]
     VERDICT = "READY"
 
-    def row(self, pod):
-        rows = [c for p in self.doc["pods"] if p["name"] == pod for c in p["checks"] if c["name"] == NAME]
+    def row(self, pod, name=NAME):
+        rows = [c for p in self.doc["pods"] if p["name"] == pod for c in p["checks"] if c["name"] == name]
         self.assertEqual(len(rows), 1, pod)
         return rows[0]
 
@@ -81,6 +84,9 @@ class NoTree(Link, E2ECase):
             c = self.row(pod)
             self.assertEqual(c["status"], "skipped", c)
             self.assertFalse(c["applicable"], c)
+            c = self.row(pod, "link-port-flaps")
+            self.assertEqual(c["status"], "skipped", c)
+            self.assertFalse(c["applicable"], c)
 
 
 class FirmwareOdd(Link, E2ECase):
@@ -94,6 +100,22 @@ class FirmwareOdd(Link, E2ECase):
         self.assertEqual(f["status"], "warn")
         self.assertEqual(f["detail"], "HCA firmware: MT_0000000838 28.39.1002 on node gpu-h100-03; "
                          "MT_0000000838 28.41.1000 on the other 2 nodes")
+
+
+class PortFlap(Link, E2ECase):
+    SCENARIO = os.path.join(SCENARIOS, "link-port-flap.yaml")
+
+    def test_decode_warns(self):
+        c = self.row("qwen-decode-0", "link-port-flaps")
+        self.assertEqual(c["status"], "warn", c)
+        self.assertEqual(c["family"], "RDMA")
+        self.assertIn("mlx5_1/1 went down 3 times since the port counters were cleared", c["detail"])
+        self.assertNotIn("mlx5_0", c["detail"])
+
+    def test_prefill_ok(self):
+        c = self.row("qwen-prefill-0", "link-port-flaps")
+        self.assertEqual(c["status"], "ok", c)
+        self.assertIn("8 RDMA ports never went down", c["detail"])
 
 
 if __name__ == "__main__":

@@ -215,6 +215,50 @@ static void test_hca_fw(void)
 	CHECK_STR(fw_of(HEAD "@@@ done\n", b, sizeof b), "");
 }
 
+#define PORTSEC(body) HEAD "@@@ port_counters\nuptime=172800\n" body "@@@ end port_counters rc=0\n@@@ done\n"
+#define PORT(d, downed, recov) "port " d " 1 InfiniBand 400\n" \
+	"s0 " d " 1 counters/link_downed " downed "\n" \
+	"s0 " d " 1 counters/link_error_recovery " recov "\n"
+
+static const struct check_result *flaps(const struct check_results *r)
+{
+	return check_results_find(r, "link-port-flaps");
+}
+
+/* O6: a port whose link_downed is not 0 went down since its counters were
+ * cleared (NVSentinel: link_downed is the training state machine failing
+ * to keep LinkUp): warn, naming it and the uptime.  Near misses: link
+ * errors recovered without going down, all zero. */
+static void test_port_flaps(void)
+{
+	struct check_results r;
+	const struct check_result *c;
+
+	judge_report(PORTSEC(PORT("mlx5_0", "0", "0") PORT("mlx5_1", "3", "7")), &r);
+	c = flaps(&r);
+	CHECK(c && c->status == CHECK_WARN);
+	if (c) {
+		CHECK(strstr(c->detail, "mlx5_1/1 went down 3 times") != NULL);
+		CHECK(strstr(c->detail, "mlx5_0") == NULL);
+		CHECK(strstr(c->detail, "2.0 days") != NULL);
+	}
+	check_results_release(&r);
+	judge_report(PORTSEC(PORT("mlx5_0", "0", "2") PORT("mlx5_1", "0", "0")), &r);
+	c = flaps(&r);
+	CHECK(c && c->status == CHECK_OK);
+	CHECK(c && strstr(c->detail, "2 RDMA ports"));
+	check_results_release(&r);
+	/* no counter readable (EFA has no link_downed): not applicable */
+	judge_report(PORTSEC("port efa_0 1 unspecified 100\ns0 efa_0 1 hw_counters/tx_bytes 5\n"), &r);
+	c = flaps(&r);
+	CHECK(c && c->status == CHECK_SKIPPED && (c->flags & CHECK_F_NA));
+	check_results_release(&r);
+	/* an older probe: no row */
+	judge_report(HEAD "@@@ done\n", &r);
+	CHECK(flaps(&r) == NULL);
+	check_results_release(&r);
+}
+
 int main(void)
 {
 	test_parse();
@@ -225,5 +269,6 @@ int main(void)
 	test_shared_once();
 	test_absent();
 	test_hca_fw();
+	test_port_flaps();
 	return T_DONE("test_linkhealth");
 }

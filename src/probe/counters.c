@@ -3,6 +3,7 @@
  * against the fixed list, numbers parsed strictly, the rest ignored. */
 #include "internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const ctr_names[CTR__COUNT] = {
@@ -80,7 +81,7 @@ static struct probe_rail_port *port_of(struct probe_counters *c, struct pslice d
 	}
 	ps_copy(c->port[c->n].dev, sizeof c->port[c->n].dev, dev);
 	c->port[c->n].port = (int)pn;
-	strcpy(c->port[c->n].link_layer, "unknown");
+	snprintf(c->port[c->n].link_layer, sizeof c->port[c->n].link_layer, "%s", "unknown");
 	return &c->port[c->n++];
 }
 

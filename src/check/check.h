@@ -121,6 +121,9 @@ struct check_summary {
 	int gdrdrv;                 /* gdrdrv module: 1, 0, -1 */
 	int active_ports;           /* Active RDMA ports; -1 unknown */
 	int port_rate_gbps;         /* fastest Active port; 0 unknown */
+	/* "BOARD_ID FW_VER" of the node's most numerous HCA board (PSID), "BOARD_ID
+	 * mixed" when those differ on the node; "" unknown (checks.md O5). */
+	char hca_fw[32];
 	/* A10: the GID the KV library uses on the first RoCE port in use
 	 * (UCX's, or Mooncake's where it runs and picks worse: A9's choice),
 	 * and what the pod's netns shows of that GID's netdev. */

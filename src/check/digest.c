@@ -77,6 +77,7 @@ void check_digest(const struct check_input *in, struct check_summary *s)
 	s->peermem = in->ev.peermem.state;
 	s->gdrdrv = src_known(&m->proc_src) ? m->loaded[PROBE_MOD_GDRDRV] != 0 : -1;
 	ports(in->f, s);
+	hca_firmware(in->f, s->hca_fw, sizeof s->hca_fw);
 	s->rdma_usable = rdma_usable(in, s);
 	net_dev_bad(in, s);
 	check_digest_net(in, s);

@@ -147,6 +147,12 @@ void check_framework(const struct check_input *in, struct check_results *out);
 void check_stack(const struct check_input *in, struct check_results *out);
 /* observed.c: what the ports moved in check --observe's window (O1-O3). */
 void check_observed(const struct check_input *in, struct check_results *out);
+/* O4 link health (linkhealth.c): PCIe links trained below their ends. */
+void check_linkhealth(const struct check_input *in, struct check_results *out);
+/* O5: "BOARD_ID FW_VER" of the most numerous HCA board of the pod's RDMA
+ * device list ("BOARD_ID mixed" when they differ), "" when none read: the
+ * node value rules.def HCA_FW compares across nodes. */
+void hca_firmware(const struct probe_facts *f, char *v, size_t n);
 
 /* digest.c: the cross-pod digest in struct check_summary.  _spec first
  * (it also marks the probe's part unknown), then check_digest() for a

@@ -131,6 +131,9 @@ int probe_parse_counters(const char *t, size_t n, struct probe_counters *c)
 		if (ps_split(line, '=', &k, &v) && ps_eq(k, "window")) {
 			if (ps_long(v, &w) && w > 0 && w <= 600)
 				c->window_s = w;
+		} else if (ps_split(line, '=', &k, &v) && ps_eq(k, "uptime")) {
+			if (ps_is_digits(v) && v.n <= 10 && ps_long(v, &w) && w > 0)
+				c->uptime_s = w;
 		} else if (ps_token(&rest, &k)) {
 			if (ps_eq(k, "port"))
 				port_line(c, rest);

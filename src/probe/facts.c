@@ -231,6 +231,8 @@ SECTION(h_ip_route, f->ipnet.route_src, probe_parse_ip_route, f->ipnet)
 SECTION(h_mooncake, f->mooncake.src, probe_parse_mooncake, f->mooncake)
 SECTION(h_versions, f->versions.src, probe_parse_versions, f->versions)
 SECTION(h_counters, f->counters.src, probe_parse_counters, f->counters)
+SECTION(h_pcie, f->pcie.src, probe_parse_pcie, f->pcie)
+SECTION(h_port_now, f->port_now.src, probe_parse_counters, f->port_now)
 
 /* /proc/net/route only where ip -4 route gave nothing: one table, not two. */
 static void h_proc_route(const struct probe_section *s, struct probe_facts *f)
@@ -316,6 +318,8 @@ static const struct {
 	{ "mooncake_dist", h_mooncake },
 	{ "versions", h_versions },
 	{ "rail_counters", h_counters },
+	{ "pcie_links", h_pcie },
+	{ "port_counters", h_port_now },
 };
 
 /* The handler of a section name, -1 when none: the first byte rejects

@@ -538,6 +538,7 @@ struct probe_ucx_ldd {
 #include "facts_model.h"
 #include "facts_versions.h"
 #include "facts_counters.h"
+#include "facts_pcie.h"
 
 /* ---- IPv4 addresses and routes of the pod's netns (A10) ------------- */
 
@@ -609,6 +610,8 @@ struct probe_facts {
 	struct probe_mooncake mooncake;
 	struct probe_versions versions;      /* issue 43 */
 	struct probe_counters counters;            /* check --observe, issue 45 */
+	struct probe_pcie pcie;                    /* link health, issue 45 point 3 */
+	struct probe_counters port_now;            /* one sample, every check (O6) */
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields

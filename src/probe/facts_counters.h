@@ -52,6 +52,7 @@ struct probe_rail_port {
 struct probe_counters {
 	struct probe_src src;     /* NOT_LOOKED without --observe */
 	long window_s;            /* the window the probe slept; 0 unknown */
+	long uptime_s;            /* section port_counters: the node's uptime; 0 unknown */
 	size_t n;
 	size_t dropped;           /* ports past PROBE_MAX_RAIL_PORTS */
 	struct probe_rail_port port[PROBE_MAX_RAIL_PORTS];
@@ -59,6 +60,7 @@ struct probe_counters {
 
 /* Section rail_counters: "window=N", "port DEV PORT LL RATE", "s0|s1 DEV
  * PORT NAME VALUE"; anything else (or a malformed number) is ignored.
+ * Section port_counters is its first sample alone, with "uptime=N".
  * Returns the samples it took. */
 int probe_parse_counters(const char *t, size_t n, struct probe_counters *c);
 

@@ -1598,4 +1598,69 @@ observe_counters() {
 }
 observe_counters
 
+# Link health without a window (issue 45 point 3, docs/checks.md O4):
+# the PCIe links on the way from each RDMA device and each GPU bound to
+# the nvidia driver up to its root port, as the kernel shows them
+# (drivers/pci/pci-sysfs.c current_link_speed/width, max_link_speed/
+# width; speeds "32.0 GT/s PCIe", first word kept).  Node-wide like the
+# port counters: sysfs shows the node's devices.  Lines: "link KIND NAME
+# BDF CUR_SPEED CUR_WIDTH MAX_SPEED MAX_WIDTH", endpoint first, "-" for an
+# attribute not read; at most 32 NICs, 16 GPUs, 8 hops each.
+_pcie_walk() {
+	_pq=$3 _pk=0
+	while [ $_pk -lt 8 ]; do
+		_pb=${_pq##*/}
+		case $_pb in *[!0-9a-f:.]* | '') break ;; *:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7]) ;; *) break ;; esac
+		[ ${#_pb} -le 15 ] || break
+		set -- "$1" "$2" "$3"
+		for _pa in current_link_speed current_link_width max_link_speed max_link_width; do
+			rd "$_pq/$_pa" || v=
+			v=${v%% *}
+			case $v in '' | *[!0-9.]*) v=- ;; esac
+			set -- "$@" "$v"
+		done
+		echo "link $1 $2 $_pb $4 $5 $6 $7"
+		_pq=${_pq%/*}
+		_pk=$((_pk + 1))
+	done
+}
+
+pcie_links() {
+	begin pcie_links
+	_pcie_all | emit 65536
+	end pcie_links 0
+}
+
+_pcie_all() {
+	_pn=0
+	for _d in /sys/class/infiniband/*; do
+		[ -e "$_d/device" ] || continue
+		_pn=$((_pn + 1))
+		[ $_pn -le 32 ] || break
+		_dn=${_d##*/}
+		case $_dn in *[!A-Za-z0-9_.-]*) continue ;; esac
+		_pp=$(cd -P "$_d/device" 2>/dev/null && pwd) && _pcie_walk nic "$_dn" "$_pp"
+	done
+	_pn=0
+	for _d in /sys/bus/pci/drivers/nvidia/*:*; do
+		[ -e "$_d" ] || continue
+		_pn=$((_pn + 1))
+		[ $_pn -le 16 ] || break
+		_pp=$(cd -P "$_d" 2>/dev/null && pwd) && _pcie_walk gpu "${_pp##*/}" "$_pp"
+	done
+}
+pcie_links
+
+# Ports that flapped, without a window (issue 45 point 3, docs/checks.md
+# O6): one sample of every RDMA port's counters (the lines of
+# rail_counters' first sample, same names and caps) and the node's uptime
+# (/proc/uptime, whole seconds), in every check.
+port_counters() {
+	begin port_counters
+	rd /proc/uptime && echo "uptime=${v%%.*}"
+	_obs_sample s0 | emit 262144
+	end port_counters 0
+}
+port_counters
+
 echo "@@@ done"

@@ -55,6 +55,11 @@ static void nv_driver(const struct check_results *r, char *v, size_t n)
 	snprintf(v, n, "%s", r->summary.driver_version);
 }
 
+static void nv_hca_fw(const struct check_results *r, char *v, size_t n)
+{
+	snprintf(v, n, "%s", r->summary.hca_fw);
+}
+
 struct node_rule {
 	const char *what;
 	node_fn get;

@@ -114,8 +114,9 @@ class Prometheus(E2ECase):
         self.assertGreater(int(flap[0].rsplit(" ", 1)[1]), 0)
         self.assertIn('dynamo_interconnect_observe_window_seconds{namespace="demo",pod="qwen-decode-0",'
                       'role="decode",node="gpu-h100-02"} 1', lines)
-        # without --observe (READY: the flap is not seen): no such series,
-        # not even their HELP lines
+        # without --observe (READY: link-port-flaps, O6, warns on the
+        # count so far; only the window shows a flap now): no such
+        # series, not even their HELP lines
         self.assertEqual([ln for ln in self.prom(0) if "rail_" in ln or "observe_" in ln], [])
 
 

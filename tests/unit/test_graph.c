@@ -601,6 +601,32 @@ static void test_scale(void)
 	reset();
 }
 
+/* O5 (issue 45 point 3): the HCAs of one board (PSID) run one firmware on
+ * every node; a node whose firmware is unknown is not compared. */
+static void test_hca_fw(void)
+{
+	const struct verdict_finding *f;
+
+	fleet(4, 0, 1);
+	for (size_t i = 0; i < G.n; i++)
+		snprintf(G.pods[i].results.summary.hca_fw, sizeof G.pods[i].results.summary.hca_fw,
+			 "%s", i == 2 ? "MT_0000000838 28.37.1014" : "MT_0000000838 28.39.1002");
+	compare();
+	f = find("HCA firmware");
+	CHECK_STR(text(f), "HCA firmware: MT_0000000838 28.37.1014 on node gpu-b2; "
+		  "MT_0000000838 28.39.1002 on the other 3 nodes");
+	CHECK_INT(status(f), CHECK_WARN);
+	CHECK_STR(f ? f->name : NULL, "node-consistency");
+	/* near misses: all alike, or the odd one unknown */
+	snprintf(G.pods[2].results.summary.hca_fw, sizeof G.pods[2].results.summary.hca_fw,
+		 "MT_0000000838 28.39.1002");
+	compare();
+	CHECK(find("HCA firmware") == NULL);
+	G.pods[2].results.summary.hca_fw[0] = 0;
+	compare();
+	CHECK(find("HCA firmware") == NULL);
+}
+
 int main(void)
 {
 	test_consistent();
@@ -616,6 +642,7 @@ int main(void)
 	test_graph_groups();
 	test_grouping();
 	test_odd_node();
+	test_hca_fw();
 	test_no_majority();
 	test_verdict();
 	test_scale();

@@ -8,23 +8,12 @@
 #include "check/check.h"
 #include "probe/facts.h"
 #include "run/observe.h"
+#include "report_fixture.h"
 #include "t.h"
 
 #define HEAD "dynamo-interconnect-probe v1\n"
 #define SEC(body) HEAD "@@@ rail_counters\nwindow=10\n" body "@@@ end rail_counters rc=0\n@@@ done\n"
 #define IB(d) "port " d " 1 InfiniBand 400\n"
-
-/* The check results of a pod whose report is rep. */
-static void judge(const char *rep, struct check_results *r)
-{
-	struct probe_facts *f = probe_facts_new();
-	struct err e;
-
-	CHECK_INT(probe_parse_report(rep, strlen(rep), f, &e), 0);
-	check_results_init(r);
-	check_pod(f, NULL, NULL, r);
-	probe_facts_free(f);
-}
 
 static int status_of(const struct check_results *r, const char *name)
 {
@@ -94,13 +83,13 @@ static void test_rows(void)
 	struct check_results r;
 
 	/* no section (no --observe): no OBSERVED row at all */
-	judge(HEAD "@@@ done\n", &r);
+	judge_report(HEAD "@@@ done\n", &r);
 	CHECK(check_results_find(&r, "observed-rdma-bytes") == NULL);
 	CHECK_INT(check_results_family_status(&r, FAM_OBSERVED), -1);
 	check_results_release(&r);
 
 	/* two busy rails */
-	judge(SEC(IB("mlx5_0") IB("mlx5_1") DATA("mlx5_0", 0, 100000000) DATA("mlx5_1", 0, 90000000)), &r);
+	judge_report(SEC(IB("mlx5_0") IB("mlx5_1") DATA("mlx5_0", 0, 100000000) DATA("mlx5_1", 0, 90000000)), &r);
 	CHECK_INT(status_of(&r, "observed-rdma-bytes"), CHECK_OK);
 	CHECK(strstr(detail_of(&r, "observed-rdma-bytes"), "760.0 MB over 2 of 2") != NULL);
 	CHECK(strstr(detail_of(&r, "observed-rdma-bytes"), "other pods") != NULL);
@@ -110,7 +99,7 @@ static void test_rows(void)
 
 	/* one rail idle next to a busy one of its kind; the Ethernet bond is
 	 * another kind and not compared */
-	judge(SEC(IB("mlx5_0") IB("mlx5_1") "port mlx5_bond_0 1 Ethernet 200\n"
+	judge_report(SEC(IB("mlx5_0") IB("mlx5_1") "port mlx5_bond_0 1 Ethernet 200\n"
 		  DATA("mlx5_0", 0, 100000000) DATA("mlx5_1", 5, 5) DATA("mlx5_bond_0", 0, 0)), &r);
 	CHECK_INT(status_of(&r, "observed-idle-rails"), CHECK_WARN);
 	CHECK(strstr(detail_of(&r, "observed-idle-rails"), "1 of 2 InfiniBand rails idle (mlx5_1/1)") != NULL);
@@ -118,7 +107,7 @@ static void test_rows(void)
 
 	/* a counter near 2^64 (fuzz_counters): bytes capped, no overflow in
 	 * the idle comparison, the rail is busy, not idle */
-	judge(SEC("port efa_0 1 unspecified 100\nport efa_1 1 unspecified 100\n"
+	judge_report(SEC("port efa_0 1 unspecified 100\nport efa_1 1 unspecified 100\n"
 		  "s0 efa_0 1 hw_counters/tx_bytes 5\ns1 efa_0 1 hw_counters/tx_bytes 18446744073709551615\n"
 		  "s0 efa_0 1 hw_counters/rx_bytes 0\ns1 efa_0 1 hw_counters/rx_bytes 1\n"
 		  "s0 efa_1 1 hw_counters/tx_bytes 0\ns1 efa_1 1 hw_counters/tx_bytes 4611686018427387904\n"
@@ -128,7 +117,7 @@ static void test_rows(void)
 	check_results_release(&r);
 
 	/* nothing moved: "no KV traffic", a skip that lowers nothing */
-	judge(SEC(IB("mlx5_0") DATA("mlx5_0", 7, 7)), &r);
+	judge_report(SEC(IB("mlx5_0") DATA("mlx5_0", 7, 7)), &r);
 	CHECK_INT(status_of(&r, "observed-rdma-bytes"), CHECK_SKIPPED);
 	CHECK(strstr(detail_of(&r, "observed-rdma-bytes"), "no KV traffic in the window (10s)") != NULL);
 	CHECK_INT(status_of(&r, "observed-port-errors"), CHECK_OK);
@@ -140,24 +129,24 @@ static void test_errors(void)
 	struct check_results r;
 
 	/* link_downed rose: fatal (NVSentinel) */
-	judge(SEC(IB("mlx5_0") DATA("mlx5_0", 0, 10)
+	judge_report(SEC(IB("mlx5_0") DATA("mlx5_0", 0, 10)
 		  "s0 mlx5_0 1 counters/link_downed 2\ns1 mlx5_0 1 counters/link_downed 3\n"), &r);
 	CHECK_INT(status_of(&r, "observed-port-errors"), CHECK_FAIL);
 	CHECK(strstr(detail_of(&r, "observed-port-errors"), "mlx5_0/1 counters/link_downed +1") != NULL);
 	check_results_release(&r);
 	/* symbol errors: 100 in 10 s is 10/s, not over; 101 is */
-	judge(SEC(IB("mlx5_0") "s0 mlx5_0 1 counters/symbol_error 0\ns1 mlx5_0 1 counters/symbol_error 100\n"), &r);
+	judge_report(SEC(IB("mlx5_0") "s0 mlx5_0 1 counters/symbol_error 0\ns1 mlx5_0 1 counters/symbol_error 100\n"), &r);
 	CHECK_INT(status_of(&r, "observed-port-errors"), CHECK_OK);
 	check_results_release(&r);
-	judge(SEC(IB("mlx5_0") "s0 mlx5_0 1 counters/symbol_error 0\ns1 mlx5_0 1 counters/symbol_error 101\n"), &r);
+	judge_report(SEC(IB("mlx5_0") "s0 mlx5_0 1 counters/symbol_error 0\ns1 mlx5_0 1 counters/symbol_error 101\n"), &r);
 	CHECK_INT(status_of(&r, "observed-port-errors"), CHECK_WARN);
 	check_results_release(&r);
 	/* EFA-less mlx5 hw counter: RNR retry exhausted is fatal */
-	judge(SEC(IB("mlx5_0") "s0 mlx5_0 1 hw_counters/rnr_nak_retry_err 0\ns1 mlx5_0 1 hw_counters/rnr_nak_retry_err 4\n"), &r);
+	judge_report(SEC(IB("mlx5_0") "s0 mlx5_0 1 hw_counters/rnr_nak_retry_err 0\ns1 mlx5_0 1 hw_counters/rnr_nak_retry_err 4\n"), &r);
 	CHECK_INT(status_of(&r, "observed-port-errors"), CHECK_FAIL);
 	check_results_release(&r);
 	/* no sleep in the pod: the window could not run, a skip */
-	judge(HEAD "@@@ rail_counters\nwindow=10\n@@@ end rail_counters rc=127\n@@@ done\n", &r);
+	judge_report(HEAD "@@@ rail_counters\nwindow=10\n@@@ end rail_counters rc=127\n@@@ done\n", &r);
 	CHECK_INT(status_of(&r, "observed-rdma-bytes"), CHECK_SKIPPED);
 	CHECK(strstr(detail_of(&r, "observed-rdma-bytes"), "no sleep") != NULL);
 	check_results_release(&r);

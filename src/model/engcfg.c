@@ -288,18 +288,20 @@ static void put(struct fwr_finding *f, enum fwr_check check, enum envr_sev sev, 
 	va_end(ap);
 }
 
+/* 1 when the ","-joined lists a and b share an entry: tokens are compared
+ * in place, by length, so no entry is cut to a buffer's size. */
 static int backends_meet(const char *a, const char *b)
 {
-	char one[32];
-
 	for (const char *p = a; *p;) {
 		size_t l = strcspn(p, ",");
-		const char *h;
 
-		snprintf(one, sizeof one, "%.*s", (int)l, p);
-		for (h = strstr(b, one); h; h = strstr(h + 1, one))
-			if ((h == b || h[-1] == ',') && (h[l] == ',' || !h[l]))
+		for (const char *q = b; *q;) {
+			size_t k = strcspn(q, ",");
+
+			if (k == l && l > 0 && !memcmp(p, q, l))
 				return 1;
+			q += k + (q[k] == ',');
+		}
 		p += l + (p[l] == ',');
 	}
 	return 0;
@@ -476,9 +478,16 @@ size_t engcfg_pair(const struct engcfg *p, const struct engcfg *d, const struct 
 int engcfg_port_clash(const struct engcfg *c, long side_port, struct fwr_finding *f)
 {
 	long tp = c->tp > 0 ? c->tp : 1, dp = c->dp > 0 ? c->dp : 1;
-	long s0 = side_port, s1 = side_port + dp * tp, e0 = c->kv_events_port, e1 = e0 + dp;
+	long s0 = side_port, s1, e0 = c->kv_events_port, e1;
 
-	if (side_port <= 0 || e0 <= 0 || s1 <= e0 || e1 <= s0)
+	/* Values come from the pod's command line: a port outside 1-65535 or
+	 * a rank count past any real GPU fleet is no port range at all, and
+	 * would overflow the sums below. */
+	if (side_port <= 0 || side_port > 65535 || e0 <= 0 || e0 > 65535 || tp > 65536 || dp > 65536)
+		return 0;
+	s1 = side_port + dp * tp;
+	e1 = e0 + dp;
+	if (s1 <= e0 || e1 <= s0)
 		return 0;
 	put(f, FWR_VLLM, ENVR_FAIL, 0, "move VLLM_NIXL_SIDE_CHANNEL_PORT (or the kv-events endpoint) so the two port ranges do not meet",
 	    "vllm-project/vllm#25059; vLLM docs features/nixl_connector_usage.md (port + dp_rank * tp_size + tp_rank), distributed/kv_events.py (endpoint port + dp rank)",

@@ -106,6 +106,14 @@ static void test_connector(void)
 	CHECK_HAS(f.detail, "UCX (default)");
 	CHECK(pair("vllm serve m " NIXL_LF, "vllm serve m " NIXL_LF, NULL, FWR_PD_CONNECTOR, &f));
 	CHECK_INT(f.sev, ENVR_OK);
+	/* an empty backend name and one longer than any buffer match nothing
+	 * (fuzz_engcfg: the empty name walked past the other list's end) */
+	CHECK(pair("vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_connector_extra_config\":"
+		   "{\"backends\":[\"\",\"LIBFABRIC_AND_A_NAME_LONGER_THAN_THIRTY_TWO_BYTES\"]}}'",
+		   "vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_connector_extra_config\":"
+		   "{\"backends\":[\"LIBFABRIC_AND_A_NAME_LONGER_THAN_THIRTY_TWO_BYTES_TOO\"]}}'",
+		   NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
 	/* push against pull (vLLM PR #50620) */
 	CHECK(pair("vllm serve m --kv-transfer-config '{\"kv_connector\":\"NixlPushConnector\"}'", "vllm serve m " NIXL,
 		   NULL, FWR_PD_CONNECTOR, &f));
@@ -172,6 +180,13 @@ static void test_ports(void)
 	engcfg_read("vllm serve m --kv-events-config '{\"enable_kv_cache_events\":false,\"endpoint\":\"tcp://*:5557\"}'",
 		    NULL, &c);
 	CHECK_INT(engcfg_port_clash(&c, 5557, &f), 0);
+	/* a hostile command line: ranks and ports far out of range are no
+	 * port range (fuzz_engcfg found the overflow in dp * tp) */
+	engcfg_read("vllm serve m -tp 9223372036854775807 -dp 9223372036854775807"
+		    " --kv-events-config '{\"endpoint\":\"tcp://*:5557\"}'",
+		    NULL, &c);
+	CHECK_INT(engcfg_port_clash(&c, 5554, &f), 0);
+	CHECK_INT(engcfg_port_clash(&c, 9223372036854775807L, &f), 0);
 }
 
 int main(void)

@@ -491,6 +491,9 @@ def efa_ibp(p, handed_out):
     p.write(d + "ports/1/state", "4: ACTIVE\n")
     p.write(d + "ports/1/link_layer", "InfiniBand\n")
     p.write(d + "device/net/ibp115s0f0/operstate", "up\n")
+    # nvidia-smi topo -m lists every RDMA device of the host, as sysfs
+    # does: the controller hangs off no GPU's switch (SYS to each)
+    p.write(G.TOPO, G.topo_edit(p.read(G.TOPO), add=(("mlx5_0", ["SYS"] * 8),)))
     if handed_out:
         G.uverbs_nodes(p)
         p.write("bin/out/fi_info-p-efa.txt", "fi_getinfo: -61 (No data available)\n")

@@ -27,8 +27,11 @@ model/engcfg.c through model/fwrules.c).
   model_config): the decode NOT READY on fw-pd-parallel (J7b). Near misses:
   eng-sglang-swa-tp-equal (the same model, TP 8 and 8) and
   eng-sglang-mla-tp (DeepSeek-V3, MLA, the same unequal TP): READY.
-The hybrid-model block-size rule (J12) is unit-tested in
-tests/unit/test_engcfg.c and test_fwcheck.c.
+- eng-vllm-hybrid-blocks (vllm-project/vllm#42895): Qwen3-Next-80B-A3B
+  (hybrid linear attention, its config.json in the pod's Hugging Face
+  cache), vLLM prefill --block-size 32, decode 16, NixlConnector on both:
+  the decode NOT READY on fw-pd-blocks (J12), fw-pd-connector ok.
+  eng-vllm-hybrid-blocks-equal (16 and 16): both READY, fw-pd-blocks ok.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -103,6 +106,20 @@ class SglangMlaUnequalTp(Live, E2ECase):
     SCENARIO = os.path.join(fl.SCENARIOS, "eng-sglang-mla-tp.yaml")
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"decode": {"fw-pd-parallel": "ok"}}
+
+
+class VllmHybridBlocks(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hybrid-blocks.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    NEEDS_MODEL = ("fw-pd-blocks",)
+    FW = {"decode": {"fw-pd-blocks": "fail", "fw-pd-connector": "ok"}}
+    DETAIL = {"fw-pd-blocks": ("qwen3_next", "prefill 32, decode 16", "handshake_setup_failed")}
+
+
+class VllmHybridBlocksEqual(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hybrid-blocks-equal.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-blocks": "ok", "fw-pd-connector": "ok"}}
 
 
 class DynamoSglang(Live, E2ECase):

@@ -495,3 +495,59 @@ int engcfg_port_clash(const struct engcfg *c, long side_port, struct fwr_finding
 	    side_port, s0, s1 - 1, e0, e1 - 1);
 	return 1;
 }
+
+/* Dynamo's version v against 1.0.0rc5 in PEP 440 order (a, b, rc before
+ * the release, .devN before those; .postN and +local after it): 1 at or
+ * after, 0 before, -1 no version. */
+static int dyn_from_rc5(const char *v)
+{
+	unsigned x[3], rc;
+	int k = 0;
+	const char *s;
+
+	if (!v || !isdigit((unsigned char)*v) || sscanf(v, "%u.%u.%u%n", &x[0], &x[1], &x[2], &k) != 3)
+		return -1;
+	if (x[0] != 1 || x[1] || x[2])
+		return x[0] >= 1;
+	s = v + k;
+	if (!strncmp(s, "rc", 2))
+		return isdigit((unsigned char)s[2]) && sscanf(s + 2, "%u", &rc) == 1 ? rc >= 5 : -1;
+	return !(*s == 'a' || *s == 'b' || !strncmp(s, ".dev", 4));
+}
+
+/* A flag with no value ("--is-prefill-worker") as a word of args. */
+static int has_word(const char *args, const char *w)
+{
+	size_t l = strlen(w);
+
+	for (const char *p = args ? strstr(args, w) : NULL; p; p = strstr(p + 1, w))
+		if ((p == args || isspace((unsigned char)p[-1])) && (!p[l] || isspace((unsigned char)p[l]) || p[l] == '='))
+			return 1;
+	return 0;
+}
+
+#define SRC_DYN_CONN "ai-dynamo/dynamo PR #6513 (components/src/dynamo/vllm/args.py _reject_connector_flag; a prefill worker needs --kv-transfer-config); ai-dynamo/aiconfigurator PR #519 (vllm-runtime 1.0.0rc5: CrashLoopBackOff)"
+#define REM_DYN_CONN "pass --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}' instead of --connector (drop --connector none)"
+
+int engcfg_dyn_flags(const char *args, const char *version, struct fwr_finding *f)
+{
+	char conn[32], mode[16];
+
+	if (!args || !strstr(args, "dynamo.vllm") || dyn_from_rc5(version) != 1)
+		return 0;
+	flag_word(args, "--disaggregation-mode", mode, sizeof mode);
+	if (has_word(args, "--connector")) {
+		flag_word(args, "--connector", conn, sizeof conn);
+		put(f, FWR_VLLM, ENVR_FAIL, 0, REM_DYN_CONN, SRC_DYN_CONN,
+		    "Dynamo %s (ai_dynamo) refuses --connector %s on its vLLM worker (removed from 1.0.0rc5): the worker exits with a ValueError and crash-loops",
+		    version, *conn ? conn : "(no value)");
+	} else if ((has_word(args, "--is-prefill-worker") || !strcmp(mode, "prefill")) &&
+		   !engcfg_flag_at(args, "--kv-transfer-config"))
+		put(f, FWR_VLLM, ENVR_FAIL, 0, "add --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}' to the prefill worker",
+		    SRC_DYN_CONN,
+		    "Dynamo %s (ai_dynamo): a vLLM prefill worker without --kv-transfer-config exits with a ValueError (\"the default is no longer nixl\") and crash-loops",
+		    version);
+	else
+		return 0;
+	return 1;
+}

@@ -251,14 +251,15 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 {
 	const struct envr_var *h = envr_find(w->env, "VLLM_NIXL_SIDE_CHANNEL_HOST");
 	const char *port = envr_get(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT");
-	int dyn = has(w->args, "dynamo.vllm"), hc;
-	struct fwr_finding cfg;
+	int dyn = has(w->args, "dynamo.vllm"), hc, df;
+	struct fwr_finding cfg, flags;
 	char hp[32], shown[160];
 	long p, http;
 
 	if (!has(w->args, "NixlConnector") && !dyn)
 		return 0;
 	hc = vllm_config(w, &cfg);
+	df = engcfg_dyn_flags(w->args, w->dynamo_version, &flags);
 	if (h && !h->dynamic && h->value && loopback(h->value) && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST=%s is loopback while KV crosses pods: the peer's NIXL handshake reaches its own agent (engine ID mismatch, prompts recomputed)",
@@ -289,6 +290,8 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 					       : "host: Dynamo sets the pod's IP");
 	if (hc && cfg.sev > f->sev)
 		*f = cfg;    /* one result per check: its worst rule */
+	if (df)
+		*f = flags;  /* J5e: the worker does not start, whatever else holds */
 	return 1;
 }
 

@@ -32,13 +32,20 @@ model/engcfg.c through model/fwrules.c).
   cache), vLLM prefill --block-size 32, decode 16, NixlConnector on both:
   the decode NOT READY on fw-pd-blocks (J12), fw-pd-connector ok.
   eng-vllm-hybrid-blocks-equal (16 and 16): both READY, fw-pd-blocks ok.
+- eng-dynamo-vllm-connector (ai-dynamo/aiconfigurator PR #519, ai-dynamo/
+  dynamo PR #6513): Dynamo's vLLM workers with `--connector nixl` on a
+  Dynamo whose ai_dynamo wheel is 1.0.0: both NOT READY on fw-vllm (J5e),
+  a fault only the probe's dist-info shows (`env` has no version: live
+  only); each pod's JSON `engines` names the two wheels.
+  eng-dynamo-vllm-kvcfg (the same wheels, --kv-transfer-config): READY.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
+import json
 import os
 import unittest
 
-from base import E2ECase
+from base import ROOT, E2ECase
 import test_framework_live as fl
 
 # env's JSON findings carry no check name: each check is known by words
@@ -120,6 +127,35 @@ class VllmHybridBlocksEqual(Live, E2ECase):
     SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hybrid-blocks-equal.yaml")
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"decode": {"fw-pd-blocks": "ok", "fw-pd-connector": "ok"}}
+
+
+def engines_json(case):
+    """Each pod's JSON `engines`: the two wheels the scenario installs,
+    valid against the report's schema."""
+    import jsonschema
+    for role, p in case.pods().items():
+        case.assertEqual(p.get("engines"), {"ai_dynamo": "1.0.0", "ai_dynamo_runtime": "1.0.0"}, role)
+    with open(os.path.join(ROOT, "schema", "interconnect-report.schema.json")) as f:
+        jsonschema.Draft202012Validator(json.load(f)).validate(case.doc)
+
+
+class DynamoVllmConnector(fl.LiveOnly, E2ECase):
+    TMP = "englive-"
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-dynamo-vllm-connector.yaml")
+    LIVE_ONLY = "fw-vllm"
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-vllm": "fail"}, "decode": {"fw-vllm": "fail"}}
+    DETAIL = {"fw-vllm": ("--connector nixl", "Dynamo 1.0.0", "ValueError")}
+
+    test_engines_json = engines_json
+
+
+class DynamoVllmKvConfig(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-dynamo-vllm-kvcfg.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok", "fw-pd-connector": "ok"}}
+
+    test_engines_json = engines_json
 
 
 class DynamoSglang(Live, E2ECase):

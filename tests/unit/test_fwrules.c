@@ -23,7 +23,7 @@ static void env(const char *a, const char *av, const char *b, const char *bv)
 /* The severity of check for args, or -1 when it does not report. */
 static int sev(const char *args, enum fwr_check check, long gpus)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL, NULL };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL, NULL, NULL };
 	struct fwr_finding f[FWR_MAX];
 	size_t n = fwr_eval(&w, f);
 
@@ -81,7 +81,7 @@ static void test_sglang_mooncake_tp(void)
 	static const struct engcfg_model mla = { 1, 0, 0, 1, "deepseek_v3", NULL };
 	static const struct engcfg_model swa = { 1, 1, 0, 0, "gpt_oss", NULL };
 	struct fwr_worker p = { "sglang.launch_server --tp-size 3 --disaggregation-mode prefill", &view,
-				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL, NULL };
+				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL, NULL, NULL };
 	struct fwr_worker d = p;
 	struct fwr_finding f;
 
@@ -124,7 +124,7 @@ static void test_sglang_mooncake_tp(void)
 /* The severity of check for args on a pod with RDMA devices devs. */
 static int sev_dev(const char *args, enum fwr_check check, const char *devs)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs, NULL };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs, NULL, NULL };
 	struct fwr_finding f[FWR_MAX];
 	size_t n = fwr_eval(&w, f);
 
@@ -161,7 +161,7 @@ static void test_item3(void)
 		 * nvidia.com/gpu, with kv_buffer_device xpu is right */
 		struct fwr_worker x = { "python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\","
 					"\"kv_role\":\"kv_both\",\"kv_buffer_device\":\"xpu\"}", &view, "prefill", 1, 1,
-					ENVR_FAB_IB, -1, 1, NULL, NULL };
+					ENVR_FAB_IB, -1, 1, NULL, NULL, NULL };
 		struct fwr_finding f[FWR_MAX];
 		size_t n = fwr_eval(&x, f);
 
@@ -208,7 +208,7 @@ static void test_item3(void)
 /* The finding of fw-trtllm for a worker with engine file e (NULL none). */
 static const struct fwr_finding *eng(const char *args, const struct fwr_engine *e, struct fwr_finding *f)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, e };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, e, NULL };
 	size_t n = fwr_eval(&w, f);
 
 	for (size_t i = 0; i < n; i++)
@@ -250,7 +250,7 @@ static void test_trtllm_engine(void)
 	/* TensorRT-LLM's TP from its file feeds J7 */
 	{
 		struct fwr_engine tp16 = { 1, "/e.yaml", NULL, -1, -1, 16, NULL };
-		struct fwr_worker w = { a, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, &tp16 };
+		struct fwr_worker w = { a, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, &tp16, NULL };
 		size_t n = fwr_eval(&w, f);
 		int seen = 0;
 
@@ -271,7 +271,7 @@ static void test_trtllm_engine(void)
 /* J7: the nodes a worker spans, from its args or the pod (w.nodes). */
 static void test_tp_nodes(void)
 {
-	struct fwr_worker w = { NULL, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL };
+	struct fwr_worker w = { NULL, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL, NULL };
 	struct fwr_finding f[FWR_MAX];
 	const char *const cases[][2] = {
 		/* Dynamo's DeepSeek-R1 SGLang disagg-32gpu under Grove (backend_sglang.go) */

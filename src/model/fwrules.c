@@ -175,6 +175,7 @@ static const char *env_shown(const struct envr_view *env, const char *name, char
 }
 
 #define SRC_27083 "vllm-project/vllm#27083; vLLM docs features/nixl_connector_usage (VLLM_NIXL_SIDE_CHANNEL_HOST, default localhost)"
+#define SRC_HOSTNET "ray-project/ray PR #60817 (hostNetwork: the auto-detected side-channel IP is the node's external, NAT'd one); ai-dynamo/dynamo components/src/dynamo/vllm/args.py get_host_ip (hostname resolution, then the UDP-connect default route)"
 #define SRC_DYN_HOST "ai-dynamo/dynamo components/src/dynamo/vllm (ensure_side_channel_host: the pod's IP when unset)"
 
 /* The worker runs vLLM's own server: `vllm serve` (any space between the
@@ -279,6 +280,9 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 		    env_shown(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT", shown, sizeof shown));
 	else if (port && side_clash(w, num(port), f))
 		;    /* vllm-project/vllm#25059 */
+	else if (!h && dyn && w->host_network == 1 && w->kv_cross)
+		put(f, FWR_VLLM, ENVR_WARN, "set VLLM_NIXL_SIDE_CHANNEL_HOST from valueFrom fieldRef status.podIP (the node's cluster IP on the host network)",
+		    SRC_HOSTNET, "hostNetwork: true with VLLM_NIXL_SIDE_CHANNEL_HOST unset: Dynamo takes the side-channel host from the node's hostname or default route, which on the host network may be the node's external address its peers cannot reach (NIXL handshake times out)");
 	else if (!h && !dyn) {
 		/* the image's entrypoint: the launcher is unknown */
 		if (hc)

@@ -38,6 +38,10 @@ model/engcfg.c through model/fwrules.c).
   a fault only the probe's dist-info shows (`env` has no version: live
   only); each pod's JSON `engines` names the two wheels.
   eng-dynamo-vllm-kvcfg (the same wheels, --kv-transfer-config): READY.
+- eng-vllm-hostnet-side-channel (ray-project/ray PR #60817): Dynamo's vLLM
+  workers on hostNetwork: true, VLLM_NIXL_SIDE_CHANNEL_HOST unset: fw-vllm
+  warn on both (READY; live only: a recipe's hostNetwork is not read).
+  eng-vllm-hostnet-side-channel-podip (status.podIP): fw-vllm ok.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -156,6 +160,21 @@ class DynamoVllmKvConfig(Live, E2ECase):
     FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok", "fw-pd-connector": "ok"}}
 
     test_engines_json = engines_json
+
+
+class HostNetSideChannel(fl.LiveOnly, E2ECase):
+    TMP = "englive-"
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hostnet-side-channel.yaml")
+    LIVE_ONLY = "fw-vllm"     # a recipe's hostNetwork is not read
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "warn"}, "decode": {"fw-vllm": "warn"}}
+    DETAIL = {"fw-vllm": ("hostNetwork: true", "VLLM_NIXL_SIDE_CHANNEL_HOST unset")}
+
+
+class HostNetSideChannelPodIP(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hostnet-side-channel-podip.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok"}}
 
 
 class DynamoSglang(Live, E2ECase):

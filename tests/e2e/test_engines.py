@@ -38,6 +38,10 @@ model/engcfg.c through model/fwrules.c).
   a fault only the probe's dist-info shows (`env` has no version: live
   only); each pod's JSON `engines` names the two wheels.
   eng-dynamo-vllm-kvcfg (the same wheels, --kv-transfer-config): READY.
+- eng-dynamo-vllm-connector-lmcache (Dynamo 0.9.1's wrapper): prefill
+  --connector nixl, decode --connector lmcache: the decode NOT READY on
+  fw-pd-connector (J11 reads the wrapper's flag as the connector it builds).
+  eng-dynamo-vllm-connector-kvbm (kvbm nixl against nixl): READY.
 - eng-vllm-hostnet-side-channel (ray-project/ray PR #60817): Dynamo's vLLM
   workers on hostNetwork: true, VLLM_NIXL_SIDE_CHANNEL_HOST unset: fw-vllm
   warn on both (READY; live only: a recipe's hostNetwork is not read).
@@ -160,6 +164,19 @@ class DynamoVllmKvConfig(Live, E2ECase):
     FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok", "fw-pd-connector": "ok"}}
 
     test_engines_json = engines_json
+
+
+class WrapperConnectorLmcache(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-dynamo-vllm-connector-lmcache.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    FW = {"decode": {"fw-pd-connector": "fail"}}
+    DETAIL = {"fw-pd-connector": ("prefill NixlConnector", "decode LMCacheConnectorV1")}
+
+
+class WrapperConnectorKvbm(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-dynamo-vllm-connector-kvbm.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-connector": "ok"}}
 
 
 class HostNetSideChannel(fl.LiveOnly, E2ECase):

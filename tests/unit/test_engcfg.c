@@ -138,6 +138,52 @@ static void test_connector(void)
 	CHECK(!pair("python3 -m dynamo.vllm --model m", "python3 -m dynamo.vllm --model m", NULL, FWR_PD_CONNECTOR, &f));
 }
 
+/* Dynamo's vLLM wrapper before 1.0.0rc5: `--connector` names the KV
+ * connectors (ai-dynamo/dynamo components/src/dynamo/vllm/args.py,
+ * _connector_to_kv_transfer_json: nixl NixlConnector, kvbm DynamoConnector,
+ * lmcache LMCacheConnectorV1, flexkv FlexKVConnectorV1; two or more a
+ * PdConnector).  J11 compares what they decide. */
+static void test_wrapper_connector(void)
+{
+	struct engcfg c;
+	struct fwr_finding f;
+
+	engcfg_read("python3 -m dynamo.vllm --model m --connector kvbm nixl --disaggregation-mode decode", NULL, &c);
+	CHECK_INT(c.kvcfg, 1);
+	CHECK_STR(c.connector, "PdConnector");
+	CHECK_INT(c.nixl, 1);
+	CHECK_INT(c.nixl_alone, 0);
+	engcfg_read("python3 -m dynamo.vllm --connector\nnixl\n--model\nm", NULL, &c);    /* a recipe's argv */
+	CHECK_STR(c.connector, "NixlConnector");
+	CHECK_INT(c.nixl_alone, 1);
+	CHECK_STR(c.backends, "UCX");
+	engcfg_read("python3 -m dynamo.vllm --connector none", NULL, &c);
+	CHECK_INT(c.kvcfg, 1);
+	CHECK_INT(c.nixl, 0);
+	CHECK_STR(c.connector, "");
+	/* --kv-transfer-config wins; other engines' --connector is theirs */
+	engcfg_read("python3 -m dynamo.vllm --connector lmcache " NIXL, NULL, &c);
+	CHECK_STR(c.connector, "NixlConnector");
+	engcfg_read("python3 -m dynamo.trtllm --connector kvbm", NULL, &c);
+	CHECK_INT(c.kvcfg, 0);
+	/* nixl against lmcache: different KV protocols */
+	CHECK(pair("python3 -m dynamo.vllm --connector nixl --disaggregation-mode prefill",
+		   "python3 -m dynamo.vllm --connector lmcache --disaggregation-mode decode", NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK_HAS(f.detail, "LMCacheConnectorV1");
+	/* no connector on the prefill: nothing to hand KV over with */
+	CHECK(pair("python3 -m dynamo.vllm --connector none", "python3 -m dynamo.vllm --connector nixl", NULL,
+		   FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	/* near misses: KVBM + NIXL against NIXL alone (both NIXL, no cross-layer
+	 * blocks); the flag against its JSON equivalent */
+	CHECK(pair("python3 -m dynamo.vllm --connector kvbm nixl", "python3 -m dynamo.vllm --connector nixl", NULL,
+		   FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+	CHECK(pair("python3 -m dynamo.vllm --connector nixl", "python3 -m dynamo.vllm " NIXL, NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+}
+
 static void test_blocks(void)
 {
 	struct fwr_finding f;
@@ -236,6 +282,7 @@ int main(void)
 {
 	test_read();
 	test_connector();
+	test_wrapper_connector();
 	test_blocks();
 	test_ports();
 	test_dyn_flags();

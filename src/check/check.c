@@ -142,6 +142,18 @@ static void fill_model(const struct probe_model_config *m, struct check_model *o
 	o->layers = m->num_layers;
 }
 
+/* The wheels with a version (the probe refused the others). */
+static void fill_engines(const struct probe_engine_dists *e, struct check_summary *s)
+{
+	s->nengines = 0;
+	for (int i = 0; i < e->n && s->nengines < (int)(sizeof s->engines / sizeof s->engines[0]); i++)
+		if (e->d[i].version[0]) {
+			copy_str(s->engines[s->nengines].name, sizeof s->engines[0].name, e->d[i].name);
+			copy_str(s->engines[s->nengines].version, sizeof s->engines[0].version, e->d[i].version);
+			s->nengines++;
+		}
+}
+
 static void fill_summary(const struct check_input *in, struct check_summary *s)
 {
 	const struct probe_facts *f = in->f;
@@ -159,6 +171,7 @@ static void fill_summary(const struct check_input *in, struct check_summary *s)
 	copy_str(s->ucx_tls, sizeof(s->ucx_tls), envv(in, "UCX_TLS"));
 	copy_str(s->ucx_tls_shown, sizeof(s->ucx_tls_shown), s->ucx_tls);
 	fill_model(&f->model_config, &s->model);
+	fill_engines(&f->mooncake.engines, s);
 }
 
 /* The judge of each check (table.def), by check id. */

@@ -175,6 +175,13 @@ struct check_summary {
 		int sliding_window, hybrid_linear, mla;   /* 1, 0, -1 */
 		int kv_heads, layers;                     /* -1 unknown */
 	} model;
+	/* The engines' and KV libraries' wheels the probe listed (section
+	 * mooncake_dist, issue 41): package name and version, for the report. */
+	struct check_dist {
+		char name[40];
+		char version[32];
+	} engines[8];
+	int nengines;
 	/* D6 (issue 42): KV over cuda_ipc as the pair's only path (nvlink.c
 	 * fills these, verdict/pairnet.c judges them; 0 is always "unknown"
 	 * or "not so").  ipc_path: 1 same node, no RDMA; 2 multi-node NVLink,

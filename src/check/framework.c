@@ -167,6 +167,19 @@ static const struct engcfg_model *fw_model(const struct check_input *in, struct 
 	return m;
 }
 
+/* The Dynamo the pod installs (checks.md J5e): the ai_dynamo wheel that
+ * holds dynamo.vllm, else ai_dynamo_runtime (one release number for both);
+ * NULL when the probe listed neither. */
+static const char *fw_dynamo_version(const struct check_input *in)
+{
+	const char *v;
+
+	if (!in->f)
+		return NULL;
+	v = probe_dist_version(&in->f->mooncake.engines, "ai_dynamo");
+	return v ? v : probe_dist_version(&in->f->mooncake.engines, "ai_dynamo_runtime");
+}
+
 /* A worker whose command and args were not read (past the cap): every
  * fw-* check but the pair rule (which needs a prefill peer) skipped with
  * the reason, so a failing rule cannot vanish into a READY (issue 37). */
@@ -206,12 +219,13 @@ void check_framework(const struct check_input *in, struct check_results *out)
 	w = (struct fwr_worker){ in->ctx->args, &view, in->ctx->role, in->cross_pod,
 				 in->ctx->kv_known ? in->ctx->kv_cross_node : -1, fw_fabric(in),
 				 in->spec->gpus, in->ctx->nodes > 1 ? in->ctx->nodes : 1, fw_devices(in, &devs),
-				 fw_engine(in, &eng, &txt) };
+				 fw_engine(in, &eng, &txt), fw_dynamo_version(in),
+				 in->spec->host_network };
 	n = fwr_eval(&w, f);
 	for (size_t i = 0; i < n; i++)
 		fw_emit(in, &f[i], 0, w.engine && f[i].check == FWR_TRTLLM, out);
 	/* The pair rules need only the prefill's args, which the spec gives. */
-	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL, NULL };
+	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL, NULL, NULL, -1 };
 	if (in->ctx->peer_args) {
 		struct fwr_finding pf[FWR_MAX];
 		struct engcfg_model m;

@@ -243,6 +243,76 @@ static enum engcfg_engine engine_of(const char *args)
 	return strstr(args, "trtllm") ? ENGCFG_TRTLLM : ENGCFG_NONE;
 }
 
+/* A flag with no value ("--is-prefill-worker") as a word of args. */
+static int has_word(const char *args, const char *w)
+{
+	size_t l = strlen(w);
+
+	for (const char *p = args ? strstr(args, w) : NULL; p; p = strstr(p + 1, w))
+		if ((p == args || isspace((unsigned char)p[-1])) && (!p[l] || isspace((unsigned char)p[l]) || p[l] == '='))
+			return 1;
+	return 0;
+}
+
+/* One word of Dynamo's --connector list as the JSON entry its wrapper
+ * builds (components/src/dynamo/vllm/args.py _connector_to_kv_transfer_json),
+ * or NULL for a word it does not know ("none" is handled by the caller). */
+static cJSON *wrapper_entry(const char *w)
+{
+	static const char *const map[][2] = {
+		{ "nixl", "NixlConnector" }, { "kvbm", "DynamoConnector" },
+		{ "lmcache", "LMCacheConnectorV1" }, { "flexkv", "FlexKVConnectorV1" },
+	};
+	cJSON *e;
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (!strcasecmp(w, map[i][0])) {
+			e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "kv_connector", map[i][1]);
+			cJSON_AddStringToObject(e, "kv_role", "kv_both");
+			return e;
+		}
+	return NULL;
+}
+
+/* Dynamo's vLLM worker before 1.0.0rc5 (checks.md J11): `--connector
+ * nixl kvbm ...` decides the connectors, one of them alone, two or more
+ * inside a PdConnector; "none"/"null" none at all.  Read as the same
+ * --kv-transfer-config the wrapper builds, so J11 compares either. */
+static void wrapper_connector(const char *args, struct engcfg *c)
+{
+	const char *p = has_word(args, "--connector") ? engcfg_flag_at(args, "--connector") : NULL;
+	cJSON *list = cJSON_CreateArray(), *top, *x;
+	char w[16];
+	int none = 0;
+
+	for (int k = 0; p && *p && *p != '-' && k < 8; k++) {
+		size_t n = strcspn(p, " \t\r\n,\"'");
+
+		snprintf(w, sizeof w, "%.*s", (int)(n < sizeof w ? n : sizeof w - 1), p);
+		none |= !strcasecmp(w, "none") || !strcasecmp(w, "null");
+		if ((x = wrapper_entry(w)))
+			cJSON_AddItemToArray(list, x);
+		p += n;
+		p += strspn(p, " \t\r\n,\"'");
+	}
+	if (cJSON_GetArraySize(list) == 1) {
+		top = cJSON_DetachItemFromArray(list, 0);
+		cJSON_Delete(list);
+	} else {
+		top = cJSON_CreateObject();
+		if (cJSON_GetArraySize(list) > 1)
+			cJSON_AddStringToObject(top, "kv_connector", "PdConnector");
+		x = cJSON_AddObjectToObject(top, "kv_connector_extra_config");
+		cJSON_AddItemToObject(x, "connectors", list);
+	}
+	if (cJSON_GetObjectItemCaseSensitive(top, "kv_connector") || none) {
+		c->kvcfg = 1;
+		read_kvcfg(top, c);
+	}
+	cJSON_Delete(top);
+}
+
 void engcfg_read(const char *args, const struct envr_view *env, struct engcfg *c)
 {
 	static const char *const bs[] = { "--block-size", "--page-size", NULL };
@@ -264,8 +334,11 @@ void engcfg_read(const char *args, const struct envr_view *env, struct engcfg *c
 		if (!*c->sgl_backend)
 			copy(c->sgl_backend, sizeof c->sgl_backend, "mooncake");
 	}
-	if (!engcfg_flag_at(args, "--kv-transfer-config"))
+	if (!engcfg_flag_at(args, "--kv-transfer-config")) {
+		if (c->engine == ENGCFG_VLLM && strstr(args, "dynamo.vllm"))
+			wrapper_connector(args, c);
 		return;
+	}
 	j = flag_json(args, "--kv-transfer-config");
 	c->kvcfg = j && cJSON_IsObject(j) ? 1 : -1;
 	if (c->kvcfg == 1)
@@ -493,5 +566,50 @@ int engcfg_port_clash(const struct engcfg *c, long side_port, struct fwr_finding
 	    "vllm-project/vllm#25059; vLLM docs features/nixl_connector_usage.md (port + dp_rank * tp_size + tp_rank), distributed/kv_events.py (endpoint port + dp rank)",
 	    "VLLM_NIXL_SIDE_CHANNEL_PORT %ld: side channel ports %ld-%ld and kv-events ports %ld-%ld overlap, so one listener fails to bind (Address already in use)",
 	    side_port, s0, s1 - 1, e0, e1 - 1);
+	return 1;
+}
+
+/* Dynamo's version v against 1.0.0rc5 in PEP 440 order (a, b, rc before
+ * the release, .devN before those; .postN and +local after it): 1 at or
+ * after, 0 before, -1 no version. */
+static int dyn_from_rc5(const char *v)
+{
+	unsigned x[3], rc;
+	int k = 0;
+	const char *s;
+
+	if (!v || !isdigit((unsigned char)*v) || sscanf(v, "%u.%u.%u%n", &x[0], &x[1], &x[2], &k) != 3)
+		return -1;
+	if (x[0] != 1 || x[1] || x[2])
+		return x[0] >= 1;
+	s = v + k;
+	if (!strncmp(s, "rc", 2))
+		return isdigit((unsigned char)s[2]) && sscanf(s + 2, "%u", &rc) == 1 ? rc >= 5 : -1;
+	return !(*s == 'a' || *s == 'b' || !strncmp(s, ".dev", 4));
+}
+
+#define SRC_DYN_CONN "ai-dynamo/dynamo PR #6513 (components/src/dynamo/vllm/args.py _reject_connector_flag; a prefill worker needs --kv-transfer-config); ai-dynamo/aiconfigurator PR #519 (vllm-runtime 1.0.0rc5: CrashLoopBackOff)"
+#define REM_DYN_CONN "pass --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}' instead of --connector (drop --connector none)"
+
+int engcfg_dyn_flags(const char *args, const char *version, struct fwr_finding *f)
+{
+	char conn[32], mode[16];
+
+	if (!args || !strstr(args, "dynamo.vllm") || dyn_from_rc5(version) != 1)
+		return 0;
+	flag_word(args, "--disaggregation-mode", mode, sizeof mode);
+	if (has_word(args, "--connector")) {
+		flag_word(args, "--connector", conn, sizeof conn);
+		put(f, FWR_VLLM, ENVR_FAIL, 0, REM_DYN_CONN, SRC_DYN_CONN,
+		    "Dynamo %s (ai_dynamo) refuses --connector %s on its vLLM worker (removed from 1.0.0rc5): the worker exits with a ValueError and crash-loops",
+		    version, *conn ? conn : "(no value)");
+	} else if ((has_word(args, "--is-prefill-worker") || !strcmp(mode, "prefill")) &&
+		   !engcfg_flag_at(args, "--kv-transfer-config"))
+		put(f, FWR_VLLM, ENVR_FAIL, 0, "add --kv-transfer-config '{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}' to the prefill worker",
+		    SRC_DYN_CONN,
+		    "Dynamo %s (ai_dynamo): a vLLM prefill worker without --kv-transfer-config exits with a ValueError (\"the default is no longer nixl\") and crash-loops",
+		    version);
+	else
+		return 0;
 	return 1;
 }

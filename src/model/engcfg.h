@@ -73,4 +73,11 @@ size_t engcfg_pair(const struct engcfg *p, const struct engcfg *d,
  * when they overlap, else 0.  side_port: VLLM_NIXL_SIDE_CHANNEL_PORT. */
 int engcfg_port_clash(const struct engcfg *c, long side_port, struct fwr_finding *f);
 
+/* J5e: Dynamo's vLLM worker (`python3 -m dynamo.vllm`) on a Dynamo of
+ * version (the ai_dynamo wheel's; NULL unknown: no finding) that removed
+ * its --connector flag (1.0.0rc5 on, ai-dynamo/dynamo PR #6513): a fw-vllm
+ * finding into *f and 1 when args pass --connector, or run a prefill
+ * worker without --kv-transfer-config; else 0. */
+int engcfg_dyn_flags(const char *args, const char *version, struct fwr_finding *f);
+
 #endif

@@ -175,6 +175,7 @@ static const char *env_shown(const struct envr_view *env, const char *name, char
 }
 
 #define SRC_27083 "vllm-project/vllm#27083; vLLM docs features/nixl_connector_usage (VLLM_NIXL_SIDE_CHANNEL_HOST, default localhost)"
+#define SRC_HOSTNET "ray-project/ray PR #60817 (hostNetwork: the auto-detected side-channel IP is the node's external, NAT'd one); ai-dynamo/dynamo components/src/dynamo/vllm/args.py get_host_ip (hostname resolution, then the UDP-connect default route)"
 #define SRC_DYN_HOST "ai-dynamo/dynamo components/src/dynamo/vllm (ensure_side_channel_host: the pod's IP when unset)"
 
 /* The worker runs vLLM's own server: `vllm serve` (any space between the
@@ -251,14 +252,15 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 {
 	const struct envr_var *h = envr_find(w->env, "VLLM_NIXL_SIDE_CHANNEL_HOST");
 	const char *port = envr_get(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT");
-	int dyn = has(w->args, "dynamo.vllm"), hc;
-	struct fwr_finding cfg;
+	int dyn = has(w->args, "dynamo.vllm"), hc, df;
+	struct fwr_finding cfg, flags;
 	char hp[32], shown[160];
 	long p, http;
 
 	if (!has(w->args, "NixlConnector") && !dyn)
 		return 0;
 	hc = vllm_config(w, &cfg);
+	df = engcfg_dyn_flags(w->args, w->dynamo_version, &flags);
 	if (h && !h->dynamic && h->value && loopback(h->value) && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_FAIL, "set VLLM_NIXL_SIDE_CHANNEL_HOST to the pod's IP (valueFrom fieldRef status.podIP)",
 		    SRC_27083, "VLLM_NIXL_SIDE_CHANNEL_HOST=%s is loopback while KV crosses pods: the peer's NIXL handshake reaches its own agent (engine ID mismatch, prompts recomputed)",
@@ -278,6 +280,9 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 		    env_shown(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT", shown, sizeof shown));
 	else if (port && side_clash(w, num(port), f))
 		;    /* vllm-project/vllm#25059 */
+	else if (!h && dyn && w->host_network == 1 && w->kv_cross)
+		put(f, FWR_VLLM, ENVR_WARN, "set VLLM_NIXL_SIDE_CHANNEL_HOST from valueFrom fieldRef status.podIP (the node's cluster IP on the host network)",
+		    SRC_HOSTNET, "hostNetwork: true with VLLM_NIXL_SIDE_CHANNEL_HOST unset: Dynamo takes the side-channel host from the node's hostname or default route, which on the host network may be the node's external address its peers cannot reach (NIXL handshake times out)");
 	else if (!h && !dyn) {
 		/* the image's entrypoint: the launcher is unknown */
 		if (hc)
@@ -289,6 +294,8 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 					       : "host: Dynamo sets the pod's IP");
 	if (hc && cfg.sev > f->sev)
 		*f = cfg;    /* one result per check: its worst rule */
+	if (df)
+		*f = flags;  /* J5e: the worker does not start, whatever else holds */
 	return 1;
 }
 

@@ -48,6 +48,10 @@ struct fwr_worker {
 	/* The engine config file its argv names, NULL when none was read or
 	 * named (a recipe's config is in args already). */
 	const struct fwr_engine *engine;
+	/* The Dynamo the worker runs (the ai_dynamo wheel's version as the
+	 * probe read it, checks.md J5e), NULL unknown (a recipe). */
+	const char *dynamo_version;
+	int host_network;             /* the pod's hostNetwork: 1, 0, -1 unknown */
 };
 
 /* The findings for w (ok ones too: each check that applies reports once,

@@ -570,6 +570,7 @@ struct probe_mooncake {
 	char dist[64];                  /* "mooncake_transfer_engine-0.3.12.dist-info" */
 	char version[32];               /* METADATA's Version:, else the name's */
 	int ndists;                     /* dist-info directories listed */
+	struct probe_engine_dists engines;  /* every engine wheel listed (issue 41) */
 };
 
 struct probe_facts {

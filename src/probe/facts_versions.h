@@ -25,6 +25,26 @@ struct probe_versions {
 	int nbad;
 };
 
+/* The engines' and KV libraries' own wheels (issue 41), listed by section
+ * mooncake_dist from their dist-info directories: vllm, sglang,
+ * tensorrt_llm, ai_dynamo, ai_dynamo_runtime, nixl (and nixl_cu12/13),
+ * mooncake_transfer_engine*.  Only the package name and version leave the
+ * pod (docs/product.md); the first directory of a name wins. */
+#define PROBE_ENGINE_DISTS 8
+struct probe_dist {
+	char name[40];                  /* the wheel name as the directory spells it */
+	char version[32];               /* METADATA's Version:, else the name's; "" refused */
+};
+struct probe_engine_dists {
+	int n;
+	int dropped;                    /* past PROBE_ENGINE_DISTS */
+	struct probe_dist d[PROBE_ENGINE_DISTS];
+};
+
+/* The version of wheel name ("vllm", "ai_dynamo_runtime"), NULL when the
+ * pod has none or its version was refused. */
+const char *probe_dist_version(const struct probe_engine_dists *e, const char *name);
+
 /* Parses the section body into v; the number of values read.  A later
  * line for a key replaces an earlier one. */
 int probe_parse_versions(const char *t, size_t n, struct probe_versions *v);

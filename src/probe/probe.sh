@@ -1210,14 +1210,19 @@ fi
 # A9: the installed Mooncake transfer engine (pip wheels mooncake-transfer-
 # engine, -cuda13, -non-cuda, ...: the GID choice changed in 0.3.12) from
 # its dist-info directory under the same site directories as NIXL's wheels:
-# "dist=DIR" and its METADATA Version: line; at most 8 directories.
+# "dist=DIR" and its METADATA Version: line.  Issue 41 (checks.md J5e): the
+# engines' and Dynamo's own wheels the same way (vllm, sglang,
+# tensorrt_llm, ai_dynamo, ai_dynamo_runtime, nixl): package names and
+# versions only; at most 16 directories in all, Mooncake's first.
 begin mooncake_dist
 _n=0
 for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-packages \
 	/usr/lib/python3/dist-packages /opt/dynamo/venv/lib/python3*/site-packages \
 	/opt/venv/lib/python3*/site-packages /workspace/.venv/lib/python3*/site-packages; do
-	for _d in "$_s"/mooncake_transfer_engine*.dist-info; do
-		[ -d "$_d" ] && [ "$_n" -lt 8 ] || continue
+	for _d in "$_s"/mooncake_transfer_engine*.dist-info "$_s"/vllm-*.dist-info \
+		"$_s"/sglang-*.dist-info "$_s"/tensorrt_llm-*.dist-info "$_s"/ai_dynamo-*.dist-info \
+		"$_s"/ai_dynamo_runtime-*.dist-info "$_s"/nixl-*.dist-info; do
+		[ -d "$_d" ] && [ "$_n" -lt 16 ] || continue
 		_n=$((_n + 1))
 		put "dist=${_d##*/}"
 		# METADATA's headers end at the first blank line; 16 KiB

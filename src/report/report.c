@@ -365,6 +365,17 @@ static cJSON *gpu_nics_json(const struct check_results *r)
 	return a;
 }
 
+/* {"vllm": "0.11.0", "ai_dynamo": "1.0.0rc5"}: the wheels the probe
+ * listed, names and versions only (docs/product.md). */
+static cJSON *engines_json(const struct check_summary *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (int i = 0; i < s->nengines; i++)
+		cJSON_AddStringToObject(o, s->engines[i].name, s->engines[i].version);
+	return o;
+}
+
 static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 {
 	const struct pod_info *pod = p->pod;
@@ -398,6 +409,8 @@ static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 		cJSON_AddItemToObject(o, "gpuNics", gpu_nics_json(&p->results));
 	if (p->probed && p->results.summary.model.state[0])
 		cJSON_AddItemToObject(o, "model", report_model_json(&p->results.summary.model));
+	if (p->probed && p->results.summary.nengines)
+		cJSON_AddItemToObject(o, "engines", engines_json(&p->results.summary));
 	return o;
 }
 

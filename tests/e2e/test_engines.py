@@ -27,15 +27,33 @@ model/engcfg.c through model/fwrules.c).
   model_config): the decode NOT READY on fw-pd-parallel (J7b). Near misses:
   eng-sglang-swa-tp-equal (the same model, TP 8 and 8) and
   eng-sglang-mla-tp (DeepSeek-V3, MLA, the same unequal TP): READY.
-The hybrid-model block-size rule (J12) is unit-tested in
-tests/unit/test_engcfg.c and test_fwcheck.c.
+- eng-vllm-hybrid-blocks (vllm-project/vllm#42895): Qwen3-Next-80B-A3B
+  (hybrid linear attention, its config.json in the pod's Hugging Face
+  cache), vLLM prefill --block-size 32, decode 16, NixlConnector on both:
+  the decode NOT READY on fw-pd-blocks (J12), fw-pd-connector ok.
+  eng-vllm-hybrid-blocks-equal (16 and 16): both READY, fw-pd-blocks ok.
+- eng-dynamo-vllm-connector (ai-dynamo/aiconfigurator PR #519, ai-dynamo/
+  dynamo PR #6513): Dynamo's vLLM workers with `--connector nixl` on a
+  Dynamo whose ai_dynamo wheel is 1.0.0: both NOT READY on fw-vllm (J5e),
+  a fault only the probe's dist-info shows (`env` has no version: live
+  only); each pod's JSON `engines` names the two wheels.
+  eng-dynamo-vllm-kvcfg (the same wheels, --kv-transfer-config): READY.
+- eng-dynamo-vllm-connector-lmcache (Dynamo 0.9.1's wrapper): prefill
+  --connector nixl, decode --connector lmcache: the decode NOT READY on
+  fw-pd-connector (J11 reads the wrapper's flag as the connector it builds).
+  eng-dynamo-vllm-connector-kvbm (kvbm nixl against nixl): READY.
+- eng-vllm-hostnet-side-channel (ray-project/ray PR #60817): Dynamo's vLLM
+  workers on hostNetwork: true, VLLM_NIXL_SIDE_CHANNEL_HOST unset: fw-vllm
+  warn on both (READY; live only: a recipe's hostNetwork is not read).
+  eng-vllm-hostnet-side-channel-podip (status.podIP): fw-vllm ok.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
+import json
 import os
 import unittest
 
-from base import E2ECase
+from base import ROOT, E2ECase
 import test_framework_live as fl
 
 # env's JSON findings carry no check name: each check is known by words
@@ -103,6 +121,77 @@ class SglangMlaUnequalTp(Live, E2ECase):
     SCENARIO = os.path.join(fl.SCENARIOS, "eng-sglang-mla-tp.yaml")
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"decode": {"fw-pd-parallel": "ok"}}
+
+
+class VllmHybridBlocks(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hybrid-blocks.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    NEEDS_MODEL = ("fw-pd-blocks",)
+    FW = {"decode": {"fw-pd-blocks": "fail", "fw-pd-connector": "ok"}}
+    DETAIL = {"fw-pd-blocks": ("qwen3_next", "prefill 32, decode 16", "handshake_setup_failed")}
+
+
+class VllmHybridBlocksEqual(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hybrid-blocks-equal.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-blocks": "ok", "fw-pd-connector": "ok"}}
+
+
+def engines_json(case):
+    """Each pod's JSON `engines`: the two wheels the scenario installs,
+    valid against the report's schema."""
+    import jsonschema
+    for role, p in case.pods().items():
+        case.assertEqual(p.get("engines"), {"ai_dynamo": "1.0.0", "ai_dynamo_runtime": "1.0.0"}, role)
+    with open(os.path.join(ROOT, "schema", "interconnect-report.schema.json")) as f:
+        jsonschema.Draft202012Validator(json.load(f)).validate(case.doc)
+
+
+class DynamoVllmConnector(fl.LiveOnly, E2ECase):
+    TMP = "englive-"
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-dynamo-vllm-connector.yaml")
+    LIVE_ONLY = "fw-vllm"
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-vllm": "fail"}, "decode": {"fw-vllm": "fail"}}
+    DETAIL = {"fw-vllm": ("--connector nixl", "Dynamo 1.0.0", "ValueError")}
+
+    test_engines_json = engines_json
+
+
+class DynamoVllmKvConfig(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-dynamo-vllm-kvcfg.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok", "fw-pd-connector": "ok"}}
+
+    test_engines_json = engines_json
+
+
+class WrapperConnectorLmcache(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-dynamo-vllm-connector-lmcache.yaml")
+    VERDICT = {"prefill": "READY", "decode": "NOT READY"}
+    FW = {"decode": {"fw-pd-connector": "fail"}}
+    DETAIL = {"fw-pd-connector": ("prefill NixlConnector", "decode LMCacheConnectorV1")}
+
+
+class WrapperConnectorKvbm(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-dynamo-vllm-connector-kvbm.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"decode": {"fw-pd-connector": "ok"}}
+
+
+class HostNetSideChannel(fl.LiveOnly, E2ECase):
+    TMP = "englive-"
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hostnet-side-channel.yaml")
+    LIVE_ONLY = "fw-vllm"     # a recipe's hostNetwork is not read
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "warn"}, "decode": {"fw-vllm": "warn"}}
+    DETAIL = {"fw-vllm": ("hostNetwork: true", "VLLM_NIXL_SIDE_CHANNEL_HOST unset")}
+
+
+class HostNetSideChannelPodIP(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hostnet-side-channel-podip.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok"}}
 
 
 class DynamoSglang(Live, E2ECase):

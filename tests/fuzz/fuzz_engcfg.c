@@ -2,7 +2,8 @@
  * --kv-transfer-config and --kv-events-config through cJSON, shell-escaped
  * JSON) and the pair rules over two of them, all on pod text (a container's
  * command and args).  The bytes up to the first NUL are the prefill's
- * args, the rest the decode's; the model kind comes from the size. */
+ * args, the rest the decode's; the model kind comes from the size.
+ * engcfg_dyn_flags takes the prefill's bytes as a Dynamo version. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	engcfg_read(d, NULL, &q);
 	engcfg_pair(&p, &q, size & 32 ? NULL : &m, out, FWR_MAX);
 	engcfg_port_clash(&q, (long)(size % 70000), &f);
+	/* J5e on the decode's args, the prefill's first word as the version */
+	engcfg_dyn_flags(d, t, &f);
 	free(t);
 	return 0;
 }

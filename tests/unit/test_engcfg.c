@@ -138,6 +138,52 @@ static void test_connector(void)
 	CHECK(!pair("python3 -m dynamo.vllm --model m", "python3 -m dynamo.vllm --model m", NULL, FWR_PD_CONNECTOR, &f));
 }
 
+/* Dynamo's vLLM wrapper before 1.0.0rc5: `--connector` names the KV
+ * connectors (ai-dynamo/dynamo components/src/dynamo/vllm/args.py,
+ * _connector_to_kv_transfer_json: nixl NixlConnector, kvbm DynamoConnector,
+ * lmcache LMCacheConnectorV1, flexkv FlexKVConnectorV1; two or more a
+ * PdConnector).  J11 compares what they decide. */
+static void test_wrapper_connector(void)
+{
+	struct engcfg c;
+	struct fwr_finding f;
+
+	engcfg_read("python3 -m dynamo.vllm --model m --connector kvbm nixl --disaggregation-mode decode", NULL, &c);
+	CHECK_INT(c.kvcfg, 1);
+	CHECK_STR(c.connector, "PdConnector");
+	CHECK_INT(c.nixl, 1);
+	CHECK_INT(c.nixl_alone, 0);
+	engcfg_read("python3 -m dynamo.vllm --connector\nnixl\n--model\nm", NULL, &c);    /* a recipe's argv */
+	CHECK_STR(c.connector, "NixlConnector");
+	CHECK_INT(c.nixl_alone, 1);
+	CHECK_STR(c.backends, "UCX");
+	engcfg_read("python3 -m dynamo.vllm --connector none", NULL, &c);
+	CHECK_INT(c.kvcfg, 1);
+	CHECK_INT(c.nixl, 0);
+	CHECK_STR(c.connector, "");
+	/* --kv-transfer-config wins; other engines' --connector is theirs */
+	engcfg_read("python3 -m dynamo.vllm --connector lmcache " NIXL, NULL, &c);
+	CHECK_STR(c.connector, "NixlConnector");
+	engcfg_read("python3 -m dynamo.trtllm --connector kvbm", NULL, &c);
+	CHECK_INT(c.kvcfg, 0);
+	/* nixl against lmcache: different KV protocols */
+	CHECK(pair("python3 -m dynamo.vllm --connector nixl --disaggregation-mode prefill",
+		   "python3 -m dynamo.vllm --connector lmcache --disaggregation-mode decode", NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK_HAS(f.detail, "LMCacheConnectorV1");
+	/* no connector on the prefill: nothing to hand KV over with */
+	CHECK(pair("python3 -m dynamo.vllm --connector none", "python3 -m dynamo.vllm --connector nixl", NULL,
+		   FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_FAIL);
+	/* near misses: KVBM + NIXL against NIXL alone (both NIXL, no cross-layer
+	 * blocks); the flag against its JSON equivalent */
+	CHECK(pair("python3 -m dynamo.vllm --connector kvbm nixl", "python3 -m dynamo.vllm --connector nixl", NULL,
+		   FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+	CHECK(pair("python3 -m dynamo.vllm --connector nixl", "python3 -m dynamo.vllm " NIXL, NULL, FWR_PD_CONNECTOR, &f));
+	CHECK_INT(f.sev, ENVR_OK);
+}
+
 static void test_blocks(void)
 {
 	struct fwr_finding f;
@@ -189,12 +235,57 @@ static void test_ports(void)
 	CHECK_INT(engcfg_port_clash(&c, 9223372036854775807L, &f), 0);
 }
 
+/* checks.md J5e: Dynamo's vLLM worker's own flags against the ai_dynamo
+ * wheel's version (ai-dynamo/dynamo PR #6513, args.py
+ * _reject_connector_flag; ai-dynamo/aiconfigurator PR #519). */
+static void test_dyn_flags(void)
+{
+	const char *conn = "python3 -m dynamo.vllm --model m --disaggregation-mode decode --connector nixl";
+	const char *kv = "python3 -m dynamo.vllm --model m --disaggregation-mode decode " NIXL;
+	const char *pre = "python3 -m dynamo.vllm --model m --disaggregation-mode prefill";
+	struct fwr_finding f;
+
+	CHECK_INT(engcfg_dyn_flags(conn, "1.0.0", &f), 1);
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK(strstr(f.detail, "--connector nixl") && strstr(f.detail, "1.0.0") && strstr(f.detail, "ValueError"));
+	CHECK(f.remedy && strstr(f.remedy, "NixlConnector"));
+	CHECK_INT(engcfg_dyn_flags(conn, "1.0.0rc5", &f), 1);
+	CHECK_INT(engcfg_dyn_flags(conn, "1.2.1.post1", &f), 1);
+	CHECK_INT(engcfg_dyn_flags(conn, "1.0.1rc1", &f), 1);
+	/* --connector with --kv-transfer-config too: still refused */
+	CHECK_INT(engcfg_dyn_flags("python3 -m dynamo.vllm --connector kvbm nixl " NIXL, "1.1.0", &f), 1);
+	/* --connector none: refused as well ("no longer needed") */
+	CHECK_INT(engcfg_dyn_flags("python3 -m dynamo.vllm --connector none", "1.0.0", &f), 1);
+	CHECK(strstr(f.detail, "--connector none") != NULL);
+	/* near misses: the same version with --kv-transfer-config; before rc5;
+	 * a version not known; TensorRT-LLM, which keeps --connector;
+	 * --kv-connector is another flag */
+	CHECK_INT(engcfg_dyn_flags(kv, "1.0.0", &f), 0);
+	CHECK_INT(engcfg_dyn_flags(conn, "1.0.0rc4", &f), 0);
+	CHECK_INT(engcfg_dyn_flags(conn, "1.0.0a1", &f), 0);
+	CHECK_INT(engcfg_dyn_flags(conn, "1.0.0.dev0", &f), 0);
+	CHECK_INT(engcfg_dyn_flags(conn, "0.9.1", &f), 0);
+	CHECK_INT(engcfg_dyn_flags(conn, NULL, &f), 0);
+	CHECK_INT(engcfg_dyn_flags(conn, "x1.0", &f), 0);
+	CHECK_INT(engcfg_dyn_flags("python3 -m dynamo.trtllm --connector kvbm", "1.0.0", &f), 0);
+	CHECK_INT(engcfg_dyn_flags("vllm serve m --kv-connector nixl", "1.0.0", &f), 0);
+	/* a prefill worker without --kv-transfer-config */
+	CHECK_INT(engcfg_dyn_flags(pre, "1.0.0", &f), 1);
+	CHECK_INT(f.sev, ENVR_FAIL);
+	CHECK(strstr(f.detail, "prefill") && strstr(f.detail, "--kv-transfer-config"));
+	CHECK_INT(engcfg_dyn_flags("python3 -m dynamo.vllm --model m --is-prefill-worker", "1.0.0", &f), 1);
+	CHECK_INT(engcfg_dyn_flags("python3 -m dynamo.vllm --model m --disaggregation-mode prefill " NIXL, "1.0.0", &f), 0);
+	CHECK_INT(engcfg_dyn_flags(pre, "0.9.1", &f), 0);
+}
+
 int main(void)
 {
 	test_read();
 	test_connector();
+	test_wrapper_connector();
 	test_blocks();
 	test_ports();
+	test_dyn_flags();
 	printf("test_engcfg: %d passed, %d failed\n", t_pass, t_fail);
 	return t_fail ? 1 : 0;
 }

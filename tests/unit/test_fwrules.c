@@ -23,7 +23,7 @@ static void env(const char *a, const char *av, const char *b, const char *bv)
 /* The severity of check for args, or -1 when it does not report. */
 static int sev(const char *args, enum fwr_check check, long gpus)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL, NULL };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL, NULL, NULL, -1 };
 	struct fwr_finding f[FWR_MAX];
 	size_t n = fwr_eval(&w, f);
 
@@ -60,6 +60,48 @@ static void test_vllm(void)
 		      FWR_VLLM, 2), ENVR_FAIL);                         /* a recipe's argv */
 }
 
+/* checks.md J5: the side-channel host on the host network (ray-project/ray
+ * PR #60817: the auto-detected address is the node's external one); the
+ * explicit loopback value Dynamo keeps (args.py ensure_side_channel_host). */
+static void test_side_channel_hostnet(void)
+{
+	const char *dyn = "python3 -m dynamo.vllm --model m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}";
+	struct fwr_worker w = { dyn, &view, "decode", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL, NULL, 1 };
+	struct fwr_finding f[FWR_MAX];
+	size_t n;
+
+	env(NULL, NULL, NULL, NULL);
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].check == FWR_VLLM);
+	CHECK_INT(f[0].sev, ENVR_WARN);
+	CHECK(strstr(f[0].detail, "hostNetwork") != NULL);
+	CHECK(f[0].remedy && strstr(f[0].remedy, "status.podIP"));
+	/* near misses: the pod IP set (status.podIP), no host network,
+	 * unknown (a recipe), KV staying in the pod */
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", "10.0.3.7", NULL, NULL);
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_OK);
+	env(NULL, NULL, NULL, NULL);
+	w.host_network = 0;
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_OK);
+	w.host_network = -1;
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_OK);
+	w.host_network = 1, w.kv_cross = 0;
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_OK);
+	/* loopback named outright fails on the host network too, ::1 and
+	 * the whole of 127.0.0.0/8 */
+	w.kv_cross = 1;
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", "::1", NULL, NULL);
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_FAIL);
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", "127.1.2.3", NULL, NULL);
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_FAIL);
+}
+
 static void test_trtllm(void)
 {
 	env("NIXL_BACKEND", "LIBFABRIC", "TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC");
@@ -81,7 +123,7 @@ static void test_sglang_mooncake_tp(void)
 	static const struct engcfg_model mla = { 1, 0, 0, 1, "deepseek_v3", NULL };
 	static const struct engcfg_model swa = { 1, 1, 0, 0, "gpt_oss", NULL };
 	struct fwr_worker p = { "sglang.launch_server --tp-size 3 --disaggregation-mode prefill", &view,
-				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL, NULL };
+				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL, NULL, NULL, -1 };
 	struct fwr_worker d = p;
 	struct fwr_finding f;
 
@@ -124,7 +166,7 @@ static void test_sglang_mooncake_tp(void)
 /* The severity of check for args on a pod with RDMA devices devs. */
 static int sev_dev(const char *args, enum fwr_check check, const char *devs)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs, NULL };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs, NULL, NULL, -1 };
 	struct fwr_finding f[FWR_MAX];
 	size_t n = fwr_eval(&w, f);
 
@@ -161,7 +203,7 @@ static void test_item3(void)
 		 * nvidia.com/gpu, with kv_buffer_device xpu is right */
 		struct fwr_worker x = { "python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\","
 					"\"kv_role\":\"kv_both\",\"kv_buffer_device\":\"xpu\"}", &view, "prefill", 1, 1,
-					ENVR_FAB_IB, -1, 1, NULL, NULL };
+					ENVR_FAB_IB, -1, 1, NULL, NULL, NULL, -1 };
 		struct fwr_finding f[FWR_MAX];
 		size_t n = fwr_eval(&x, f);
 
@@ -208,7 +250,7 @@ static void test_item3(void)
 /* The finding of fw-trtllm for a worker with engine file e (NULL none). */
 static const struct fwr_finding *eng(const char *args, const struct fwr_engine *e, struct fwr_finding *f)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, e };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, e, NULL, -1 };
 	size_t n = fwr_eval(&w, f);
 
 	for (size_t i = 0; i < n; i++)
@@ -250,7 +292,7 @@ static void test_trtllm_engine(void)
 	/* TensorRT-LLM's TP from its file feeds J7 */
 	{
 		struct fwr_engine tp16 = { 1, "/e.yaml", NULL, -1, -1, 16, NULL };
-		struct fwr_worker w = { a, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, &tp16 };
+		struct fwr_worker w = { a, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, &tp16, NULL, -1 };
 		size_t n = fwr_eval(&w, f);
 		int seen = 0;
 
@@ -271,7 +313,7 @@ static void test_trtllm_engine(void)
 /* J7: the nodes a worker spans, from its args or the pod (w.nodes). */
 static void test_tp_nodes(void)
 {
-	struct fwr_worker w = { NULL, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL };
+	struct fwr_worker w = { NULL, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL, NULL, -1 };
 	struct fwr_finding f[FWR_MAX];
 	const char *const cases[][2] = {
 		/* Dynamo's DeepSeek-R1 SGLang disagg-32gpu under Grove (backend_sglang.go) */
@@ -344,6 +386,7 @@ int main(void)
 {
 	test_names_are_rows();
 	test_vllm();
+	test_side_channel_hostnet();
 	test_trtllm();
 	test_sglang_mooncake_tp();
 	test_item3();

@@ -431,6 +431,49 @@ static void test_mooncake_dist(void)
 	CHECK_STR(m.version, "");
 }
 
+/* The same section lists the engines' wheels (issue 41): name and
+ * version of each known one, mooncake's own facts unchanged; junk names,
+ * versions and unknown wheels are not kept; at most PROBE_ENGINE_DISTS. */
+static void test_engine_dists(void)
+{
+	static const char mix[] =
+		"dist=vllm-0.11.0+cu129.dist-info\nversion=0.11.0+cu129\n"
+		"dist=mooncake_transfer_engine-0.3.12.dist-info\nversion=0.3.12\n"
+		"dist=ai_dynamo-1.0.0rc5.dist-info\nversion=\n"
+		"dist=ai_dynamo_runtime-1.0.0.dist-info\nversion=1.0.0\n"
+		"dist=requests-2.32.0.dist-info\nversion=2.32.0\n"
+		"dist=vllm-0.9.0.dist-info\nversion=0.9.0\n"
+		"dist=sglang-0.5.4.dist-info\nversion=0.5\033[2J\n"
+		"dist=nixl$(id)-1.0.dist-info\nversion=1.0\n"
+		"dist=tensorrt_llm-1.2.0rc1.dist-info";
+	struct probe_mooncake m;
+	char many[2048] = "";
+
+	memset(&m, 0, sizeof m);
+	CHECK_INT(probe_parse_mooncake(mix, strlen(mix), &m), 1);
+	CHECK_STR(m.version, "0.3.12");
+	CHECK_STR(probe_dist_version(&m.engines, "vllm"), "0.11.0+cu129");
+	CHECK_STR(probe_dist_version(&m.engines, "mooncake_transfer_engine"), "0.3.12");
+	CHECK_STR(probe_dist_version(&m.engines, "ai_dynamo"), "1.0.0rc5");
+	CHECK_STR(probe_dist_version(&m.engines, "ai_dynamo_runtime"), "1.0.0");
+	CHECK_STR(probe_dist_version(&m.engines, "sglang"), "0.5.4");
+	CHECK_STR(probe_dist_version(&m.engines, "tensorrt_llm"), "1.2.0rc1");
+	CHECK(probe_dist_version(&m.engines, "requests") == NULL);
+	CHECK(probe_dist_version(&m.engines, "nixl") == NULL);
+	CHECK(probe_dist_version(&m.engines, "vl") == NULL);
+	CHECK_INT(m.engines.n, 6);
+	for (int i = 0; i < 12; i++)
+		snprintf(many + strlen(many), sizeof many - strlen(many),
+			 "dist=mooncake_transfer_engine_v%d-0.%d.dist-info\nversion=0.%d\n", i, i, i);
+	memset(&m, 0, sizeof m);
+	CHECK_INT(probe_parse_mooncake(many, strlen(many), &m), 12);
+	CHECK_STR(m.version, "0.0");
+	CHECK_INT(m.engines.n, 8);
+	CHECK_INT(m.engines.dropped, 4);
+	CHECK_STR(probe_dist_version(&m.engines, "mooncake_transfer_engine_v7"), "0.7");
+	CHECK(probe_dist_version(&m.engines, "mooncake_transfer_engine_v8") == NULL);
+}
+
 int main(void)
 {
 	F = probe_facts_new();
@@ -446,6 +489,7 @@ int main(void)
 	test_find_ci();
 	test_split_at();
 	test_mooncake_dist();
+	test_engine_dists();
 	probe_facts_free(F);
 	return T_DONE("test_parsers_host");
 }

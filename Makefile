@@ -84,10 +84,11 @@ $(BUILD)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# The probe script is embedded as a C string so the binary is self-contained.
+# The probe script is embedded as a C string so the binary is self-contained,
+# without its comment and blank lines (-s): every exec sends it (issue 46).
 $(BUILD)/gen/probe_script.c: src/probe/probe.sh tests/tools/embed.sh
 	@mkdir -p $(dir $@)
-	$(Q)sh tests/tools/embed.sh probe_script $< > $@
+	$(Q)sh tests/tools/embed.sh -s probe_script $< > $@
 
 $(BUILD)/gen/probe_script.o: $(BUILD)/gen/probe_script.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<

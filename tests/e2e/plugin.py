@@ -40,9 +40,20 @@ def invoke_stdin(script_bytes):
     return b"{\n" + script_bytes + b"\n} </dev/null\nexit\n"
 
 
+def script_bytes(name):
+    """src/probe/NAME as the plugin embeds it: the probe without its comment
+    and blank lines (tests/tools/embed.sh -p, the Makefile's -s), the
+    transfer scripts byte for byte."""
+    path = os.path.join(ROOT, "src", "probe", name)
+    if name == "probe.sh":
+        return subprocess.run(["sh", os.path.join(ROOT, "tests", "tools", "embed.sh"), "-p", path],
+                              stdout=subprocess.PIPE, check=True).stdout
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def script_sha256(name):
     """sha256 of the stdin bytes for src/probe/NAME, as the test cluster logs
     them (stdin_sha256)."""
     import hashlib
-    with open(os.path.join(ROOT, "src", "probe", name), "rb") as f:
-        return hashlib.sha256(invoke_stdin(f.read())).hexdigest()
+    return hashlib.sha256(invoke_stdin(script_bytes(name))).hexdigest()

@@ -20,6 +20,10 @@
 # process's LD_LIBRARY_PATH and LD_PRELOAD (library paths, in section
 # nixl_stack: the loader's search order that checks.md F6 replays).
 
+# Its own cost (issue 46, section probe_cost last): the node's uptime at the
+# start, read by the shell itself (no process, no file left open).
+_pc_t0=
+{ read -r _pc_t0 _pc_x </proc/uptime; } 2>/dev/null
 PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin:/opt/amazon/efa/bin:/usr/local/ucx/bin:/opt/hpcx/ucx/bin
 export PATH
 LC_ALL=C
@@ -1662,5 +1666,20 @@ port_counters() {
 	end port_counters 0
 }
 port_counters
+
+# The probe's own cost (issue 46), last: the node's uptime at its start and
+# now (/proc/uptime, 10 ms steps; wall ms = the difference) and `times`
+# (user and system CPU of this shell, then of its children).  The bytes it
+# sent are counted by the plugin, not here.
+probe_cost() {
+	begin probe_cost
+	_pc_t1=
+	{ read -r _pc_t1 _pc_x </proc/uptime; } 2>/dev/null
+	echo "uptime0=$_pc_t0"
+	echo "uptime1=$_pc_t1"
+	times
+	end probe_cost 0
+}
+probe_cost
 
 echo "@@@ done"

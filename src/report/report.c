@@ -398,6 +398,8 @@ static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 		cJSON_AddItemToObject(o, "gpuNics", gpu_nics_json(&p->results));
 	if (p->probed && p->results.summary.model.state[0])
 		cJSON_AddItemToObject(o, "model", report_model_json(&p->results.summary.model));
+	if (p->cost.bytes)
+		cJSON_AddItemToObject(o, "probe", report_probe_json(p));
 	return o;
 }
 

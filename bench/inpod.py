@@ -78,13 +78,24 @@ def sections(report):
 
 
 def cost_of(report):
-    """{key: int} from the probe_cost section (wallMs, cpuMs, files)."""
+    """{wallMs, cpuMs} from the probe_cost section, as probe/cost.c reads
+    it: the uptime difference, and the sum of `times`' four figures."""
     m = re.search(rb"^@@@ probe_cost\n(.*?)^@@@ end probe_cost", report, re.M | re.S)
-    out = {}
+    out, up, cpu = {}, {}, 0.0
     for line in (m.group(1).decode().splitlines() if m else []):
-        k, _, v = line.partition("=")
-        if v.strip().isdigit():
-            out[k.strip()] = int(v)
+        k, eq, v = line.partition("=")
+        if eq:
+            try:
+                up[k] = float(v)
+            except ValueError:
+                pass
+            continue
+        for mins, secs in re.findall(r"(\d+)m\s*([\d.]+)s", line):
+            cpu += int(mins) * 60 + float(secs)
+    if "uptime0" in up and "uptime1" in up:
+        out["wallMs"] = int(round((up["uptime1"] - up["uptime0"]) * 1000))
+    if m:
+        out["cpuMs"] = int(round(cpu * 1000))
     return out
 
 

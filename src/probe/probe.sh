@@ -471,13 +471,15 @@ fi
 # --- GPUs, topology, NVLink, fabric (D, B4) ---
 begin nvsmi_q
 if have nvidia-smi; then
-	# Top-level and indent-4 lines keep the structure; of the deeper ones
-	# only the fabric keys are needed (the whole -q is ~10 KiB per GPU).
+	# Top-level lines and the indent-4 block headers keep the structure
+	# (a header ends the Fabric block before it); of the indent-4 values
+	# only Product Name and GPU UUID are read, of the deeper lines only the
+	# fabric keys (the whole -q is ~10 KiB per GPU; issue 46: 48 KB a pod).
 	_out=$(bounded 10 nvidia-smi -q 2>&1 </dev/null)
 	_rc=$?
 	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
 	if have grep; then
-		printf '%s\n' "$_out" | grep -E '^[^ ]|^    [^ ]|^ +(State|Status|CliqueId|ClusterUUID|Health|Summary|Bandwidth) ' | emit 131072
+		printf '%s\n' "$_out" | grep -E '^[^ ]|^    [^ :][^:]*$|^    (Product Name|GPU UUID) |^ +(State|Status|CliqueId|ClusterUUID|Health|Summary|Bandwidth) ' | emit 131072
 	else
 		printf '%s\n' "$_out" | emit 524288
 	fi

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kube/exec/ws.h"
 #include "probe/facts.h"
+#include "util/buf.h"
 #include "t.h"
 
 extern const char probe_script[];
@@ -131,8 +133,37 @@ static void test_embedded_probe(void)
 	probe_facts_free(f);
 }
 
+/* The WebSocket mask, 8 bytes a step (ws.c, issue 46): every length
+ * around the step, byte for byte as RFC 6455 5.3 masks. */
+static void test_ws_mask_wide(void)
+{
+	static const uint8_t key[4] = { 0x37, 0xfa, 0x21, 0x3d };
+	uint8_t in[1003];
+	size_t n, i, hdr;
+	int ok;
+
+	for (i = 0; i < sizeof in; i++)
+		in[i] = (uint8_t)(i * 31 + 7);
+	for (n = 0; n < sizeof in; n += n < 20 ? 1 : 97) {
+		struct buf b;
+
+		buf_init(&b, 1 << 20);
+		if (ws_encode(&b, WS_BINARY, in, n, key) != 0 || b.len < n) {
+			CHECK(0);
+			break;
+		}
+		hdr = b.len - n;
+		ok = 1;
+		for (i = 0; i < n; i++)
+			ok &= (uint8_t)b.data[hdr + i] == (in[i] ^ key[i % 4]);
+		CHECK(ok);
+		buf_release(&b);
+	}
+}
+
 int main(void)
 {
+	test_ws_mask_wide();
 	test_shells();
 	test_hostile();
 	test_in_report();

@@ -59,7 +59,7 @@ TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all test check unit-tests install uninstall demo clean fuzz bench
+.PHONY: all test check unit-tests install uninstall demo clean fuzz bench bench-cost
 
 all: $(PROG)
 
@@ -84,10 +84,11 @@ $(BUILD)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# The probe script is embedded as a C string so the binary is self-contained.
+# The probe script is embedded as a C string so the binary is self-contained,
+# without its comment and blank lines (-s): every exec sends it (issue 46).
 $(BUILD)/gen/probe_script.c: src/probe/probe.sh tests/tools/embed.sh
 	@mkdir -p $(dir $@)
-	$(Q)sh tests/tools/embed.sh probe_script $< > $@
+	$(Q)sh tests/tools/embed.sh -s probe_script $< > $@
 
 $(BUILD)/gen/probe_script.o: $(BUILD)/gen/probe_script.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -177,6 +178,13 @@ readme-examples: $(PROG)
 # Scale benchmark against kubectl exec (bench/README.md); not part of test.
 bench: $(PROG)
 	sh bench/run.sh $(BENCH_ARGS)
+
+# The cost per pod (issue 46): instructions by stage at 40 pods (callgrind),
+# the probe's bytes, wall and CPU in each stock image profile, then the guard.
+bench-cost: $(PROG) $(BUILD)/tools/di_exec
+	BENCH_PLUGIN=$(CURDIR)/$(PROG) /usr/bin/python3 bench/instr.py --pods 40 --keep --stages --out $(BUILD)/bench
+	BENCH_PLUGIN=$(CURDIR)/$(PROG) DI_EXEC=$(CURDIR)/$(BUILD)/tools/di_exec /usr/bin/python3 bench/inpod.py
+	DI_PLUGIN=$(CURDIR)/$(PROG) DI_TOOLS=$(CURDIR)/$(BUILD)/tools /usr/bin/python3 tests/e2e/runner.py tests/e2e test_cost
 
 # End to end on a real single-node Kubernetes v1.20.2 (tests/realcluster/):
 # up, the tests, down (always).  Root; the first run on a machine builds

@@ -9,7 +9,7 @@ Instructions do not depend on the machine's load, so these figures are
 comparable from run to run; wall times are not.  Callgrind serialises the
 threads, so a run is slow (about 1 s per pod): keep N small.
 
-  python3 bench/instr.py --pods 16,128 [--out build/bench] [--keep]
+  python3 bench/instr.py --pods 16,128 [--out build/bench] [--keep [--stages]]
 """
 import argparse
 import os
@@ -62,6 +62,7 @@ def main():
     ap.add_argument("--parallel", type=int, default=64)
     ap.add_argument("--out", default=os.path.join(bench.ROOT, "build", "bench"))
     ap.add_argument("--keep", action="store_true", help="keep the callgrind.out files (callgrind_annotate)")
+    ap.add_argument("--stages", action="store_true", help="with --keep: the per-stage table (bench/stages.py)")
     args = ap.parse_args()
     profile = os.path.join(args.out, "profile")
     bench.write_profile(profile)
@@ -74,6 +75,9 @@ def main():
                                                      r["false"][0], r["false"][0] / n / 1e6,
                                                      r["true"][1], r["false"][1]))
         sys.stdout.flush()
+        if args.stages and args.keep:
+            import stages
+            stages.show(os.path.join(args.out, "instr-n%d" % n, "callgrind.logs-true.out"), n, 0.02)
     if len(rows) >= 2:
         (n0, a), (n1, b) = rows[0], rows[-1]
         print("slope %d->%d pods: %.2f M/pod logs on, %.2f M/pod logs off (start-up cost removed)" % (

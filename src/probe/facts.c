@@ -69,6 +69,7 @@ void probe_facts_init(struct probe_facts *f)
 	f->model_config.sliding_window = f->model_config.hybrid_linear = -1;
 	f->model_config.mla = f->model_config.num_kv_heads = -1;
 	f->model_config.num_layers = -1;
+	f->cost.wall_ms = f->cost.cpu_ms = -1;
 }
 
 /* The heap fields only: free() needs no re-init after. */
@@ -164,12 +165,14 @@ static void src_set(struct probe_src *s, const struct probe_section *sec)
 typedef void handler_fn(const struct probe_section *s, struct probe_facts *f);
 
 /* Sets the source from the rc and parses the body: an absent tool has
- * none, and some sections say more than the rc (gdrdrv's proc_devices). */
+ * none, and some sections say more than the rc (gdrdrv's proc_devices).
+ * An empty body (a tool absent, rc 127) costs no parser (issue 46). */
 #define SECTION(fn, srcexpr, parser, target)                                 \
 	static void fn(const struct probe_section *s, struct probe_facts *f) \
 	{                                                                    \
 		src_set(&(srcexpr), s);                                      \
-		(void)parser(s->body, s->len, &(target));                    \
+		if (s->len)                                                  \
+			(void)parser(s->body, s->len, &(target));            \
 	}
 
 SECTION(h_kernel, f->kernel.src, probe_parse_kernel, f->kernel)
@@ -233,6 +236,7 @@ SECTION(h_versions, f->versions.src, probe_parse_versions, f->versions)
 SECTION(h_counters, f->counters.src, probe_parse_counters, f->counters)
 SECTION(h_pcie, f->pcie.src, probe_parse_pcie, f->pcie)
 SECTION(h_port_now, f->port_now.src, probe_parse_counters, f->port_now)
+SECTION(h_cost, f->cost.src, probe_parse_cost, f->cost)
 
 /* /proc/net/route only where ip -4 route gave nothing: one table, not two. */
 static void h_proc_route(const struct probe_section *s, struct probe_facts *f)
@@ -248,6 +252,8 @@ static void h_fi_hmem(const struct probe_section *s, struct probe_facts *f)
 	struct probe_fi *tmp;
 
 	src_set(&f->fi.hmem_src, s);
+	if (!s->len)
+		return;
 	tmp = xcalloc(1, sizeof *tmp);
 	probe_parse_fi_info(s->body, s->len, tmp);
 	f->fi.n_hmem_entries = tmp->nentries;
@@ -320,6 +326,7 @@ static const struct {
 	{ "rail_counters", h_counters },
 	{ "pcie_links", h_pcie },
 	{ "port_counters", h_port_now },
+	{ "probe_cost", h_cost },
 };
 
 /* The handler of a section name, -1 when none: the first byte rejects

@@ -539,6 +539,7 @@ struct probe_ucx_ldd {
 #include "facts_versions.h"
 #include "facts_counters.h"
 #include "facts_pcie.h"
+#include "facts_cost.h"
 
 /* ---- IPv4 addresses and routes of the pod's netns (A10) ------------- */
 
@@ -613,6 +614,7 @@ struct probe_facts {
 	struct probe_counters counters;            /* check --observe, issue 45 */
 	struct probe_pcie pcie;                    /* link health, issue 45 point 3 */
 	struct probe_counters port_now;            /* one sample, every check (O6) */
+	struct probe_cost cost;                    /* the probe's own, issue 46 */
 };
 
 /* init: everything NOT_LOOKED and empty; release: frees the heap fields

@@ -20,6 +20,10 @@
 # process's LD_LIBRARY_PATH and LD_PRELOAD (library paths, in section
 # nixl_stack: the loader's search order that checks.md F6 replays).
 
+# Its own cost (issue 46, section probe_cost last): the node's uptime at the
+# start, read by the shell itself (no process, no file left open).
+_pc_t0=
+{ read -r _pc_t0 _pc_x </proc/uptime; } 2>/dev/null
 PATH=$PATH:/usr/sbin:/sbin:/usr/local/bin:/opt/amazon/efa/bin:/usr/local/ucx/bin:/opt/hpcx/ucx/bin
 export PATH
 LC_ALL=C
@@ -467,13 +471,15 @@ fi
 # --- GPUs, topology, NVLink, fabric (D, B4) ---
 begin nvsmi_q
 if have nvidia-smi; then
-	# Top-level and indent-4 lines keep the structure; of the deeper ones
-	# only the fabric keys are needed (the whole -q is ~10 KiB per GPU).
+	# Top-level lines and the indent-4 block headers keep the structure
+	# (a header ends the Fabric block before it); of the indent-4 values
+	# only Product Name and GPU UUID are read, of the deeper lines only the
+	# fabric keys (the whole -q is ~10 KiB per GPU; issue 46: 48 KB a pod).
 	_out=$(bounded 10 nvidia-smi -q 2>&1 </dev/null)
 	_rc=$?
 	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
 	if have grep; then
-		printf '%s\n' "$_out" | grep -E '^[^ ]|^    [^ ]|^ +(State|Status|CliqueId|ClusterUUID|Health|Summary|Bandwidth) ' | emit 131072
+		printf '%s\n' "$_out" | grep -E '^[^ ]|^    [^ :][^:]*$|^    (Product Name|GPU UUID) |^ +(State|Status|CliqueId|ClusterUUID|Health|Summary|Bandwidth) ' | emit 131072
 	else
 		printf '%s\n' "$_out" | emit 524288
 	fi
@@ -486,7 +492,26 @@ tool nvsmi_nvlink 65536 5 nvidia-smi nvlink --status
 
 # --- UCX (E) ---
 tool ucx_info_v 16384 5 ucx_info -v
-tool ucx_info_d 262144 5 ucx_info -d
+# ucx_info -d: of its "# Key: value" lines only the keys src/probe/ucx.c
+# reads (Memory domain, Component, register, memory types, Transport,
+# Device, Type) leave the pod, and every other line (an error): the whole
+# -d is ~16 KiB a node, most of it bandwidths and capabilities (issue 46).
+begin ucx_info_d
+if have ucx_info; then
+	_out=$(bounded 5 ucx_info -d 2>&1 </dev/null)
+	_rc=$?
+	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
+	if [ -z "$_out" ]; then
+		:
+	elif have grep; then
+		printf '%s\n' "$_out" | grep -E '^[^#]|^#[[:space:]]*(Memory domain|Component|register|memory types|Transport|Device|Type):' | emit 262144
+	else
+		printf '%s\n' "$_out" | emit 262144
+	fi
+	end ucx_info_d "$_rc"
+else
+	end ucx_info_d 127
+fi
 
 # --- libfabric / EFA (G); warn level shows a failed CUDA registration ---
 begin fi_info
@@ -1667,5 +1692,20 @@ port_counters() {
 	end port_counters 0
 }
 port_counters
+
+# The probe's own cost (issue 46), last: the node's uptime at its start and
+# now (/proc/uptime, 10 ms steps; wall ms = the difference) and `times`
+# (user and system CPU of this shell, then of its children).  The bytes it
+# sent are counted by the plugin, not here.
+probe_cost() {
+	begin probe_cost
+	_pc_t1=
+	{ read -r _pc_t1 _pc_x </proc/uptime; } 2>/dev/null
+	echo "uptime0=$_pc_t0"
+	echo "uptime1=$_pc_t1"
+	times
+	end probe_cost 0
+}
+probe_cost
 
 echo "@@@ done"

@@ -411,6 +411,8 @@ static cJSON *pod_json(const struct run_pod *p, enum verdict_status verdict)
 		cJSON_AddItemToObject(o, "model", report_model_json(&p->results.summary.model));
 	if (p->probed && p->results.summary.nengines)
 		cJSON_AddItemToObject(o, "engines", engines_json(&p->results.summary));
+	if (p->cost.bytes)
+		cJSON_AddItemToObject(o, "probe", report_probe_json(p));
 	return o;
 }
 

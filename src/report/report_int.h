@@ -25,6 +25,8 @@ const char *report_column_name(enum check_family f);
 int report_family_status(const struct run_pod *p, enum check_family f);
 /* A pod's "model" object: its config.json facts (json_model.c). */
 cJSON *report_model_json(const struct check_model *m);
+/* A pod's "probe" object: its bytes, wall and CPU ms (json_probe.c). */
+cJSON *report_probe_json(const struct run_pod *p);
 /* The "nodes" array of the JSON document (nodes.c). */
 cJSON *report_nodes_json(const struct report *r);
 /* One node of the per-node view: each family's worst status among the

@@ -15,6 +15,7 @@
 #include "run/observe.h"
 #include "run/run.h"
 #include "util/intern.h"
+#include "util/log.h"
 #include "util/xalloc.h"
 
 static int is_kv_role(const char *role)
@@ -178,6 +179,15 @@ static const struct pod_spec_facts *spec_of(const struct pod_info *p)
 }
 
 /* Parses a report and judges pod i from it; the reason when it cannot. */
+/* -v 2: the probe's own cost in this pod (issue 46). */
+static void log_cost(const struct run_pod *rp)
+{
+	if (log_enabled(2))
+		log_at(2, "probe %s/%s: %zu bytes sent, %ld ms wall, %ld ms CPU in the pod "
+		       "(-1: not reported)", rp->pod->namespace, rp->pod->name,
+		       rp->cost.bytes, rp->cost.wall_ms, rp->cost.cpu_ms);
+}
+
 static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 			 int truncated)
 {
@@ -186,7 +196,11 @@ static void judge_report(struct run *pr, size_t i, const char *text, size_t len,
 	struct err e;
 
 	err_clear(&e);
+	rp->cost.bytes = len;
 	if (probe_parse_report(text, len, f, &e) == 0) {
+		rp->cost.wall_ms = f->cost.wall_ms;
+		rp->cost.cpu_ms = f->cost.cpu_ms;
+		log_cost(rp);
 		/* product.md: a Secret's value is never shown, but it is
 		 * judged: mark, check the real values, then mask (mask.h). */
 		run_mask_mark(f, rp->pod->secret_env);
@@ -310,8 +324,10 @@ void run_init(struct run *pr, const struct pod_list *l)
 	memset(pr, 0, sizeof(*pr));
 	pr->pods = l;
 	pr->pod = xcalloc(n, sizeof(*pr->pod));
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		pr->pod[i].pod = &l->items[i];
+		pr->pod[i].cost.wall_ms = pr->pod[i].cost.cpu_ms = -1;
+	}
 	contexts(pr);
 }
 

@@ -70,6 +70,13 @@ struct run_pod {
 	 * Read it through run_pod_env_view(). */
 	const char *env_block;
 	struct run_rails *rails;            /* owned; check --observe's window, else NULL */
+	/* What the probe cost in the pod (issue 46): the bytes of its report
+	 * as they arrived (0: none), its wall and CPU ms as its probe_cost
+	 * section says them (-1: not reported). */
+	struct run_probe_cost {
+		size_t bytes;
+		long wall_ms, cpu_ms;
+	} cost;
 };
 
 /* Pod rp's kept process env (env_block, else facts' env) as a view into

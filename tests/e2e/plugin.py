@@ -40,9 +40,38 @@ def invoke_stdin(script_bytes):
     return b"{\n" + script_bytes + b"\n} </dev/null\nexit\n"
 
 
+def script_bytes(name):
+    """src/probe/NAME as the plugin embeds it: the probe without its comment
+    and blank lines (tests/tools/embed.sh -p, the Makefile's -s), the
+    transfer scripts byte for byte."""
+    path = os.path.join(ROOT, "src", "probe", name)
+    if name == "probe.sh":
+        return subprocess.run(["sh", os.path.join(ROOT, "tests", "tools", "embed.sh"), "-p", path],
+                              stdout=subprocess.PIPE, check=True).stdout
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def script_sha256(name):
     """sha256 of the stdin bytes for src/probe/NAME, as the test cluster logs
     them (stdin_sha256)."""
     import hashlib
-    with open(os.path.join(ROOT, "src", "probe", name), "rb") as f:
-        return hashlib.sha256(invoke_stdin(f.read())).hexdigest()
+    return hashlib.sha256(invoke_stdin(script_bytes(name))).hexdigest()
+
+
+def untimed(doc):
+    """doc (a decoded JSON/YAML report) without each pod's probe.durationMs
+    and probe.cpuMs: measured in the pod on each run (issue 46), so two runs
+    compare on the rest.  The pods' probe.bytes stays (a fixed profile
+    gives a fixed report)."""
+    if isinstance(doc, dict):
+        return {k: (untimed_probe(v) if k == "probe" else untimed(v)) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [untimed(v) for v in doc]
+    return doc
+
+
+def untimed_probe(p):
+    if not isinstance(p, dict):
+        return p
+    return {k: v for k, v in p.items() if k not in ("durationMs", "cpuMs")}

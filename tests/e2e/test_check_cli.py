@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-from plugin import PLUGIN, run_timed as run  # noqa: E402
+from plugin import PLUGIN, run_timed as run, untimed  # noqa: E402
 # The check table of the binary (tests/tools/di_checks prints
 # src/check/table.def as built): the one list of families and checks.
 TOOLS = os.environ.get("DI_TOOLS") or os.path.join(ROOT, "build", "tools")
@@ -96,7 +96,8 @@ class TestCheckBasic(unittest.TestCase):
         import yaml
         _, js, _, _ = run(["check", "-o", "json"] + self.kc())
         _, ys, _, _ = run(["check", "-o", "yaml"] + self.kc())
-        self.assertEqual(yaml.safe_load(ys), json.loads(js))
+        # two runs: the probe's measured times differ (issue 46)
+        self.assertEqual(untimed(yaml.safe_load(ys)), untimed(json.loads(js)))
 
     def test_table(self):
         rc, out, err, _ = run(["check"] + self.kc())

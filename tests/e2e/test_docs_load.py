@@ -24,7 +24,7 @@ import unittest
 import yaml
 
 from base import ROOT, E2ECase
-from plugin import run
+from plugin import run, untimed
 
 try:
     import ruamel.yaml as ruamel
@@ -123,7 +123,9 @@ class TestDocsLoad(E2ECase):
         self.assertIn("^[", json.dumps(self.doc))   # ESC shown as the table shows it
 
     def same(self, got, r, how):
-        self.assertEqual(got, r["doc"], "%s reads another document" % how)
+        # the JSON and YAML come from two runs: the probe's measured
+        # times differ (issue 46), the rest is one document
+        self.assertEqual(untimed(got), untimed(r["doc"]), "%s reads another document" % how)
 
     def test_pyyaml_both_loaders(self):
         for _, r in self.each():

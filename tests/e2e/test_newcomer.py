@@ -13,7 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "cluster"))
 from fc import Cluster  # noqa: E402
 
-from plugin import PLUGIN, invoke_stdin, plugin_env, run, script_sha256  # noqa: E402
+from plugin import PLUGIN, invoke_stdin, plugin_env, run, script_bytes, script_sha256  # noqa: E402
 
 FAMILY_START = 3    # -o wide: POD ROLE NODE, then the family columns
 FAMILY_END = -6     # CONTAINER NODE-IP UCX-VERSION NIXL-VERSION IMAGE VERDICT
@@ -104,10 +104,9 @@ class TestProbeInPlainSight(unittest.TestCase):
         p = subprocess.run([PLUGIN, "probe-script"], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, env=plugin_env())
         self.assertEqual(p.returncode, 0, p.stderr)
-        with open(os.path.join(ROOT, "src", "probe", "probe.sh"), "rb") as f:
-            # The bytes each exec's stdin carries (test_frontdoor compares
-            # the same with what the test cluster's exec received).
-            self.assertEqual(p.stdout, invoke_stdin(f.read()))
+        # The bytes each exec's stdin carries (test_frontdoor compares
+        # the same with what the test cluster's exec received).
+        self.assertEqual(p.stdout, invoke_stdin(script_bytes("probe.sh")))
         self.assertEqual(p.stderr, b"")
 
     def test_version_shows_its_sha256(self):

@@ -35,7 +35,7 @@ import time
 import unittest
 
 from base import EXIT, ROOT, E2ECase, check_json, parse_json
-from plugin import PLUGIN, invoke_stdin, plugin_env, run, script_sha256
+from plugin import PLUGIN, invoke_stdin, plugin_env, run, script_bytes, script_sha256
 
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
 WINDOW = "2s"
@@ -152,8 +152,7 @@ class Healthy(Observe, Unchanged, E2ECase):
         n0 = len(self.c.log())
         rc, _, err = check_json(self.c, "-n", "demo", "--observe", "1s", timeout=300)
         self.assertEqual(rc, 0, err)
-        with open(os.path.join(ROOT, "src", "probe", "probe.sh"), "rb") as f:
-            probe = invoke_stdin(f.read())
+        probe = invoke_stdin(script_bytes("probe.sh"))
         want = hashlib.sha256(b"_di_obs=1\n" + probe).hexdigest()
         # an exec is logged when it ends: test_sigint_in_the_window's may
         # end in this window, with its own window line

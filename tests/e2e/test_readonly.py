@@ -17,14 +17,14 @@ import unittest
 import urllib.parse
 
 from base import ROOT, E2ECase
-from plugin import PLUGIN, invoke_stdin, run
+from plugin import PLUGIN, invoke_stdin, run, script_bytes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "scenarios", "readonly.yaml")
 with open(os.path.join(ROOT, "src", "probe", "probe.sh"), "rb") as _f:
     PROBE_BYTES = _f.read()
 PROBE = PROBE_BYTES.decode()
-PROBE_STDIN = invoke_stdin(PROBE_BYTES)
+PROBE_STDIN = invoke_stdin(script_bytes("probe.sh"))  # as embedded: comment lines dropped
 
 SEG = r"[^/?]+"
 ALLOWED = [re.compile("^%s$" % p) for p in (

@@ -19,7 +19,7 @@ import unittest
 import yaml
 
 from base import ROOT, running
-from plugin import plugin_env, run
+from plugin import plugin_env, run, untimed
 
 CLUSTER = os.path.join(ROOT, "tests", "cluster", "scenarios")
 E2E = os.path.join(ROOT, "tests", "e2e", "scenarios")
@@ -57,7 +57,8 @@ class StreamTest(unittest.TestCase):
             self.assertEqual(rcj, rcy)
             self.assertTrue(out.endswith("\n"))
             self.assertGreater(len(doc["pods"]), 0)
-            self.assertEqual(yaml.safe_load(yout), doc)
+            # two runs: the probe's measured times differ (issue 46)
+            self.assertEqual(untimed(yaml.safe_load(yout)), untimed(doc))
         self.each(body)
 
     def test_pod_verdicts_are_the_tables(self):

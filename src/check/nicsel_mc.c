@@ -1,7 +1,8 @@
 /* Mooncake's NICs per GPU (checks.md E8, issue 42 item 2): the device list
- * a Mooncake transfer engine is given (SGLang's --disaggregation-ib-device,
- * else MOONCAKE_DEVICE, the Mooncake store's and vLLM's variable) against
- * each GPU's PCIe switch.
+ * a Mooncake transfer engine is given (SGLang's --disaggregation-ib-device;
+ * on any other Mooncake pod MOONCAKE_DEVICE, the Mooncake store's variable,
+ * which SGLang's backend does not read: issue 42 item 1) against each GPU's
+ * PCIe switch.
  *
  * Mooncake's own choice (kvcache-ai/Mooncake mooncake-transfer-engine
  * src/topology.cpp): discover(filter) opens the listed devices only;
@@ -130,8 +131,8 @@ static void judge(const struct check_input *in, const char *by, const char *list
 		emit(out, CK_MOONCAKE_NIC_SELECT, hard(in), buf_str(&rem),
 		     "%s lists %s, none on the PCIe switch of %s: Mooncake prefers for each GPU the listed NICs on its switch (topology.cpp discoverCudaTopology) and with none there sends from any listed NIC, which cannot reach that GPU's memory: `local protection error` (kvcache-ai/Mooncake#284, sgl-project/sglang#8324)",
 		     by, list, buf_str(&bad));
-		if (env)
-			emit_suggest(out, "MOONCAKE_DEVICE", buf_str(&own));
+		/* SGLang's list is an argument: suggestedArgs, not env */
+		emit_suggest(out, env ? "MOONCAKE_DEVICE" : MC_FLAG, buf_str(&own));
 	}
 	emit_source(out, "nvidia-smi topo -m, " MC_FLAG ", MOONCAKE_DEVICE, CUDA_VISIBLE_DEVICES (Mooncake topology.cpp)");
 	buf_release(&bad);
@@ -286,6 +287,7 @@ void check_mooncake_nics(const struct check_input *in, struct check_results *out
 {
 	const char *v = NULL, *by = MC_FLAG;
 	char flag[512];
+	int sgl;
 
 	if ((in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE) || !in->cross_pod) {
 		emit_na(out, CK_MOONCAKE_NIC_SELECT, "no InfiniBand/RoCE path across pods (%s)",
@@ -298,11 +300,17 @@ void check_mooncake_nics(const struct check_input *in, struct check_results *out
 			"the pod runs no Mooncake transfer engine");
 		return;
 	}
+	sgl = in->ctx && envr_args_mooncake(in->ctx->args);
 	if (in->ctx && fwr_flag(in->ctx->args, MC_FLAG, flag, sizeof flag))
 		v = flag;
-	else if ((v = envv(in, "MOONCAKE_DEVICE")) && *v)
+	else if (!sgl && (v = envv(in, "MOONCAKE_DEVICE")) && *v)
 		by = "MOONCAKE_DEVICE";
 	mc_gpu_nics(in, v && *v && !strchr(v, '{') ? v : NULL, by, out);
+	if (sgl && (!v || !*v) && (v = envv(in, "MOONCAKE_DEVICE")) && *v) {
+		emit_na(out, CK_MOONCAKE_NIC_SELECT, "%s",
+			"SGLang's Mooncake backend passes " MC_FLAG ", absent, as \"\" to TransferEngine.initialize (sglang disaggregation/mooncake/transfer_engine.py): Mooncake opens every device and prefers each GPU's own; MOONCAKE_DEVICE is not read there (the Mooncake store's MooncakeConfig.load_from_env reads it)");
+		return;
+	}
 	if (!v || !*v || strchr(v, '{')) {
 		emit_na(out, CK_MOONCAKE_NIC_SELECT, "%s", v && *v ?
 			"a per-GPU device map (JSON) is not judged yet" :

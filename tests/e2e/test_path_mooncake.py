@@ -13,9 +13,21 @@ mlx5_0, mlx5_1, mlx5_4..mlx5_9 are each PIX to one GPU):
   fails on both workers naming GPU4..GPU7 and `local protection error`, the
   remedy the pod's eight rails; NOT READY.
 - the pod's eight rails (the scenario as it is): ok, READY.
-- MOONCAKE_DEVICE (the Mooncake store's variable) with the NUMA-0 rails:
-  fail, suggestedEnv MOONCAKE_DEVICE the eight rails; that value fed back:
-  ok.
+- MOONCAKE_DEVICE (the Mooncake store's variable) with the NUMA-0 rails
+  on pods that run the Mooncake store (MOONCAKE_MASTER; SGLang's PD
+  transfer backend NIXL): fail, suggestedEnv MOONCAKE_DEVICE the eight
+  rails; that value fed back: ok.
+- the NUMA-0 rails in --disaggregation-ib-device: JSON suggestedArgs
+  {"--disaggregation-ib-device": the eight rails} (no suggestedEnv: a flag
+  is not an env), and `check --suggest-env` prints it as an args comment;
+  fed back: SglangOwn.
+- SGLang's Mooncake backend with MOONCAKE_DEVICE and no flag: SGLang
+  passes the flag's value, None, as "" to TransferEngine.initialize
+  (sgl-project/sglang disaggregation/mooncake/transfer_engine.py) and only
+  the store's MooncakeConfig.load_from_env reads MOONCAKE_DEVICE
+  (kvcache-ai/Mooncake mooncake-wheel/mooncake/mooncake_config.py): the
+  engine opens every device, not judged (skipped), the detail saying the
+  variable is not read there.
 - no list at all: Mooncake opens every device and prefers each GPU's own:
   not judged (skipped, not applicable).
 """
@@ -30,14 +42,17 @@ OWN = "mlx5_0,mlx5_1,mlx5_4,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_9"
 NUMA0 = "mlx5_0,mlx5_1,mlx5_4,mlx5_5"
 
 
-def with_devices(flag=None, **env):
+def with_devices(flag=None, backend="mooncake", **env):
     """fw-sglang-ib-device-own with --disaggregation-ib-device FLAG (None:
-    the flag dropped) and ENV on every pod."""
+    the flag dropped), --disaggregation-transfer-backend BACKEND and ENV on
+    every pod."""
     doc = with_env("fw-sglang-ib-device-own.yaml", **env)
     for p in doc["pods"]:
         p["spec"] = copy.deepcopy(p["spec"])
         for c in p["spec"]["containers"]:
             a = c.get("args") or []
+            if "--disaggregation-transfer-backend" in a:
+                a[a.index("--disaggregation-transfer-backend") + 1] = backend
             if "--disaggregation-ib-device" in a:
                 i = a.index("--disaggregation-ib-device")
                 if flag is None:
@@ -52,11 +67,13 @@ def with_devices(flag=None, **env):
 
 class McNics(PairWorkers):
     """Mixin: mooncake-nic-select on both workers is STATUS; WORDS in its
-    detail and remedy; SUGGEST its suggestedEnv (None: none)."""
+    detail and remedy; SUGGEST its suggestedEnv, SUGGEST_ARGS its
+    suggestedArgs (None: none)."""
     TMP = "path-mc-"
     STATUS = "ok"
     WORDS = ()
     SUGGEST = None
+    SUGGEST_ARGS = None
 
     def test_pods(self):
         self.assertEqual(len(self.doc["pods"]), 2, self.err)
@@ -73,6 +90,7 @@ class McNics(PairWorkers):
             for w in self.WORDS:
                 self.assertIn(w, text, r)
             self.assertEqual(r.get("suggestedEnv"), self.SUGGEST, r)
+            self.assertEqual(r.get("suggestedArgs"), self.SUGGEST_ARGS, r)
 
 
 class SglangNuma0(McNics, E2ECase):
@@ -81,6 +99,7 @@ class SglangNuma0(McNics, E2ECase):
     VERDICT = "NOT READY"
     WORDS = ("GPU4", "GPU7", "local protection error", "kvcache-ai/Mooncake#284",
              "--disaggregation-ib-device " + OWN)
+    SUGGEST_ARGS = {"--disaggregation-ib-device": OWN}
     # gpuNics as Mooncake picks (E8): a GPU's listed NICs on its switch,
     # else every listed NIC (avail_hca); GPU -> its devices
     GPU_NICS = {0: ["mlx5_0:1"], 3: ["mlx5_5:1"],
@@ -104,18 +123,32 @@ class SglangOwn(SglangNuma0):
     STATUS = "ok"
     VERDICT = "READY"
     WORDS = ("PCIe switch",)
+    SUGGEST_ARGS = None
     GPU_NICS = {0: ["mlx5_0:1"], 4: ["mlx5_6:1"], 7: ["mlx5_9:1"]}
 
 
+# Pods whose Mooncake reads MOONCAKE_DEVICE: the Mooncake store client
+# (MooncakeConfig.load_from_env: MOONCAKE_MASTER set), SGLang's PD KV over
+# NIXL.  Before issue 42 point 1 these were SGLang Mooncake-backend pods,
+# which do not read the variable (see the module text): fixed scenario.
+STORE = dict(MOONCAKE_PROTOCOL="rdma", MOONCAKE_MASTER="mooncake-master.demo:50051")
+
+
 class EnvNuma0(McNics, E2ECase):
-    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    SCENARIO = with_devices(None, "nixl", MOONCAKE_DEVICE=NUMA0, **STORE)
     STATUS = "fail"
     WORDS = ("MOONCAKE_DEVICE", "GPU4", "local protection error")
     SUGGEST = {"MOONCAKE_DEVICE": OWN}
 
 
 class EnvOwn(McNics, E2ECase):
-    SCENARIO = with_devices(None, MOONCAKE_DEVICE=OWN, MOONCAKE_PROTOCOL="rdma")
+    SCENARIO = with_devices(None, "nixl", MOONCAKE_DEVICE=OWN, **STORE)
+
+
+class SglangEnvNotRead(McNics, E2ECase):
+    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    STATUS = "skipped"
+    WORDS = ("MOONCAKE_DEVICE", "not read", "transfer_engine.py")
 
 
 class NoList(McNics, E2ECase):
@@ -180,7 +213,7 @@ class SuggestEnvPerEngine(E2ECase):
     pods) and TensorRT-LLM's UCX_MAX_RNDV_RAILS (test_path.TrtllmRails'),
     each the value its JSON suggestedEnv holds (fed back: EnvOwn,
     test_path.TrtllmRailsOne)."""
-    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    SCENARIO = with_devices(None, "nixl", MOONCAKE_DEVICE=NUMA0, **STORE)
     TMP = "path-mc-"
 
     def block(self, c):
@@ -193,6 +226,18 @@ class SuggestEnvPerEngine(E2ECase):
     def test_mooncake_device(self):
         b = self.block(self.c)
         self.assertIn("  - name: MOONCAKE_DEVICE\n    value: \"%s\"\n" % OWN, b)
+
+    def test_sglang_flag(self):
+        """SGLang reads its device list from --disaggregation-ib-device: an
+        args comment, not an env entry (SglangNuma0's pods; fed back:
+        SglangOwn)."""
+        from base import running
+        path = self.write_scenario(SglangNuma0.SCENARIO, "sglang.yaml")
+        with running(path, **self.cluster_options()) as c:
+            b = self.block(c)
+        self.assertIn("  # args: --disaggregation-ib-device %s\n" % OWN, b)
+        self.assertNotIn("name: --disaggregation-ib-device", b)
+        self.assertNotIn("name: MOONCAKE_DEVICE", b)
 
     def test_trtllm_rndv_rails(self):
         from base import running

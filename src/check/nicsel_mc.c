@@ -141,6 +141,87 @@ static void judge(const struct check_input *in, const char *by, const char *list
 	buf_release(&rem);
 }
 
+/* A Grace tray (GB200/GB300): each judged GPU's memory is a NUMA node of
+ * its own (topo -m "GPU NUMA ID", reached over NVLink-C2C) and no NIC is
+ * on a judged GPU's PCIe switch: the GPUs sit on PCI domains of their own
+ * (kvcache-ai/Mooncake PR #1974: "GPUs and NICs are on separate PCI
+ * domains", topo -m SYS to every NIC).  The switch rule above rests on
+ * PCIe peer-to-peer and does not apply; 0 on any other node. */
+static int grace_tray(const struct check_input *in)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int nn = t->nnics < PROBE_MAX_NICS ? t->nnics : PROBE_MAX_NICS, any = 0;
+
+	for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++) {
+		if (!gpu_used(in, g))
+			continue;
+		if (t->gpu_numa[g] < 0)
+			return 0;
+		for (int c = 0; c < nn; c++)
+			if (near(t->gpu_nic[g][c].link))
+				return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* The CPU NUMA nodes of the judged GPUs (topo -m NUMA Affinity), at least 1. */
+static int gpu_nodes(const struct check_input *in)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int n = 0;
+
+	for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++) {
+		int seen = 0;
+
+		if (!gpu_used(in, g) || t->numa[g] < 0)
+			continue;
+		for (int h = 0; h < g; h++)
+			seen |= gpu_used(in, h) && t->numa[h] == t->numa[g];
+		n += !seen;
+	}
+	return n ? n : 1;
+}
+
+/* E8c: Mooncake's NIC ranking on a Grace tray.  Every release up to
+ * 0.3.12.post1 ranks a GPU's listed NICs (those of its NUMA node) by
+ * getPciDistance, the '/' count past the common prefix of the two sysfs
+ * paths (topology.cpp discoverCudaTopology), and prefers only the nearest:
+ * with GPUs and NICs on different PCI domains the prefix is a string
+ * artifact, and one NIC per NUMA node is preferred, the others left to
+ * avail_hca (PR #1974, open: 18 against 41 GB/s on a GB300).  A warn where
+ * the list has more NICs than the GPUs have NUMA nodes; the operator's
+ * own map (MC_CUSTOM_TOPO_JSON, transfer_engine_impl.cpp: parsed in place
+ * of discovery) is ok. */
+static void judge_grace(const struct check_input *in, const char *by, const char *list,
+			struct check_results *out)
+{
+	const char *ver = in->f->mooncake.version;
+	int old = envr_mooncake_pci_prefix(ver), nodes = gpu_nodes(in);
+	size_t nics = *list ? 1 : 0;
+
+	for (const char *p = list; *p; p++)
+		nics += *p == ',';
+	if (envv(in, "MC_CUSTOM_TOPO_JSON"))
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_OK, NULL,
+		     "Grace tray: MC_CUSTOM_TOPO_JSON maps the GPUs to the NICs %s lists, in place of Mooncake's discovery (transfer_engine_impl.cpp)",
+		     by);
+	else if (!old)
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_SKIPPED, NULL,
+		     "Grace tray, Mooncake %s: a release after 0.3.12.post1, the last read (kvcache-ai/Mooncake PR #1974's NIC ranking was in none up to it): not judged",
+		     ver);
+	else if (nics <= (size_t)nodes)
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_OK, NULL,
+		     "Grace tray: %s lists %s, at most one NIC per NUMA node of the GPUs (%d), so Mooncake's one preferred NIC per node leaves none idle (kvcache-ai/Mooncake PR #1974)",
+		     by, list, nodes);
+	else
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_WARN,
+		     "give each GPU its NICs in MC_CUSTOM_TOPO_JSON ({\"cuda:N\": [[preferred NICs], [others]]}, read in place of discovery: transfer_engine_impl.cpp), or take a Mooncake release with kvcache-ai/Mooncake PR #1974",
+		     "Grace tray: %s lists %s for GPUs on %d NUMA node(s); no NIC shares a PCI domain with a GPU here, so E8's PCIe-switch rule does not apply, but Mooncake %s ranks a GPU's NICs by getPciDistance, a common prefix of sysfs paths (topology.cpp discoverCudaTopology), which on GB200/GB300 prefers one NIC per NUMA node and leaves the others to avail_hca: half the NICs idle (kvcache-ai/Mooncake PR #1974, open and in no release up to 0.3.12.post1: 18 against 41 GB/s on a GB300)",
+		     by, list, nodes, *ver ? ver : "(version not read; every release up to 0.3.12.post1 does)");
+	emit_source(out, "nvidia-smi topo -m (GPU NUMA ID), " MC_FLAG ", MOONCAKE_DEVICE, MC_CUSTOM_TOPO_JSON, mooncake_transfer_engine dist-info (Mooncake topology.cpp, PR #1974)");
+}
+
 /* The IPv4 subnet and routes of listed device d's netdev (RoCE), into g;
  * 0 when not all of them were read. */
 static int rail_net(const struct check_input *in, const char *dev, struct check_gid_net *g)
@@ -323,5 +404,8 @@ void check_mooncake_nics(const struct check_input *in, struct check_results *out
 		     "nvidia-smi topo -m not read: which listed NIC is on each GPU's PCIe switch is unknown");
 		return;
 	}
-	judge(in, by, v, out);
+	if (grace_tray(in))
+		judge_grace(in, by, v, out);
+	else
+		judge(in, by, v, out);
 }

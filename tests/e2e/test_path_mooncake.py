@@ -246,3 +246,23 @@ class SuggestEnvPerEngine(E2ECase):
         with running(path, **self.cluster_options()) as c:
             b = self.block(c)
         self.assertIn("  - name: UCX_MAX_RNDV_RAILS\n    value: \"1\"\n", b)
+
+
+# ---- Issue 42 item 2: a Grace-Blackwell tray (E8c) ----------------------
+# Expectations written before the rule (path-mooncake-gb200.yaml's header):
+# no NIC shares a PCI domain with a GB200 GPU, so E8's switch rule does not
+# fail the tray; Mooncake up to 0.3.12.post1 prefers one NIC per NUMA node
+# there (kvcache-ai/Mooncake PR #1974, open): warn, MC_CUSTOM_TOPO_JSON the
+# way out; with it set: ok.
+class Gb200(McNics, E2ECase):
+    SCENARIO = with_env("path-mooncake-gb200.yaml")
+    STATUS = "warn"
+    WORDS = ("kvcache-ai/Mooncake PR #1974", "getPciDistance", "one NIC per NUMA node",
+             "0.3.12.post1", "MC_CUSTOM_TOPO_JSON")
+
+
+class Gb200TopoJson(McNics, E2ECase):
+    SCENARIO = with_env("path-mooncake-gb200.yaml",
+                        MC_CUSTOM_TOPO_JSON="/etc/mooncake/topology.json")
+    STATUS = "ok"
+    WORDS = ("MC_CUSTOM_TOPO_JSON",)

@@ -672,8 +672,28 @@ static void test_affinity_c2c(void)
 		  CHECK_WARN);
 }
 
+/* E8c's key (issue 42 item 2): releases up to 0.3.12.post1, the last tag
+ * read, rank NICs by getPciDistance (kvcache-ai/Mooncake PR #1974 open). */
+static void test_mc_pci_prefix(void)
+{
+	CHECK(envr_mooncake_pci_prefix("0.3.12.post1") == 1);
+	CHECK(envr_mooncake_pci_prefix("0.3.12") == 1);
+	CHECK(envr_mooncake_pci_prefix("0.3.9") == 1);
+	CHECK(envr_mooncake_pci_prefix("0.3.12rc1") == 1);
+	CHECK(envr_mooncake_pci_prefix("0.3.12.post2") == 0);
+	CHECK(envr_mooncake_pci_prefix("0.3.13") == 0);
+	CHECK(envr_mooncake_pci_prefix("0.4.0") == 0);
+	CHECK(envr_mooncake_pci_prefix("1.0") == 0);
+	CHECK(envr_mooncake_pci_prefix("") == -1);
+	CHECK(envr_mooncake_pci_prefix(NULL) == -1);
+	CHECK(envr_mooncake_pci_prefix("v0.3.12") == -1);
+	CHECK(envr_mooncake_pci_prefix("0.3.12.postX") == -1);
+	CHECK(envr_mooncake_pci_prefix("99999999999.1") == -1);
+}
+
 int main(void)
 {
+	test_mc_pci_prefix();
 	test_affinity_c2c();
 	test_roce();
 	test_gid_index();

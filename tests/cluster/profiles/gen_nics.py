@@ -537,3 +537,22 @@ def path_roce_railonly_a(p):
 10.14.k.74/24.""", base="roce-ok")
 def path_roce_railonly_b(p):
     rail_only(p, "b")
+
+
+# ---- Issue 42 item 2: Mooncake on a Grace-Blackwell tray (E8c) ----------
+@_variant("path-gb200-mc-a", """gb200-nvl72-a (4 GB200 GPUs on their own PCI
+domains, SYS to every NIC in topo -m, each GPU's memory a NUMA node; rails
+mlx5_0, mlx5_1 on Grace 0, mlx5_4, mlx5_5 on Grace 1) with SGLang's
+mooncake-transfer-engine 0.3.12.post1 pip-installed: a release whose
+topology.cpp still ranks NICs by getPciDistance's sysfs-path prefix, which
+on GB200 prefers one NIC per NUMA node (kvcache-ai/Mooncake PR #1974, open
+when 0.3.12.post1 was the latest tag).  Constructed (issue 42).""",
+          base="gb200-nvl72-a")
+def path_gb200_mc_a(p):
+    G.mooncake_wheel(p, "0.3.12.post1")
+
+
+@_variant("path-gb200-mc-b", """path-gb200-mc-a in gb200-nvl72-b's tray.""",
+          base="gb200-nvl72-b")
+def path_gb200_mc_b(p):
+    G.mooncake_wheel(p, "0.3.12.post1")

@@ -193,6 +193,11 @@ struct check_summary {
 	 * of its own with no route to another's; 0 not, or unknown). */
 	char mc_rails[128];
 	int mc_affinity, mc_rail_only;
+	/* E8b without affinity (issue 42 item 3): per rank (the judged GPUs
+	 * in CUDA_VISIBLE_DEVICES order) the listed NICs Mooncake prefers for
+	 * its GPU, ';' between ranks, '+' within one ("mlx5_0;mlx5_1"), "?"
+	 * for a GPU with none on its switch; "" not known. */
+	char mc_rank_nics[192];
 };
 
 /* One GPU of the pod and the RDMA port(s) its KV uses (ucx-nic-select,

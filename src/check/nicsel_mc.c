@@ -354,14 +354,68 @@ static void mc_gpu_nics(const struct check_input *in, const char *list, const ch
 	out->gpu_nics = all;
 }
 
+/* GPU g's preferred listed NICs ("mlx5_0", "mlx5_0+mlx5_1"; "?" none on
+ * its switch) into b after sep. */
+static void rank_nics(const struct check_input *in, const char *list, int g,
+		      const char *sep, struct buf *b)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int nn = t->nnics < PROBE_MAX_NICS ? t->nnics : PROBE_MAX_NICS, k = 0;
+
+	buf_appendf(b, "%s", sep);
+	for (int c = 0; c < nn; c++)
+		if (in_list(list, t->nic_name[c]) && near(t->gpu_nic[g][c].link))
+			buf_appendf(b, "%s%s", k++ ? "+" : "", t->nic_name[c]);
+	if (!k)
+		buf_appendf(b, "?");
+}
+
+/* Per rank, its GPU's preferred NICs (check.h mc_rank_nics): the ranks
+ * are CUDA_VISIBLE_DEVICES's GPUs in its order (by index), else every GPU
+ * of topo -m; "" where topo -m was not read or the tray is a Grace one. */
+static void rank_digest(const struct check_input *in, const char *list, struct buf *b)
+{
+	const struct probe_topo *t = &in->f->topo;
+	const char *v = envv(in, "CUDA_VISIBLE_DEVICES");
+	int rows = t->gpu_rows < PROBE_MAX_GPUS ? t->gpu_rows : PROBE_MAX_GPUS, k = 0;
+
+	if (t->src.status != PROBE_OK || rows <= 0 || grace_tray(in))
+		return;
+	if (!v || !*v || strspn(v, "0123456789, ") != strlen(v)) {
+		for (int g = 0; g < rows; g++)
+			rank_nics(in, list, g, k++ ? ";" : "", b);
+		return;
+	}
+	for (const char *p = v; *p;) {
+		char *end;
+		long g = strtol(p, &end, 10);
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		if (g >= rows) {
+			buf_reset(b);
+			return;
+		}
+		rank_nics(in, list, (int)g, k++ ? ";" : "", b);
+		p = end;
+	}
+}
+
 /* The pod's side of the pair rule E8b (verdict/pairnet.c). */
 static void digest(const struct check_input *in, const char *list, struct check_results *out)
 {
 	struct check_summary *sum = &out->summary;
+	struct buf b = BUF_INIT(192);
 
 	snprintf(sum->mc_rails, sizeof sum->mc_rails, "%.127s", list);
 	sum->mc_affinity = envv(in, "MC_ENABLE_DEST_DEVICE_AFFINITY") != NULL;
 	sum->mc_rail_only = rail_only(in, list);
+	rank_digest(in, list, &b);
+	if (b.len < sizeof sum->mc_rank_nics)
+		snprintf(sum->mc_rank_nics, sizeof sum->mc_rank_nics, "%s", buf_str(&b));
+	buf_release(&b);
 }
 
 void check_mooncake_nics(const struct check_input *in, struct check_results *out)

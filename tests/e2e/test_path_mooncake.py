@@ -266,3 +266,45 @@ class Gb200TopoJson(McNics, E2ECase):
                         MC_CUSTOM_TOPO_JSON="/etc/mooncake/topology.json")
     STATUS = "ok"
     WORDS = ("MC_CUSTOM_TOPO_JSON",)
+
+
+# ---- Issue 42 item 3: a rail-only fabric without destination affinity ---
+# Without MC_ENABLE_DEST_DEVICE_AFFINITY Mooncake picks the peer's device on
+# its own (worker_pool.cpp selectPeerDevice: no hint, Topology::selectDevice
+# among the peer GPU's preferred NICs), so rank r's slices stay on one rail
+# only where both of its GPUs prefer the same single NIC; a cross-rail QP
+# has no route on RoCE rail-only (NVIDIA-NeMo/RL PR #2935, measured).
+# Expectations written before the rule: decode as a second instance on GPUs
+# 4-7 (kvcache-ai/Mooncake#3828's layout) fails the pair; the near miss, both
+# on GPUs 0-3 (prefill still listing all eight NICs: each GPU prefers its
+# own PIX rail), is READY.
+def railonly_free(decode_gpus="0,1,2,3", decode_rails=FOUR, prefill_rails=None):
+    """path-mooncake-railonly without the affinity, decode on DECODE_GPUS
+    listing DECODE_RAILS."""
+    doc = railonly(prefill_rails)
+    for p in doc["pods"]:
+        p["env"].pop("MC_ENABLE_DEST_DEVICE_AFFINITY", None)
+        for c in p["spec"]["containers"]:
+            c["env"] = [e for e in c.get("env") or []
+                        if e["name"] != "MC_ENABLE_DEST_DEVICE_AFFINITY"]
+    d = doc["pods"][1]
+    d["env"]["CUDA_VISIBLE_DEVICES"] = decode_gpus
+    c = d["spec"]["containers"][0]
+    for e in c["env"]:
+        if e["name"] == "CUDA_VISIBLE_DEVICES":
+            e["value"] = decode_gpus
+    c["args"] = c["args"][:-1] + [decode_rails]
+    return doc
+
+
+class RailOnlyFree(RailOnly):
+    SCENARIO = railonly_free("4,5,6,7", "mlx5_4,mlx5_5,mlx5_6,mlx5_7", FOUR)
+    WORDS = ("rank 0", "mlx5_0", "mlx5_4", "selectPeerDevice", "NVIDIA-NeMo/RL PR #2935",
+             "mc-prefill-0", "mc-decode-0")
+    STATUS = "NOT READY"
+
+
+class RailOnlyFreeSame(RailOnly):
+    SCENARIO = railonly_free()
+    WORDS = None
+    STATUS = "READY"

@@ -215,7 +215,7 @@ struct check_gpu_nic {
 	int gpu;                    /* index in nvidia-smi topo -m */
 	int numa;                   /* the GPU's NUMA node, -1 unknown */
 	char link[8];               /* topo -m code of the chosen port(s): "PIX" */
-	char chosen_by[32];         /* "UCX_NET_DEVICES", "unset", "all"; Mooncake (E8): "--disaggregation-ib-device", "MOONCAKE_DEVICE" */
+	char chosen_by[32];         /* "UCX_NET_DEVICES", "unset", "all"; Mooncake (E8): "--disaggregation-ib-device", "MOONCAKE_DEVICE"; NIXL LIBFABRIC on EFA (E9): "LIBFABRIC" */
 	int n, nsugg;               /* -1: the list was longer, truncated */
 	struct check_gpu_nic_port nic[CHECK_GPU_NIC_PORTS];
 	struct check_gpu_nic_port sugg[CHECK_GPU_NIC_PORTS];

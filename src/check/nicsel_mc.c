@@ -292,7 +292,6 @@ static void mc_gpu(const struct check_input *in, const char *list, int g,
 		   struct check_gpu_nic *e)
 {
 	const struct probe_topo *t = &in->f->topo;
-	const struct probe_rdma_list *l = rdma_list(in->f);
 	int nn = t->nnics < PROBE_MAX_NICS ? t->nnics : PROBE_MAX_NICS, pref = 0, code = 0;
 
 	for (int c = 0; c < nn; c++)
@@ -303,26 +302,9 @@ static void mc_gpu(const struct check_input *in, const char *list, int g,
 
 		if ((list && !in_list(list, t->nic_name[c])) || (pref && !near(link)))
 			continue;
-		for (int i = 0; l && i < l->ndevs; i++) {
-			const struct probe_rdma_dev *d = &l->dev[i];
-			const struct probe_rdma_port *pv;
-			struct check_gpu_nic_port *o;
-
-			if (strcmp(d->name, t->nic_name[c]) || d->nports <= 0)
-				continue;
-			if (e->n < 0 || e->n >= CHECK_GPU_NIC_PORTS) {
-				e->n = -1;
-				break;
-			}
-			pv = port_view(in->f, d, 0);
-			o = &e->nic[e->n++];
-			snprintf(o->dev, sizeof o->dev, "%.27s:%d", d->name, pv->num);
-			snprintf(o->state, sizeof o->state, "%s", nicsel_port_state(pv->state));
-			snprintf(o->link_layer, sizeof o->link_layer, "%s",
-				 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
-			if (link >= PROBE_TOPO_PIX && (!code || link < code))
-				code = link;
-		}
+		if (nicsel_add_port(in, t->nic_name[c], e) && link >= PROBE_TOPO_PIX &&
+		    (!code || link < code))
+			code = link;
 	}
 	e->max_rails = e->n < 0 ? CHECK_GPU_NIC_PORTS : e->n;
 	e->nsugg = 0;

@@ -65,6 +65,25 @@ def with_devices(flag=None, backend="mooncake", **env):
     return doc
 
 
+def check_gpu_nics(case, chosen_by, want):
+    """case's report validates against the schema, and on each pod GPU g
+    (each key of WANT) has chosenBy CHOSEN_BY and the devices want[g] (in
+    any order); the gpuNics entries checked, for more assertions."""
+    import json
+    import jsonschema
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "schema", "interconnect-report.schema.json")) as f:
+        jsonschema.Draft202012Validator(json.load(f)).validate(case.doc)
+    seen = []
+    for p in case.doc["pods"]:
+        got = {e["gpu"]: e for e in p.get("gpuNics") or []}
+        for g, devs in want.items():
+            case.assertEqual(got[g]["chosenBy"], chosen_by, got[g])
+            case.assertEqual(sorted(n["device"] for n in got[g]["nics"]), devs, got[g])
+            seen.append(got[g])
+    return seen
+
+
 class McNics(PairWorkers):
     """Mixin: mooncake-nic-select on both workers is STATUS; WORDS in its
     detail and remedy; SUGGEST its suggestedEnv, SUGGEST_ARGS its
@@ -106,16 +125,7 @@ class SglangNuma0(McNics, E2ECase):
                 4: ["mlx5_0:1", "mlx5_1:1", "mlx5_4:1", "mlx5_5:1"]}
 
     def test_gpu_nics(self):
-        import json
-        import jsonschema
-        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-        with open(os.path.join(root, "schema", "interconnect-report.schema.json")) as f:
-            jsonschema.Draft202012Validator(json.load(f)).validate(self.doc)
-        for p in self.doc["pods"]:
-            got = {e["gpu"]: e for e in p.get("gpuNics") or []}
-            for g, want in self.GPU_NICS.items():
-                self.assertEqual(got[g]["chosenBy"], "--disaggregation-ib-device", got[g])
-                self.assertEqual(sorted(n["device"] for n in got[g]["nics"]), want, got[g])
+        check_gpu_nics(self, "--disaggregation-ib-device", self.GPU_NICS)
 
 
 class SglangOwn(SglangNuma0):

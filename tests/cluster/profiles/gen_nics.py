@@ -476,7 +476,9 @@ def path_h100_ucx_11547(p):
 def efa_ibp(p, handed_out):
     """efa-ok with a p6-b200 ibp* NVLink controller beside its EFA devices:
     the ConnectX-7 device mlx5_0 (netdev ibp115s0f0, NDR InfiniBand) in
-    sysfs, which a container does not scope.  handed_out: the EFA device
+    sysfs, which a container does not scope, and so in nvidia-smi topo -m
+    (NODE to GPUs 0-3, SYS to 4-7: placed on socket 0, constructed).
+    handed_out: the EFA device
     plugin before 0.5.10 hands its uverbs node out as an EFA device
     (aws/sagemaker-hyperpod-cli PR #282), and libfabric's EFA provider,
     which opens every verbs device, reports -61 (aws-samples/aws-do-eks
@@ -491,6 +493,9 @@ def efa_ibp(p, handed_out):
     p.write(d + "ports/1/state", "4: ACTIVE\n")
     p.write(d + "ports/1/link_layer", "InfiniBand\n")
     p.write(d + "device/net/ibp115s0f0/operstate", "up\n")
+    # nvidia-smi lists every NIC of the host (sysfs is not namespaced):
+    # a column for it, placed on socket 0's root complex as a host device
+    p.write(G.TOPO, G.topo_edit(p.read(G.TOPO), add=(("mlx5_0", DPU_LINKS),)))
     if handed_out:
         G.uverbs_nodes(p)
         p.write("bin/out/fi_info-p-efa.txt", "fi_getinfo: -61 (No data available)\n")

@@ -37,32 +37,42 @@ static int runs_libfabric(const struct check_input *in)
 	return !be || strstr(be, FI_LIBFABRIC) != NULL;
 }
 
-static int is_efa(const char *name)
+/* Is topo -m's column name an EFA device of the pod's RDMA list (AWS
+ * names them rdmapNsM or efa_N: the list's own test, dev_is_efa)? */
+static int is_efa(const struct check_input *in, const char *name)
 {
-	return !strncmp(name, "efa", 3);
+	const struct probe_rdma_list *l = rdma_list(in->f);
+
+	for (int i = 0; l && i < l->ndevs; i++)
+		if (!strcmp(l->dev[i].name, name))
+			return dev_is_efa(&l->dev[i]);
+	return 0;
 }
 
 /* The level GPU g stops at: its best topo -m code to an EFA column. */
-static int stop_level(const struct probe_topo *t, int nn, int g)
+static int stop_level(const struct check_input *in, int nn, int g)
 {
+	const struct probe_topo *t = &in->f->topo;
 	int best = 0;
 
 	for (int c = 0; c < nn; c++) {
 		int l = t->gpu_nic[g][c].link;
 
-		if (is_efa(t->nic_name[c]) && l >= PROBE_TOPO_PIX && (!best || l < best))
+		if (is_efa(in, t->nic_name[c]) && l >= PROBE_TOPO_PIX && (!best || l < best))
 			best = l;
 	}
 	return best;
 }
 
 /* Do GPUs g and h stop at one ancestor (same level, same devices in it)? */
-static int same_stop(const struct probe_topo *t, int nn, const int *lv, int g, int h)
+static int same_stop(const struct check_input *in, int nn, const int *lv, int g, int h)
 {
+	const struct probe_topo *t = &in->f->topo;
+
 	if (!lv[g] || lv[g] != lv[h])
 		return 0;
 	for (int c = 0; c < nn; c++)
-		if (is_efa(t->nic_name[c]) &&
+		if (is_efa(in, t->nic_name[c]) &&
 		    (t->gpu_nic[g][c].link == lv[g]) != (t->gpu_nic[h][c].link == lv[h]))
 			return 0;
 	return 1;
@@ -70,9 +80,11 @@ static int same_stop(const struct probe_topo *t, int nn, const int *lv, int g, i
 
 /* Is device c assigned to GPU g's ancestor: c is within it, and no GPU
  * stops at a lower ancestor of c? */
-static int assigned(const struct probe_topo *t, int rows, const int *lv, int g, int c)
+static int assigned(const struct check_input *in, int rows, const int *lv, int g, int c)
 {
-	if (!is_efa(t->nic_name[c]) || !lv[g] || t->gpu_nic[g][c].link != lv[g])
+	const struct probe_topo *t = &in->f->topo;
+
+	if (!is_efa(in, t->nic_name[c]) || !lv[g] || t->gpu_nic[g][c].link != lv[g])
 		return 0;
 	for (int h = 0; h < rows; h++)
 		if (lv[h] && t->gpu_nic[h][c].link == lv[h] && lv[h] < lv[g])
@@ -88,18 +100,18 @@ static void fi_gpu(const struct check_input *in, int nn, int rows, const int *lv
 	int ngpu = 0, me = 0, ndev = 0, per, extra, from, take, code = 0;
 
 	for (int h = 0; h < rows; h++)
-		if (same_stop(t, nn, lv, g, h)) {
+		if (same_stop(in, nn, lv, g, h)) {
 			me += h < g;
 			ngpu++;
 		}
 	for (int c = 0; c < nn; c++)
-		ndev += assigned(t, rows, lv, g, c);
+		ndev += assigned(in, rows, lv, g, c);
 	per = ngpu ? ndev / ngpu : 0;
 	extra = ngpu ? ndev % ngpu : 0;
 	from = ndev < ngpu ? 0 : me * per + (me < extra ? me : extra);
 	take = ndev < ngpu ? ndev : per + (me < extra);
 	for (int c = 0, k = 0; c < nn; c++) {
-		if (!assigned(t, rows, lv, g, c))
+		if (!assigned(in, rows, lv, g, c))
 			continue;
 		if (k >= from && k < from + take && nicsel_add_port(in, t->nic_name[c], e) &&
 		    (!code || t->gpu_nic[g][c].link < code))
@@ -148,7 +160,7 @@ void nicsel_fi_gpus(const struct check_input *in, struct check_results *out)
 	if (rows <= 0 || !nn || out->gpu_nics || !runs_libfabric(in))
 		return;
 	for (int g = 0; g < rows; g++)
-		lv[g] = stop_level(t, nn, g);
+		lv[g] = stop_level(in, nn, g);
 	all = xcalloc((size_t)rows, sizeof(*all));
 	for (int g = 0; g < rows; g++) {
 		struct check_gpu_nic *e = &all[g];

@@ -200,6 +200,11 @@ struct check_summary {
 	 * of its own with no route to another's; 0 not, or unknown). */
 	char mc_rails[128];
 	int mc_affinity, mc_rail_only;
+	/* E8b without affinity (issue 42 item 3): per rank (the judged GPUs
+	 * in CUDA_VISIBLE_DEVICES order) the listed NICs Mooncake prefers for
+	 * its GPU, ';' between ranks, '+' within one ("mlx5_0;mlx5_1"), "?"
+	 * for a GPU with none on its switch; "" not known. */
+	char mc_rank_nics[192];
 };
 
 /* One GPU of the pod and the RDMA port(s) its KV uses (ucx-nic-select,
@@ -217,7 +222,7 @@ struct check_gpu_nic {
 	int gpu;                    /* index in nvidia-smi topo -m */
 	int numa;                   /* the GPU's NUMA node, -1 unknown */
 	char link[8];               /* topo -m code of the chosen port(s): "PIX" */
-	char chosen_by[32];         /* "UCX_NET_DEVICES", "unset", "all"; Mooncake (E8): "--disaggregation-ib-device", "MOONCAKE_DEVICE" */
+	char chosen_by[32];         /* "UCX_NET_DEVICES", "unset", "all"; Mooncake (E8): "--disaggregation-ib-device", "MOONCAKE_DEVICE"; NIXL LIBFABRIC on EFA (E9): "LIBFABRIC" */
 	int n, nsugg;               /* -1: the list was longer, truncated */
 	struct check_gpu_nic_port nic[CHECK_GPU_NIC_PORTS];
 	struct check_gpu_nic_port sugg[CHECK_GPU_NIC_PORTS];

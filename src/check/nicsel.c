@@ -445,6 +445,8 @@ void check_nicsel(const struct check_input *in, struct check_results *out)
 
 	if ((in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE) ||
 	    !in->cross_pod) {
+		if (in->cross_pod)
+			nicsel_fi_gpus(in, out);
 		emit_na(out, CK_UCX_NIC_SELECT, "no InfiniBand/RoCE path across pods (%s)",
 			fabric_name(in->fabric));
 		return;

@@ -40,4 +40,11 @@ int nicsel_shared_rails(const struct check_input *in, const struct nicsel *s, st
 void nicsel_digest_lane_off(const struct check_input *in, const struct nicsel *s,
 			    const char *sugg, struct check_results *out);
 
+/* nicsel_fi.c: the first port of RDMA device name appended to e's nics
+ * (e->n -1 past CHECK_GPU_NIC_PORTS); 1 when appended. */
+int nicsel_add_port(const struct check_input *in, const char *name, struct check_gpu_nic *e);
+/* NIXL's LIBFABRIC backend on EFA: each GPU's EFA devices as NIXL groups
+ * them, into out->gpu_nics (checks.md E9). */
+void nicsel_fi_gpus(const struct check_input *in, struct check_results *out);
+
 #endif

@@ -1,7 +1,8 @@
 /* Mooncake's NICs per GPU (checks.md E8, issue 42 item 2): the device list
- * a Mooncake transfer engine is given (SGLang's --disaggregation-ib-device,
- * else MOONCAKE_DEVICE, the Mooncake store's and vLLM's variable) against
- * each GPU's PCIe switch.
+ * a Mooncake transfer engine is given (SGLang's --disaggregation-ib-device;
+ * on any other Mooncake pod MOONCAKE_DEVICE, the Mooncake store's variable,
+ * which SGLang's backend does not read: issue 42 item 1) against each GPU's
+ * PCIe switch.
  *
  * Mooncake's own choice (kvcache-ai/Mooncake mooncake-transfer-engine
  * src/topology.cpp): discover(filter) opens the listed devices only;
@@ -130,14 +131,95 @@ static void judge(const struct check_input *in, const char *by, const char *list
 		emit(out, CK_MOONCAKE_NIC_SELECT, hard(in), buf_str(&rem),
 		     "%s lists %s, none on the PCIe switch of %s: Mooncake prefers for each GPU the listed NICs on its switch (topology.cpp discoverCudaTopology) and with none there sends from any listed NIC, which cannot reach that GPU's memory: `local protection error` (kvcache-ai/Mooncake#284, sgl-project/sglang#8324)",
 		     by, list, buf_str(&bad));
-		if (env)
-			emit_suggest(out, "MOONCAKE_DEVICE", buf_str(&own));
+		/* SGLang's list is an argument: suggestedArgs, not env */
+		emit_suggest(out, env ? "MOONCAKE_DEVICE" : MC_FLAG, buf_str(&own));
 	}
 	emit_source(out, "nvidia-smi topo -m, " MC_FLAG ", MOONCAKE_DEVICE, CUDA_VISIBLE_DEVICES (Mooncake topology.cpp)");
 	buf_release(&bad);
 	buf_release(&ok);
 	buf_release(&own);
 	buf_release(&rem);
+}
+
+/* A Grace tray (GB200/GB300): each judged GPU's memory is a NUMA node of
+ * its own (topo -m "GPU NUMA ID", reached over NVLink-C2C) and no NIC is
+ * on a judged GPU's PCIe switch: the GPUs sit on PCI domains of their own
+ * (kvcache-ai/Mooncake PR #1974: "GPUs and NICs are on separate PCI
+ * domains", topo -m SYS to every NIC).  The switch rule above rests on
+ * PCIe peer-to-peer and does not apply; 0 on any other node. */
+static int grace_tray(const struct check_input *in)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int nn = t->nnics < PROBE_MAX_NICS ? t->nnics : PROBE_MAX_NICS, any = 0;
+
+	for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++) {
+		if (!gpu_used(in, g))
+			continue;
+		if (t->gpu_numa[g] < 0)
+			return 0;
+		for (int c = 0; c < nn; c++)
+			if (near(t->gpu_nic[g][c].link))
+				return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* The CPU NUMA nodes of the judged GPUs (topo -m NUMA Affinity), at least 1. */
+static int gpu_nodes(const struct check_input *in)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int n = 0;
+
+	for (int g = 0; g < t->gpu_rows && g < PROBE_MAX_GPUS; g++) {
+		int seen = 0;
+
+		if (!gpu_used(in, g) || t->numa[g] < 0)
+			continue;
+		for (int h = 0; h < g; h++)
+			seen |= gpu_used(in, h) && t->numa[h] == t->numa[g];
+		n += !seen;
+	}
+	return n ? n : 1;
+}
+
+/* E8c: Mooncake's NIC ranking on a Grace tray.  Every release up to
+ * 0.3.12.post1 ranks a GPU's listed NICs (those of its NUMA node) by
+ * getPciDistance, the '/' count past the common prefix of the two sysfs
+ * paths (topology.cpp discoverCudaTopology), and prefers only the nearest:
+ * with GPUs and NICs on different PCI domains the prefix is a string
+ * artifact, and one NIC per NUMA node is preferred, the others left to
+ * avail_hca (PR #1974, open: 18 against 41 GB/s on a GB300).  A warn where
+ * the list has more NICs than the GPUs have NUMA nodes; the operator's
+ * own map (MC_CUSTOM_TOPO_JSON, transfer_engine_impl.cpp: parsed in place
+ * of discovery) is ok. */
+static void judge_grace(const struct check_input *in, const char *by, const char *list,
+			struct check_results *out)
+{
+	const char *ver = in->f->mooncake.version;
+	int old = envr_mooncake_pci_prefix(ver), nodes = gpu_nodes(in);
+	size_t nics = *list ? 1 : 0;
+
+	for (const char *p = list; *p; p++)
+		nics += *p == ',';
+	if (envv(in, "MC_CUSTOM_TOPO_JSON"))
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_OK, NULL,
+		     "Grace tray: MC_CUSTOM_TOPO_JSON maps the GPUs to the NICs %s lists, in place of Mooncake's discovery (transfer_engine_impl.cpp)",
+		     by);
+	else if (!old)
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_SKIPPED, NULL,
+		     "Grace tray, Mooncake %s: a release after 0.3.12.post1, the last read (kvcache-ai/Mooncake PR #1974's NIC ranking was in none up to it): not judged",
+		     ver);
+	else if (nics <= (size_t)nodes)
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_OK, NULL,
+		     "Grace tray: %s lists %s, at most one NIC per NUMA node of the GPUs (%d), so Mooncake's one preferred NIC per node leaves none idle (kvcache-ai/Mooncake PR #1974)",
+		     by, list, nodes);
+	else
+		emit(out, CK_MOONCAKE_NIC_SELECT, CHECK_WARN,
+		     "give each GPU its NICs in MC_CUSTOM_TOPO_JSON ({\"cuda:N\": [[preferred NICs], [others]]}, read in place of discovery: transfer_engine_impl.cpp), or take a Mooncake release with kvcache-ai/Mooncake PR #1974",
+		     "Grace tray: %s lists %s for GPUs on %d NUMA node(s); no NIC shares a PCI domain with a GPU here, so E8's PCIe-switch rule does not apply, but Mooncake %s ranks a GPU's NICs by getPciDistance, a common prefix of sysfs paths (topology.cpp discoverCudaTopology), which on GB200/GB300 prefers one NIC per NUMA node and leaves the others to avail_hca: half the NICs idle (kvcache-ai/Mooncake PR #1974, open and in no release up to 0.3.12.post1: 18 against 41 GB/s on a GB300)",
+		     by, list, nodes, *ver ? ver : "(version not read; every release up to 0.3.12.post1 does)");
+	emit_source(out, "nvidia-smi topo -m (GPU NUMA ID), " MC_FLAG ", MOONCAKE_DEVICE, MC_CUSTOM_TOPO_JSON, mooncake_transfer_engine dist-info (Mooncake topology.cpp, PR #1974)");
 }
 
 /* The IPv4 subnet and routes of listed device d's netdev (RoCE), into g;
@@ -210,7 +292,6 @@ static void mc_gpu(const struct check_input *in, const char *list, int g,
 		   struct check_gpu_nic *e)
 {
 	const struct probe_topo *t = &in->f->topo;
-	const struct probe_rdma_list *l = rdma_list(in->f);
 	int nn = t->nnics < PROBE_MAX_NICS ? t->nnics : PROBE_MAX_NICS, pref = 0, code = 0;
 
 	for (int c = 0; c < nn; c++)
@@ -221,26 +302,9 @@ static void mc_gpu(const struct check_input *in, const char *list, int g,
 
 		if ((list && !in_list(list, t->nic_name[c])) || (pref && !near(link)))
 			continue;
-		for (int i = 0; l && i < l->ndevs; i++) {
-			const struct probe_rdma_dev *d = &l->dev[i];
-			const struct probe_rdma_port *pv;
-			struct check_gpu_nic_port *o;
-
-			if (strcmp(d->name, t->nic_name[c]) || d->nports <= 0)
-				continue;
-			if (e->n < 0 || e->n >= CHECK_GPU_NIC_PORTS) {
-				e->n = -1;
-				break;
-			}
-			pv = port_view(in->f, d, 0);
-			o = &e->nic[e->n++];
-			snprintf(o->dev, sizeof o->dev, "%.27s:%d", d->name, pv->num);
-			snprintf(o->state, sizeof o->state, "%s", nicsel_port_state(pv->state));
-			snprintf(o->link_layer, sizeof o->link_layer, "%s",
-				 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
-			if (link >= PROBE_TOPO_PIX && (!code || link < code))
-				code = link;
-		}
+		if (nicsel_add_port(in, t->nic_name[c], e) && link >= PROBE_TOPO_PIX &&
+		    (!code || link < code))
+			code = link;
 	}
 	e->max_rails = e->n < 0 ? CHECK_GPU_NIC_PORTS : e->n;
 	e->nsugg = 0;
@@ -272,20 +336,75 @@ static void mc_gpu_nics(const struct check_input *in, const char *list, const ch
 	out->gpu_nics = all;
 }
 
+/* GPU g's preferred listed NICs ("mlx5_0", "mlx5_0+mlx5_1"; "?" none on
+ * its switch) into b after sep. */
+static void rank_nics(const struct check_input *in, const char *list, int g,
+		      const char *sep, struct buf *b)
+{
+	const struct probe_topo *t = &in->f->topo;
+	int nn = t->nnics < PROBE_MAX_NICS ? t->nnics : PROBE_MAX_NICS, k = 0;
+
+	buf_appendf(b, "%s", sep);
+	for (int c = 0; c < nn; c++)
+		if (in_list(list, t->nic_name[c]) && near(t->gpu_nic[g][c].link))
+			buf_appendf(b, "%s%s", k++ ? "+" : "", t->nic_name[c]);
+	if (!k)
+		buf_appendf(b, "?");
+}
+
+/* Per rank, its GPU's preferred NICs (check.h mc_rank_nics): the ranks
+ * are CUDA_VISIBLE_DEVICES's GPUs in its order (by index), else every GPU
+ * of topo -m; "" where topo -m was not read or the tray is a Grace one. */
+static void rank_digest(const struct check_input *in, const char *list, struct buf *b)
+{
+	const struct probe_topo *t = &in->f->topo;
+	const char *v = envv(in, "CUDA_VISIBLE_DEVICES");
+	int rows = t->gpu_rows < PROBE_MAX_GPUS ? t->gpu_rows : PROBE_MAX_GPUS, k = 0;
+
+	if (t->src.status != PROBE_OK || rows <= 0 || grace_tray(in))
+		return;
+	if (!v || !*v || strspn(v, "0123456789, ") != strlen(v)) {
+		for (int g = 0; g < rows; g++)
+			rank_nics(in, list, g, k++ ? ";" : "", b);
+		return;
+	}
+	for (const char *p = v; *p;) {
+		char *end;
+		long g = strtol(p, &end, 10);
+
+		if (end == p) {
+			p++;
+			continue;
+		}
+		if (g >= rows) {
+			buf_reset(b);
+			return;
+		}
+		rank_nics(in, list, (int)g, k++ ? ";" : "", b);
+		p = end;
+	}
+}
+
 /* The pod's side of the pair rule E8b (verdict/pairnet.c). */
 static void digest(const struct check_input *in, const char *list, struct check_results *out)
 {
 	struct check_summary *sum = &out->summary;
+	struct buf b = BUF_INIT(192);
 
 	snprintf(sum->mc_rails, sizeof sum->mc_rails, "%.127s", list);
 	sum->mc_affinity = envv(in, "MC_ENABLE_DEST_DEVICE_AFFINITY") != NULL;
 	sum->mc_rail_only = rail_only(in, list);
+	rank_digest(in, list, &b);
+	if (b.len < sizeof sum->mc_rank_nics)
+		snprintf(sum->mc_rank_nics, sizeof sum->mc_rank_nics, "%s", buf_str(&b));
+	buf_release(&b);
 }
 
 void check_mooncake_nics(const struct check_input *in, struct check_results *out)
 {
 	const char *v = NULL, *by = MC_FLAG;
 	char flag[512];
+	int sgl;
 
 	if ((in->fabric != FABRIC_INFINIBAND && in->fabric != FABRIC_ROCE) || !in->cross_pod) {
 		emit_na(out, CK_MOONCAKE_NIC_SELECT, "no InfiniBand/RoCE path across pods (%s)",
@@ -298,11 +417,17 @@ void check_mooncake_nics(const struct check_input *in, struct check_results *out
 			"the pod runs no Mooncake transfer engine");
 		return;
 	}
+	sgl = in->ctx && envr_args_mooncake(in->ctx->args);
 	if (in->ctx && fwr_flag(in->ctx->args, MC_FLAG, flag, sizeof flag))
 		v = flag;
-	else if ((v = envv(in, "MOONCAKE_DEVICE")) && *v)
+	else if (!sgl && (v = envv(in, "MOONCAKE_DEVICE")) && *v)
 		by = "MOONCAKE_DEVICE";
 	mc_gpu_nics(in, v && *v && !strchr(v, '{') ? v : NULL, by, out);
+	if (sgl && (!v || !*v) && (v = envv(in, "MOONCAKE_DEVICE")) && *v) {
+		emit_na(out, CK_MOONCAKE_NIC_SELECT, "%s",
+			"SGLang's Mooncake backend passes " MC_FLAG ", absent, as \"\" to TransferEngine.initialize (sglang disaggregation/mooncake/transfer_engine.py): Mooncake opens every device and prefers each GPU's own; MOONCAKE_DEVICE is not read there (the Mooncake store's MooncakeConfig.load_from_env reads it)");
+		return;
+	}
 	if (!v || !*v || strchr(v, '{')) {
 		emit_na(out, CK_MOONCAKE_NIC_SELECT, "%s", v && *v ?
 			"a per-GPU device map (JSON) is not judged yet" :
@@ -315,5 +440,8 @@ void check_mooncake_nics(const struct check_input *in, struct check_results *out
 		     "nvidia-smi topo -m not read: which listed NIC is on each GPU's PCIe switch is unknown");
 		return;
 	}
-	judge(in, by, v, out);
+	if (grace_tray(in))
+		judge_grace(in, by, v, out);
+	else
+		judge(in, by, v, out);
 }

@@ -227,6 +227,11 @@ int envr_args_mooncake(const char *args);
 long envr_mooncake_auto(const struct envr_gid_port *p);
 long envr_mooncake_auto_pre312(const struct envr_gid_port *p);
 int envr_mooncake_tiered(const char *version);
+/* 1 when version is a mooncake-transfer-engine release up to 0.3.12.post1
+ * (the last tag read), whose topology.cpp ranks NICs by getPciDistance's
+ * sysfs-path prefix (kvcache-ai/Mooncake PR #1974 open, in none of them);
+ * 0 a later one; -1 unknown (NULL, "", unreadable). */
+int envr_mooncake_pci_prefix(const char *version);
 #define ENVR_GID_UNDECIDED (-2)
 
 /* The one GID rule (checks.md A9/A10, issue 39 item 4), read by the

@@ -101,26 +101,38 @@ long envr_mooncake_auto_pre312(const struct envr_gid_port *p)
 	return v4_bare >= 0 ? v4_bare : v6_dev >= 0 ? v6_dev : v6_bare;
 }
 
-/* "0.3.12", "0.3.11.post1", "1.0": the release numbers against 0.3.12;
- * 0.3.12 itself with a pre-release tag (a, b, rc, dev) may predate the
- * tiers (unknown); ".postN" and a "+local" label are the release. */
-int envr_mooncake_tiered(const char *v)
+/* The release numbers of a version ("0.3.12.post1": 0, 3, 12) into part;
+ * what follows them (".post1"), NULL when v is not a version. */
+static const char *mc_release(const char *v, long part[3])
 {
-	long part[3] = { 0, 0, 0 };
 	const char *s = v;
 	char *end;
 
+	part[0] = part[1] = part[2] = 0;
 	if (!v || *v < '0' || *v > '9')
-		return -1;
+		return NULL;
 	for (int k = 0; k < 3; k++) {
 		part[k] = strtol(s, &end, 10);
 		if (end == s || part[k] > 100000)
-			return -1;
+			return NULL;
 		s = end;
 		if (*s != '.' || s[1] < '0' || s[1] > '9')
 			break;
 		s++;
 	}
+	return s;
+}
+
+/* "0.3.12", "0.3.11.post1", "1.0": the release numbers against 0.3.12;
+ * 0.3.12 itself with a pre-release tag (a, b, rc, dev) may predate the
+ * tiers (unknown); ".postN" and a "+local" label are the release. */
+int envr_mooncake_tiered(const char *v)
+{
+	long part[3];
+	const char *s = mc_release(v, part);
+
+	if (!s)
+		return -1;
 	if (part[0] || part[1] != 3)
 		return part[0] > 0 || part[1] > 3;
 	if (part[2] != 12)
@@ -147,6 +159,28 @@ static int arg_after(const char *args, const char *flag, char *out, size_t n)
 		return 1;
 	}
 	return 0;
+}
+
+int envr_mooncake_pci_prefix(const char *v)
+{
+	static const long last[4] = { 0, 3, 12, 1 }; /* 0.3.12.post1 */
+	long part[4] = { 0, 0, 0, 0 };
+	const char *s = mc_release(v, part);
+	char *end;
+
+	if (!s)
+		return -1;
+	/* ".postN" counts after its release; a pre-release (rcN) before */
+	if (!strncmp(s, ".post", 5) || !strncmp(s, "post", 4)) {
+		s += *s == '.' ? 5 : 4;
+		part[3] = strtol(s, &end, 10);
+		if (end == s || part[3] > 100000)
+			return -1;
+	}
+	for (int k = 0; k < 4; k++)
+		if (part[k] != last[k])
+			return part[k] < last[k];
+	return 1;
 }
 
 int envr_args_mooncake(const char *args)

@@ -35,12 +35,19 @@ static int of_component(const struct run_pod *p, const struct dgd_info *d,
 	       !strcmp(pod->component, k->name);
 }
 
+int report_suggest_is_arg(const char *suggest)
+{
+	return suggest && !strncmp(suggest, "--", 2);
+}
+
+/* A variable the pod's checks suggest into v (an engine flag is not
+ * one: it stays out of the env patch). */
 static void take(struct suggestion *v, size_t *n, const char *s)
 {
 	const char *eq = strchr(s, '=');
 	size_t i, len = eq ? (size_t)(eq - s) : 0;
 
-	if (!eq || !len || len >= sizeof(v->name))
+	if (!eq || !len || len >= sizeof(v->name) || report_suggest_is_arg(s))
 		return;
 	for (i = 0; i < *n; i++)
 		if (strlen(v[i].name) == len && !strncmp(v[i].name, s, len)) {

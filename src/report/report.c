@@ -294,8 +294,11 @@ static cJSON *check_json(const struct check_result *c, const char *cause)
 	cJSON_AddStringToObject(o, "detail", c->detail ? c->detail : "");
 	cJSON_AddItemToObject(o, "remedy", str_or_null(c->remedy));
 	cJSON_AddBoolToObject(o, "applicable", !(c->flags & CHECK_F_NA));
+	/* "--flag=value": an argument the engine reads (SGLang's
+	 * --disaggregation-ib-device), not a variable */
 	if (c->suggest)
-		cJSON_AddItemToObject(o, "suggestedEnv", suggest_json(c->suggest));
+		cJSON_AddItemToObject(o, report_suggest_is_arg(c->suggest) ? "suggestedArgs" :
+				      "suggestedEnv", suggest_json(c->suggest));
 	if (cause)
 		cJSON_AddStringToObject(o, "cause", cause);
 	return o;

@@ -62,6 +62,9 @@ int report_brief_worst(const int *fam, size_t nfam);
 /* check --suggest-env's `kubectl patch` line per DGD component whose pods
  * have a suggested value (patch.c); nothing without r->dgd. */
 void report_print_suggest_patch(FILE *out, const struct report *r);
+/* Is a check's suggestion "--flag=value", an argument of the engine's
+ * command line (JSON suggestedArgs), rather than "NAME=value" (env)? */
+int report_suggest_is_arg(const char *suggest);
 /* A remedy is advice for a problem seen, not for "could not look". */
 int report_has_fix(enum check_status s, const char *remedy);
 /* Prints lead (lead_w visible columns; it may carry colour), then text,

@@ -1,7 +1,9 @@
 /* check --suggest-env: the variables the findings suggest (a check
  * result's suggest, e.g. ucx-nic-select's UCX_NET_DEVICES), as the env
  * list of a worker's container spec, one block per pod, ready to paste
- * into the recipe (issue 25 item 2).  Formats only: the values were
+ * into the recipe (issue 25 item 2); an engine flag a finding suggests
+ * (mooncake-nic-select's --disaggregation-ib-device, issue 42 item 4) as
+ * an "# args:" comment in that block.  Formats only: the values were
  * decided by the checks. */
 #include <stdio.h>
 #include <string.h>
@@ -53,12 +55,32 @@ static void gpu_lines(FILE *out, const struct check_results *r)
 	}
 }
 
-static int pod_has_suggestion(const struct run_pod *p)
+/* Has the pod a variable to paste (want_arg 0) or an argument (1)? */
+static int pod_has_suggestion(const struct run_pod *p, int want_arg)
 {
 	for (size_t i = 0; i < p->results.n; i++)
-		if (p->results.v[i].suggest)
+		if (p->results.v[i].suggest &&
+		    report_suggest_is_arg(p->results.v[i].suggest) == want_arg)
 			return 1;
 	return 0;
+}
+
+/* "  # args: --flag value" per argument the findings suggest (SGLang's
+ * --disaggregation-ib-device): the engine reads a flag, not env, so it is
+ * a comment under the env block, to put in the container's args. */
+static void arg_lines(FILE *out, const struct check_results *r)
+{
+	for (size_t k = 0; k < r->n; k++) {
+		const char *s = r->v[k].suggest;
+		const char *eq = s ? strchr(s, '=') : NULL;
+		char flag[64];
+
+		if (!report_suggest_is_arg(s) || !eq)
+			continue;
+		snprintf(flag, sizeof(flag), "%.*s", (int)(eq - s), s);
+		fprintf(out, "  # args: %s", safe_show(flag));
+		fprintf(out, " %s\n", safe_show(eq + 1));
+	}
 }
 
 /* An ENV finding with no value to suggest: its fix goes in as a comment. */
@@ -91,21 +113,24 @@ void report_print_suggest_env(FILE *out, const struct report *r)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct run_pod *p = &r->pods[i];
 
-		int values = pod_has_suggestion(p);
+		int values = pod_has_suggestion(p, 0);
 
-		if (!values && !pod_has_env_fix(p))
+		if (!values && !pod_has_env_fix(p) && !pod_has_suggestion(p, 1))
 			continue;
 		/* With no value to paste there is no env list (an empty one
 		 * would replace the container's): the fixes alone, commented. */
 		fprintf(out, "%s# %s/%s: %s\n%s",
 			any++ ? "\n" : "\nSuggested env (check --suggest-env):\n",
 			safe_show(p->pod->namespace), safe_show(p->pod->name),
-			values ? "env of its worker container" : "what to change in its worker container's env",
+			values ? "env of its worker container" : pod_has_env_fix(p) ?
+			"what to change in its worker container's env" :
+			"what to change in its worker container's args",
 			values ? "env:\n" : "");
 		for (size_t k = 0; k < p->results.n; k++)
-			if (p->results.v[k].suggest)
+			if (p->results.v[k].suggest && !report_suggest_is_arg(p->results.v[k].suggest))
 				env_entry(out, p->results.v[k].suggest);
 		env_fix_lines(out, &p->results);
+		arg_lines(out, &p->results);
 		gpu_lines(out, &p->results);
 	}
 	if (!any)

@@ -249,8 +249,8 @@ void verdict_pairnet_key(const struct check_summary *s, struct buf *b)
 		    s->reach_all, strlen(s->net_sugg), s->net_sugg);
 	buf_appendf(b, " i%d %d %d %d %d", s->ipc_path, s->nvlink, s->ipc_get, s->fabric_mem,
 		    s->kv_dir);
-	buf_appendf(b, " mc%d %d %zu:%s", s->mc_affinity, s->mc_rail_only, strlen(s->mc_rails),
-		    s->mc_rails);
+	buf_appendf(b, " mc%d %d %zu:%s %zu:%s", s->mc_affinity, s->mc_rail_only,
+		    strlen(s->mc_rails), s->mc_rails, strlen(s->mc_rank_nics), s->mc_rank_nics);
 }
 
 /* The entries of x that y lacks, comma-joined, into out; their number. */
@@ -279,6 +279,51 @@ static int mc_missing(const char *x, const char *y, char *out, size_t n)
  * silent"), a QP across rails, which a rail-only fabric (each rail its own
  * subnet, no route between them) does not carry: both ends must list the
  * same rails. */
+/* Ranks in "x;y" lists: their number. */
+static int mc_ranks(const char *v)
+{
+	int k = *v != '\0';
+
+	for (; *v; v++)
+		k += *v == ';';
+	return k;
+}
+
+/* Without the affinity Mooncake picks the peer's device on its own
+ * (worker_pool.cpp selectPeerDevice: no hint; Topology::selectDevice, at
+ * random among the preferred NICs of the peer buffer's GPU), so on a
+ * rail-only fabric rank r's slices stay on one rail only where both GPUs
+ * of rank r prefer one NIC, the same one (NVIDIA-NeMo/RL PR #2935: every
+ * cross-rail pair failed on RoCE rail-only runners).  Judged with the same
+ * TP on both sides (rank r meets rank r) and every GPU's preference known. */
+static enum check_status mc_rails_free(const struct check_summary *a, const char *an,
+				       const struct check_summary *b, const char *bn,
+				       char *why, size_t n)
+{
+	const char *p = a->mc_rank_nics, *q = b->mc_rank_nics;
+	int nr = mc_ranks(p);
+
+	if (!nr || nr != mc_ranks(q) || strchr(p, '?') || strchr(q, '?'))
+		return CHECK_OK;
+	for (int r = 0; r < nr; r++) {
+		size_t lp = strcspn(p, ";"), lq = strcspn(q, ";");
+
+		if (lp != lq || strncmp(p, q, lp) || memchr(p, '+', lp) || memchr(q, '+', lq)) {
+			snprintf(why, n, "rank %d: %s's %.*s, %s's %.*s: without "
+				 "MC_ENABLE_DEST_DEVICE_AFFINITY Mooncake picks the peer's device on "
+				 "its own (worker_pool.cpp selectPeerDevice, no hint: at random among "
+				 "the preferred NICs of the peer GPU), so its slices cross rails, which "
+				 "this rail-only fabric does not route (NVIDIA-NeMo/RL PR #2935: every "
+				 "cross-rail pair failed; kvcache-ai/Mooncake#3828)",
+				 r, an, (int)lp, p, bn, (int)lq, q);
+			return CHECK_FAIL;
+		}
+		p += lp + (p[lp] == ';');
+		q += lq + (q[lq] == ';');
+	}
+	return CHECK_OK;
+}
+
 enum check_status verdict_pair_mc_rails(const struct check_summary *a, const char *an,
 					const struct check_summary *b, const char *bn,
 					char *why, size_t n)
@@ -287,9 +332,10 @@ enum check_status verdict_pair_mc_rails(const struct check_summary *a, const cha
 	const struct check_summary *x = a, *y = b;
 	const char *xn = an, *yn = bn;
 
-	if (!*a->mc_rails || !*b->mc_rails || !(a->mc_affinity || b->mc_affinity) ||
-	    !(a->mc_rail_only == 1 || b->mc_rail_only == 1))
+	if (!*a->mc_rails || !*b->mc_rails || !(a->mc_rail_only == 1 || b->mc_rail_only == 1))
 		return CHECK_OK;
+	if (!(a->mc_affinity || b->mc_affinity))
+		return mc_rails_free(a, an, b, bn, why, n);
 	if (!mc_missing(x->mc_rails, y->mc_rails, miss, sizeof miss)) {
 		x = b, y = a, xn = bn, yn = an;
 		if (!mc_missing(x->mc_rails, y->mc_rails, miss, sizeof miss))

@@ -42,7 +42,9 @@ enum check_status verdict_pair_ipc_fabric(const struct check_summary *a, const c
 					  char *why, size_t n);
 
 /* E8b: Mooncake with destination affinity on a rail-only fabric, the two
- * sides listing different rail sets: fails (kvcache-ai/Mooncake#3828). */
+ * sides listing different rail sets: fails (kvcache-ai/Mooncake#3828);
+ * without it, a rank whose two GPUs do not prefer one and the same NIC
+ * (mc_rank_nics): fails (issue 42 item 3). */
 enum check_status verdict_pair_mc_rails(const struct check_summary *a, const char *an,
 					const struct check_summary *b, const char *bn,
 					char *why, size_t n);

@@ -13,9 +13,21 @@ mlx5_0, mlx5_1, mlx5_4..mlx5_9 are each PIX to one GPU):
   fails on both workers naming GPU4..GPU7 and `local protection error`, the
   remedy the pod's eight rails; NOT READY.
 - the pod's eight rails (the scenario as it is): ok, READY.
-- MOONCAKE_DEVICE (the Mooncake store's variable) with the NUMA-0 rails:
-  fail, suggestedEnv MOONCAKE_DEVICE the eight rails; that value fed back:
-  ok.
+- MOONCAKE_DEVICE (the Mooncake store's variable) with the NUMA-0 rails
+  on pods that run the Mooncake store (MOONCAKE_MASTER; SGLang's PD
+  transfer backend NIXL): fail, suggestedEnv MOONCAKE_DEVICE the eight
+  rails; that value fed back: ok.
+- the NUMA-0 rails in --disaggregation-ib-device: JSON suggestedArgs
+  {"--disaggregation-ib-device": the eight rails} (no suggestedEnv: a flag
+  is not an env), and `check --suggest-env` prints it as an args comment;
+  fed back: SglangOwn.
+- SGLang's Mooncake backend with MOONCAKE_DEVICE and no flag: SGLang
+  passes the flag's value, None, as "" to TransferEngine.initialize
+  (sgl-project/sglang disaggregation/mooncake/transfer_engine.py) and only
+  the store's MooncakeConfig.load_from_env reads MOONCAKE_DEVICE
+  (kvcache-ai/Mooncake mooncake-wheel/mooncake/mooncake_config.py): the
+  engine opens every device, not judged (skipped), the detail saying the
+  variable is not read there.
 - no list at all: Mooncake opens every device and prefers each GPU's own:
   not judged (skipped, not applicable).
 """
@@ -30,14 +42,17 @@ OWN = "mlx5_0,mlx5_1,mlx5_4,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_9"
 NUMA0 = "mlx5_0,mlx5_1,mlx5_4,mlx5_5"
 
 
-def with_devices(flag=None, **env):
+def with_devices(flag=None, backend="mooncake", **env):
     """fw-sglang-ib-device-own with --disaggregation-ib-device FLAG (None:
-    the flag dropped) and ENV on every pod."""
+    the flag dropped), --disaggregation-transfer-backend BACKEND and ENV on
+    every pod."""
     doc = with_env("fw-sglang-ib-device-own.yaml", **env)
     for p in doc["pods"]:
         p["spec"] = copy.deepcopy(p["spec"])
         for c in p["spec"]["containers"]:
             a = c.get("args") or []
+            if "--disaggregation-transfer-backend" in a:
+                a[a.index("--disaggregation-transfer-backend") + 1] = backend
             if "--disaggregation-ib-device" in a:
                 i = a.index("--disaggregation-ib-device")
                 if flag is None:
@@ -50,13 +65,34 @@ def with_devices(flag=None, **env):
     return doc
 
 
+def check_gpu_nics(case, chosen_by, want):
+    """case's report validates against the schema, and on each pod GPU g
+    (each key of WANT) has chosenBy CHOSEN_BY and the devices want[g] (in
+    any order); the gpuNics entries checked, for more assertions."""
+    import json
+    import jsonschema
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    with open(os.path.join(root, "schema", "interconnect-report.schema.json")) as f:
+        jsonschema.Draft202012Validator(json.load(f)).validate(case.doc)
+    seen = []
+    for p in case.doc["pods"]:
+        got = {e["gpu"]: e for e in p.get("gpuNics") or []}
+        for g, devs in want.items():
+            case.assertEqual(got[g]["chosenBy"], chosen_by, got[g])
+            case.assertEqual(sorted(n["device"] for n in got[g]["nics"]), devs, got[g])
+            seen.append(got[g])
+    return seen
+
+
 class McNics(PairWorkers):
     """Mixin: mooncake-nic-select on both workers is STATUS; WORDS in its
-    detail and remedy; SUGGEST its suggestedEnv (None: none)."""
+    detail and remedy; SUGGEST its suggestedEnv, SUGGEST_ARGS its
+    suggestedArgs (None: none)."""
     TMP = "path-mc-"
     STATUS = "ok"
     WORDS = ()
     SUGGEST = None
+    SUGGEST_ARGS = None
 
     def test_pods(self):
         self.assertEqual(len(self.doc["pods"]), 2, self.err)
@@ -73,6 +109,7 @@ class McNics(PairWorkers):
             for w in self.WORDS:
                 self.assertIn(w, text, r)
             self.assertEqual(r.get("suggestedEnv"), self.SUGGEST, r)
+            self.assertEqual(r.get("suggestedArgs"), self.SUGGEST_ARGS, r)
 
 
 class SglangNuma0(McNics, E2ECase):
@@ -81,22 +118,14 @@ class SglangNuma0(McNics, E2ECase):
     VERDICT = "NOT READY"
     WORDS = ("GPU4", "GPU7", "local protection error", "kvcache-ai/Mooncake#284",
              "--disaggregation-ib-device " + OWN)
+    SUGGEST_ARGS = {"--disaggregation-ib-device": OWN}
     # gpuNics as Mooncake picks (E8): a GPU's listed NICs on its switch,
     # else every listed NIC (avail_hca); GPU -> its devices
     GPU_NICS = {0: ["mlx5_0:1"], 3: ["mlx5_5:1"],
                 4: ["mlx5_0:1", "mlx5_1:1", "mlx5_4:1", "mlx5_5:1"]}
 
     def test_gpu_nics(self):
-        import json
-        import jsonschema
-        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-        with open(os.path.join(root, "schema", "interconnect-report.schema.json")) as f:
-            jsonschema.Draft202012Validator(json.load(f)).validate(self.doc)
-        for p in self.doc["pods"]:
-            got = {e["gpu"]: e for e in p.get("gpuNics") or []}
-            for g, want in self.GPU_NICS.items():
-                self.assertEqual(got[g]["chosenBy"], "--disaggregation-ib-device", got[g])
-                self.assertEqual(sorted(n["device"] for n in got[g]["nics"]), want, got[g])
+        check_gpu_nics(self, "--disaggregation-ib-device", self.GPU_NICS)
 
 
 class SglangOwn(SglangNuma0):
@@ -104,18 +133,32 @@ class SglangOwn(SglangNuma0):
     STATUS = "ok"
     VERDICT = "READY"
     WORDS = ("PCIe switch",)
+    SUGGEST_ARGS = None
     GPU_NICS = {0: ["mlx5_0:1"], 4: ["mlx5_6:1"], 7: ["mlx5_9:1"]}
 
 
+# Pods whose Mooncake reads MOONCAKE_DEVICE: the Mooncake store client
+# (MooncakeConfig.load_from_env: MOONCAKE_MASTER set), SGLang's PD KV over
+# NIXL.  Before issue 42 point 1 these were SGLang Mooncake-backend pods,
+# which do not read the variable (see the module text): fixed scenario.
+STORE = dict(MOONCAKE_PROTOCOL="rdma", MOONCAKE_MASTER="mooncake-master.demo:50051")
+
+
 class EnvNuma0(McNics, E2ECase):
-    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    SCENARIO = with_devices(None, "nixl", MOONCAKE_DEVICE=NUMA0, **STORE)
     STATUS = "fail"
     WORDS = ("MOONCAKE_DEVICE", "GPU4", "local protection error")
     SUGGEST = {"MOONCAKE_DEVICE": OWN}
 
 
 class EnvOwn(McNics, E2ECase):
-    SCENARIO = with_devices(None, MOONCAKE_DEVICE=OWN, MOONCAKE_PROTOCOL="rdma")
+    SCENARIO = with_devices(None, "nixl", MOONCAKE_DEVICE=OWN, **STORE)
+
+
+class SglangEnvNotRead(McNics, E2ECase):
+    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    STATUS = "skipped"
+    WORDS = ("MOONCAKE_DEVICE", "not read", "transfer_engine.py")
 
 
 class NoList(McNics, E2ECase):
@@ -180,7 +223,7 @@ class SuggestEnvPerEngine(E2ECase):
     pods) and TensorRT-LLM's UCX_MAX_RNDV_RAILS (test_path.TrtllmRails'),
     each the value its JSON suggestedEnv holds (fed back: EnvOwn,
     test_path.TrtllmRailsOne)."""
-    SCENARIO = with_devices(None, MOONCAKE_DEVICE=NUMA0, MOONCAKE_PROTOCOL="rdma")
+    SCENARIO = with_devices(None, "nixl", MOONCAKE_DEVICE=NUMA0, **STORE)
     TMP = "path-mc-"
 
     def block(self, c):
@@ -194,6 +237,18 @@ class SuggestEnvPerEngine(E2ECase):
         b = self.block(self.c)
         self.assertIn("  - name: MOONCAKE_DEVICE\n    value: \"%s\"\n" % OWN, b)
 
+    def test_sglang_flag(self):
+        """SGLang reads its device list from --disaggregation-ib-device: an
+        args comment, not an env entry (SglangNuma0's pods; fed back:
+        SglangOwn)."""
+        from base import running
+        path = self.write_scenario(SglangNuma0.SCENARIO, "sglang.yaml")
+        with running(path, **self.cluster_options()) as c:
+            b = self.block(c)
+        self.assertIn("  # args: --disaggregation-ib-device %s\n" % OWN, b)
+        self.assertNotIn("name: --disaggregation-ib-device", b)
+        self.assertNotIn("name: MOONCAKE_DEVICE", b)
+
     def test_trtllm_rndv_rails(self):
         from base import running
         from test_path import TrtllmRails
@@ -201,3 +256,65 @@ class SuggestEnvPerEngine(E2ECase):
         with running(path, **self.cluster_options()) as c:
             b = self.block(c)
         self.assertIn("  - name: UCX_MAX_RNDV_RAILS\n    value: \"1\"\n", b)
+
+
+# ---- Issue 42 item 2: a Grace-Blackwell tray (E8c) ----------------------
+# Expectations written before the rule (path-mooncake-gb200.yaml's header):
+# no NIC shares a PCI domain with a GB200 GPU, so E8's switch rule does not
+# fail the tray; Mooncake up to 0.3.12.post1 prefers one NIC per NUMA node
+# there (kvcache-ai/Mooncake PR #1974, open): warn, MC_CUSTOM_TOPO_JSON the
+# way out; with it set: ok.
+class Gb200(McNics, E2ECase):
+    SCENARIO = with_env("path-mooncake-gb200.yaml")
+    STATUS = "warn"
+    WORDS = ("kvcache-ai/Mooncake PR #1974", "getPciDistance", "one NIC per NUMA node",
+             "0.3.12.post1", "MC_CUSTOM_TOPO_JSON")
+
+
+class Gb200TopoJson(McNics, E2ECase):
+    SCENARIO = with_env("path-mooncake-gb200.yaml",
+                        MC_CUSTOM_TOPO_JSON="/etc/mooncake/topology.json")
+    STATUS = "ok"
+    WORDS = ("MC_CUSTOM_TOPO_JSON",)
+
+
+# ---- Issue 42 item 3: a rail-only fabric without destination affinity ---
+# Without MC_ENABLE_DEST_DEVICE_AFFINITY Mooncake picks the peer's device on
+# its own (worker_pool.cpp selectPeerDevice: no hint, Topology::selectDevice
+# among the peer GPU's preferred NICs), so rank r's slices stay on one rail
+# only where both of its GPUs prefer the same single NIC; a cross-rail QP
+# has no route on RoCE rail-only (NVIDIA-NeMo/RL PR #2935, measured).
+# Expectations written before the rule: decode as a second instance on GPUs
+# 4-7 (kvcache-ai/Mooncake#3828's layout) fails the pair; the near miss, both
+# on GPUs 0-3 (prefill still listing all eight NICs: each GPU prefers its
+# own PIX rail), is READY.
+def railonly_free(decode_gpus="0,1,2,3", decode_rails=FOUR, prefill_rails=None):
+    """path-mooncake-railonly without the affinity, decode on DECODE_GPUS
+    listing DECODE_RAILS."""
+    doc = railonly(prefill_rails)
+    for p in doc["pods"]:
+        p["env"].pop("MC_ENABLE_DEST_DEVICE_AFFINITY", None)
+        for c in p["spec"]["containers"]:
+            c["env"] = [e for e in c.get("env") or []
+                        if e["name"] != "MC_ENABLE_DEST_DEVICE_AFFINITY"]
+    d = doc["pods"][1]
+    d["env"]["CUDA_VISIBLE_DEVICES"] = decode_gpus
+    c = d["spec"]["containers"][0]
+    for e in c["env"]:
+        if e["name"] == "CUDA_VISIBLE_DEVICES":
+            e["value"] = decode_gpus
+    c["args"] = c["args"][:-1] + [decode_rails]
+    return doc
+
+
+class RailOnlyFree(RailOnly):
+    SCENARIO = railonly_free("4,5,6,7", "mlx5_4,mlx5_5,mlx5_6,mlx5_7", FOUR)
+    WORDS = ("rank 0", "mlx5_0", "mlx5_4", "selectPeerDevice", "NVIDIA-NeMo/RL PR #2935",
+             "mc-prefill-0", "mc-decode-0")
+    STATUS = "NOT READY"
+
+
+class RailOnlyFreeSame(RailOnly):
+    SCENARIO = railonly_free()
+    WORDS = None
+    STATUS = "READY"

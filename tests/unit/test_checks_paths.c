@@ -161,6 +161,57 @@ static void test_efa_mixed(struct probe_facts *f, const struct pod_spec_facts *s
 	f->dev_ib.n_uverbs = nu;
 }
 
+/* gpuNics of NIXL's LIBFABRIC backend (issue 42 item 4, checks.md E9):
+ * each GPU its EFA devices as libfabric_topology.cpp groupNicsWithAccel
+ * groups them, from topo -m. */
+static void fi_expect(const struct check_results *r, int g, const char *dev, int n)
+{
+	CHECK(r->n_gpu_nics == 2);
+	if (r->n_gpu_nics != 2)
+		return;
+	CHECK_STR(r->gpu_nics[g].chosen_by, "LIBFABRIC");
+	CHECK_INT(r->gpu_nics[g].n, n);
+	CHECK_INT(r->gpu_nics[g].max_rails, n);
+	if (n > 0)
+		CHECK_STR(r->gpu_nics[g].nic[0].dev, dev);
+}
+
+static void test_fi_gpus(struct probe_facts *f, const struct pod_spec_facts *spec,
+			 const struct check_context *ctx)
+{
+	struct check_results r;
+	struct check_context ucx = *ctx;
+
+	/* each GPU the device on its switch */
+	f->topo.gpu_nic[0][0].link = f->topo.gpu_nic[1][1].link = PROBE_TOPO_PIX;
+	f->topo.gpu_nic[0][1].link = f->topo.gpu_nic[1][0].link = PROBE_TOPO_SYS;
+	run(f, spec, ctx, &r);
+	fi_expect(&r, 0, "rdmap79s0:1", 1);
+	fi_expect(&r, 1, "rdmap80s0:1", 1);
+	check_results_release(&r);
+	/* one device on a switch both GPUs share: both get it; the other,
+	 * where no GPU stops, is nobody's */
+	f->topo.gpu_nic[1][0].link = f->topo.gpu_nic[0][0].link = PROBE_TOPO_PXB;
+	f->topo.gpu_nic[1][1].link = PROBE_TOPO_SYS;
+	run(f, spec, ctx, &r);
+	fi_expect(&r, 0, "rdmap79s0:1", 1);
+	fi_expect(&r, 1, "rdmap79s0:1", 1);
+	check_results_release(&r);
+	/* both devices on the shared switch: split in bus order */
+	f->topo.gpu_nic[0][1].link = f->topo.gpu_nic[1][1].link = PROBE_TOPO_PXB;
+	run(f, spec, ctx, &r);
+	fi_expect(&r, 0, "rdmap79s0:1", 1);
+	fi_expect(&r, 1, "rdmap80s0:1", 1);
+	check_results_release(&r);
+	/* UCX named: not LIBFABRIC's grouping */
+	ucx.nixl_backend = "UCX";
+	run(f, spec, &ucx, &r);
+	CHECK_INT((int)r.n_gpu_nics, 0);
+	check_results_release(&r);
+	f->topo.gpu_nic[0][0].link = f->topo.gpu_nic[1][1].link = PROBE_TOPO_PIX;
+	f->topo.gpu_nic[0][1].link = f->topo.gpu_nic[1][0].link = PROBE_TOPO_SYS;
+}
+
 static void test_efa(void)
 {
 	struct probe_facts *f = healthy_ib();
@@ -202,6 +253,7 @@ static void test_efa(void)
 	CHECK_INT(status_of(&r, "limits-hugepages"), CHECK_OK);
 	CHECK(check_results_find(&r, "ucx-nixl-lib")->flags & CHECK_F_NA);
 	check_results_release(&r);
+	test_fi_gpus(f, &spec, &ctx);
 	test_efa_mixed(f, &spec, &ctx);
 
 	/* H4: no hugepages, all in use, unknown, or not wanted. */
@@ -672,8 +724,28 @@ static void test_affinity_c2c(void)
 		  CHECK_WARN);
 }
 
+/* E8c's key (issue 42 item 2): releases up to 0.3.12.post1, the last tag
+ * read, rank NICs by getPciDistance (kvcache-ai/Mooncake PR #1974 open). */
+static void test_mc_pci_prefix(void)
+{
+	CHECK(envr_mooncake_pci_prefix("0.3.12.post1") == 1);
+	CHECK(envr_mooncake_pci_prefix("0.3.12") == 1);
+	CHECK(envr_mooncake_pci_prefix("0.3.9") == 1);
+	CHECK(envr_mooncake_pci_prefix("0.3.12rc1") == 1);
+	CHECK(envr_mooncake_pci_prefix("0.3.12.post2") == 0);
+	CHECK(envr_mooncake_pci_prefix("0.3.13") == 0);
+	CHECK(envr_mooncake_pci_prefix("0.4.0") == 0);
+	CHECK(envr_mooncake_pci_prefix("1.0") == 0);
+	CHECK(envr_mooncake_pci_prefix("") == -1);
+	CHECK(envr_mooncake_pci_prefix(NULL) == -1);
+	CHECK(envr_mooncake_pci_prefix("v0.3.12") == -1);
+	CHECK(envr_mooncake_pci_prefix("0.3.12.postX") == -1);
+	CHECK(envr_mooncake_pci_prefix("99999999999.1") == -1);
+}
+
 int main(void)
 {
+	test_mc_pci_prefix();
 	test_affinity_c2c();
 	test_roce();
 	test_gid_index();

@@ -333,8 +333,50 @@ static void test_mc_rails(void)
 	CHECK_INT(verdict_pair_mc_rails(&a, "prefill p", &b, "decode d", why, sizeof why), CHECK_OK);
 }
 
+/* verdict_pair_mc_rails with decode's per-rank NICs set to ranks. */
+static enum check_status mc_free(const struct check_summary *a, struct check_summary *b,
+				 const char *ranks, char *why, size_t n)
+{
+	snprintf(b->mc_rank_nics, sizeof b->mc_rank_nics, "%s", ranks);
+	return verdict_pair_mc_rails(a, "prefill p", b, "decode d", why, n);
+}
+
+/* E8b without destination affinity (issue 42 item 3): Mooncake picks the
+ * peer's device on its own (worker_pool.cpp selectPeerDevice, no hint), so
+ * on a rail-only fabric rank r's slices stay on one rail only where both
+ * GPUs of rank r prefer one NIC, the same. */
+static void test_mc_rails_free(void)
+{
+	static const char all8[] = "mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7";
+	struct check_summary a, b;
+	char why[800] = "";
+
+	/* prefill GPUs 0-3, decode GPUs 4-7: rank 0 mlx5_0 to mlx5_4 */
+	mc_side(&a, "mlx5_0,mlx5_1,mlx5_2,mlx5_3", 0, 1);
+	snprintf(a.mc_rank_nics, sizeof a.mc_rank_nics, "mlx5_0;mlx5_1;mlx5_2;mlx5_3");
+	mc_side(&b, "mlx5_4,mlx5_5,mlx5_6,mlx5_7", 0, 1);
+	CHECK_INT(mc_free(&a, &b, "mlx5_4;mlx5_5;mlx5_6;mlx5_7", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "rank 0: prefill p's mlx5_0, decode d's mlx5_4");
+	CHECK_HAS(why, "selectPeerDevice");
+	CHECK_HAS(why, "NVIDIA-NeMo/RL PR #2935");
+	/* the same GPUs and rails: every rank on one rail, whatever else is listed */
+	mc_side(&b, all8, 0, 1);
+	CHECK_INT(mc_free(&a, &b, "mlx5_0;mlx5_1;mlx5_2;mlx5_3", why, sizeof why), CHECK_OK);
+	/* a GPU preferring two NICs: independent picks cross rails */
+	CHECK_INT(mc_free(&a, &b, "mlx5_0+mlx5_4;mlx5_1;mlx5_2;mlx5_3", why, sizeof why), CHECK_FAIL);
+	CHECK_HAS(why, "rank 0: prefill p's mlx5_0, decode d's mlx5_0+mlx5_4");
+	/* TP differs: which rank meets which is not modelled */
+	CHECK_INT(mc_free(&a, &b, "mlx5_4;mlx5_5", why, sizeof why), CHECK_OK);
+	/* a GPU with no preferred NIC known ("?"): not judged */
+	CHECK_INT(mc_free(&a, &b, "?;mlx5_5;mlx5_6;mlx5_7", why, sizeof why), CHECK_OK);
+	/* a fabric that routes between rails: crossing works */
+	a.mc_rail_only = b.mc_rail_only = 0;
+	CHECK_INT(mc_free(&a, &b, "mlx5_4;mlx5_5;mlx5_6;mlx5_7", why, sizeof why), CHECK_OK);
+}
+
 int main(void)
 {
+	test_mc_rails_free();
 	test_parse();
 	test_gid();
 	test_nvl_domain();

@@ -476,7 +476,9 @@ def path_h100_ucx_11547(p):
 def efa_ibp(p, handed_out):
     """efa-ok with a p6-b200 ibp* NVLink controller beside its EFA devices:
     the ConnectX-7 device mlx5_0 (netdev ibp115s0f0, NDR InfiniBand) in
-    sysfs, which a container does not scope.  handed_out: the EFA device
+    sysfs, which a container does not scope, and so in nvidia-smi topo -m
+    (NODE to GPUs 0-3, SYS to 4-7: placed on socket 0, constructed).
+    handed_out: the EFA device
     plugin before 0.5.10 hands its uverbs node out as an EFA device
     (aws/sagemaker-hyperpod-cli PR #282), and libfabric's EFA provider,
     which opens every verbs device, reports -61 (aws-samples/aws-do-eks
@@ -491,9 +493,9 @@ def efa_ibp(p, handed_out):
     p.write(d + "ports/1/state", "4: ACTIVE\n")
     p.write(d + "ports/1/link_layer", "InfiniBand\n")
     p.write(d + "device/net/ibp115s0f0/operstate", "up\n")
-    # nvidia-smi topo -m lists every RDMA device of the host, as sysfs
-    # does: the controller hangs off no GPU's switch (SYS to each)
-    p.write(G.TOPO, G.topo_edit(p.read(G.TOPO), add=(("mlx5_0", ["SYS"] * 8),)))
+    # nvidia-smi lists every NIC of the host (sysfs is not namespaced):
+    # a column for it, placed on socket 0's root complex as a host device
+    p.write(G.TOPO, G.topo_edit(p.read(G.TOPO), add=(("mlx5_0", DPU_LINKS),)))
     if handed_out:
         G.uverbs_nodes(p)
         p.write("bin/out/fi_info-p-efa.txt", "fi_getinfo: -61 (No data available)\n")
@@ -540,3 +542,22 @@ def path_roce_railonly_a(p):
 10.14.k.74/24.""", base="roce-ok")
 def path_roce_railonly_b(p):
     rail_only(p, "b")
+
+
+# ---- Issue 42 item 2: Mooncake on a Grace-Blackwell tray (E8c) ----------
+@_variant("path-gb200-mc-a", """gb200-nvl72-a (4 GB200 GPUs on their own PCI
+domains, SYS to every NIC in topo -m, each GPU's memory a NUMA node; rails
+mlx5_0, mlx5_1 on Grace 0, mlx5_4, mlx5_5 on Grace 1) with SGLang's
+mooncake-transfer-engine 0.3.12.post1 pip-installed: a release whose
+topology.cpp still ranks NICs by getPciDistance's sysfs-path prefix, which
+on GB200 prefers one NIC per NUMA node (kvcache-ai/Mooncake PR #1974, open
+when 0.3.12.post1 was the latest tag).  Constructed (issue 42).""",
+          base="gb200-nvl72-a")
+def path_gb200_mc_a(p):
+    G.mooncake_wheel(p, "0.3.12.post1")
+
+
+@_variant("path-gb200-mc-b", """path-gb200-mc-a in gb200-nvl72-b's tray.""",
+          base="gb200-nvl72-b")
+def path_gb200_mc_b(p):
+    G.mooncake_wheel(p, "0.3.12.post1")

@@ -54,6 +54,16 @@ struct run_session;
 struct err;
 int run_observe_stage(struct run_session *s, struct err *e);
 
+/* The workers' KV metrics (observe_kv.c, docs/checks.md O7-O10).  Start:
+ * from the observe stage, before the probes, each probed pod's metrics
+ * read once through the pod proxy (s->kv).  The observe-kv stage, after
+ * the probes: read again and judged into each probed pod's results
+ * (check/observed.h).  Nothing without --observe.  Always 0. */
+struct run_kv;
+void run_observe_kv_start(struct run_session *s);
+int run_observe_kv_stage(struct run_session *s, struct err *e);
+void run_kv_free(struct run_kv *kv);
+
 struct probe_counters;
 /* The rails of c (section rail_counters); NULL when the probe wrote no
  * such section (no --observe).  Owned: run_rails_free(). */

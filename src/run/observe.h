@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/promtext.h"
+
 #define OBSERVE_MIN_S 1L
 #define OBSERVE_MAX_S 600L
 /* What the exec may take beyond the probe's own deadline for the window:
@@ -60,6 +62,12 @@ int run_observe_stage(struct run_session *s, struct err *e);
  * the probes: read again and judged into each probed pod's results
  * (check/observed.h).  Nothing without --observe.  Always 0. */
 struct run_kv;
+/* One pod's KV metrics over the window, for -o prometheus: per kept
+ * series (probe/promtext.h enum kvm) its increase between the two reads,
+ * -1 when it was not read twice or went back. */
+struct run_kv_window {
+	double inc[KVM__COUNT];
+};
 void run_observe_kv_start(struct run_session *s);
 int run_observe_kv_stage(struct run_session *s, struct err *e);
 void run_kv_free(struct run_kv *kv);

@@ -34,6 +34,7 @@ struct run_kv_pod {
 	char why[200];            /* why not read ("" when read) */
 	struct kv_metrics start;
 	struct timespec t0;
+	struct run_kv_window win;     /* run_pod.kv points here once judged */
 };
 
 struct run_kv {
@@ -214,6 +215,18 @@ static void rails_of(const struct run_rails *r, struct observed_kv *o)
 	}
 }
 
+/* o's increases into w (run_kv_window); w. */
+static const struct run_kv_window *window_of(const struct observed_kv *o, struct run_kv_window *w)
+{
+	for (int k = 0; k < KVM__COUNT; k++) {
+		unsigned bit = 1u << k;
+
+		w->inc[k] = (o->start.seen & bit) && (o->end.seen & bit) && o->end.v[k] >= o->start.v[k]
+			? o->end.v[k] - o->start.v[k] : -1;
+	}
+	return w;
+}
+
 int run_observe_kv_stage(struct run_session *s, struct err *e)
 {
 	(void)e;
@@ -234,6 +247,8 @@ int run_observe_kv_stage(struct run_session *s, struct err *e)
 		o.unread = k->why[0] ? k->why : NULL;
 		rails_of(rp->rails, &o);
 		check_observed_kv(&o, &rp->ctx, &rp->results);
+		if (!o.unread)
+			rp->kv = window_of(&o, &k->win);
 	}
 	return 0;
 }

@@ -70,6 +70,9 @@ struct run_pod {
 	 * Read it through run_pod_env_view(). */
 	const char *env_block;
 	struct run_rails *rails;            /* owned; check --observe's window, else NULL */
+	/* borrowed from the session (observe_kv.c): the KV metrics' increases
+	 * in --observe's window when both reads were judged, else NULL */
+	const struct run_kv_window *kv;
 };
 
 /* Pod rp's kept process env (env_block, else facts' env) as a view into

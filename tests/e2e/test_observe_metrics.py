@@ -23,6 +23,8 @@ was written here before the tool ran on it:
   without --observe.
 - obs-kv-unread: an HTML page on the NIXL port and a port nothing listens
   on: every KV row skipped with the reason, never ok; READY.
+- -o prometheus: dynamo_interconnect_kv_metric_increase per kept series
+  with --observe, none without.
 - obs-kv-forbidden: no get on pods/proxy (403): skipped "no get on
   pods/proxy", never a failure; READY.
 """
@@ -30,6 +32,7 @@ import os
 import unittest
 
 from base import EXIT, ROOT, E2ECase, check_json, parse_json
+from plugin import run
 
 SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
 KV_ROWS = ["observed-kv-failed-transfers", "observed-kv-on-rdma", "observed-kv-recompute",
@@ -109,6 +112,28 @@ class Healthy(KV, Unchanged, E2ECase):
             self.assertEqual(q["status"], 200, q)
             got[q["path"]] = got.get(q["path"], 0) + 1
         self.assertEqual(got, want)
+
+
+class Prometheus(E2ECase):
+    """-o prometheus: the KV series' increases with --observe only."""
+    SCENARIO = os.path.join(SCENARIOS, "obs-kv-failed.yaml")
+
+    def prom(self, want_rc, *argv):
+        rc, out, err = run(["check", "--kubeconfig", self.c.kubeconfig, "-n", "demo",
+                            "-o", "prometheus"] + list(argv), timeout=300)
+        self.assertEqual(rc, want_rc, err)
+        return [ln for ln in out.splitlines() if "kv_metric_increase" in ln]
+
+    def test_kv_series(self):
+        lines = self.prom(2, "--observe", "1s")
+        lbl = 'namespace="demo",pod="qwen-decode-0",role="decode",node="gpu-h100-02"'
+        self.assertIn('dynamo_interconnect_kv_metric_increase{%s,series="vllm_nixl_failed_transfers"} 3'
+                      % lbl, lines)
+        self.assertIn('dynamo_interconnect_kv_metric_increase{%s,series="nixl_rx_bytes"} 4294967296'
+                      % lbl, lines)
+        self.assertIn('dynamo_interconnect_kv_metric_increase{%s,series="prompt_tokens_pulled"} 65536'
+                      % lbl, lines)
+        self.assertEqual(self.prom(0), [])
 
 
 class NoRdma(KV, E2ECase):

@@ -1,7 +1,7 @@
 """A worker's metrics endpoint behind the pod proxy (issue 45): GET
 /api/v1/namespaces/NS/pods/NAME:PORT/proxy/metrics, the pods/proxy
 subresource as the API server serves it (kubernetes pkg/registry/core/pod/
-rest/subresources.go ProxyREST; RBAC: get on pods/proxy).  A pod's
+rest/subresources.go ProxyREST, strategy.go ResourceLocation "podname:port"; RBAC: get on pods/proxy).  A pod's
 `metrics:` key names, per port, a file of real Prometheus text (NIXL's
 exporter, vLLM through Dynamo's system port) and how much each series
 advances per read:

@@ -1,7 +1,7 @@
 /* A worker's metrics through the API server's pod proxy (issue 45 point
  * 1): GET /api/v1/namespaces/NS/pods/NAME:PORT/proxy/metrics, the pods/proxy
  * subresource (kubernetes pkg/registry/core/pod/rest/subresources.go
- * ProxyREST: "NAME:PORT" names the pod and its port; RBAC verb get on
+ * ProxyREST, strategy.go ResourceLocation: "NAME:PORT" names the pod and its port; RBAC verb get on
  * pods/proxy).  The API server connects to the pod's IP, so nothing needs
  * an HTTP client in the pod and the probe stays the fixed script.
  *

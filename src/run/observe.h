@@ -71,6 +71,12 @@ struct run_kv_window {
 void run_observe_kv_start(struct run_session *s);
 int run_observe_kv_stage(struct run_session *s, struct err *e);
 void run_kv_free(struct run_kv *kv);
+/* The metrics ports a pod's metrics_env (kube/api/pods.h) names: port[0]
+ * NIXL's exporter, port[1] Dynamo's system server (0: none; the same port
+ * once), a description into ends (en bytes), and into why (wn bytes) why
+ * a named endpoint cannot be read ("" when it can).  1 when the pod names
+ * one (read it, or skip its rows with why), 0 when none. */
+int run_kv_ports(const char *metrics_env, long port[2], char *ends, size_t en, char *why, size_t wn);
 
 struct probe_counters;
 /* The rails of c (section rail_counters); NULL when the probe wrote no

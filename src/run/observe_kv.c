@@ -122,22 +122,29 @@ static long dyn_port(const char *env, char *why, size_t n)
 	return p;
 }
 
-static void endpoints(const struct pod_info *p, struct run_kv_pod *k)
+int run_kv_ports(const char *metrics_env, long port[2], char *ends, size_t en, char *why, size_t wn)
 {
-	long nx = nixl_port(p->metrics_env, k->why, sizeof k->why);
-	long dy = dyn_port(p->metrics_env, k->why, sizeof k->why);
+	long nx, dy;
 	int w = 0;
 
-	k->want = nx || dy || k->why[0];
-	k->port[0] = nx;
-	k->port[1] = dy != nx ? dy : 0;   /* one server for both: read once */
+	why[0] = ends[0] = '\0';
+	nx = nixl_port(metrics_env, why, wn);
+	dy = dyn_port(metrics_env, why, wn);
+	port[0] = nx;
+	port[1] = dy != nx ? dy : 0;      /* one server for both: read once */
 	if (nx)
-		w = snprintf(k->endpoints, sizeof k->endpoints, "NIXL telemetry :%ld", nx);
-	if (dy && w >= 0 && (size_t)w < sizeof k->endpoints)
-		snprintf(k->endpoints + w, sizeof k->endpoints - (size_t)w, "%sDynamo system :%ld",
-			 w ? ", " : "", dy);
-	if (!k->endpoints[0])
-		snprintf(k->endpoints, sizeof k->endpoints, "the worker's metrics");
+		w = snprintf(ends, en, "NIXL telemetry :%ld", nx);
+	if (dy && w >= 0 && (size_t)w < en)
+		snprintf(ends + w, en - (size_t)w, "%sDynamo system :%ld", w ? ", " : "", dy);
+	if (!ends[0])
+		snprintf(ends, en, "the worker's metrics");
+	return nx || dy || why[0];
+}
+
+static void endpoints(const struct pod_info *p, struct run_kv_pod *k)
+{
+	k->want = run_kv_ports(p->metrics_env, k->port, k->endpoints, sizeof k->endpoints,
+			       k->why, sizeof k->why);
 }
 
 /* Both endpoints of pod p read and parsed into *m; 0, or -1 with k->why. */

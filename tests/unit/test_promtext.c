@@ -8,6 +8,7 @@
 #include "check/observed.h"
 #include "kube/api/podproxy.h"
 #include "probe/promtext.h"
+#include "run/observe.h"
 #include "t.h"
 
 static int parse(const char *text, struct kv_metrics *m, char *why, size_t n)
@@ -237,6 +238,45 @@ static void test_recompute_row(void)
 	check_results_release(&r);
 }
 
+/* Which ports a pod's env names (run/observe_kv.c). */
+static void test_ports(void)
+{
+	long port[2];
+	char ends[96], why[200];
+
+	CHECK_INT(run_kv_ports("", port, ends, sizeof ends, why, sizeof why), 0);
+	CHECK_INT(run_kv_ports("NIXL_TELEMETRY_ENABLE=y\nNIXL_TELEMETRY_EXPORTER=prometheus\n",
+			       port, ends, sizeof ends, why, sizeof why), 1);
+	CHECK_INT(port[0], 9090);                        /* NIXL's default */
+	CHECK_INT(port[1], 0);
+	CHECK_STR(why, "");
+	/* enabled without the prometheus exporter, or off: nothing to read */
+	CHECK_INT(run_kv_ports("NIXL_TELEMETRY_ENABLE=y\n", port, ends, sizeof ends, why, sizeof why), 0);
+	CHECK_INT(run_kv_ports("NIXL_TELEMETRY_ENABLE=n\nNIXL_TELEMETRY_EXPORTER=prometheus\n",
+			       port, ends, sizeof ends, why, sizeof why), 0);
+	CHECK_INT(run_kv_ports("NIXL_TELEMETRY_ENABLE=TRUE\nNIXL_TELEMETRY_EXPORTER=prometheus\n"
+			       "NIXL_TELEMETRY_PROMETHEUS_PORT=19090\nDYN_SYSTEM_PORT=9090\n",
+			       port, ends, sizeof ends, why, sizeof why), 1);
+	CHECK(port[0] == 19090 && port[1] == 9090);
+	CHECK_STR(ends, "NIXL telemetry :19090, Dynamo system :9090");
+	/* one server on both: read once */
+	CHECK_INT(run_kv_ports("NIXL_TELEMETRY_ENABLE=1\nNIXL_TELEMETRY_EXPORTER=prometheus\n"
+			       "DYN_SYSTEM_PORT=9090\n", port, ends, sizeof ends, why, sizeof why), 1);
+	CHECK(port[0] == 9090 && port[1] == 0);
+	/* Dynamo's default -1 and an explicit false: off */
+	CHECK_INT(run_kv_ports("DYN_SYSTEM_PORT=-1\n", port, ends, sizeof ends, why, sizeof why), 0);
+	CHECK_INT(run_kv_ports("DYN_SYSTEM_ENABLED=false\nDYN_SYSTEM_PORT=8081\n", port, ends,
+			       sizeof ends, why, sizeof why), 0);
+	/* named but unreadable: rows skipped with the reason */
+	CHECK_INT(run_kv_ports("DYN_SYSTEM_PORT=80;rm\n", port, ends, sizeof ends, why, sizeof why), 1);
+	CHECK_HAS(why, "DYN_SYSTEM_PORT is not a port");
+	CHECK_INT(run_kv_ports("DYN_SYSTEM_PORT=70000\n", port, ends, sizeof ends, why, sizeof why), 1);
+	CHECK_INT(run_kv_ports("NIXL_TELEMETRY_ENABLE=y\nNIXL_TELEMETRY_EXPORTER=prometheus\n"
+			       "NIXL_TELEMETRY_PROMETHEUS_LOCAL=yes\n", port, ends, sizeof ends, why,
+			       sizeof why), 1);
+	CHECK_HAS(why, "127.0.0.1");
+}
+
 int main(void)
 {
 	test_parse_real();
@@ -246,5 +286,6 @@ int main(void)
 	test_rdma_row();
 	test_rise_rows();
 	test_recompute_row();
+	test_ports();
 	return T_DONE("test_promtext");
 }

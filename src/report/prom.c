@@ -153,6 +153,33 @@ static void rails(FILE *out, const struct report *r)
 			}
 }
 
+/* check --observe's KV metrics (docs/checks.md O7-O10): per pod the
+ * increase of each kept series of the worker's own metrics between the
+ * two reads, so an alert can fire on failed KV transfers or on KV that
+ * moved while the rails did not.  Nothing without them. */
+static void kv_series(FILE *out, const struct report *r)
+{
+	static const char *const key[KVM__COUNT] = {
+		"nixl_tx_bytes", "nixl_rx_bytes", "nixl_errors", "vllm_nixl_bytes",
+		"vllm_nixl_failed_transfers", "prompt_tokens_pulled", "prompt_tokens_computed",
+	};
+	int any = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		any |= r->pods[i].kv != NULL;
+	if (!any)
+		return;
+	report_prom_head(out, "kv_metric_increase", "gauge",
+	     "Increase of one KV series of the worker's own metrics in check --observe's window.");
+	for (size_t i = 0; i < r->n; i++)
+		for (int k = 0; r->pods[i].kv && k < KVM__COUNT; k++) {
+			if (r->pods[i].kv->inc[k] < 0)
+				continue;
+			pod_labels(out, "kv_metric_increase", r->pods[i].pod);
+			fprintf(out, ",series=\"%s\"} %.17g\n", key[k], r->pods[i].kv->inc[k]);
+		}
+}
+
 /* The worse of two verdicts: NOT READY over UNVERIFIED over READY. */
 static enum verdict_status worse(enum verdict_status a, enum verdict_status b)
 {
@@ -237,6 +264,7 @@ int report_print_prometheus(FILE *out, const struct report *r)
 	pod_families(m, r);
 	pod_errors(m, r);
 	rails(m, r);
+	kv_series(m, r);
 	report_prom_dgd(m, r);
 	rc = ferror(m) | fclose(m) ? -1 : report_prom_unique(out, text, len);
 	free(text);

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/promtext.h"
+
 #define OBSERVE_MIN_S 1L
 #define OBSERVE_MAX_S 600L
 /* What the exec may take beyond the probe's own deadline for the window:
@@ -53,6 +55,28 @@ struct run_rails {
 struct run_session;
 struct err;
 int run_observe_stage(struct run_session *s, struct err *e);
+
+/* The workers' KV metrics (observe_kv.c, docs/checks.md O7-O10).  Start:
+ * from the observe stage, before the probes, each probed pod's metrics
+ * read once through the pod proxy (s->kv).  The observe-kv stage, after
+ * the probes: read again and judged into each probed pod's results
+ * (check/observed.h).  Nothing without --observe.  Always 0. */
+struct run_kv;
+/* One pod's KV metrics over the window, for -o prometheus: per kept
+ * series (probe/promtext.h enum kvm) its increase between the two reads,
+ * -1 when it was not read twice or went back. */
+struct run_kv_window {
+	double inc[KVM__COUNT];
+};
+void run_observe_kv_start(struct run_session *s);
+int run_observe_kv_stage(struct run_session *s, struct err *e);
+void run_kv_free(struct run_kv *kv);
+/* The metrics ports a pod's metrics_env (kube/api/pods.h) names: port[0]
+ * NIXL's exporter, port[1] Dynamo's system server (0: none; the same port
+ * once), a description into ends (en bytes), and into why (wn bytes) why
+ * a named endpoint cannot be read ("" when it can).  1 when the pod names
+ * one (read it, or skip its rows with why), 0 when none. */
+int run_kv_ports(const char *metrics_env, long port[2], char *ends, size_t en, char *why, size_t wn);
 
 struct probe_counters;
 /* The rails of c (section rail_counters); NULL when the probe wrote no

@@ -41,5 +41,6 @@ int run_observe_stage(struct run_session *s, struct err *e)
 	if ((node = shared_node(s->run.pods, &n)) != NULL)
 		run_say(o->sink, "observe: %zu pods share node %s: port counters are the node's, "
 			"so their OBSERVED bytes are not each pod's own", n, safe_show(node));
+	run_observe_kv_start(s);
 	return 0;
 }

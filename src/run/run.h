@@ -77,6 +77,9 @@ struct run_pod {
 		size_t bytes;
 		long wall_ms, cpu_ms;
 	} cost;
+	/* borrowed from the session (observe_kv.c): the KV metrics' increases
+	 * in --observe's window when both reads were judged, else NULL */
+	const struct run_kv_window *kv;
 };
 
 /* Pod rp's kept process env (env_block, else facts' env) as a view into

@@ -164,6 +164,7 @@ static const struct stage {
 	{ "dgds", stage_dgds },
 	{ "observe", run_observe_stage },
 	{ "probe", stage_probe },
+	{ "observe-kv", run_observe_kv_stage },
 	{ "perftest", stage_transfer },
 	{ "drift", stage_drift },
 	{ "dgd-judge", stage_dgd_judge },
@@ -215,6 +216,7 @@ void run_session_release(struct run_session *s)
 	if (s->judged)
 		verdict_release(&s->verdict);
 	dgd_findings_release(&s->findings);
+	run_kv_free(s->kv);
 	if (s->run.pods)
 		run_dgd_groups_release(s->group, s->run.pods->n);
 	dgd_set_release(&s->dgds);

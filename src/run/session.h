@@ -59,6 +59,7 @@ struct run_session {
 	int dgd_shown;                  /* --dgd, or some DGD of the listed pods read */
 	const char *dgd_note;           /* why DGDs were not read; NULL: nothing to say */
 	const char *interrupted;        /* cancel_why() once probes and transfer ended */
+	struct run_kv *kv;              /* --observe: the KV metrics' first reads (observe_kv.c) */
 	struct verdict verdict;
 	struct report report;
 	/* Private to session.c. */

@@ -14,6 +14,7 @@ import threading
 import urllib.parse
 
 import fc_front
+import fc_metrics
 import fc_tls
 from fc_api import ApiMixin
 from fc_exec import ExecMixin
@@ -290,6 +291,8 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
             return self.pod_log(ns, name)
         if n == 7 and parts[6] == "exec":
             return self.exec_entry(ns, name)
+        if n >= 7 and parts[6] == "proxy":
+            return fc_metrics.proxy(self, ns, name, parts[7:])
         return self.not_found_generic()
 
 

@@ -5,7 +5,7 @@ import fc_dra
 import fc_dgd
 
 PERMS = ["list-pods", "get-pods", "exec", "exec-get", "exec-create", "logs", "list-namespaces",
-         "impersonate"] + fc_dra.PERMS + fc_dgd.PERMS
+         "impersonate", "proxy"] + fc_dra.PERMS + fc_dgd.PERMS
 
 
 class User:

@@ -11,6 +11,7 @@ import uuid
 import yaml
 
 import fc_counters
+import fc_metrics
 import fc_dra
 import fc_front
 from fc_rbac import PERMS, User
@@ -186,6 +187,9 @@ def load_scenario(path, mode):
         pod.make = read_make(p.get("make"), path, pod.name)
         # extension (fc_counters.py): files whose numbers advance with time
         pod.counters = fc_counters.read_counters(p.get("counters"), lambda m: die(
+            "scenario %s: pod %s: %s" % (path, pod.name, m)))
+        # extension (fc_metrics.py): the worker's metrics behind the pod proxy
+        pod.metrics = fc_metrics.read_metrics(p.get("metrics"), base, lambda m: die(
             "scenario %s: pod %s: %s" % (path, pod.name, m)))
         pod.host_bin = read_host_bin(os.path.join(pod.profile, "host-bin")) if pod.profile else []
         pod.index = i

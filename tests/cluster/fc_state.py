@@ -37,6 +37,7 @@ class State:
         self.stopping = threading.Event()
         self.loglock = threading.Lock()
         self.sandboxes_lock = threading.Lock()
+        self.metric_reads = {}                           # (ns, pod, port) -> reads (fc_metrics.py)
         self.live_execs = set()                          # exec Popen objects in flight
         self.logf = open(args.log, "a") if args.log else None
         self.sandboxes = None                            # fc_sandbox.Sandboxes, set by main

@@ -27,6 +27,7 @@ seed() {
 	fuzz_sglangcfg) cp tests/fuzz/corpus_sglangcfg/* "$c/" 2>/dev/null ;;
 	fuzz_modelcfg) cp tests/fuzz/corpus_modelcfg/* "$c/" 2>/dev/null ;;
 	fuzz_counters) cp tests/fuzz/corpus_counters/* "$c/" 2>/dev/null ;;
+	fuzz_promtext) cp tests/fuzz/corpus_promtext/* "$c/" 2>/dev/null ;;
 	fuzz_pcie) cp tests/fuzz/corpus_pcie/* "$c/" 2>/dev/null ;;
 	fuzz_engcfg) cp tests/fuzz/corpus_engcfg/* "$c/" 2>/dev/null ;;
 	fuzz_known) cp tests/fuzz/corpus_known/* "$c/" 2>/dev/null ;;

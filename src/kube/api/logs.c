@@ -27,12 +27,19 @@ int logs_tail(struct http_client *c, const struct logs_query *q,
 	 * make us hold 64 MiB per pod (x512 pods in parallel): cut it here. */
 	struct http_get_opts o = { .timeout_ms = q->timeout_ms, .private_body = 1,
 				   .max_body = q->limit_bytes > 0 ? (size_t)q->limit_bytes : 0 };
-	struct http_response resp;
 	char *path = logs_path(q);
-	int rc;
+	int rc = api_get_body(c, path, &o, out, e);
 
-	rc = http_get_with(c, path, &o, &resp, e);
 	free(path);
+	return rc;
+}
+
+int api_get_body(struct http_client *c, const char *path, const struct http_get_opts *o,
+		 struct buf *out, struct err *e)
+{
+	struct http_response resp;
+	int rc = http_get_with(c, path, o, &resp, e);
+
 	if (rc == 0) {
 		buf_release(out);
 		*out = resp.body;          /* moved: the caller owns it now */

@@ -34,4 +34,10 @@ char *logs_path(const struct logs_query *q);
 int logs_tail(struct http_client *c, const struct logs_query *q,
 	      struct buf *out, struct err *e);
 
+/* GET path with o, the body moved into out (replacing its contents):
+ * what logs_tail and the pod proxy's metrics read (podproxy.h) share.
+ * 0, or -1 with e as http_get_with sets it. */
+int api_get_body(struct http_client *c, const char *path, const struct http_get_opts *o,
+		 struct buf *out, struct err *e);
+
 #endif

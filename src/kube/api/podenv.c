@@ -109,3 +109,32 @@ char *podenv_plain(const cJSON *ct, const char *args)
 	}
 	return buf_detach(&b, NULL);
 }
+
+/* pod_info.metrics_env of the probed container: where its worker serves
+ * metrics.  NIXL's Prometheus exporter (ai-dynamo/nixl src/plugins/
+ * telemetry/prometheus: NIXL_TELEMETRY_ENABLE, _EXPORTER, _PROMETHEUS_PORT,
+ * _PROMETHEUS_LOCAL) and Dynamo's system server, which also serves the
+ * engine's vllm: metrics (ai-dynamo/dynamo docs/backends/vllm/
+ * prometheus.md: DYN_SYSTEM_PORT, DYN_SYSTEM_ENABLED).  Plain values only:
+ * a valueFrom is not resolved (a Secret is never read). */
+char *podenv_metrics(const cJSON *ct)
+{
+	static const char *const names[] = {
+		"NIXL_TELEMETRY_ENABLE", "NIXL_TELEMETRY_EXPORTER", "NIXL_TELEMETRY_PROMETHEUS_PORT",
+		"NIXL_TELEMETRY_PROMETHEUS_LOCAL", "DYN_SYSTEM_ENABLED", "DYN_SYSTEM_PORT",
+	};
+	const cJSON *it;
+	struct buf b = BUF_INIT(512);
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(ct, "env")) {
+		const char *name = jstr(it, "name"), *v = jstr(it, "value");
+
+		if (!name || !v || cJSON_GetObjectItemCaseSensitive(it, "valueFrom") ||
+		    strchr(v, '\n') || strlen(v) > 64)
+			continue;
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (!strcmp(name, names[i]))
+				buf_appendf(&b, "%s=%s\n", name, v);
+	}
+	return buf_detach(&b, NULL);
+}

@@ -12,5 +12,7 @@ char *podenv_secrets(const cJSON *ct);
 char *podenv_spec(const cJSON *ct, char **why);
 /* pod_info.plain_env: plain values of the variables ARGS mentions. */
 char *podenv_plain(const cJSON *ct, const char *args);
+/* pod_info.metrics_env: plain values of the metrics-port variables. */
+char *podenv_metrics(const cJSON *ct);
 
 #endif

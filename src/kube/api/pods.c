@@ -316,6 +316,7 @@ static int pod_from_json(const cJSON *pod, const struct pods_query *q,
 	p->claim_refs = claims_refs(pod, p->container);
 	p->args = container_args(pod, p->container, &p->args_unread);
 	p->plain_env = podenv_plain(ct, p->args);
+	p->metrics_env = podenv_metrics(ct);
 	p->nodes = group_nodes(pod, p->container);
 	if (jstr(labels, GROVE_PCSG) && jstr(labels, GROVE_PCSG_REPLICA) &&
 	    !strchr(jstr(labels, GROVE_PCSG), '\n'))
@@ -358,6 +359,7 @@ static void pod_info_release(struct pod_info *p)
 	free(p->args_unread);
 	free(p->spec_env_unread);
 	free(p->plain_env);
+	free(p->metrics_env);
 	free(p->group);
 }
 

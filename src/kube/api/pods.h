@@ -73,6 +73,11 @@ struct pod_info {
 	 * $(NAME) or ${NAME} there): what an expansion in them may be shown
 	 * as (model/shown.h).  "" when none. */
 	char *plain_env;
+	/* "NAME=VALUE\n" per plain value of the variables that say where the
+	 * worker serves its metrics (podenv.c podenv_metrics: NIXL telemetry,
+	 * Dynamo's system port), for check --observe; "" when none.  NULL
+	 * only in a pod_info not made here. */
+	char *metrics_env;
 	char *skip_reason; /* why not probed, one line; "" when probe */
 	char *claim_refs;  /* claims.h claims_refs(): "NAME\n" per ResourceClaim */
 	/* The probed container's command then args, space-joined ("" past

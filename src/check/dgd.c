@@ -211,21 +211,23 @@ static int runtime_from_rc5(const char *image, char *tag, size_t n)
 }
 
 /* P5 (checks.md J5c): from vllm-runtime 1.0.0rc5 Dynamo's vLLM worker
- * refuses the removed --connector with a ValueError and wants
- * --kv-transfer-config (ai-dynamo/dynamo PR #6513, components/src/dynamo/
- * vllm/args.py; ai-dynamo/aiconfigurator PR #519: the prefill worker in
- * CrashLoopBackOff). */
+ * refuses --connector with a ValueError whatever its value and whatever
+ * else is set (components/src/dynamo/vllm/args.py _reject_connector_flag,
+ * called before the prefill's --kv-transfer-config check; ai-dynamo/dynamo
+ * PR #6513), and a prefill wants --kv-transfer-config (ai-dynamo/
+ * aiconfigurator PR #519: the prefill worker in CrashLoopBackOff). */
 static void vllm_connector(const struct dgd_info *d, const struct dgd_component *k,
 			   struct dgd_findings *out)
 {
 	char tag[64], conn[32], kv[8];
+	int has_kv;
 
 	if (!runtime_from_rc5(k->image, tag, sizeof tag) ||
-	    !fwr_flag(k->args, "--connector", conn, sizeof conn) ||
-	    fwr_flag(k->args, "--kv-transfer-config", kv, sizeof kv))
+	    !fwr_flag(k->args, "--connector", conn, sizeof conn))
 		return;
-	add(out, DGD_CK_VLLM_CONNECTOR, d, "component %.100s: %s passes --connector %s and no "
-	    "--kv-transfer-config: the worker exits with a ValueError", k->name, tag, conn);
+	has_kv = fwr_flag(k->args, "--kv-transfer-config", kv, sizeof kv) != NULL;
+	add(out, DGD_CK_VLLM_CONNECTOR, d, "component %.100s: %s passes --connector %s%s: the worker exits "
+	    "with a ValueError", k->name, tag, conn, has_kv ? " beside --kv-transfer-config" : " and no --kv-transfer-config");
 }
 
 static void component(const struct dgd_set *s, size_t item, size_t comp,

@@ -53,7 +53,9 @@ class TestDgdConnector(E2ECase):
         fs = self.findings(doc, "dgd-vllm-connector")
         self.assertEqual([(f["status"], f["detail"]) for f in fs],
                          [("fail", "component prefill: vllm-runtime:1.0.0rc5 passes --connector nixl "
-                                   "and no --kv-transfer-config: the worker exits with a ValueError")])
+                                   "and no --kv-transfer-config: the worker exits with a ValueError"),
+                          ("fail", "component decode: vllm-runtime:1.0.0rc5 passes --connector nixl "
+                                   "beside --kv-transfer-config: the worker exits with a ValueError")])
         self.assertEqual(rc, 2, err)
 
     def test_kv_transfer_config_is_quiet(self):

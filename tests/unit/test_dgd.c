@@ -498,6 +498,10 @@ static void vllm_connector(void)
 		"\"args\":[\"--model\",\"Qwen/Qwen3-0.6B\",\"--is-prefill-worker\",\"--connector\",\"nixl\"]}]}}},"
 		"{\"name\":\"decode\",\"type\":\"decode\",\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"main\","
 		"\"image\":\"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc5\",\"command\":[\"python3\",\"-m\",\"dynamo.vllm\"],"
+		"\"args\":[\"--kv-transfer-config\","
+		"\"{\\\"kv_connector\\\":\\\"NixlConnector\\\",\\\"kv_role\\\":\\\"kv_both\\\"}\"]}]}}},"
+		"{\"name\":\"both\",\"type\":\"decode\",\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"main\","
+		"\"image\":\"nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0rc5\",\"command\":[\"python3\",\"-m\",\"dynamo.vllm\"],"
 		"\"args\":[\"--connector\",\"nixl\",\"--kv-transfer-config\","
 		"\"{\\\"kv_connector\\\":\\\"NixlConnector\\\",\\\"kv_role\\\":\\\"kv_both\\\"}\"]}]}}},"
 		"{\"name\":\"old\",\"type\":\"worker\",\"podTemplate\":{\"spec\":{\"containers\":[{\"name\":\"main\","
@@ -516,7 +520,11 @@ static void vllm_connector(void)
 	CHECK(has(&f, "dgd-vllm-connector", "component prefill: vllm-runtime:1.0.0rc5 passes "
 		  "--connector nixl and no --kv-transfer-config"));
 	CHECK(has(&f, "dgd-vllm-connector", "component new: vllm-runtime:1.0.1 passes --connector nixl"));
-	/* near misses: --kv-transfer-config given; rc4, before the removal;
+	/* --connector beside --kv-transfer-config is refused all the same
+	 * (args.py _reject_connector_flag runs first) */
+	CHECK(has(&f, "dgd-vllm-connector", "component both: vllm-runtime:1.0.0rc5 passes --connector nixl "
+		  "beside --kv-transfer-config"));
+	/* near misses: --kv-transfer-config alone; rc4, before the removal;
 	 * a frontend (no worker) */
 	CHECK(!has(&f, "dgd-vllm-connector", "component decode"));
 	CHECK(!has(&f, "dgd-vllm-connector", "component old"));

@@ -450,10 +450,15 @@ class TestTlsMatrix(E2ECase):
         self.assertEqual({c["sni"] for c in conns if c["hello"]}, {"localhost"}, conns)
         # Every connection the server saw came through the proxy, the
         # exec's too (src/kube/exec/upgrade.c: our TLS inside curl's tunnel),
-        # and the exec's tunnel met the case's proxy certificate.
+        # and the exec's tunnel met the case's proxy certificate.  At least
+        # as many tunnels as connections seen, plus the exec's first: a
+        # tunnel kubectl opened and dropped before its TLS reached the
+        # server (Go's discovery dials in parallel; seen under load, 35
+        # tunnels for 32 connections) is a tunnel the server never saw, the
+        # same drop the SNI assertion above allows for.
         tunnelled = len([c for c in conns if c.get("connect")])
         seen = res["kubectl_conns"] + res["get_conns"] + res["exec_conns"]
-        self.assertEqual(tunnelled, len(seen) + 1, res)
+        self.assertGreaterEqual(tunnelled, len(seen) + 1, res)
         self.assertFalse(conns[-1]["good"], conns)
 
     def test_https_proxy_certificate_for_another_name(self):

@@ -180,6 +180,25 @@ static const char *fw_dynamo_version(const struct check_input *in)
 	return v ? v : probe_dist_version(&in->f->mooncake.engines, "ai_dynamo_runtime");
 }
 
+/* The pod's own hostname's address as the probe resolved it, and which
+ * side-channel host detection its Dynamo vLLM worker has (checks.md J5f);
+ * NULL / unknown without a probe. */
+static const char *fw_host_self(const struct check_input *in)
+{
+	return in->f && in->f->versions.host_self[0] ? in->f->versions.host_self : NULL;
+}
+
+static enum fwr_hostip fw_host_detect(const struct check_input *in)
+{
+	if (!in->f)
+		return FWR_HOSTIP_UNKNOWN;
+	switch (in->f->versions.dyn_hostip) {
+	case PROBE_HOSTIP_DETECT: return FWR_HOSTIP_DETECT;
+	case PROBE_HOSTIP_FALLBACK: return FWR_HOSTIP_FALLBACK;
+	default: return FWR_HOSTIP_UNKNOWN;
+	}
+}
+
 /* A worker whose command and args were not read (past the cap): every
  * fw-* check but the pair rule (which needs a prefill peer) skipped with
  * the reason, so a failing rule cannot vanish into a READY (issue 37). */
@@ -220,12 +239,13 @@ void check_framework(const struct check_input *in, struct check_results *out)
 				 in->ctx->kv_known ? in->ctx->kv_cross_node : -1, fw_fabric(in),
 				 in->spec->gpus, in->ctx->nodes > 1 ? in->ctx->nodes : 1, fw_devices(in, &devs),
 				 fw_engine(in, &eng, &txt), fw_dynamo_version(in),
-				 in->spec->host_network };
+				 in->spec->host_network, fw_host_self(in), fw_host_detect(in) };
 	n = fwr_eval(&w, f);
 	for (size_t i = 0; i < n; i++)
 		fw_emit(in, &f[i], 0, w.engine && f[i].check == FWR_TRTLLM, out);
 	/* The pair rules need only the prefill's args, which the spec gives. */
-	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL, NULL, NULL, -1 };
+	p = (struct fwr_worker){ in->ctx->peer_args, &none, "prefill", 1, -1, w.fabric, -1, 1, NULL, NULL, NULL, -1,
+				 NULL, FWR_HOSTIP_UNKNOWN };
 	if (in->ctx->peer_args) {
 		struct fwr_finding pf[FWR_MAX];
 		struct engcfg_model m;

@@ -176,6 +176,7 @@ static const char *env_shown(const struct envr_view *env, const char *name, char
 
 #define SRC_27083 "vllm-project/vllm#27083; vLLM docs features/nixl_connector_usage (VLLM_NIXL_SIDE_CHANNEL_HOST, default localhost)"
 #define SRC_HOSTNET "ray-project/ray PR #60817 (hostNetwork: the auto-detected side-channel IP is the node's external, NAT'd one); ai-dynamo/dynamo components/src/dynamo/vllm/args.py get_host_ip (hostname resolution, then the UDP-connect default route)"
+#define SRC_SELF_HOST "ai-dynamo/dynamo PR #1878, PR #2108 (get_host_ip: gethostbyname of the hostname, 127.0.0.1 on gaierror or a failed bind); PR #6539 (components/src/dynamo/vllm/args.py get_host_ip, _is_routable: loopback and link-local skipped, then the UDP-connect default route, else RuntimeError)"
 #define SRC_DYN_HOST "ai-dynamo/dynamo components/src/dynamo/vllm (ensure_side_channel_host: the pod's IP when unset)"
 
 /* The worker runs vLLM's own server: `vllm serve` (any space between the
@@ -243,6 +244,43 @@ static int side_clash(const struct fwr_worker *w, long port, struct fwr_finding 
 	return engcfg_port_clash(&c, port, f);
 }
 
+/* J5f: the pod's hostname gives Dynamo's vLLM worker no routable address
+ * (checks.md J5f): it does not resolve, or only to loopback or
+ * link-local (Debian's "127.0.1.1 HOST" line of a node's /etc/hosts,
+ * which a hostNetwork pod sees).  0 when it resolves to one, or the probe
+ * did not look. */
+static int host_unroutable(const char *a)
+{
+	return a && (!strcmp(a, "unresolved") || loopback(a) || !strncmp(a, "169.254.", 8));
+}
+
+/* J5f's finding for a Dynamo vLLM worker with the side-channel host
+ * unset: the code without PR #6539 advertises 127.0.0.1 (or the loopback
+ * answer) silently, so a decode in another pod cannot hand it KV; with
+ * #6539 the default route's address is taken instead (no finding).  The
+ * code not known: a warning naming both. */
+static void self_host(const struct fwr_worker *w, struct fwr_finding *f)
+{
+	const char *remedy = "set VLLM_NIXL_SIDE_CHANNEL_HOST from valueFrom fieldRef status.podIP "
+			     "(or make the pod's hostname resolve to its IP)";
+	char what[64];
+
+	if (!strcmp(w->host_self, "unresolved"))
+		snprintf(what, sizeof what, "does not resolve");
+	else
+		snprintf(what, sizeof what, "resolves only to %s", w->host_self);
+	if (w->host_detect == FWR_HOSTIP_FALLBACK)
+		put(f, FWR_VLLM, ENVR_FAIL, remedy, SRC_SELF_HOST,
+		    "the pod's hostname %s and VLLM_NIXL_SIDE_CHANNEL_HOST is unset: this Dynamo (without PR #6539) "
+		    "advertises 127.0.0.1 or that address as its NIXL side channel, silently; a peer in another pod "
+		    "cannot reach it (handshake fails, prompts recomputed)", what);
+	else
+		put(f, FWR_VLLM, ENVR_WARN, remedy, SRC_SELF_HOST,
+		    "the pod's hostname %s and VLLM_NIXL_SIDE_CHANNEL_HOST is unset: Dynamo without PR #6539 "
+		    "advertises 127.0.0.1 silently (the peer cannot reach it); with it the worker takes the default "
+		    "route's address, or stops with RuntimeError when there is none", what);
+}
+
 /* J5: the side channel's host is where the peer connects for the NIXL
  * handshake; a loopback address makes a decode in another pod reach its
  * own agent ("Remote NIXL agent engine ID mismatch", the prompt is
@@ -280,6 +318,8 @@ static int rule_vllm(const struct fwr_worker *w, struct fwr_finding *f)
 		    env_shown(w->env, "VLLM_NIXL_SIDE_CHANNEL_PORT", shown, sizeof shown));
 	else if (port && side_clash(w, num(port), f))
 		;    /* vllm-project/vllm#25059 */
+	else if (!h && dyn && w->kv_cross && host_unroutable(w->host_self) && w->host_detect != FWR_HOSTIP_DETECT)
+		self_host(w, f);
 	else if (!h && dyn && w->host_network == 1 && w->kv_cross)
 		put(f, FWR_VLLM, ENVR_WARN, "set VLLM_NIXL_SIDE_CHANNEL_HOST from valueFrom fieldRef status.podIP (the node's cluster IP on the host network)",
 		    SRC_HOSTNET, "hostNetwork: true with VLLM_NIXL_SIDE_CHANNEL_HOST unset: Dynamo takes the side-channel host from the node's hostname or default route, which on the host network may be the node's external address its peers cannot reach (NIXL handshake times out)");

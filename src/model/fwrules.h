@@ -29,6 +29,15 @@ struct fwr_engine {
 	const char *backend;          /* cache_transceiver_config.backend, NULL unset */
 };
 
+/* How the worker's Dynamo picks the NIXL side-channel host when
+ * VLLM_NIXL_SIDE_CHANNEL_HOST is unset (checks.md J5f): ai-dynamo/dynamo
+ * PR #6539's detection, or the older code that falls back to 127.0.0.1. */
+enum fwr_hostip {
+	FWR_HOSTIP_UNKNOWN = 0,
+	FWR_HOSTIP_DETECT,
+	FWR_HOSTIP_FALLBACK,
+};
+
 /* One worker as the book sees it.  Unknown numbers are -1, unknown
  * strings NULL. */
 struct fwr_worker {
@@ -52,6 +61,10 @@ struct fwr_worker {
 	 * probe read it, checks.md J5e), NULL unknown (a recipe). */
 	const char *dynamo_version;
 	int host_network;             /* the pod's hostNetwork: 1, 0, -1 unknown */
+	/* The pod's own hostname as its resolver answers (J5f): an IPv4
+	 * address, "unresolved", or NULL unknown (a recipe, an old probe). */
+	const char *host_self;
+	enum fwr_hostip host_detect;
 };
 
 /* The findings for w (ok ones too: each check that applies reports once,

@@ -12,6 +12,18 @@ enum probe_modstate {
 	PROBE_MODSTATE_ABSENT,          /* read, not loaded */
 };
 
+/* How the installed Dynamo vLLM worker picks the NIXL side-channel host
+ * when VLLM_NIXL_SIDE_CHANNEL_HOST is unset (checks.md J5f): its
+ * dynamo/vllm/args.py with ai-dynamo/dynamo PR #6539's detection
+ * (_try_udp_connect: the default route's address, else RuntimeError), or
+ * without it (PRs #1878/#2108: gethostbyname of the hostname, 127.0.0.1
+ * when that fails). */
+enum probe_hostip {
+	PROBE_HOSTIP_UNKNOWN = 0,       /* no dynamo/vllm/args.py read */
+	PROBE_HOSTIP_DETECT,            /* PR #6539's code */
+	PROBE_HOSTIP_FALLBACK,          /* older code: the silent loopback */
+};
+
 /* Section versions: what no other section reads, each a plain version or
  * word ("" when not reported, or refused: nbad counts those).  fi_info -p's
  * per-entry "version:" is the provider's (122.0 for EFA), not libfabric's:
@@ -22,6 +34,12 @@ struct probe_versions {
 	char efa_installer[32];         /* "1.38.1" (/opt/amazon/efa_installed_packages) */
 	char arch[16];                  /* uname -m: "x86_64", "aarch64" */
 	enum probe_modstate efa_nv_peermem;  /* the EFA installer's GPUDirect module */
+	/* The pod's own hostname as its resolver answers (J5f): its first
+	 * IPv4 address ("10.0.1.17", "127.0.1.1"), "unresolved", or "" not
+	 * looked up (no hostname, the lookup timed out).  The name itself
+	 * never leaves the pod. */
+	char host_self[16];
+	enum probe_hostip dyn_hostip;
 	int nbad;
 };
 

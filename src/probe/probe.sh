@@ -1562,6 +1562,56 @@ elif [ -r /proc/modules ]; then
 	done </proc/modules
 	echo "efa_nv_peermem=$_ld"
 fi
+# J5f (issue 41): the side-channel host Dynamo's vLLM worker picks when
+# VLLM_NIXL_SIDE_CHANNEL_HOST is unset starts from the pod's own hostname
+# (ai-dynamo/dynamo components/src/dynamo/vllm/args.py get_host_ip).
+# "host_self=" the first IPv4 address the resolver gives for it (getent
+# ahostsv4, bounded 3 s; without getent /etc/hosts' first line naming it,
+# as glibc's files backend) or "unresolved"; no line when it could not
+# look (timed out, no getent and no awk).  "dyn_hostip=detect|fallback": whether the installed
+# dynamo/vllm/args.py has PR #6539's detection (_try_udp_connect) or not.
+# The hostname and the file never leave the pod: one word each.
+_hn=
+rd /proc/sys/kernel/hostname && _hn=$v
+case $_hn in "" | -* | *[!A-Za-z0-9.-]*) _hn= ;; esac
+if [ -n "$_hn" ]; then
+	if have getent; then
+		# one name's few lines; the status is bounded's (2: getent's
+		# "not found", 124: timed out)
+		_a=$(bounded 3 getent ahostsv4 "$_hn" 2>/dev/null </dev/null)
+		_rc=$?
+		_a=${_a%%[!0-9.]*}
+	elif [ -f /etc/hosts ] && [ -r /etc/hosts ] && have awk && { have head || have dd; }; then
+		_a=$(bread 65536 /etc/hosts | lines 4096 512 | awk -v h="$_hn" '
+			BEGIN { h = tolower(h) }
+			{ sub(/#.*/, "") }
+			$1 ~ /^[0-9]+[.][0-9]+[.][0-9]+[.][0-9]+$/ {
+				for (i = 2; i <= NF; i++) if (tolower($i) == h) { print $1; exit }
+			}')
+		_rc=2
+	else
+		_a= _rc=0
+	fi
+	# only a clear "not found" is unresolved: no line on a timeout, an
+	# error, or output that is no address
+	if [ -n "$_a" ]; then
+		put "host_self=$_a"
+	elif [ "$_rc" = 2 ]; then
+		put "host_self=unresolved"
+	fi
+fi
+for _s in /usr/local/lib/python3*/dist-packages /usr/local/lib/python3*/site-packages \
+	/usr/lib/python3/dist-packages /opt/dynamo/venv/lib/python3*/site-packages \
+	/opt/venv/lib/python3*/site-packages /workspace/.venv/lib/python3*/site-packages; do
+	_f=$_s/dynamo/vllm/args.py
+	[ -f "$_f" ] && [ -r "$_f" ] && have grep || continue
+	if bread 262144 "$_f" | grep -q _try_udp_connect; then
+		echo "dyn_hostip=detect"
+	else
+		echo "dyn_hostip=fallback"
+	fi
+	break
+done
 end versions 0
 # check --observe (issue 45, docs/checks.md O): every RDMA port's traffic
 # and error counters sampled twice, the window apart, in this one exec.

@@ -1,7 +1,9 @@
 /* Section versions (issue 43): the versions and the module the
  * known-issues rows key on that no other section reads (docs/product.md):
  * libfabric's own version, the AWS EFA installer's, the machine and
- * whether efa_nv_peermem is loaded.  Every line is pod text: a value that
+ * whether efa_nv_peermem is loaded; and (issue 41, checks.md J5f) the
+ * address the pod's own hostname resolves to and which side-channel host
+ * detection its Dynamo vLLM worker has.  Every line is pod text: a value that
  * is no plain version or word is refused here again, unknown lines are
  * ignored. */
 #include "internal.h"
@@ -51,15 +53,40 @@ static int take(char *dst, size_t max, struct pslice v, int (*ok)(struct pslice,
 	return 0;
 }
 
-static int module_state(struct probe_versions *v, struct pslice w)
+/* A dotted IPv4 address ("10.0.1.17"): four numbers 0-255, or the
+ * word "unresolved". */
+static int host_ok(struct pslice v, size_t max)
 {
-	if (ps_eq(w, "loaded"))
-		v->efa_nv_peermem = PROBE_MODSTATE_LOADED;
-	else if (ps_eq(w, "absent"))
-		v->efa_nv_peermem = PROBE_MODSTATE_ABSENT;
+	int dots = 0, digits = 0, num = 0;
+
+	if (ps_eq(v, "unresolved"))
+		return v.n < max;
+	if (!v.n || v.n >= max)
+		return 0;
+	for (size_t i = 0; i < v.n; i++) {
+		if (v.s[i] == '.' && digits) {
+			dots++, digits = 0, num = 0;
+		} else if (v.s[i] >= '0' && v.s[i] <= '9' && digits < 3) {
+			num = num * 10 + (v.s[i] - '0');
+			digits++;
+			if (num > 255)
+				return 0;
+		} else
+			return 0;
+	}
+	return dots == 3 && digits;
+}
+
+/* One of two words into *out (their values), else unknown (0) and refused. */
+static int two_words(struct pslice w, const char *a, int va, const char *b, int vb, int *out, int *nbad)
+{
+	if (ps_eq(w, a))
+		*out = va;
+	else if (ps_eq(w, b))
+		*out = vb;
 	else {
-		v->efa_nv_peermem = PROBE_MODSTATE_UNKNOWN;
-		v->nbad++;
+		*out = 0;
+		(*nbad)++;
 		return 0;
 	}
 	return 1;
@@ -69,7 +96,7 @@ int probe_parse_versions(const char *t, size_t n, struct probe_versions *v)
 {
 	struct ptext it;
 	struct pslice line, k, val;
-	int got = 0;
+	int got = 0, mod;
 
 	ptext_init(&it, t, n);
 	while (ptext_line(&it, &line)) {
@@ -81,8 +108,17 @@ int probe_parse_versions(const char *t, size_t n, struct probe_versions *v)
 			got += take(v->efa_installer, sizeof v->efa_installer, val, version_ok, &v->nbad);
 		else if (ps_eq(k, "arch"))
 			got += take(v->arch, sizeof v->arch, val, arch_ok, &v->nbad);
-		else if (ps_eq(k, "efa_nv_peermem"))
-			got += module_state(v, val);
+		else if (ps_eq(k, "efa_nv_peermem")) {
+			got += two_words(val, "loaded", PROBE_MODSTATE_LOADED, "absent", PROBE_MODSTATE_ABSENT,
+					 &mod, &v->nbad);
+			v->efa_nv_peermem = (enum probe_modstate)mod;
+		} else if (ps_eq(k, "host_self"))
+			got += take(v->host_self, sizeof v->host_self, val, host_ok, &v->nbad);
+		else if (ps_eq(k, "dyn_hostip")) {
+			got += two_words(val, "detect", PROBE_HOSTIP_DETECT, "fallback", PROBE_HOSTIP_FALLBACK,
+					 &mod, &v->nbad);
+			v->dyn_hostip = (enum probe_hostip)mod;
+		}
 	}
 	return got;
 }

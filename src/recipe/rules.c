@@ -250,7 +250,8 @@ void recipe_args_add(struct recipe_component *c, const char *text)
  * the caller's, filled here. */
 static struct fwr_worker fw_worker(const struct recipe_component *c, struct envr_view *view)
 {
-	struct fwr_worker w = { c->args, view, c->role, moves_kv(c), -1, 0, -1, 1, NULL, NULL, NULL, -1 };
+	struct fwr_worker w = { c->args, view, c->role, moves_kv(c), -1, 0, -1, 1, NULL, NULL, NULL, -1,
+				NULL, FWR_HOSTIP_UNKNOWN };
 	struct envr_var *v = xcalloc(c->nenv + 1, sizeof *v);
 
 	for (size_t i = 0; i < c->nenv; i++) {

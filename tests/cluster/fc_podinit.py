@@ -352,6 +352,11 @@ def pod_init(spec_path):
                 tgt = os.path.join(pp, "sys/kernel/random/boot_id")
                 if os.path.isfile(tgt) and not os.path.islink(tgt):
                     bind(bid, tgt)
+        hosts = os.path.join(R, "etc/hosts")
+        if spec.get("etc_hosts") and os.path.isfile(hosts) and not os.path.islink(hosts):
+            # the pod's /etc/hosts (fc_sandbox.etc_hosts), bound over the
+            # host's file like the kubelet's mount
+            bind(spec["etc_hosts"], hosts)
         if spec.get("hostname"):
             # own UTS namespace, hostname = pod name, as on a real node (UCX
             # tells machines apart by it: same name = shared-memory lanes)

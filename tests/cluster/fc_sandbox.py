@@ -8,6 +8,7 @@ import os
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,26 @@ exec "$@"
 
 
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def etc_hosts(pod, d, hostname):
+    """The file shown as the pod's /etc/hosts, like the kubelet's: the
+    scenario's `files:` entry for /etc/hosts when it has one (a hostNetwork
+    pod sees its node's file, which the kubelet does not write:
+    pkg/kubelet/kubelet_pods.go makeHostsMount), else the kubelet-managed
+    file (managedHostsFileContent: localhost lines and "podIP hostname"),
+    written into d."""
+    for dst, src in getattr(pod, "files", []):
+        if dst == "/etc/hosts":
+            return src
+    path = os.path.join(d, "hosts")
+    with open(path, "w") as f:
+        f.write("# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n"
+                "::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\n"
+                "fe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n")
+        if pod.ip:
+            f.write("%s\t%s\n" % (pod.ip, hostname))
+    return path
 
 
 def workload_container(pod):
@@ -296,7 +317,9 @@ class Sandboxes:
         spec = {"root": root, "basebin": self.basebin,
                 "bin": os.path.join(prof, "bin") if prof else None,
                 "profile_root": os.path.join(prof, "root") if prof else None,
-                "env": env, "argv": workload_argv(pod, env), "files": getattr(pod, "files", []),
+                "env": env, "argv": workload_argv(pod, env),
+                "files": [fe for fe in getattr(pod, "files", []) if fe[0] != "/etc/hosts"],
+                "etc_hosts": etc_hosts(pod, d, pod.name if self.net else socket.gethostname()),
                 "make": getattr(pod, "make", []) + fc_counters.make_entries(getattr(pod, "counters", [])),
                 "caps": capnums, "shm": shm_size(pod), "memlock": pod.limits.get("memlock"),
                 "setpriv": self.setpriv, "launch": LAUNCH_SH, "host_bin": pod.host_bin,

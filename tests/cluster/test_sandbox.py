@@ -169,6 +169,10 @@ class TestSandbox(unittest.TestCase):
             self.assertIn("|-- %s\n" % ips[pod], out)
             out, _, _ = sh(self.c, pod, "hostname")
             self.assertEqual(out.strip(), pod)
+            # the kubelet's /etc/hosts: the hostname is the pod's IP
+            out, _, _ = sh(self.c, pod, "cat /etc/hosts")
+            self.assertIn("%s\t%s\n" % (ips[pod], pod), out)
+            self.assertIn("127.0.0.1\tlocalhost\n", out)
         self.assertNotEqual(ips["qwen-prefill-0"], ips["qwen-decode-0"])
         # one boot_id per node: pods on two nodes look like two machines
         a, _, _ = sh(self.c, "qwen-prefill-0", "cat /proc/sys/kernel/random/boot_id")

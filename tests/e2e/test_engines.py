@@ -46,6 +46,14 @@ model/engcfg.c through model/fwrules.c).
   workers on hostNetwork: true, VLLM_NIXL_SIDE_CHANNEL_HOST unset: fw-vllm
   warn on both (READY; live only: a recipe's hostNetwork is not read).
   eng-vllm-hostnet-side-channel-podip (status.podIP): fw-vllm ok.
+- eng-vllm-hostnet-hostname (ai-dynamo/dynamo PRs #1878, #2108, #6539):
+  the same workers on a Dynamo without PR #6539, the node's /etc/hosts
+  mapping the prefill's hostname to 127.0.1.1 and lacking the decode's:
+  both NOT READY on fw-vllm (J5f: the silent 127.0.0.1 fallback; live
+  only). Near misses: eng-vllm-hostname-podnet (the pod network: the
+  kubelet's /etc/hosts gives the pod IP): READY, fw-vllm ok;
+  eng-vllm-hostnet-hostname-detect (PR #6539's code): READY, fw-vllm warn
+  on hostNetwork only.
 
 Environment: DI_PLUGIN (the binary; default ./kubectl-dynamo_interconnect).
 """
@@ -192,6 +200,40 @@ class HostNetSideChannelPodIP(Live, E2ECase):
     SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hostnet-side-channel-podip.yaml")
     VERDICT = {"prefill": "READY", "decode": "READY"}
     FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok"}}
+
+
+class HostNetHostname(fl.LiveOnly, E2ECase):
+    TMP = "englive-"
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hostnet-hostname.yaml")
+    LIVE_ONLY = "fw-vllm"     # a recipe has no resolver
+    VERDICT = {"prefill": "NOT READY", "decode": "NOT READY"}
+    FW = {"prefill": {"fw-vllm": "fail"}, "decode": {"fw-vllm": "fail"}}
+
+    def test_hostname_named(self):
+        pods = self.pods()
+        detail = {role: next(c["detail"] for c in p["checks"] if c["name"] == "fw-vllm")
+                  for role, p in pods.items()}
+        self.assertIn("resolves only to 127.0.1.1", detail["prefill"])
+        self.assertIn("does not resolve", detail["decode"])
+        for d in detail.values():
+            self.assertIn("127.0.0.1", d)
+            self.assertNotIn("vllmprefillworker", d)    # the hostname never shown
+            self.assertNotIn("vllmdecodeworker", d)
+
+
+class HostnamePodNet(Live, E2ECase):
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hostname-podnet.yaml")
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "ok"}, "decode": {"fw-vllm": "ok"}}
+
+
+class HostNetHostnameDetect(fl.LiveOnly, E2ECase):
+    TMP = "englive-"
+    SCENARIO = os.path.join(fl.SCENARIOS, "eng-vllm-hostnet-hostname-detect.yaml")
+    LIVE_ONLY = "fw-vllm"
+    VERDICT = {"prefill": "READY", "decode": "READY"}
+    FW = {"prefill": {"fw-vllm": "warn"}, "decode": {"fw-vllm": "warn"}}
+    DETAIL = {"fw-vllm": ("hostNetwork: true", "VLLM_NIXL_SIDE_CHANNEL_HOST unset")}
 
 
 class DynamoSglang(Live, E2ECase):

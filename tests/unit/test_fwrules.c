@@ -23,7 +23,8 @@ static void env(const char *a, const char *av, const char *b, const char *bv)
 /* The severity of check for args, or -1 when it does not report. */
 static int sev(const char *args, enum fwr_check check, long gpus)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL, NULL, NULL, -1 };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, gpus, 1, NULL, NULL, NULL, -1,
+				NULL, FWR_HOSTIP_UNKNOWN };
 	struct fwr_finding f[FWR_MAX];
 	size_t n = fwr_eval(&w, f);
 
@@ -66,7 +67,8 @@ static void test_vllm(void)
 static void test_side_channel_hostnet(void)
 {
 	const char *dyn = "python3 -m dynamo.vllm --model m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}";
-	struct fwr_worker w = { dyn, &view, "decode", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL, NULL, 1 };
+	struct fwr_worker w = { dyn, &view, "decode", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL, NULL, 1,
+				NULL, FWR_HOSTIP_UNKNOWN };
 	struct fwr_finding f[FWR_MAX];
 	size_t n;
 
@@ -102,6 +104,60 @@ static void test_side_channel_hostnet(void)
 	CHECK(n >= 1 && f[0].sev == ENVR_FAIL);
 }
 
+/* The severity of w's first finding, -1 when none. */
+static int first_sev(const struct fwr_worker *w)
+{
+	struct fwr_finding f[FWR_MAX];
+
+	return fwr_eval(w, f) ? (int)f[0].sev : -1;
+}
+
+/* checks.md J5f: Dynamo's vLLM worker with VLLM_NIXL_SIDE_CHANNEL_HOST
+ * unset takes its side-channel host from the pod's hostname.  Before
+ * ai-dynamo/dynamo PR #6539 (PRs #1878/#2108) an unresolvable hostname
+ * became 127.0.0.1 silently, and a loopback answer was used as is; from
+ * #6539 non-routable answers are skipped for the default route's address
+ * (RuntimeError when there is none). */
+static void test_side_channel_hostname(void)
+{
+	const char *dyn = "python3 -m dynamo.vllm --model m --kv-transfer-config {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}";
+	struct fwr_worker w = { dyn, &view, "decode", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL, NULL, 0,
+				"unresolved", FWR_HOSTIP_FALLBACK };
+	struct fwr_finding f[FWR_MAX];
+	size_t n;
+
+	env(NULL, NULL, NULL, NULL);
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].check == FWR_VLLM && f[0].sev == ENVR_FAIL);
+	CHECK(n >= 1 && strstr(f[0].detail, "does not resolve") && strstr(f[0].detail, "127.0.0.1"));
+	CHECK(n >= 1 && f[0].source && strstr(f[0].source, "#6539"));
+	w.host_self = "127.0.1.1";                     /* Debian's /etc/hosts line */
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_FAIL && strstr(f[0].detail, "127.0.1.1"));
+	w.host_self = "169.254.3.1";                   /* link-local */
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_FAIL);
+	/* the code unknown: either release's behaviour, a warning */
+	w.host_self = "unresolved", w.host_detect = FWR_HOSTIP_UNKNOWN;
+	n = fwr_eval(&w, f);
+	CHECK(n >= 1 && f[0].sev == ENVR_WARN && strstr(f[0].detail, "RuntimeError"));
+	/* near misses: PR #6539's code (the pod IP by the default route), the
+	 * hostname resolving to the pod's IP, the host set, KV in the pod,
+	 * not known (a recipe) */
+	w.host_detect = FWR_HOSTIP_DETECT;
+	CHECK_INT(first_sev(&w), ENVR_OK);
+	w.host_detect = FWR_HOSTIP_FALLBACK, w.host_self = "10.0.1.17";
+	CHECK_INT(first_sev(&w), ENVR_OK);
+	w.host_self = "unresolved";
+	env("VLLM_NIXL_SIDE_CHANNEL_HOST", "10.0.1.17", NULL, NULL);
+	CHECK_INT(first_sev(&w), ENVR_OK);
+	env(NULL, NULL, NULL, NULL);
+	w.kv_cross = 0;
+	CHECK_INT(first_sev(&w), ENVR_OK);
+	w.kv_cross = 1, w.host_self = NULL;
+	CHECK_INT(first_sev(&w), ENVR_OK);
+}
+
 static void test_trtllm(void)
 {
 	env("NIXL_BACKEND", "LIBFABRIC", "TRTLLM_NIXL_KVCACHE_BACKEND", "LIBFABRIC");
@@ -123,7 +179,7 @@ static void test_sglang_mooncake_tp(void)
 	static const struct engcfg_model mla = { 1, 0, 0, 1, "deepseek_v3", NULL };
 	static const struct engcfg_model swa = { 1, 1, 0, 0, "gpt_oss", NULL };
 	struct fwr_worker p = { "sglang.launch_server --tp-size 3 --disaggregation-mode prefill", &view,
-				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL, NULL, NULL, -1 };
+				"prefill", 1, 1, ENVR_FAB_IB, 4, 1, NULL, NULL, NULL, -1, NULL, FWR_HOSTIP_UNKNOWN };
 	struct fwr_worker d = p;
 	struct fwr_finding f;
 
@@ -166,7 +222,7 @@ static void test_sglang_mooncake_tp(void)
 /* The severity of check for args on a pod with RDMA devices devs. */
 static int sev_dev(const char *args, enum fwr_check check, const char *devs)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs, NULL, NULL, -1 };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, devs, NULL, NULL, -1, NULL, FWR_HOSTIP_UNKNOWN };
 	struct fwr_finding f[FWR_MAX];
 	size_t n = fwr_eval(&w, f);
 
@@ -203,7 +259,7 @@ static void test_item3(void)
 		 * nvidia.com/gpu, with kv_buffer_device xpu is right */
 		struct fwr_worker x = { "python3 -m dynamo.vllm --kv-transfer-config {\"kv_connector\":\"NixlConnector\","
 					"\"kv_role\":\"kv_both\",\"kv_buffer_device\":\"xpu\"}", &view, "prefill", 1, 1,
-					ENVR_FAB_IB, -1, 1, NULL, NULL, NULL, -1 };
+					ENVR_FAB_IB, -1, 1, NULL, NULL, NULL, -1, NULL, FWR_HOSTIP_UNKNOWN };
 		struct fwr_finding f[FWR_MAX];
 		size_t n = fwr_eval(&x, f);
 
@@ -250,7 +306,7 @@ static void test_item3(void)
 /* The finding of fw-trtllm for a worker with engine file e (NULL none). */
 static const struct fwr_finding *eng(const char *args, const struct fwr_engine *e, struct fwr_finding *f)
 {
-	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, e, NULL, -1 };
+	struct fwr_worker w = { args, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, e, NULL, -1, NULL, FWR_HOSTIP_UNKNOWN };
 	size_t n = fwr_eval(&w, f);
 
 	for (size_t i = 0; i < n; i++)
@@ -292,7 +348,7 @@ static void test_trtllm_engine(void)
 	/* TensorRT-LLM's TP from its file feeds J7 */
 	{
 		struct fwr_engine tp16 = { 1, "/e.yaml", NULL, -1, -1, 16, NULL };
-		struct fwr_worker w = { a, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, &tp16, NULL, -1 };
+		struct fwr_worker w = { a, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, &tp16, NULL, -1, NULL, FWR_HOSTIP_UNKNOWN };
 		size_t n = fwr_eval(&w, f);
 		int seen = 0;
 
@@ -313,7 +369,7 @@ static void test_trtllm_engine(void)
 /* J7: the nodes a worker spans, from its args or the pod (w.nodes). */
 static void test_tp_nodes(void)
 {
-	struct fwr_worker w = { NULL, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL, NULL, -1 };
+	struct fwr_worker w = { NULL, &view, "prefill", 1, 1, ENVR_FAB_IB, 8, 1, NULL, NULL, NULL, -1, NULL, FWR_HOSTIP_UNKNOWN };
 	struct fwr_finding f[FWR_MAX];
 	const char *const cases[][2] = {
 		/* Dynamo's DeepSeek-R1 SGLang disagg-32gpu under Grove (backend_sglang.go) */
@@ -387,6 +443,7 @@ int main(void)
 	test_names_are_rows();
 	test_vllm();
 	test_side_channel_hostnet();
+	test_side_channel_hostname();
 	test_trtllm();
 	test_sglang_mooncake_tp();
 	test_item3();

@@ -76,6 +76,31 @@ static void test_versions_report(void)
 	probe_facts_free(f);
 }
 
+/* checks.md J5f: the pod's hostname's address and the Dynamo vLLM
+ * worker's side-channel host detection, one word each; anything else is
+ * refused. */
+static void test_versions_host_self(void)
+{
+	static const char ok[] = "host_self=10.0.1.17\ndyn_hostip=fallback\n";
+	static const char bad[] = "host_self=10.0.1.256\nhost_self=node-a.example\nhost_self=1.2.3\n"
+				  "host_self=1..2.3\ndyn_hostip=maybe\n";
+	struct probe_versions v;
+
+	memset(&v, 0, sizeof v);
+	CHECK_INT(probe_parse_versions(ok, strlen(ok), &v), 2);
+	CHECK_STR(v.host_self, "10.0.1.17");
+	CHECK_INT(v.dyn_hostip, PROBE_HOSTIP_FALLBACK);
+	memset(&v, 0, sizeof v);
+	CHECK_INT(probe_parse_versions("host_self=unresolved\ndyn_hostip=detect\n", 40, &v), 2);
+	CHECK_STR(v.host_self, "unresolved");
+	CHECK_INT(v.dyn_hostip, PROBE_HOSTIP_DETECT);
+	memset(&v, 0, sizeof v);
+	CHECK_INT(probe_parse_versions(bad, strlen(bad), &v), 0);
+	CHECK_STR(v.host_self, "");
+	CHECK_INT(v.dyn_hostip, PROBE_HOSTIP_UNKNOWN);
+	CHECK_INT(v.nbad, 5);
+}
+
 static void test_engine_kv_manager_v2(void)
 {
 	static const char on[] = "state=ok\nkv_cache_config.use_kv_cache_manager_v2=True\n";
@@ -148,6 +173,12 @@ static void test_versions_probe(void)
 		"[ \"$1\" = --version ] || exit 1\n"
 		"echo 'fi_info: 2.1.0amzn3.0'\necho 'libfabric: 2.1.0amzn3.0'\n"
 		"echo 'libfabric api: 2.1'\necho '@@@ end versions rc=0'\n";
+	/* getent ahostsv4 NAME's lines (glibc nss/getent.c ahosts_keys_int):
+	 * the first address is the one taken, the name never leaves */
+	static const char getent[] =
+		"#!/bin/sh\n"
+		"[ \"$1\" = ahostsv4 ] || exit 1\n"
+		"echo \"10.0.1.17       STREAM $2\"\necho \"10.0.1.17       DGRAM  \"\n";
 	char dir[] = "/tmp/di-versions-XXXXXX", path[64], *rep;
 	struct probe_facts *f = probe_facts_new();
 	struct err e;
@@ -155,6 +186,7 @@ static void test_versions_probe(void)
 
 	CHECK(mkdtemp(dir) != NULL);
 	CHECK_INT(put_file(dir, "fi_info", fi, sizeof fi - 1), 0);
+	CHECK_INT(put_file(dir, "getent", getent, sizeof getent - 1), 0);
 	rep = probe_with(dir, &n);
 	CHECK(rep != NULL);
 	err_clear(&e);
@@ -165,9 +197,13 @@ static void test_versions_probe(void)
 	CHECK(f->versions.arch[0] != '\0');          /* uname -m of this machine */
 	CHECK_INT(f->versions.nbad, 0);
 	CHECK(rep && !strstr(rep, "libfabric api"));
+	CHECK_STR(f->versions.host_self, "10.0.1.17");
+	CHECK(rep && !strstr(rep, "STREAM"));
 	free(rep);
 	probe_facts_free(f);
 	snprintf(path, sizeof path, "%s/fi_info", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/getent", dir);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/probe.sh", dir);
 	unlink(path);
@@ -179,6 +215,7 @@ int main(void)
 	test_versions_read();
 	test_versions_refused();
 	test_versions_report();
+	test_versions_host_self();
 	test_engine_kv_manager_v2();
 	test_versions_probe();
 	return T_DONE("test_versions");

@@ -180,6 +180,16 @@ end() { echo "@@@ end $1 rc=$2"; }
 tool() {
 	_n=$1 _m=$2 _t=$3
 	shift 3
+	tool_keep "$_n" "$_t" "$_m" "$_m" '' "$@"
+}
+
+# tool_keep NAME SECONDS KEPT WHOLE ERE CMD...: tool's section, but of a
+# long output only the lines matching ERE (what the section's parser reads)
+# leave the pod, at most KEPT bytes; with ERE '' or without grep the whole
+# output does, at most WHOLE bytes (issue 46: the bytes a pod sends).
+tool_keep() {
+	_n=$1 _t=$2 _k=$3 _w=$4 _e=$5
+	shift 5
 	begin "$_n"
 	if ! have "$1"; then
 		end "$_n" 127
@@ -187,10 +197,14 @@ tool() {
 	fi
 	_out=$(bounded "$_t" "$@" 2>&1 </dev/null)
 	_rc=$?
-	if [ "$TMODE" = busybox ] && [ "$_rc" = 143 ]; then
-		_rc=124
+	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
+	if [ -z "$_out" ]; then
+		:
+	elif [ -n "$_e" ] && have grep; then
+		printf '%s\n' "$_out" | grep -E "$_e" | emit "$_k"
+	else
+		printf '%s\n' "$_out" | emit "$_w"
 	fi
-	[ -n "$_out" ] && printf '%s\n' "$_out" | emit "$_m"
 	end "$_n" "$_rc"
 }
 
@@ -469,24 +483,14 @@ else
 fi
 
 # --- GPUs, topology, NVLink, fabric (D, B4) ---
-begin nvsmi_q
-if have nvidia-smi; then
-	# Top-level lines and the indent-4 block headers keep the structure
-	# (a header ends the Fabric block before it); of the indent-4 values
-	# only Product Name and GPU UUID are read, of the deeper lines only the
-	# fabric keys (the whole -q is ~10 KiB per GPU; issue 46: 48 KB a pod).
-	_out=$(bounded 10 nvidia-smi -q 2>&1 </dev/null)
-	_rc=$?
-	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
-	if have grep; then
-		printf '%s\n' "$_out" | grep -E '^[^ ]|^    [^ :][^:]*$|^    (Product Name|GPU UUID) |^ +(State|Status|CliqueId|ClusterUUID|Health|Summary|Bandwidth) ' | emit 131072
-	else
-		printf '%s\n' "$_out" | emit 524288
-	fi
-	end nvsmi_q "$_rc"
-else
-	end nvsmi_q 127
-fi
+# nvidia-smi -q: the top-level lines and the indent-4 block headers keep the
+# structure (a header ends the Fabric block before it); of the indent-4
+# values only Product Name and GPU UUID are read (src/probe/nvsmi.c), of the
+# deeper lines only the fabric keys (the whole -q is ~10 KiB per GPU;
+# issue 46: 48 KB a pod).
+tool_keep nvsmi_q 10 131072 524288 \
+	'^[^ ]|^    [^ :][^:]*$|^    (Product Name|GPU UUID) |^ +(State|Status|CliqueId|ClusterUUID|Health|Summary|Bandwidth) ' \
+	nvidia-smi -q
 tool nvsmi_topo 65536 5 nvidia-smi topo -m
 tool nvsmi_nvlink 65536 5 nvidia-smi nvlink --status
 
@@ -496,22 +500,9 @@ tool ucx_info_v 16384 5 ucx_info -v
 # reads (Memory domain, Component, register, memory types, Transport,
 # Device, Type) leave the pod, and every other line (an error): the whole
 # -d is ~16 KiB a node, most of it bandwidths and capabilities (issue 46).
-begin ucx_info_d
-if have ucx_info; then
-	_out=$(bounded 5 ucx_info -d 2>&1 </dev/null)
-	_rc=$?
-	[ "$TMODE" = busybox ] && [ "$_rc" = 143 ] && _rc=124
-	if [ -z "$_out" ]; then
-		:
-	elif have grep; then
-		printf '%s\n' "$_out" | grep -E '^[^#]|^#[[:space:]]*(Memory domain|Component|register|memory types|Transport|Device|Type):' | emit 262144
-	else
-		printf '%s\n' "$_out" | emit 262144
-	fi
-	end ucx_info_d "$_rc"
-else
-	end ucx_info_d 127
-fi
+tool_keep ucx_info_d 5 262144 262144 \
+	'^[^#]|^#[[:space:]]*(Memory domain|Component|register|memory types|Transport|Device|Type):' \
+	ucx_info -d
 
 # --- libfabric / EFA (G); warn level shows a failed CUDA registration ---
 begin fi_info

@@ -53,4 +53,12 @@ struct engine_job {
 void engine_run(struct http_client *c, const struct pod_list *l,
 		const struct engine_job *job, struct exec_result *results);
 
+/* engine_each (each.c): fn(i, arg) once for every i in 0..n-1, from a
+ * pool of min(parallel, n) threads (parallel <= 0: ENGINE_DEFAULT_PARALLEL,
+ * at most ENGINE_MAX_PARALLEL) taking the indices in order; returns when
+ * every call has returned.  fn runs concurrently with itself: it writes
+ * only what belongs to index i.  Cancelling is fn's to honour (cancel_why()),
+ * so that every index still gets its call and can say why it did nothing. */
+void engine_each(size_t n, int parallel, void (*fn)(size_t i, void *arg), void *arg);
+
 #endif

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "check/observed.h"
+#include "engine/engine.h"
 #include "kube/api/podproxy.h"
 #include "model/cancel.h"
 #include "probe/promtext.h"
@@ -32,8 +33,9 @@ struct run_kv_pod {
 	long port[2];             /* 0: none */
 	char endpoints[96];       /* "NIXL telemetry :19090, Dynamo system :9090" */
 	char why[200];            /* why not read ("" when read) */
-	struct kv_metrics start;
-	struct timespec t0;
+	struct kv_metrics start, end;
+	struct timespec t0, t1;
+	int ended;                /* the stage reached it (read or unread) */
 	struct run_kv_window win;     /* run_pod.kv points here once judged */
 };
 
@@ -183,6 +185,24 @@ static int read_pod(struct http_client *c, const struct pod_info *p, struct run_
 	return 0;
 }
 
+/* The first read of pod i (engine_each: the pods' reads go out together,
+ * at most --parallel at once, so N pods whose proxy hangs cost one timeout
+ * a batch, not N; each writes only its own run_kv_pod). */
+static void start_one(size_t i, void *arg)
+{
+	struct run_session *s = arg;
+	struct run_kv_pod *k = &s->kv->pod[i];
+
+	if (!k->want || k->why[0])
+		return;
+	if (cancel_why()) {
+		snprintf(k->why, sizeof k->why, "the metrics were not read: %s", cancel_why());
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &k->t0);     /* its window starts at its own read */
+	read_pod(s->client, &s->run.pods->items[i], k, &k->start);
+}
+
 void run_observe_kv_start(struct run_session *s)
 {
 	const struct pod_list *l = s->run.pods;
@@ -199,10 +219,8 @@ void run_observe_kv_start(struct run_session *s)
 		endpoints(&l->items[i], k);
 		none += !k->want;
 		clock_gettime(CLOCK_MONOTONIC, &k->t0);
-		if (!k->want || k->why[0])
-			continue;
-		read_pod(s->client, &l->items[i], k, &k->start);
 	}
+	engine_each(l->n, s->plan->probe.parallel, start_one, s);
 	if (none)
 		run_say(s->plan->probe.sink, "observe: %zu pods name no metrics port (NIXL_TELEMETRY_EXPORTER="
 			"prometheus, DYN_SYSTEM_PORT): their KV metrics are not read", none);
@@ -234,23 +252,39 @@ static const struct run_kv_window *window_of(const struct observed_kv *o, struct
 	return w;
 }
 
+/* The second read of pod i, as start_one; a pod the run was cancelled
+ * before is left unjudged, as before the probes. */
+static void end_one(size_t i, void *arg)
+{
+	struct run_session *s = arg;
+	struct run_kv_pod *k = &s->kv->pod[i];
+
+	if (!k->want || !s->run.pod[i].probed || cancel_why())
+		return;
+	if (!k->why[0])
+		read_pod(s->client, s->run.pod[i].pod, k, &k->end);
+	clock_gettime(CLOCK_MONOTONIC, &k->t1);
+	k->ended = 1;
+}
+
 int run_observe_kv_stage(struct run_session *s, struct err *e)
 {
 	(void)e;
-	for (size_t i = 0; s->kv && i < s->kv->n && !cancel_why(); i++) {
+	if (!s->kv)
+		return 0;
+	engine_each(s->kv->n, s->plan->probe.parallel, end_one, s);
+	/* judged in pod order, one thread: the results as the reads left them */
+	for (size_t i = 0; i < s->kv->n; i++) {
 		struct run_kv_pod *k = &s->kv->pod[i];
 		struct run_pod *rp = &s->run.pod[i];
 		struct observed_kv o = { 0 };
-		struct timespec t1;
 
-		if (!k->want || !rp->probed)
+		if (!k->ended)
 			continue;
 		o.endpoints = k->endpoints;
 		o.start = k->start;
-		if (!k->why[0])
-			read_pod(s->client, rp->pod, k, &o.end);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		o.window_s = (long)(t1.tv_sec - k->t0.tv_sec);
+		o.end = k->end;
+		o.window_s = (long)(k->t1.tv_sec - k->t0.tv_sec);
 		o.unread = k->why[0] ? k->why : NULL;
 		rails_of(rp->rails, &o);
 		check_observed_kv(&o, &rp->ctx, &rp->results);

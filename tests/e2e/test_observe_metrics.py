@@ -227,5 +227,44 @@ class Forbidden(KV, Unchanged, E2ECase):
         self.assertEqual(sorted(q["status"] for q in self.proxied), [403, 403])
 
 
+class Hung(E2ECase):
+    """obs-kv-hung: four workers whose metrics ports never answer.  Each
+    read ends at the pod-proxy timeout with the reason said; the reads go
+    out together, at most --parallel at once: the server logs how many
+    GETs it held at once (a count, not a time)."""
+    SCENARIO = os.path.join(SCENARIOS, "obs-kv-hung.yaml")
+    HUNG = PODS + ("qwen-prefill-1", "qwen-decode-1")
+
+    def observe(self, parallel):
+        """(report, the proxied GETs) of `check --observe 1s --parallel N`."""
+        n0 = len(self.c.log())
+        _, out, err = check_json(self.c, "-n", "demo", "--observe", "1s", "--parallel", str(parallel),
+                                 timeout=300)
+        doc = parse_json(out)
+        self.assertIsNotNone(doc, err)
+        return doc, [q for q in self.c.log()[n0:] if "/proxy/" in q["path"]]
+
+    def test_read_together_and_skipped(self):
+        doc, held = self.observe(4)
+        self.assertEqual(doc["verdict"]["status"], "READY", doc["verdict"]["findings"])
+        # one held GET per pod: the first port's; after a failed first read
+        # neither the second port nor the second read is tried
+        self.assertEqual(sorted(q["path"] for q in held),
+                         sorted("/api/v1/namespaces/demo/pods/%s:19090/proxy/metrics" % p
+                                for p in self.HUNG))
+        self.assertEqual(max(q["hung_at_once"] for q in held), 4)
+        for pod in self.HUNG:
+            for name in KV_ROWS:
+                r = kv_rows(doc, pod)[name]
+                self.assertEqual(r["status"], "skipped", r)
+                self.assertIn("the metrics on port 19090 could not be read through the pod proxy",
+                              r["detail"])
+
+    def test_bounded_by_parallel(self):
+        _, held = self.observe(2)
+        self.assertEqual(len(held), 4)
+        self.assertEqual(max(q["hung_at_once"] for q in held), 2)
+
+
 if __name__ == "__main__":
     unittest.main()

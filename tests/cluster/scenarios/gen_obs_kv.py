@@ -24,6 +24,7 @@ GIB = 1 << 30
 NIXL_BUSY = {"agent_rx_bytes_total": 4 * GIB, "agent_tx_bytes_total": 4096}
 VLLM_BUSY = {"vllm:nixl_bytes_transferred_sum": 4 * GIB, PULLED: 65536, COMPUTED: 32}
 PREFILL = {COMPUTED: 65536}
+HUNG = {"19090": {"hang": True}, "9090": {"hang": True}}
 HEAD = """# %s
 # check --observe with the workers' KV metrics (issue 45 point 1, docs/checks.md
 # O7-O10; tests/e2e/test_observe_metrics.py), written by gen_obs_kv.py: prefill +
@@ -93,6 +94,16 @@ pods/proxy", never a failure; the verdict is the one without --observe (READY)."
           {"namespace": "demo", "users": [{"name": "viewer", "token": "viewer-token",
                                            "allow": ["list-pods", "get-pods", "exec", "logs", "list-namespaces"]}],
            "pods": pods(healthy, metrics(NIXL_BUSY, VLLM_BUSY))})
+    hung = pods(healthy, HUNG, HUNG)
+    for i, p in enumerate(copy.deepcopy(hung)):
+        p["name"], p["node"] = p["name"][:-1] + "1", "gpu-h100-%02d" % (i + 3)
+        hung.append(p)
+    write("obs-kv-hung.yaml", """Four workers (two prefill, two decode) whose metrics ports accept and never
+answer (fc_metrics.py `hang`): each read ends at the client's pod-proxy
+timeout, every KV row skipped "could not be read", the verdict the one
+without --observe (READY).  The reads go out in parallel (up to --parallel at
+once): the server logs how many it held at once.""",
+          {"namespace": "demo", "pods": hung})
 
 
 if __name__ == "__main__":

@@ -2,12 +2,12 @@
 files start at their value and advance with time, a fixed one stays, a
 reader never sees half a number, and a bad entry is refused at start."""
 import os
-import tempfile
 import time
 import unittest
 
 import fc
 import fc_counters
+from scenario_case import ScenarioCase, assert_refused
 
 XMIT = "/sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data"
 DOWN = "/sys/class/infiniband/mlx5_0/ports/1/counters/link_downed"
@@ -34,26 +34,14 @@ class TestRead(unittest.TestCase):
         self.assertEqual(fc_counters.make_entries(got)[1], [DOWN, {"text": "3\n"}])
 
     def test_bad_entries_die(self):
-        for bad in ({"rel/path": 1}, {XMIT: -1}, {XMIT: {"start": 1, "per_s": 1.5}},
-                    {XMIT: {"start": 1, "rate": 2}}, {XMIT: True}, {"/a/../b": 1}, {XMIT: "12"}):
-            msgs = []
-            fc_counters.read_counters(bad, msgs.append)
-            self.assertTrue(msgs, bad)
+        assert_refused(self, fc_counters.read_counters, (
+            {"rel/path": 1}, {XMIT: -1}, {XMIT: {"start": 1, "per_s": 1.5}},
+            {XMIT: {"start": 1, "rate": 2}}, {XMIT: True}, {"/a/../b": 1}, {XMIT: "12"}))
 
 
 @unittest.skipUnless(os.geteuid() == 0, "sandboxes need root")
-class TestMoving(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="fc-counters-")
-        path = os.path.join(cls.dir, "s.yaml")
-        with open(path, "w") as f:
-            f.write(SCENARIO)
-        cls.c = fc.Cluster(path)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
+class TestMoving(ScenarioCase):
+    SCENARIO = SCENARIO
 
     def test_moves_and_fixed_stays(self):
         first = int(sh(self.c, "cat " + XMIT))

@@ -7,10 +7,11 @@ refused at start."""
 import json
 import os
 import tempfile
+import time
 import unittest
 
-import fc
 import fc_metrics
+from scenario_case import ScenarioCase, assert_refused
 
 PROM = """# TYPE agent_rx_bytes_total counter
 agent_rx_bytes_total{agent_name="a",hostname="h"} 100
@@ -31,8 +32,10 @@ pods:
         per_read:
           agent_rx_bytes_total: 10
           'vllm:prompt_tokens_by_source_total{engine="0",source="local_compute"}': 5
+      "29090": {hang: true}
 """
 PATH = "/api/v1/namespaces/demo/pods/w:19090/proxy/metrics"
+HUNG = "/api/v1/namespaces/demo/pods/w:29090/proxy/metrics"
 
 
 class TestRender(unittest.TestCase):
@@ -47,28 +50,15 @@ class TestRender(unittest.TestCase):
         d = tempfile.mkdtemp(prefix="fc-metrics-")
         with open(os.path.join(d, "ok.prom"), "w") as f:
             f.write(PROM)
-        for bad in ({"x": {"text": "ok.prom"}}, {"1": {"text": "missing.prom"}},
-                    {"1": {"text": "ok.prom", "per_read": {"a": -1}}}, {"1": {"file": "ok.prom"}},
-                    {"1": "ok.prom"}):
-            msgs = []
-            fc_metrics.read_metrics(bad, d, msgs.append)
-            self.assertTrue(msgs, bad)
+        assert_refused(self, lambda bad, die: fc_metrics.read_metrics(bad, d, die), (
+            {"x": {"text": "ok.prom"}}, {"1": {"text": "missing.prom"}},
+            {"1": {"text": "ok.prom", "per_read": {"a": -1}}}, {"1": {"file": "ok.prom"}},
+            {"1": "ok.prom"}, {"1": {"hang": False}}, {"1": {"hang": True, "text": "ok.prom"}}))
 
 
-class TestProxy(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="fc-metrics-")
-        with open(os.path.join(cls.dir, "w.prom"), "w") as f:
-            f.write(PROM)
-        path = os.path.join(cls.dir, "s.yaml")
-        with open(path, "w") as f:
-            f.write(SCENARIO)
-        cls.c = fc.Cluster(path)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.cleanup()
+class TestProxy(ScenarioCase):
+    SCENARIO = SCENARIO
+    FILES = {"w.prom": PROM}
 
     def test_reads_advance(self):
         first = self.c.request(PATH)
@@ -89,6 +79,26 @@ class TestProxy(unittest.TestCase):
     def test_unserved(self):
         self.assertEqual(self.c.request("/api/v1/namespaces/demo/pods/w:9090/proxy/metrics").status, 503)
         self.assertEqual(self.c.request("/api/v1/namespaces/demo/pods/nope:9090/proxy/metrics").status, 404)
+
+    def test_hang_holds_until_the_client_goes(self):
+        """No answer; the log line comes when the client closes, status 0,
+        and a GET sent after that close is not counted with it."""
+        for _ in range(2):
+            n0 = len(self.c.log())
+            s = self.c.connect()
+            s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n\r\n"
+                       % (HUNG, self.c.token("admin"))).encode())
+            s.settimeout(0.5)
+            with self.assertRaises(OSError):      # socket.timeout: nothing came
+                s.recv(1)
+            s.close()
+            held = []
+            for _ in range(300):                  # waits for the server's line, no time asserted
+                held = [q for q in self.c.log()[n0:] if q["path"] == HUNG]
+                if held:
+                    break
+                time.sleep(0.1)
+            self.assertEqual([(q["status"], q["hung_at_once"]) for q in held], [(0, 1)])
 
 
 if __name__ == "__main__":

@@ -38,6 +38,9 @@ SCENARIOS = os.path.join(ROOT, "tests", "cluster", "scenarios")
 KV_ROWS = ["observed-kv-failed-transfers", "observed-kv-on-rdma", "observed-kv-recompute",
            "observed-nixl-errors"]
 PODS = ("qwen-prefill-0", "qwen-decode-0")
+PRE, DEC = PODS
+RDMA, FAILED, RECOMP, ERRS = ("observed-kv-on-rdma", "observed-kv-failed-transfers",
+                              "observed-kv-recompute", "observed-nixl-errors")
 
 
 def kv_rows(doc, pod):
@@ -46,9 +49,11 @@ def kv_rows(doc, pod):
 
 
 class KV:
-    """Mixin: `check --observe 1s` on the scenario, and without it."""
+    """Mixin: `check --observe 1s` on the scenario, and without it.  ROWS:
+    (pod, row, status or None: not asserted, texts its detail holds...)."""
     VERDICT = None
     USER = ()
+    ROWS = ()
 
     @classmethod
     def fixture(cls):
@@ -69,6 +74,15 @@ class KV:
         self.assertEqual(self.doc["verdict"]["status"], self.VERDICT, self.doc["verdict"]["findings"])
         self.assertEqual(self.rc, EXIT[self.VERDICT], self.err)
 
+    def test_rows(self):
+        for pod, name, status, *texts in self.ROWS:
+            with self.subTest(pod=pod, row=name):
+                r = self.row(pod, name)
+                if status is not None:
+                    self.assertEqual(r["status"], status, r)
+                for t in texts:
+                    self.assertIn(t, r["detail"])
+
     def test_four_rows_per_pod_and_none_without_observe(self):
         for pod in PODS:
             self.assertEqual(sorted(kv_rows(self.doc, pod)), KV_ROWS, pod)
@@ -86,22 +100,14 @@ class Healthy(KV, Unchanged, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-kv-healthy.yaml")
     VERDICT = "READY"
 
-    def test_rows(self):
-        d = self.row("qwen-decode-0", "observed-kv-on-rdma")
-        self.assertEqual(d["status"], "ok", d)
-        self.assertIn("NIXL agents moved 4.3 GB, 65536 prompt tokens pulled in ", d["detail"])
-        self.assertIn("its node's 8 RDMA ports moved", d["detail"])
-        # the prefill's own counters moved no KV (the decode pulls)
-        self.assertIn("no KV traffic in the window",
-                      self.row("qwen-prefill-0", "observed-kv-on-rdma")["detail"])
-        for pod in PODS:
-            # the old counts (5 failed transfers, 2 NIXL errors) do not rise
-            self.assertEqual(self.row(pod, "observed-kv-failed-transfers")["status"], "ok")
-            self.assertEqual(self.row(pod, "observed-nixl-errors")["status"], "ok")
-        self.assertEqual(self.row("qwen-decode-0", "observed-kv-recompute")["status"], "ok")
-        self.assertIn("pulled 65536 prompt tokens and computed 32",
-                      self.row("qwen-decode-0", "observed-kv-recompute")["detail"])
-        self.assertEqual(self.row("qwen-prefill-0", "observed-kv-recompute")["status"], "skipped")
+    ROWS = [(DEC, RDMA, "ok", "NIXL agents moved 4.3 GB, 65536 prompt tokens pulled in ",
+             "its node's 8 RDMA ports moved"),
+            # the prefill's own counters moved no KV (the decode pulls)
+            (PRE, RDMA, None, "no KV traffic in the window"),
+            (DEC, RECOMP, "ok", "pulled 65536 prompt tokens and computed 32"),
+            (PRE, RECOMP, "skipped")]
+    # the old counts (5 failed transfers, 2 NIXL errors) do not rise
+    ROWS += [(pod, name, "ok") for pod in PODS for name in (FAILED, ERRS)]
 
     def test_two_gets_per_port_on_the_fixed_path(self):
         want = {"/api/v1/namespaces/demo/pods/%s:%s/proxy/metrics" % (p, port): 2
@@ -139,77 +145,49 @@ class Prometheus(E2ECase):
 class NoRdma(KV, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-kv-no-rdma.yaml")
     VERDICT = "NOT READY"
-
-    def test_fails_on_no_rail_byte(self):
-        d = self.row("qwen-decode-0", "observed-kv-on-rdma")
-        self.assertEqual(d["status"], "fail", d)
-        self.assertIn("none of the node's 8 RDMA ports moved a byte", d["detail"])
-        self.assertIn("aws-do-eks PR #66", d["detail"])
-        self.assertEqual(self.row("qwen-prefill-0", "observed-kv-on-rdma")["status"], "skipped")
+    ROWS = [(DEC, RDMA, "fail", "none of the node's 8 RDMA ports moved a byte", "aws-do-eks PR #66"),
+            (PRE, RDMA, "skipped")]
 
 
 class Failed(KV, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-kv-failed.yaml")
     VERDICT = "NOT READY"
-
-    def test_fails_on_rising_failures(self):
-        d = self.row("qwen-decode-0", "observed-kv-failed-transfers")
-        self.assertEqual(d["status"], "fail", d)
-        self.assertIn("vllm:nixl_num_failed_transfers_total rose by 3", d["detail"])
-        self.assertEqual(self.row("qwen-decode-0", "observed-kv-on-rdma")["status"], "ok")
-        self.assertEqual(self.row("qwen-prefill-0", "observed-kv-failed-transfers")["status"], "ok")
+    ROWS = [(DEC, FAILED, "fail", "vllm:nixl_num_failed_transfers_total rose by 3"),
+            (DEC, RDMA, "ok"), (PRE, FAILED, "ok")]
 
 
 class NixlErrors(KV, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-kv-nixl-errors.yaml")
     VERDICT = "NOT READY"
-
-    def test_fails_on_rising_errors(self):
-        d = self.row("qwen-decode-0", "observed-nixl-errors")
-        self.assertEqual(d["status"], "fail", d)
-        self.assertIn("agent_errors_total rose by 7", d["detail"])
-        self.assertEqual(self.row("qwen-prefill-0", "observed-nixl-errors")["status"], "ok")
+    ROWS = [(DEC, ERRS, "fail", "agent_errors_total rose by 7"), (PRE, ERRS, "ok")]
 
 
 class Recompute(KV, Unchanged, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-kv-recompute.yaml")
     VERDICT = "READY"
-
-    def test_warns_on_the_decode(self):
-        d = self.row("qwen-decode-0", "observed-kv-recompute")
-        self.assertEqual(d["status"], "warn", d)
-        self.assertIn("computed 8192 prompt tokens itself and pulled none", d["detail"])
-        self.assertEqual(self.row("qwen-prefill-0", "observed-kv-recompute")["status"], "skipped")
-        # nothing pulled, no NIXL byte: no KV traffic for O7
-        self.assertIn("no KV traffic in the window",
-                      self.row("qwen-decode-0", "observed-kv-on-rdma")["detail"])
+    ROWS = [(DEC, RECOMP, "warn", "computed 8192 prompt tokens itself and pulled none"),
+            (PRE, RECOMP, "skipped"),
+            # nothing pulled, no NIXL byte: no KV traffic for O7
+            (DEC, RDMA, None, "no KV traffic in the window")]
 
 
 class Idle(KV, Unchanged, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-kv-idle.yaml")
     VERDICT = "READY"
-
-    def test_no_kv_traffic(self):
-        for pod in PODS:
-            d = self.row(pod, "observed-kv-on-rdma")
-            self.assertEqual(d["status"], "skipped", d)
-            self.assertIn("no KV traffic in the window", d["detail"])
+    ROWS = [(pod, RDMA, "skipped", "no KV traffic in the window") for pod in PODS]
 
 
 class Unread(KV, Unchanged, E2ECase):
     SCENARIO = os.path.join(SCENARIOS, "obs-kv-unread.yaml")
     VERDICT = "READY"
 
-    def test_skipped_with_the_reason(self):
+    ROWS = [(PRE, name, "skipped", "not the Prometheus text format at line 1") for name in KV_ROWS]
+    ROWS += [(DEC, name, "skipped", "HTTP 503 for the metrics on port 9090") for name in KV_ROWS]
+
+    def test_pod_text_not_shown(self):
         for name in KV_ROWS:
-            p = self.row("qwen-prefill-0", name)
-            self.assertEqual(p["status"], "skipped", p)
-            self.assertIn("not the Prometheus text format at line 1", p["detail"])
-            self.assertNotIn("html", p["detail"].lower())      # the pod's text is not shown
-            d = self.row("qwen-decode-0", name)
-            self.assertEqual(d["status"], "skipped", d)
-            self.assertIn("HTTP 503 for the metrics on port 9090", d["detail"])
-            self.assertNotIn("dial tcp", d["detail"])
+            self.assertNotIn("html", self.row(PRE, name)["detail"].lower())
+            self.assertNotIn("dial tcp", self.row(DEC, name)["detail"])
 
 
 class Forbidden(KV, Unchanged, E2ECase):
@@ -217,13 +195,10 @@ class Forbidden(KV, Unchanged, E2ECase):
     VERDICT = "READY"
     USER = ("--user", "viewer")
 
-    def test_skipped_never_failed(self):
-        for pod in PODS:
-            for name in KV_ROWS:
-                r = self.row(pod, name)
-                self.assertEqual(r["status"], "skipped", r)
-                self.assertIn("no get on pods/proxy", r["detail"])
-        # one refused GET per pod: the second read is not tried
+    ROWS = [(pod, name, "skipped", "no get on pods/proxy") for pod in PODS for name in KV_ROWS]
+
+    def test_one_refused_get_per_pod(self):
+        # the second read is not tried
         self.assertEqual(sorted(q["status"] for q in self.proxied), [403, 403])
 
 

@@ -27,6 +27,9 @@ was written here before the tool ran on it:
   with --observe, none without.
 - obs-kv-forbidden: no get on pods/proxy (403): skipped "no get on
   pods/proxy", never a failure; READY.
+- obs-kv-hung: four workers whose metrics ports never answer: every KV
+  row skipped "could not be read"; the reads go out together, as many at
+  once as --parallel allows (the server's count of GETs it held at once).
 """
 import os
 import unittest

@@ -244,9 +244,12 @@ void nicsel_digest_lane_off(const struct check_input *in, const struct nicsel *s
 				const char *nd = *pt->gid_ndev ? pt->gid_ndev : p->d->netdev;
 				char dev[40];
 
+				/* The cheap tests first: the name is only
+				 * written for an Ethernet port taken off KV. */
+				if (!p->taken || p->kv || pt->link_layer != PROBE_LL_ETH)
+					continue;
 				snprintf(dev, sizeof dev, "%.27s:%d", p->d->name, p->port);
-				if (!p->taken || p->kv || pt->link_layer != PROBE_LL_ETH ||
-				    strcmp(dev, out->gpu_nics[g].nic[k].dev))
+				if (strcmp(dev, out->gpu_nics[g].nic[k].dev))
 					continue;
 				sum->offfab.kind = CHECK_GID_V4;
 				snprintf(sum->offfab.what, sizeof sum->offfab.what, "%s%s%s%s", dev,

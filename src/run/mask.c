@@ -43,7 +43,9 @@ struct words {
 	struct word *w;         /* the set: len 0 marks a free slot */
 	size_t cap, n;          /* cap a power of two, n used */
 	size_t *lens, nlens, caplens;
+	uint64_t *pow;          /* pow[k]: BASE^lens[k], once lens are sorted */
 	size_t steps;           /* probes made (tests count the work) */
+	unsigned char first[256];   /* 1: some word starts with this byte */
 };
 
 #define MASK_BASE 0x100000001b3ull   /* odd: the powers never vanish mod 2^64 */
@@ -114,6 +116,7 @@ static void add(struct words *ws, const char *text, size_t n, size_t keep, const
 	if (w->len)
 		return;
 	*w = (struct word){ h, n, keep, mask };
+	ws->first[(unsigned char)text[0]] = 1;
 	ws->n++;
 	add_len(ws, n);
 }
@@ -210,35 +213,68 @@ static int word_byte(char c)
 /* Texts longer than this are not shown at all (a detail is one line). */
 #define MASK_TEXT_MAX (1u << 20)
 
-/* hit[i]: the word matched at text[i], longest first, token-bounded; NULL
- * at most places.  0, or -1 when the run was cancelled on the way. */
-static int find(struct words *ws, const char *text, size_t n, const struct word **hit)
+/* pre[i]: mask_hash() of the first i bytes of text (n + 1 of them);
+ * owned.  A window's hash is then pre[i + l] - pre[i] x BASE^l. */
+static uint64_t *prefix_hashes(const char *text, size_t n)
 {
 	uint64_t *pre = xmalloc((n + 1) * sizeof *pre);
 
 	pre[0] = 0;
 	for (size_t i = 0; i < n; i++)
 		pre[i + 1] = pre[i] * MASK_BASE + (unsigned char)text[i] + 1;
+	return pre;
+}
+
+/* The longest word at text[i] (a token start) that ends at a token end,
+ * into *hit: 1, 0 when none, -1 when the run was cancelled. */
+static int longest_at(struct words *ws, const char *text, size_t n, size_t i,
+		      const uint64_t *pre, const struct word **hit)
+{
 	for (size_t k = 0; k < ws->nlens; k++) {
 		size_t l = ws->lens[k];
-		uint64_t p = power(MASK_BASE, l);
+		const struct word *w;
 
-		for (size_t i = 0; i + l <= n; i++) {
-			const struct word *w;
-
-			if ((++ws->steps & 4095) == 0 && cancel_why()) {
-				free(pre);
-				return -1;
-			}
-			if (hit[i] || (i && word_byte(text[i - 1])) || word_byte(text[i + l]))
-				continue;
-			w = slot(ws, pre[i + l] - pre[i] * p, l);
-			if (w->len)
-				hit[i] = w;
+		if (i + l > n)
+			continue;
+		if ((++ws->steps & 4095) == 0 && cancel_why())
+			return -1;
+		if (word_byte(text[i + l]))
+			continue;
+		w = slot(ws, pre[i + l] - pre[i] * ws->pow[k], l);
+		if (w->len) {
+			*hit = w;
+			return 1;
 		}
 	}
-	free(pre);
 	return 0;
+}
+
+/* (*hit)[i]: the word matched at text[i], longest first, token-bounded;
+ * NULL at most places.  Only a token start whose byte begins some word is
+ * tried, each of the distinct lengths there, so a text with nothing to
+ * hide costs one pass, no hashing and no *hit (left NULL, else owned, n
+ * + 1 of them).  The number of hits, or -1 when the run was cancelled on
+ * the way. */
+static int find(struct words *ws, const char *text, size_t n, const struct word ***hit)
+{
+	uint64_t *pre = NULL;
+	int hits = 0, r = 0;
+
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		const struct word *w = NULL;
+
+		if (!ws->first[(unsigned char)text[i]] || (i && word_byte(text[i - 1])))
+			continue;
+		if (!pre)
+			pre = prefix_hashes(text, n);
+		r = longest_at(ws, text, n, i, pre, &w);
+		if (r > 0 && !*hit)
+			*hit = xcalloc(n + 1, sizeof **hit);
+		if (r > 0)
+			(*hit)[i] = w, hits++;
+	}
+	free(pre);
+	return r < 0 ? -1 : hits;
 }
 
 /* Why a text is not shown when it cannot be masked; static strings. */
@@ -253,7 +289,7 @@ static char *hidden(const char *why)
 static char *scrub(struct words *ws, const char *text)
 {
 	size_t n = strlen(text);
-	const struct word **hit;
+	const struct word **hit = NULL;
 	struct buf b = BUF_INIT(2 * MASK_TEXT_MAX);
 
 	if (!ws->n)
@@ -262,10 +298,13 @@ static char *scrub(struct words *ws, const char *text)
 		return hidden("not masked: the run was cancelled");
 	if (n > MASK_TEXT_MAX)
 		return hidden("too long to mask");
-	hit = xcalloc(n + 1, sizeof *hit);
-	if (find(ws, text, n, hit) < 0) {
+	switch (find(ws, text, n, &hit)) {
+	case -1:
 		free(hit);
 		return hidden("not masked: the run was cancelled");
+	case 0:
+		free(hit);
+		return xstrdup(text);
 	}
 	for (size_t i = 0; i < n;) {
 		const struct word *w = hit[i];
@@ -303,12 +342,16 @@ static void collect(const struct probe_facts *f, struct words *ws, char ***masks
 	}
 	if (ws->nlens)
 		qsort(ws->lens, ws->nlens, sizeof *ws->lens, by_length_desc);
+	ws->pow = xmalloc((ws->nlens + 1) * sizeof *ws->pow);
+	for (size_t k = 0; k < ws->nlens; k++)
+		ws->pow[k] = power(MASK_BASE, ws->lens[k]);
 }
 
 static void release(struct words *ws, char **masks, size_t n)
 {
 	free(ws->w);
 	free(ws->lens);
+	free(ws->pow);
 	for (size_t i = 0; i < n; i++)
 		free(masks[i]);
 	free(masks);

@@ -1,6 +1,7 @@
 /* The per-pod run (run.h): probe pods in parallel and turn each report
  * into check results.  Knows the flow, not the details: exec is in
  * src/kube, parsing in src/probe, judging in src/check. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +267,53 @@ static void digest_exec(struct run *pr, size_t i, struct exec_result *r)
 	buf_release(&r->err);
 }
 
+/* At most RUN_LOG_GETS log reads in flight (a smaller --parallel has
+ * fewer workers anyway).  Every worker reads its pod's log right after its
+ * exec, so unbounded, the workers' GETs overlap and each finds no idle
+ * connection in the shared cache: a new TLS connection per GET (curl 7.88
+ * builds a new SSL_CTX for each, ~1.2 M instructions, plus a handshake).
+ * Bounded, at most that many connections are opened and the rest reuse
+ * them kept alive.  The trade-off is time at scale: a log GET is about
+ * one round trip plus the kubelet's read, 8 of them at 100 ms read ~50
+ * logs a second, near what 64 workers probing ~1 s each finish; a
+ * tighter bound would make the log reads the bottleneck of a large fleet
+ * (bench/RESULTS.md, issue 46: 40 pods, callgrind, M/pod logs on: 8.2
+ * unbounded, 8.3 at 16, 7.7 at 8, 7.3 at 4). */
+#define RUN_LOG_GETS 8
+
+struct run_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t freed;
+	int slots;       /* GETs that may start now */
+};
+
+static void gate_enter(struct run_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	while (g->slots == 0)
+		pthread_cond_wait(&g->freed, &g->lock);
+	g->slots--;
+	pthread_mutex_unlock(&g->lock);
+}
+
+static void gate_leave(struct run_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->slots++;
+	pthread_cond_signal(&g->freed);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* The pod's log, read inside the gate; a run cancelled while this worker
+ * waited reads nothing. */
+static void read_log(struct run *pr, size_t i)
+{
+	gate_enter(pr->log_gate);
+	if (!cancel_why())
+		run_logs_pod(pr, pr->client, pr->opts, i);
+	gate_leave(pr->log_gate);
+}
+
 /* Turns one finished exec into check results, then drops the output so
  * memory stays flat however many pods there are. */
 static void digest(size_t i, struct exec_result *r, void *arg)
@@ -274,7 +322,7 @@ static void digest(size_t i, struct exec_result *r, void *arg)
 
 	digest_exec(pr, i, r);
 	if (pr->opts->logs && pr->pod[i].probed && !cancel_why())
-		run_logs_pod(pr, pr->client, pr->opts, i);
+		read_log(pr, i);
 	/* Judged: frozen, kept once per distinct content from here (drift
 	 * and --transfer thaw the pods they add to; the session freezes
 	 * them again). */
@@ -342,6 +390,8 @@ void run_pods(struct run *pr, struct http_client *c,
 	struct engine_job job = { 0 };
 	const struct run_sink *s = o->sink;
 	struct progress_arg pa = { s, run_observe_timeout_ms(o->timeout_ms, o->observe_s) };
+	struct run_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+				 RUN_LOG_GETS };
 	size_t i;
 
 	job.argv = invoke_probe_argv;
@@ -355,12 +405,16 @@ void run_pods(struct run *pr, struct http_client *c,
 	job.on_result_arg = pr;
 	pr->client = c;
 	pr->opts = o;
+	pr->log_gate = &gate;
 	/* No result array: each exec's result lives only while it is
 	 * digested (issue 27, memory independent of the pod count). */
 	engine_run(c, pr->pods, &job, NULL);
 	free((char *)job.stdin_data);
+	pthread_mutex_destroy(&gate.lock);
+	pthread_cond_destroy(&gate.freed);
 	pr->client = NULL;
 	pr->opts = NULL;
+	pr->log_gate = NULL;
 	if (s && s->progress_done)
 		s->progress_done(pr->pods->n, s->arg);
 	for (i = 0; i < pr->pods->n; i++) {

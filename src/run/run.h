@@ -102,6 +102,7 @@ struct run {
 	/* Private to run.c: what run_pods() borrows while it runs. */
 	struct http_client *client;
 	const struct run_options *opts;
+	struct run_gate *log_gate;          /* bounds the log GETs in flight */
 };
 
 void run_init(struct run *pr, const struct pod_list *l);

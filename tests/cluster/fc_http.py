@@ -6,6 +6,7 @@ state of one run is self.st (fc_state.State)."""
 import email.utils
 import gzip
 import http.server
+import itertools
 import json
 import socket
 import socketserver
@@ -21,6 +22,10 @@ from fc_exec import ExecMixin
 from fc_rbac import RbacMixin, User
 from fc_wire import gojson, gopretty, now_iso, status_obj
 from fc_ws import LineReader
+
+# The audit's "conn": which TCP connection a request came on (1, 2, ...
+# in accept order), so a test can count the connections a client opened.
+CONN_NO = itertools.count(1)
 
 AUDIT_HEAD = {"time", "user", "method", "path", "query", "raw_query"}
 
@@ -78,6 +83,7 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
     def setup(self):
         self.st = self.server.st
         http.server.BaseHTTPRequestHandler.setup(self)
+        self.conn_no = next(CONN_NO)
         try:
             self.connection.settimeout(None)
         except OSError:
@@ -91,7 +97,7 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
             return
         rec = {"time": now_iso(), "user": getattr(self, "user_name", None), "method": self.command,
                "path": self.req_path, "query": self.req_query_log, "raw_query": self.req_raw_query,
-               "status": status, "bytes": nbytes}
+               "status": status, "bytes": nbytes, "conn": getattr(self, "conn_no", 0)}
         rec.update(fc_front.audit_extra(self))
         rec.update(fc_tls.audit_fields(self))
         rec.update(getattr(self, "fault_audit", None) or {})

@@ -5,7 +5,8 @@
 # tests/cluster/scenarios (SCEN="files..." to pick others, e.g. the DGD
 # ones of tests/e2e/scenarios) with each plugin, and compares the outputs,
 # stderr and exit codes after blanking what differs run to run (timestamps,
-# the server's port, junit times, temp names).  Prints
+# the server's port, junit times, temp names, the probe's own durationMs and
+# cpuMs measured in the pod).  Prints
 # "corpus-diff: N passed, N failed"; ~10 min per plugin on 2 loaded cores.
 # OLD_PLUGIN may be the "old" directory of an earlier run's OUT instead
 # (the outputs of the binary before the refactor, kept once): only NEW runs.
@@ -35,7 +36,8 @@ run() {
 norm() {
 	sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/TS/g;
 		s/127\.0\.0\.1:[0-9]+/127.0.0.1:PORT/g; s/time="[0-9.]+"/time="T"/g;
-		s/tmp\.[A-Za-z0-9]+/tmp.X/g' "$1"
+		s/tmp\.[A-Za-z0-9]+/tmp.X/g;
+		s/"?(durationMs|cpuMs)"?: [0-9]+/\1: N/g' "$1"
 }
 if [ -d "$old" ]; then
 	mkdir -p "$out" && rm -rf "$out/old" && cp -r "$old" "$out/old"

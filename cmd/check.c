@@ -121,7 +121,7 @@ static int probe_and_report(struct cmd_ctx *ctx, struct cmd_session *cs, void *a
 }
 
 static const struct opt check_opts[] = {
-	{ "parallel", 0, OPT_INT, &F.parallel, "N", "Pods probed at once (default 32)", 1, ENGINE_MAX_PARALLEL },
+	{ "parallel", 0, OPT_INT, &F.parallel, "N", "Pods probed at once (default 32); with --observe, also metrics read at once", 1, ENGINE_MAX_PARALLEL },
 	{ "probe-timeout", 0, OPT_DURATION, &F.probe_timeout, "DURATION", "Deadline of one pod's probe (default 60s)", 1, 0 },
 	{ "timeout", 0, OPT_DURATION, &F.run_timeout, "DURATION", "Deadline of the whole run; report what finished (default: none)", 1, 0 },
 	{ "recipe", 0, OPT_STRING, &F.recipe_dir, "PATH", "Compare each pod's transport env with this recipe (file or directory)", 0, 0 },

@@ -1,7 +1,7 @@
 /* The per-pod run (run.h): probe pods in parallel and turn each report
  * into check results.  Knows the flow, not the details: exec is in
  * src/kube, parsing in src/probe, judging in src/check. */
-#include <pthread.h>
+#include <semaphore.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,37 +281,16 @@ static void digest_exec(struct run *pr, size_t i, struct exec_result *r)
  * unbounded, 8.3 at 16, 7.7 at 8, 7.3 at 4). */
 #define RUN_LOG_GETS 8
 
-struct run_gate {
-	pthread_mutex_t lock;
-	pthread_cond_t freed;
-	int slots;       /* GETs that may start now */
-};
-
-static void gate_enter(struct run_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	while (g->slots == 0)
-		pthread_cond_wait(&g->freed, &g->lock);
-	g->slots--;
-	pthread_mutex_unlock(&g->lock);
-}
-
-static void gate_leave(struct run_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	g->slots++;
-	pthread_cond_signal(&g->freed);
-	pthread_mutex_unlock(&g->lock);
-}
-
 /* The pod's log, read inside the gate; a run cancelled while this worker
  * waited reads nothing. */
 static void read_log(struct run *pr, size_t i)
 {
-	gate_enter(pr->log_gate);
+	/* sem_wait returns early only on a signal (EINTR): wait again */
+	while (sem_wait(pr->log_gate) != 0)
+		;
 	if (!cancel_why())
 		run_logs_pod(pr, pr->client, pr->opts, i);
-	gate_leave(pr->log_gate);
+	sem_post(pr->log_gate);
 }
 
 /* Turns one finished exec into check results, then drops the output so
@@ -390,8 +369,7 @@ void run_pods(struct run *pr, struct http_client *c,
 	struct engine_job job = { 0 };
 	const struct run_sink *s = o->sink;
 	struct progress_arg pa = { s, run_observe_timeout_ms(o->timeout_ms, o->observe_s) };
-	struct run_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-				 RUN_LOG_GETS };
+	sem_t gate;
 	size_t i;
 
 	job.argv = invoke_probe_argv;
@@ -405,13 +383,13 @@ void run_pods(struct run *pr, struct http_client *c,
 	job.on_result_arg = pr;
 	pr->client = c;
 	pr->opts = o;
+	sem_init(&gate, 0, RUN_LOG_GETS);
 	pr->log_gate = &gate;
 	/* No result array: each exec's result lives only while it is
 	 * digested (issue 27, memory independent of the pod count). */
 	engine_run(c, pr->pods, &job, NULL);
 	free((char *)job.stdin_data);
-	pthread_mutex_destroy(&gate.lock);
-	pthread_cond_destroy(&gate.freed);
+	sem_destroy(&gate);
 	pr->client = NULL;
 	pr->opts = NULL;
 	pr->log_gate = NULL;

@@ -8,6 +8,8 @@
 #ifndef RUN_RUN_H
 #define RUN_RUN_H
 
+#include <semaphore.h>
+
 #include "check/check.h"
 #include "kube/exec/exec.h"
 #include "kube/api/pods.h"
@@ -102,7 +104,7 @@ struct run {
 	/* Private to run.c: what run_pods() borrows while it runs. */
 	struct http_client *client;
 	const struct run_options *opts;
-	struct run_gate *log_gate;          /* bounds the log GETs in flight */
+	sem_t *log_gate;                    /* bounds the log GETs in flight */
 };
 
 void run_init(struct run *pr, const struct pod_list *l);

@@ -115,11 +115,6 @@ static void input_init(struct check_input *in, const struct probe_facts *f,
 			 in->ctx->node);
 }
 
-static void copy_str(char *dst, size_t n, const char *src)
-{
-	snprintf(dst, n, "%s", src ? src : "");
-}
-
 /* The model facts as the report shows them (docs/report-format.md). */
 static void fill_model(const struct probe_model_config *m, struct check_model *o)
 {

@@ -72,6 +72,20 @@ const char *fabric_name(enum fabric f);
 			   * shown with its remedy but leaves the verdict
 			   * alone, since the probe proved what it could. */
 
+/* Every check by id, CK_<ID> of its table.def row; order here is table
+ * order.  Code names a check by its id, never by its string
+ * (tests/tools/check_names.py).  A CHECK macro of the includer (the unit
+ * tests' t.h) is kept. */
+#pragma push_macro("CHECK")
+#undef CHECK
+#define CHECK(id, ...) CK_##id,
+enum check_id {
+#include "check/table.def"
+	CK__COUNT
+};
+#undef CHECK
+#pragma pop_macro("CHECK")
+
 struct check_result {
 	const char *name;         /* stable id, e.g. "gpudirect-peermem" */
 	enum check_family family;
@@ -87,6 +101,10 @@ struct check_result {
 	/* owned; "NAME=value", the variable to paste that fixes it (ucx-nic-
 	 * select's UCX_NET_DEVICES); NULL when the check suggests none. */
 	char *suggest;
+	/* Its table row (check_def_of), set by every way a result is added:
+	 * rows are found by index, not by name (~2,000 lookups a pod in
+	 * links.c; issue 46).  CK__COUNT for a name the table lacks. */
+	enum check_id id;
 };
 
 /* What check_pod() saw of the pod, for -o wide and for the comparison
@@ -249,7 +267,8 @@ struct check_results {
 #define CHECK_RESULTS_INIT { 0 }
 
 void check_results_init(struct check_results *r);
-/* Appends a copy of *res (detail and remedy are duplicated; name is not). */
+/* Appends a copy of *res (detail and remedy are duplicated; name is not);
+ * its id comes from its name (res->id is not read). */
 void check_results_add(struct check_results *r, const struct check_result *res);
 /* Frees all strings and the array; r may be reused after check_results_init. */
 void check_results_release(struct check_results *r);
@@ -268,6 +287,9 @@ int check_results_add_def(struct check_results *r, const char *name,
 /* The first result with this name, or NULL. */
 const struct check_result *check_results_find(const struct check_results *r,
 					      const char *name);
+/* The first result of the table's row id (< CK__COUNT), or NULL. */
+const struct check_result *check_results_find_id(const struct check_results *r,
+						 enum check_id id);
 /* Worst status among results of one family; CHECK_SKIPPED when the family
  * has only skipped results, and -1 when it has none or none of them applies
  * here (the table prints "-"). */
@@ -299,19 +321,6 @@ struct check_def {
 	const char *anchor;       /* docs/checks.md section: "A1", "I" */
 };
 
-/* Every check by id, CK_<ID> of its table.def row; order here is table
- * order.  Code names a check by its id, never by its string
- * (tests/tools/check_names.py).  A CHECK macro of the includer (the unit
- * tests' t.h) is kept. */
-#pragma push_macro("CHECK")
-#undef CHECK
-#define CHECK(id, ...) CK_##id,
-enum check_id {
-#include "check/table.def"
-	CK__COUNT
-};
-#undef CHECK
-#pragma pop_macro("CHECK")
 
 /* NULL when name is unknown. */
 const struct check_def *check_def(const char *name);

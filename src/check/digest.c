@@ -103,6 +103,6 @@ void check_digest_spec(const struct pod_spec_facts *spec, struct check_summary *
 		buf_appendf(&b, "%sDRA NIC claims", b.len ? ", " : "");
 	else if (claims_of_kind(spec, CLAIM_NIC) < 0)
 		buf_appendf(&b, "%sresourceClaims", b.len ? ", " : "");
-	snprintf(s->rdma_request, sizeof(s->rdma_request), "%s", buf_str(&b));
+	copy_str(s->rdma_request, sizeof(s->rdma_request), buf_str(&b));
 	buf_release(&b);
 }

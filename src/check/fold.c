@@ -21,17 +21,15 @@ static const enum check_id *const causes[CK__COUNT] = {
 #undef CAUSES
 #undef CHECK
 
-static const enum check_id *causes_of(const char *name)
+static const enum check_id *causes_of(const struct check_result *c)
 {
-	const struct check_def *d = check_def(name);
-
-	return d ? causes[d - check_def_of(0)] : NULL;
+	return c->id < CK__COUNT ? causes[c->id] : NULL;
 }
 
-static const struct check_result *failed(const struct check_results *r, const char *name)
+static const struct check_result *failed(const struct check_results *r, enum check_id id)
 {
 	for (size_t i = 0; i < r->n; i++)
-		if (r->v[i].status == CHECK_FAIL && !strcmp(r->v[i].name, name))
+		if (r->v[i].status == CHECK_FAIL && r->v[i].id == id)
 			return &r->v[i];
 	return NULL;
 }
@@ -40,11 +38,11 @@ static const struct check_result *failed(const struct check_results *r, const ch
 static const struct check_result *direct(const struct check_results *r,
 					 const struct check_result *c)
 {
-	const enum check_id *k = causes_of(c->name);
+	const enum check_id *k = causes_of(c);
 	const struct check_result *hit;
 
 	for (; k && *k != CK__COUNT; k++)
-		if ((hit = failed(r, check_def_of(*k)->name)) && hit != c)
+		if ((hit = failed(r, *k)) && hit != c)
 			return hit;
 	return NULL;
 }

@@ -105,12 +105,12 @@ static int fw_engine_path(const struct check_input *in, const struct probe_trtll
 	}
 	if (!shown_spec_word(word, in->ctx->secret_env, in->ctx->plain_env, shown, sizeof shown,
 			     why, sizeof why)) {
-		snprintf(txt->path, sizeof txt->path, "%s", shown);
+		copy_str(txt->path, sizeof txt->path, shown);
 		snprintf(txt->why, sizeof txt->why, "unresolved (%s, so the file it names is not read)", why);
 		return 0;
 	}
 	if (t->path_hidden || !strcmp(t->path, word) || !strcmp(t->path, shown))
-		snprintf(txt->path, sizeof txt->path, "%s", shown);
+		copy_str(txt->path, sizeof txt->path, shown);
 	else
 		snprintf(txt->path, sizeof txt->path, "(PID 1's argv differs from the pod spec: not shown)");
 	return 1;

@@ -92,6 +92,18 @@ int is_yes(const char *v)
 	return envr_is_yes(v);
 }
 
+void copy_str(char *dst, size_t n, const char *src)
+{
+	size_t k;
+
+	if (!n)
+		return;
+	k = src ? strnlen(src, n - 1) : 0;
+	if (k)
+		memcpy(dst, src, k);
+	dst[k] = '\0';
+}
+
 int dev_is_efa(const struct probe_rdma_dev *d)
 {
 	return !strncmp(d->name, "rdmap", 5) || !strncmp(d->name, "efa", 3);

@@ -117,7 +117,7 @@ static void nixl_ucx_lib(const struct check_input *in, struct check_results *out
 		lib_dir(l->lib[i], other, sizeof(other));
 		if (first < 0) {
 			first = i;
-			snprintf(mine, sizeof(mine), "%s", other);
+			copy_str(mine, sizeof(mine), other);
 		} else if (strcmp(mine, other)) {
 			emit(out, CK_UCX_NIXL_LIB, CHECK_WARN, NULL,
 			     "NIXL's UCX plugin mixes two UCX installs: %s from %s, %s from %s",

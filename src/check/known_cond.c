@@ -24,7 +24,7 @@ static int arch(const struct kb_in *k, const char *a, char *why, size_t n)
 		is = "x86_64";
 	if (!is[0])
 		return 0;   /* neither read */
-	snprintf(why, n, "%s", is);
+	copy_str(why, n, is);
 	return !strcmp(a, is) || (!strcmp(a, "arm64") && !strcmp(is, "aarch64"));
 }
 
@@ -269,22 +269,22 @@ void known_comp_version(const struct kb_in *k, enum known_comp c, char *out, siz
 	switch (c) {
 	case KC_UCX:
 		if (f->ucx.major >= 0)
-			snprintf(out, n, "%s", f->ucx.version);
+			copy_str(out, n, f->ucx.version);
 		break;
 	case KC_NIXL:
 		for (int d = 0; d < PROBE_NIXL_DIST_COUNT && !out[0]; d++)
-			snprintf(out, n, "%s", f->nixl.dist_version[d]);
+			copy_str(out, n, f->nixl.dist_version[d]);
 		if (!out[0])
-			snprintf(out, n, "%s", f->nixl.python_version);
+			copy_str(out, n, f->nixl.python_version);
 		break;
 	/* fi_info --version's: fi_info -p's "version:" is the provider's */
-	case KC_LIBFABRIC: snprintf(out, n, "%s", f->versions.libfabric); break;
-	case KC_EFA_INSTALLER: snprintf(out, n, "%s", f->versions.efa_installer); break;
-	case KC_MOONCAKE: snprintf(out, n, "%s", f->mooncake.version); break;
-	case KC_DRIVER: snprintf(out, n, "%s", k->in->ev.driver_version); break;
+	case KC_LIBFABRIC: copy_str(out, n, f->versions.libfabric); break;
+	case KC_EFA_INSTALLER: copy_str(out, n, f->versions.efa_installer); break;
+	case KC_MOONCAKE: copy_str(out, n, f->mooncake.version); break;
+	case KC_DRIVER: copy_str(out, n, k->in->ev.driver_version); break;
 	case KC_KERNEL:
 		if (f->kernel.major >= 0)
-			snprintf(out, n, "%s", f->kernel.release);
+			copy_str(out, n, f->kernel.release);
 		break;
 	default: break;   /* not read by this probe: the row cannot match */
 	}

@@ -109,7 +109,7 @@ static const struct known_row *match(const struct kb_in *k, const struct known_t
 				continue;
 			if (!hit || (r->fail && !hit->fail)) {
 				hit = r;
-				snprintf(why, n, "%s", w);
+				copy_str(why, n, w);
 			}
 			break;
 		}
@@ -200,13 +200,13 @@ static void way_out(const struct kb_in *k, const struct known_row *r, enum check
 	const char *eq;
 
 	if (r->paste)
-		snprintf(paste, sizeof paste, "%s", r->paste);
+		copy_str(paste, sizeof paste, r->paste);
 	else if (!r->way || known_way(k, r->way, paste, sizeof paste) != 1)
 		paste[0] = '\0';
 	if (paste[0])
 		snprintf(fix, sizeof fix, "set %s on the workers (%s)", paste, r->fix);
 	else
-		snprintf(fix, sizeof fix, "%s", r->fix);
+		copy_str(fix, sizeof fix, r->fix);
 	emit(out, id, r->fail ? hard(k->in) : CHECK_WARN, fix,
 	     "%s: %s (%s)", why, r->effect, r->source);
 	eq = strchr(paste, '=');

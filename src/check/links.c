@@ -149,16 +149,16 @@ static void decide(struct check_link *l, enum check_link_status st,
 {
 	l->status = st;
 	l->check = c ? c->name : NULL;
-	snprintf(l->source, sizeof(l->source), "%s",
+	copy_str(l->source, sizeof(l->source),
 		 c && c->source ? c->source : source ? source : "");
-	snprintf(l->detail, sizeof(l->detail), "%s", c && c->detail ? c->detail : "");
+	copy_str(l->detail, sizeof(l->detail), c && c->detail ? c->detail : "");
 }
 
 /* The result of alternative a in r, or NULL. */
 static const struct check_result *result_of(const struct check_results *r,
 					    const struct alt *a)
 {
-	return check_results_find(r, check_def_of(a->check)->name);
+	return check_results_find_id(r, a->check);
 }
 
 static int in_slots(const struct link_rule *lr, enum check_id id)
@@ -202,7 +202,7 @@ failed(const struct check_results *r, const struct link_rule *lr,
 
 		if (!(d[i].links[path] >> lr->id & 1) || in_slots(lr, (enum check_id)i))
 			continue;
-		c = check_results_find(r, d[i].name);
+		c = check_results_find_id(r, (enum check_id)i);
 		if (c && c->status == CHECK_FAIL) {
 			*src = NULL;
 			return c;
@@ -256,9 +256,7 @@ static int slot_state(const struct check_results *r, const struct alt *alts,
  * live in the ENV family. */
 static int on_env_link(const struct check_result *c, enum check_path path)
 {
-	const struct check_def *d = check_def(c->name);
-
-	return d && (d->links[path] >> LINK_ENV & 1);
+	return c->id < CK__COUNT && (check_def_of(c->id)->links[path] >> LINK_ENV & 1);
 }
 
 static int env_link(const struct check_results *r, enum check_path path,
@@ -335,7 +333,7 @@ static int one_link(const struct check_results *r, const struct link_rule *lr,
 		return 0;
 	decide(l, LINK_PROVEN, first, firsthow ? firsthow->source : NULL);
 	if (nproven > 1)
-		snprintf(l->detail, sizeof(l->detail), "%s", all);
+		copy_str(l->detail, sizeof(l->detail), all);
 	return 1;
 }
 

@@ -258,7 +258,7 @@ void check_logs_quote(const char *line, char *out, size_t n)
 		memcpy(out, masked, CHECK_LOGS_QUOTE_MAX - 3);
 		memcpy(out + CHECK_LOGS_QUOTE_MAX - 3, "...", 4);
 	} else {
-		snprintf(out, n, "%s", masked);
+		copy_str(out, n, masked);
 	}
 }
 

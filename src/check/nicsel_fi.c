@@ -118,7 +118,7 @@ static void fi_gpu(const struct check_input *in, int nn, int rows, const int *lv
 			code = t->gpu_nic[g][c].link;
 		k++;
 	}
-	snprintf(e->link, sizeof e->link, "%s", code ? probe_topo_link_name(code) : "");
+	copy_str(e->link, sizeof e->link, code ? probe_topo_link_name(code) : "");
 }
 
 int nicsel_add_port(const struct check_input *in, const char *name, struct check_gpu_nic *e)
@@ -139,7 +139,7 @@ int nicsel_add_port(const struct check_input *in, const char *name, struct check
 		pv = port_view(in->f, d, 0);
 		o = &e->nic[e->n++];
 		snprintf(o->dev, sizeof o->dev, "%.27s:%d", d->name, pv->num);
-		snprintf(o->state, sizeof o->state, "%s", nicsel_port_state(pv->state));
+		copy_str(o->state, sizeof o->state, nicsel_port_state(pv->state));
 		snprintf(o->link_layer, sizeof o->link_layer, "%s",
 			 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
 		return 1;
@@ -167,7 +167,7 @@ void nicsel_fi_gpus(const struct check_input *in, struct check_results *out)
 
 		e->gpu = g;
 		e->numa = t->numa[g];
-		snprintf(e->chosen_by, sizeof e->chosen_by, "%s", FI_LIBFABRIC);
+		copy_str(e->chosen_by, sizeof e->chosen_by, FI_LIBFABRIC);
 		fi_gpu(in, nn, rows, lv, g, e);
 		e->max_rails = e->n < 0 ? CHECK_GPU_NIC_PORTS : e->n;
 	}

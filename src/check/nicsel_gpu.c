@@ -168,12 +168,12 @@ static void gpu_ports(const struct check_input *in, const struct nicsel *s, int 
 		}
 		pv = port_view(in->f, p->d, p->pi);
 		snprintf(dst[*n].dev, sizeof(dst[*n].dev), "%.27s:%d", p->d->name, p->port);
-		snprintf(dst[*n].state, sizeof(dst[*n].state), "%s", nicsel_port_state(pv->state));
-		snprintf(dst[*n].link_layer, sizeof(dst[*n].link_layer), "%s",
+		copy_str(dst[*n].state, sizeof(dst[*n].state), nicsel_port_state(pv->state));
+		copy_str(dst[*n].link_layer, sizeof(dst[*n].link_layer),
 			 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
 		(*n)++;
 	}
-	snprintf(link, linksz, "%s", code ? probe_topo_link_name(code) : "");
+	copy_str(link, linksz, code ? probe_topo_link_name(code) : "");
 }
 
 static int use_taken(const struct nic *n) { return n->taken; }
@@ -234,7 +234,7 @@ void nicsel_digest_lane_off(const struct check_input *in, const struct nicsel *s
 {
 	struct check_summary *sum = &out->summary;
 
-	snprintf(sum->net_sugg, sizeof sum->net_sugg, "%s", sugg);
+	copy_str(sum->net_sugg, sizeof sum->net_sugg, sugg);
 	sum->reach_all = reach_all(envv(in, "UCX_IB_ROCE_REACHABILITY_MODE"), sum->ucx_version);
 	for (size_t g = 0; g < out->n_gpu_nics; g++)
 		for (int k = 0; k < out->gpu_nics[g].n; k++)

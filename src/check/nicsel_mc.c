@@ -308,7 +308,7 @@ static void mc_gpu(const struct check_input *in, const char *list, int g,
 	}
 	e->max_rails = e->n < 0 ? CHECK_GPU_NIC_PORTS : e->n;
 	e->nsugg = 0;
-	snprintf(e->link, sizeof e->link, "%s", code ? probe_topo_link_name(code) : "");
+	copy_str(e->link, sizeof e->link, code ? probe_topo_link_name(code) : "");
 }
 
 /* gpuNics for a pod whose KV is Mooncake's (SGLang's Mooncake backend on
@@ -329,7 +329,7 @@ static void mc_gpu_nics(const struct check_input *in, const char *list, const ch
 
 		if (e->gpu < 0 || e->gpu >= in->f->topo.gpu_rows || e->gpu >= PROBE_MAX_GPUS)
 			continue;
-		snprintf(e->chosen_by, sizeof e->chosen_by, "%s", list ? by : "all");
+		copy_str(e->chosen_by, sizeof e->chosen_by, list ? by : "all");
 		mc_gpu(in, list, e->gpu, e);
 	}
 	free((void *)out->gpu_nics);
@@ -396,7 +396,7 @@ static void digest(const struct check_input *in, const char *list, struct check_
 	sum->mc_rail_only = rail_only(in, list);
 	rank_digest(in, list, &b);
 	if (b.len < sizeof sum->mc_rank_nics)
-		snprintf(sum->mc_rank_nics, sizeof sum->mc_rank_nics, "%s", buf_str(&b));
+		copy_str(sum->mc_rank_nics, sizeof sum->mc_rank_nics, buf_str(&b));
 	buf_release(&b);
 }
 

@@ -92,7 +92,7 @@ int nicsel_trtllm_ucx(const struct check_input *in)
 	const struct probe_trtllm_engine *e = &in->f->trtllm_engine;
 	char be[17];
 
-	snprintf(be, sizeof be, "%s", e->backend);
+	copy_str(be, sizeof be, e->backend);
 	if (!*be)
 		args_backend(in->ctx->args, be, sizeof be);
 	if (*be && strcasecmp(be, "DEFAULT"))

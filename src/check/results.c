@@ -169,12 +169,22 @@ static void results_push(struct check_results *r, const struct check_result *res
 	r->n++;
 }
 
-void check_results_add(struct check_results *r, const struct check_result *res)
+/* A copy of *res whose id is already right. */
+static void results_add_copy(struct check_results *r, const struct check_result *res)
 {
 	results_push(r, res, xstrdup(res->detail ? res->detail : ""),
 		     xstrdup(res->remedy));
 	r->v[r->n - 1].source = xstrdup(res->source);
 	r->v[r->n - 1].suggest = xstrdup(res->suggest);
+}
+
+void check_results_add(struct check_results *r, const struct check_result *res)
+{
+	struct check_result c = *res;
+	const struct check_def *d = check_def(res->name);
+
+	c.id = d ? (enum check_id)(d - defs) : CK__COUNT;
+	results_add_copy(r, &c);
 }
 
 int check_results_add_def(struct check_results *r, const char *name,
@@ -198,12 +208,13 @@ void check_results_add_id(struct check_results *r, enum check_id id,
 
 	memset(&res, 0, sizeof(res));
 	res.name = d->name;
+	res.id = id;
 	res.family = d->family;
 	res.status = st;
 	res.rank = d->rank;
 	res.detail = (char *)detail;
 	res.remedy = (char *)(st == CHECK_OK ? NULL : remedy ? remedy : d->remedy);
-	check_results_add(r, &res);
+	results_add_copy(r, &res);
 }
 
 void check_results_release(struct check_results *r)
@@ -241,7 +252,8 @@ static struct check_result *array_frozen(const struct check_result *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct check_result *c = &v[i];
 
-		z[i].name = c->name, z[i].family = c->family, z[i].status = c->status;
+		z[i].name = c->name, z[i].id = c->id;
+		z[i].family = c->family, z[i].status = c->status;
 		z[i].detail = interned(c->detail), z[i].remedy = interned(c->remedy);
 		z[i].rank = c->rank, z[i].flags = c->flags;
 		z[i].source = interned(c->source), z[i].suggest = interned(c->suggest);
@@ -278,11 +290,24 @@ void check_results_freeze(struct check_results *r)
 	r->frozen = 1;
 }
 
+const struct check_result *check_results_find_id(const struct check_results *r,
+						 enum check_id id)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].id == id)
+			return &r->v[i];
+	return NULL;
+}
+
 const struct check_result *check_results_find(const struct check_results *r,
 					      const char *name)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->v[i].name, name))
+	const struct check_def *d = check_def(name);
+
+	if (d)
+		return check_results_find_id(r, (enum check_id)(d - defs));
+	for (size_t i = 0; i < r->n; i++)   /* a name the table lacks */
+		if (r->v[i].id == CK__COUNT && !strcmp(r->v[i].name, name))
 			return &r->v[i];
 	return NULL;
 }
@@ -317,6 +342,27 @@ int check_results_family_status(const struct check_results *r,
 	return worst && applicable ? (int)worst->status : -1;
 }
 
+/* The detail, owned.  Most fit the stack buffer: formatted once, not
+ * measured first and then formatted again (~4,500 a run of 40 pods). */
+static char *format_detail(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static char *format_detail(const char *fmt, va_list ap)
+{
+	char small[256], *detail;
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(small, sizeof small, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return xstrdup("");
+	if ((size_t)n < sizeof small)
+		return xstrndup(small, (size_t)n);
+	detail = xmalloc((size_t)n + 1);
+	vsnprintf(detail, (size_t)n + 1, fmt, ap);
+	return detail;
+}
+
 static void vemit(struct check_results *out, enum check_id id,
 		  enum check_status st, unsigned flags, const char *remedy,
 		  const char *fmt, va_list ap)
@@ -327,20 +373,10 @@ static void vemit(struct check_results *out, enum check_id id,
 		  const char *fmt, va_list ap)
 {
 	struct check_result res = {
-		defs[id].name, defs[id].family, st, NULL, NULL, defs[id].rank,
-		flags, NULL, NULL,
+		.name = defs[id].name, .family = defs[id].family, .status = st,
+		.rank = defs[id].rank, .flags = flags, .id = id,
 	};
-	va_list cp;
-	char *detail;
-	int n;
-
-	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
-	va_end(cp);
-	detail = xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	detail[0] = '\0';
-	if (n > 0)
-		vsnprintf(detail, (size_t)n + 1, fmt, ap);
+	char *detail = format_detail(fmt, ap);
 	if (st == CHECK_OK || (flags & CHECK_F_NA))
 		remedy = NULL;
 	else if (!remedy)

@@ -62,7 +62,7 @@ static const char *copy_in(const struct probe_stack *s, const char *dir,
 	snprintf(want, sizeof want, "%s/%s", dir, name);
 	path_norm(want);
 	for (int i = 0; i < s->ncopies; i++) {
-		snprintf(got, sizeof got, "%s", s->copy[i]);
+		copy_str(got, sizeof got, s->copy[i]);
 		path_norm(got);
 		if (!strcmp(got, want))
 			return s->copy[i];
@@ -90,7 +90,7 @@ static int search_list(const struct probe_stack *s, const char *list,
 		else
 			snprintf(dir, sizeof dir, "%.*s", (int)l, p);
 		if (l && dir[0] == '/' && copy_in(s, dir, name)) {
-			snprintf(out, n, "%s", copy_in(s, dir, name));
+			copy_str(out, n, copy_in(s, dir, name));
 			return 1;
 		}
 		p = c ? c + 1 : NULL;
@@ -158,7 +158,7 @@ static enum from resolve(const struct probe_stack *s, const struct probe_stack_e
 		return FROM_RUNPATH;
 	for (int i = 0; i < s->nldcache; i++)
 		if (copy_in(s, s->ldcache[i].dir, name)) {
-			snprintf(out, n, "%s", copy_in(s, s->ldcache[i].dir, name));
+			copy_str(out, n, copy_in(s, s->ldcache[i].dir, name));
 			return FROM_CACHE;
 		}
 	if (search_list(s, system_dirs, origin, name, out, n))
@@ -366,7 +366,7 @@ static int copy_dirs(const struct probe_stack *s, const char *name, const char *
 		if (dup)
 			continue;
 		if (ndirs < 8)
-			snprintf(seen[ndirs], sizeof seen[0], "%s", dir);
+			copy_str(seen[ndirs], sizeof seen[0], dir);
 		ndirs++;
 		if (!beside[0] && ships_beside(origin, dir) &&
 		    (size_t)snprintf(beside, n, "%s/%s", dir, b + 1) >= n)

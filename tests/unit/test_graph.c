@@ -543,7 +543,7 @@ static void test_verdict(void)
 
 	/* The pod's own fail; the pair it breaks is folded under it. */
 	{
-		struct check_result r = { "env-ucx-tls", FAM_ENV, CHECK_OK, "ok", NULL, 30, 0, NULL, NULL };
+		struct check_result r = { "env-ucx-tls", FAM_ENV, CHECK_OK, "ok", NULL, 30, 0, NULL, NULL, CK__COUNT };
 
 		G.pods[3].results.summary.rdma_usable = 1;
 		for (size_t i = 0; i < G.n; i++) {
@@ -564,7 +564,7 @@ static void test_verdict(void)
 	fleet(6, 1, 0);
 	{
 		struct check_result r = { "gpudirect-peermem", FAM_GPUDIRECT, CHECK_OK,
-					  "nvidia_peermem loaded", NULL, 40, 0, NULL, NULL };
+					  "nvidia_peermem loaded", NULL, 40, 0, NULL, NULL, CK__COUNT };
 
 		for (size_t i = 0; i < G.n; i++) {
 			r.status = i ? CHECK_OK : CHECK_FAIL;

@@ -18,7 +18,7 @@ static void add(struct check_results *r, const char *name,
 	const struct check_def *d = check_def(name);
 	struct check_result res = {
 		d->name, d->family, st, (char *)detail,
-		st == CHECK_OK ? NULL : (char *)d->remedy, d->rank, 0, NULL, NULL,
+		st == CHECK_OK ? NULL : (char *)d->remedy, d->rank, 0, NULL, NULL, CK__COUNT,
 	};
 
 	check_results_add(r, &res);
@@ -29,7 +29,7 @@ static void add_na(struct check_results *r, const char *name)
 	const struct check_def *d = check_def(name);
 	struct check_result res = {
 		d->name, d->family, CHECK_SKIPPED, "n/a", NULL, d->rank, CHECK_F_NA,
-		NULL, NULL,
+		NULL, NULL, CK__COUNT,
 	};
 
 	check_results_add(r, &res);

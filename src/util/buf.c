@@ -15,6 +15,24 @@ void buf_init(struct buf *b, size_t max)
 	b->overflowed = 0;
 }
 
+/* Capacity exactly cap (> len), the bytes and their NUL kept. */
+static void set_cap(struct buf *b, size_t cap)
+{
+	b->data = xrealloc(b->data, cap);
+	b->data[b->len] = '\0';
+	b->cap = cap;
+}
+
+void buf_reserve(struct buf *b, size_t n)
+{
+	if (b->overflowed || b->len > b->max)
+		return;
+	if (n > b->max - b->len)
+		n = b->max - b->len;
+	if (b->len + n + 1 > b->cap)
+		set_cap(b, b->len + n + 1);
+}
+
 int buf_append(struct buf *b, const void *p, size_t n)
 {
 	size_t need;
@@ -29,8 +47,7 @@ int buf_append(struct buf *b, const void *p, size_t n)
 		size_t cap = b->cap ? b->cap : 256;
 		while (cap < need)
 			cap *= 2;
-		b->data = xrealloc(b->data, cap);
-		b->cap = cap;
+		set_cap(b, cap);
 	}
 	if (n)
 		memcpy(b->data + b->len, p, n);

@@ -26,6 +26,9 @@ void buf_init(struct buf *b, size_t max);
 /* 0 on success, -1 when the cap would be passed (buffer is then released). */
 int buf_append(struct buf *b, const void *p, size_t n);
 int buf_appends(struct buf *b, const char *s);
+/* Room for n more bytes in one allocation, so that appends up to it do not
+ * copy the bytes again (n cut at the cap; never marks an overflow). */
+void buf_reserve(struct buf *b, size_t n);
 int buf_appendf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Drops the first n bytes, keeping the rest (for stream parsers). */

@@ -36,6 +36,34 @@ static void test_buf(void)
 	CHECK_STR(buf_str(&b), "");
 }
 
+/* buf_reserve: one allocation for what will come (the exec's stdout and
+ * its frames; issue 46), the appends that fit it do not move the bytes,
+ * and the room asked for is cut at the cap: never an overflow itself. */
+static void test_buf_reserve(void)
+{
+	struct buf b = BUF_INIT(1000);
+	const char *at;
+
+	buf_appends(&b, "ab");
+	buf_reserve(&b, 600);
+	CHECK(b.cap >= 603);
+	at = b.data;
+	for (int i = 0; i < 60; i++)
+		CHECK_INT(buf_append(&b, "0123456789", 10), 0);
+	CHECK(b.data == at);
+	CHECK_INT(b.len, 602);
+	CHECK_STR(buf_str(&b) + 598, "6789");
+	buf_reserve(&b, 5000);          /* cut at the cap */
+	CHECK(b.cap <= 1001);
+	CHECK(!b.overflowed);
+	CHECK_INT(b.len, 602);
+	buf_release(&b);
+	buf_reserve(&b, 0);             /* empty and nothing asked: no bytes */
+	CHECK(b.data == NULL || b.data[0] == '\0');
+	CHECK_STR(buf_str(&b), "");
+	buf_release(&b);
+}
+
 struct parsed {
 	const char *ns, *out;
 	int all, v, ins;
@@ -393,6 +421,7 @@ static void test_pod_group_nodes(void)
 int main(void)
 {
 	test_buf();
+	test_buf_reserve();
 	test_alloc_grow();
 	test_rdma_resource_names();
 	test_pod_list_reserve();

@@ -169,6 +169,31 @@ static void test_encode_lengths(void)
 	free(payload);
 }
 
+/* A frame whose payload comes in two parts (the exec's channel byte, then
+ * the stdin chunk, not copied together first; issue 46) is byte for byte
+ * the frame of the joined payload, across the length encodings and for
+ * lengths that leave the 8-byte masking steps mid-key. */
+static void test_encode_parts(void)
+{
+	static const uint8_t mask[4] = { 0x9d, 0x01, 0x7e, 0xc3 };
+	static const size_t lens[] = { 0, 1, 3, 7, 124, 125, 126, 1000, 32768, 65534, 65535, 65536 };
+	unsigned char *joined = malloc(65537);
+
+	for (size_t i = 0; i < 65537; i++)
+		joined[i] = (unsigned char)(i * 31 + 7);
+	for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		struct buf a = BUF_INIT(1 << 20), b = BUF_INIT(1 << 20);
+
+		CHECK_INT(ws_encode(&a, WS_BINARY, joined, lens[i] + 1, mask), 0);
+		CHECK_INT(ws_encode_parts(&b, WS_BINARY, joined, 1, joined + 1, lens[i], mask), 0);
+		CHECK_INT(b.len, a.len);
+		CHECK(a.len == b.len && !memcmp(a.data, b.data, a.len));
+		buf_release(&a);
+		buf_release(&b);
+	}
+	free(joined);
+}
+
 static void test_encode_limits(void)
 {
 	struct buf small = BUF_INIT(16);
@@ -482,6 +507,7 @@ int main(void)
 	test_make_key();
 	test_encode_rfc();
 	test_encode_lengths();
+	test_encode_parts();
 	test_encode_limits();
 	test_read_rfc();
 	test_read_lengths();

@@ -192,13 +192,13 @@ enum io exec_conn_send(struct conn *k, const void *p, size_t len)
 	return IO_OK;
 }
 
-enum io exec_send_frame(struct conn *k, enum ws_opcode op,
-			  const void *payload, size_t len)
+enum io exec_send_frame(struct conn *k, enum ws_opcode op, const void *pre,
+			size_t npre, const void *payload, size_t len)
 {
-	struct buf f = BUF_INIT(len + 16);   /* payload + the longest header */
+	struct buf f = BUF_INIT(npre + len + 16);   /* payload + the longest header */
 	enum io rc = IO_ERROR;
 
-	if (ws_encode(&f, op, payload, len, NULL) == 0)
+	if (ws_encode_parts(&f, op, pre, npre, payload, len, NULL) == 0)
 		rc = exec_conn_send(k, f.data, f.len);
 	buf_release(&f);
 	return rc;
@@ -211,7 +211,7 @@ void exec_send_close(struct conn *k, int code)
 	int sendable = code >= 1000 && code <= 4999 && code != 1005 &&
 		       code != 1006 && code != 1015;
 
-	exec_send_frame(k, WS_CLOSE, p, sendable ? 2 : 0);
+	exec_send_frame(k, WS_CLOSE, NULL, 0, p, sendable ? 2 : 0);
 }
 
 /* ---- the response head ---- */

@@ -67,7 +67,10 @@ void exec_conn_close(struct conn *k);
 /* Up to RECV_CHUNK bytes into k->scratch, waiting until deadline. */
 enum io exec_conn_recv(struct conn *k, long long deadline, size_t *n);
 enum io exec_conn_send(struct conn *k, const void *p, size_t len);
-enum io exec_send_frame(struct conn *k, enum ws_opcode op, const void *payload, size_t len);
+/* One frame whose payload is pre (npre bytes, NULL when 0) then payload
+ * (ws_encode_parts): stdin's channel byte is not copied to its chunk. */
+enum io exec_send_frame(struct conn *k, enum ws_opcode op, const void *pre,
+			size_t npre, const void *payload, size_t len);
 void exec_send_close(struct conn *k, int code);
 /* Reads until the blank line; bytes after it stay in head past *head_len.
  * Then lets other connections resume this one's TLS session. */

@@ -75,40 +75,48 @@ static void mask_payload(uint8_t *p, size_t len, const uint8_t key[4])
 		p[i] ^= key[i % 4];
 }
 
-int ws_encode(struct buf *out, enum ws_opcode op, const void *payload,
-	      size_t len, const uint8_t *mask)
+int ws_encode_parts(struct buf *out, enum ws_opcode op, const void *pre,
+		    size_t npre, const void *payload, size_t len,
+		    const uint8_t *mask)
 {
 	uint8_t hdr[WS_MAX_HEADER], key[4];
-	size_t n = 0, start;
+	size_t n = 0, start, total = npre + len;
 	int k;
 
-	if (!valid_opcode((int)op) || (is_control((int)op) && len > 125))
+	if (total < len || !valid_opcode((int)op) || (is_control((int)op) && total > 125))
 		return -1;
 	if (mask)
 		memcpy(key, mask, 4);
 	else if (RAND_bytes(key, 4) != 1)
 		return -1;
 	hdr[n++] = (uint8_t)(0x80 | op);
-	if (len <= 125) {
-		hdr[n++] = (uint8_t)(0x80 | len);
-	} else if (len <= 0xffff) {
+	if (total <= 125) {
+		hdr[n++] = (uint8_t)(0x80 | total);
+	} else if (total <= 0xffff) {
 		hdr[n++] = 0x80 | 126;
-		hdr[n++] = (uint8_t)(len >> 8);
-		hdr[n++] = (uint8_t)len;
+		hdr[n++] = (uint8_t)(total >> 8);
+		hdr[n++] = (uint8_t)total;
 	} else {
 		hdr[n++] = 0x80 | 127;
 		for (k = 7; k >= 0; k--)
-			hdr[n++] = (uint8_t)((uint64_t)len >> (8 * k));
+			hdr[n++] = (uint8_t)((uint64_t)total >> (8 * k));
 	}
 	memcpy(hdr + n, key, 4);
 	n += 4;
+	buf_reserve(out, n + total);   /* one allocation for the frame */
 	if (buf_append(out, hdr, n) < 0)
 		return -1;
 	start = out->len;
-	if (buf_append(out, payload, len) < 0)
+	if (buf_append(out, pre, npre) < 0 || buf_append(out, payload, len) < 0)
 		return -1;
-	mask_payload((uint8_t *)out->data + start, len, key);
+	mask_payload((uint8_t *)out->data + start, total, key);
 	return 0;
+}
+
+int ws_encode(struct buf *out, enum ws_opcode op, const void *payload,
+	      size_t len, const uint8_t *mask)
+{
+	return ws_encode_parts(out, op, NULL, 0, payload, len, mask);
 }
 
 void ws_reader_init(struct ws_reader *r, size_t max_message)

@@ -32,6 +32,11 @@ void ws_accept_for(const char *key, char out[29]);
  * fresh random key.  -1 if out's cap is passed or the random source fails. */
 int ws_encode(struct buf *out, enum ws_opcode op, const void *payload,
 	      size_t len, const uint8_t *mask);
+/* ws_encode of the payload pre (npre bytes) then payload (len bytes),
+ * without joining them first: the exec's channel byte and its stdin. */
+int ws_encode_parts(struct buf *out, enum ws_opcode op, const void *pre,
+		    size_t npre, const void *payload, size_t len,
+		    const uint8_t *mask);
 
 /* What the reader hands back. */
 enum ws_event_kind {

@@ -427,7 +427,7 @@ static void generic_quiet(const struct check_input *in, enum check_id id,
 		char name[64];
 		const char *val;
 
-		snprintf(name, sizeof name, "%.*s", (int)len, p);
+		copy_strn(name, sizeof name, p, (size_t)len);
 		val = envr_get(v, name);
 		buf_appendf(&b, "%s%s=%s", p == vars ? "" : ", ", name, val ? val : "unset");
 		p += len;

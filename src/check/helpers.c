@@ -92,16 +92,21 @@ int is_yes(const char *v)
 	return envr_is_yes(v);
 }
 
-void copy_str(char *dst, size_t n, const char *src)
+void copy_strn(char *dst, size_t n, const char *src, size_t max)
 {
 	size_t k;
 
 	if (!n)
 		return;
-	k = src ? strnlen(src, n - 1) : 0;
+	k = src ? strnlen(src, max < n - 1 ? max : n - 1) : 0;
 	if (k)
 		memcpy(dst, src, k);
 	dst[k] = '\0';
+}
+
+void copy_str(char *dst, size_t n, const char *src)
+{
+	copy_strn(dst, n, src, (size_t)-1);
 }
 
 int dev_is_efa(const struct probe_rdma_dev *d)

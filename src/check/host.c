@@ -74,7 +74,7 @@ void lib_dir(const char *path, char *b, size_t n)
 		path += 4;
 		len -= 4;
 	}
-	snprintf(b, n, "%.*s", (int)len, path);
+	copy_strn(b, n, path, (size_t)len);
 }
 
 /* E1: the UCX NIXL loads (ldd of libplugin_UCX.so) against the UCX that

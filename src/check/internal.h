@@ -60,6 +60,8 @@ int is_yes(const char *v);
  * what snprintf(dst, n, "%s", src) writes, without formatting (it ran
  * ~2,000 times a pod in the judges; issue 46). */
 void copy_str(char *dst, size_t n, const char *src);
+/* The same of src's first max bytes at most: snprintf's "%.*s". */
+void copy_strn(char *dst, size_t n, const char *src, size_t max);
 int dev_is_efa(const struct probe_rdma_dev *d);
 /* The directory of a library path into b, "/usr/lib..." counted as
  * "/lib..." (merged /usr); E1 and F6 compare UCX directories with it. */

@@ -93,7 +93,7 @@ static int env_value(const struct kb_in *k, const char *a, int contains, char *w
 	const char *eq = strchr(a, '='), *v;
 	char name[128];
 
-	snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+	copy_strn(name, sizeof name, a, (size_t)(eq - a));
 	v = envr_get(&k->env, name);
 	if (!v || (contains ? !strstr(v, eq + 1) : strcmp(v, eq + 1)))
 		return 0;

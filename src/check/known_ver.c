@@ -38,8 +38,8 @@ int known_in_range(const char *ranges, const char *v)
 		size_t len = strcspn(p, " "), dash = strcspn(p, "-");
 
 		if (len && dash < len) {
-			snprintf(from, sizeof from, "%.*s", (int)dash, p);
-			snprintf(until, sizeof until, "%.*s", (int)(len - dash - 1), p + dash + 1);
+			copy_strn(from, sizeof from, p, dash);
+			copy_strn(until, sizeof until, p + dash + 1, len - dash - 1);
 			if (known_ver_cmp(v, from) >= 0 && (!until[0] || known_ver_cmp(v, until) < 0))
 				return 1;
 		}

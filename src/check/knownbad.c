@@ -212,7 +212,7 @@ static void way_out(const struct kb_in *k, const struct known_row *r, enum check
 	eq = strchr(paste, '=');
 	if (!eq)
 		return;
-	snprintf(name, sizeof name, "%.*s", (int)(eq - paste), paste);
+	copy_strn(name, sizeof name, paste, (size_t)(eq - paste));
 	emit_suggest(out, name, eq + 1);
 }
 

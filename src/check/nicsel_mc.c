@@ -272,7 +272,7 @@ static int rail_only(const struct check_input *in, const char *list)
 		size_t k = strcspn(p, ",");
 		char dev[40];
 
-		snprintf(dev, sizeof dev, "%.*s", (int)(k < 39 ? k : 39), p);
+		copy_strn(dev, sizeof dev, p, (size_t)(k < 39 ? k : 39));
 		if (k && !rail_net(in, dev, &g[n++]))
 			return 0;
 		p += k;

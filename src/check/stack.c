@@ -88,7 +88,7 @@ static int search_list(const struct probe_stack *s, const char *list,
 		else if (l >= 7 && !strncmp(p, "$ORIGIN", 7))
 			snprintf(dir, sizeof dir, "%s%.*s", origin, (int)(l - 7), p + 7);
 		else
-			snprintf(dir, sizeof dir, "%.*s", (int)l, p);
+			copy_strn(dir, sizeof dir, p, (size_t)l);
 		if (l && dir[0] == '/' && copy_in(s, dir, name)) {
 			copy_str(out, n, copy_in(s, dir, name));
 			return 1;
@@ -113,7 +113,7 @@ static int preloaded(const char *preload, const char *name, char *out, size_t n)
 				base = p + k + 1;
 
 		if ((size_t)(p + l - base) == nl && !strncmp(base, name, nl)) {
-			snprintf(out, n, "%.*s", (int)l, p);
+			copy_strn(out, n, p, (size_t)l);
 			return 1;
 		}
 		p += l;

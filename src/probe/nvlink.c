@@ -13,6 +13,13 @@ double probe_nvlink_mode_speed(const struct probe_nvlink_gpu *g)
 		int cnt = 0;
 		if (g->inactive[i] || g->speed_gbs[i] <= 0)
 			continue;
+		/* A speed already counted at an earlier link would count the
+		 * same again and lose the same comparison: once per speed (18
+		 * links at one speed: 18 steps, not 324; issue 46). */
+		for (j = 0; j < i && (g->inactive[j] || g->speed_gbs[j] != g->speed_gbs[i]); j++)
+			;
+		if (j < i)
+			continue;
 		for (j = 0; j < g->nlinks && j < PROBE_MAX_NVLINKS; j++)
 			cnt += !g->inactive[j] && g->speed_gbs[j] == g->speed_gbs[i];
 		/* Ties go to the faster speed: a half-degraded GPU is compared

@@ -334,9 +334,53 @@ static void test_nvdriver_kernel(void)
 	CHECK_INT(F->kernel.minor, 15);
 }
 
+/* The mode as first written: every link counts every link (issue 46
+ * made it once per speed); the two agree on every pattern of a few
+ * speeds, ties, inactive and zero links. */
+static double mode_reference(const struct probe_nvlink_gpu *g)
+{
+	double best = 0;
+	int best_n = 0;
+
+	for (int i = 0; i < g->nlinks && i < PROBE_MAX_NVLINKS; i++) {
+		int cnt = 0;
+
+		if (g->inactive[i] || g->speed_gbs[i] <= 0)
+			continue;
+		for (int j = 0; j < g->nlinks && j < PROBE_MAX_NVLINKS; j++)
+			cnt += !g->inactive[j] && g->speed_gbs[j] == g->speed_gbs[i];
+		if (cnt > best_n || (cnt == best_n && g->speed_gbs[i] > best)) {
+			best_n = cnt;
+			best = g->speed_gbs[i];
+		}
+	}
+	return best;
+}
+
+static void test_nvlink_mode_patterns(void)
+{
+	static const double speeds[] = { 0, 1.0, 26.562, 53.125, 1.562 };
+	struct probe_nvlink_gpu g;
+	unsigned seed = 46;
+	int same = 0;
+
+	for (int round = 0; round < 4000; round++) {
+		memset(&g, 0, sizeof g);
+		g.nlinks = (int)((seed = seed * 1103515245u + 12345u) >> 16) % (PROBE_MAX_NVLINKS + 1);
+		for (int l = 0; l < g.nlinks; l++) {
+			seed = seed * 1103515245u + 12345u;
+			g.speed_gbs[l] = speeds[(seed >> 16) % (round % 4 + 2)];
+			g.inactive[l] = ((seed >> 24) % 7) == 0;
+		}
+		same += probe_nvlink_mode_speed(&g) == mode_reference(&g);
+	}
+	CHECK_INT(same, 4000);
+}
+
 int main(void)
 {
 	F = probe_facts_new();
+	test_nvlink_mode_patterns();
 	test_nvsmi_h100();
 	test_nvsmi_a10();
 	test_nvsmi_unhealthy();

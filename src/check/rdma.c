@@ -43,23 +43,27 @@ static int list_names(const char *list, const struct probe_rdma_dev *d,
 		      int port, int prefix_ok)
 {
 	const char *p = list;
+	size_t name_len = strlen(d->name), netdev_len = strlen(d->netdev);
 
 	while (p && *p) {
 		size_t len = strcspn(p, ",");
 		const char *colon = memchr(p, ':', len);
 		size_t nlen = colon ? (size_t)(colon - p) : len;
-		int want_port = colon ? to_int(colon + 1) : 0;
 		const char *tok = p;
+		int want_port;
 
 		if (*tok == '=' && nlen) {
 			tok++;
 			nlen--;
 			prefix_ok = 0;
 		}
-		if ((!want_port || want_port == port) && nlen &&
-		    ((strlen(d->name) == nlen && !strncmp(d->name, tok, nlen)) ||
+		/* The names first: the port's number is read only for an
+		 * entry that names this device (~190 entries a pod; issue 46). */
+		if (nlen &&
+		    ((name_len == nlen && !strncmp(d->name, tok, nlen)) ||
 		     (prefix_ok && !strncmp(d->name, tok, nlen)) ||
-		     (strlen(d->netdev) == nlen && !strncmp(d->netdev, tok, nlen))))
+		     (netdev_len == nlen && !strncmp(d->netdev, tok, nlen))) &&
+		    (!(want_port = colon ? to_int(colon + 1) : 0) || want_port == port))
 			return 1;
 		p += len;
 		if (*p == ',')

@@ -81,7 +81,7 @@ static struct probe_rail_port *port_of(struct probe_counters *c, struct pslice d
 	}
 	ps_copy(c->port[c->n].dev, sizeof c->port[c->n].dev, dev);
 	c->port[c->n].port = (int)pn;
-	snprintf(c->port[c->n].link_layer, sizeof c->port[c->n].link_layer, "%s", "unknown");
+	ps_copy_cstr(c->port[c->n].link_layer, sizeof c->port[c->n].link_layer, "unknown");
 	return &c->port[c->n++];
 }
 

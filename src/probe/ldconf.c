@@ -34,7 +34,7 @@ static void add_dir(struct probe_stack *s, const char *line, const char *from)
 	char d[256];
 	size_t n;
 
-	snprintf(d, sizeof d, "%s", line);
+	ps_copy_cstr(d, sizeof d, line);
 	d[strcspn(d, "=")] = '\0';
 	n = strlen(d);
 	while (n > 0 && isspace((unsigned char)d[n - 1]))
@@ -51,8 +51,8 @@ static void add_dir(struct probe_stack *s, const char *line, const char *from)
 		return;
 	}
 	s->ldcache = xrealloc(s->ldcache, (size_t)(s->nldcache + 1) * sizeof *s->ldcache);
-	snprintf(s->ldcache[s->nldcache].dir, sizeof s->ldcache[0].dir, "%s", d);
-	snprintf(s->ldcache[s->nldcache].from, sizeof s->ldcache[0].from, "%s", from);
+	ps_copy_cstr(s->ldcache[s->nldcache].dir, sizeof s->ldcache[0].dir, d);
+	ps_copy_cstr(s->ldcache[s->nldcache].from, sizeof s->ldcache[0].from, from);
 	s->nldcache++;
 }
 
@@ -72,14 +72,17 @@ static void include(struct probe_stack *s, int file, const char *pat, int depth,
 
 		snprintf(full, sizeof full, "%.*s/%s", slash ? (int)(slash - f) : 0, f, pat);
 	} else {
-		snprintf(full, sizeof full, "%s", pat);
+		ps_copy_cstr(full, sizeof full, pat);
 	}
+	/* Each file matched once (reading one changes no name); a file
+	 * that does not match counts as done. */
+	for (int i = 0; i < s->nldconf_files; i++)
+		done[i] = fnmatch(full, s->ldconf_file[i], FNM_PATHNAME | FNM_PERIOD) != 0;
 	for (;;) {
 		int next = -1;
 
 		for (int i = 0; i < s->nldconf_files; i++)
-			if (!done[i] && !fnmatch(full, s->ldconf_file[i], FNM_PATHNAME | FNM_PERIOD) &&
-			    (next < 0 || strcmp(s->ldconf_file[i], s->ldconf_file[next]) < 0))
+			if (!done[i] && (next < 0 || strcmp(s->ldconf_file[i], s->ldconf_file[next]) < 0))
 				next = i;
 		if (next < 0)
 			return;
@@ -99,7 +102,7 @@ static void conf_line(struct probe_stack *s, int file, const char *text, int dep
 {
 	char l[256], *p, *tok, *save = NULL;
 
-	snprintf(l, sizeof l, "%s", text);
+	ps_copy_cstr(l, sizeof l, text);
 	l[strcspn(l, "#")] = '\0';
 	for (p = l; isspace((unsigned char)*p); p++)
 		;

@@ -164,7 +164,9 @@ static struct envr_ctx book_ctx(const struct check_input *in)
 	x.libfabric = nixl_is(in, "LIBFABRIC") || (in->fabric == FABRIC_EFA && !nixl_is(in, "UCX"));
 	if (in->f->topo.src.status == PROBE_OK && in->f->topo.ngpus > 1)
 		x.nvlink = has_nvlink(in->f);
-	x.peermem = peermem_loaded(in->f);
+	/* B1 through the evidence check_pod collected (UCX's three paths,
+	 * then /proc/modules), not collected again (3 times a pod). */
+	x.peermem = in->ev.peermem.state;
 	x.process = 1;
 	x.mooncake = check_mooncake_kv(in);
 	if (in->ctx && in->spec)
@@ -201,7 +203,7 @@ static void gid_view(const struct check_input *in, struct gid_view *g)
 			    port_view(in->f, &l->dev[i], p)->state != PROBE_PORT_ACTIVE ||
 			    !port_in_use(in, &l->dev[i], pt->num, &named))
 				continue;
-			snprintf(g->name[g->n], sizeof g->name[0], "%s:%d", l->dev[i].name, pt->num);
+			dev_port(g->name[g->n], sizeof g->name[0], l->dev[i].name, (size_t)-1, pt->num);
 			gid_port_view(pt, g->name[g->n++], gp);
 			gp->mc_version = in->f->mooncake.version;
 		}

@@ -7,15 +7,6 @@
 #include "probe/facts.h"
 #include "util/buf.h"
 
-/* B1 through the evidence (UCX's three paths, then /proc/modules). */
-int peermem_loaded(const struct probe_facts *f)
-{
-	struct evidence ev;
-
-	evidence_collect(f, &ev);
-	return ev.peermem.state;
-}
-
 /* B1/B2: the NIC reaches GPU memory by peer memory or DMA-BUF, from the
  * evidence (which also holds UCX's view, so this check and
  * gpudirect-ucx-md cannot disagree about DMA-BUF). */

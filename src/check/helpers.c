@@ -109,6 +109,26 @@ void copy_str(char *dst, size_t n, const char *src)
 	copy_strn(dst, n, src, (size_t)-1);
 }
 
+void dev_port(char *dst, size_t n, const char *name, size_t cut, int port)
+{
+	char num[16];
+	size_t i = sizeof num, k;
+	unsigned u = port < 0 ? 0u - (unsigned)port : (unsigned)port;
+
+	if (!n)
+		return;
+	num[--i] = '\0';
+	do
+		num[--i] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (port < 0)
+		num[--i] = '-';
+	num[--i] = ':';
+	copy_strn(dst, n, name, cut);
+	k = strlen(dst);
+	copy_str(dst + k, n - k, num + i);
+}
+
 int dev_is_efa(const struct probe_rdma_dev *d)
 {
 	return !strncmp(d->name, "rdmap", 5) || !strncmp(d->name, "efa", 3);

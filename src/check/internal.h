@@ -62,6 +62,9 @@ int is_yes(const char *v);
 void copy_str(char *dst, size_t n, const char *src);
 /* The same of src's first max bytes at most: snprintf's "%.*s". */
 void copy_strn(char *dst, size_t n, const char *src, size_t max);
+/* "NAME:PORT" with NAME cut at cut bytes, into dst of n bytes: what
+ * snprintf(dst, n, "%.*s:%d", cut, name, port) writes. */
+void dev_port(char *dst, size_t n, const char *name, size_t cut, int port);
 int dev_is_efa(const struct probe_rdma_dev *d);
 /* The directory of a library path into b, "/usr/lib..." counted as
  * "/lib..." (merged /usr); E1 and F6 compare UCX directories with it. */
@@ -90,10 +93,6 @@ int port_in_use(const struct check_input *in, const struct probe_rdma_dev *d,
 /* The port as the best source saw it (sysfs, else a tool). */
 const struct probe_rdma_port *port_view(const struct probe_facts *f,
 					const struct probe_rdma_dev *d, int p);
-
-/* gpudirect.c: nvidia_peermem/nv_peer_mem/memory_peers: 1, 0, -1 unknown
- * (the evidence's peermem fact, for callers that hold only facts). */
-int peermem_loaded(const struct probe_facts *f);
 
 /* UCX_TLS semantics (env.c): bit PROBE_TL_x set when transport x is
  * allowed; handles aliases (rc, rc_x, dc, ud, ib, cuda, sm, shm, all) and

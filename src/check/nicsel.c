@@ -39,7 +39,7 @@ static int listed(const char *v, const char *dev, int port)
 {
 	char want[48];
 
-	snprintf(want, sizeof(want), "%s:%d", dev, port);
+	dev_port(want, sizeof(want), dev, (size_t)-1, port);
 	return clist_has(v, want, strlen(want), 0);
 }
 

@@ -138,7 +138,7 @@ int nicsel_add_port(const struct check_input *in, const char *name, struct check
 		}
 		pv = port_view(in->f, d, 0);
 		o = &e->nic[e->n++];
-		snprintf(o->dev, sizeof o->dev, "%.27s:%d", d->name, pv->num);
+		dev_port(o->dev, sizeof o->dev, d->name, 27, pv->num);
 		copy_str(o->state, sizeof o->state, nicsel_port_state(pv->state));
 		snprintf(o->link_layer, sizeof o->link_layer, "%s",
 			 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");

@@ -167,7 +167,7 @@ static void gpu_ports(const struct check_input *in, const struct nicsel *s, int 
 			continue;
 		}
 		pv = port_view(in->f, p->d, p->pi);
-		snprintf(dst[*n].dev, sizeof(dst[*n].dev), "%.27s:%d", p->d->name, p->port);
+		dev_port(dst[*n].dev, sizeof(dst[*n].dev), p->d->name, 27, p->port);
 		copy_str(dst[*n].state, sizeof(dst[*n].state), nicsel_port_state(pv->state));
 		copy_str(dst[*n].link_layer, sizeof(dst[*n].link_layer),
 			 pv->link_layer == PROBE_LL_ETH ? "Ethernet" : "InfiniBand");
@@ -248,7 +248,7 @@ void nicsel_digest_lane_off(const struct check_input *in, const struct nicsel *s
 				 * written for an Ethernet port taken off KV. */
 				if (!p->taken || p->kv || pt->link_layer != PROBE_LL_ETH)
 					continue;
-				snprintf(dev, sizeof dev, "%.27s:%d", p->d->name, p->port);
+				dev_port(dev, sizeof dev, p->d->name, 27, p->port);
 				if (strcmp(dev, out->gpu_nics[g].nic[k].dev))
 					continue;
 				sum->offfab.kind = CHECK_GID_V4;

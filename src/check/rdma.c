@@ -444,7 +444,7 @@ static void rdma_roce(const struct check_input *in,
 			seen += pt->n_gids > 0;
 			/* Listed, all zero: no address UCX can bind (A6). */
 			if (pt->gids_listed && !pt->n_gids && !empty++)
-				snprintf(hollow, sizeof(hollow), "%s:%d", l->dev[i].name, pt->num);
+				dev_port(hollow, sizeof(hollow), l->dev[i].name, (size_t)-1, pt->num);
 			nv2 += pt->n_roce_v2 > 0;
 			pv = port_view(in->f, &l->dev[i], p);
 			if (pv->active_mtu > 0 && pv->active_mtu < 4096)

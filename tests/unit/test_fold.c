@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/internal.h"
 #include "t.h"
 #include "verdict/verdict.h"
 
@@ -282,8 +283,39 @@ static void test_ids(void)
 	check_results_release(&r);
 }
 
+/* The judges' copies write what the snprintf they replaced wrote (issue
+ * 46): every cut of the destination, NULL, names longer than the cut,
+ * negative and wide port numbers. */
+static void test_copy_helpers(void)
+{
+	static const char *const names[] = { "", "mlx5_0", "a-very-long-device-name-beyond-27-bytes-x" };
+	static const int ports[] = { 0, 1, -3, 65535, -2147483647 - 1 };
+	char want[48], got[48];
+	int same = 0, all = 0;
+
+	for (size_t d = 1; d <= sizeof want; d++)
+		for (size_t k = 0; k < 3; k++) {
+			memset(got, 'x', sizeof got);
+			snprintf(want, d, "%s", names[k]);
+			copy_str(got, d, names[k]);
+			same += !strcmp(want, got), all++;
+			snprintf(want, d, "%.*s", 5, names[k]);
+			copy_strn(got, d, names[k], 5);
+			same += !strcmp(want, got), all++;
+			for (size_t p = 0; p < 5; p++) {
+				snprintf(want, d, "%.27s:%d", names[k], ports[p]);
+				dev_port(got, d, names[k], 27, ports[p]);
+				same += !strcmp(want, got), all++;
+			}
+		}
+	copy_str(got, 8, NULL);
+	CHECK_STR(got, "");
+	CHECK_INT(same, all);
+}
+
 int main(void)
 {
+	test_copy_helpers();
 	test_ids();
 	test_chain();
 	test_edges();

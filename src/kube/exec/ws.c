@@ -136,10 +136,17 @@ void ws_reader_release(struct ws_reader *r)
 	buf_release(&r->msg);
 }
 
+/* What the reader holds at once in the usual stream: a kubelet message
+ * (32 KiB) and the next read's bytes.  Reserved at the first feed, so the
+ * buffer is not copied as it doubles up to it (issue 46). */
+#define WS_FIRST_ROOM (64u << 10)
+
 int ws_reader_feed(struct ws_reader *r, const void *p, size_t n)
 {
 	buf_consume(&r->in, r->consumed);
 	r->consumed = 0;
+	if (!r->in.cap)
+		buf_reserve(&r->in, n > WS_FIRST_ROOM ? n : WS_FIRST_ROOM);
 	if (buf_append(&r->in, p, n) < 0) {
 		r->failed = 1009;
 		return -1;

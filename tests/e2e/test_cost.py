@@ -38,7 +38,7 @@ MAX_BYTES = 48 * 1024
 # word; nicsel's port names written only for the ports it compares).  The
 # ceiling is ~9% above the last; the floor catches a run that did not
 # probe.
-BAND = (1.0e6, 6.40e6)
+BAND = (1.0e6, 5.78e6)  # lean46: 5.25 (main at 58c74df: 5.82, fails it), ceiling ~10% above
 VALGRIND = shutil.which("valgrind")
 
 

@@ -17,12 +17,14 @@ struct pool {
 	const struct engine_job *job;
 	struct exec_result *results;
 	pthread_mutex_t lock;
-	size_t next;        /* next pod index to take */
+	size_t *probe;      /* the indices of the pods to probe, in list order */
+	char *unsent;       /* per entry of probe: cancelled before it started */
 	size_t done;
 	size_t total;       /* pods to probe */
 	size_t failed;      /* finished without a report */
-	/* Per worker: the pod it runs ((size_t)-1: none) and since when
-	 * (monotonic ms), for the progress line's "waiting for". */
+	/* Per exec in flight (at most one per thread): the pod it runs
+	 * ((size_t)-1: none) and since when (monotonic ms), for the progress
+	 * line's "waiting for". */
 	struct slot { size_t pod; long long since; } *slot;
 	int nslots;
 };
@@ -51,21 +53,6 @@ static void longest(const struct pool *p, struct engine_progress *at)
 	}
 }
 
-/* Next pod to probe, or (size_t)-1 when none are left. */
-static size_t take(struct pool *p)
-{
-	size_t i;
-
-	pthread_mutex_lock(&p->lock);
-	while (p->next < p->pods->n && !p->pods->items[p->next].probe)
-		p->next++;
-	/* Cancelled (Ctrl-C, --timeout): start nothing more; engine_run
-	 * marks what was never started. */
-	i = p->next < p->pods->n && !cancel_why() ? p->next++ : (size_t)-1;
-	pthread_mutex_unlock(&p->lock);
-	return i;
-}
-
 static void finished(struct pool *p, int w, int failed)
 {
 	struct engine_progress at = { 0 };
@@ -82,60 +69,56 @@ static void finished(struct pool *p, int w, int failed)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* Worker w starts pod i (under no lock yet). */
-static void started(struct pool *p, int w, size_t i)
+/* Pod i starts: a free slot (one per thread, so there is always one)
+ * holds it; returns the slot's number. */
+static int started(struct pool *p, size_t i)
 {
+	int w = 0;
+
 	pthread_mutex_lock(&p->lock);
+	while (w + 1 < p->nslots && p->slot[w].pod != (size_t)-1)
+		w++;
 	p->slot[w].pod = i;
 	p->slot[w].since = now_ms();
-	pthread_mutex_unlock(&p->lock);
-}
-
-/* Each worker's slot number, handed out once. */
-static int slot_of(struct pool *p)
-{
-	int w;
-
-	pthread_mutex_lock(&p->lock);
-	w = p->nslots++;
-	p->slot[w].pod = (size_t)-1;
 	pthread_mutex_unlock(&p->lock);
 	return w;
 }
 
-static void *worker(void *arg)
+/* engine_each's callback: the exec of the j-th pod to probe.  Cancelled
+ * (Ctrl-C, --timeout): it starts nothing; engine_run reports the pod as
+ * never started, in list order, once every exec has returned. */
+static void run_one(size_t j, void *arg)
 {
 	struct pool *p = arg;
-	int w = slot_of(p);
-	size_t i;
+	size_t i = p->probe[j];
+	const struct pod_info *pod = &p->pods->items[i];
+	struct exec_request rq = {
+		.namespace = pod->namespace,
+		.pod = pod->name,
+		.container = pod->container,
+		.argv = p->job->argv,
+		.stdin_data = p->job->stdin_data,
+		.stdin_len = p->job->stdin_len,
+		.timeout_ms = p->job->timeout_ms,
+		.max_output = p->job->max_output,
+	};
+	struct exec_result one, *r = p->results ? &p->results[i] : &one;
+	int failed, w;
 
-	while ((i = take(p)) != (size_t)-1) {
-		const struct pod_info *pod = &p->pods->items[i];
-		struct exec_request rq = {
-			.namespace = pod->namespace,
-			.pod = pod->name,
-			.container = pod->container,
-			.argv = p->job->argv,
-			.stdin_data = p->job->stdin_data,
-			.stdin_len = p->job->stdin_len,
-			.timeout_ms = p->job->timeout_ms,
-			.max_output = p->job->max_output,
-		};
-		struct exec_result one, *r = p->results ? &p->results[i] : &one;
-		int failed;
-
-		started(p, w, i);
-		exec_run(p->client, &rq, r);
-		failed = r->outcome != EXEC_SUCCESS && r->outcome != EXEC_EXIT_CODE;
-		log_at(6, "exec %s/%s: %s", pod->namespace, pod->name,
-		       exec_outcome_name(r->outcome));
-		if (p->job->on_result)
-			p->job->on_result(i, r, p->job->on_result_arg);
-		if (!p->results)
-			exec_result_release(r);
-		finished(p, w, failed);
+	if (cancel_why()) {
+		p->unsent[j] = 1;
+		return;
 	}
-	return NULL;
+	w = started(p, i);
+	exec_run(p->client, &rq, r);
+	failed = r->outcome != EXEC_SUCCESS && r->outcome != EXEC_EXIT_CODE;
+	log_at(6, "exec %s/%s: %s", pod->namespace, pod->name,
+	       exec_outcome_name(r->outcome));
+	if (p->job->on_result)
+		p->job->on_result(i, r, p->job->on_result_arg);
+	if (!p->results)
+		exec_result_release(r);
+	finished(p, w, failed);
 }
 
 static void mark_unprobed(const struct pod_info *pod, struct exec_result *r)
@@ -178,42 +161,37 @@ static int pool_size(const struct engine_job *job, size_t total)
 void engine_run(struct http_client *c, const struct pod_list *l,
 		const struct engine_job *job, struct exec_result *results)
 {
-	struct pool p = { c, l, job, results, PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, NULL, 0 };
-	pthread_t *threads;
-	pthread_attr_t attr;
-	int n, started = 0, i;
+	struct pool p = { c, l, job, results, PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, 0, 0, NULL, 0 };
 	size_t k;
 
+	p.probe = xcalloc(l->n ? l->n : 1, sizeof(*p.probe));
 	for (k = 0; k < l->n; k++) {
 		if (l->items[k].probe)
-			p.total++;
+			p.probe[p.total++] = k;
 		else if (results)
 			mark_unprobed(&l->items[k], &results[k]);
 	}
-	n = pool_size(job, p.total);
+	p.unsent = xcalloc(p.total ? p.total : 1, 1);
+	p.nslots = pool_size(job, p.total);
+	if (p.nslots < 1)
+		p.nslots = 1;
 #ifdef M_ARENA_MAX
 	/* glibc gives each busy thread its own malloc arena; with dozens of
 	 * workers that is most of our peak memory, for no speed we can see
 	 * (bench/RESULTS.md).  Two arenas keep contention low enough. */
 	mallopt(M_ARENA_MAX, 2);
 #endif
-	threads = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*threads));
-	p.slot = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*p.slot));
-	pthread_attr_init(&attr);
-	/* Workers need little stack; keep many of them cheap. */
-	pthread_attr_setstacksize(&attr, 1024 * 1024);
-	for (i = 0; i < n; i++)
-		if (pthread_create(&threads[started], &attr, worker, &p) == 0)
-			started++;
-	if (started == 0 && p.total > 0)
-		worker(&p);   /* no threads to be had: do the work here */
-	for (i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	for (k = p.next; k < l->n; k++)
-		if (l->items[k].probe)
-			not_started(&p, k);
-	pthread_attr_destroy(&attr);
+	p.slot = xcalloc((size_t)p.nslots, sizeof(*p.slot));
+	for (int w = 0; w < p.nslots; w++)
+		p.slot[w].pod = (size_t)-1;
+	/* The pool is engine_each's (the same bound, stack and fallback to
+	 * this thread when none can be started). */
+	engine_each(p.total, job->parallel, run_one, &p);
+	for (k = 0; k < p.total; k++)
+		if (p.unsent[k])
+			not_started(&p, p.probe[k]);
 	pthread_mutex_destroy(&p.lock);
 	free(p.slot);
-	free(threads);
+	free(p.unsent);
+	free(p.probe);
 }

@@ -13,6 +13,12 @@ scheduling (counts and words, never a time):
     the old code called a deadline met on a kept-alive connection a
     connect timeout ("dial tcp ...: i/o timeout"), as curl counts no
     connect time for a reused connection.
+  - On a server that speaks HTTP/2 (the test cluster's --h2, ALPN h2 and
+    http/1.1 as kube-apiserver), every GET of a run, the pod list and
+    all 24 log reads of --parallel 24, is an h2 stream on ONE connection
+    (the audit's proto and conn).  The old code performed each GET in its
+    worker's thread: curl negotiated h2 too, but each thread's GET found
+    the shared connection busy and opened its own.
   - (TLS failures through the mux keep their words: test_tls_matrix's
     "get" column, every GET now riding the mux.)
 
@@ -22,11 +28,12 @@ import base64
 import json
 import os
 import ssl
+import sys
 import unittest
 
 import yaml
 
-from base import ROOT, E2ECase
+from base import ROOT, E2ECase, check_json
 from plugin import run
 from tls_proxy import Pki, Proxy, chunks  # (tests/cluster, on the path base sets)
 
@@ -145,6 +152,36 @@ class TestLogsThroughMux(E2ECase):
         self.assertEqual(sorted(details), [PODS[1]], details)
         self.assertIn("Unable to connect to the server: ", details[PODS[1]])
         self.assertIn("timed out", details[PODS[1]])
+
+
+class TestH2OneConnection(E2ECase):
+    TMP = "e2e-h2-one-"
+    ARGS = ["--h2"]
+    LATENCY = 50   # bench's canned report after 50 ms: every exec ends together
+    PODS = 24
+
+    @classmethod
+    def scenario(cls):
+        sys.path.insert(0, os.path.join(ROOT, "bench"))
+        import bench
+        profile = os.path.join(cls.tmp, "profile")
+        bench.write_profile(profile)
+        path = os.path.join(cls.tmp, "s.yaml")
+        bench.write_scenario(path, cls.PODS, profile)
+        return path
+
+    def test_every_get_is_a_stream_of_one_connection(self):
+        since = len(self.c.log())
+        rc, out, err = check_json(self.c, "-n", "bench", "--parallel", str(self.PODS),
+                                  "--logs=true", timeout=300)
+        self.assertIn(rc, (0, 2, 3), err)
+        log = self.c.log()[since:]
+        gets = [r for r in log if r["method"] == "GET" and not r["path"].endswith("/exec")]
+        logs = [r for r in gets if r["path"].endswith("/log")]
+        self.assertEqual(len(logs), self.PODS, [r["path"] for r in logs])
+        self.assertEqual({r.get("proto") for r in gets}, {"h2"}, gets)
+        self.assertEqual(len({r["conn"] for r in gets}), 1,
+                         sorted((r["conn"], r["path"]) for r in gets))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ import unittest
 
 import yaml
 
+import test_observe_metrics
 from base import ROOT, E2ECase, check_json
 from plugin import run
 from tls_proxy import Pki, Proxy, chunks  # (tests/cluster, on the path base sets)
@@ -182,6 +183,20 @@ class TestH2OneConnection(E2ECase):
         self.assertEqual({r.get("proto") for r in gets}, {"h2"}, gets)
         self.assertEqual(len({r["conn"] for r in gets}), 1,
                          sorted((r["conn"], r["path"]) for r in gets))
+
+
+class HungOverH2(test_observe_metrics.Hung):
+    """test_observe_metrics.Hung (workers whose metrics ports never answer,
+    read through the pod proxy) on the --h2 test cluster: the held reads
+    are streams of the one connection, each ends by its own deadline, and
+    as many are held at once as --parallel lets out, as over HTTP/1.1."""
+    ARGS = ["--h2"]
+
+    def test_held_reads_are_streams_of_one_connection(self):
+        _, held = self.observe(4)
+        self.assertEqual(len(held), len(self.HUNG))
+        self.assertEqual({q.get("proto") for q in held}, {"h2"}, held)
+        self.assertEqual(len({q["conn"] for q in held}), 1, held)
 
 
 if __name__ == "__main__":

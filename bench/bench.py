@@ -118,14 +118,16 @@ def write_scenario(path, n, profile, dgd=False):
 
 
 class Server:
-    def __init__(self, d, scenario, latency, mode):
+    def __init__(self, d, scenario, latency, mode, extra=()):
+        """extra: more fakecluster arguments (instr.py's --h2)."""
         self.kc = os.path.join(d, "kubeconfig")
         self.logf = os.path.join(d, "requests.jsonl")
         if os.path.exists(self.logf):
             os.unlink(self.logf)
         self.err = open(os.path.join(d, "server.stderr"), "w")
         self.p = subprocess.Popen([FAKE, "--scenario", scenario, "--kubeconfig", self.kc,
-                                   "--latency-ms", str(latency), "--mode", mode, "--log", self.logf],
+                                   "--latency-ms", str(latency), "--mode", mode, "--log", self.logf]
+                                  + list(extra),
                                   stdout=subprocess.PIPE, stderr=self.err, text=True)
         line = self.p.stdout.readline()
         if not line.startswith("READY"):

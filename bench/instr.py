@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """bench/instr.py: instructions per pod of `check` (valgrind callgrind).
 
-For each N in --pods it starts tests/cluster/fakecluster (0 ms latency) on the
+For each N in --pods it starts tests/cluster/fakecluster (0 ms latency; --h2
+unless --h2 off: ALPN h2 and http/1.1, as a real API server) on the
 bench scenario (N pods, canned real probe report, bench.py), then runs
 `check --parallel P` under `valgrind --tool=callgrind` with log reads on and
 off, and prints the instructions (Ir, all threads) in total and per pod.
@@ -9,7 +10,7 @@ Instructions do not depend on the machine's load, so these figures are
 comparable from run to run; wall times are not.  Callgrind serialises the
 threads, so a run is slow (about 1 s per pod): keep N small.
 
-  python3 bench/instr.py --pods 16,128 [--out build/bench] [--keep [--stages]]
+  python3 bench/instr.py --pods 16,128 [--out build/bench] [--keep [--stages]] [--h2 off]
 """
 import argparse
 import os
@@ -38,7 +39,8 @@ def measure(args, n, profile):
     d = os.path.join(args.out, "instr-n%d" % n)
     os.makedirs(d, exist_ok=True)
     bench.write_scenario(os.path.join(d, "scenario.yaml"), n, profile)
-    srv = bench.Server(d, os.path.join(d, "scenario.yaml"), 0, "v5")
+    srv = bench.Server(d, os.path.join(d, "scenario.yaml"), 0, "v5",
+                       ["--h2"] if args.h2 == "on" else [])
     res = {}
     try:
         for logs in ("true", "false"):
@@ -63,6 +65,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(bench.ROOT, "build", "bench"))
     ap.add_argument("--keep", action="store_true", help="keep the callgrind.out files (callgrind_annotate)")
     ap.add_argument("--stages", action="store_true", help="with --keep: the per-stage table (bench/stages.py)")
+    ap.add_argument("--h2", choices=("on", "off"), default="on",
+                    help="the test cluster offers HTTP/2 by ALPN, as kube-apiserver does (default on; "
+                         "off: HTTP/1.1 only, the figures before issue 46)")
     args = ap.parse_args()
     profile = os.path.join(args.out, "profile")
     bench.write_profile(profile)

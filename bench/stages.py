@@ -5,8 +5,11 @@ Reads callgrind.out files kept by `bench/instr.py --keep` and prints, for
 each, the inclusive instructions of the function that starts each stage
 (callgrind_annotate --inclusive=yes), divided by the number of pods.
 Inclusive costs nest (the exec TLS handshake is inside the exec), so the
-rows are indented under their parent; "rest" is the total less the four
-top-level rows.  Parse rows: one per section handler (facts.c h_*), the
+rows are indented under their parent; "rest" is the total less the
+top-level rows.  "log read" is the workers' run_logs_pod plus the HTTP
+client's mux thread (mux_main, src/kube/http/mux.c), where every GET's
+transfer runs since issue 46: the log reads' TLS, HTTP/2 and bodies, and
+the pod list pages' bytes (their parse stays under main).  Parse rows: one per section handler (facts.c h_*), the
 ones over --min instructions per pod.
 
   python3 bench/stages.py --pods 40 build/bench/instr-n40/callgrind.logs-true.out [...]
@@ -24,7 +27,9 @@ STAGES = [
     ("TLS handshake (ours)", "tlsconn_handshake", 1),
     ("stream (stdin + stdout)", "exec_run_stream", 1),
     ("stdin frames (probe sent)", "exec_send_frame", 2),
-    ("log read (curl GET)", "run_logs_pod", 0),
+    ("log read (curl GET)", ("run_logs_pod", "mux_main"), 0),
+    ("in the workers", "run_logs_pod", 1),
+    ("mux thread (every GET's curl)", "mux_main", 1),
     ("parse + judge", "judge_report", 0),
     ("parse", "probe_parse_report", 1),
     ("facts new/free", "probe_facts_new", 1),
@@ -34,7 +39,10 @@ STAGES = [
     ("verdict", "stage_judge", 1),
     ("print", "cmd_print_session", 1),
 ]
-TOP = ("exec_run", "run_logs_pod", "judge_report", "main")
+# mux_main: the HTTP client's one thread that performs every GET (src/kube/
+# http/mux.c): TLS, HTTP/2 and the bodies of the log reads, and of the pod
+# list's pages too (its share is small: the list is parsed under main).
+TOP = ("exec_run", "run_logs_pod", "mux_main", "judge_report", "main")
 
 
 def inclusive(path):
@@ -60,7 +68,8 @@ def show(path, pods, min_m):
     print("%s (%d pods): %.2f M instructions/pod" % (path, pods, total / pods / 1e6))
     print("  %-34s %8s" % ("stage", "M/pod"))
     for label, fn, depth in STAGES:
-        print("  %-34s %8.2f" % ("  " * depth + label, cost.get(fn, 0) / pods / 1e6))
+        fns = fn if isinstance(fn, tuple) else (fn,)
+        print("  %-34s %8.2f" % ("  " * depth + label, sum(cost.get(f, 0) for f in fns) / pods / 1e6))
         if fn == "probe_parse_report":
             secs = sorted(((v, k) for k, v in cost.items() if k.startswith("h_")), reverse=True)
             for v, k in secs:

@@ -268,12 +268,13 @@ static void digest_exec(struct run *pr, size_t i, struct exec_result *r)
 }
 
 /* At most RUN_LOG_GETS log reads in flight (a smaller --parallel has
- * fewer workers anyway).  Every worker reads its pod's log right after its
- * exec, so unbounded, the workers' GETs overlap and each finds no idle
- * connection in the shared cache: a new TLS connection per GET (curl 7.88
- * builds a new SSL_CTX for each, ~1.2 M instructions, plus a handshake).
- * Bounded, at most that many connections are opened and the rest reuse
- * them kept alive.  The trade-off is time at scale: a log GET is about
+ * fewer workers anyway).  Every GET is a stream of the HTTP client's one
+ * multiplexed connection (kube/http/mux.h) when the server speaks HTTP/2,
+ * as kube-apiserver does; against an HTTP/1.1-only server each read in
+ * flight holds a connection of its own (curl 7.88 builds a new SSL_CTX
+ * for each, ~1.2 M instructions, plus a handshake), so bounded, at most
+ * that many connections are opened and the rest reuse them kept alive.
+ * The trade-off is time at scale: a log GET is about
  * one round trip plus the kubelet's read, 8 of them at 100 ms read ~50
  * logs a second, near what 64 workers probing ~1 s each finish; a
  * tighter bound would make the log reads the bottleneck of a large fleet

@@ -83,13 +83,24 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
     def setup(self):
         self.st = self.server.st
         http.server.BaseHTTPRequestHandler.setup(self)
-        self.conn_no = next(CONN_NO)
+        outer = getattr(self, "outer", None)   # an h2 stream: its connection's number
+        self.conn_no = outer.conn_no if outer is not None else next(CONN_NO)
         try:
             self.connection.settimeout(None)
         except OSError:
             pass
         if self.st.latency is not None:
             self.rfile = LineReader(self.connection)
+
+    def handle(self):
+        # --h2: a connection whose ALPN picked h2 is served by fc_h2, each
+        # stream by a StreamHandler on a socket pair (fc_h2's docstring)
+        if self.st.h2:
+            import fc_h2   # python3-h2, needed with --h2 only
+            if fc_h2.negotiated(self.connection):
+                fc_h2.serve(self, StreamHandler)
+                return
+        http.server.BaseHTTPRequestHandler.handle(self)
 
     # ---- logging
     def audit(self, status, nbytes, **extra):
@@ -98,6 +109,10 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
         rec = {"time": now_iso(), "user": getattr(self, "user_name", None), "method": self.command,
                "path": self.req_path, "query": self.req_query_log, "raw_query": self.req_raw_query,
                "status": status, "bytes": nbytes, "conn": getattr(self, "conn_no", 0)}
+        if self.st.h2:
+            rec.update(proto="h2" if getattr(self, "h2_stream", None) else "http/1.1")
+            if getattr(self, "h2_stream", None):
+                rec["stream"] = self.h2_stream
         rec.update(fc_front.audit_extra(self))
         rec.update(fc_tls.audit_fields(self))
         rec.update(getattr(self, "fault_audit", None) or {})
@@ -300,6 +315,24 @@ class Handler(RbacMixin, ApiMixin, ExecMixin, http.server.BaseHTTPRequestHandler
         if n >= 7 and parts[6] == "proxy":
             return fc_metrics.proxy(self, ns, name, parts[7:])
         return self.not_found_generic()
+
+
+class StreamHandler(Handler):
+    """One h2 stream's request, read as HTTP/1.1 from its socket pair end
+    (fc_h2), seen as its connection: the connection's number in the audit,
+    its TLS facts and client certificate (tls_conn)."""
+
+    def __init__(self, sock, outer, stream_id):
+        self.outer = outer
+        self.h2_stream = stream_id
+        Handler.__init__(self, sock, outer.client_address, outer.server)
+
+    def setup(self):
+        Handler.setup(self)
+        self.tls_conn = self.outer.connection
+
+    def handle(self):
+        http.server.BaseHTTPRequestHandler.handle(self)
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

@@ -35,7 +35,7 @@ class RbacMixin:
                 user = self.st.faults.auth(self, tok, self.st.tokens.get(tok))
             return user
         try:
-            cert = self.connection.getpeercert()
+            cert = getattr(self, "tls_conn", self.connection).getpeercert()
         except (ValueError, AttributeError):
             cert = None
         if cert:

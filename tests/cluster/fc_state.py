@@ -20,6 +20,7 @@ class State:
         self.mode = args.mode
         self.faults = faults                             # fc_faults.Faults: name -> ARG, counters
         self.latency = args.latency_ms                   # None: sandboxed pods
+        self.h2 = getattr(args, "h2", False)             # --h2: ALPN offers h2 (fc_h2.py)
         self.default_ns, self.users, self.pods, self.namespaces, self.start = \
             load_scenario(args.scenario, args.mode)
         try:

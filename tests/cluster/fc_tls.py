@@ -26,7 +26,7 @@ def watch(ctx):
 def audit_fields(h):
     """{"tls": "full"|"resumed", "sni": NAME} for the handler's connection;
     {} when it is not TLS or has not finished its handshake."""
-    conn = getattr(h, "connection", None)
+    conn = getattr(h, "tls_conn", None) or getattr(h, "connection", None)   # tls_conn: an h2 stream's
     if not isinstance(conn, ssl.SSLSocket):
         return {}
     try:

@@ -12,7 +12,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 PKGS="build-essential pkg-config clang libclang-rt-14-dev valgrind
 libcurl4-openssl-dev libyaml-dev libcjson-dev libssl-dev
-python3 python3-yaml python3-kubernetes python3-jsonschema mandoc
+python3 python3-yaml python3-kubernetes python3-jsonschema python3-h2 mandoc
 openssl util-linux bubblewrap ca-certificates iproute2 ucx-utils strace
 tmux zsh fish chromium prometheus prometheus-pushgateway python3-ruamel.yaml"
 apt-get update -qq

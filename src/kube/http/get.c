@@ -1,5 +1,5 @@
 /* GET (http.h http_get, http_get_with): one request on the client's
- * shared connections, its retries (retry.h) and impersonation headers, the
+ * multiplexed connection (mux.h), its retries (retry.h) and impersonation headers, the
  * body bounded and the answer's status in kubectl's words. */
 #define _GNU_SOURCE
 #include "http.h"
@@ -19,6 +19,7 @@
 #include "retry.h"
 #include "urlpath.h"
 #include "http_int.h"
+#include "mux.h"
 
 struct get_state {
 	struct buf *body;
@@ -153,13 +154,6 @@ static CURLcode get_once(struct http_client *c, const char *path,
 
 	if (!h)
 		return CURLE_FAILED_INIT;
-	if (c->get_share) {
-		curl_easy_setopt(h, CURLOPT_SHARE, c->get_share);
-		/* The shared cache keeps up to this many idle connections;
-		 * curl's default of 5 would close most of those the --parallel
-		 * workers left. */
-		curl_easy_setopt(h, CURLOPT_MAXCONNECTS, HTTP_MAX_IDLE_CONNECTIONS);
-	}
 	log_at(6, "GET %s%s", c->log_base, path);
 	hl = get_headers(c, gen);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
@@ -181,7 +175,9 @@ static CURLcode get_once(struct http_client *c, const char *path,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	errbuf[0] = '\0';
 	tlspolicy_begin();
-	rc = curl_easy_perform(h);
+	/* On the client's multiplexed connection (mux.h), which leaves this
+	 * thread's TLS failure words as curl_easy_perform here would. */
+	rc = mux_perform(c->mux, h);
 	/* A renegotiation ends the request (on_body refused the rest, or the
 	 * server closed on curl's warning): an error, never retried, as
 	 * client-go does not retry it. */

@@ -22,6 +22,7 @@
 #include "kube/tls/tlspolicy.h"
 #include "kube/tls/tlsconn.h"
 #include "http_int.h"
+#include "mux.h"
 
 #define CONNECT_TIMEOUT_MS 15000L
 
@@ -138,8 +139,13 @@ static void curl_once(void)
 }
 
 /* A share handle (NULL if curl cannot make one: each handle then keeps
- * its own caches) for DNS, TLS sessions and, with conns, connections. */
-static CURLSH *new_share(struct http_client *c, int conns)
+ * its own caches) for DNS and TLS sessions.  Never connections: the GETs'
+ * are the mux's own (mux.h), and libcurl 7.88 leaves an exec's
+ * CONNECT_ONLY connection in a shared cache after curl_easy_cleanup (RSS
+ * grew 15 MiB at 1024 pods), where another thread's dead-connection sweep
+ * closes one that has input pending while the exec still reads it
+ * ("Unsupported protocol"). */
+static CURLSH *new_share(struct http_client *c)
 {
 	CURLSH *sh = curl_share_init();
 
@@ -150,8 +156,6 @@ static CURLSH *new_share(struct http_client *c, int conns)
 	curl_share_setopt(sh, CURLSHOPT_USERDATA, c);
 	curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 	curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-	if (conns)
-		curl_share_setopt(sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
 	return sh;
 }
 
@@ -182,15 +186,12 @@ struct http_client *http_client_new(struct kube_config *cfg)
 	for (i = 0; i < CURL_LOCK_DATA_LAST; i++)
 		pthread_mutex_init(&c->share_locks[i], NULL);
 	pthread_mutex_init(&c->auth_lock, NULL);
-	c->share = new_share(c, 0);
-	/* One connection cache for the GETs of all threads: a pod list page
-	 * or log read takes an idle kept-alive connection instead of a new
-	 * TLS handshake (issue 16: 5.3 M instructions per log read).  Not for
-	 * exec: libcurl 7.88 leaves a CONNECT_ONLY connection in a shared
-	 * cache after curl_easy_cleanup (RSS grew 15 MiB at 1024 pods), and
-	 * another thread's dead-connection sweep closes one that has input
-	 * pending while the exec still reads it ("Unsupported protocol"). */
-	c->get_share = new_share(c, 1);
+	c->share = new_share(c);
+	/* The GETs of all threads on one connection, HTTP/2 streams as
+	 * kubectl's, or kept-alive HTTP/1.1 ones: a pod list page or log read
+	 * takes no new TLS handshake (issue 16: 5.3 M instructions per log
+	 * read; issue 46).  Its thread starts with the first GET. */
+	c->mux = mux_new();
 	setup_server_name(c);
 	choose_proxy(c);
 	if (c->exec_tls_ok)
@@ -204,8 +205,7 @@ void http_client_free(struct http_client *c)
 
 	if (!c)
 		return;
-	if (c->get_share)
-		curl_share_cleanup(c->get_share);
+	mux_free(c->mux);   /* before the share its handles used */
 	if (c->share)
 		curl_share_cleanup(c->share);
 	tlsctx_unref(c->exec_tls);   /* before the policy it applies */

@@ -1,6 +1,7 @@
 /* Inside the HTTP client (http.h): the client's state, shared by
  *   http.c            the client, its credentials, the handles' common options
  *   get.c             GETs
+ *   mux.c             GETs multiplexed on one connection (mux.h)
  *   status.c          errors in kubectl's words
  *   kube/tls/curl_tls.c   the TLS policy both paths share (tlspolicy.h)
  *   kube/exec/upgrade.c   the exec upgrade's handle and its TLS (tlsconn.h)
@@ -22,11 +23,12 @@
 
 struct tlsctx;
 struct tlspolicy;
+struct mux;
 
 struct http_client {
 	struct kube_config *cfg;
 	CURLSH *share;       /* DNS and TLS sessions: every handle */
-	CURLSH *get_share;   /* the same plus connections: GETs only */
+	struct mux *mux;     /* the GETs' thread and connections (mux.h) */
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 	pthread_mutex_t auth_lock;
 	unsigned auth_generation;

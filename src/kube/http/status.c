@@ -131,13 +131,17 @@ int http_status_error(long status, const char *body, size_t len,
 
 /* A timeout before any connection was made: the connect timeout fired
  * (CURLOPT_CONNECTTIMEOUT_MS, http_connect_timeout_ms), not the request's
- * deadline. */
+ * deadline.  A transfer on a kept-alive or multiplexed connection has no
+ * connect time either (curl 7.88 counts none for a reused connection):
+ * that one sent its request, so a request sent says it was the deadline. */
 int http_connect_timed_out(CURL *h, CURLcode rc)
 {
 	curl_off_t us = 0;
+	long sent = 0;
 
 	return rc == CURLE_OPERATION_TIMEDOUT && h &&
-	       curl_easy_getinfo(h, CURLINFO_CONNECT_TIME_T, &us) == CURLE_OK && us == 0;
+	       curl_easy_getinfo(h, CURLINFO_CONNECT_TIME_T, &us) == CURLE_OK && us == 0 &&
+	       curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &sent) == CURLE_OK && sent == 0;
 }
 
 /* In kubectl's words, Go's dial error ("dial tcp 10.0.0.1:443: i/o

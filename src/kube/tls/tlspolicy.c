@@ -36,11 +36,7 @@ struct tlspolicy {
 };
 
 /* This thread's last failure (tlspolicy.h: why per thread). */
-static _Thread_local struct {
-	int verify, reneg, alert;   /* alert: a fatal alert received, or -1 */
-	int proxy;                  /* the failure was an HTTPS proxy's TLS */
-	char text[512];
-} last = { 0, 0, -1, 0, "" };
+static _Thread_local struct tlspolicy_last last = { 0, 0, -1, 0, "" };
 
 static int peer_index = -1;   /* SSL_CTX ex_data: the peer it checks */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -421,6 +417,16 @@ const char *tlspolicy_failure_where(void)
 int tlspolicy_renegotiated(void)
 {
 	return last.reneg;
+}
+
+void tlspolicy_save(struct tlspolicy_last *out)
+{
+	*out = last;
+}
+
+void tlspolicy_load(const struct tlspolicy_last *in)
+{
+	last = *in;
 }
 
 /* ---- applying it ---- */

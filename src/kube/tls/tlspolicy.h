@@ -22,7 +22,8 @@
  *
  * The words of a failure are kept per thread: a handshake, or a read
  * that met a renegotiation, runs in the thread that then reports it
- * (curl_easy_perform here is synchronous, and so is each exec's TLS).
+ * (curl_easy_perform here is synchronous, and so is each exec's TLS), or
+ * the GET mux carries them there (tlspolicy_save/load).
  * Not for use outside src/kube/.
  */
 #ifndef KUBE_TLSPOLICY_H
@@ -89,5 +90,17 @@ const char *tlspolicy_failure_where(void);
  * tlspolicy_begin: its request fails, as Go's does (curl only warns the
  * server, and a server that goes on would be answered). */
 int tlspolicy_renegotiated(void);
+
+/* This thread's failure state itself, carried from the thread that ran a
+ * transfer to the one that reports it: the GETs multiplexed on one
+ * connection run in the HTTP client's own thread (kube/http/mux.h), whose
+ * state holds what its transfers met since it was last idle. */
+struct tlspolicy_last {
+	int verify, reneg, alert;   /* alert: a fatal alert received, or -1 */
+	int proxy;                  /* the failure was an HTTPS proxy's TLS */
+	char text[512];
+};
+void tlspolicy_save(struct tlspolicy_last *out);
+void tlspolicy_load(const struct tlspolicy_last *in);
 
 #endif

@@ -4,8 +4,10 @@
  *
  * One struct http_client per run.  It borrows the struct kube_config (which
  * must outlive it) and owns a curl share handle so that parallel requests
- * reuse TLS sessions and DNS answers.  Safe to use from several threads:
- * each request uses its own easy handle.
+ * reuse TLS sessions and DNS answers, and one thread that performs every
+ * GET on one connection (HTTP/2 streams, as kubectl's; mux.h), started by
+ * the first GET and ended by http_client_free.  Safe to use from several
+ * threads: each request uses its own easy handle.
  */
 #ifndef KUBE_HTTP_H
 #define KUBE_HTTP_H

@@ -71,7 +71,12 @@ static int take_queue(struct mux *m)
 		rev = q;
 		q = next;
 	}
-	/* An idle mux starts with no failure of earlier transfers. */
+	/* An idle mux starts with no failure of earlier transfers.  Not
+	 * before each transfer: the state is the thread's, shared by the
+	 * transfers in flight, and forgetting there would lose a failure one
+	 * of them met and has not ended with yet.  So a transfer's words are
+	 * what the thread met while it ran, which on one server and one
+	 * policy is its own connection's. */
 	if (rev && !m->active)
 		tlspolicy_begin();
 	while (rev) {

@@ -18,8 +18,6 @@
 /* Without --request-timeout kubectl waits forever; a triage tool must not,
  * so a stalled transfer (under 1 byte/s for this long) is abandoned. */
 #define STALL_SECONDS 30L
-/* --parallel's upper bound (512): one idle connection per worker. */
-#define HTTP_MAX_IDLE_CONNECTIONS 512L
 
 struct tlsctx;
 struct tlspolicy;

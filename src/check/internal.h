@@ -5,6 +5,7 @@
 #include "check/check.h"
 #include "evidence/evidence.h"
 #include "probe/facts.h"
+#include "util/strcopy.h"
 
 
 /* Everything a family needs, resolved once by check_pod(). */
@@ -56,12 +57,6 @@ int env_readable(const struct check_input *in);
 int check_mooncake_kv(const struct check_input *in);
 int is_no(const char *v);
 int is_yes(const char *v);
-/* src (NULL: "") into dst of n bytes, cut to fit, always terminated:
- * what snprintf(dst, n, "%s", src) writes, without formatting (it ran
- * ~2,000 times a pod in the judges; issue 46). */
-void copy_str(char *dst, size_t n, const char *src);
-/* The same of src's first max bytes at most: snprintf's "%.*s". */
-void copy_strn(char *dst, size_t n, const char *src, size_t max);
 /* "NAME:PORT" with NAME cut at cut bytes, into dst of n bytes: what
  * snprintf(dst, n, "%.*s:%d", cut, name, port) writes. */
 void dev_port(char *dst, size_t n, const char *name, size_t cut, int port);

@@ -2,6 +2,7 @@
  * every RDMA port's counters.  All of it is pod output: names are matched
  * against the fixed list, numbers parsed strictly, the rest ignored. */
 #include "internal.h"
+#include "util/strcopy.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -81,7 +82,7 @@ static struct probe_rail_port *port_of(struct probe_counters *c, struct pslice d
 	}
 	ps_copy(c->port[c->n].dev, sizeof c->port[c->n].dev, dev);
 	c->port[c->n].port = (int)pn;
-	ps_copy_cstr(c->port[c->n].link_layer, sizeof c->port[c->n].link_layer, "unknown");
+	copy_str(c->port[c->n].link_layer, sizeof c->port[c->n].link_layer, "unknown");
 	return &c->port[c->n++];
 }
 

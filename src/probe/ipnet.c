@@ -10,6 +10,7 @@
  * Addresses are read with inet_pton, never by hand; a line without a
  * readable address or device is skipped. */
 #include "internal.h"
+#include "util/strcopy.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -88,7 +89,7 @@ int probe_parse_ip_addr(const char *t, size_t n, struct probe_ipnet *ip)
 			continue;
 		/* "ens108np0.100@ens108np0": the VLAN device itself */
 		w[1][strcspn(w[1], "@")] = '\0';
-		ps_copy_cstr(e.dev, sizeof e.dev, w[1]);
+		copy_str(e.dev, sizeof e.dev, w[1]);
 		if (!(s = slot(ip->addr, &ip->naddrs, &ip->dropped)))
 			continue;
 		*s = e;
@@ -119,7 +120,7 @@ int probe_parse_ip_route(const char *t, size_t n, struct probe_ipnet *ip)
 			continue;
 		for (; k + 1 < nw; k++) {
 			if (!strcmp(w[k], "dev"))
-				ps_copy_cstr(e.dev, sizeof e.dev, w[k + 1]);
+				copy_str(e.dev, sizeof e.dev, w[k + 1]);
 			else if (!strcmp(w[k], "via")) {
 				int pl;
 
@@ -178,7 +179,7 @@ int probe_parse_proc_route(const char *t, size_t n, struct probe_ipnet *ip)
 		    !route_hex(w[2], &e.via) || !route_hex(w[7], &mask) ||
 		    (e.plen = mask_len(mask)) < 0)
 			continue;
-		ps_copy_cstr(e.dev, sizeof e.dev, w[0]);
+		copy_str(e.dev, sizeof e.dev, w[0]);
 		if (!(s = slot(ip->route, &ip->nroutes, &ip->dropped)))
 			continue;
 		*s = e;

@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "../util/xalloc.h"
+#include "util/strcopy.h"
 
 /* ldconfig recurses without a bound (a file including itself never ends);
  * here at most MAX_DEPTH deep and MAX_READS file reads in all. */
@@ -34,7 +35,7 @@ static void add_dir(struct probe_stack *s, const char *line, const char *from)
 	char d[256];
 	size_t n;
 
-	ps_copy_cstr(d, sizeof d, line);
+	copy_str(d, sizeof d, line);
 	d[strcspn(d, "=")] = '\0';
 	n = strlen(d);
 	while (n > 0 && isspace((unsigned char)d[n - 1]))
@@ -51,8 +52,8 @@ static void add_dir(struct probe_stack *s, const char *line, const char *from)
 		return;
 	}
 	s->ldcache = xrealloc(s->ldcache, (size_t)(s->nldcache + 1) * sizeof *s->ldcache);
-	ps_copy_cstr(s->ldcache[s->nldcache].dir, sizeof s->ldcache[0].dir, d);
-	ps_copy_cstr(s->ldcache[s->nldcache].from, sizeof s->ldcache[0].from, from);
+	copy_str(s->ldcache[s->nldcache].dir, sizeof s->ldcache[0].dir, d);
+	copy_str(s->ldcache[s->nldcache].from, sizeof s->ldcache[0].from, from);
 	s->nldcache++;
 }
 
@@ -72,7 +73,7 @@ static void include(struct probe_stack *s, int file, const char *pat, int depth,
 
 		snprintf(full, sizeof full, "%.*s/%s", slash ? (int)(slash - f) : 0, f, pat);
 	} else {
-		ps_copy_cstr(full, sizeof full, pat);
+		copy_str(full, sizeof full, pat);
 	}
 	/* Each file matched once (reading one changes no name); a file
 	 * that does not match counts as done. */
@@ -102,7 +103,7 @@ static void conf_line(struct probe_stack *s, int file, const char *text, int dep
 {
 	char l[256], *p, *tok, *save = NULL;
 
-	ps_copy_cstr(l, sizeof l, text);
+	copy_str(l, sizeof l, text);
 	l[strcspn(l, "#")] = '\0';
 	for (p = l; isspace((unsigned char)*p); p++)
 		;

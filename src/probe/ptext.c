@@ -95,12 +95,6 @@ void ps_copy(char *dst, size_t dstsz, struct pslice x)
 	dst[n] = '\0';
 }
 
-void ps_copy_cstr(char *dst, size_t dstsz, const char *s)
-{
-	if (dstsz)
-		ps_copy(dst, dstsz, ps_make(s ? s : "", s ? strnlen(s, dstsz - 1) : 0));
-}
-
 /* Numbers are copied to a small NUL-terminated buffer first: strtol and
  * strtod must never run past the slice. */
 static size_t numbuf(struct pslice x, char *buf, size_t bufsz)

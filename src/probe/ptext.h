@@ -138,9 +138,6 @@ static inline int ps_split(struct pslice x, char sep, struct pslice *key,
 int ps_token(struct pslice *rest, struct pslice *tok);
 /* Copies into dst (always NUL-terminated, truncated to fit). */
 void ps_copy(char *dst, size_t dstsz, struct pslice x);
-/* ps_copy of a C string (NULL: ""): what snprintf(dst, dstsz, "%s", s)
- * writes, without formatting (issue 46). */
-void ps_copy_cstr(char *dst, size_t dstsz, const char *s);
 /* Leading decimal integer (optional sign); 0 when there is none. */
 int ps_long(struct pslice x, long *out);
 /* Leading "0x..." or decimal integer. */
